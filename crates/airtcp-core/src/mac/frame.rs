@@ -1,0 +1,79 @@
+//! MAC frames: kinds and sizes. Frames are small `Copy` values; packets travel by id.
+
+use crate::ids::{NodeId, PacketId};
+use crate::phy::TxVector;
+use crate::time::Dur;
+
+/// ACK frame: FC 2 + Duration 2 + RA 6 + FCS 4 (9.3.1.3).
+pub const ACK_BYTES: u32 = 14;
+/// CTS frame: same layout as ACK (9.3.1.2).
+pub const CTS_BYTES: u32 = 14;
+/// RTS frame: FC 2 + Duration 2 + RA 6 + TA 6 + FCS 4 (9.3.1.2).
+pub const RTS_BYTES: u32 = 20;
+/// Data frame header: FC, Duration, 3 addresses, Sequence Control (9.3.2.1).
+pub const DATA_HEADER_BYTES: u32 = 24;
+/// QoS Data adds the 2-byte QoS Control field (9.2.4.5).
+pub const QOS_DATA_HEADER_BYTES: u32 = 26;
+pub const FCS_BYTES: u32 = 4;
+/// LLC/SNAP encapsulation of an IP packet in an MSDU (IEEE 802.2, RFC 1042).
+pub const LLC_SNAP_BYTES: u32 = 8;
+/// Largest MSDU without fragmentation (9.2.4.7.1 / Table 9-19 footnote: 2304 octets).
+pub const MAX_MSDU_BYTES: u32 = 2304;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FrameKind {
+    Data,
+    Ack,
+    Rts,
+    Cts,
+}
+
+impl FrameKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            FrameKind::Data => "data",
+            FrameKind::Ack => "ack",
+            FrameKind::Rts => "rts",
+            FrameKind::Cts => "cts",
+        }
+    }
+}
+
+/// One frame on the air.
+#[derive(Clone, Copy, Debug)]
+pub struct Frame {
+    pub kind: FrameKind,
+    pub src: NodeId,
+    pub dst: NodeId,
+    /// MPDU size [bytes] including header and FCS.
+    pub bytes: u32,
+    pub txv: TxVector,
+    /// Duration/ID field: how long third parties must set their NAV after the frame ends.
+    pub nav: Dur,
+    /// The packet a data frame carries.
+    pub packet: Option<PacketId>,
+    /// MAC sequence number of a data frame (duplicate detection, 10.3.2.14).
+    pub seq: u16,
+    /// Retry bit: this is a retransmission.
+    pub retry: bool,
+    /// Access category index of the data frame (0 BK, 1 BE, 2 VI, 3 VO).
+    pub ac: u8,
+}
+
+/// MPDU size of a data frame carrying an IP packet of `ip_bytes`.
+pub fn data_mpdu_bytes(ip_bytes: u32, qos: bool) -> u32 {
+    let header = if qos { QOS_DATA_HEADER_BYTES } else { DATA_HEADER_BYTES };
+    ip_bytes + LLC_SNAP_BYTES + header + FCS_BYTES
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_1500_byte_udp_payload_is_a_1564_byte_mpdu() {
+        // 1500 + 8 UDP + 20 IP = 1528; + 8 LLC/SNAP + 24 header + 4 FCS = 1564 (hand computed).
+        assert_eq!(data_mpdu_bytes(1528, false), 1564);
+        assert_eq!(data_mpdu_bytes(1528, true), 1566);
+    }
+}

@@ -1,0 +1,213 @@
+//! The 802.11 MAC: channel access (DCF/EDCA, 10.3 and 10.22), frame exchanges, retries.
+//!
+//! State lives here; the handlers that move it are in `crate::wireless`, which owns the medium
+//! the MACs contend on. Each node has four access-category queues (one EDCAF each); DCF is the
+//! special case of one queue with AIFSN 2.
+
+pub mod backoff;
+pub mod frame;
+
+use std::collections::VecDeque;
+
+use crate::engine::Timer;
+use crate::ids::{NodeId, PacketId};
+use crate::phy::PhyTiming;
+use crate::rng::Stream;
+use crate::time::{Dur, SimTime};
+
+use backoff::CountRule;
+
+/// Number of access categories (BK, BE, VI, VO).
+pub const AC_COUNT: usize = 4;
+
+/// Contention parameters of one access category.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AcParams {
+    pub aifsn: u32,
+    pub cw_min: u32,
+    pub cw_max: u32,
+}
+
+impl AcParams {
+    /// Default EDCA parameter set (Table 9-155) for AC index 0 BK, 1 BE, 2 VI, 3 VO.
+    pub fn edca_default(ac: usize, timing: &PhyTiming) -> AcParams {
+        let (a_min, a_max) = (timing.cw_min, timing.cw_max);
+        // (aCWmin + 1)/2 - 1 and (aCWmin + 1)/4 - 1, as Table 9-155 writes them.
+        let half = a_min.div_ceil(2) - 1;
+        let quarter = (a_min + 1) / 4 - 1;
+        match ac {
+            0 => AcParams { aifsn: 7, cw_min: a_min, cw_max: a_max },
+            1 => AcParams { aifsn: 3, cw_min: a_min, cw_max: a_max },
+            2 => AcParams { aifsn: 2, cw_min: half, cw_max: a_min },
+            _ => AcParams { aifsn: 2, cw_min: quarter, cw_max: half },
+        }
+    }
+
+    /// DCF: DIFS = SIFS + 2 slots (10.3.2.3.5), aCWmin/aCWmax of the PHY.
+    pub fn dcf(timing: &PhyTiming) -> AcParams {
+        AcParams { aifsn: 2, cw_min: timing.cw_min, cw_max: timing.cw_max }
+    }
+}
+
+/// One queued MSDU.
+#[derive(Clone, Copy, Debug)]
+pub struct Queued {
+    pub packet: PacketId,
+    pub next_hop: NodeId,
+    pub seq: u16,
+}
+
+/// One access category's queue and backoff entity (an EDCAF, 10.22.2).
+#[derive(Debug)]
+pub struct Txop {
+    pub params: AcParams,
+    pub queue: VecDeque<Queued>,
+    pub cw: u32,
+    /// Remaining backoff slots as of the last freeze.
+    pub backoff: u32,
+    /// A backoff is drawn and not yet counted down to zero (also post-backoff, 10.3.4.3).
+    pub backoff_pending: bool,
+    pub grant: Timer,
+    /// Short and long retry counts of the head frame (10.3.4.4).
+    pub src: u32,
+    pub lrc: u32,
+}
+
+/// Where the node stands in a frame exchange it initiated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exchange {
+    None,
+    TxRts {
+        ac: u8,
+    },
+    WaitCts {
+        ac: u8,
+        extended: bool,
+    },
+    /// CTS received; the data frame goes out after SIFS.
+    CtsReceived {
+        ac: u8,
+    },
+    TxData {
+        ac: u8,
+    },
+    WaitAck {
+        ac: u8,
+        extended: bool,
+    },
+}
+
+/// Per-node MAC counters (from the end of the warm-up on).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MacCounters {
+    /// Channel accesses won: data or RTS frames sent after a backoff.
+    pub accesses: u64,
+    pub attempts: u64,
+    pub retries: u64,
+    pub successes: u64,
+    pub failures: u64,
+    pub collisions: u64,
+    pub drops_retry_limit: u64,
+    pub drops_queue: u64,
+    pub drops_no_route: u64,
+    pub rts_attempts: u64,
+    pub rx_ok: u64,
+    pub rx_corrupt: u64,
+    /// Corrupt receptions whose MAC header was intact (paper 004: header ok, payload hit).
+    pub rx_payload_corrupt: u64,
+    pub rx_duplicates: u64,
+}
+
+/// The MAC of one node.
+#[derive(Debug)]
+pub struct Mac {
+    pub txops: [Txop; AC_COUNT],
+    pub rule: CountRule,
+    pub qos: bool,
+    pub exchange: Exchange,
+    /// The response (ACK, CTS or data after CTS) waiting out its SIFS.
+    pub response: Option<frame::Frame>,
+    pub response_timer: Timer,
+    /// ACK or CTS timeout.
+    pub timeout: Timer,
+    /// Virtual carrier sense: the NAV runs until this time (10.3.2.4).
+    pub nav_end: SimTime,
+    /// The medium (physical, own transmission and NAV) has been idle since this time.
+    pub idle_start: SimTime,
+    /// The backoff countdowns run (medium idle, no exchange, nothing to send in SIFS).
+    pub counting: bool,
+    /// The last reception failed: the next countdown waits EIFS instead of AIFS (10.3.2.3.7).
+    pub eifs: bool,
+    /// Outcome of the last data/RTS frame at its receiver, to classify a failed attempt.
+    pub last_outcome_collision: bool,
+    pub next_seq: u16,
+    /// Last sequence number received from each transmitter (duplicate detection, 10.3.2.14).
+    pub last_seq_from: Vec<Option<u16>>,
+    pub rng: Stream,
+    pub counters: MacCounters,
+}
+
+impl Mac {
+    pub fn new(
+        params: [AcParams; AC_COUNT],
+        rule: CountRule,
+        qos: bool,
+        nodes: usize,
+        mut rng: Stream,
+    ) -> Mac {
+        let txops = params.map(|p| {
+            // Like ns-3 and real devices, every EDCAF starts with a random backoff.
+            let backoff = rng.uniform_inclusive(p.cw_min);
+            Txop {
+                params: p,
+                queue: VecDeque::new(),
+                cw: p.cw_min,
+                backoff,
+                backoff_pending: true,
+                grant: Timer::default(),
+                src: 0,
+                lrc: 0,
+            }
+        });
+        Mac {
+            txops,
+            rule,
+            qos,
+            exchange: Exchange::None,
+            response: None,
+            response_timer: Timer::default(),
+            timeout: Timer::default(),
+            nav_end: SimTime::ZERO,
+            idle_start: SimTime::ZERO,
+            counting: false,
+            eifs: false,
+            last_outcome_collision: false,
+            next_seq: 0,
+            last_seq_from: vec![None; nodes],
+            rng,
+            counters: MacCounters::default(),
+        }
+    }
+
+    /// The node may not start a backoff-governed transmission now.
+    pub fn blocked(&self) -> bool {
+        self.exchange != Exchange::None || self.response.is_some()
+    }
+
+    /// Draw a fresh backoff in [0, CW] for `ac` (10.3.4.3).
+    pub fn draw_backoff(&mut self, ac: usize) {
+        let cw = self.txops[ac].cw;
+        self.txops[ac].backoff = self.rng.uniform_inclusive(cw);
+        self.txops[ac].backoff_pending = true;
+    }
+
+    /// AIFS of `ac`, or EIFS - DIFS + AIFS after an erroneous reception (10.22.2.4).
+    pub fn ifs(&self, ac: usize, timing: &PhyTiming) -> Dur {
+        let aifs = timing.sifs + timing.slot.times(u64::from(self.txops[ac].params.aifsn));
+        if self.eifs {
+            aifs + timing.sifs + timing.eifs_ack
+        } else {
+            aifs
+        }
+    }
+}

@@ -1,0 +1,329 @@
+//! Network layer: packets, static routing, wired point-to-point links, UDP applications.
+
+use std::collections::VecDeque;
+
+use crate::ids::{FlowId, LinkId, NodeId, PacketId};
+use crate::spec::{FlowKind, FlowSpec, UDP_IP_HEADER_BYTES};
+use crate::time::{Dur, SimTime};
+use crate::world::{Event, World};
+
+/// A packet: headers are accounted as sizes, no byte buffers.
+#[derive(Clone, Copy, Debug)]
+pub struct Packet {
+    pub flow: FlowId,
+    pub seq: u32,
+    pub src: NodeId,
+    pub dst: NodeId,
+    /// IP packet size [bytes] (payload + UDP + IPv4 headers).
+    pub ip_bytes: u32,
+    pub payload_bytes: u32,
+    pub created: SimTime,
+    /// Access category index (0 BK, 1 BE, 2 VI, 3 VO).
+    pub ac: u8,
+}
+
+/// Packets live in a slab and travel by id; freed slots are reused, so the steady state
+/// allocates nothing.
+pub struct PacketSlab {
+    slots: Vec<Packet>,
+    free: Vec<u32>,
+}
+
+impl PacketSlab {
+    pub fn with_capacity(n: usize) -> Self {
+        PacketSlab { slots: Vec::with_capacity(n), free: Vec::with_capacity(n) }
+    }
+    pub fn alloc(&mut self, p: Packet) -> PacketId {
+        if let Some(i) = self.free.pop() {
+            self.slots[i as usize] = p;
+            PacketId(i)
+        } else {
+            self.slots.push(p);
+            PacketId(self.slots.len() as u32 - 1)
+        }
+    }
+    pub fn get(&self, id: PacketId) -> &Packet {
+        &self.slots[id.idx()]
+    }
+    pub fn free(&mut self, id: PacketId) {
+        self.free.push(id.0);
+    }
+    /// Slots in use (for leak checks in tests).
+    pub fn live(&self) -> usize {
+        self.slots.len() - self.free.len()
+    }
+}
+
+/// Why a packet was dropped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DropCause {
+    Queue,
+    RetryLimit,
+    NoRoute,
+}
+
+/// One application flow and its statistics (counted from the end of the warm-up).
+#[derive(Clone, Debug)]
+pub struct Flow {
+    pub kind: FlowKind,
+    pub src: NodeId,
+    pub dst: NodeId,
+    pub payload_bytes: u32,
+    pub ac: u8,
+    pub start: SimTime,
+    pub stop: Option<SimTime>,
+    pub interval: Dur,
+    pub next_seq: u32,
+    pub sent: u64,
+    pub delivered: u64,
+    pub delivered_bytes: u64,
+    pub delay_sum_ns: u128,
+    pub lost: u64,
+}
+
+impl Flow {
+    pub fn new(f: &FlowSpec, interval: Dur) -> Flow {
+        Flow {
+            kind: f.kind,
+            src: NodeId(f.src),
+            dst: NodeId(f.dst),
+            payload_bytes: f.payload_bytes,
+            ac: f.ac.index(),
+            start: SimTime(f.start_ns),
+            stop: f.stop_ns.map(SimTime),
+            interval,
+            next_seq: 0,
+            sent: 0,
+            delivered: 0,
+            delivered_bytes: 0,
+            delay_sum_ns: 0,
+            lost: 0,
+        }
+    }
+
+    fn active(&self, now: SimTime) -> bool {
+        now >= self.start && self.stop.is_none_or(|s| now < s)
+    }
+}
+
+/// Point-to-point wired link, full duplex: direction 0 is a -> b, 1 is b -> a.
+pub struct WiredLink {
+    pub ends: [NodeId; 2],
+    pub rate_bps: u64,
+    pub delay: Dur,
+    pub queue_limit: usize,
+    pub dirs: [WiredDir; 2],
+}
+
+#[derive(Default)]
+pub struct WiredDir {
+    pub queue: VecDeque<PacketId>,
+    pub busy: bool,
+}
+
+/// PPP framing that a point-to-point link adds to each IP packet (RFC 1661; as ns-3's
+/// PointToPointNetDevice does).
+pub const PPP_HEADER_BYTES: u32 = 2;
+
+impl WiredLink {
+    pub fn new(a: NodeId, b: NodeId, rate_bps: u64, delay: Dur, queue_limit: usize) -> Self {
+        WiredLink { ends: [a, b], rate_bps, delay, queue_limit, dirs: Default::default() }
+    }
+
+    /// Serialisation time of an IP packet [ns], rounded up.
+    pub fn tx_time(&self, ip_bytes: u32) -> Dur {
+        let bits = u128::from(ip_bytes + PPP_HEADER_BYTES) * 8;
+        Dur((bits * 1_000_000_000).div_ceil(u128::from(self.rate_bps)) as u64)
+    }
+}
+
+impl World {
+    pub(crate) fn on_flow_start(&mut self, f: FlowId, now: SimTime) {
+        match self.flows[f.idx()].kind {
+            FlowKind::UdpSaturating => self.refill(self.flows[f.idx()].src, now),
+            FlowKind::UdpCbr => self.on_cbr_tick(f, now),
+        }
+    }
+
+    pub(crate) fn on_cbr_tick(&mut self, f: FlowId, now: SimTime) {
+        if !self.flows[f.idx()].active(now) {
+            return;
+        }
+        self.generate(f, now);
+        let interval = self.flows[f.idx()].interval;
+        self.sched.after(interval, Event::CbrTick(f));
+    }
+
+    /// Keep the first-hop queue of every saturating source at `node` full.
+    pub(crate) fn refill(&mut self, node: NodeId, now: SimTime) {
+        for i in 0..self.nodes[node.idx()].sources.len() {
+            let f = self.nodes[node.idx()].sources[i];
+            let flow = &self.flows[f.idx()];
+            if flow.kind != FlowKind::UdpSaturating || !flow.active(now) {
+                continue;
+            }
+            // Bounded by the queue limit: each pass either fills one slot or stops.
+            while self.first_hop_has_room(f) {
+                if !self.generate(f, now) {
+                    break;
+                }
+            }
+        }
+    }
+
+    fn first_hop_has_room(&self, f: FlowId) -> bool {
+        let flow = &self.flows[f.idx()];
+        match self.next_hop(flow.src, flow.dst) {
+            Some(Hop::Wired(link, dir)) => {
+                let l = &self.links[link.idx()];
+                l.dirs[dir as usize].queue.len() < l.queue_limit
+            }
+            Some(Hop::Wifi(_)) => {
+                self.macs[flow.src.idx()].txops[flow.ac as usize].queue.len() < self.wifi.queue_limit
+            }
+            None => false,
+        }
+    }
+
+    /// Create one packet of flow `f` and send it; false if it could not be queued.
+    fn generate(&mut self, f: FlowId, now: SimTime) -> bool {
+        let counting = self.counting(now);
+        let flow = &mut self.flows[f.idx()];
+        let p = Packet {
+            flow: f,
+            seq: flow.next_seq,
+            src: flow.src,
+            dst: flow.dst,
+            ip_bytes: flow.payload_bytes + UDP_IP_HEADER_BYTES,
+            payload_bytes: flow.payload_bytes,
+            created: now,
+            ac: flow.ac,
+        };
+        flow.next_seq += 1;
+        if counting {
+            flow.sent += 1;
+        }
+        let src = flow.src;
+        let id = self.packets.alloc(p);
+        self.send(src, id, now)
+    }
+
+    /// Route a packet from `node`: deliver, forward on a wired link or queue it at the MAC.
+    /// Returns false if the packet was dropped.
+    pub(crate) fn send(&mut self, node: NodeId, id: PacketId, now: SimTime) -> bool {
+        let dst = self.packets.get(id).dst;
+        if dst == node {
+            self.deliver(id, now);
+            return true;
+        }
+        match self.next_hop(node, dst) {
+            Some(Hop::Wired(link, dir)) => self.wired_enqueue(link, dir, id, now),
+            Some(Hop::Wifi(nh)) => self.wifi_enqueue(node, nh, id, now),
+            None => {
+                if self.counting(now) {
+                    self.macs[node.idx()].counters.drops_no_route += 1;
+                }
+                self.drop_packet(id, now, DropCause::NoRoute);
+                false
+            }
+        }
+    }
+
+    fn next_hop(&self, node: NodeId, dst: NodeId) -> Option<Hop> {
+        let n = &self.nodes[node.idx()];
+        let nh = n.routes[dst.idx()].unwrap_or(dst);
+        if let Some(&(_, link, dir)) = n.wired.iter().find(|(peer, _, _)| *peer == nh) {
+            return Some(Hop::Wired(link, dir));
+        }
+        if n.wifi && self.nodes[nh.idx()].wifi && self.medium.can_decode(node, nh) {
+            return Some(Hop::Wifi(nh));
+        }
+        None
+    }
+
+    pub(crate) fn drop_packet(&mut self, id: PacketId, now: SimTime, _cause: DropCause) {
+        let p = *self.packets.get(id);
+        if p.created >= self.warmup_end && self.counting(now) {
+            self.flows[p.flow.idx()].lost += 1;
+        }
+        self.packets.free(id);
+    }
+
+    fn deliver(&mut self, id: PacketId, now: SimTime) {
+        let p = *self.packets.get(id);
+        self.packets.free(id);
+        if !self.counting(now) {
+            return;
+        }
+        let flow = &mut self.flows[p.flow.idx()];
+        flow.delivered += 1;
+        flow.delivered_bytes += u64::from(p.payload_bytes);
+        flow.delay_sum_ns += u128::from(now.since(p.created).ns());
+        self.traces.packet(p.flow.0, p.seq, p.created, now);
+    }
+
+    fn wired_enqueue(&mut self, link: LinkId, dir: u8, id: PacketId, now: SimTime) -> bool {
+        let l = &mut self.links[link.idx()];
+        let d = &mut l.dirs[dir as usize];
+        if d.queue.len() >= l.queue_limit {
+            let from = l.ends[dir as usize];
+            if self.counting(now) {
+                self.macs[from.idx()].counters.drops_queue += 1;
+            }
+            self.drop_packet(id, now, DropCause::Queue);
+            return false;
+        }
+        d.queue.push_back(id);
+        if !d.busy {
+            self.wired_start(link, dir, now);
+        }
+        true
+    }
+
+    fn wired_start(&mut self, link: LinkId, dir: u8, now: SimTime) {
+        let Some(&id) = self.links[link.idx()].dirs[dir as usize].queue.front() else {
+            return;
+        };
+        let t = self.links[link.idx()].tx_time(self.packets.get(id).ip_bytes);
+        self.links[link.idx()].dirs[dir as usize].busy = true;
+        self.sched.at(now + t, Event::WiredTxEnd { link, dir });
+    }
+
+    pub(crate) fn on_wired_tx_end(&mut self, link: LinkId, dir: u8, now: SimTime) {
+        let l = &mut self.links[link.idx()];
+        let d = &mut l.dirs[dir as usize];
+        d.busy = false;
+        let Some(id) = d.queue.pop_front() else {
+            return;
+        };
+        let delay = l.delay;
+        let from = l.ends[dir as usize];
+        self.sched.at(now + delay, Event::WiredArrive { link, dir, packet: id });
+        self.wired_start(link, dir, now);
+        self.refill(from, now);
+    }
+
+    pub(crate) fn on_wired_arrive(&mut self, link: LinkId, dir: u8, id: PacketId, now: SimTime) {
+        let to = self.links[link.idx()].ends[1 - dir as usize];
+        self.send(to, id, now);
+    }
+}
+
+/// The interface a packet leaves on.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Hop {
+    Wired(LinkId, u8),
+    Wifi(NodeId),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wired_serialisation_time() {
+        // 1528-byte IP packet + 2 PPP = 12240 bits at 10 Mbit/s = 1.224 ms (hand computed).
+        let l = WiredLink::new(NodeId(0), NodeId(1), 10_000_000, Dur::from_ms(2), 10);
+        assert_eq!(l.tx_time(1528), Dur(1_224_000));
+    }
+}

@@ -1,0 +1,454 @@
+//! The world spec: the explicit, validated description of one run (docs/world-spec.md).
+//!
+//! Python expands a user scenario into this form; the core checks it again and never panics
+//! on it: every problem becomes a [`SpecError`] naming the field path, the value and what is
+//! allowed.
+
+use serde::Deserialize;
+
+use crate::mac::frame::{data_mpdu_bytes, MAX_MSDU_BYTES};
+use crate::phy::Standard;
+
+/// A problem in a spec: `"<path>: <message>"`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SpecError(pub String);
+
+impl std::fmt::Display for SpecError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for SpecError {}
+
+fn err<T>(path: &str, msg: impl std::fmt::Display) -> Result<T, SpecError> {
+    Err(SpecError(format!("{path}: {msg}")))
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WorldSpec {
+    pub duration_ns: u64,
+    #[serde(default)]
+    pub warmup_ns: u64,
+    pub wifi: WifiSpec,
+    pub channel: ChannelSpec,
+    pub nodes: Vec<NodeSpec>,
+    #[serde(default)]
+    pub wired_links: Vec<WiredLinkSpec>,
+    #[serde(default)]
+    pub routes: Vec<RouteSpec>,
+    #[serde(default)]
+    pub flows: Vec<FlowSpec>,
+    #[serde(default)]
+    pub traces: TraceSpec,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Access {
+    Dcf,
+    Edca,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum PreambleSpec {
+    Long,
+    Short,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WifiSpec {
+    pub standard: String,
+    #[serde(default)]
+    pub erp_mixed: bool,
+    #[serde(default = "default_preamble")]
+    pub preamble: PreambleSpec,
+    pub data_rate_mbps: f64,
+    pub basic_rate_mbps: f64,
+    #[serde(default = "default_access")]
+    pub access: Access,
+    #[serde(default)]
+    pub cw_min: Option<u32>,
+    #[serde(default)]
+    pub cw_max: Option<u32>,
+    #[serde(default)]
+    pub aifsn: Option<u32>,
+    #[serde(default = "default_short_retry")]
+    pub short_retry_limit: u32,
+    #[serde(default = "default_long_retry")]
+    pub long_retry_limit: u32,
+    #[serde(default = "default_rts_threshold")]
+    pub rts_threshold_bytes: u32,
+    #[serde(default = "default_queue")]
+    pub queue_limit_packets: u32,
+}
+
+fn default_preamble() -> PreambleSpec {
+    PreambleSpec::Long
+}
+fn default_access() -> Access {
+    Access::Dcf
+}
+// dot11ShortRetryLimit 7 and dot11LongRetryLimit 4 attempts (Annex C) = 6 and 3 retransmissions.
+fn default_short_retry() -> u32 {
+    6
+}
+fn default_long_retry() -> u32 {
+    3
+}
+fn default_rts_threshold() -> u32 {
+    65535
+}
+fn default_queue() -> u32 {
+    100
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChannelSpec {
+    pub rx_range_m: f64,
+    pub cs_range_m: f64,
+    #[serde(default)]
+    pub matrix: Option<MatrixSpec>,
+    #[serde(default)]
+    pub error: ErrorSpec,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MatrixSpec {
+    pub rx: Vec<Vec<u8>>,
+    pub cs: Vec<Vec<u8>>,
+}
+
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq)]
+#[serde(tag = "kind", rename_all = "lowercase", deny_unknown_fields)]
+pub enum ErrorSpec {
+    #[default]
+    None,
+    /// Every frame is lost with probability `fer`, independently per receiver.
+    Fer { fer: f64 },
+    /// Independent bit errors; the MAC header and the rest of the frame fail separately.
+    Ber { ber: f64 },
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    Ap,
+    Sta,
+    Adhoc,
+    Host,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NodeSpec {
+    pub name: String,
+    pub position_m: [f64; 3],
+    pub wifi: bool,
+    pub role: Role,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WiredLinkSpec {
+    pub a: u32,
+    pub b: u32,
+    pub rate_bps: u64,
+    pub delay_ns: u64,
+    #[serde(default = "default_queue")]
+    pub queue_limit_packets: u32,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RouteSpec {
+    pub node: u32,
+    pub dst: u32,
+    pub next_hop: u32,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum FlowKind {
+    UdpSaturating,
+    UdpCbr,
+}
+
+impl FlowKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            FlowKind::UdpSaturating => "udp_saturating",
+            FlowKind::UdpCbr => "udp_cbr",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum AcSpec {
+    Bk,
+    Be,
+    Vi,
+    Vo,
+}
+
+impl AcSpec {
+    /// Index in priority order (0 lowest): BK, BE, VI, VO (Table 10-1 mapping to ACs).
+    pub fn index(self) -> u8 {
+        match self {
+            AcSpec::Bk => 0,
+            AcSpec::Be => 1,
+            AcSpec::Vi => 2,
+            AcSpec::Vo => 3,
+        }
+    }
+}
+
+fn default_ac() -> AcSpec {
+    AcSpec::Be
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FlowSpec {
+    pub kind: FlowKind,
+    pub src: u32,
+    pub dst: u32,
+    pub payload_bytes: u32,
+    #[serde(default)]
+    pub rate_bps: Option<f64>,
+    #[serde(default)]
+    pub start_ns: u64,
+    #[serde(default)]
+    pub stop_ns: Option<u64>,
+    #[serde(default = "default_ac")]
+    pub ac: AcSpec,
+}
+
+#[derive(Clone, Copy, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TraceSpec {
+    #[serde(default)]
+    pub mac_tx: bool,
+    #[serde(default)]
+    pub packets: bool,
+}
+
+/// UDP (8) + IPv4 (20) header bytes on top of an application payload.
+pub const UDP_IP_HEADER_BYTES: u32 = 28;
+
+/// Largest UDP payload that fits one unfragmented MSDU.
+pub const MAX_UDP_PAYLOAD_BYTES: u32 = MAX_MSDU_BYTES - 8 - UDP_IP_HEADER_BYTES;
+
+/// Parse a rate [Mbit/s] into kbit/s if the standard has it.
+pub fn rate_kbps(standard: Standard, mbps: f64, path: &str) -> Result<u32, SpecError> {
+    let allowed = || {
+        standard
+            .rates_kbps()
+            .iter()
+            .map(|k| format!("{}", f64::from(*k) / 1000.0))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    if !mbps.is_finite() || mbps <= 0.0 {
+        return err(path, format!("{mbps} is not a positive rate; allowed: {}", allowed()));
+    }
+    let kbps = (mbps * 1000.0).round();
+    let found = standard.rates_kbps().iter().find(|k| f64::from(**k) == kbps);
+    match found {
+        Some(k) if (mbps * 1000.0 - kbps).abs() < 1e-6 => Ok(*k),
+        _ => err(path, format!("{mbps} Mbit/s is not a rate of {}; allowed: {}", standard.name(), allowed())),
+    }
+}
+
+impl WorldSpec {
+    pub fn from_json(text: &str) -> Result<WorldSpec, SpecError> {
+        serde_json::from_str(text).map_err(|e| SpecError(format!("world spec: {e}")))
+    }
+
+    /// Check everything the builder relies on.
+    pub fn validate(&self) -> Result<(), SpecError> {
+        if self.duration_ns == 0 {
+            return err("duration_ns", "must be > 0 (got 0)");
+        }
+        if self.warmup_ns >= self.duration_ns {
+            return err(
+                "warmup_ns",
+                format!("{} must be < duration_ns {}", self.warmup_ns, self.duration_ns),
+            );
+        }
+        let w = &self.wifi;
+        let Some(standard) = Standard::parse(&w.standard) else {
+            return err(
+                "wifi.standard",
+                format!("unknown standard {:?}; allowed: 80211a, 80211b, 80211g", w.standard),
+            );
+        };
+        if w.erp_mixed && standard != Standard::G {
+            return err("wifi.erp_mixed", format!("true needs standard 80211g (got {})", w.standard));
+        }
+        rate_kbps(standard, w.data_rate_mbps, "wifi.data_rate_mbps")?;
+        rate_kbps(standard, w.basic_rate_mbps, "wifi.basic_rate_mbps")?;
+        for (name, v) in
+            [("short_retry_limit", w.short_retry_limit), ("long_retry_limit", w.long_retry_limit)]
+        {
+            if v > 31 {
+                return err(&format!("wifi.{name}"), format!("{v} is out of range; allowed: 0..=31"));
+            }
+        }
+        if w.queue_limit_packets == 0 {
+            return err("wifi.queue_limit_packets", "must be >= 1 (got 0)");
+        }
+        if let Some(cw) = w.cw_min {
+            if !(1..=32767).contains(&cw) {
+                return err("wifi.cw_min", format!("{cw} is out of range; allowed: 1..=32767"));
+            }
+        }
+        if let Some(cw) = w.cw_max {
+            if !(1..=32767).contains(&cw) {
+                return err("wifi.cw_max", format!("{cw} is out of range; allowed: 1..=32767"));
+            }
+            if let Some(lo) = w.cw_min {
+                if cw < lo {
+                    return err("wifi.cw_max", format!("{cw} must be >= cw_min {lo}"));
+                }
+            }
+        }
+        if let Some(a) = w.aifsn {
+            if !(1..=15).contains(&a) {
+                return err("wifi.aifsn", format!("{a} is out of range; allowed: 1..=15"));
+            }
+        }
+        self.validate_channel()?;
+        self.validate_graph()
+    }
+
+    fn validate_channel(&self) -> Result<(), SpecError> {
+        let c = &self.channel;
+        if !(c.rx_range_m.is_finite() && c.rx_range_m > 0.0) {
+            return err("channel.rx_range_m", format!("{} must be a positive distance", c.rx_range_m));
+        }
+        if !(c.cs_range_m.is_finite() && c.cs_range_m >= c.rx_range_m) {
+            return err(
+                "channel.cs_range_m",
+                format!("{} must be >= rx_range_m {}", c.cs_range_m, c.rx_range_m),
+            );
+        }
+        if let Some(m) = &c.matrix {
+            let n = self.nodes.len();
+            for (name, rows) in [("rx", &m.rx), ("cs", &m.cs)] {
+                if rows.len() != n || rows.iter().any(|r| r.len() != n) {
+                    return err(
+                        &format!("channel.matrix.{name}"),
+                        format!("must be {n} x {n} (one row and column per node)"),
+                    );
+                }
+                if rows.iter().flatten().any(|v| *v > 1) {
+                    return err(&format!("channel.matrix.{name}"), "entries must be 0 or 1");
+                }
+            }
+        }
+        match c.error {
+            ErrorSpec::None => {}
+            ErrorSpec::Fer { fer } if !(0.0..1.0).contains(&fer) => {
+                return err("channel.error.fer", format!("{fer} is out of range; allowed: [0, 1)"));
+            }
+            ErrorSpec::Ber { ber } if !(0.0..1.0).contains(&ber) => {
+                return err("channel.error.ber", format!("{ber} is out of range; allowed: [0, 1)"));
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn validate_graph(&self) -> Result<(), SpecError> {
+        let n = self.nodes.len() as u32;
+        if n == 0 {
+            return err("nodes", "at least one node is needed");
+        }
+        let mut names = std::collections::HashSet::new();
+        for (i, node) in self.nodes.iter().enumerate() {
+            if node.name.is_empty() || !names.insert(node.name.as_str()) {
+                return err(&format!("nodes.{i}.name"), format!("{:?} is empty or not unique", node.name));
+            }
+            if node.wifi == (node.role == Role::Host) {
+                return err(
+                    &format!("nodes.{i}.wifi"),
+                    format!("{} contradicts role {:?} (hosts have no wifi, others do)", node.wifi, node.role),
+                );
+            }
+            if node.position_m.iter().any(|v| !v.is_finite()) {
+                return err(&format!("nodes.{i}.position_m"), "coordinates must be finite");
+            }
+        }
+        let node_ref = |path: String, v: u32| -> Result<(), SpecError> {
+            if v >= n {
+                return err(&path, format!("node index {v} out of range; allowed: 0..{n}"));
+            }
+            Ok(())
+        };
+        for (i, l) in self.wired_links.iter().enumerate() {
+            node_ref(format!("wired_links.{i}.a"), l.a)?;
+            node_ref(format!("wired_links.{i}.b"), l.b)?;
+            if l.a == l.b {
+                return err(&format!("wired_links.{i}.b"), "a link needs two distinct nodes");
+            }
+            if l.rate_bps == 0 {
+                return err(&format!("wired_links.{i}.rate_bps"), "must be > 0 (got 0)");
+            }
+            if l.queue_limit_packets == 0 {
+                return err(&format!("wired_links.{i}.queue_limit_packets"), "must be >= 1 (got 0)");
+            }
+        }
+        for (i, r) in self.routes.iter().enumerate() {
+            node_ref(format!("routes.{i}.node"), r.node)?;
+            node_ref(format!("routes.{i}.dst"), r.dst)?;
+            node_ref(format!("routes.{i}.next_hop"), r.next_hop)?;
+        }
+        for (i, f) in self.flows.iter().enumerate() {
+            node_ref(format!("flows.{i}.src"), f.src)?;
+            node_ref(format!("flows.{i}.dst"), f.dst)?;
+            if f.src == f.dst {
+                return err(&format!("flows.{i}.dst"), "must differ from src");
+            }
+            if f.payload_bytes == 0 || f.payload_bytes > MAX_UDP_PAYLOAD_BYTES {
+                return err(
+                    &format!("flows.{i}.payload_bytes"),
+                    format!("{} is out of range; allowed: 1..={MAX_UDP_PAYLOAD_BYTES}", f.payload_bytes),
+                );
+            }
+            match (f.kind, f.rate_bps) {
+                (FlowKind::UdpCbr, Some(r)) if r.is_finite() && r > 0.0 => {}
+                (FlowKind::UdpCbr, r) => {
+                    return err(
+                        &format!("flows.{i}.rate_bps"),
+                        format!("{r:?}: udp_cbr needs a positive rate"),
+                    );
+                }
+                (FlowKind::UdpSaturating, Some(_)) => {
+                    return err(&format!("flows.{i}.rate_bps"), "udp_saturating takes no rate");
+                }
+                (FlowKind::UdpSaturating, None) => {}
+            }
+            if let Some(stop) = f.stop_ns {
+                if stop <= f.start_ns {
+                    return err(
+                        &format!("flows.{i}.stop_ns"),
+                        format!("{stop} must be > start_ns {}", f.start_ns),
+                    );
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// MPDU bytes of a data frame with a UDP payload (used by tests and the analytic cross-check).
+pub fn udp_mpdu_bytes(payload_bytes: u32, qos: bool) -> u32 {
+    data_mpdu_bytes(payload_bytes + UDP_IP_HEADER_BYTES, qos)
+}

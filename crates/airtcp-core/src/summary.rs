@@ -1,0 +1,145 @@
+//! The run summary: per-flow and per-node figures, serialised to JSON for Python.
+
+use serde::Serialize;
+
+use crate::mac::MacCounters;
+use crate::world::World;
+
+#[derive(Debug, Serialize)]
+pub struct Summary {
+    pub sim_seconds: f64,
+    pub measured_seconds: f64,
+    pub events: u64,
+    pub flows: Vec<FlowSummary>,
+    pub nodes: Vec<NodeSummary>,
+    pub totals: Totals,
+}
+
+#[derive(Debug, Serialize)]
+pub struct FlowSummary {
+    pub id: u32,
+    pub kind: &'static str,
+    pub src: String,
+    pub dst: String,
+    pub sent_packets: u64,
+    pub delivered_packets: u64,
+    pub delivered_bytes: u64,
+    pub goodput_bps: f64,
+    pub mean_delay_s: f64,
+    pub lost_packets: u64,
+    pub loss_ratio: f64,
+}
+
+#[derive(Debug, Serialize)]
+pub struct NodeSummary {
+    pub name: String,
+    pub mac: MacSummary,
+}
+
+#[derive(Debug, Serialize)]
+pub struct MacSummary {
+    pub attempts: u64,
+    pub retries: u64,
+    pub successes: u64,
+    pub failures: u64,
+    pub collisions: u64,
+    pub drops_retry_limit: u64,
+    pub drops_queue: u64,
+    pub drops_no_route: u64,
+    pub rts_attempts: u64,
+    pub rx_ok: u64,
+    pub rx_corrupt: u64,
+    pub rx_payload_corrupt: u64,
+    pub rx_duplicates: u64,
+    pub busy_air_fraction: f64,
+    pub tx_air_fraction: f64,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Totals {
+    pub attempts: u64,
+    pub collisions: u64,
+    /// Collisions per channel access (data frames sent after a backoff, or RTS frames).
+    pub collision_probability: f64,
+    pub goodput_bps: f64,
+}
+
+fn ratio(a: f64, b: f64) -> f64 {
+    if b > 0.0 {
+        a / b
+    } else {
+        0.0
+    }
+}
+
+impl Summary {
+    pub fn of(world: &World) -> Summary {
+        let measured = world.duration_end.since(world.warmup_end).as_secs_f64();
+        let name = |n: crate::ids::NodeId| world.nodes[n.idx()].name.clone();
+        let flows: Vec<FlowSummary> = world
+            .flows
+            .iter()
+            .enumerate()
+            .map(|(i, f)| FlowSummary {
+                id: i as u32,
+                kind: f.kind.name(),
+                src: name(f.src),
+                dst: name(f.dst),
+                sent_packets: f.sent,
+                delivered_packets: f.delivered,
+                delivered_bytes: f.delivered_bytes,
+                goodput_bps: ratio(f.delivered_bytes as f64 * 8.0, measured),
+                mean_delay_s: ratio(f.delay_sum_ns as f64 * 1e-9, f.delivered as f64),
+                lost_packets: f.lost,
+                loss_ratio: ratio(f.lost as f64, f.sent as f64),
+            })
+            .collect();
+        let measured_ns = measured * 1e9;
+        let nodes: Vec<NodeSummary> = world
+            .nodes
+            .iter()
+            .enumerate()
+            .map(|(i, n)| {
+                let c: MacCounters = world.macs[i].counters;
+                let r = &world.medium.radios[i];
+                NodeSummary {
+                    name: n.name.clone(),
+                    mac: MacSummary {
+                        attempts: c.attempts,
+                        retries: c.retries,
+                        successes: c.successes,
+                        failures: c.failures,
+                        collisions: c.collisions,
+                        drops_retry_limit: c.drops_retry_limit,
+                        drops_queue: c.drops_queue,
+                        drops_no_route: c.drops_no_route,
+                        rts_attempts: c.rts_attempts,
+                        rx_ok: c.rx_ok,
+                        rx_corrupt: c.rx_corrupt,
+                        rx_payload_corrupt: c.rx_payload_corrupt,
+                        rx_duplicates: c.rx_duplicates,
+                        busy_air_fraction: ratio(r.busy_ns as f64, measured_ns),
+                        tx_air_fraction: ratio(r.tx_ns as f64, measured_ns),
+                    },
+                }
+            })
+            .collect();
+        let sum = |f: fn(&MacCounters) -> u64| world.macs.iter().map(|m| f(&m.counters)).sum::<u64>();
+        let attempts = sum(|c| c.attempts);
+        let collisions = sum(|c| c.collisions);
+        let accesses = sum(|c| c.accesses);
+        Summary {
+            sim_seconds: world.duration_end.as_secs_f64(),
+            measured_seconds: measured,
+            events: world.sched.popped(),
+            totals: Totals {
+                attempts,
+                collisions,
+                collision_probability: ratio(collisions as f64, accesses as f64),
+                goodput_bps: flows.iter().map(|f| f.goodput_bps).sum(),
+            },
+            flows,
+            nodes,
+        }
+    }
+}

@@ -1,0 +1,656 @@
+//! The shared wireless medium and the MAC handlers that run on it.
+//!
+//! The medium tells the nodes that sense a transmission when it starts and ends by direct
+//! calls over precomputed listener lists; no per-listener events are scheduled. A node locks
+//! onto a decodable frame that starts while its medium is idle; any overlap corrupts that
+//! reception (no capture). Outcomes are decided once per transmission, at its end.
+
+use crate::ids::{NodeId, PacketId, TxId};
+use crate::mac::backoff::{grant_time, next_cw, slots_consumed};
+use crate::mac::frame::{data_mpdu_bytes, Frame, FrameKind, ACK_BYTES, CTS_BYTES, RTS_BYTES};
+use crate::mac::{Exchange, AC_COUNT};
+use crate::net::DropCause;
+use crate::spec::{ErrorSpec, WorldSpec};
+use crate::time::{Dur, SimTime};
+use crate::world::{Event, Node, World};
+
+/// What became of a frame at one receiver.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Ok,
+    /// Another transmission overlapped it, or the receiver was itself transmitting.
+    Collision,
+    /// Bit errors hit the MAC header (or the whole frame under a fixed FER).
+    HeaderError,
+    /// The MAC header survived, the payload did not (FCS fails; paper 004's case).
+    PayloadError,
+}
+
+impl Outcome {
+    pub fn name(self) -> &'static str {
+        match self {
+            Outcome::Ok => "ok",
+            Outcome::Collision => "collision",
+            Outcome::HeaderError => "header_error",
+            Outcome::PayloadError => "payload_error",
+        }
+    }
+}
+
+/// The radio front end of one node.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Radio {
+    /// Transmissions of others currently sensed.
+    pub busy: u32,
+    /// Own transmission in progress.
+    pub tx: Option<TxId>,
+    /// The frame being received, and whether it has been corrupted.
+    pub lock: Option<TxId>,
+    pub lock_bad: bool,
+    /// Start of the current busy (sensed or transmitting) period.
+    pub active_since: SimTime,
+    /// Busy and transmitting time after the warm-up [ns].
+    pub busy_ns: u64,
+    pub tx_ns: u64,
+}
+
+impl Radio {
+    fn active(&self) -> bool {
+        self.busy > 0 || self.tx.is_some()
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Transmission {
+    pub frame: Frame,
+    pub start: SimTime,
+    pub dst_outcome: Outcome,
+}
+
+pub struct Medium {
+    n: usize,
+    /// `rx[src * n + dst]`: dst can decode src.
+    rx: Vec<bool>,
+    /// Nodes that sense transmissions of each node.
+    listeners: Vec<Vec<NodeId>>,
+    pub radios: Vec<Radio>,
+    txs: Vec<Transmission>,
+    free_tx: Vec<u32>,
+}
+
+fn accumulate(since: SimTime, now: SimTime, warmup_end: SimTime) -> u64 {
+    now.since(since.max(warmup_end)).ns()
+}
+
+impl Medium {
+    pub fn build(spec: &WorldSpec, nodes: &[Node]) -> Medium {
+        let n = nodes.len();
+        let mut rx = vec![false; n * n];
+        let mut cs = vec![false; n * n];
+        let c = &spec.channel;
+        for i in 0..n {
+            for j in 0..n {
+                if i == j || !nodes[i].wifi || !nodes[j].wifi {
+                    continue;
+                }
+                let (r, s) = match &c.matrix {
+                    Some(m) => (m.rx[i][j] == 1, m.cs[i][j] == 1 || m.rx[i][j] == 1),
+                    None => {
+                        let d = distance(nodes[i].position_m, nodes[j].position_m);
+                        (d <= c.rx_range_m, d <= c.cs_range_m)
+                    }
+                };
+                rx[i * n + j] = r;
+                cs[i * n + j] = s;
+            }
+        }
+        let listeners =
+            (0..n).map(|i| (0..n).filter(|&j| cs[i * n + j]).map(|j| NodeId(j as u32)).collect()).collect();
+        Medium {
+            n,
+            rx,
+            listeners,
+            radios: vec![Radio::default(); n],
+            txs: Vec::with_capacity(64),
+            free_tx: Vec::with_capacity(64),
+        }
+    }
+
+    pub fn can_decode(&self, src: NodeId, dst: NodeId) -> bool {
+        self.rx[src.idx() * self.n + dst.idx()]
+    }
+
+    fn alloc(&mut self, t: Transmission) -> TxId {
+        if let Some(i) = self.free_tx.pop() {
+            self.txs[i as usize] = t;
+            TxId(i)
+        } else {
+            self.txs.push(t);
+            TxId(self.txs.len() as u32 - 1)
+        }
+    }
+
+    /// Add the busy time still open at the end of the run.
+    pub fn close_accounting(&mut self, end: SimTime, warmup_end: SimTime) {
+        for r in &mut self.radios {
+            if r.active() {
+                r.busy_ns += accumulate(r.active_since, end, warmup_end);
+            }
+            if let Some(tx) = r.tx {
+                r.tx_ns += accumulate(self.txs[tx.idx()].start, end, warmup_end);
+            }
+        }
+    }
+}
+
+fn distance(a: [f64; 3], b: [f64; 3]) -> f64 {
+    ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2) + (a[2] - b[2]).powi(2)).sqrt()
+}
+
+impl World {
+    /// Queue a packet at the MAC of `node` for the wifi neighbour `next_hop`.
+    pub(crate) fn wifi_enqueue(
+        &mut self,
+        node: NodeId,
+        next_hop: NodeId,
+        id: PacketId,
+        now: SimTime,
+    ) -> bool {
+        let ac = self.packets.get(id).ac as usize;
+        let idle = !self.medium.radios[node.idx()].active() && !self.macs[node.idx()].blocked();
+        let limit = self.wifi.queue_limit;
+        let counting = self.counting(now);
+        let mac = &mut self.macs[node.idx()];
+        if mac.txops[ac].queue.len() >= limit {
+            if counting {
+                mac.counters.drops_queue += 1;
+            }
+            self.drop_packet(id, now, DropCause::Queue);
+            return false;
+        }
+        let seq = mac.next_seq;
+        mac.next_seq = (mac.next_seq + 1) % 4096;
+        mac.txops[ac].queue.push_back(crate::mac::Queued { packet: id, next_hop, seq });
+        // 10.3.4.2: a frame that finds the medium busy (and no backoff running) backs off.
+        if !mac.txops[ac].backoff_pending && !idle {
+            mac.draw_backoff(ac);
+        }
+        self.contend(node, now);
+        true
+    }
+
+    /// Arm the grant of every non-empty access category of an idle node.
+    fn contend(&mut self, node: NodeId, now: SimTime) {
+        let i = node.idx();
+        if !self.nodes[i].wifi || self.medium.radios[i].active() || self.macs[i].blocked() {
+            return;
+        }
+        let timing = self.wifi.timing;
+        let mac = &mut self.macs[i];
+        mac.counting = true;
+        for ac in (0..AC_COUNT).rev() {
+            if mac.txops[ac].queue.is_empty() {
+                continue;
+            }
+            if !mac.txops[ac].backoff_pending {
+                mac.txops[ac].backoff = 0;
+            }
+            let count_start = mac.idle_start + mac.ifs(ac, &timing);
+            let at = grant_time(count_start, mac.txops[ac].backoff, timing.slot).max(now);
+            let txop = &mut mac.txops[ac];
+            if txop.grant.deadline() == Some(at) {
+                continue;
+            }
+            let gen = txop.grant.arm(at);
+            self.sched.at(at, Event::Grant { node, ac: ac as u8, gen });
+        }
+    }
+
+    /// The medium turns busy for `node`: freeze every running countdown.
+    fn freeze(&mut self, node: NodeId, now: SimTime) {
+        let timing = self.wifi.timing;
+        let mac = &mut self.macs[node.idx()];
+        if !mac.counting {
+            return;
+        }
+        mac.counting = false;
+        for ac in 0..AC_COUNT {
+            if mac.txops[ac].backoff_pending {
+                let count_start = mac.idle_start + mac.ifs(ac, &timing);
+                let used = slots_consumed(mac.rule, count_start, now, timing.slot);
+                let txop = &mut mac.txops[ac];
+                txop.backoff -= used.min(u64::from(txop.backoff)) as u32;
+                if txop.backoff == 0 && txop.queue.is_empty() {
+                    txop.backoff_pending = false; // post-backoff complete
+                }
+            }
+            let txop = &mut mac.txops[ac];
+            // A grant due exactly now still fires: both stations transmit in this slot.
+            if txop.grant.deadline().is_some_and(|d| d > now) {
+                txop.grant.cancel();
+            }
+        }
+    }
+
+    /// The medium turns idle for `node` (physical carrier sense); the NAV may extend it.
+    fn medium_idle(&mut self, node: NodeId, now: SimTime) {
+        let mac = &mut self.macs[node.idx()];
+        mac.idle_start = now.max(mac.nav_end);
+        self.contend(node, now);
+    }
+
+    pub(crate) fn on_grant(&mut self, node: NodeId, ac: usize, gen: u32, now: SimTime) {
+        let i = node.idx();
+        if !self.macs[i].txops[ac].grant.fire(gen) {
+            return;
+        }
+        if self.macs[i].blocked() || self.medium.radios[i].tx.is_some() {
+            return; // internal contention: the counter stays at zero until the next idle period
+        }
+        let txop = &mut self.macs[i].txops[ac];
+        txop.backoff_pending = false;
+        txop.backoff = 0;
+        if txop.queue.is_empty() {
+            return;
+        }
+        self.start_exchange(node, ac, now);
+    }
+
+    fn data_frame(&self, node: NodeId, ac: usize) -> Option<Frame> {
+        let mac = &self.macs[node.idx()];
+        let txop = &mac.txops[ac];
+        let q = txop.queue.front()?;
+        let ip_bytes = self.packets.get(q.packet).ip_bytes;
+        Some(Frame {
+            kind: FrameKind::Data,
+            src: node,
+            dst: q.next_hop,
+            bytes: data_mpdu_bytes(ip_bytes, mac.qos),
+            txv: self.wifi.data_txv,
+            nav: self.wifi.timing.sifs + self.wifi.ack_duration,
+            packet: Some(q.packet),
+            seq: q.seq,
+            retry: txop.src + txop.lrc > 0,
+            ac: ac as u8,
+        })
+    }
+
+    fn start_exchange(&mut self, node: NodeId, ac: usize, now: SimTime) {
+        let Some(data) = self.data_frame(node, ac) else {
+            return;
+        };
+        let counting = self.counting(now);
+        let w = self.wifi;
+        let mac = &mut self.macs[node.idx()];
+        if counting {
+            mac.counters.accesses += 1;
+        }
+        let frame = if data.bytes > w.rts_threshold_bytes {
+            // 10.3.2.5: RTS Duration covers CTS, data, ACK and three SIFS.
+            let data_dur = data.txv.duration(data.bytes);
+            mac.exchange = Exchange::TxRts { ac: ac as u8 };
+            if counting {
+                mac.counters.rts_attempts += 1;
+            }
+            Frame {
+                kind: FrameKind::Rts,
+                bytes: RTS_BYTES,
+                txv: w.control_txv,
+                nav: w.timing.sifs.times(3) + w.cts_duration + data_dur + w.ack_duration,
+                packet: None,
+                ..data
+            }
+        } else {
+            mac.exchange = Exchange::TxData { ac: ac as u8 };
+            if counting {
+                mac.counters.attempts += 1;
+                mac.counters.retries += u64::from(data.retry);
+            }
+            data
+        };
+        self.transmit(node, frame, now);
+    }
+
+    /// Put a frame on the air.
+    fn transmit(&mut self, node: NodeId, frame: Frame, now: SimTime) {
+        let i = node.idx();
+        let dur = frame.txv.duration(frame.bytes);
+        let id = self.medium.alloc(Transmission { frame, start: now, dst_outcome: Outcome::Ok });
+        let r = &mut self.medium.radios[i];
+        if r.lock.is_some() {
+            r.lock_bad = true; // half duplex: a reception in progress is lost
+        }
+        let was_active = r.active();
+        r.tx = Some(id);
+        if !was_active {
+            r.active_since = now;
+        }
+        self.freeze(node, now);
+        let mut dst_outcome = Outcome::Ok;
+        for k in 0..self.medium.listeners[i].len() {
+            let j = self.medium.listeners[i][k];
+            let decodable = self.medium.can_decode(node, j);
+            let r = &mut self.medium.radios[j.idx()];
+            let was_active = r.active();
+            r.busy += 1;
+            if r.tx.is_none() && r.lock.is_none() && r.busy == 1 && decodable {
+                r.lock = Some(id);
+                r.lock_bad = false;
+            } else {
+                if r.tx.is_none() {
+                    if r.lock.is_some() {
+                        r.lock_bad = true;
+                    } else if decodable {
+                        self.macs[j.idx()].eifs = true; // a frame it could hear arrives garbled
+                    }
+                }
+                if j == frame.dst {
+                    dst_outcome = Outcome::Collision;
+                }
+            }
+            if !was_active {
+                self.medium.radios[j.idx()].active_since = now;
+                self.freeze(j, now);
+            }
+        }
+        self.medium.txs[id.idx()].dst_outcome = dst_outcome;
+        self.sched.at(now + dur, Event::TxEnd(id));
+    }
+
+    fn draw_error(&mut self, j: NodeId, frame: &Frame) -> Outcome {
+        match self.error {
+            ErrorSpec::None => Outcome::Ok,
+            ErrorSpec::Fer { fer } => {
+                if self.rx_rngs[j.idx()].bernoulli(fer) {
+                    Outcome::HeaderError
+                } else {
+                    Outcome::Ok
+                }
+            }
+            ErrorSpec::Ber { ber } => {
+                // Independent bit errors: P(n bits intact) = (1 - BER)^n, header and body apart.
+                let header = match frame.kind {
+                    FrameKind::Data => frame.bytes.min(if self.wifi.qos { 26 } else { 24 }),
+                    _ => frame.bytes,
+                };
+                let body = frame.bytes - header;
+                let rng = &mut self.rx_rngs[j.idx()];
+                if rng.bernoulli(1.0 - (1.0 - ber).powf(f64::from(header * 8))) {
+                    Outcome::HeaderError
+                } else if body > 0 && rng.bernoulli(1.0 - (1.0 - ber).powf(f64::from(body * 8))) {
+                    Outcome::PayloadError
+                } else {
+                    Outcome::Ok
+                }
+            }
+        }
+    }
+
+    pub(crate) fn on_tx_end(&mut self, id: TxId, now: SimTime) {
+        let t = self.medium.txs[id.idx()];
+        let frame = t.frame;
+        let src = frame.src;
+        let warm = self.warmup_end;
+        {
+            let r = &mut self.medium.radios[src.idx()];
+            r.tx = None;
+            r.tx_ns += accumulate(t.start, now, warm);
+        }
+        self.own_tx_end(src, &frame, now);
+        let mut dst_outcome = t.dst_outcome;
+        for k in 0..self.medium.listeners[src.idx()].len() {
+            let j = self.medium.listeners[src.idx()][k];
+            if self.medium.radios[j.idx()].lock == Some(id) {
+                let bad = self.medium.radios[j.idx()].lock_bad;
+                self.medium.radios[j.idx()].lock = None;
+                let outcome = if bad { Outcome::Collision } else { self.draw_error(j, &frame) };
+                if j == frame.dst {
+                    dst_outcome = outcome;
+                }
+                let counting = self.counting(now);
+                if outcome == Outcome::Ok {
+                    if counting {
+                        self.macs[j.idx()].counters.rx_ok += 1;
+                    }
+                    self.rx_ok(j, &frame, now);
+                } else {
+                    let c = &mut self.macs[j.idx()].counters;
+                    if counting {
+                        c.rx_corrupt += 1;
+                        c.rx_payload_corrupt += u64::from(outcome == Outcome::PayloadError);
+                    }
+                    self.macs[j.idx()].eifs = true; // 10.3.2.3.7
+                }
+                // A response timeout that expired during this reception resolves now.
+                if let Exchange::WaitAck { extended: true, .. } | Exchange::WaitCts { extended: true, .. } =
+                    self.macs[j.idx()].exchange
+                {
+                    self.fail(j, now);
+                }
+            }
+            let r = &mut self.medium.radios[j.idx()];
+            r.busy -= 1;
+            if !r.active() {
+                r.busy_ns += accumulate(r.active_since, now, warm);
+                self.medium_idle(j, now);
+            }
+        }
+        if matches!(frame.kind, FrameKind::Data | FrameKind::Rts) {
+            self.macs[src.idx()].last_outcome_collision = dst_outcome == Outcome::Collision;
+        }
+        let r = &mut self.medium.radios[src.idx()];
+        if !r.active() {
+            r.busy_ns += accumulate(r.active_since, now, warm);
+            self.medium_idle(src, now);
+        }
+        self.traces.mac_tx(t.start, now, &frame, dst_outcome);
+        self.medium.free_tx.push(id.0);
+    }
+
+    fn own_tx_end(&mut self, node: NodeId, frame: &Frame, now: SimTime) {
+        let timeout = self.wifi.response_timeout;
+        let mac = &mut self.macs[node.idx()];
+        match frame.kind {
+            FrameKind::Data => {
+                mac.exchange = Exchange::WaitAck { ac: frame.ac, extended: false };
+            }
+            FrameKind::Rts => {
+                mac.exchange = Exchange::WaitCts { ac: frame.ac, extended: false };
+            }
+            FrameKind::Ack | FrameKind::Cts => {
+                mac.response = None;
+                return;
+            }
+        }
+        // 10.3.2.11: wait SIFS + slot + PHY-RXSTART delay for the response to begin.
+        let gen = mac.timeout.arm(now + timeout);
+        self.sched.at(now + timeout, Event::Timeout { node, gen });
+    }
+
+    /// A frame was received intact at `j`.
+    fn rx_ok(&mut self, j: NodeId, frame: &Frame, now: SimTime) {
+        let w = self.wifi;
+        let mac = &mut self.macs[j.idx()];
+        mac.eifs = false;
+        if frame.dst != j {
+            // 10.3.2.4: third parties update their NAV from the Duration field.
+            mac.nav_end = mac.nav_end.max(now + frame.nav);
+            return;
+        }
+        match frame.kind {
+            FrameKind::Data => {
+                let src = frame.src.idx();
+                let dup = frame.retry && mac.last_seq_from[src] == Some(frame.seq);
+                mac.last_seq_from[src] = Some(frame.seq);
+                let ack = Frame {
+                    kind: FrameKind::Ack,
+                    src: j,
+                    dst: frame.src,
+                    bytes: ACK_BYTES,
+                    txv: w.control_txv,
+                    nav: Dur::ZERO,
+                    packet: None,
+                    seq: 0,
+                    retry: false,
+                    ac: frame.ac,
+                };
+                self.respond(j, ack, now);
+                if dup {
+                    if self.counting(now) {
+                        self.macs[j.idx()].counters.rx_duplicates += 1;
+                    }
+                } else if let Some(p) = frame.packet {
+                    let copy = *self.packets.get(p);
+                    let id = self.packets.alloc(copy);
+                    self.send(j, id, now);
+                }
+            }
+            FrameKind::Rts => {
+                // 10.3.2.9: answer with CTS only if the NAV shows the medium idle.
+                if mac.nav_end <= now {
+                    let cts = Frame {
+                        kind: FrameKind::Cts,
+                        src: j,
+                        dst: frame.src,
+                        bytes: CTS_BYTES,
+                        txv: w.control_txv,
+                        nav: frame.nav - w.timing.sifs - w.cts_duration,
+                        packet: None,
+                        ..*frame
+                    };
+                    self.respond(j, cts, now);
+                }
+            }
+            FrameKind::Cts => {
+                if let Exchange::WaitCts { ac, .. } = mac.exchange {
+                    mac.timeout.cancel();
+                    mac.exchange = Exchange::CtsReceived { ac };
+                    if let Some(data) = self.data_frame(j, ac as usize) {
+                        self.respond(j, data, now);
+                    }
+                }
+            }
+            FrameKind::Ack => {
+                if let Exchange::WaitAck { ac, .. } = mac.exchange {
+                    mac.timeout.cancel();
+                    self.succeed(j, ac as usize, now);
+                }
+            }
+        }
+    }
+
+    /// Send `frame` from `node` after SIFS, regardless of the medium (10.3.2.3.3).
+    fn respond(&mut self, node: NodeId, frame: Frame, now: SimTime) {
+        let mac = &mut self.macs[node.idx()];
+        mac.response = Some(frame);
+        let at = now + self.wifi.timing.sifs;
+        let gen = mac.response_timer.arm(at);
+        self.sched.at(at, Event::Respond { node, gen });
+    }
+
+    pub(crate) fn on_respond(&mut self, node: NodeId, gen: u32, now: SimTime) {
+        let counting = self.counting(now);
+        let mac = &mut self.macs[node.idx()];
+        if !mac.response_timer.fire(gen) {
+            return;
+        }
+        let Some(frame) = mac.response else {
+            return;
+        };
+        if frame.kind == FrameKind::Data {
+            mac.response = None;
+            mac.exchange = Exchange::TxData { ac: frame.ac };
+            if counting {
+                mac.counters.attempts += 1;
+                mac.counters.retries += u64::from(frame.retry);
+            }
+        }
+        self.transmit(node, frame, now);
+    }
+
+    pub(crate) fn on_timeout(&mut self, node: NodeId, gen: u32, now: SimTime) {
+        let i = node.idx();
+        if !self.macs[i].timeout.fire(gen) {
+            return;
+        }
+        if self.medium.radios[i].lock.is_some() {
+            // PHY-RXSTART came in time: wait for the end of that frame (10.3.2.11).
+            match &mut self.macs[i].exchange {
+                Exchange::WaitAck { extended, .. } | Exchange::WaitCts { extended, .. } => *extended = true,
+                _ => {}
+            }
+            return;
+        }
+        self.fail(node, now);
+    }
+
+    /// The head frame of the waiting access category failed (10.3.4.4 retry counters).
+    fn fail(&mut self, node: NodeId, now: SimTime) {
+        let i = node.idx();
+        let (ac, was_rts) = match self.macs[i].exchange {
+            Exchange::WaitAck { ac, .. } => (ac as usize, false),
+            Exchange::WaitCts { ac, .. } => (ac as usize, true),
+            _ => return,
+        };
+        let counting = self.counting(now);
+        let w = self.wifi;
+        let head_bytes = self.data_frame(node, ac).map_or(0, |f| f.bytes);
+        let mac = &mut self.macs[i];
+        mac.exchange = Exchange::None;
+        mac.timeout.cancel();
+        if counting {
+            mac.counters.failures += 1;
+            mac.counters.collisions += u64::from(mac.last_outcome_collision);
+        }
+        let txop = &mut mac.txops[ac];
+        let exceeded = if !was_rts && head_bytes > w.rts_threshold_bytes {
+            txop.lrc += 1;
+            txop.lrc > w.long_retry_limit
+        } else {
+            txop.src += 1;
+            txop.src > w.short_retry_limit
+        };
+        let mut dropped = None;
+        if exceeded {
+            dropped = txop.queue.pop_front().map(|q| q.packet);
+            txop.cw = txop.params.cw_min;
+            txop.src = 0;
+            txop.lrc = 0;
+            if counting {
+                mac.counters.drops_retry_limit += 1;
+            }
+        } else {
+            txop.cw = next_cw(txop.cw, txop.params.cw_max);
+        }
+        mac.draw_backoff(ac);
+        mac.idle_start = now.max(mac.nav_end);
+        if let Some(p) = dropped {
+            self.drop_packet(p, now, DropCause::RetryLimit);
+            self.refill(node, now);
+        }
+        if !self.medium.radios[i].active() {
+            self.contend(node, now);
+        }
+    }
+
+    /// The head frame of `ac` was acknowledged.
+    fn succeed(&mut self, node: NodeId, ac: usize, now: SimTime) {
+        let counting = self.counting(now);
+        let mac = &mut self.macs[node.idx()];
+        mac.exchange = Exchange::None;
+        if counting {
+            mac.counters.successes += 1;
+        }
+        let txop = &mut mac.txops[ac];
+        let done = txop.queue.pop_front().map(|q| q.packet);
+        txop.cw = txop.params.cw_min;
+        txop.src = 0;
+        txop.lrc = 0;
+        // 10.3.4.3: a new backoff after every transmission (post-backoff).
+        mac.draw_backoff(ac);
+        if let Some(p) = done {
+            self.packets.free(p);
+        }
+        self.refill(node, now);
+    }
+}

@@ -1,0 +1,237 @@
+//! The world: every entity of one run in arenas addressed by typed ids, the event type, the
+//! builder that turns a [`WorldSpec`] into a world, and the run loop.
+
+use crate::engine::Scheduler;
+use crate::ids::{FlowId, LinkId, NodeId, PacketId, TxId};
+use crate::mac::backoff::CountRule;
+use crate::mac::{AcParams, Mac, AC_COUNT};
+use crate::net::{Flow, Packet, PacketSlab, WiredLink};
+use crate::phy::{Modulation, PhyTiming, Preamble, Standard, TxVector};
+use crate::rng::{entity_id, Purpose, Stream};
+use crate::spec::{rate_kbps, Access, ErrorSpec, FlowKind, PreambleSpec, Role, SpecError, WorldSpec};
+use crate::time::{Dur, SimTime};
+use crate::trace::Traces;
+use crate::wireless::Medium;
+
+/// Everything that can happen. Small and `Copy`: no heap per event.
+#[derive(Clone, Copy, Debug)]
+pub enum Event {
+    FlowStart(FlowId),
+    CbrTick(FlowId),
+    /// An access category's backoff reached zero.
+    Grant {
+        node: NodeId,
+        ac: u8,
+        gen: u32,
+    },
+    /// A wireless transmission ends at every node that senses it.
+    TxEnd(TxId),
+    /// A response frame (ACK, CTS, data after CTS) goes out after SIFS.
+    Respond {
+        node: NodeId,
+        gen: u32,
+    },
+    /// ACK or CTS timeout.
+    Timeout {
+        node: NodeId,
+        gen: u32,
+    },
+    WiredTxEnd {
+        link: LinkId,
+        dir: u8,
+    },
+    WiredArrive {
+        link: LinkId,
+        dir: u8,
+        packet: PacketId,
+    },
+}
+
+/// Wifi settings shared by every node of the channel.
+#[derive(Clone, Copy, Debug)]
+pub struct WifiConfig {
+    pub standard: Standard,
+    pub timing: PhyTiming,
+    pub data_txv: TxVector,
+    pub control_txv: TxVector,
+    pub short_retry_limit: u32,
+    pub long_retry_limit: u32,
+    pub rts_threshold_bytes: u32,
+    pub queue_limit: usize,
+    pub qos: bool,
+    /// ACK/CTS timeout: SIFS + slot + PHY-RXSTART delay of the response (10.3.2.11).
+    pub response_timeout: Dur,
+    pub ack_duration: Dur,
+    pub cts_duration: Dur,
+}
+
+/// A node: its routes, wired attachments and (if it has wifi) its MAC.
+pub struct Node {
+    pub name: String,
+    pub role: Role,
+    pub wifi: bool,
+    pub position_m: [f64; 3],
+    /// Next hop per destination index; `None` = deliver directly if a neighbour.
+    pub routes: Vec<Option<NodeId>>,
+    /// (neighbour, link, direction) for each wired attachment.
+    pub wired: Vec<(NodeId, LinkId, u8)>,
+    /// Flows whose source is this node (saturating ones are refilled from here).
+    pub sources: Vec<FlowId>,
+}
+
+pub struct World {
+    pub sched: Scheduler<Event>,
+    pub duration_end: SimTime,
+    pub warmup_end: SimTime,
+    pub wifi: WifiConfig,
+    pub nodes: Vec<Node>,
+    pub macs: Vec<Mac>,
+    pub medium: Medium,
+    pub links: Vec<WiredLink>,
+    pub flows: Vec<Flow>,
+    pub packets: PacketSlab,
+    pub error: ErrorSpec,
+    pub rx_rngs: Vec<Stream>,
+    pub traces: Traces,
+}
+
+impl World {
+    /// Build a world from a validated spec.
+    pub fn build(spec: &WorldSpec, seed: u64) -> Result<World, SpecError> {
+        spec.validate()?;
+        let w = &spec.wifi;
+        let standard = Standard::parse(&w.standard).ok_or_else(|| SpecError("wifi.standard".into()))?;
+        let timing = PhyTiming::of(standard, w.erp_mixed);
+        let preamble = match w.preamble {
+            PreambleSpec::Long => Preamble::Long,
+            PreambleSpec::Short => Preamble::Short,
+        };
+        let mode = |kbps: u32, path: &str| -> Result<Modulation, SpecError> {
+            standard.mode(kbps).ok_or_else(|| SpecError(format!("{path}: no mode for {kbps} kbit/s")))
+        };
+        let data_txv = TxVector::new(
+            mode(rate_kbps(standard, w.data_rate_mbps, "wifi.data_rate_mbps")?, "wifi.data_rate_mbps")?,
+            preamble,
+        );
+        let control_txv = TxVector::new(
+            mode(rate_kbps(standard, w.basic_rate_mbps, "wifi.basic_rate_mbps")?, "wifi.basic_rate_mbps")?,
+            preamble,
+        );
+        let qos = w.access == Access::Edca;
+        let wifi = WifiConfig {
+            standard,
+            timing,
+            data_txv,
+            control_txv,
+            short_retry_limit: w.short_retry_limit,
+            long_retry_limit: w.long_retry_limit,
+            rts_threshold_bytes: w.rts_threshold_bytes,
+            queue_limit: w.queue_limit_packets as usize,
+            qos,
+            response_timeout: timing.sifs + timing.slot + control_txv.preamble_and_header(),
+            ack_duration: control_txv.duration(crate::mac::frame::ACK_BYTES),
+            cts_duration: control_txv.duration(crate::mac::frame::CTS_BYTES),
+        };
+        let n = spec.nodes.len();
+        let params: [AcParams; AC_COUNT] = std::array::from_fn(|ac| {
+            let base = if qos { AcParams::edca_default(ac, &timing) } else { AcParams::dcf(&timing) };
+            AcParams {
+                aifsn: w.aifsn.unwrap_or(base.aifsn),
+                cw_min: w.cw_min.unwrap_or(base.cw_min),
+                cw_max: w.cw_max.unwrap_or(base.cw_max).max(w.cw_min.unwrap_or(base.cw_min)),
+            }
+        });
+        let rule = if qos { CountRule::Edca } else { CountRule::Dcf };
+        let mut nodes = Vec::with_capacity(n);
+        let mut macs = Vec::with_capacity(n);
+        let mut rx_rngs = Vec::with_capacity(n);
+        for ns in &spec.nodes {
+            let ent = entity_id(&ns.name);
+            nodes.push(Node {
+                name: ns.name.clone(),
+                role: ns.role,
+                wifi: ns.wifi,
+                position_m: ns.position_m,
+                routes: vec![None; n],
+                wired: Vec::new(),
+                sources: Vec::new(),
+            });
+            macs.push(Mac::new(params, rule, qos, n, Stream::derive(seed, ent, Purpose::Backoff)));
+            rx_rngs.push(Stream::derive(seed, ent, Purpose::RxError));
+        }
+        for r in &spec.routes {
+            nodes[r.node as usize].routes[r.dst as usize] = Some(NodeId(r.next_hop));
+        }
+        let mut links = Vec::with_capacity(spec.wired_links.len());
+        for (i, l) in spec.wired_links.iter().enumerate() {
+            let id = LinkId(i as u32);
+            nodes[l.a as usize].wired.push((NodeId(l.b), id, 0));
+            nodes[l.b as usize].wired.push((NodeId(l.a), id, 1));
+            links.push(WiredLink::new(
+                NodeId(l.a),
+                NodeId(l.b),
+                l.rate_bps,
+                Dur(l.delay_ns),
+                l.queue_limit_packets as usize,
+            ));
+        }
+        let medium = Medium::build(spec, &nodes);
+        let mut flows = Vec::with_capacity(spec.flows.len());
+        let mut sched = Scheduler::new();
+        for (i, f) in spec.flows.iter().enumerate() {
+            let id = FlowId(i as u32);
+            nodes[f.src as usize].sources.push(id);
+            let interval = match (f.kind, f.rate_bps) {
+                (FlowKind::UdpCbr, Some(rate)) => {
+                    let ns = (f64::from(f.payload_bytes) * 8.0 * 1e9 / rate).round().max(1.0);
+                    Dur(ns as u64)
+                }
+                _ => Dur::ZERO,
+            };
+            flows.push(Flow::new(f, interval));
+            sched.at(SimTime(f.start_ns), Event::FlowStart(id));
+        }
+        Ok(World {
+            sched,
+            duration_end: SimTime(spec.duration_ns),
+            warmup_end: SimTime(spec.warmup_ns),
+            wifi,
+            nodes,
+            macs,
+            medium,
+            links,
+            flows,
+            packets: PacketSlab::with_capacity(1024),
+            error: spec.channel.error,
+            rx_rngs,
+            traces: Traces::new(spec.traces),
+        })
+    }
+
+    /// Whether counters count at `now` (after the warm-up).
+    pub fn counting(&self, now: SimTime) -> bool {
+        now >= self.warmup_end
+    }
+
+    /// Run until the end of the simulated duration.
+    pub fn run(&mut self) {
+        while let Some(ev) = self.sched.pop_until(self.duration_end) {
+            let now = self.sched.now();
+            match ev {
+                Event::FlowStart(f) => self.on_flow_start(f, now),
+                Event::CbrTick(f) => self.on_cbr_tick(f, now),
+                Event::Grant { node, ac, gen } => self.on_grant(node, ac as usize, gen, now),
+                Event::TxEnd(tx) => self.on_tx_end(tx, now),
+                Event::Respond { node, gen } => self.on_respond(node, gen, now),
+                Event::Timeout { node, gen } => self.on_timeout(node, gen, now),
+                Event::WiredTxEnd { link, dir } => self.on_wired_tx_end(link, dir, now),
+                Event::WiredArrive { link, dir, packet } => self.on_wired_arrive(link, dir, packet, now),
+            }
+        }
+        self.medium.close_accounting(self.duration_end, self.warmup_end);
+    }
+
+    pub fn packet(&self, id: PacketId) -> &Packet {
+        self.packets.get(id)
+    }
+}

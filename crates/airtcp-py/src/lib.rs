@@ -1,0 +1,57 @@
+//! `airtcp._core`: the thin PyO3 layer over airtcp-core. No model logic lives here.
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use airtcp_core::Column;
+
+/// Run a JSON world spec with `seed`; returns (summary JSON, {trace: {column: list}}).
+#[pyfunction]
+fn run(py: Python<'_>, spec_json: &str, seed: u64) -> PyResult<(String, Py<PyDict>)> {
+    let spec = spec_json.to_owned();
+    let out = py
+        .allow_threads(move || airtcp_core::run_json(&spec, seed))
+        .map_err(|e| PyValueError::new_err(e.0))?;
+    let summary =
+        serde_json::to_string(&out.summary).map_err(|e| PyValueError::new_err(format!("summary: {e}")))?;
+    let traces = PyDict::new(py);
+    for (name, columns) in out.traces {
+        let table = PyDict::new(py);
+        for (col, values) in columns {
+            match values {
+                Column::U64(v) => table.set_item(col, v)?,
+                Column::U32(v) => table.set_item(col, v)?,
+                Column::Str(v) => table.set_item(col, v)?,
+                Column::Bool(v) => table.set_item(col, v)?,
+            }
+        }
+        traces.set_item(name, table)?;
+    }
+    Ok((summary, traces.unbind()))
+}
+
+/// Airtime of an MPDU of `size_bytes` [ns] (exposed for cross-checks against airtcp.analytic).
+#[pyfunction]
+#[pyo3(signature = (standard, rate_mbps, size_bytes, preamble = "long"))]
+fn tx_duration_ns(standard: &str, rate_mbps: f64, size_bytes: u32, preamble: &str) -> PyResult<u64> {
+    let std = airtcp_core::phy::Standard::parse(standard)
+        .ok_or_else(|| PyValueError::new_err(format!("standard: unknown {standard:?}")))?;
+    let kbps =
+        airtcp_core::spec::rate_kbps(std, rate_mbps, "rate_mbps").map_err(|e| PyValueError::new_err(e.0))?;
+    let mode = std.mode(kbps).ok_or_else(|| PyValueError::new_err("rate_mbps: no mode"))?;
+    let pre = match preamble {
+        "long" => airtcp_core::phy::Preamble::Long,
+        "short" => airtcp_core::phy::Preamble::Short,
+        other => return Err(PyValueError::new_err(format!("preamble: unknown {other:?}"))),
+    };
+    Ok(airtcp_core::phy::TxVector::new(mode, pre).duration(size_bytes).ns())
+}
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(run, m)?)?;
+    m.add_function(wrap_pyfunction!(tx_duration_ns, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

@@ -1,0 +1,450 @@
+"""Tests of airtcp.analytic against numbers computed by hand from IEEE Std 802.11-2020 and papers.
+
+Every expected duration below was computed by hand (pencil and paper, not by the module) from
+the clause named next to it; the arithmetic is written out in the comment so it can be checked.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import pytest
+
+from airtcp import analytic as a
+
+US = 1000  # ns per microsecond
+
+
+# --------------------------------------------------------------------------------------------
+# rates
+
+
+def test_rates() -> None:
+    assert a.STANDARDS == ("80211a", "80211b", "80211g")
+    assert a.rates_mbps("80211a") == (6, 9, 12, 18, 24, 36, 48, 54)
+    assert a.rates_mbps("80211b") == (1, 2, 5.5, 11)
+    assert a.rates_mbps("80211g") == (1, 2, 5.5, 6, 9, 11, 12, 18, 24, 36, 48, 54)
+    for std in a.STANDARDS:
+        rates = a.rates_mbps(std)
+        assert list(rates) == sorted(rates)
+        assert all(isinstance(r, float) for r in rates)
+
+
+def test_frame_sizes() -> None:
+    assert (a.ACK_BYTES, a.RTS_BYTES, a.CTS_BYTES) == (14, 20, 14)
+    # world-spec: 1500 + 8 UDP + 20 IP + 8 LLC/SNAP + 24 MAC + 4 FCS = 1564
+    assert a.mpdu_bytes(1500) == 1564
+    # EDCA: QoS Data header is 26 bytes -> 1566
+    assert a.mpdu_bytes(1500, access="edca") == 1566
+    assert a.mpdu_bytes(0) == 64
+
+
+# --------------------------------------------------------------------------------------------
+# TXTIME, computed by hand
+
+
+@pytest.mark.parametrize(
+    ("rate", "size", "expected_us"),
+    [
+        # Clause 17: 16 + 4 + 4 * ceil((16 + 8*1564 + 6) / N_DBPS)
+        (54, 1564, 256),  # ceil(12534/216) = 59 -> 20 + 236
+        (6, 1564, 2112),  # ceil(12534/24) = 523 -> 20 + 2092
+        (24, 1564, 544),  # ceil(12534/96) = 131 -> 20 + 524
+        (6, 14, 44),  # ACK: ceil(134/24) = 6 -> 20 + 24
+        (6, 20, 52),  # RTS: ceil(182/24) = 8 -> 20 + 32
+        (54, 14, 24),  # ACK: ceil(134/216) = 1 -> 20 + 4
+        (12, 14, 32),  # ACK: ceil(134/48) = 3 -> 20 + 12
+    ],
+)
+def test_tx_duration_80211a(rate: float, size: int, expected_us: int) -> None:
+    assert a.tx_duration_ns("80211a", rate, size) == expected_us * US
+    # OFDM has a single preamble: "short" changes nothing
+    assert a.tx_duration_ns("80211a", rate, size, preamble="short") == expected_us * US
+
+
+@pytest.mark.parametrize(
+    ("rate", "size", "preamble", "expected_us"),
+    [
+        # Clauses 15/16: 192 (long) or 96 (short) + ceil(8*bytes/rate)
+        (11, 1564, "long", 1330),  # 192 + ceil(12512/11) = 192 + 1138
+        (11, 1564, "short", 1234),  # 96 + 1138
+        (5.5, 1564, "long", 2467),  # 192 + ceil(12512*2/11) = 192 + ceil(2274.9) = 192 + 2275
+        (2, 1564, "long", 6448),  # 192 + 6256
+        (1, 1564, "long", 12704),  # 192 + 12512
+        (1, 14, "long", 304),  # ACK: 192 + 112
+        (2, 14, "short", 152),  # ACK: 96 + 56
+        (1, 20, "long", 352),  # RTS: 192 + 160
+        (11, 14, "long", 203),  # ACK: 192 + ceil(112/11) = 192 + 11
+        (5.5, 14, "short", 117),  # ACK: 96 + ceil(224/11) = 96 + 21
+    ],
+)
+def test_tx_duration_80211b(rate: float, size: int, preamble: str, expected_us: int) -> None:
+    assert a.tx_duration_ns("80211b", rate, size, preamble=preamble) == expected_us * US
+    # Clause 18: ERP-DSSS/CCK rates of 11g are timed as 11b
+    assert a.tx_duration_ns("80211g", rate, size, preamble=preamble) == expected_us * US
+
+
+def test_tx_duration_80211g_ofdm() -> None:
+    # Clause 18: ERP-OFDM = Clause 17 TXTIME + 6 us signal extension
+    assert a.tx_duration_ns("80211g", 54, 1564) == (256 + 6) * US
+    assert a.tx_duration_ns("80211g", 6, 14) == (44 + 6) * US
+    # Paper 000 Table III: T_tx_ACK = 50 us (ACK at 6 Mbit/s); T_tx_F = 250 us at 54 Mbit/s and
+    # 530 us at 24 Mbit/s for a 1500-byte frame: 20 + 4*ceil(12022/216 = 55.66 -> 56) + 6 = 250;
+    # 20 + 4*ceil(12022/96 = 125.2 -> 126) + 6 = 530.
+    assert a.tx_duration_ns("80211g", 6, 14) == 50 * US
+    assert a.tx_duration_ns("80211g", 54, 1500) == 250 * US
+    assert a.tx_duration_ns("80211g", 24, 1500) == 530 * US
+
+
+# --------------------------------------------------------------------------------------------
+# MAC timing, computed by hand
+
+
+def test_phy_timing_80211a() -> None:
+    t = a.phy_timing("80211a", 6)
+    # Clause 17: slot 9, SIFS 16, CW 15..1023; DIFS = 16 + 2*9 = 34 (10.3.2.3.5);
+    # EIFS = 16 + 34 + 44 (ACK at 6 Mbit/s) = 94 (10.3.2.3.7); ACK timeout = 16 + 9 + 20 = 45
+    assert t == a.PhyTiming(9 * US, 16 * US, 34 * US, 94 * US, 45 * US, 15, 1023)
+
+
+def test_phy_timing_80211b() -> None:
+    # Clauses 15/16: slot 20, SIFS 10, CW 31..1023; DIFS = 10 + 40 = 50;
+    # EIFS = 10 + 50 + 304 (ACK at 1 Mbit/s long) = 364; ACK timeout = 10 + 20 + 192 = 222
+    t = a.phy_timing("80211b", 1)
+    assert t == a.PhyTiming(20 * US, 10 * US, 50 * US, 364 * US, 222 * US, 31, 1023)
+    # short preamble: ACK timeout = 10 + 20 + 96 = 126; EIFS still uses the long preamble
+    t = a.phy_timing("80211b", 2, preamble="short")
+    assert t.ack_timeout_ns == 126 * US and t.eifs_ns == 364 * US
+
+
+def test_phy_timing_80211g() -> None:
+    # pure ERP: slot 9, SIFS 10, DIFS 28; EIFS = 10 + 28 + 50 (ACK at 6 Mbit/s + 6 us ext) = 88
+    t = a.phy_timing("80211g", 6)
+    assert t == a.PhyTiming(9 * US, 10 * US, 28 * US, 88 * US, 39 * US, 15, 1023)
+    # b/g mixed: slot 20, DIFS 50; EIFS = 10 + 50 + 304 (ACK at 1 Mbit/s) = 364;
+    # ACK timeout with basic 6: 10 + 20 + 20 = 50; with basic 1: 10 + 20 + 192 = 222
+    t = a.phy_timing("80211g", 6, erp_mixed=True)
+    assert t == a.PhyTiming(20 * US, 10 * US, 50 * US, 364 * US, 50 * US, 15, 1023)
+    assert a.phy_timing("80211g", 1, erp_mixed=True).ack_timeout_ns == 222 * US
+
+
+def test_phy_timing_edca_paper000_table2() -> None:
+    # Paper 000 Table II (802.11b/g mixed, AC_BE): ST 20, SIFS 10, AIFS 70, CWmin 15, CWmax 1023
+    t = a.phy_timing("80211g", 6, erp_mixed=True, access="edca", ac="be")
+    assert (t.slot_ns, t.sifs_ns, t.difs_ns, t.cw_min, t.cw_max) == (
+        20 * US,
+        10 * US,
+        70 * US,
+        15,
+        1023,
+    )
+    # 10.22.2.4: EIFS[BE] = EIFS - DIFS + AIFS = 364 - 50 + 70 = 384
+    assert t.eifs_ns == 384 * US
+
+
+@pytest.mark.parametrize(
+    ("ac", "aifs_us", "eifs_us", "cw_min", "cw_max"),
+    [
+        # 11a, Table 9-155: AIFS = 16 + AIFSN*9; EIFS[AC] = 94 - 34 + AIFS
+        ("bk", 79, 139, 15, 1023),
+        ("be", 43, 103, 15, 1023),
+        ("vi", 34, 94, 7, 15),  # (15+1)/2-1 = 7, aCWmin = 15
+        ("vo", 34, 94, 3, 7),  # (15+1)/4-1 = 3, (15+1)/2-1 = 7
+    ],
+)
+def test_phy_timing_edca_80211a(ac: str, aifs_us: int, eifs_us: int, cw_min: int, cw_max: int):
+    t = a.phy_timing("80211a", 6, access="edca", ac=ac)
+    assert (t.difs_ns, t.eifs_ns, t.cw_min, t.cw_max) == (
+        aifs_us * US,
+        eifs_us * US,
+        cw_min,
+        cw_max,
+    )
+    assert (t.slot_ns, t.sifs_ns, t.ack_timeout_ns) == (9 * US, 16 * US, 45 * US)
+
+
+def test_phy_timing_edca_80211b_cw() -> None:
+    # Table 9-155 with aCWmin 31, aCWmax 1023: VI 15..31, VO 7..15
+    vi = a.phy_timing("80211b", 1, access="edca", ac="vi")
+    vo = a.phy_timing("80211b", 1, access="edca", ac="vo")
+    assert (vi.cw_min, vi.cw_max, vo.cw_min, vo.cw_max) == (15, 31, 7, 15)
+    assert vi.difs_ns == vo.difs_ns == (10 + 2 * 20) * US
+    # ac is ignored with DCF
+    assert a.phy_timing("80211b", 1, ac="vo") == a.phy_timing("80211b", 1)
+
+
+# --------------------------------------------------------------------------------------------
+# TMT (Jun et al. 2003), computed by hand
+
+
+def test_tmt_80211a_54() -> None:
+    # DIFS 34 + CWmin/2*slot 7.5*9 = 67.5 + data 256 + SIFS 16 + ACK 44 = 417.5 us
+    assert a.tmt_bps("80211a", 54, 6, 1500) == pytest.approx(12000 / 417.5e-6, rel=1e-12)
+    # with RTS/CTS: + RTS 52 + CTS 44 + 2*SIFS 32 = 545.5 us
+    assert a.tmt_bps("80211a", 54, 6, 1500, rts_cts=True) == pytest.approx(
+        12000 / 545.5e-6, rel=1e-12
+    )
+    # EDCA BE: MPDU 1566 -> ceil(12550/216) = 59 -> 256 us; AIFS 43: 43+67.5+256+16+44 = 426.5
+    assert a.tmt_bps("80211a", 54, 6, 1500, access="edca") == pytest.approx(
+        12000 / 426.5e-6, rel=1e-12
+    )
+
+
+def test_tmt_80211b_11() -> None:
+    # DIFS 50 + 15.5*20 = 310 + data 1330 + SIFS 10 + ACK 304 = 2004 us
+    assert a.tmt_bps("80211b", 11, 1, 1500) == pytest.approx(12000 / 2004e-6, rel=1e-12)
+    # short preamble, basic 2: 50 + 310 + 1234 + 10 + 152 = 1756 us
+    assert a.tmt_bps("80211b", 11, 2, 1500, preamble="short") == pytest.approx(
+        12000 / 1756e-6, rel=1e-12
+    )
+    # RTS/CTS at 1 Mbit/s: + 352 + 304 + 20 = 2680 us
+    assert a.tmt_bps("80211b", 11, 1, 1500, rts_cts=True) == pytest.approx(
+        12000 / 2680e-6, rel=1e-12
+    )
+
+
+def test_tmt_80211g_54() -> None:
+    # pure: 28 + 7.5*9 + 262 + 10 + 50 = 417.5 us
+    assert a.tmt_bps("80211g", 54, 6, 1500) == pytest.approx(12000 / 417.5e-6, rel=1e-12)
+    # mixed: 50 + 7.5*20 + 262 + 10 + 50 = 522 us
+    assert a.tmt_bps("80211g", 54, 6, 1500, erp_mixed=True) == pytest.approx(
+        12000 / 522e-6, rel=1e-12
+    )
+
+
+def test_tmt_increases_with_rate_and_payload() -> None:
+    for std, basic in (("80211a", 6), ("80211b", 1), ("80211g", 6)):
+        values = [a.tmt_bps(std, r, basic, 1500) for r in a.rates_mbps(std) if r >= basic]
+        assert values == sorted(values)
+        assert all(
+            v < r * 1e6 for v, r in zip(values, a.rates_mbps(std)[-len(values) :], strict=True)
+        )
+    sizes = [a.tmt_bps("80211a", 54, 6, p) for p in (100, 500, 1000, 1500, 2000)]
+    assert sizes == sorted(sizes)
+    assert a.tmt_bps("80211a", 54, 6, 0) == 0.0
+
+
+# --------------------------------------------------------------------------------------------
+# Bianchi with a finite retry limit
+
+
+def test_bianchi_single_station_equals_tmt() -> None:
+    # n = 1: tau = 2/(CWmin+2), p = 0, S = 8L / (CWmin/2 slot + Ts) = TMT
+    for std, rate, basic, kw in (
+        ("80211a", 54, 6, {}),
+        ("80211b", 11, 1, {}),
+        ("80211b", 11, 2, {"preamble": "short"}),
+        ("80211g", 54, 6, {"erp_mixed": True}),
+        ("80211a", 24, 6, {"access": "edca"}),
+    ):
+        for collision in a.COLLISION_MODELS:
+            r = a.bianchi(1, std, rate, basic, 1500, collision=collision, **kw)
+            assert r.p == 0.0 and r.p_s == 1.0
+            cw_min = a.phy_timing(std, basic, **kw).cw_min
+            assert r.tau == pytest.approx(2 / (cw_min + 2), rel=1e-14)
+            tmt = a.tmt_bps(std, rate, basic, 1500, **kw)
+            assert r.throughput_bps == pytest.approx(tmt, rel=1e-12)
+
+
+def test_bianchi_two_stations_no_retry_by_hand() -> None:
+    # retry_limit 0: tau = 2/(W0+1) = 2/17 independent of p; n = 2 -> p = tau = 2/17.
+    # P_tr = 1 - (15/17)^2 = 64/289; P_s = 2 (2/17)(15/17) / P_tr = 15/16.
+    # Ts = 256 + 16 + 44 + 34 = 350 us; Tc(eifs) = 256 + 94 = 350 us; Tc(difs) = 256 + 34 = 290.
+    # S = (60/289) 12000 / ((225/289) 9 + (60 * 350 + 4 * Tc) / 289) bit/us
+    r = a.bianchi(2, "80211a", 54, 6, 1500, retry_limit=0)
+    assert r.tau == pytest.approx(2 / 17, rel=1e-14)
+    assert r.p == pytest.approx(2 / 17, rel=1e-12)
+    assert r.p_tr == pytest.approx(64 / 289, rel=1e-13)
+    assert r.p_s == pytest.approx(15 / 16, rel=1e-13)
+    assert (r.ts_ns, r.tc_ns, r.slot_ns) == (350 * US, 350 * US, 9 * US)
+    expected = Fraction(60 * 12000, 2025 + 60 * 350 + 4 * 350) * 10**6
+    assert r.throughput_bps == pytest.approx(float(expected), rel=1e-12)
+    r = a.bianchi(2, "80211a", 54, 6, 1500, retry_limit=0, collision="difs")
+    assert r.tc_ns == 290 * US
+    expected = Fraction(60 * 12000, 2025 + 60 * 350 + 4 * 290) * 10**6
+    assert r.throughput_bps == pytest.approx(float(expected), rel=1e-12)
+
+
+def test_bianchi_times_80211b() -> None:
+    # Ts = 1330 + 10 + 304 + 50 = 1694 us; Tc = 1330 + 364 = 1694 (eifs), 1330 + 50 = 1380 (difs)
+    r = a.bianchi(5, "80211b", 11, 1, 1500)
+    assert (r.ts_ns, r.tc_ns, r.slot_ns, r.collision) == (1694 * US, 1694 * US, 20 * US, "eifs")
+    r = a.bianchi(5, "80211b", 11, 1, 1500, collision="difs")
+    assert (r.ts_ns, r.tc_ns, r.collision) == (1694 * US, 1380 * US, "difs")
+
+
+@pytest.mark.parametrize(("std", "rate", "basic"), [("80211a", 54, 6), ("80211b", 11, 1)])
+def test_bianchi_consistency(std: str, rate: float, basic: float) -> None:
+    ns = [1, 2, 3, 5, 10, 20, 50, 100, 1000]
+    results = {
+        c: [a.bianchi(n, std, rate, basic, 1500, collision=c) for n in ns] for c in ("eifs", "difs")
+    }
+    for rs in results.values():
+        for r in rs:
+            assert 0.0 < r.tau < 1.0 and 0.0 <= r.p < 1.0
+            assert 0.0 < r.p_tr <= 1.0 and 0.0 < r.p_s <= 1.0
+            # the fixed point holds
+            assert r.p == pytest.approx(1 - (1 - r.tau) ** (r.stations - 1), abs=1e-12)
+        ps = [r.p for r in rs]
+        taus = [r.tau for r in rs]
+        thr = [r.throughput_bps for r in rs]
+        assert ps == sorted(ps) and len(set(ps)) == len(ps)  # p rises with n
+        assert taus == sorted(taus, reverse=True)  # tau falls with n
+        # throughput peaks at a few stations (fewer idle slots), then falls (more collisions)
+        assert thr[3:] == sorted(thr[3:], reverse=True)  # falls from n = 5 on
+        assert max(thr) > thr[0]
+        assert rs[-1].p > 0.85  # n = 1000: nearly every attempt collides
+        assert thr[-1] < 0.5 * thr[0]
+        # throughput never exceeds the collision-free single-slot bound 8L / Ts
+        assert all(t < 12000 / (r.ts_ns * 1e-9) for t, r in zip(thr, rs, strict=True))
+    # tau and p do not depend on Tc; DIFS-only collisions cost less airtime than EIFS ones
+    for e, d in zip(results["eifs"], results["difs"], strict=True):
+        assert e.tau == d.tau and e.p == d.p
+        if e.stations == 1:
+            assert e.throughput_bps == pytest.approx(d.throughput_bps, rel=1e-12)
+        else:
+            assert d.throughput_bps > e.throughput_bps
+
+
+def test_bianchi_retry_limit() -> None:
+    # more retries -> more stages with larger windows -> smaller tau, fewer collisions
+    rs = [a.bianchi(20, "80211a", 54, 6, 1500, retry_limit=m) for m in range(0, 32, 3)]
+    assert [r.p for r in rs] == sorted((r.p for r in rs), reverse=True)
+    # a finite limit of 31 is indistinguishable from Bianchi's unlimited chain
+    tau_inf, p_inf = a.solve_fixed_point(20, cw_min=15, cw_max=1023, retry_limit=None)
+    r31 = a.bianchi(20, "80211a", 54, 6, 1500, retry_limit=31)
+    assert r31.tau == pytest.approx(tau_inf, rel=1e-6)
+    assert r31.p == pytest.approx(p_inf, rel=1e-6)
+
+
+def test_backoff_tau_finite_closed_form() -> None:
+    # Wu et al. 2002 closed form while CW has not reached CWmax (m = 3, W = 16, W_3 = 128):
+    # tau = 2 (1-2p)(1-p^(m+1)) / (W (1-p)(1-(2p)^(m+1)) + (1-2p)(1-p^(m+1)))
+    w, m = 16, 3
+    for p in (0.0, 0.05, 0.2, 0.3, 0.45, 0.7, 0.95):
+        q = p ** (m + 1)
+        expected = (
+            2
+            * (1 - 2 * p)
+            * (1 - q)
+            / (w * (1 - p) * (1 - (2 * p) ** (m + 1)) + (1 - 2 * p) * (1 - q))
+        )
+        got = a.backoff_tau(p, cw_min=15, cw_max=1023, retry_limit=m)
+        assert got == pytest.approx(expected, rel=1e-12)
+    # at p = 1 every stage is visited once: tau = 4 / (17 + 33 + 65 + 129) * 2
+    assert a.backoff_tau(1.0, cw_min=15, cw_max=1023, retry_limit=3) == pytest.approx(8 / 244)
+
+
+# --------------------------------------------------------------------------------------------
+# Bianchi 2000 (JSAC 18(3)), the paper's own model: unlimited retries, FHSS parameters (Table II)
+
+
+def _bianchi_eq7(p: float, w: int, m: int) -> float:
+    """Bianchi 2000 Eq. 7, typed in from the paper."""
+    return 2 * (1 - 2 * p) / ((1 - 2 * p) * (w + 1) + p * w * (1 - (2 * p) ** m))
+
+
+def test_backoff_tau_matches_bianchi_eq7() -> None:
+    for w, m in ((32, 3), (32, 5), (128, 3), (16, 6)):
+        for p in (0.0, 0.01, 0.1, 0.3, 0.49, 0.51, 0.7, 0.9, 0.99):
+            got = a.backoff_tau(p, cw_min=w - 1, cw_max=w * 2**m - 1, retry_limit=None)
+            assert got == pytest.approx(_bianchi_eq7(p, w, m), rel=1e-12)
+
+
+# Table II of Bianchi 2000 (FHSS): payload 8184 bits, MAC header 272, PHY header 128, ACK 112 +
+# PHY header, 1 Mbit/s, propagation delay 1 us, slot 50 us, SIFS 28 us, DIFS 128 us.
+# Basic access: Ts = H + E[P] + SIFS + d + ACK + DIFS + d = 400 + 8184 + 28 + 1 + 240 + 128 + 1
+#               = 8982 us; Tc = H + E[P*] + DIFS + d = 400 + 8184 + 128 + 1 = 8713 us.
+FHSS = {"slot": 50.0, "ts": 8982.0, "tc": 8713.0, "payload_bits": 8184.0}
+
+
+def _fhss_throughput(n: int, w: int, m: int) -> float:
+    tau, _ = a.solve_fixed_point(n, cw_min=w - 1, cw_max=w * 2**m - 1, retry_limit=None)
+    return a.saturation_throughput(n, tau, **FHSS)[0]
+
+
+def test_bianchi_2000_fig6_shape() -> None:
+    # Fig. 6 of the paper (basic access, analysis): the curves lie between 0.5 and 0.9; with
+    # W = 32 the throughput falls as n grows, and a larger W or more backoff stages pay off for
+    # large n. (The published curves are read off a figure; we check their shape.)
+    ns = [5, 10, 15, 20, 30, 40, 50]
+    curves = {
+        (w, m): [_fhss_throughput(n, w, m) for n in ns] for w, m in ((32, 3), (32, 5), (128, 3))
+    }
+    for s in curves.values():
+        assert all(0.5 < x < 0.9 for x in s)
+    assert curves[32, 3] == sorted(curves[32, 3], reverse=True)
+    assert curves[32, 5][-1] > curves[32, 3][-1]
+    assert curves[128, 3][-1] > curves[32, 5][-1]
+    # the solution satisfies Eq. 7 and p = 1 - (1 - tau)^(n-1) simultaneously
+    for n in ns:
+        tau, p = a.solve_fixed_point(n, cw_min=31, cw_max=255, retry_limit=None)
+        assert tau == pytest.approx(_bianchi_eq7(p, 32, 3), rel=1e-12)
+        assert p == pytest.approx(1 - (1 - tau) ** (n - 1), abs=1e-12)
+
+
+def test_bianchi_2000_optimal_tau() -> None:
+    # Sec. V: S is maximal at tau ~= 1 / (n sqrt(Tc*/2)), Tc* = Tc / slot (for Tc* >> 1).
+    tc_star = FHSS["tc"] / FHSS["slot"]
+    for n in (10, 20, 50):
+        approx = 1 / (n * math.sqrt(tc_star / 2))
+        taus = [approx * (0.5 + k / 1000) for k in range(1001)]
+        best = max(taus, key=lambda t: a.saturation_throughput(n, t, **FHSS)[0])
+        assert best == pytest.approx(approx, rel=0.05)
+
+
+# --------------------------------------------------------------------------------------------
+# argument checking
+
+
+def test_error_message_names_parameter_value_and_allowed() -> None:
+    with pytest.raises(ValueError) as e:
+        a.tmt_bps("80211a", 7, 6, 1500)
+    assert str(e.value) == (
+        "data_rate_mbps: 7 is not a rate of 80211a; allowed: 6, 9, 12, 18, 24, 36, 48, 54"
+    )
+    with pytest.raises(
+        ValueError, match=r"^basic_rate_mbps: 6 is not a rate of 80211b; allowed: 1, 2, 5.5, 11$"
+    ):
+        a.phy_timing("80211b", 6)
+
+
+@pytest.mark.parametrize(
+    ("call", "fragment"),
+    [
+        (lambda: a.rates_mbps("80211n"), "standard: '80211n'"),
+        (lambda: a.tx_duration_ns("80211ac", 6, 100), "standard: '80211ac'"),
+        (lambda: a.tx_duration_ns("80211a", 5.5, 100), "rate_mbps: 5.5 is not a rate of 80211a"),
+        (lambda: a.tx_duration_ns("80211b", True, 100), "rate_mbps: True"),
+        (lambda: a.tx_duration_ns("80211b", "11", 100), "rate_mbps: '11'"),
+        (lambda: a.tx_duration_ns("80211b", 11, 0), "size_bytes: 0"),
+        (lambda: a.tx_duration_ns("80211b", 11, 10.0), "size_bytes: 10"),
+        (lambda: a.tx_duration_ns("80211b", 1, 100, preamble="short"), "preamble: 'short'"),
+        (lambda: a.tx_duration_ns("80211b", 11, 100, preamble="medium"), "preamble: 'medium'"),
+        (lambda: a.mpdu_bytes(-1), "payload_bytes: -1"),
+        (lambda: a.mpdu_bytes(70000), "payload_bytes: 70000"),
+        (lambda: a.mpdu_bytes(100, access="hcca"), "access: 'hcca'"),
+        (lambda: a.phy_timing("80211a", 6, erp_mixed=True), "erp_mixed: True"),
+        (lambda: a.phy_timing("80211g", 6, erp_mixed=1), "erp_mixed: 1"),
+        (lambda: a.phy_timing("80211g", 6, ac="video"), "ac: 'video'"),
+        (lambda: a.phy_timing("80211b", 1, preamble="short"), "basic_rate_mbps 1"),
+        (lambda: a.tmt_bps("80211b", 11, 1, 1500, rts_cts="yes"), "rts_cts: 'yes'"),
+        (lambda: a.tmt_bps("80211b", 1, 2, 1500, preamble="short"), "data_rate_mbps 1"),
+        (lambda: a.bianchi(0, "80211a", 54, 6, 1500), "stations: 0"),
+        (lambda: a.bianchi(2, "80211a", 54, 6, 1500, retry_limit=32), "retry_limit: 32"),
+        (lambda: a.bianchi(2, "80211a", 54, 6, 1500, retry_limit=-1), "retry_limit: -1"),
+        (lambda: a.bianchi(2, "80211a", 54, 6, 1500, collision="ack"), "collision: 'ack'"),
+        (lambda: a.bianchi(2, "80211a", 54, 7, 1500), "basic_rate_mbps: 7"),
+        (lambda: a.backoff_tau(1.5, cw_min=15, cw_max=1023, retry_limit=6), "p: 1.5"),
+        (lambda: a.backoff_tau(0.1, cw_min=15, cw_max=7, retry_limit=6), "cw_max: 7"),
+        (lambda: a.solve_fixed_point(2, cw_min=0, cw_max=7, retry_limit=6), "cw_min: 0"),
+        (lambda: a.saturation_throughput(2, 0.0, slot=1, ts=1, tc=1, payload_bits=1), "tau: 0"),
+    ],
+)
+def test_bad_arguments(call, fragment: str) -> None:
+    with pytest.raises(ValueError) as e:
+        call()
+    msg = str(e.value)
+    assert fragment in msg
+    assert "allowed" in msg
