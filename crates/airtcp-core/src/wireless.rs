@@ -612,7 +612,7 @@ impl World {
         };
         let mut dropped = None;
         if exceeded {
-            dropped = txop.queue.pop_front().map(|q| q.packet);
+            dropped = txop.queue.pop_front();
             txop.cw = txop.params.cw_min;
             txop.src = 0;
             txop.lrc = 0;
@@ -624,8 +624,14 @@ impl World {
         }
         mac.draw_backoff(ac);
         mac.idle_start = now.max(mac.nav_end);
-        if let Some(p) = dropped {
-            self.drop_packet(p, now, DropCause::RetryLimit);
+        if let Some(q) = dropped {
+            // If only the ACKs were lost, the next hop has the packet and carries it on: the
+            // MAC drop is not a loss of the flow.
+            if self.macs[q.next_hop.idx()].last_seq_from[i] == Some(q.seq) {
+                self.packets.free(q.packet);
+            } else {
+                self.drop_packet(q.packet, now, DropCause::RetryLimit);
+            }
             self.refill(node, now);
         }
         if !self.medium.radios[i].active() {

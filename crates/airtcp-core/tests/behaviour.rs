@@ -1,0 +1,218 @@
+//! End-to-end behaviour of the MAC, the medium and the network layer. Every expected number is
+//! computed by hand in the comment beside it, from the clause or closed form it names.
+
+mod common;
+use common::*;
+use serde_json::json;
+
+fn summary_json(out: &airtcp_core::Output) -> String {
+    serde_json::to_string(&out.summary).unwrap()
+}
+
+#[test]
+fn same_seed_same_summary_other_seed_differs() {
+    let spec = bss(5, "80211b", 11.0, 1.0, 1000, 5.0);
+    let a = summary_json(&run_value(&spec, 7));
+    let b = summary_json(&run_value(&spec, 7));
+    let c = summary_json(&run_value(&spec, 8));
+    assert_eq!(a, b);
+    assert_ne!(a, c);
+}
+
+#[test]
+fn adding_an_unrelated_node_leaves_other_streams_untouched() {
+    // Streams are keyed by node name, so a far-away idle node changes nothing for the others.
+    let spec = bss(2, "80211a", 54.0, 6.0, 1500, 3.0);
+    let mut with_extra = spec.clone();
+    with_extra["nodes"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"name": "far", "position_m": [5000.0, 0.0, 0.0], "wifi": true, "role": "adhoc"}));
+    let a = run_value(&spec, 3);
+    let b = run_value(&with_extra, 3);
+    assert_eq!(
+        serde_json::to_string(&a.summary.flows).unwrap(),
+        serde_json::to_string(&b.summary.flows).unwrap()
+    );
+}
+
+#[test]
+fn rts_cts_single_station_meets_its_theoretical_maximum() {
+    // 802.11a 54/6: DIFS 34 + 7.5 x 9 + RTS(20 B @6: ceil(182/24)=8 sym) 52 + SIFS 16 + CTS 44
+    // + SIFS 16 + DATA 256 + SIFS 16 + ACK 44 = 545.5 us per 12000 bits (Jun et al. 2003).
+    let mut spec = bss(1, "80211a", 54.0, 6.0, 1500, 20.0);
+    spec["wifi"]["rts_threshold_bytes"] = json!(500);
+    let out = run_value(&spec, 1);
+    let tmt = 12000.0 / 545.5e-6;
+    let g = goodput_bps(&out);
+    assert!((g / tmt - 1.0).abs() < 0.01, "goodput {g} vs {tmt}");
+    let sta = &out.summary.nodes[1].mac;
+    assert_eq!(sta.rts_attempts, sta.attempts, "every data frame follows an RTS");
+}
+
+#[test]
+fn retry_limit_zero_never_retransmits_and_loses_at_the_frame_error_rate() {
+    let mut spec = bss(1, "80211b", 11.0, 1.0, 1000, 20.0);
+    spec["wifi"]["short_retry_limit"] = json!(0);
+    spec["channel"]["error"] = json!({"kind": "fer", "fer": 0.3});
+    let out = run_value(&spec, 1);
+    let sta = &out.summary.nodes[1].mac;
+    assert_eq!(sta.retries, 0);
+    // Data reaches the AP with probability 1 - FER = 0.7 per (single) attempt.
+    let f = &out.summary.flows[0];
+    let delivered = f.delivered_packets as f64 / sta.attempts as f64;
+    assert!((delivered - 0.7).abs() < 0.02, "delivered fraction {delivered}");
+    // A frame fails when its data or its ACK is lost: 1 - 0.7^2 = 0.51.
+    let fail = sta.failures as f64 / sta.attempts as f64;
+    assert!((fail - 0.51).abs() < 0.02, "failure fraction {fail}");
+    assert_eq!(sta.drops_retry_limit, sta.failures);
+}
+
+#[test]
+fn retries_hide_frame_errors() {
+    // Six retransmissions: a packet is lost only if all 7 data frames are: 0.5^7 = 0.0078.
+    let mut spec = bss(1, "80211b", 11.0, 1.0, 1000, 20.0);
+    spec["channel"]["error"] = json!({"kind": "fer", "fer": 0.5});
+    let out = run_value(&spec, 2);
+    let f = &out.summary.flows[0];
+    let delivered = f.delivered_packets as f64 / (f.delivered_packets + f.lost_packets) as f64;
+    assert!((delivered - (1.0 - 0.5f64.powi(7))).abs() < 0.01, "delivered {delivered}");
+    assert!(out.summary.nodes[0].mac.rx_duplicates > 0, "lost ACKs cause duplicates, filtered");
+}
+
+#[test]
+fn bit_errors_split_header_and_payload() {
+    // BER 1e-4, 1564-byte MPDU, 24-byte header: P(header ok) = (1-1e-4)^192 = 0.98098,
+    // P(rest ok) = (1-1e-4)^12320 = 0.29171; payload-only corruption = 0.98098 x 0.70829 = 0.69482.
+    let mut spec = bss(1, "80211a", 54.0, 6.0, 1500, 10.0);
+    spec["channel"]["error"] = json!({"kind": "ber", "ber": 1e-4});
+    let out = run_value(&spec, 1);
+    let ap = &out.summary.nodes[0].mac;
+    let total = (ap.rx_ok + ap.rx_corrupt) as f64;
+    let payload_only = ap.rx_payload_corrupt as f64 / total;
+    let header = (ap.rx_corrupt - ap.rx_payload_corrupt) as f64 / total;
+    assert!((payload_only - 0.69482).abs() < 0.01, "payload-only {payload_only}");
+    assert!((header - 0.01902).abs() < 0.005, "header {header}");
+}
+
+/// A k-hop chain n0..nk, every node in range, hop-by-hop static routes (paper 000's path
+/// enforcement), one saturating UDP flow n0 -> nk.
+fn chain(hops: usize, secs: f64) -> serde_json::Value {
+    let nodes: Vec<_> = (0..=hops)
+        .map(|i| json!({"name": format!("n{i}"), "position_m": [20.0 * i as f64, 0.0, 0.0], "wifi": true, "role": "adhoc"}))
+        .collect();
+    let mut routes = vec![];
+    for i in 0..=hops {
+        for d in 0..=hops {
+            if d > i + 1 {
+                routes.push(json!({"node": i, "dst": d, "next_hop": i + 1}));
+            } else if d + 1 < i {
+                routes.push(json!({"node": i, "dst": d, "next_hop": i - 1}));
+            }
+        }
+    }
+    json!({
+        "duration_ns": (secs * 1e9) as u64, "warmup_ns": 1_000_000_000u64,
+        "wifi": {"standard": "80211g", "data_rate_mbps": 54.0, "basic_rate_mbps": 6.0},
+        "channel": {"rx_range_m": 250.0, "cs_range_m": 250.0},
+        "nodes": nodes, "routes": routes,
+        "flows": [{"kind": "udp_saturating", "src": 0, "dst": hops, "payload_bytes": 1500}],
+    })
+}
+
+#[test]
+fn a_five_hop_chain_forwards_every_packet_over_each_hop() {
+    let out = run_value(&chain(5, 10.0), 1);
+    let s = &out.summary;
+    let g = s.flows[0].goodput_bps;
+    // One collision domain, each packet sent 5 times: at most TMT/5 (pure 11g 54/6: each
+    // hop costs DIFS 28 + 67.5 + DATA 262 + SIFS 10 + ACK 50 = 417.5 us).
+    let bound = 12000.0 / 417.5e-6 / 5.0;
+    assert!(g > 0.2 * bound && g < bound, "goodput {g} vs bound {bound}");
+    for (i, n) in s.nodes.iter().enumerate().take(5) {
+        assert!(n.mac.successes > 0, "n{i} forwards");
+        assert_eq!(n.mac.drops_no_route, 0);
+    }
+    assert_eq!(s.nodes[5].mac.attempts, 0, "the sink only acknowledges");
+}
+
+#[test]
+fn a_wired_server_behind_the_ap_receives_at_wireless_speed() {
+    let mut spec = bss(1, "80211a", 54.0, 6.0, 1500, 10.0);
+    spec["nodes"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"name": "server", "position_m": [0.0, 0.0, 0.0], "wifi": false, "role": "host"}));
+    spec["wired_links"] = json!([{"a": 0, "b": 2, "rate_bps": 100_000_000u64, "delay_ns": 2_000_000u64, "queue_limit_packets": 100}]);
+    spec["routes"] = json!([{"node": 1, "dst": 2, "next_hop": 0}]);
+    spec["flows"] = json!([{"kind": "udp_saturating", "src": 1, "dst": 2, "payload_bytes": 1500}]);
+    let out = run_value(&spec, 1);
+    let g = goodput_bps(&out);
+    let tmt = 12000.0 / 417.5e-6;
+    assert!((g / tmt - 1.0).abs() < 0.01, "goodput {g} vs TMT {tmt}");
+    // Delay: at least 2 ms propagation + 0.1224 ms serialisation (1530 B at 100 Mbit/s).
+    assert!(out.summary.flows[0].mean_delay_s > 2.1224e-3);
+}
+
+#[test]
+fn cbr_below_capacity_is_delivered_whole() {
+    let mut spec = bss(2, "80211a", 54.0, 6.0, 1000, 10.0);
+    spec["flows"] = json!([
+        {"kind": "udp_cbr", "src": 1, "dst": 0, "payload_bytes": 1000, "rate_bps": 2e6},
+        {"kind": "udp_cbr", "src": 2, "dst": 0, "payload_bytes": 1000, "rate_bps": 2e6},
+    ]);
+    let out = run_value(&spec, 1);
+    for f in &out.summary.flows {
+        // 2 Mbit/s of 1000-byte packets = 250 packets/s over the 9.5 measured seconds.
+        assert!((f.goodput_bps / 2e6 - 1.0).abs() < 0.005, "goodput {}", f.goodput_bps);
+        assert_eq!(f.lost_packets, 0);
+        // An idle medium gives access after DIFS; delay is well under a millisecond.
+        assert!(f.mean_delay_s < 1e-3, "delay {}", f.mean_delay_s);
+    }
+}
+
+#[test]
+fn queue_limit_drops_are_counted() {
+    // Two saturating flows through one wired bottleneck of 1 Mbit/s fill its queue.
+    let mut spec = bss(1, "80211a", 54.0, 6.0, 1000, 5.0);
+    spec["nodes"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"name": "server", "position_m": [0.0, 0.0, 0.0], "wifi": false, "role": "host"}));
+    spec["wired_links"] =
+        json!([{"a": 0, "b": 2, "rate_bps": 1_000_000u64, "delay_ns": 0u64, "queue_limit_packets": 10}]);
+    spec["routes"] = json!([{"node": 1, "dst": 2, "next_hop": 0}]);
+    spec["flows"] = json!([{"kind": "udp_saturating", "src": 1, "dst": 2, "payload_bytes": 1000}]);
+    let out = run_value(&spec, 1);
+    // The 1 Mbit/s link carries 1030 B packets: 1e6 / (1030 x 8) x 1000 x 8 = 0.9709 Mbit/s.
+    let g = goodput_bps(&out);
+    assert!((g / 970_873.8 - 1.0).abs() < 0.005, "goodput {g}");
+    assert!(out.summary.nodes[0].mac.drops_queue > 0);
+    assert!(out.summary.flows[0].loss_ratio > 0.9);
+}
+
+#[test]
+fn bad_specs_are_errors_not_panics() {
+    let spec = bss(1, "80211a", 54.0, 6.0, 1500, 1.0);
+    let cases = [
+        ("/wifi/data_rate_mbps", json!(11.0), "wifi.data_rate_mbps"),
+        ("/wifi/standard", json!("80211z"), "wifi.standard"),
+        ("/wifi/short_retry_limit", json!(40), "wifi.short_retry_limit"),
+        ("/duration_ns", json!(0), "duration_ns"),
+        ("/flows/0/dst", json!(1), "flows.0.dst"),
+        ("/flows/0/src", json!(9), "flows.0.src"),
+    ];
+    for (ptr, value, path) in cases {
+        let mut s = spec.clone();
+        let (parent, key) = ptr.rsplit_once('/').unwrap();
+        let target = if parent.is_empty() { &mut s } else { s.pointer_mut(parent).unwrap() };
+        match target {
+            serde_json::Value::Array(a) => a[key.parse::<usize>().unwrap()] = value,
+            other => other[key] = value,
+        }
+        let parsed: airtcp_core::WorldSpec = serde_json::from_value(s).unwrap();
+        let err = airtcp_core::run(&parsed, 1).err().expect("rejected");
+        assert!(err.0.starts_with(path), "{path}: {}", err.0);
+    }
+    assert!(airtcp_core::run_json("{\"nodes\": 3}", 1).is_err());
+}

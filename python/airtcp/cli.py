@@ -1,0 +1,349 @@
+"""The ``airtcp`` command line.
+
+    airtcp run SCENARIO.toml [--seed N] [--set key=value ...] [--json] [--out DIR]
+    airtcp analytic bianchi --stations N --standard 80211a [...]
+    airtcp analytic tmt --standard 80211b [...]
+    airtcp --version
+
+User errors (a bad scenario, a missing file, a bad --set) print ``error: ...`` on stderr and
+exit with status 2, without a traceback and without writing anything.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from airtcp import __version__
+from airtcp.config import (
+    Scenario,
+    ScenarioError,
+    apply_overrides,
+    default_basic_rate_mbps,
+    default_data_rate_mbps,
+    load_toml,
+)
+
+__all__ = ["app", "main"]
+
+USAGE_ERROR = 2
+
+app = typer.Typer(
+    name="airtcp",
+    help="Simulate TCP and UDP over IEEE 802.11 WiFi.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_show_locals=False,
+)
+analytic_app = typer.Typer(
+    help="Closed-form models: Bianchi saturation throughput, theoretical maximum throughput.",
+    no_args_is_help=True,
+)
+app.add_typer(analytic_app, name="analytic")
+
+
+def _fail(message: str) -> NoReturn:
+    """Print each line of ``message`` as ``error: ...`` on stderr and exit 2."""
+    for line in str(message).splitlines() or ["unknown error"]:
+        typer.echo(f"error: {line}", err=True)
+    raise typer.Exit(USAGE_ERROR)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"airtcp {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_version, is_eager=True, help="Show the version."),
+    ] = False,
+) -> None:
+    """airtcp: a fast, faithful simulator of TCP over IEEE 802.11."""
+
+
+# ---------------------------------------------------------------------------------------------
+# airtcp run
+
+
+@app.command("run")
+def run_command(
+    scenario: Annotated[Path, typer.Argument(help="Scenario TOML file.", show_default=False)],
+    seed: Annotated[int, typer.Option(help="Random seed; a run is a pure function of it.")] = 1,
+    set_: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--set",
+            help="Override a field: dotted.key=value, value in TOML syntax (repeatable).",
+            show_default=False,
+        ),
+    ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the summary as one JSON line.")
+    ] = False,
+    out: Annotated[
+        Path | None,
+        typer.Option(help="Write summary.json and Parquet tables into this new directory."),
+    ] = None,
+) -> None:
+    """Run one scenario and print its flows and nodes."""
+    from airtcp.result import OutputExistsError, check_out_dir
+    from airtcp.run import run
+
+    try:
+        data = load_toml(scenario)
+        if set_:
+            data = apply_overrides(data, set_)
+        config = Scenario.from_dict(data)
+        if out is not None:
+            check_out_dir(out)
+        if not 0 <= seed < 2**64:
+            raise ScenarioError(f"--seed: must be 0..2^64-1 (got {seed})")
+    except FileNotFoundError:
+        _fail(f"{scenario}: no such scenario file")
+    except (ScenarioError, OutputExistsError) as exc:
+        _fail(str(exc))
+    except OSError as exc:
+        _fail(f"{scenario}: cannot read ({exc.strerror or exc})")
+
+    try:
+        result = run(config, seed=seed)
+    except ScenarioError as exc:
+        _fail(str(exc))
+    except ModuleNotFoundError as exc:
+        if exc.name != "airtcp._core":
+            raise
+        typer.echo(
+            "error: the native core airtcp._core is not built (run `maturin develop --release`)",
+            err=True,
+        )
+        raise typer.Exit(1) from None
+
+    if out is not None:
+        try:
+            result.write(out)
+        except OSError as exc:
+            _fail(str(exc))
+
+    if as_json:
+        sys.stdout.write(result.to_json() + "\n")
+        sys.stdout.flush()
+    else:
+        _print_result(result.summary, out)
+
+
+def _print_result(summary: dict[str, Any], out: Path | None) -> None:
+    console = Console()
+    flows = Table(title=f"flows: {summary.get('scenario', '')} (seed {summary.get('seed')})")
+    flows.add_column("flow", no_wrap=True)
+    flows.add_column("kind", no_wrap=True)
+    for col in ("goodput Mbit/s", "delivered", "mean delay ms", "loss"):
+        flows.add_column(col, justify="right")
+    for f in summary.get("flows", []):
+        flows.add_row(
+            f"{f.get('id')}: {f.get('src')} -> {f.get('dst')}",
+            str(f.get("kind", "")).removeprefix("udp_").replace("saturating", "sat"),
+            f"{f.get('goodput_bps', 0.0) / 1e6:.3f}",
+            str(f.get("delivered_packets", 0)),
+            f"{f.get('mean_delay_s', 0.0) * 1e3:.3f}",
+            f"{f.get('loss_ratio', 0.0):.2%}",
+        )
+    console.print(flows)
+
+    nodes = Table(title="nodes (MAC)")
+    for col in ("node", "attempts", "retries", "collisions", "drops", "busy %"):
+        nodes.add_column(col, justify="left" if col == "node" else "right")
+    for n in summary.get("nodes", []):
+        mac = n.get("mac", {})
+        drops = sum(mac.get(k, 0) for k in ("drops_retry_limit", "drops_queue", "drops_no_route"))
+        nodes.add_row(
+            str(n.get("name", "")),
+            str(mac.get("attempts", 0)),
+            str(mac.get("retries", 0)),
+            str(mac.get("collisions", 0)),
+            str(drops),
+            f"{mac.get('busy_air_fraction', 0.0) * 100:.1f}",
+        )
+    console.print(nodes)
+
+    totals = summary.get("totals", {})
+    wall = summary.get("wall_seconds", 0.0)
+    events = summary.get("events", 0)
+    rate = f", {events / wall / 1e6:.2f} M events/s" if wall else ""
+    console.print(
+        f"total goodput {totals.get('goodput_bps', 0.0) / 1e6:.3f} Mbit/s, "
+        f"collision probability {totals.get('collision_probability', 0.0):.4f}; "
+        f"{summary.get('sim_seconds', 0.0):g} s simulated in {wall:.3f} s wall, "
+        f"{events} events{rate}"
+    )
+    if out is not None:
+        console.print(f"written to {out}")
+
+
+# ---------------------------------------------------------------------------------------------
+# airtcp analytic
+
+
+def _rates(
+    standard: str, data_rate: float | None, basic_rate: float | None, erp_mixed: bool, preamble: str
+) -> tuple[float, float]:
+    data = data_rate if data_rate is not None else default_data_rate_mbps(standard)
+    basic = (
+        basic_rate
+        if basic_rate is not None
+        else default_basic_rate_mbps(standard, erp_mixed, preamble)
+    )
+    return data, basic
+
+
+def _print_model(title: str, rows: dict[str, Any]) -> None:
+    table = Table(title=title, show_header=False)
+    table.add_column("quantity")
+    table.add_column("value", justify="right")
+    for key, value in rows.items():
+        table.add_row(key, f"{value:.6g}" if isinstance(value, float) else str(value))
+    Console().print(table)
+
+
+StandardOpt = Annotated[str, typer.Option(help="80211a, 80211b or 80211g.")]
+DataRateOpt = Annotated[
+    float | None, typer.Option(help="Data rate, Mbit/s [default: the standard's highest].")
+]
+BasicRateOpt = Annotated[
+    float | None,
+    typer.Option(help="Control-frame rate, Mbit/s [default: 6 for a/g, 1 for b and mixed g]."),
+]
+PayloadOpt = Annotated[int, typer.Option(help="UDP payload, bytes.")]
+PreambleOpt = Annotated[str, typer.Option(help="long or short (DSSS rates).")]
+ErpMixedOpt = Annotated[bool, typer.Option("--erp-mixed", help="802.11g b/g mixed mode.")]
+AccessOpt = Annotated[str, typer.Option(help="dcf or edca.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON line.")]
+
+
+@analytic_app.command("bianchi")
+def bianchi_command(
+    stations: Annotated[int, typer.Option(help="Number of saturated stations.")],
+    standard: StandardOpt,
+    data_rate_mbps: DataRateOpt = None,
+    basic_rate_mbps: BasicRateOpt = None,
+    payload_bytes: PayloadOpt = 1500,
+    retry_limit: Annotated[int, typer.Option(help="Retransmissions before a drop.")] = 6,
+    preamble: PreambleOpt = "long",
+    erp_mixed: ErpMixedOpt = False,
+    access: AccessOpt = "dcf",
+    collision: Annotated[
+        str, typer.Option(help="eifs or difs: what follows a collision.")
+    ] = "eifs",
+    as_json: JsonOpt = False,
+) -> None:
+    """Saturation throughput of N stations (Bianchi 2000, finite retry limit)."""
+    from airtcp import analytic
+
+    try:
+        data, basic = _rates(standard, data_rate_mbps, basic_rate_mbps, erp_mixed, preamble)
+        res = analytic.bianchi(
+            stations,
+            standard,
+            data,
+            basic,
+            payload_bytes,
+            retry_limit=retry_limit,
+            preamble=preamble,
+            erp_mixed=erp_mixed,
+            access=access,
+            collision=collision,
+        )
+    except ValueError as exc:
+        _fail(str(exc))
+    inputs = {
+        "standard": standard,
+        "data_rate_mbps": data,
+        "basic_rate_mbps": basic,
+        "payload_bytes": payload_bytes,
+        "retry_limit": retry_limit,
+        "preamble": preamble,
+        "erp_mixed": erp_mixed,
+        "access": access,
+    }
+    values = dataclasses.asdict(res) if dataclasses.is_dataclass(res) else dict(vars(res))
+    if as_json:
+        sys.stdout.write(json.dumps({"model": "bianchi", **inputs, **values}) + "\n")
+        return
+    rows = {
+        "stations": values.get("stations"),
+        "tau (attempt probability per slot)": values.get("tau"),
+        "p (conditional collision probability)": values.get("p"),
+        "throughput Mbit/s": values.get("throughput_bps", 0.0) / 1e6,
+        "Ts us": values.get("ts_ns", 0) / 1e3,
+        "Tc us": values.get("tc_ns", 0) / 1e3,
+        "slot us": values.get("slot_ns", 0) / 1e3,
+    }
+    _print_model(f"Bianchi: {standard} {data:g}/{basic:g} Mbit/s, {payload_bytes} B", rows)
+
+
+@analytic_app.command("tmt")
+def tmt_command(
+    standard: StandardOpt,
+    data_rate_mbps: DataRateOpt = None,
+    basic_rate_mbps: BasicRateOpt = None,
+    payload_bytes: PayloadOpt = 1500,
+    preamble: PreambleOpt = "long",
+    erp_mixed: ErpMixedOpt = False,
+    access: AccessOpt = "dcf",
+    rts_cts: Annotated[bool, typer.Option("--rts-cts", help="Use RTS/CTS.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Theoretical maximum throughput of one station (Jun et al. 2003)."""
+    from airtcp import analytic
+
+    try:
+        data, basic = _rates(standard, data_rate_mbps, basic_rate_mbps, erp_mixed, preamble)
+        tmt = analytic.tmt_bps(
+            standard,
+            data,
+            basic,
+            payload_bytes,
+            preamble=preamble,
+            erp_mixed=erp_mixed,
+            access=access,
+            rts_cts=rts_cts,
+        )
+    except ValueError as exc:
+        _fail(str(exc))
+    values = {
+        "standard": standard,
+        "data_rate_mbps": data,
+        "basic_rate_mbps": basic,
+        "payload_bytes": payload_bytes,
+        "preamble": preamble,
+        "erp_mixed": erp_mixed,
+        "access": access,
+        "rts_cts": rts_cts,
+        "tmt_bps": tmt,
+    }
+    if as_json:
+        sys.stdout.write(json.dumps({"model": "tmt", **values}) + "\n")
+        return
+    _print_model(
+        f"TMT: {standard} {data:g}/{basic:g} Mbit/s, {payload_bytes} B",
+        {"throughput Mbit/s": tmt / 1e6, "rts_cts": rts_cts, "access": access},
+    )
+
+
+def main() -> None:
+    """Entry point of the ``airtcp`` script."""
+    app(prog_name="airtcp")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,72 @@
+"""One run: scenario -> world spec -> the Rust core -> :class:`~airtcp.result.Result`."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from airtcp.config import Scenario, ScenarioError, apply_value_overrides, load_toml
+from airtcp.result import Result
+
+__all__ = ["run", "to_scenario"]
+
+_MAX_SEED = 2**64 - 1
+
+
+def to_scenario(
+    config: Scenario | Mapping[str, Any] | str | Path,
+    overrides: Mapping[str, object] | None = None,
+) -> Scenario:
+    """Validate ``config`` (a Scenario, a dict, or the path of a TOML file) with ``overrides``
+    (dotted keys, Python values: ``{"stations": 20, "mac.short_retry_limit": 3}``)."""
+    if isinstance(config, Scenario):
+        if not overrides:
+            return config
+        data: Mapping[str, Any] = config.model_dump(mode="python")
+    elif isinstance(config, str | Path):
+        data = load_toml(config)
+    elif isinstance(config, Mapping):
+        data = config
+    else:
+        raise ScenarioError(
+            f"config: expected a Scenario, a dict or a path (got {type(config).__name__})"
+        )
+    if overrides:
+        data = apply_value_overrides(data, overrides)
+    return Scenario.from_dict(data)
+
+
+def run(
+    config: Scenario | Mapping[str, Any] | str | Path,
+    seed: int = 1,
+    overrides: Mapping[str, object] | None = None,
+) -> Result:
+    """Simulate ``config`` with ``seed`` and return the :class:`Result`.
+
+    ``config`` is a :class:`Scenario`, a dict as parsed from TOML, or the path of a TOML file.
+    Raises :class:`ScenarioError` for any invalid input.
+    """
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= _MAX_SEED:
+        raise ScenarioError(
+            f"seed: must be an integer 0..2^64-1 (got {seed!r}; allowed: integer 0..{_MAX_SEED})"
+        )
+    scenario = to_scenario(config, overrides)
+    spec_json = scenario.spec_json()
+
+    from airtcp import _core  # the native module; imported here so configs work without it
+
+    start = time.perf_counter()
+    try:
+        summary_json, traces = _core.run(spec_json, seed)
+    except ValueError as exc:  # the core re-validates the spec: "<field path>: <message>"
+        raise ScenarioError(f"world spec rejected by the core: {exc}") from exc
+    wall = time.perf_counter() - start
+
+    summary: dict[str, Any] = json.loads(summary_json)
+    summary["wall_seconds"] = wall
+    summary["seed"] = seed
+    summary["scenario"] = scenario.name
+    return Result(summary, traces, spec=json.loads(spec_json))
