@@ -3,6 +3,7 @@
     airtcp run SCENARIO.toml [--seed N] [--set key=value ...] [--json] [--out DIR]
     airtcp analytic bianchi --stations N --standard 80211a [...]
     airtcp analytic tmt --standard 80211b [...]
+    airtcp validate [--out results/validation] [--duration-s 30] [--seeds 3]
     airtcp --version
 
 User errors (a bad scenario, a missing file, a bad --set) print ``error: ...`` on stderr and
@@ -338,6 +339,37 @@ def tmt_command(
         f"TMT: {standard} {data:g}/{basic:g} Mbit/s, {payload_bytes} B",
         {"throughput Mbit/s": tmt / 1e6, "rts_cts": rts_cts, "access": access},
     )
+
+
+@app.command("validate")
+def validate_command(
+    out: Annotated[
+        Path, typer.Option(help="Directory for validation.json and validation.md (replaced).")
+    ] = Path("results/validation"),
+    duration_s: Annotated[
+        float, typer.Option(help="Measured seconds per run (after a 1 s warm-up).")
+    ] = 30.0,
+    seeds: Annotated[int, typer.Option(help="Replications per multi-station case.")] = 3,
+) -> None:
+    """Run airtcp against TMT and Bianchi's model and write the comparison table."""
+    from rich.progress import track
+
+    from airtcp import validation as v
+
+    if duration_s <= 0 or seeds < 1:
+        _fail(f"--duration-s must be > 0 and --seeds >= 1 (got {duration_s}, {seeds})")
+    seed_list = list(range(1, seeds + 1))
+    err = Console(stderr=True)
+    tmt = [
+        v.run_tmt(c, duration_s) for c in track(v.tmt_cases(), description="TMT cases", console=err)
+    ]
+    bianchi = [
+        v.run_bianchi(c, duration_s, seed_list)
+        for c in track(v.bianchi_cases(), description="Bianchi cases", console=err)
+    ]
+    path = v.write_report(out, tmt, bianchi)
+    typer.echo((path / "validation.md").read_text())
+    typer.echo(f"written: {path}/validation.md, {path}/validation.json")
 
 
 def main() -> None:

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Set up (scripts/setup.sh) and run every test: Rust format, lint and tests; Python lint and tests.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+echo "== cargo fmt --check"
+cargo fmt --all -- --check
+echo "== cargo clippy"
+cargo clippy --workspace --all-targets --quiet -- -D warnings
+echo "== cargo test"
+cargo test -p airtcp-core --quiet
+echo "== ruff"
+.venv/bin/ruff check python bench
+.venv/bin/ruff format --check python bench
+echo "== pytest"
+.venv/bin/python -m pytest -q
