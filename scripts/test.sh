@@ -10,7 +10,7 @@ cargo clippy --workspace --all-targets --quiet -- -D warnings
 echo "== cargo test"
 cargo test -p airtcp-core --quiet
 echo "== ruff"
-.venv/bin/ruff check python bench
-.venv/bin/ruff format --check python bench
+.venv/bin/ruff check
+.venv/bin/ruff format --check
 echo "== pytest"
 .venv/bin/python -m pytest -q

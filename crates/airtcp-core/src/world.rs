@@ -235,3 +235,14 @@ impl World {
         self.packets.get(id)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn events_stay_small_and_copy() {
+        // The heap moves events by value; keep them at two words.
+        assert!(std::mem::size_of::<Event>() <= 16, "{}", std::mem::size_of::<Event>());
+    }
+}
