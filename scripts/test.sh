@@ -12,5 +12,7 @@ cargo test -p airtcp-core --quiet
 echo "== ruff"
 .venv/bin/ruff check
 .venv/bin/ruff format --check
+echo "== stubtest (airtcp/_core.pyi matches the native module)"
+.venv/bin/python -m mypy.stubtest airtcp._core
 echo "== pytest"
 .venv/bin/python -m pytest -q

@@ -2,9 +2,16 @@
 
 from typing import Any
 
+__all__ = ["__version__", "run", "tx_duration_ns"]
+
 def run(spec_json: str, seed: int) -> tuple[str, dict[str, dict[str, list[Any]]]]:
     """Simulate the world spec ``spec_json`` (docs/world-spec.md) with ``seed``.
 
     Returns the summary as JSON text and the traces (name -> column -> values).
     Raises ValueError ("<field path>: <message>") if the spec is invalid.
     """
+
+def tx_duration_ns(standard: str, rate_mbps: float, size_bytes: int, preamble: str = "long") -> int:
+    """Airtime [ns] of an MPDU of ``size_bytes`` at ``rate_mbps`` (IEEE 802.11-2020 Cl. 15-18)."""
+
+__version__: str

@@ -54,6 +54,12 @@ impl PacketSlab {
     }
 }
 
+/// The IPv4-like address of a node: 10.0.0.0/8, host part = index + 1 (10.0.0.1 is node 0).
+pub fn ipv4_address(node: NodeId) -> [u8; 4] {
+    let host = node.0 + 1;
+    [10, (host >> 16) as u8, (host >> 8) as u8, host as u8]
+}
+
 /// Why a packet was dropped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DropCause {
@@ -319,6 +325,13 @@ pub(crate) enum Hop {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn addresses_are_unique_within_10_slash_8() {
+        assert_eq!(ipv4_address(NodeId(0)), [10, 0, 0, 1]);
+        assert_eq!(ipv4_address(NodeId(255)), [10, 0, 1, 0]);
+        assert_eq!(ipv4_address(NodeId(70_000)), [10, 1, 17, 113]);
+    }
 
     #[test]
     fn wired_serialisation_time() {

@@ -33,6 +33,8 @@ pub struct FlowSummary {
 #[derive(Debug, Serialize)]
 pub struct NodeSummary {
     pub name: String,
+    /// IPv4-like address, e.g. "10.0.0.1".
+    pub address: String,
     pub mac: MacSummary,
 }
 
@@ -102,8 +104,10 @@ impl Summary {
             .map(|(i, n)| {
                 let c: MacCounters = world.macs[i].counters;
                 let r = &world.medium.radios[i];
+                let a = crate::net::ipv4_address(crate::ids::NodeId(i as u32));
                 NodeSummary {
                     name: n.name.clone(),
+                    address: format!("{}.{}.{}.{}", a[0], a[1], a[2], a[3]),
                     mac: MacSummary {
                         attempts: c.attempts,
                         retries: c.retries,
