@@ -71,6 +71,8 @@ pub struct Medium {
     n: usize,
     /// `rx[src * n + dst]`: dst can decode src.
     rx: Vec<bool>,
+    /// `cs[src * n + dst]`: dst senses src.
+    cs: Vec<bool>,
     /// Nodes that sense transmissions of each node.
     listeners: Vec<Vec<NodeId>>,
     pub radios: Vec<Radio>,
@@ -109,6 +111,7 @@ impl Medium {
         Medium {
             n,
             rx,
+            cs,
             listeners,
             radios: vec![Radio::default(); n],
             txs: Vec::with_capacity(64),
@@ -118,6 +121,11 @@ impl Medium {
 
     pub fn can_decode(&self, src: NodeId, dst: NodeId) -> bool {
         self.rx[src.idx() * self.n + dst.idx()]
+    }
+
+    /// Whether `listener` senses transmissions of `src`.
+    pub fn senses(&self, src: NodeId, listener: NodeId) -> bool {
+        self.cs[src.idx() * self.n + listener.idx()]
     }
 
     fn alloc(&mut self, t: Transmission) -> TxId {
@@ -398,41 +406,57 @@ impl World {
         }
         self.own_tx_end(src, &frame, now);
         let mut dst_outcome = t.dst_outcome;
+        // Pass 1: every listener locked on this frame learns its outcome.
         for k in 0..self.medium.listeners[src.idx()].len() {
             let j = self.medium.listeners[src.idx()][k];
-            if self.medium.radios[j.idx()].lock == Some(id) {
-                let bad = self.medium.radios[j.idx()].lock_bad;
-                self.medium.radios[j.idx()].lock = None;
-                let outcome = if bad { Outcome::Collision } else { self.draw_error(j, &frame) };
-                if j == frame.dst {
-                    dst_outcome = outcome;
-                }
-                let counting = self.counting(now);
-                if outcome == Outcome::Ok {
-                    if counting {
-                        self.macs[j.idx()].counters.rx_ok += 1;
-                    }
-                    self.rx_ok(j, &frame, now);
-                } else {
-                    let c = &mut self.macs[j.idx()].counters;
-                    if counting {
-                        c.rx_corrupt += 1;
-                        c.rx_payload_corrupt += u64::from(outcome == Outcome::PayloadError);
-                    }
-                    self.macs[j.idx()].eifs = true; // 10.3.2.3.7
-                }
-                // A response timeout that expired during this reception resolves now.
-                if let Exchange::WaitAck { extended: true, .. } | Exchange::WaitCts { extended: true, .. } =
-                    self.macs[j.idx()].exchange
-                {
-                    self.fail(j, now);
-                }
+            if self.medium.radios[j.idx()].lock != Some(id) {
+                continue;
             }
+            let bad = self.medium.radios[j.idx()].lock_bad;
+            self.medium.radios[j.idx()].lock = None;
+            let outcome = if bad { Outcome::Collision } else { self.draw_error(j, &frame) };
+            if j == frame.dst {
+                dst_outcome = outcome;
+            }
+            let counting = self.counting(now);
+            if outcome == Outcome::Ok {
+                if counting {
+                    self.macs[j.idx()].counters.rx_ok += 1;
+                }
+                self.rx_ok(j, &frame, now);
+            } else {
+                let c = &mut self.macs[j.idx()].counters;
+                if counting {
+                    c.rx_corrupt += 1;
+                    c.rx_payload_corrupt += u64::from(outcome == Outcome::PayloadError);
+                }
+                self.macs[j.idx()].eifs = true; // 10.3.2.3.7
+            }
+            // A response timeout that expired during this reception resolves now.
+            if let Exchange::WaitAck { extended: true, .. } | Exchange::WaitCts { extended: true, .. } =
+                self.macs[j.idx()].exchange
+            {
+                self.fail(j, now);
+            }
+        }
+        // A response (ACK, CTS) that the addressee now sends after SIFS is certain: no station
+        // can win access within SIFS, so those that will sense the response do not resume
+        // their countdowns for that gap (it would be frozen again at the response's start).
+        let sifs_later = now + self.wifi.timing.sifs;
+        let responder =
+            (self.macs[frame.dst.idx()].response_timer.deadline() == Some(sifs_later)).then_some(frame.dst);
+        // Pass 2: the medium turns idle where this was the last sensed transmission.
+        for k in 0..self.medium.listeners[src.idx()].len() {
+            let j = self.medium.listeners[src.idx()][k];
             let r = &mut self.medium.radios[j.idx()];
             r.busy -= 1;
-            if !r.active() {
-                r.busy_ns += accumulate(r.active_since, now, warm);
-                self.medium_idle(j, now);
+            if r.active() {
+                continue;
+            }
+            r.busy_ns += accumulate(r.active_since, now, warm);
+            match responder {
+                Some(resp) if resp != j && self.medium.senses(resp, j) => {}
+                _ => self.medium_idle(j, now),
             }
         }
         if matches!(frame.kind, FrameKind::Data | FrameKind::Rts) {
