@@ -211,3 +211,29 @@ impl Mac {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::phy::Standard;
+
+    #[test]
+    fn ac_be_in_bg_mixed_mode_matches_paper_000_table_ii() {
+        // 000 Table II: slot 20 us, SIFS 10 us, AIFS[AC_BE] 70 us, CWmin 15, CWmax 1023.
+        let timing = PhyTiming::of(Standard::G, true);
+        let be = AcParams::edca_default(1, &timing);
+        let aifs = timing.sifs + timing.slot.times(u64::from(be.aifsn));
+        assert_eq!(aifs, Dur::from_us(70));
+        assert_eq!((be.cw_min, be.cw_max), (15, 1023));
+    }
+
+    #[test]
+    fn default_edca_parameter_set_follows_table_9_155() {
+        // 802.11a: aCWmin 15, aCWmax 1023 -> VI (7, 15, AIFSN 2), VO (3, 7, AIFSN 2), BK AIFSN 7.
+        let t = PhyTiming::of(Standard::A, false);
+        let p: Vec<_> = (0..4).map(|ac| AcParams::edca_default(ac, &t)).collect();
+        assert_eq!(p[0], AcParams { aifsn: 7, cw_min: 15, cw_max: 1023 });
+        assert_eq!(p[2], AcParams { aifsn: 2, cw_min: 7, cw_max: 15 });
+        assert_eq!(p[3], AcParams { aifsn: 2, cw_min: 3, cw_max: 7 });
+    }
+}
