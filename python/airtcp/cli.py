@@ -276,18 +276,18 @@ def bianchi_command(
         "erp_mixed": erp_mixed,
         "access": access,
     }
-    values = dataclasses.asdict(res) if dataclasses.is_dataclass(res) else dict(vars(res))
+    values = dataclasses.asdict(res)
     if as_json:
         sys.stdout.write(json.dumps({"model": "bianchi", **inputs, **values}) + "\n")
         return
     rows = {
-        "stations": values.get("stations"),
-        "tau (attempt probability per slot)": values.get("tau"),
-        "p (conditional collision probability)": values.get("p"),
-        "throughput Mbit/s": values.get("throughput_bps", 0.0) / 1e6,
-        "Ts us": values.get("ts_ns", 0) / 1e3,
-        "Tc us": values.get("tc_ns", 0) / 1e3,
-        "slot us": values.get("slot_ns", 0) / 1e3,
+        "stations": res.stations,
+        "tau (attempt probability per slot)": res.tau,
+        "p (conditional collision probability)": res.p,
+        "throughput Mbit/s": res.throughput_bps / 1e6,
+        "Ts us": res.ts_ns / 1e3,
+        "Tc us": res.tc_ns / 1e3,
+        "slot us": res.slot_ns / 1e3,
     }
     _print_model(f"Bianchi: {standard} {data:g}/{basic:g} Mbit/s, {payload_bytes} B", rows)
 
