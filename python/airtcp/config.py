@@ -276,6 +276,11 @@ class ChannelConfig(_Model):
         description="frame error model",
         json_schema_extra={"allowed": 'kind = "none", "fer" (with fer) or "ber" (with ber)'},
     )
+    preamble_detection: bool = _field(
+        False,
+        "true or false",
+        "frames starting within 4 us of each other are detected by nobody (ns-3's default)",
+    )
 
     @model_validator(mode="after")
     def _check(self) -> ChannelConfig:
@@ -1008,6 +1013,7 @@ def _build_world_spec(s: Scenario, issues: list[_Issue]) -> dict[str, Any]:
             if matrix is None
             else {"rx": [list(r) for r in matrix.rx], "cs": [list(r) for r in matrix.cs]},
             "error": ch.error.model_dump(),
+            "preamble_detection": ch.preamble_detection,
         },
         "nodes": [
             {

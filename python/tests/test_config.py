@@ -69,6 +69,7 @@ def test_defaults():
         "cs_range_m": 250.0,
         "matrix": None,
         "error": {"kind": "none"},
+        "preamble_detection": False,
     }
     assert spec["traces"] == {"mac_tx": False, "packets": False}
     assert spec["wired_links"] == [] and spec["routes"] == []

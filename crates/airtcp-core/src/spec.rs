@@ -115,6 +115,11 @@ pub struct ChannelSpec {
     pub matrix: Option<MatrixSpec>,
     #[serde(default)]
     pub error: ErrorSpec,
+    /// Receivers must detect a preamble before locking on (ns-3's default
+    /// ThresholdPreambleDetectionModel): frames of equal power that start within the
+    /// detection time of each other are detected by nobody, so the overlap is energy only.
+    #[serde(default)]
+    pub preamble_detection: bool,
 }
 
 #[derive(Clone, Debug, Deserialize)]

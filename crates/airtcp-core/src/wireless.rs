@@ -47,6 +47,8 @@ pub struct Radio {
     /// The frame being received, and whether it has been corrupted.
     pub lock: Option<TxId>,
     pub lock_bad: bool,
+    /// When the locked frame started.
+    pub lock_since: SimTime,
     /// Start of the current busy (sensed or transmitting) period.
     pub active_since: SimTime,
     /// Busy and transmitting time after the warm-up [ns].
@@ -67,8 +69,13 @@ pub struct Transmission {
     pub dst_outcome: Outcome,
 }
 
+/// How long a receiver needs to detect a preamble (ns-3 `WifiPhy::GetPreambleDetectionDuration`).
+pub const PREAMBLE_DETECTION: Dur = Dur::from_us(4);
+
 pub struct Medium {
     n: usize,
+    /// Whether receivers need a clean preamble to lock on (see `ChannelSpec::preamble_detection`).
+    preamble_detection: bool,
     /// `rx[src * n + dst]`: dst can decode src.
     rx: Vec<bool>,
     /// `cs[src * n + dst]`: dst senses src.
@@ -110,6 +117,7 @@ impl Medium {
             (0..n).map(|i| (0..n).filter(|&j| cs[i * n + j]).map(|j| NodeId(j as u32)).collect()).collect();
         Medium {
             n,
+            preamble_detection: c.preamble_detection,
             rx,
             cs,
             listeners,
@@ -344,12 +352,24 @@ impl World {
             if r.tx.is_none() && r.lock.is_none() && r.busy == 1 && decodable {
                 r.lock = Some(id);
                 r.lock_bad = false;
+                r.lock_since = now;
             } else {
+                let detect = self.medium.preamble_detection;
                 if r.tx.is_none() {
-                    if r.lock.is_some() {
-                        r.lock_bad = true;
-                    } else if decodable {
-                        self.macs[j.idx()].eifs = true; // a frame it could hear arrives garbled
+                    match r.lock {
+                        // Both preambles overlap: neither is detected, the receiver sees
+                        // energy only (no reception, so no error and no EIFS).
+                        Some(other) if detect && now < r.lock_since + PREAMBLE_DETECTION => {
+                            r.lock = None;
+                            let t = &mut self.medium.txs[other.idx()];
+                            if t.frame.dst == j {
+                                t.dst_outcome = Outcome::Collision;
+                            }
+                        }
+                        Some(_) => r.lock_bad = true,
+                        // Without preamble detection a frame it could hear arrives garbled.
+                        None if decodable && !detect => self.macs[j.idx()].eifs = true,
+                        None => {}
                     }
                 }
                 if j == frame.dst {
