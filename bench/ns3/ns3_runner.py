@@ -1,0 +1,337 @@
+"""Run the ns-3 3.44 reference benchmarks (bss_saturation, chain_udp) from Python.
+
+The C++ programs live next to this file and are compiled by ``build.sh`` against the ns-3
+libraries shipped in the PyPI wheel ``ns3==3.44.post0``. Each program prints one JSON line; the
+functions here return that JSON as a dict, plus:
+
+* ``process_wall_seconds``: wall time of the whole process (startup + setup + run + teardown),
+* ``cmd``: the command line that was executed.
+
+``wall_seconds`` (from the program) is the wall time of ``Simulator::Run()`` only.
+
+Command line (writes a Markdown table of the reference matrix of NOTES.md)::
+
+    python bench/ns3/ns3_runner.py table
+    python bench/ns3/ns3_runner.py bss --stations 10 --standard 80211a
+    python bench/ns3/ns3_runner.py chain --hops 5 --standard 80211g
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+BUILD_SCRIPT = HERE / "build.sh"
+PROGRAMS = ("bss_saturation", "chain_udp")
+
+
+def build(python: str = sys.executable) -> dict[str, Path]:
+    """Build (idempotently) both programs; return ``{program name: binary path}``.
+
+    ``python`` is the interpreter whose site-packages hold (or will receive, via pip) the
+    ``ns3==3.44.post0`` wheel.
+    """
+    env = dict(os.environ, PYTHON=python)
+    proc = subprocess.run(
+        ["bash", str(BUILD_SCRIPT)], env=env, capture_output=True, text=True, check=False
+    )
+    if proc.returncode != 0:
+        raise RuntimeError(f"ns-3 build failed ({proc.returncode}):\n{proc.stderr}")
+    paths = [Path(line) for line in proc.stdout.splitlines() if line.strip()]
+    result = {p.name: p for p in paths}
+    missing = [name for name in PROGRAMS if name not in result]
+    if missing:
+        raise RuntimeError(f"build.sh did not report binaries {missing}:\n{proc.stdout}")
+    return result
+
+
+@cache
+def _binaries(python: str) -> dict[str, Path]:
+    return build(python)
+
+
+def _bool(flag: bool) -> str:
+    return "1" if flag else "0"
+
+
+def _run(binary: Path, args: Sequence[str], timeout: float | None) -> dict[str, Any]:
+    cmd = [str(binary), *args]
+    t0 = time.perf_counter()
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=False)
+    elapsed = time.perf_counter() - t0
+    if proc.returncode != 0:
+        raise RuntimeError(
+            f"{' '.join(cmd)} failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}"
+        )
+    lines = [line for line in proc.stdout.splitlines() if line.startswith("{")]
+    if not lines:
+        raise RuntimeError(f"no JSON output from {' '.join(cmd)}:\n{proc.stdout}\n{proc.stderr}")
+    result: dict[str, Any] = json.loads(lines[-1])
+    result["process_wall_seconds"] = elapsed
+    result["cmd"] = cmd
+    return result
+
+
+def _common_args(
+    standard: str,
+    data_rate_mbps: float,
+    basic_rate_mbps: float,
+    payload_bytes: int,
+    duration_s: float,
+    warmup_s: float,
+    seed: int,
+    retry_limit: int,
+    queue_packets: int,
+    qos: bool,
+    short_preamble: bool,
+    erp_mixed: bool,
+    run: int,
+) -> list[str]:
+    return [
+        f"--standard={standard}",
+        f"--dataRateMbps={data_rate_mbps:g}",
+        f"--basicRateMbps={basic_rate_mbps:g}",
+        f"--payloadBytes={payload_bytes}",
+        f"--durationS={duration_s:g}",
+        f"--warmupS={warmup_s:g}",
+        f"--seed={seed}",
+        f"--run={run}",
+        f"--retryLimit={retry_limit}",
+        f"--queuePackets={queue_packets}",
+        f"--qos={_bool(qos)}",
+        f"--shortPreamble={_bool(short_preamble)}",
+        f"--erpMixed={_bool(erp_mixed)}",
+    ]
+
+
+def run_bss(
+    stations: int,
+    standard: str,
+    data_rate_mbps: float,
+    basic_rate_mbps: float,
+    payload_bytes: int,
+    duration_s: float,
+    warmup_s: float,
+    seed: int,
+    qos: bool,
+    retry_limit: int,
+    queue_packets: int = 100,
+    short_preamble: bool = False,
+    erp_mixed: bool = False,
+    run: int = 1,
+    extra_args: Sequence[str] = (),
+    timeout: float | None = None,
+    python: str = sys.executable,
+) -> dict[str, Any]:
+    """N saturated stations -> one receiver, single collision domain (bss_saturation.cc).
+
+    ``retry_limit`` is the maximum number of RETRANSMISSIONS (attempts = retry_limit + 1).
+    ``extra_args`` are passed verbatim (e.g. ``["--preambleDetection=0"]``).
+    """
+    binary = _binaries(python)["bss_saturation"]
+    args = [f"--stations={stations}"] + _common_args(
+        standard,
+        data_rate_mbps,
+        basic_rate_mbps,
+        payload_bytes,
+        duration_s,
+        warmup_s,
+        seed,
+        retry_limit,
+        queue_packets,
+        qos,
+        short_preamble,
+        erp_mixed,
+        run,
+    )
+    return _run(binary, [*args, *extra_args], timeout)
+
+
+def run_chain(
+    hops: int,
+    standard: str,
+    data_rate_mbps: float,
+    basic_rate_mbps: float,
+    payload_bytes: int,
+    duration_s: float,
+    warmup_s: float,
+    seed: int,
+    retry_limit: int,
+    queue_packets: int = 100,
+    qos: bool = False,
+    short_preamble: bool = False,
+    erp_mixed: bool = False,
+    run: int = 1,
+    extra_args: Sequence[str] = (),
+    timeout: float | None = None,
+    python: str = sys.executable,
+) -> dict[str, Any]:
+    """k-hop chain n0 -> ... -> nk, one saturating UDP flow, all nodes in range (chain_udp.cc)."""
+    binary = _binaries(python)["chain_udp"]
+    args = [f"--hops={hops}"] + _common_args(
+        standard,
+        data_rate_mbps,
+        basic_rate_mbps,
+        payload_bytes,
+        duration_s,
+        warmup_s,
+        seed,
+        retry_limit,
+        queue_packets,
+        qos,
+        short_preamble,
+        erp_mixed,
+        run,
+    )
+    return _run(binary, [*args, *extra_args], timeout)
+
+
+# ----------------------------------------------------------------------------------------------
+# Reference matrix (NOTES.md, section "Measured")
+# ----------------------------------------------------------------------------------------------
+
+_PHY = {
+    "80211a": (54.0, 6.0),
+    "80211b": (11.0, 1.0),
+}
+
+
+def reference_matrix(seed: int = 1) -> list[dict[str, Any]]:
+    """Run the reference cases of NOTES.md sequentially; return one summary row per run."""
+    rows: list[dict[str, Any]] = []
+
+    def add(label: str, res: dict[str, Any]) -> None:
+        row = {
+            "case": label,
+            "goodput_mbps": res["goodput_bps"] / 1e6,
+            "p_fail": res["collision_probability"],
+            "attempts": res["attempts"],
+            "retry_drops": res["retry_drops"],
+            "events": res["events"],
+            "run_wall_s": res["wall_seconds"],
+            "process_wall_s": res["process_wall_seconds"],
+        }
+        rows.append(row)
+        print(json.dumps(row), file=sys.stderr, flush=True)
+
+    def bss(n: int, standard: str, rate: float, basic: float, duration: float) -> None:
+        res = run_bss(
+            n,
+            standard,
+            rate,
+            basic,
+            payload_bytes=1500,
+            duration_s=duration,
+            warmup_s=2.0,
+            seed=seed,
+            qos=False,
+            retry_limit=6,
+        )
+        add(f"bss {standard} {rate:g}/{basic:g} N={n} T={duration:g}s", res)
+
+    for standard, (rate, basic) in _PHY.items():
+        for n in (1, 2, 5, 10, 20, 50):
+            for duration in (20.0, 100.0) if n in (10, 50) else (20.0,):
+                bss(n, standard, rate, basic, duration)
+    bss(1, "80211a", 6.0, 6.0, 20.0)
+    bss(1, "80211g", 54.0, 6.0, 20.0)
+    res = run_chain(
+        5,
+        "80211g",
+        54.0,
+        6.0,
+        payload_bytes=1500,
+        duration_s=20.0,
+        warmup_s=2.0,
+        seed=seed,
+        retry_limit=6,
+    )
+    add("chain 80211g 54/6 hops=5 T=20s", res)
+    return rows
+
+
+def _markdown(rows: list[dict[str, Any]]) -> str:
+    head = (
+        "| case | goodput (Mbit/s) | P(fail) | attempts | retry drops | events "
+        "| Run() wall (s) | process wall (s) |"
+    )
+    lines = [head, "|" + "---|" * 8]
+    for r in rows:
+        lines.append(
+            f"| {r['case']} | {r['goodput_mbps']:.3f} | {r['p_fail']:.4f} | {r['attempts']} "
+            f"| {r['retry_drops']} | {r['events']} | {r['run_wall_s']:.2f} "
+            f"| {r['process_wall_s']:.2f} |"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("build")
+    table = sub.add_parser("table")
+    table.add_argument("--seed", type=int, default=1)
+    for name in ("bss", "chain"):
+        p = sub.add_parser(name)
+        p.add_argument("--stations" if name == "bss" else "--hops", type=int, default=5)
+        p.add_argument("--standard", default="80211a")
+        p.add_argument("--data-rate-mbps", type=float, default=54.0)
+        p.add_argument("--basic-rate-mbps", type=float, default=6.0)
+        p.add_argument("--payload-bytes", type=int, default=1500)
+        p.add_argument("--duration-s", type=float, default=20.0)
+        p.add_argument("--warmup-s", type=float, default=2.0)
+        p.add_argument("--seed", type=int, default=1)
+        p.add_argument("--retry-limit", type=int, default=6)
+        p.add_argument("--queue-packets", type=int, default=100)
+        p.add_argument("--qos", action="store_true")
+    args = parser.parse_args(argv)
+
+    if args.command == "build":
+        for name, path in build().items():
+            print(f"{name}: {path}")
+    elif args.command == "table":
+        print(_markdown(reference_matrix(args.seed)))
+    elif args.command == "bss":
+        res = run_bss(
+            args.stations,
+            args.standard,
+            args.data_rate_mbps,
+            args.basic_rate_mbps,
+            args.payload_bytes,
+            args.duration_s,
+            args.warmup_s,
+            args.seed,
+            args.qos,
+            args.retry_limit,
+            queue_packets=args.queue_packets,
+        )
+        print(json.dumps(res))
+    else:
+        res = run_chain(
+            args.hops,
+            args.standard,
+            args.data_rate_mbps,
+            args.basic_rate_mbps,
+            args.payload_bytes,
+            args.duration_s,
+            args.warmup_s,
+            args.seed,
+            args.retry_limit,
+            queue_packets=args.queue_packets,
+            qos=args.qos,
+        )
+        print(json.dumps(res))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
