@@ -173,7 +173,9 @@ impl World {
         now: SimTime,
     ) -> bool {
         let ac = self.packets.get(id).ac as usize;
-        let idle = !self.medium.radios[node.idx()].active() && !self.macs[node.idx()].blocked();
+        // 10.3.4.2: the medium as carrier sense sees it, physical and virtual (NAV); the
+        // node's own pending response does not make it busy.
+        let idle = !self.medium.radios[node.idx()].active() && self.macs[node.idx()].nav_end <= now;
         let limit = self.wifi.queue_limit;
         let counting = self.counting(now);
         let mac = &mut self.macs[node.idx()];
@@ -187,7 +189,8 @@ impl World {
         let seq = mac.next_seq;
         mac.next_seq = (mac.next_seq + 1) % 4096;
         mac.txops[ac].queue.push_back(crate::mac::Queued { packet: id, next_hop, seq });
-        // 10.3.4.2: a frame that finds the medium busy (and no backoff running) backs off.
+        // 10.3.4.2: a frame that finds the medium busy (and no backoff running) backs off;
+        // one that finds it idle goes after DIFS (or EIFS) with a zero backoff.
         if !mac.txops[ac].backoff_pending && !idle {
             mac.draw_backoff(ac);
         }
