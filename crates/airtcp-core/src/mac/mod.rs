@@ -228,6 +228,27 @@ mod tests {
     }
 
     #[test]
+    fn difs_and_eifs_per_phy() {
+        // DIFS = SIFS + 2 slots (10.3.2.3.5); EIFS = SIFS + DIFS + ACK at the lowest mandatory
+        // rate (10.3.2.3.7). Hand computed: 11a 16+18 = 34, 16+44+34 = 94; 11b 10+40 = 50,
+        // 10+304+50 = 364; 11g 10+18 = 28, 10+50+28 = 88; 11g b/g mixed 10+40 = 50, 10+304+50 = 364.
+        let cases = [
+            (Standard::A, false, 34, 94),
+            (Standard::B, false, 50, 364),
+            (Standard::G, false, 28, 88),
+            (Standard::G, true, 50, 364),
+        ];
+        for (standard, mixed, difs_us, eifs_us) in cases {
+            let t = PhyTiming::of(standard, mixed);
+            let rng = crate::rng::Stream::derive(1, 1, crate::rng::Purpose::Backoff);
+            let mut mac = Mac::new([AcParams::dcf(&t); AC_COUNT], CountRule::Dcf, false, 1, rng);
+            assert_eq!(mac.ifs(1, &t), Dur::from_us(difs_us), "{standard:?} DIFS");
+            mac.eifs = true;
+            assert_eq!(mac.ifs(1, &t), Dur::from_us(eifs_us), "{standard:?} EIFS");
+        }
+    }
+
+    #[test]
     fn default_edca_parameter_set_follows_table_9_155() {
         // 802.11a: aCWmin 15, aCWmax 1023 -> VI (7, 15, AIFSN 2), VO (3, 7, AIFSN 2), BK AIFSN 7.
         let t = PhyTiming::of(Standard::A, false);
