@@ -23,6 +23,7 @@ pub mod phy;
 pub mod rng;
 pub mod spec;
 pub mod summary;
+pub mod tcp;
 pub mod time;
 pub mod trace;
 pub mod wireless;

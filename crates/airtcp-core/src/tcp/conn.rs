@@ -1,0 +1,686 @@
+//! One TCP connection as two pure state machines: a [`Sender`] (active opener, data source)
+//! and a [`Receiver`] (passive opener, data sink). They consume segments and timer expiries
+//! and emit segments plus timer commands; the world carries the segments as packets.
+//!
+//! Sequence space: the SYN takes sequence 0, data starts at 1, a FIN takes the sequence after
+//! the last data byte. Loss recovery: Tahoe (4.3BSD: slow start after fast retransmit),
+//! Reno (RFC 5681) and NewReno (RFC 6582), each with limited transmit (RFC 3042).
+
+use super::cc::{Algorithm, CaState, CcState, CongestionOps, CwndEvent};
+use super::rto::{RtoConfig, RtoEstimator};
+use crate::time::{Dur, SimTime};
+
+/// IPv4 (20) + TCP (20) header bytes.
+pub const TCP_IP_HEADER_BYTES: u32 = 40;
+/// The timestamps option with its two NOPs (RFC 7323 appendix A layout).
+pub const TIMESTAMP_OPTION_BYTES: u32 = 12;
+/// SYN options: MSS 4, SACK-permitted 2, timestamps 10, window scale 3, padding (Linux: 20).
+pub const SYN_OPTION_BYTES: u32 = 20;
+
+/// Segment flags.
+pub const SYN: u8 = 1;
+pub const ACK: u8 = 2;
+pub const FIN: u8 = 4;
+
+/// A TCP segment as the two ends see it; sizes are accounted, payload bytes are not carried.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Segment {
+    pub seq: u64,
+    pub ack: u64,
+    /// Payload bytes.
+    pub len: u32,
+    pub flags: u8,
+    /// Advertised receive window [bytes] (already scaled: window scaling only changes how
+    /// the header would encode it).
+    pub wnd: u32,
+    /// RFC 7323 TSval and TSecr [ns]; 0 when timestamps are off.
+    pub ts_val: u64,
+    pub ts_ecr: u64,
+    /// Sent again (for statistics and traces).
+    pub retransmit: bool,
+}
+
+impl Segment {
+    /// Bytes of the IP packet carrying this segment.
+    pub fn ip_bytes(&self, timestamps: bool) -> u32 {
+        let opts = if self.flags & SYN != 0 {
+            SYN_OPTION_BYTES
+        } else if timestamps {
+            TIMESTAMP_OPTION_BYTES
+        } else {
+            0
+        };
+        TCP_IP_HEADER_BYTES + opts + self.len
+    }
+}
+
+/// What a timer should do after an input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimerCmd {
+    /// Leave it as it is.
+    Keep,
+    /// (Re)arm it to fire at this time.
+    Arm(SimTime),
+    Stop,
+}
+
+/// Loss recovery flavour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Recovery {
+    Tahoe,
+    Reno,
+    NewReno,
+}
+
+impl Recovery {
+    pub fn parse(name: &str) -> Option<Recovery> {
+        match name {
+            "tahoe" => Some(Recovery::Tahoe),
+            "reno" => Some(Recovery::Reno),
+            "newreno" => Some(Recovery::NewReno),
+            _ => None,
+        }
+    }
+}
+
+/// Parameters of one connection.
+#[derive(Clone, Debug)]
+pub struct TcpParams {
+    pub mss: u32,
+    pub recovery: Recovery,
+    pub rto: RtoConfig,
+    pub timestamps: bool,
+    pub limited_transmit: bool,
+    /// Initial congestion window [segments] (RFC 6928 / Linux: 10).
+    pub initial_cwnd: u32,
+    /// Receiver: acknowledge every `ack_every` full segments (1: every segment; 2: delayed
+    /// ACK, RFC 1122 4.2.3.2; k + 1: ACK skipping k, paper 001 section VI).
+    pub ack_every: u32,
+    /// Receiver: delayed-ACK timer; zero means none.
+    pub delack_timeout: Dur,
+    /// Receiver buffer [bytes], the largest advertised window.
+    pub rcv_buf: u32,
+}
+
+/// Sender-side counters.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SenderStats {
+    pub segments_sent: u64,
+    pub retransmissions: u64,
+    pub timeouts: u64,
+    pub fast_retransmits: u64,
+}
+
+/// Sender connection state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SendState {
+    Closed,
+    SynSent,
+    Established,
+    /// Every byte and the FIN acknowledged.
+    Done,
+}
+
+pub struct Sender {
+    pub p: TcpParams,
+    pub state: SendState,
+    pub cc: Algorithm,
+    pub s: CcState,
+    pub ca: CaState,
+    /// Bytes the application has to send: `None` for a bulk (unbounded) source.
+    pub app_bytes: Option<u64>,
+    /// The application stops offering new data (bulk sources with a stop time).
+    pub app_closed: bool,
+    pub snd_una: u64,
+    pub snd_nxt: u64,
+    /// Highest sequence sent + 1.
+    pub snd_max: u64,
+    pub peer_wnd: u32,
+    pub dupacks: u32,
+    /// RFC 6582 `recover`; also the sequence that ends a Loss episode.
+    pub recover: u64,
+    /// The first partial ACK of this recovery has been seen (RFC 6582 step 5, "Impatient").
+    partial_seen: bool,
+    pub rto: RtoEstimator,
+    /// Karn's rule without timestamps: (sequence being timed, time sent).
+    timed: Option<(u64, SimTime)>,
+    pub stats: SenderStats,
+    /// The last RTT sample (for statistics).
+    pub last_rtt: Option<Dur>,
+}
+
+impl Sender {
+    pub fn new(p: TcpParams, cc: Algorithm, app_bytes: Option<u64>) -> Sender {
+        let s = CcState::new(p.mss, p.initial_cwnd.max(1), u32::MAX / 2);
+        let rto = RtoEstimator::new(p.rto);
+        Sender {
+            p,
+            state: SendState::Closed,
+            cc,
+            s,
+            ca: CaState::Open,
+            app_bytes,
+            app_closed: false,
+            snd_una: 0,
+            snd_nxt: 0,
+            snd_max: 0,
+            peer_wnd: 65535,
+            dupacks: 0,
+            recover: 0,
+            partial_seen: false,
+            rto,
+            timed: None,
+            stats: SenderStats::default(),
+            last_rtt: None,
+        }
+    }
+
+    /// First sequence number after the data (where the FIN goes), if the data is bounded.
+    fn data_end(&self) -> Option<u64> {
+        self.app_bytes.map(|b| 1 + b)
+    }
+
+    fn seg(&self, seq: u64, len: u32, flags: u8, now: SimTime) -> Segment {
+        Segment {
+            seq,
+            ack: 0,
+            len,
+            flags,
+            wnd: 0,
+            ts_val: if self.p.timestamps { now.ns().max(1) } else { 0 },
+            ts_ecr: 0,
+            retransmit: false,
+        }
+    }
+
+    fn emit(&mut self, mut seg: Segment, now: SimTime, out: &mut Vec<Segment>) {
+        let end = seg.seq + u64::from(seg.len) + u64::from(seg.flags & (SYN | FIN) != 0);
+        seg.retransmit = seg.seq < self.snd_max;
+        self.stats.segments_sent += 1;
+        if seg.retransmit {
+            self.stats.retransmissions += 1;
+            // Karn: a retransmission covering the timed segment voids its sample.
+            if matches!(self.timed, Some((t, _)) if t >= seg.seq && t < end) {
+                self.timed = None;
+            }
+        } else if self.timed.is_none() && !self.p.timestamps {
+            self.timed = Some((seg.seq, now));
+        }
+        self.snd_max = self.snd_max.max(end);
+        out.push(seg);
+    }
+
+    /// Active open: send the SYN.
+    pub fn start(&mut self, now: SimTime, out: &mut Vec<Segment>) -> TimerCmd {
+        self.state = SendState::SynSent;
+        self.s.now = now;
+        let syn = self.seg(0, 0, SYN, now);
+        self.emit(syn, now, out);
+        self.snd_nxt = 1;
+        TimerCmd::Arm(now + self.rto.rto())
+    }
+
+    fn in_flight_bytes(&self) -> u64 {
+        self.snd_nxt - self.snd_una
+    }
+
+    fn sync_cc(&mut self, now: SimTime) {
+        self.s.now = now;
+        self.s.snd_una = self.snd_una;
+        self.s.snd_nxt = self.snd_nxt;
+        self.s.in_flight = self.in_flight_bytes().div_ceil(u64::from(self.p.mss)) as u32;
+        if let Some(srtt) = self.rto.srtt() {
+            self.s.srtt = srtt;
+        }
+    }
+
+    fn set_ca(&mut self, new: CaState) {
+        if self.ca != new {
+            self.ca = new;
+            self.cc.set_state(&mut self.s, new);
+        }
+    }
+
+    /// Send what the windows and the application allow, from `snd_nxt` on.
+    fn push(&mut self, now: SimTime, out: &mut Vec<Segment>) {
+        if self.state != SendState::Established {
+            return;
+        }
+        let mss = u64::from(self.p.mss);
+        let wnd = (u64::from(self.s.cwnd) * mss).min(u64::from(self.peer_wnd.max(1)));
+        loop {
+            let limit = self.snd_una + wnd;
+            if self.snd_nxt >= limit {
+                break;
+            }
+            if !self.send_one_at_nxt(now, out, limit) {
+                break;
+            }
+        }
+    }
+
+    /// Send the segment starting at `snd_nxt` if it fits below `limit`; false if nothing to send.
+    fn send_one_at_nxt(&mut self, now: SimTime, out: &mut Vec<Segment>, limit: u64) -> bool {
+        let mss = u64::from(self.p.mss);
+        let end = match self.data_end() {
+            Some(e) => e,
+            None if self.app_closed => self.snd_max.max(1),
+            None => u64::MAX,
+        };
+        if self.snd_nxt < end {
+            let len = mss.min(end - self.snd_nxt);
+            if self.snd_nxt + len > limit && self.snd_nxt + len > self.snd_una + mss {
+                return false; // only whole segments, but always one if nothing is in flight
+            }
+            if self.snd_una == self.snd_nxt {
+                self.cc.cwnd_event(&mut self.s, CwndEvent::TxStart);
+            }
+            let seg = self.seg(self.snd_nxt, len as u32, ACK, now);
+            self.emit(seg, now, out);
+            self.snd_nxt += len;
+            return true;
+        }
+        if Some(self.snd_nxt) == self.data_end() {
+            let fin = self.seg(self.snd_nxt, 0, FIN | ACK, now);
+            self.emit(fin, now, out);
+            self.snd_nxt += 1;
+            return true;
+        }
+        false
+    }
+
+    /// Retransmit the segment at `snd_una` without moving `snd_nxt`.
+    fn retransmit_una(&mut self, now: SimTime, out: &mut Vec<Segment>) {
+        let mss = u64::from(self.p.mss);
+        if Some(self.snd_una) == self.data_end() {
+            let fin = self.seg(self.snd_una, 0, FIN | ACK, now);
+            self.emit(fin, now, out);
+            return;
+        }
+        let end = self.data_end().unwrap_or(u64::MAX).min(self.snd_max);
+        let len = mss.min(end.saturating_sub(self.snd_una));
+        if len > 0 {
+            let seg = self.seg(self.snd_una, len as u32, ACK, now);
+            self.emit(seg, now, out);
+        }
+    }
+
+    fn timer_after_ack(&self, now: SimTime) -> TimerCmd {
+        if self.snd_una >= self.snd_max {
+            TimerCmd::Stop // (5.2)
+        } else {
+            TimerCmd::Arm(now + self.rto.rto()) // (5.3)
+        }
+    }
+
+    /// An ACK (or SYN-ACK) from the receiver.
+    pub fn on_ack(&mut self, seg: &Segment, now: SimTime, out: &mut Vec<Segment>) -> TimerCmd {
+        self.sync_cc(now);
+        match self.state {
+            SendState::Closed | SendState::Done => return TimerCmd::Keep,
+            SendState::SynSent => {
+                if seg.flags & SYN == 0 || seg.ack != 1 {
+                    return TimerCmd::Keep;
+                }
+                self.state = SendState::Established;
+                self.snd_una = 1;
+                self.peer_wnd = seg.wnd;
+                self.take_rtt_sample(seg, 1, now);
+                self.cc.init(&mut self.s);
+                // Complete the handshake with a pure ACK, then send data.
+                let mut ack = self.seg(1, 0, ACK, now);
+                ack.ack = 1;
+                ack.ts_ecr = seg.ts_val;
+                self.stats.segments_sent += 1;
+                out.push(ack);
+                self.sync_cc(now);
+                self.push(now, out);
+                return self.timer_after_ack(now);
+            }
+            SendState::Established => {}
+        }
+        if seg.ack < self.snd_una || seg.ack > self.snd_max {
+            return TimerCmd::Keep; // old or bogus
+        }
+        self.peer_wnd = seg.wnd;
+        if seg.ack == self.snd_una {
+            return self.on_dupack(seg, now, out);
+        }
+        self.on_new_ack(seg, now, out)
+    }
+
+    fn take_rtt_sample(&mut self, seg: &Segment, ack: u64, now: SimTime) -> Option<Dur> {
+        let sample = if self.p.timestamps && seg.ts_ecr > 0 {
+            Some(now.since(SimTime(seg.ts_ecr))) // RFC 7323 section 4.1
+        } else {
+            match self.timed {
+                Some((t, sent)) if ack > t => {
+                    self.timed = None;
+                    Some(now.since(sent)) // Karn: only never-retransmitted segments are timed
+                }
+                _ => None,
+            }
+        };
+        if let Some(r) = sample {
+            self.rto.sample(r);
+            self.last_rtt = Some(r);
+            self.s.min_rtt = if self.s.min_rtt == Dur::ZERO { r } else { self.s.min_rtt.min(r) };
+            self.s.srtt = self.rto.srtt().unwrap_or(r);
+        }
+        sample
+    }
+
+    fn on_dupack(&mut self, seg: &Segment, now: SimTime, out: &mut Vec<Segment>) -> TimerCmd {
+        // RFC 5681 2: a duplicate only if data is outstanding and the segment carries none.
+        if self.snd_max <= self.snd_una || seg.len > 0 {
+            return TimerCmd::Keep;
+        }
+        self.cc.in_ack_event(&mut self.s, 0);
+        self.dupacks += 1;
+        match self.ca {
+            CaState::Recovery => {
+                // RFC 5681 3.2 step 4 / RFC 6582 step 4: inflate by one segment per dupack.
+                self.s.cwnd += 1;
+                self.push(now, out);
+                return TimerCmd::Keep;
+            }
+            CaState::Loss => return TimerCmd::Keep,
+            _ => {}
+        }
+        if self.dupacks < 3 {
+            self.set_ca(CaState::Disorder);
+            if self.p.limited_transmit {
+                // RFC 3042: one new segment per dupack if flight <= cwnd + 2 segments.
+                let mss = u64::from(self.p.mss);
+                let limit = self.snd_una + (u64::from(self.s.cwnd) + u64::from(self.dupacks)) * mss;
+                let limit = limit.min(self.snd_una + u64::from(self.peer_wnd));
+                if self.snd_nxt + mss <= limit {
+                    self.send_one_at_nxt(now, out, limit);
+                }
+            }
+            return TimerCmd::Keep;
+        }
+        if self.dupacks > 3 {
+            return TimerCmd::Keep;
+        }
+        // Third duplicate ACK. NewReno enters only if the ACK covers more than `recover`
+        // (RFC 6582 step 2, avoiding multiple fast retransmits); Reno and Tahoe always do.
+        if self.p.recovery == Recovery::NewReno && seg.ack <= self.recover && self.recover > 0 {
+            return TimerCmd::Keep;
+        }
+        self.stats.fast_retransmits += 1;
+        self.s.ssthresh = self.cc.ssthresh(&self.s).max(2);
+        self.recover = self.snd_max;
+        self.partial_seen = false;
+        match self.p.recovery {
+            Recovery::Tahoe => {
+                // Tahoe: forget what is outstanding and slow-start from one segment.
+                self.s.cwnd = 1;
+                self.s.cwnd_cnt = 0;
+                self.snd_nxt = self.snd_una;
+                self.set_ca(CaState::Loss);
+                self.push(now, out);
+            }
+            Recovery::Reno | Recovery::NewReno => {
+                // RFC 5681 3.2 steps 2-3: retransmit, cwnd = ssthresh + 3 segments.
+                self.set_ca(CaState::Recovery);
+                self.retransmit_una(now, out);
+                self.s.cwnd = self.s.ssthresh + 3;
+                self.push(now, out);
+            }
+        }
+        TimerCmd::Keep
+    }
+
+    fn on_new_ack(&mut self, seg: &Segment, now: SimTime, out: &mut Vec<Segment>) -> TimerCmd {
+        let acked_bytes = seg.ack - self.snd_una;
+        let acked = acked_bytes.div_ceil(u64::from(self.p.mss)).max(1) as u32;
+        self.snd_una = seg.ack;
+        if self.snd_nxt < self.snd_una {
+            self.snd_nxt = self.snd_una; // the receiver held data we were about to resend
+        }
+        self.dupacks = 0;
+        let rtt = self.take_rtt_sample(seg, seg.ack, now);
+        self.sync_cc(now);
+        self.cc.in_ack_event(&mut self.s, acked_bytes.min(u64::from(u32::MAX)) as u32);
+        self.cc.pkts_acked(&mut self.s, acked, rtt);
+        let mut timer = self.timer_after_ack(now);
+        match self.ca {
+            CaState::Recovery => {
+                let full = self.p.recovery == Recovery::Reno || seg.ack > self.recover;
+                if full {
+                    // RFC 5681 3.2 step 6 (Reno) / RFC 6582 step 3 option 1 (NewReno).
+                    self.s.cwnd = match self.p.recovery {
+                        Recovery::NewReno => {
+                            let flight = self.s.in_flight.max(1);
+                            self.s.ssthresh.min(flight + 1)
+                        }
+                        _ => self.s.ssthresh,
+                    };
+                    self.s.cwnd_cnt = 0;
+                    self.set_ca(CaState::Open);
+                    self.cc.cwnd_event(&mut self.s, CwndEvent::CompleteCwr);
+                } else {
+                    // RFC 6582 step 5: partial ACK: retransmit the next hole, deflate by the
+                    // amount acknowledged, add back one segment; reset the timer only on the
+                    // first partial ACK ("Impatient").
+                    self.retransmit_una(now, out);
+                    self.s.cwnd = (self.s.cwnd.saturating_sub(acked) + 1).max(1);
+                    if self.partial_seen {
+                        timer = TimerCmd::Keep;
+                    }
+                    self.partial_seen = true;
+                }
+            }
+            CaState::Loss => {
+                self.cc.cong_avoid(&mut self.s, acked);
+                if self.snd_una >= self.recover {
+                    self.set_ca(CaState::Open);
+                }
+            }
+            CaState::Open | CaState::Disorder | CaState::Cwr => {
+                self.set_ca(CaState::Open);
+                self.cc.cong_avoid(&mut self.s, acked);
+            }
+        }
+        if self.data_end().is_some_and(|e| self.snd_una > e) {
+            self.state = SendState::Done; // the FIN is acknowledged
+            return TimerCmd::Stop;
+        }
+        self.sync_cc(now);
+        self.push(now, out);
+        if let TimerCmd::Stop = timer {
+            if self.snd_max > self.snd_una {
+                timer = TimerCmd::Arm(now + self.rto.rto());
+            }
+        }
+        timer
+    }
+
+    /// The retransmission timer expired (RFC 6298 5.4-5.6, RFC 5681 (4) and 3.1).
+    pub fn on_rto(&mut self, now: SimTime, out: &mut Vec<Segment>) -> TimerCmd {
+        self.sync_cc(now);
+        match self.state {
+            SendState::SynSent => {
+                self.stats.timeouts += 1;
+                self.rto.back_off();
+                let syn = self.seg(0, 0, SYN, now);
+                self.emit(syn, now, out);
+                return TimerCmd::Arm(now + self.rto.rto());
+            }
+            SendState::Established => {}
+            _ => return TimerCmd::Stop,
+        }
+        if self.snd_una >= self.snd_max {
+            return TimerCmd::Stop;
+        }
+        self.stats.timeouts += 1;
+        self.s.ssthresh = self.cc.ssthresh(&self.s).max(2);
+        self.s.cwnd = 1;
+        self.s.cwnd_cnt = 0;
+        self.cc.cwnd_event(&mut self.s, CwndEvent::Loss);
+        self.set_ca(CaState::Loss);
+        self.recover = self.snd_max;
+        self.dupacks = 0;
+        self.snd_nxt = self.snd_una; // go back N
+        self.timed = None;
+        self.rto.back_off();
+        self.sync_cc(now);
+        self.push(now, out);
+        TimerCmd::Arm(now + self.rto.rto())
+    }
+}
+
+/// Receiver-side counters.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ReceiverStats {
+    pub acks_sent: u64,
+    pub dupacks_sent: u64,
+    pub out_of_order: u64,
+}
+
+pub struct Receiver {
+    pub p: TcpParams,
+    pub syn_seen: bool,
+    pub rcv_nxt: u64,
+    /// Out-of-order data held: sorted, disjoint [start, end) ranges.
+    pub ooo: Vec<(u64, u64)>,
+    /// Full segments received since the last ACK.
+    pending: u32,
+    ts_recent: u64,
+    last_ack_sent: u64,
+    /// Sequence number of the FIN, once seen.
+    pub fin_seq: Option<u64>,
+    pub stats: ReceiverStats,
+}
+
+impl Receiver {
+    pub fn new(p: TcpParams) -> Receiver {
+        Receiver {
+            p,
+            syn_seen: false,
+            rcv_nxt: 0,
+            ooo: Vec::new(),
+            pending: 0,
+            ts_recent: 0,
+            last_ack_sent: 0,
+            fin_seq: None,
+            stats: ReceiverStats::default(),
+        }
+    }
+
+    fn window(&self) -> u32 {
+        let held: u64 = self.ooo.iter().map(|(a, b)| b - a).sum();
+        u64::from(self.p.rcv_buf).saturating_sub(held) as u32
+    }
+
+    fn ack(&mut self, flags: u8, dup: bool, out: &mut Vec<Segment>) {
+        out.push(Segment {
+            seq: 1,
+            ack: self.rcv_nxt,
+            len: 0,
+            flags: flags | ACK,
+            wnd: self.window(),
+            ts_val: 0,
+            ts_ecr: self.ts_recent,
+            retransmit: false,
+        });
+        self.pending = 0;
+        self.last_ack_sent = self.rcv_nxt;
+        self.stats.acks_sent += 1;
+        self.stats.dupacks_sent += u64::from(dup);
+    }
+
+    /// A segment from the sender. Returns the delayed-ACK timer command and the number of
+    /// bytes newly delivered in order to the application.
+    pub fn on_segment(&mut self, seg: &Segment, now: SimTime, out: &mut Vec<Segment>) -> (TimerCmd, u64) {
+        if seg.flags & SYN != 0 {
+            // Passive open (also answers a retransmitted SYN): SYN-ACK.
+            self.syn_seen = true;
+            self.rcv_nxt = self.rcv_nxt.max(1);
+            self.ts_recent = seg.ts_val;
+            self.ack(SYN, false, out);
+            return (TimerCmd::Stop, 0);
+        }
+        if !self.syn_seen {
+            return (TimerCmd::Keep, 0);
+        }
+        // RFC 7323 4.3: remember TSval of segments at or before the last ACK point.
+        if seg.ts_val >= self.ts_recent && seg.seq <= self.last_ack_sent {
+            self.ts_recent = seg.ts_val;
+        }
+        let end = seg.seq + u64::from(seg.len) + u64::from(seg.flags & FIN != 0);
+        if seg.len == 0 && seg.flags & FIN == 0 {
+            return (TimerCmd::Keep, 0); // a pure ACK (the handshake's third segment)
+        }
+        if end <= self.rcv_nxt {
+            // Entirely old: acknowledge at once (RFC 5681 4.2).
+            self.ack(0, true, out);
+            return (TimerCmd::Stop, 0);
+        }
+        if seg.flags & FIN != 0 {
+            self.fin_seq = Some(seg.seq + u64::from(seg.len));
+        }
+        if seg.seq > self.rcv_nxt {
+            // Out of order: hold it, send a duplicate ACK at once (RFC 5681 4.2).
+            self.insert_ooo(seg.seq, end);
+            self.stats.out_of_order += 1;
+            self.ack(0, true, out);
+            return (TimerCmd::Stop, 0);
+        }
+        let before = self.rcv_nxt;
+        let filled_hole = !self.ooo.is_empty();
+        self.rcv_nxt = end;
+        while let Some(&(a, b)) = self.ooo.first() {
+            if a > self.rcv_nxt {
+                break;
+            }
+            self.rcv_nxt = self.rcv_nxt.max(b);
+            self.ooo.remove(0);
+        }
+        // Data bytes only: the FIN takes a sequence number but carries no data.
+        let data_end = self.fin_seq.unwrap_or(u64::MAX);
+        let delivered = self.rcv_nxt.min(data_end) - before.min(data_end);
+        let fin_in_order = self.fin_received();
+        self.pending += 1;
+        // RFC 5681 4.2: ACK at once when a hole is filled, at the FIN, or every ack_every
+        // segments; otherwise wait for the delayed-ACK timer.
+        if filled_hole || fin_in_order || self.pending >= self.p.ack_every.max(1) {
+            self.ack(0, false, out);
+            return (TimerCmd::Stop, delivered);
+        }
+        if self.p.delack_timeout == Dur::ZERO || self.pending > 1 {
+            return (TimerCmd::Keep, delivered); // the timer runs from the first unacked segment
+        }
+        (TimerCmd::Arm(now + self.p.delack_timeout), delivered)
+    }
+
+    /// The FIN and every byte before it have arrived.
+    pub fn fin_received(&self) -> bool {
+        self.fin_seq.is_some_and(|f| self.rcv_nxt > f)
+    }
+
+    /// The delayed-ACK timer expired.
+    pub fn on_delack(&mut self, out: &mut Vec<Segment>) {
+        if self.pending > 0 {
+            self.ack(0, false, out);
+        }
+    }
+
+    fn insert_ooo(&mut self, a: u64, b: u64) {
+        let i = self.ooo.partition_point(|r| r.0 < a);
+        self.ooo.insert(i, (a, b));
+        // Merge ranges that now touch or overlap, in place.
+        let mut w = 0;
+        for r in 0..self.ooo.len() {
+            let (s, e) = self.ooo[r];
+            if w > 0 && s <= self.ooo[w - 1].1 {
+                self.ooo[w - 1].1 = self.ooo[w - 1].1.max(e);
+            } else {
+                self.ooo[w] = (s, e);
+                w += 1;
+            }
+        }
+        self.ooo.truncate(w);
+    }
+}

@@ -1,0 +1,6 @@
+//! TCP: connections ([`conn`]), RTO ([`rto`]), congestion control ([`cc`]), and the glue
+//! that carries segments as packets through the world ([`flow`]).
+
+pub mod cc;
+pub mod conn;
+pub mod rto;

@@ -1,0 +1,143 @@
+//! Retransmission timeout per RFC 6298, with Karn's rule left to the caller (it decides
+//! which samples are valid) and configurable minimum, maximum and initial values.
+
+use crate::time::Dur;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RtoConfig {
+    pub min: Dur,
+    pub max: Dur,
+    pub initial: Dur,
+}
+
+impl Default for RtoConfig {
+    /// Linux: TCP_RTO_MIN 200 ms, TCP_RTO_MAX 120 s, TCP_TIMEOUT_INIT 1 s (RFC 6298 (2.1)).
+    fn default() -> Self {
+        RtoConfig { min: Dur::from_ms(200), max: Dur::from_ms(120_000), initial: Dur::from_ms(1000) }
+    }
+}
+
+/// SRTT, RTTVAR and RTO, all in integer nanoseconds.
+#[derive(Clone, Copy, Debug)]
+pub struct RtoEstimator {
+    cfg: RtoConfig,
+    srtt: Option<Dur>,
+    rttvar: Dur,
+    /// RTO before backoff.
+    base: Dur,
+    /// Number of consecutive doublings (5.5).
+    backoffs: u32,
+}
+
+impl RtoEstimator {
+    pub fn new(cfg: RtoConfig) -> Self {
+        // (2.1): until a sample is made, RTO = initial (clamped like any other RTO).
+        let base = cfg.initial.max(cfg.min).min(cfg.max);
+        RtoEstimator { cfg, srtt: None, rttvar: Dur::ZERO, base, backoffs: 0 }
+    }
+
+    pub fn srtt(&self) -> Option<Dur> {
+        self.srtt
+    }
+    pub fn rttvar(&self) -> Dur {
+        self.rttvar
+    }
+    pub fn backoffs(&self) -> u32 {
+        self.backoffs
+    }
+
+    /// The current timeout, including backoff, within [min, max].
+    pub fn rto(&self) -> Dur {
+        let factor = 1u64 << self.backoffs.min(40);
+        Dur(self.base.ns().saturating_mul(factor)).min(self.cfg.max)
+    }
+
+    /// Take a valid RTT sample `r`.
+    pub fn sample(&mut self, r: Dur) {
+        match self.srtt {
+            None => {
+                // (2.2): SRTT = R, RTTVAR = R/2.
+                self.srtt = Some(r);
+                self.rttvar = Dur(r.ns() / 2);
+            }
+            Some(srtt) => {
+                // (2.3): RTTVAR = 3/4 RTTVAR + 1/4 |SRTT - R'|, then SRTT = 7/8 SRTT + 1/8 R'.
+                let err = srtt.ns().abs_diff(r.ns());
+                self.rttvar = Dur((3 * self.rttvar.ns() + err) / 4);
+                self.srtt = Some(Dur((7 * srtt.ns() + r.ns()) / 8));
+            }
+        }
+        // (2.2)/(2.3): RTO = SRTT + max(G, 4 RTTVAR), G = 1 ns here; (2.4) and (2.5): clamps.
+        let srtt = self.srtt.unwrap_or(r);
+        let rto = srtt + Dur((4 * self.rttvar.ns()).max(1));
+        self.base = rto.max(self.cfg.min).min(self.cfg.max);
+        // (5.7): a new sample after backoff lets the RTO be recomputed from scratch.
+        self.backoffs = 0;
+    }
+
+    /// (5.5): double the RTO after a timeout (kept within max by `rto()`).
+    pub fn back_off(&mut self) {
+        if self.rto() < self.cfg.max {
+            self.backoffs += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(v: u64) -> Dur {
+        Dur::from_ms(v)
+    }
+
+    #[test]
+    fn initial_rto_before_any_sample() {
+        assert_eq!(RtoEstimator::new(RtoConfig::default()).rto(), ms(1000));
+    }
+
+    #[test]
+    fn first_and_second_samples_follow_rfc6298() {
+        let mut e = RtoEstimator::new(RtoConfig { min: Dur::ZERO, ..RtoConfig::default() });
+        // (2.2) R = 100 ms: SRTT 100, RTTVAR 50, RTO = 100 + 200 = 300 ms.
+        e.sample(ms(100));
+        assert_eq!(e.rto(), ms(300));
+        // (2.3) R' = 200 ms: RTTVAR = 3/4*50 + 1/4*100 = 62.5; SRTT = 7/8*100 + 1/8*200 = 112.5;
+        // RTO = 112.5 + 250 = 362.5 ms.
+        e.sample(ms(200));
+        assert_eq!(e.srtt(), Some(Dur(112_500_000)));
+        assert_eq!(e.rttvar(), Dur(62_500_000));
+        assert_eq!(e.rto(), Dur(362_500_000));
+    }
+
+    #[test]
+    fn minimum_clamps_small_rtts() {
+        // (2.4): 10 ms RTT gives 30 ms, raised to the 200 ms minimum; NS-2's 1 s minimum and 0.
+        let mut e = RtoEstimator::new(RtoConfig::default());
+        e.sample(ms(10));
+        assert_eq!(e.rto(), ms(200));
+        let mut ns2 = RtoEstimator::new(RtoConfig { min: ms(1000), ..RtoConfig::default() });
+        ns2.sample(ms(10));
+        assert_eq!(ns2.rto(), ms(1000));
+        let mut zero = RtoEstimator::new(RtoConfig { min: Dur::ZERO, ..RtoConfig::default() });
+        zero.sample(ms(10));
+        assert_eq!(zero.rto(), ms(30));
+    }
+
+    #[test]
+    fn timeouts_double_up_to_the_maximum_and_a_sample_resets() {
+        let mut e = RtoEstimator::new(RtoConfig::default());
+        e.sample(ms(100)); // RTO 300 ms
+        e.back_off();
+        assert_eq!(e.rto(), ms(600));
+        e.back_off();
+        assert_eq!(e.rto(), ms(1200));
+        for _ in 0..20 {
+            e.back_off();
+        }
+        assert_eq!(e.rto(), ms(120_000), "(2.5) maximum");
+        e.sample(ms(100));
+        assert_eq!(e.backoffs(), 0, "(5.7) recomputed after a new sample");
+        assert!(e.rto() < ms(1000));
+    }
+}
