@@ -139,8 +139,6 @@ pub struct Sender {
     pub dupacks: u32,
     /// RFC 6582 `recover`; also the sequence that ends a Loss episode.
     pub recover: u64,
-    /// The first partial ACK of this recovery has been seen (RFC 6582 step 5, "Impatient").
-    partial_seen: bool,
     pub rto: RtoEstimator,
     /// Karn's rule without timestamps: (sequence being timed, time sent).
     timed: Option<(u64, SimTime)>,
@@ -167,7 +165,6 @@ impl Sender {
             peer_wnd: 65535,
             dupacks: 0,
             recover: 0,
-            partial_seen: false,
             rto,
             timed: None,
             stats: SenderStats::default(),
@@ -403,15 +400,15 @@ impl Sender {
         if self.dupacks > 3 {
             return TimerCmd::Keep;
         }
-        // Third duplicate ACK. NewReno enters only if the ACK covers more than `recover`
-        // (RFC 6582 step 2, avoiding multiple fast retransmits); Reno and Tahoe always do.
-        if self.p.recovery == Recovery::NewReno && seg.ack <= self.recover && self.recover > 0 {
+        // Third duplicate ACK. NewReno and Tahoe enter only if the ACK covers more than
+        // `recover` (RFC 6582 step 2; ns-2's bugFix_ for Tahoe), avoiding several fast
+        // retransmits per window; Reno (RFC 5681) always does, and so may halve repeatedly.
+        if self.p.recovery != Recovery::Reno && seg.ack <= self.recover && self.recover > 0 {
             return TimerCmd::Keep;
         }
         self.stats.fast_retransmits += 1;
         self.s.ssthresh = self.cc.ssthresh(&self.s).max(2);
         self.recover = self.snd_max;
-        self.partial_seen = false;
         match self.p.recovery {
             Recovery::Tahoe => {
                 // Tahoe: forget what is outstanding and slow-start from one segment.
@@ -444,6 +441,8 @@ impl Sender {
         self.sync_cc(now);
         self.cc.in_ack_event(&mut self.s, acked_bytes.min(u64::from(u32::MAX)) as u32);
         self.cc.pkts_acked(&mut self.s, acked, rtt);
+        // RFC 6298 (5.3) on every new ACK, partial ones included: RFC 6582 section 4's
+        // "Slow-but-Steady" variant, ns-2's default (paper 001's simulator).
         let mut timer = self.timer_after_ack(now);
         match self.ca {
             CaState::Recovery => {
@@ -462,14 +461,9 @@ impl Sender {
                     self.cc.cwnd_event(&mut self.s, CwndEvent::CompleteCwr);
                 } else {
                     // RFC 6582 step 5: partial ACK: retransmit the next hole, deflate by the
-                    // amount acknowledged, add back one segment; reset the timer only on the
-                    // first partial ACK ("Impatient").
+                    // amount acknowledged, add back one segment.
                     self.retransmit_una(now, out);
                     self.s.cwnd = (self.s.cwnd.saturating_sub(acked) + 1).max(1);
-                    if self.partial_seen {
-                        timer = TimerCmd::Keep;
-                    }
-                    self.partial_seen = true;
                 }
             }
             CaState::Loss => {

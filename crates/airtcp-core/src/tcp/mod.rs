@@ -4,3 +4,6 @@
 pub mod cc;
 pub mod conn;
 pub mod rto;
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,235 @@
+//! Scripted state-machine tests: a sender and a receiver joined by a lossless pipe with a
+//! fixed one-way delay, except for the segments a test drops. Every test says which segments
+//! are lost and checks the exact transmissions and windows that follow.
+
+use super::cc::{Algorithm, CaState};
+use super::conn::{Receiver, Recovery, Segment, Sender, TcpParams, TimerCmd};
+use super::rto::RtoConfig;
+use crate::engine::{Scheduler, Timer};
+use crate::time::{Dur, SimTime};
+
+const MSS: u32 = 1000;
+
+#[derive(Clone, Copy, Debug)]
+enum Ev {
+    ToReceiver(Segment),
+    ToSender(Segment),
+    Rto(u32),
+    Delack(u32),
+}
+
+/// One transmission by the sender: (time, segment index, retransmission?).
+type Tx = (SimTime, u64, bool);
+
+struct Pipe {
+    snd: Sender,
+    rcv: Receiver,
+    delay: Dur,
+    sched: Scheduler<Ev>,
+    rto: Timer,
+    delack: Timer,
+    /// Data segment indices whose first transmission is lost.
+    drop_first: Vec<u64>,
+    sent: Vec<Tx>,
+    /// (time, cwnd, ssthresh, state) after every ACK the sender processed.
+    windows: Vec<(SimTime, u32, u32, CaState)>,
+    delivered: u64,
+    out: Vec<Segment>,
+}
+
+/// Paper 001's setting: NS-2's default minimum RTO of 1 s.
+fn params(recovery: Recovery) -> TcpParams {
+    TcpParams {
+        mss: MSS,
+        recovery,
+        rto: RtoConfig { min: Dur::from_ms(1000), ..RtoConfig::default() },
+        timestamps: true,
+        limited_transmit: true,
+        initial_cwnd: 10,
+        ack_every: 1,
+        delack_timeout: Dur::ZERO,
+        rcv_buf: 1 << 30,
+    }
+}
+
+/// Segment index of a data sequence number (data starts at 1).
+fn index(seq: u64) -> u64 {
+    (seq - 1) / u64::from(MSS)
+}
+
+impl Pipe {
+    fn new(p: TcpParams, bytes: u64, rtt_ms: u64, drop_first: &[u64]) -> Pipe {
+        Pipe {
+            snd: Sender::new(p.clone(), Algorithm::from_name("reno").unwrap(), Some(bytes)),
+            rcv: Receiver::new(p),
+            delay: Dur::from_ms(rtt_ms / 2),
+            sched: Scheduler::new(),
+            rto: Timer::default(),
+            delack: Timer::default(),
+            drop_first: drop_first.to_vec(),
+            sent: Vec::new(),
+            windows: Vec::new(),
+            delivered: 0,
+            out: Vec::new(),
+        }
+    }
+
+    fn timer(sched: &mut Scheduler<Ev>, t: &mut Timer, cmd: TimerCmd, ev: fn(u32) -> Ev) {
+        match cmd {
+            TimerCmd::Keep => {}
+            TimerCmd::Stop => t.cancel(),
+            TimerCmd::Arm(at) => {
+                let g = t.arm(at);
+                sched.at(at, ev(g));
+            }
+        }
+    }
+
+    fn flush_sender(&mut self, now: SimTime) {
+        for seg in std::mem::take(&mut self.out) {
+            if seg.len > 0 {
+                let i = index(seg.seq);
+                self.sent.push((now, i, seg.retransmit));
+                if !seg.retransmit && self.drop_first.contains(&i) {
+                    continue;
+                }
+            }
+            self.sched.after(self.delay, Ev::ToReceiver(seg));
+        }
+    }
+
+    fn run(&mut self, until_s: u64) {
+        let mut out = std::mem::take(&mut self.out);
+        let cmd = self.snd.start(SimTime::ZERO, &mut out);
+        self.out = out;
+        Self::timer(&mut self.sched, &mut self.rto, cmd, Ev::Rto);
+        self.flush_sender(SimTime::ZERO);
+        while let Some(ev) = self.sched.pop_until(SimTime(until_s * 1_000_000_000)) {
+            let now = self.sched.now();
+            let mut out = std::mem::take(&mut self.out);
+            match ev {
+                Ev::ToReceiver(seg) => {
+                    let (cmd, bytes) = self.rcv.on_segment(&seg, now, &mut out);
+                    self.delivered += bytes;
+                    Self::timer(&mut self.sched, &mut self.delack, cmd, Ev::Delack);
+                    for a in out.drain(..) {
+                        self.sched.after(self.delay, Ev::ToSender(a));
+                    }
+                }
+                Ev::ToSender(seg) => {
+                    let cmd = self.snd.on_ack(&seg, now, &mut out);
+                    Self::timer(&mut self.sched, &mut self.rto, cmd, Ev::Rto);
+                    let s = &self.snd.s;
+                    self.windows.push((now, s.cwnd, s.ssthresh, self.snd.ca));
+                }
+                Ev::Rto(g) => {
+                    if self.rto.fire(g) {
+                        let cmd = self.snd.on_rto(now, &mut out);
+                        Self::timer(&mut self.sched, &mut self.rto, cmd, Ev::Rto);
+                    }
+                }
+                Ev::Delack(g) => {
+                    if self.delack.fire(g) {
+                        self.rcv.on_delack(&mut out);
+                        for a in out.drain(..) {
+                            self.sched.after(self.delay, Ev::ToSender(a));
+                        }
+                    }
+                }
+            }
+            self.out = out;
+            if matches!(ev, Ev::ToSender(_) | Ev::Rto(_)) {
+                self.flush_sender(now);
+            }
+        }
+    }
+
+    fn retransmitted(&self) -> Vec<u64> {
+        self.sent.iter().filter(|t| t.2).map(|t| t.1).collect()
+    }
+}
+
+#[test]
+fn established_flow_slow_starts_from_ten_segments() {
+    // No loss, 100 ms RTT, every segment ACKed: cwnd doubles per RTT from IW 10 (RFC 6928):
+    // rounds of 10, 20, 40 segments; 100 segments need 4 rounds after the handshake.
+    let mut p = Pipe::new(params(Recovery::NewReno), 100 * u64::from(MSS), 100, &[]);
+    p.run(10);
+    assert_eq!(p.delivered, 100 * u64::from(MSS));
+    assert!(p.retransmitted().is_empty());
+    let first_round: Vec<_> = p.sent.iter().filter(|t| t.0 == SimTime(100_000_000)).collect();
+    assert_eq!(first_round.len(), 10, "IW 10 after the 1-RTT handshake");
+    assert_eq!(p.snd.s.cwnd, 10 + 100 + 1, "slow start: +1 per ACK of new data, the FIN's too");
+}
+
+/// Paper 001 Figs. 4-6: three segments lost in one window (indices 40, 42, 44 of the third
+/// round of 40 segments).
+const THREE_LOSSES: [u64; 3] = [40, 42, 44];
+
+#[test]
+fn newreno_repairs_three_losses_with_partial_acks() {
+    let mut p = Pipe::new(params(Recovery::NewReno), 120 * u64::from(MSS), 100, &THREE_LOSSES);
+    p.run(20);
+    assert_eq!(p.delivered, 120 * u64::from(MSS));
+    // RFC 6582: fast retransmit of 40, then one retransmission per partial ACK: 42, 44.
+    assert_eq!(p.retransmitted(), vec![40, 42, 44]);
+    assert_eq!((p.snd.stats.fast_retransmits, p.snd.stats.timeouts), (1, 0));
+}
+
+/// The (cwnd, ssthresh, state) values the sender went through after time `from`, deduplicated.
+fn window_path(p: &Pipe, from: SimTime) -> Vec<(u32, u32, CaState)> {
+    let mut path: Vec<(u32, u32, CaState)> = Vec::new();
+    for w in p.windows.iter().filter(|w| w.0 >= from) {
+        if path.last() != Some(&(w.1, w.2, w.3)) {
+            path.push((w.1, w.2, w.3));
+        }
+    }
+    path
+}
+
+#[test]
+fn reno_halves_repeatedly_then_deadlocks_until_the_rto() {
+    let mut p = Pipe::new(params(Recovery::Reno), 120 * u64::from(MSS), 100, &THREE_LOSSES);
+    p.run(20);
+    assert_eq!(p.delivered, 120 * u64::from(MSS));
+    // Paper 001 Fig. 4: Reno leaves fast recovery at the first new ACK, re-enters it for the
+    // next hole and halves again (cwnd 50 -> ssthresh 25 -> 12); the third hole gets no third
+    // duplicate ACK: nothing more can be sent, and only the RTO (1 s minimum) releases it.
+    assert_eq!(p.retransmitted(), vec![40, 42, 44]);
+    assert_eq!((p.snd.stats.fast_retransmits, p.snd.stats.timeouts), (2, 1));
+    let exits: Vec<_> = window_path(&p, SimTime(400_000_000))
+        .into_iter()
+        .filter(|w| w.2 == CaState::Open && w.0 == w.1)
+        .map(|w| w.1)
+        .collect();
+    assert_eq!(exits, vec![25, 12], "cwnd = ssthresh on each exit from recovery");
+    let rto_tx = p.sent.iter().find(|t| t.1 == 44 && t.2).unwrap().0;
+    // The last ACK (exit of the second recovery) came at 0.7 s; the RTO fires 1 s later.
+    assert_eq!(rto_tx, SimTime(1_700_000_000));
+    assert_eq!(p.snd.s.ssthresh, 6, "RFC 5681 (4) after the timeout: 12 / 2");
+}
+
+#[test]
+fn tahoe_restarts_slow_start_and_resends_what_arrived() {
+    let mut p = Pipe::new(params(Recovery::Tahoe), 120 * u64::from(MSS), 100, &THREE_LOSSES);
+    p.run(20);
+    assert_eq!(p.delivered, 120 * u64::from(MSS));
+    // Paper 001 Fig. 6: cwnd to one segment after the fast retransmit, then slow start from
+    // the first hole: 40 | 42 43 | 44 45 46 47 48, where 43 and 45-48 had already arrived.
+    assert_eq!(p.retransmitted(), vec![40, 42, 43, 44, 45, 46, 47, 48]);
+    let duplicates = p.retransmitted().iter().filter(|i| !THREE_LOSSES.contains(i) && **i != 40).count();
+    assert_eq!(duplicates, 5);
+    assert_eq!((p.snd.stats.fast_retransmits, p.snd.stats.timeouts), (1, 0), "no deadlock");
+    assert!(window_path(&p, SimTime(400_000_000)).contains(&(1, 25, CaState::Loss)));
+}
+
+#[test]
+fn tahoe_and_newreno_finish_before_reno() {
+    let finish = |r| {
+        let mut p = Pipe::new(params(r), 120 * u64::from(MSS), 100, &THREE_LOSSES);
+        p.run(20);
+        p.sent.iter().map(|t| t.0).max().unwrap()
+    };
+    let (tahoe, reno, newreno) = (finish(Recovery::Tahoe), finish(Recovery::Reno), finish(Recovery::NewReno));
+    assert!(tahoe < reno && newreno < reno, "{tahoe} {newreno} {reno}");
+}
