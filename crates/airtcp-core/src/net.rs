@@ -20,6 +20,8 @@ pub struct Packet {
     pub created: SimTime,
     /// Access category index (0 BK, 1 BE, 2 VI, 3 VO).
     pub ac: u8,
+    /// The TCP segment this packet carries, if any.
+    pub tcp: Option<crate::tcp::conn::Segment>,
 }
 
 /// Packets live in a slab and travel by id; freed slots are reused, so the steady state
@@ -148,6 +150,7 @@ impl World {
         match self.flows[f.idx()].kind {
             FlowKind::UdpSaturating => self.refill(self.flows[f.idx()].src, now),
             FlowKind::UdpCbr => self.on_cbr_tick(f, now),
+            FlowKind::TcpBulk | FlowKind::TcpFile => self.tcp_start(f, now),
         }
     }
 
@@ -204,6 +207,7 @@ impl World {
             payload_bytes: flow.payload_bytes,
             created: now,
             ac: flow.ac,
+            tcp: None,
         };
         flow.next_seq += 1;
         if counting {
@@ -219,7 +223,11 @@ impl World {
     pub(crate) fn send(&mut self, node: NodeId, id: PacketId, now: SimTime) -> bool {
         let dst = self.packets.get(id).dst;
         if dst == node {
-            self.deliver(id, now);
+            if self.packets.get(id).tcp.is_some() {
+                self.tcp_deliver(id, node, now);
+            } else {
+                self.deliver(id, now);
+            }
             return true;
         }
         match self.next_hop(node, dst) {
@@ -249,7 +257,8 @@ impl World {
 
     pub(crate) fn drop_packet(&mut self, id: PacketId, now: SimTime, _cause: DropCause) {
         let p = *self.packets.get(id);
-        if p.created >= self.warmup_end && self.counting(now) {
+        // A lost TCP segment is repaired by TCP itself; its flow counts retransmissions.
+        if p.tcp.is_none() && p.created >= self.warmup_end && self.counting(now) {
             self.flows[p.flow.idx()].lost += 1;
         }
         self.packets.free(id);

@@ -182,6 +182,10 @@ pub struct RouteSpec {
 pub enum FlowKind {
     UdpSaturating,
     UdpCbr,
+    /// iperf-like: a TCP connection that always has data to send until `stop_ns`.
+    TcpBulk,
+    /// A TCP transfer of `file_bytes` bytes; its completion time is reported.
+    TcpFile,
 }
 
 impl FlowKind {
@@ -189,7 +193,13 @@ impl FlowKind {
         match self {
             FlowKind::UdpSaturating => "udp_saturating",
             FlowKind::UdpCbr => "udp_cbr",
+            FlowKind::TcpBulk => "tcp_bulk",
+            FlowKind::TcpFile => "tcp_file",
         }
+    }
+
+    pub fn is_tcp(self) -> bool {
+        matches!(self, FlowKind::TcpBulk | FlowKind::TcpFile)
     }
 }
 
@@ -233,6 +243,59 @@ pub struct FlowSpec {
     pub stop_ns: Option<u64>,
     #[serde(default = "default_ac")]
     pub ac: AcSpec,
+    /// Bytes to transfer (tcp_file only).
+    #[serde(default)]
+    pub file_bytes: Option<u64>,
+    /// TCP parameters (tcp_bulk and tcp_file; defaults when absent).
+    #[serde(default)]
+    pub tcp: Option<TcpSpec>,
+}
+
+/// TCP parameters of one flow. Defaults follow Linux unless said otherwise.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct TcpSpec {
+    /// Congestion control, by its Linux name ("reno", "newreno", "cubic", ...).
+    pub cc: String,
+    /// Loss recovery: "tahoe", "reno" or "newreno".
+    pub recovery: String,
+    /// Maximum segment size: payload bytes per segment.
+    pub mss_bytes: u32,
+    pub min_rto_ms: f64,
+    pub max_rto_ms: f64,
+    pub initial_rto_ms: f64,
+    /// RFC 7323 timestamps (12 option bytes per segment; RTT samples on every ACK).
+    pub timestamps: bool,
+    /// RFC 3042 limited transmit.
+    pub limited_transmit: bool,
+    /// Initial congestion window [segments] (RFC 6928, Linux: 10).
+    pub initial_cwnd: u32,
+    /// The receiver acknowledges every `ack_every` segments (1 = every segment, 2 = delayed
+    /// ACK, k + 1 = ACK skipping k).
+    pub ack_every: u32,
+    /// Delayed-ACK timer [ms] (Linux TCP_DELACK_MIN 40 ms); 0 = no timer.
+    pub delack_timeout_ms: f64,
+    /// Receive buffer = largest advertised window [bytes] (Linux tcp_rmem[2] = 6 MiB).
+    pub rcv_buf_bytes: u32,
+}
+
+impl Default for TcpSpec {
+    fn default() -> Self {
+        TcpSpec {
+            cc: "newreno".into(),
+            recovery: "newreno".into(),
+            mss_bytes: 1460,
+            min_rto_ms: 200.0,
+            max_rto_ms: 120_000.0,
+            initial_rto_ms: 1000.0,
+            timestamps: true,
+            limited_transmit: true,
+            initial_cwnd: 10,
+            ack_every: 2,
+            delack_timeout_ms: 40.0,
+            rcv_buf_bytes: 6 * 1024 * 1024,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, Default, Deserialize)]
@@ -240,6 +303,12 @@ pub struct FlowSpec {
 pub struct TraceSpec {
     #[serde(default)]
     pub mac_tx: bool,
+    /// TCP sender state (cwnd, ssthresh, srtt, rto, bytes in flight, CA state) per change.
+    #[serde(default)]
+    pub tcp: bool,
+    /// TCP segment events: sent, retransmit, acked, dupack, timeout.
+    #[serde(default)]
+    pub tcp_segments: bool,
     #[serde(default)]
     pub packets: bool,
 }
@@ -427,7 +496,14 @@ impl WorldSpec {
                     format!("{} is out of range; allowed: 1..={MAX_UDP_PAYLOAD_BYTES}", f.payload_bytes),
                 );
             }
+            if f.kind.is_tcp() {
+                validate_tcp(i, f)?;
+            }
             match (f.kind, f.rate_bps) {
+                (FlowKind::TcpBulk | FlowKind::TcpFile, None) => {}
+                (FlowKind::TcpBulk | FlowKind::TcpFile, Some(_)) => {
+                    return err(&format!("flows.{i}.rate_bps"), "TCP flows take no rate");
+                }
                 (FlowKind::UdpCbr, Some(r)) if r.is_finite() && r > 0.0 => {}
                 (FlowKind::UdpCbr, r) => {
                     return err(
@@ -451,6 +527,54 @@ impl WorldSpec {
         }
         Ok(())
     }
+}
+
+fn validate_tcp(i: usize, f: &FlowSpec) -> Result<(), SpecError> {
+    let path = |field: &str| format!("flows.{i}.{field}");
+    match (f.kind, f.file_bytes) {
+        (FlowKind::TcpFile, Some(b)) if b > 0 => {}
+        (FlowKind::TcpFile, b) => {
+            return err(&path("file_bytes"), format!("{b:?}: tcp_file needs file_bytes > 0"))
+        }
+        (_, Some(_)) => return err(&path("file_bytes"), "only tcp_file flows take file_bytes"),
+        _ => {}
+    }
+    let Some(t) = &f.tcp else { return Ok(()) };
+    if crate::tcp::cc::Algorithm::from_name(&t.cc).is_none() {
+        let allowed = crate::tcp::cc::NAMES.join(", ");
+        return err(&path("tcp.cc"), format!("unknown congestion control {:?}; allowed: {allowed}", t.cc));
+    }
+    if crate::tcp::conn::Recovery::parse(&t.recovery).is_none() {
+        return err(&path("tcp.recovery"), format!("{:?}; allowed: tahoe, reno, newreno", t.recovery));
+    }
+    // The segment plus 52 bytes of TCP/IP headers and options must fit one MSDU.
+    let max_mss = MAX_MSDU_BYTES - 8 - 52;
+    if t.mss_bytes == 0 || t.mss_bytes > max_mss {
+        return err(
+            &path("tcp.mss_bytes"),
+            format!("{} is out of range; allowed: 1..={max_mss}", t.mss_bytes),
+        );
+    }
+    for (name, v) in [("min_rto_ms", t.min_rto_ms), ("delack_timeout_ms", t.delack_timeout_ms)] {
+        if !(v.is_finite() && v >= 0.0) {
+            return err(&path(&format!("tcp.{name}")), format!("{v} must be >= 0"));
+        }
+    }
+    for (name, v) in [("max_rto_ms", t.max_rto_ms), ("initial_rto_ms", t.initial_rto_ms)] {
+        if !(v.is_finite() && v > 0.0) {
+            return err(&path(&format!("tcp.{name}")), format!("{v} must be > 0"));
+        }
+    }
+    if t.max_rto_ms < t.min_rto_ms {
+        return err(
+            &path("tcp.max_rto_ms"),
+            format!("{} must be >= min_rto_ms {}", t.max_rto_ms, t.min_rto_ms),
+        );
+    }
+    if t.initial_cwnd == 0 || t.ack_every == 0 || t.rcv_buf_bytes < t.mss_bytes {
+        return err(&path("tcp"), "initial_cwnd and ack_every must be >= 1 and rcv_buf_bytes >= mss_bytes");
+    }
+    Ok(())
 }
 
 /// MPDU bytes of a data frame with a UDP payload (used by tests and the analytic cross-check).

@@ -28,6 +28,56 @@ pub struct FlowSummary {
     pub mean_delay_s: f64,
     pub lost_packets: u64,
     pub loss_ratio: f64,
+    /// TCP flows only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tcp: Option<TcpSummary>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct TcpSummary {
+    pub segments_sent: u64,
+    pub retransmissions: u64,
+    pub timeouts: u64,
+    pub fast_retransmits: u64,
+    /// RTT samples after the warm-up [s].
+    pub rtt_samples: u64,
+    pub rtt_mean_s: f64,
+    pub rtt_p50_s: f64,
+    pub rtt_p95_s: f64,
+    pub rtt_p99_s: f64,
+    /// Time-weighted mean congestion window over the measured time [segments].
+    pub mean_cwnd_segments: f64,
+    /// tcp_file: when the receiver had every byte [s since the start]; null otherwise or if
+    /// the transfer did not finish.
+    pub completion_s: Option<f64>,
+}
+
+/// Nearest-rank percentile of sorted samples.
+fn percentile(sorted: &[u32], q: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let rank = ((q * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
+    f64::from(sorted[rank - 1]) * 1e-6
+}
+
+fn tcp_summary(t: &crate::tcp::flow::TcpFlow, measured_ns: f64) -> TcpSummary {
+    let mut rtt = t.rtt_us.clone();
+    rtt.sort_unstable();
+    let st = t.snd.stats;
+    TcpSummary {
+        segments_sent: st.segments_sent,
+        retransmissions: st.retransmissions,
+        timeouts: st.timeouts,
+        fast_retransmits: st.fast_retransmits,
+        rtt_samples: rtt.len() as u64,
+        rtt_mean_s: ratio(rtt.iter().map(|v| f64::from(*v)).sum::<f64>() * 1e-6, rtt.len() as f64),
+        rtt_p50_s: percentile(&rtt, 0.50),
+        rtt_p95_s: percentile(&rtt, 0.95),
+        rtt_p99_s: percentile(&rtt, 0.99),
+        mean_cwnd_segments: ratio(t.cwnd_area, measured_ns),
+        completion_s: t.completed.map(|c| c.as_secs_f64()),
+    }
 }
 
 #[derive(Debug, Serialize)]
@@ -87,13 +137,15 @@ impl Summary {
                 kind: f.kind.name(),
                 src: name(f.src),
                 dst: name(f.dst),
-                sent_packets: f.sent,
+                // TCP: segments sent (data, retransmissions, SYN, FIN, the handshake ACK).
+                sent_packets: world.tcps[i].as_ref().map_or(f.sent, |t| t.snd.stats.segments_sent),
                 delivered_packets: f.delivered,
                 delivered_bytes: f.delivered_bytes,
                 goodput_bps: ratio(f.delivered_bytes as f64 * 8.0, measured),
                 mean_delay_s: ratio(f.delay_sum_ns as f64 * 1e-9, f.delivered as f64),
                 lost_packets: f.lost,
                 loss_ratio: ratio(f.lost as f64, f.sent as f64),
+                tcp: world.tcps[i].as_ref().map(|t| tcp_summary(t, measured * 1e9)),
             })
             .collect();
         let measured_ns = measured * 1e9;

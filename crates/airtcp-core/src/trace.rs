@@ -37,9 +37,40 @@ pub struct PacketTrace {
     pub delivered_ns: Vec<u64>,
 }
 
+/// One TCP sender state sample.
+#[derive(Clone, Copy, Debug)]
+pub struct TcpStateRow {
+    pub time_ns: u64,
+    pub flow: u32,
+    pub cwnd: u32,
+    pub ssthresh: u32,
+    pub srtt_ns: u64,
+    pub rto_ns: u64,
+    pub in_flight_bytes: u64,
+    pub ca_state: &'static str,
+}
+
+#[derive(Default)]
+pub struct TcpStateTrace {
+    pub rows: Vec<TcpStateRow>,
+}
+
+/// TCP segment events at the sender: the raw material of sequence diagrams (paper 001).
+#[derive(Default)]
+pub struct TcpSegmentTrace {
+    pub time_ns: Vec<u64>,
+    pub flow: Vec<u32>,
+    pub event: Vec<&'static str>,
+    pub seq: Vec<u64>,
+    pub ack: Vec<u64>,
+    pub len: Vec<u32>,
+}
+
 pub struct Traces {
     pub mac_tx: Option<MacTxTrace>,
     pub packets: Option<PacketTrace>,
+    pub tcp: Option<TcpStateTrace>,
+    pub tcp_segments: Option<TcpSegmentTrace>,
 }
 
 impl Traces {
@@ -47,6 +78,35 @@ impl Traces {
         Traces {
             mac_tx: spec.mac_tx.then(MacTxTrace::default),
             packets: spec.packets.then(PacketTrace::default),
+            tcp: spec.tcp.then(TcpStateTrace::default),
+            tcp_segments: spec.tcp_segments.then(TcpSegmentTrace::default),
+        }
+    }
+
+    pub fn wants_tcp(&self) -> bool {
+        self.tcp.is_some()
+    }
+
+    pub fn tcp_state(&mut self, row: TcpStateRow) {
+        if let Some(t) = &mut self.tcp {
+            t.rows.push(row);
+        }
+    }
+
+    pub fn tcp_segment(
+        &mut self,
+        now: SimTime,
+        flow: u32,
+        seg: &crate::tcp::conn::Segment,
+        event: &'static str,
+    ) {
+        if let Some(t) = &mut self.tcp_segments {
+            t.time_ns.push(now.ns());
+            t.flow.push(flow);
+            t.event.push(event);
+            t.seq.push(seg.seq);
+            t.ack.push(seg.ack);
+            t.len.push(seg.len);
         }
     }
 
@@ -87,6 +147,35 @@ impl Traces {
                     ("bytes", Column::U32(t.bytes)),
                     ("retry", Column::Bool(t.retry)),
                     ("outcome", Column::Str(t.outcome)),
+                ],
+            ));
+        }
+        if let Some(t) = self.tcp {
+            let r = &t.rows;
+            out.push((
+                "tcp",
+                vec![
+                    ("time_ns", Column::U64(r.iter().map(|x| x.time_ns).collect())),
+                    ("flow", Column::U32(r.iter().map(|x| x.flow).collect())),
+                    ("cwnd", Column::U32(r.iter().map(|x| x.cwnd).collect())),
+                    ("ssthresh", Column::U32(r.iter().map(|x| x.ssthresh).collect())),
+                    ("srtt_ns", Column::U64(r.iter().map(|x| x.srtt_ns).collect())),
+                    ("rto_ns", Column::U64(r.iter().map(|x| x.rto_ns).collect())),
+                    ("in_flight_bytes", Column::U64(r.iter().map(|x| x.in_flight_bytes).collect())),
+                    ("ca_state", Column::Str(r.iter().map(|x| x.ca_state).collect())),
+                ],
+            ));
+        }
+        if let Some(t) = self.tcp_segments {
+            out.push((
+                "tcp_segments",
+                vec![
+                    ("time_ns", Column::U64(t.time_ns)),
+                    ("flow", Column::U32(t.flow)),
+                    ("event", Column::Str(t.event)),
+                    ("seq", Column::U64(t.seq)),
+                    ("ack", Column::U64(t.ack)),
+                    ("len", Column::U32(t.len)),
                 ],
             ));
         }

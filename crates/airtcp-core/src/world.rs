@@ -45,6 +45,16 @@ pub enum Event {
         dir: u8,
         packet: PacketId,
     },
+    /// A TCP sender's retransmission timer.
+    TcpRto {
+        flow: FlowId,
+        gen: u32,
+    },
+    /// A TCP receiver's delayed-ACK timer.
+    TcpDelack {
+        flow: FlowId,
+        gen: u32,
+    },
 }
 
 /// Wifi settings shared by every node of the channel.
@@ -89,6 +99,8 @@ pub struct World {
     pub medium: Medium,
     pub links: Vec<WiredLink>,
     pub flows: Vec<Flow>,
+    /// The TCP connection of each flow (None for UDP flows), indexed like `flows`.
+    pub tcps: Vec<Option<crate::tcp::flow::TcpFlow>>,
     pub packets: PacketSlab,
     pub error: ErrorSpec,
     pub rx_rngs: Vec<Stream>,
@@ -177,6 +189,7 @@ impl World {
         }
         let medium = Medium::build(spec, &nodes);
         let mut flows = Vec::with_capacity(spec.flows.len());
+        let mut tcps = Vec::with_capacity(spec.flows.len());
         let mut sched = Scheduler::new();
         for (i, f) in spec.flows.iter().enumerate() {
             let id = FlowId(i as u32);
@@ -189,6 +202,7 @@ impl World {
                 _ => Dur::ZERO,
             };
             flows.push(Flow::new(f, interval));
+            tcps.push(f.kind.is_tcp().then(|| crate::tcp::flow::TcpFlow::new(f)));
             sched.at(SimTime(f.start_ns), Event::FlowStart(id));
         }
         Ok(World {
@@ -201,6 +215,7 @@ impl World {
             medium,
             links,
             flows,
+            tcps,
             packets: PacketSlab::with_capacity(1024),
             error: spec.channel.error,
             rx_rngs,
@@ -226,8 +241,11 @@ impl World {
                 Event::Timeout { node, gen } => self.on_timeout(node, gen, now),
                 Event::WiredTxEnd { link, dir } => self.on_wired_tx_end(link, dir, now),
                 Event::WiredArrive { link, dir, packet } => self.on_wired_arrive(link, dir, packet, now),
+                Event::TcpRto { flow, gen } => self.on_tcp_rto(flow, gen, now),
+                Event::TcpDelack { flow, gen } => self.on_tcp_delack(flow, gen, now),
             }
         }
+        self.tcp_finish(self.duration_end);
         self.medium.close_accounting(self.duration_end, self.warmup_end);
     }
 

@@ -105,6 +105,7 @@ pub struct TcpParams {
 /// Sender-side counters.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct SenderStats {
+    pub rtt_samples: u64,
     pub segments_sent: u64,
     pub retransmissions: u64,
     pub timeouts: u64,
@@ -359,6 +360,7 @@ impl Sender {
             }
         };
         if let Some(r) = sample {
+            self.stats.rtt_samples += 1;
             self.rto.sample(r);
             self.last_rtt = Some(r);
             self.s.min_rtt = if self.s.min_rtt == Dur::ZERO { r } else { self.s.min_rtt.min(r) };

@@ -3,6 +3,7 @@
 
 pub mod cc;
 pub mod conn;
+pub mod flow;
 pub mod rto;
 
 #[cfg(test)]

@@ -1,0 +1,246 @@
+//! TCP in the world: a connection per flow, its segments carried as packets, its timers as
+//! events, its statistics and traces.
+
+use super::cc::Algorithm;
+use super::conn::{Receiver, Recovery, Segment, Sender, TcpParams, TimerCmd};
+use super::rto::RtoConfig;
+use crate::engine::Timer;
+use crate::ids::{FlowId, NodeId, PacketId};
+use crate::net::Packet;
+use crate::spec::{FlowKind, FlowSpec, TcpSpec};
+use crate::time::{Dur, SimTime};
+use crate::world::{Event, World};
+
+fn ms(v: f64) -> Dur {
+    Dur((v * 1e6).round() as u64)
+}
+
+/// One TCP connection with its timers and measurements.
+pub struct TcpFlow {
+    pub snd: Sender,
+    pub rcv: Receiver,
+    pub rto: Timer,
+    pub delack: Timer,
+    /// RTT samples after the warm-up [us].
+    pub rtt_us: Vec<u32>,
+    /// Integral of cwnd over measured time [segments x ns], and where it stopped.
+    pub cwnd_area: f64,
+    pub cwnd_since: SimTime,
+    /// When the receiver had every byte (tcp_file).
+    pub completed: Option<SimTime>,
+    out: Vec<Segment>,
+}
+
+impl TcpFlow {
+    /// Build from a validated flow spec.
+    pub fn new(f: &FlowSpec) -> TcpFlow {
+        let t = f.tcp.clone().unwrap_or_default();
+        let p = params(&t);
+        let cc = Algorithm::from_name(&t.cc).unwrap_or(Algorithm::from_name("reno").expect("reno exists"));
+        let app = match f.kind {
+            FlowKind::TcpFile => f.file_bytes,
+            _ => None,
+        };
+        TcpFlow {
+            snd: Sender::new(p.clone(), cc, app),
+            rcv: Receiver::new(p),
+            rto: Timer::default(),
+            delack: Timer::default(),
+            rtt_us: Vec::new(),
+            cwnd_area: 0.0,
+            cwnd_since: SimTime::ZERO,
+            completed: None,
+            out: Vec::with_capacity(64),
+        }
+    }
+}
+
+fn params(t: &TcpSpec) -> TcpParams {
+    TcpParams {
+        mss: t.mss_bytes,
+        recovery: Recovery::parse(&t.recovery).unwrap_or(Recovery::NewReno),
+        rto: RtoConfig { min: ms(t.min_rto_ms), max: ms(t.max_rto_ms), initial: ms(t.initial_rto_ms) },
+        timestamps: t.timestamps,
+        limited_transmit: t.limited_transmit,
+        initial_cwnd: t.initial_cwnd,
+        ack_every: t.ack_every,
+        delack_timeout: ms(t.delack_timeout_ms),
+        rcv_buf: t.rcv_buf_bytes,
+    }
+}
+
+impl World {
+    fn tcp(&mut self, f: FlowId) -> &mut TcpFlow {
+        self.tcps[f.idx()].as_mut().expect("a TCP flow")
+    }
+
+    /// Account cwnd over time (after the warm-up) up to `now`.
+    fn tcp_account(&mut self, f: FlowId, now: SimTime) {
+        let warm = self.warmup_end;
+        let t = self.tcp(f);
+        let from = t.cwnd_since.max(warm);
+        if now > from {
+            t.cwnd_area += f64::from(t.snd.s.cwnd) * now.since(from).ns() as f64;
+        }
+        t.cwnd_since = now;
+    }
+
+    pub(crate) fn tcp_start(&mut self, f: FlowId, now: SimTime) {
+        let t = self.tcp(f);
+        let mut out = std::mem::take(&mut t.out);
+        let cmd = t.snd.start(now, &mut out);
+        self.tcp(f).out = out;
+        self.tcp_rto_cmd(f, cmd);
+        self.tcp_emit(f, true, now);
+    }
+
+    fn tcp_rto_cmd(&mut self, f: FlowId, cmd: TimerCmd) {
+        match cmd {
+            TimerCmd::Keep => {}
+            TimerCmd::Stop => self.tcp(f).rto.cancel(),
+            TimerCmd::Arm(at) => {
+                let gen = self.tcp(f).rto.arm(at);
+                self.sched.at(at, Event::TcpRto { flow: f, gen });
+            }
+        }
+    }
+
+    fn tcp_delack_cmd(&mut self, f: FlowId, cmd: TimerCmd) {
+        match cmd {
+            TimerCmd::Keep => {}
+            TimerCmd::Stop => self.tcp(f).delack.cancel(),
+            TimerCmd::Arm(at) => {
+                let gen = self.tcp(f).delack.arm(at);
+                self.sched.at(at, Event::TcpDelack { flow: f, gen });
+            }
+        }
+    }
+
+    /// Turn the connection's pending segments into packets: from the sender's node when
+    /// `from_sender`, else from the receiver's.
+    fn tcp_emit(&mut self, f: FlowId, from_sender: bool, now: SimTime) {
+        let flow = &self.flows[f.idx()];
+        let (src, dst, ac) =
+            if from_sender { (flow.src, flow.dst, flow.ac) } else { (flow.dst, flow.src, flow.ac) };
+        let ts = self.tcp(f).snd.p.timestamps;
+        let mut out = std::mem::take(&mut self.tcp(f).out);
+        for seg in out.drain(..) {
+            if from_sender {
+                self.traces.tcp_segment(now, f.0, &seg, if seg.retransmit { "retransmit" } else { "sent" });
+            }
+            let p = Packet {
+                flow: f,
+                seq: 0,
+                src,
+                dst,
+                ip_bytes: seg.ip_bytes(ts),
+                payload_bytes: seg.len,
+                created: now,
+                ac,
+                tcp: Some(seg),
+            };
+            let id = self.packets.alloc(p);
+            self.send(src, id, now);
+        }
+        self.tcp(f).out = out;
+    }
+
+    /// A TCP segment reached `node`, one end of its connection.
+    pub(crate) fn tcp_deliver(&mut self, id: PacketId, node: NodeId, now: SimTime) {
+        let p = *self.packets.get(id);
+        self.packets.free(id);
+        let Some(seg) = p.tcp else { return };
+        let f = p.flow;
+        if node == self.flows[f.idx()].dst {
+            let t = self.tcp(f);
+            let mut out = std::mem::take(&mut t.out);
+            let (cmd, bytes) = t.rcv.on_segment(&seg, now, &mut out);
+            let done = t.rcv.fin_received() && t.completed.is_none();
+            if done {
+                t.completed = Some(now);
+            }
+            t.out = out;
+            if bytes > 0 && self.counting(now) {
+                let flow = &mut self.flows[f.idx()];
+                flow.delivered_bytes += bytes;
+                flow.delivered += 1;
+            }
+            self.tcp_delack_cmd(f, cmd);
+            self.tcp_emit(f, false, now);
+        } else {
+            self.tcp_account(f, now);
+            let stop = self.flows[f.idx()].stop;
+            let counting = self.counting(now);
+            let t = self.tcp(f);
+            t.snd.app_closed = stop.is_some_and(|s| now >= s);
+            let (samples, una) = (t.snd.stats.rtt_samples, t.snd.snd_una);
+            let mut out = std::mem::take(&mut t.out);
+            let cmd = t.snd.on_ack(&seg, now, &mut out);
+            t.out = out;
+            if counting && t.snd.stats.rtt_samples > samples {
+                if let Some(r) = t.snd.last_rtt {
+                    t.rtt_us.push((r.ns() / 1000).min(u64::from(u32::MAX)) as u32);
+                }
+            }
+            let ev = if t.snd.snd_una > una { "acked" } else { "dupack" };
+            self.traces.tcp_segment(now, f.0, &seg, ev);
+            self.tcp_rto_cmd(f, cmd);
+            self.tcp_trace_state(f, now);
+            self.tcp_emit(f, true, now);
+        }
+    }
+
+    pub(crate) fn on_tcp_rto(&mut self, f: FlowId, gen: u32, now: SimTime) {
+        if !self.tcp(f).rto.fire(gen) {
+            return;
+        }
+        self.tcp_account(f, now);
+        let t = self.tcp(f);
+        let mut out = std::mem::take(&mut t.out);
+        let cmd = t.snd.on_rto(now, &mut out);
+        t.out = out;
+        self.traces.tcp_segment(now, f.0, &Segment::default(), "timeout");
+        self.tcp_rto_cmd(f, cmd);
+        self.tcp_trace_state(f, now);
+        self.tcp_emit(f, true, now);
+    }
+
+    pub(crate) fn on_tcp_delack(&mut self, f: FlowId, gen: u32, now: SimTime) {
+        if !self.tcp(f).delack.fire(gen) {
+            return;
+        }
+        let t = self.tcp(f);
+        let mut out = std::mem::take(&mut t.out);
+        t.rcv.on_delack(&mut out);
+        t.out = out;
+        self.tcp_emit(f, false, now);
+    }
+
+    fn tcp_trace_state(&mut self, f: FlowId, now: SimTime) {
+        if !self.traces.wants_tcp() {
+            return;
+        }
+        let t = self.tcps[f.idx()].as_ref().expect("a TCP flow");
+        let s = &t.snd;
+        let row = crate::trace::TcpStateRow {
+            time_ns: now.ns(),
+            flow: f.0,
+            cwnd: s.s.cwnd,
+            ssthresh: s.s.ssthresh.min(u32::MAX / 2),
+            srtt_ns: s.rto.srtt().map_or(0, |d| d.ns()),
+            rto_ns: s.rto.rto().ns(),
+            in_flight_bytes: s.snd_nxt.saturating_sub(s.snd_una),
+            ca_state: s.ca.name(),
+        };
+        self.traces.tcp_state(row);
+    }
+
+    /// Close the cwnd integral at the end of the run.
+    pub(crate) fn tcp_finish(&mut self, end: SimTime) {
+        for i in 0..self.tcps.len() {
+            if self.tcps[i].is_some() {
+                self.tcp_account(FlowId(i as u32), end);
+            }
+        }
+    }
+}
