@@ -68,6 +68,7 @@ pub enum DropCause {
     Queue,
     RetryLimit,
     NoRoute,
+    LinkLoss,
 }
 
 /// One application flow and its statistics (counted from the end of the warm-up).
@@ -121,6 +122,9 @@ pub struct WiredLink {
     pub delay: Dur,
     pub queue_limit: usize,
     pub dirs: [WiredDir; 2],
+    /// Per-packet loss probability per direction, and the random stream.
+    pub loss: [f64; 2],
+    pub rng: crate::rng::Stream,
 }
 
 #[derive(Default)]
@@ -135,7 +139,16 @@ pub const PPP_HEADER_BYTES: u32 = 2;
 
 impl WiredLink {
     pub fn new(a: NodeId, b: NodeId, rate_bps: u64, delay: Dur, queue_limit: usize) -> Self {
-        WiredLink { ends: [a, b], rate_bps, delay, queue_limit, dirs: Default::default() }
+        let rng = crate::rng::Stream::derive(0, 0, crate::rng::Purpose::LinkLoss);
+        WiredLink {
+            ends: [a, b],
+            rate_bps,
+            delay,
+            queue_limit,
+            dirs: Default::default(),
+            loss: [0.0; 2],
+            rng,
+        }
     }
 
     /// Serialisation time of an IP packet [ns], rounded up.
@@ -313,7 +326,13 @@ impl World {
         };
         let delay = l.delay;
         let from = l.ends[dir as usize];
-        self.sched.at(now + delay, Event::WiredArrive { link, dir, packet: id });
+        let p = l.loss[dir as usize];
+        let lost = p > 0.0 && l.rng.bernoulli(p);
+        if lost {
+            self.drop_packet(id, now, DropCause::LinkLoss);
+        } else {
+            self.sched.at(now + delay, Event::WiredArrive { link, dir, packet: id });
+        }
         self.wired_start(link, dir, now);
         self.refill(from, now);
     }

@@ -14,6 +14,7 @@ pub enum Purpose {
     Backoff = 1,
     RxError = 2,
     App = 3,
+    LinkLoss = 4,
 }
 
 /// SplitMix64 finaliser (Steele, Lea, Flood 2014): a bijective 64-bit mixer.

@@ -167,6 +167,12 @@ pub struct WiredLinkSpec {
     pub delay_ns: u64,
     #[serde(default = "default_queue")]
     pub queue_limit_packets: u32,
+    /// Independent per-packet loss probability from a to b (netem `loss` on a's egress).
+    #[serde(default)]
+    pub loss: f64,
+    /// The same from b to a.
+    #[serde(default)]
+    pub reverse_loss: f64,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -477,6 +483,14 @@ impl WorldSpec {
             }
             if l.queue_limit_packets == 0 {
                 return err(&format!("wired_links.{i}.queue_limit_packets"), "must be >= 1 (got 0)");
+            }
+            for (name, v) in [("loss", l.loss), ("reverse_loss", l.reverse_loss)] {
+                if !(0.0..1.0).contains(&v) {
+                    return err(
+                        &format!("wired_links.{i}.{name}"),
+                        format!("{v} is out of range; allowed: [0, 1)"),
+                    );
+                }
             }
         }
         for (i, r) in self.routes.iter().enumerate() {

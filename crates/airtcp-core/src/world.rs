@@ -179,13 +179,18 @@ impl World {
             let id = LinkId(i as u32);
             nodes[l.a as usize].wired.push((NodeId(l.b), id, 0));
             nodes[l.b as usize].wired.push((NodeId(l.a), id, 1));
-            links.push(WiredLink::new(
+            let mut link = WiredLink::new(
                 NodeId(l.a),
                 NodeId(l.b),
                 l.rate_bps,
                 Dur(l.delay_ns),
                 l.queue_limit_packets as usize,
-            ));
+            );
+            link.loss = [l.loss, l.reverse_loss];
+            // Keyed by the link's end names, so adding nodes or links perturbs no other stream.
+            let key = format!("link:{}-{}", spec.nodes[l.a as usize].name, spec.nodes[l.b as usize].name);
+            link.rng = Stream::derive(seed, entity_id(&key), Purpose::LinkLoss);
+            links.push(link);
         }
         let medium = Medium::build(spec, &nodes);
         let mut flows = Vec::with_capacity(spec.flows.len());
