@@ -112,3 +112,43 @@ fn reno_and_newreno_follow_the_mathis_formula_under_random_loss() {
         }
     }
 }
+
+/// a -- r -- b: 100 Mbit/s access, then a clean 10 Mbit/s bottleneck with 20 ms one way and
+/// a 100-packet queue (about 2 BDP); one bulk flow a -> b with congestion control `cc`,
+/// measured after a 20 s warm-up that covers the recovery from slow start's overshoot.
+fn bottleneck(cc: &str, secs: f64) -> serde_json::Value {
+    let host = |n: &str| json!({"name": n, "position_m": [0.0, 0.0, 0.0], "wifi": false, "role": "host"});
+    json!({
+        "duration_ns": (secs * 1e9) as u64, "warmup_ns": 20_000_000_000u64,
+        "wifi": {"standard": "80211a", "data_rate_mbps": 54.0, "basic_rate_mbps": 6.0},
+        "channel": {"rx_range_m": 1.0, "cs_range_m": 1.0},
+        "nodes": [host("a"), host("r"), host("b")],
+        "wired_links": [
+            {"a": 0, "b": 1, "rate_bps": 100_000_000u64, "delay_ns": 100_000u64, "queue_limit_packets": 1000},
+            {"a": 1, "b": 2, "rate_bps": 10_000_000u64, "delay_ns": 20_000_000u64, "queue_limit_packets": 100},
+        ],
+        "routes": [{"node": 0, "dst": 2, "next_hop": 1}, {"node": 2, "dst": 0, "next_hop": 1}],
+        "flows": [{"kind": "tcp_bulk", "src": 0, "dst": 2, "payload_bytes": 1460, "tcp": {"cc": cc}}],
+    })
+}
+
+#[test]
+fn every_algorithm_fills_a_clean_bottleneck() {
+    // Payload rate of a saturated 10 Mbit/s link: 10 x 1460 / (1460 + 52 + 2) = 9.643 Mbit/s.
+    let full = 10e6 * 1460.0 / 1514.0;
+    for cc in airtcp_core::tcp::cc::NAMES {
+        let out = run_value(&bottleneck(cc, 120.0), 1);
+        let g = out.summary.flows[0].goodput_bps;
+        assert!(g >= 0.95 * full, "{cc}: {g} < 95 % of {full}");
+        assert!(g <= full * 1.0001, "{cc}: {g} exceeds the link");
+        let t = out.summary.flows[0].tcp.as_ref().unwrap();
+        if *cc == "vegas" {
+            // Vegas keeps alpha..beta (2-4) segments queued: cwnd near BDP 33 + 2..4 (+1 for
+            // the delayed ACK's timing), and no loss at all.
+            assert_eq!((t.fast_retransmits, t.timeouts), (0, 0));
+            assert!((35.0..=40.0).contains(&t.mean_cwnd_segments), "{}", t.mean_cwnd_segments);
+        } else {
+            assert!(t.fast_retransmits > 0, "{cc} probes until the queue overflows");
+        }
+    }
+}

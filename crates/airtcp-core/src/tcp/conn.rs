@@ -588,7 +588,8 @@ impl Receiver {
     }
 
     /// A segment from the sender. Returns the delayed-ACK timer command and the number of
-    /// bytes newly delivered in order to the application.
+    /// payload bytes it brought that had not arrived before (in order or not): the goodput
+    /// counter, immune to when a hole happens to be filled.
     pub fn on_segment(&mut self, seg: &Segment, now: SimTime, out: &mut Vec<Segment>) -> (TimerCmd, u64) {
         if seg.flags & SYN != 0 {
             // Passive open (also answers a retransmitted SYN): SYN-ACK.
@@ -617,14 +618,14 @@ impl Receiver {
         if seg.flags & FIN != 0 {
             self.fin_seq = Some(seg.seq + u64::from(seg.len));
         }
+        let fresh = self.fresh_bytes(seg.seq, seg.seq + u64::from(seg.len));
         if seg.seq > self.rcv_nxt {
             // Out of order: hold it, send a duplicate ACK at once (RFC 5681 4.2).
             self.insert_ooo(seg.seq, end);
             self.stats.out_of_order += 1;
             self.ack(0, true, out);
-            return (TimerCmd::Stop, 0);
+            return (TimerCmd::Stop, fresh);
         }
-        let before = self.rcv_nxt;
         let filled_hole = !self.ooo.is_empty();
         self.rcv_nxt = end;
         while let Some(&(a, b)) = self.ooo.first() {
@@ -634,21 +635,28 @@ impl Receiver {
             self.rcv_nxt = self.rcv_nxt.max(b);
             self.ooo.remove(0);
         }
-        // Data bytes only: the FIN takes a sequence number but carries no data.
-        let data_end = self.fin_seq.unwrap_or(u64::MAX);
-        let delivered = self.rcv_nxt.min(data_end) - before.min(data_end);
         let fin_in_order = self.fin_received();
         self.pending += 1;
         // RFC 5681 4.2: ACK at once when a hole is filled, at the FIN, or every ack_every
         // segments; otherwise wait for the delayed-ACK timer.
         if filled_hole || fin_in_order || self.pending >= self.p.ack_every.max(1) {
             self.ack(0, false, out);
-            return (TimerCmd::Stop, delivered);
+            return (TimerCmd::Stop, fresh);
         }
         if self.p.delack_timeout == Dur::ZERO || self.pending > 1 {
-            return (TimerCmd::Keep, delivered); // the timer runs from the first unacked segment
+            return (TimerCmd::Keep, fresh); // the timer runs from the first unacked segment
         }
-        (TimerCmd::Arm(now + self.p.delack_timeout), delivered)
+        (TimerCmd::Arm(now + self.p.delack_timeout), fresh)
+    }
+
+    /// Payload bytes of [seq, end) that are neither below `rcv_nxt` nor held out of order.
+    fn fresh_bytes(&self, seq: u64, end: u64) -> u64 {
+        let start = seq.max(self.rcv_nxt);
+        if end <= start {
+            return 0;
+        }
+        let held: u64 = self.ooo.iter().map(|&(a, b)| end.min(b).saturating_sub(start.max(a))).sum();
+        end - start - held
     }
 
     /// The FIN and every byte before it have arrived.

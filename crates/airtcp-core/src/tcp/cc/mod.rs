@@ -5,9 +5,21 @@
 //! `cwnd_cnt` carrying the fractional increase of congestion avoidance. `ssthresh()` returns the
 //! new slow-start threshold; the connection applies it (Linux `icsk_ca_ops->ssthresh`).
 
+mod bic;
+mod cubic;
+mod illinois;
 mod reno;
+mod vegas;
+mod veno;
+mod westwood;
 
+pub use bic::Bic;
+pub use cubic::Cubic;
+pub use illinois::Illinois;
 pub use reno::Reno;
+pub use vegas::Vegas;
+pub use veno::Veno;
+pub use westwood::Westwood;
 
 use crate::time::{Dur, SimTime};
 
@@ -147,17 +159,29 @@ pub trait CongestionOps {
 #[derive(Clone, Debug)]
 pub enum Algorithm {
     Reno(Reno),
+    Cubic(Cubic),
+    Bic(Bic),
+    Vegas(Vegas),
+    Veno(Veno),
+    Westwood(Westwood),
+    Illinois(Illinois),
 }
 
 /// Names accepted in configurations ("newreno" is Linux's "reno": loss recovery is chosen
 /// separately, see `Recovery`).
-pub const NAMES: &[&str] = &["reno", "newreno"];
+pub const NAMES: &[&str] = &["reno", "newreno", "cubic", "bic", "vegas", "veno", "westwood", "illinois"];
 
 impl Algorithm {
     /// Look an algorithm up by its Linux name.
     pub fn from_name(name: &str) -> Option<Algorithm> {
         match name {
             "reno" | "newreno" => Some(Algorithm::Reno(Reno)),
+            "cubic" => Some(Algorithm::Cubic(Cubic::new())),
+            "bic" => Some(Algorithm::Bic(Bic::new())),
+            "vegas" => Some(Algorithm::Vegas(Vegas::new())),
+            "veno" => Some(Algorithm::Veno(Veno::new())),
+            "westwood" => Some(Algorithm::Westwood(Westwood::new())),
+            "illinois" => Some(Algorithm::Illinois(Illinois::new())),
             _ => None,
         }
     }
@@ -165,6 +189,12 @@ impl Algorithm {
     fn ops(&mut self) -> &mut dyn CongestionOps {
         match self {
             Algorithm::Reno(a) => a,
+            Algorithm::Cubic(a) => a,
+            Algorithm::Bic(a) => a,
+            Algorithm::Vegas(a) => a,
+            Algorithm::Veno(a) => a,
+            Algorithm::Westwood(a) => a,
+            Algorithm::Illinois(a) => a,
         }
     }
 }
