@@ -140,26 +140,99 @@ def run_command(
         sys.stdout.write(result.to_json() + "\n")
         sys.stdout.flush()
     else:
-        _print_result(result.summary, out)
+        _print_result(result.summary, out, config.to_world_spec())
 
 
-def _print_result(summary: dict[str, Any], out: Path | None) -> None:
+# Columns of the TCP table: (header, key in the flow summary's "tcp" table, format, scale).
+# A column is shown when the core reported its key for some TCP flow.
+_TCP_COLUMNS: tuple[tuple[str, str, str, float], ...] = (
+    ("retx", "retransmissions", "{:d}", 1),
+    ("RTOs", "timeouts", "{:d}", 1),
+    ("RTT ms", "rtt_mean_s", "{:.1f}", 1e3),
+    ("cwnd", "mean_cwnd_segments", "{:.1f}", 1),
+    ("done s", "completion_s", "{:.3f}", 1),
+)
+
+
+def _flow_kind(kind: str) -> str:
+    return {"udp_saturating": "sat", "udp_cbr": "cbr"}.get(kind, kind.replace("_", "-"))
+
+
+def _flow_label(flow: dict[str, Any]) -> str:
+    return f"{flow.get('id')}: {flow.get('src')} -> {flow.get('dst')}"
+
+
+def _tcp_value(flow: dict[str, Any], key: str, scale: float) -> int | float | None:
+    """``flow["tcp"][key]`` (or ``flow[key]``) times ``scale``; None if not reported."""
+    nested = flow.get("tcp")
+    for source in (nested if isinstance(nested, dict) else {}, flow):
+        value = source.get(key)
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return value * scale if scale != 1 else value
+    return None
+
+
+def _tcp_cell(value: int | float | None, fmt: str) -> str:
+    if value is None:
+        return "-"
+    try:
+        return fmt.format(value)
+    except ValueError:  # an integer column got a float
+        return f"{value:g}"
+
+
+def _tcp_table(tcp_flows: list[dict[str, Any]], spec_flows: list[Any]) -> Table:
+    """The TCP flows: their settings from the world spec, and the counters the core reports."""
+    table = Table(title="TCP flows")
+    table.add_column("flow", no_wrap=True)
+    for col in ("cc", "recovery"):
+        table.add_column(col, no_wrap=True)
+    table.add_column("ACK every", justify="right")
+    columns = [
+        (header, [_tcp_value(f, key, scale) for f in tcp_flows], fmt)
+        for header, key, fmt, scale in _TCP_COLUMNS
+    ]
+    columns = [col for col in columns if any(v is not None for v in col[1])]
+    for header, _, _ in columns:
+        table.add_column(header, justify="right")
+    for i, f in enumerate(tcp_flows):
+        fid = f.get("id")
+        spec = spec_flows[fid] if isinstance(fid, int) and 0 <= fid < len(spec_flows) else {}
+        tcp = spec.get("tcp") if isinstance(spec, dict) else None
+        tcp = tcp if isinstance(tcp, dict) else {}
+        table.add_row(
+            _flow_label(f),
+            str(tcp.get("cc", "-")),
+            str(tcp.get("recovery", "-")),
+            str(tcp.get("ack_every", "-")),
+            *(_tcp_cell(values[i], fmt) for _, values, fmt in columns),
+        )
+    return table
+
+
+def _print_result(
+    summary: dict[str, Any], out: Path | None, spec: dict[str, Any] | None = None
+) -> None:
     console = Console()
+    summary_flows = summary.get("flows", [])
     flows = Table(title=f"flows: {summary.get('scenario', '')} (seed {summary.get('seed')})")
     flows.add_column("flow", no_wrap=True)
     flows.add_column("kind", no_wrap=True)
     for col in ("goodput Mbit/s", "delivered", "mean delay ms", "loss"):
         flows.add_column(col, justify="right")
-    for f in summary.get("flows", []):
+    for f in summary_flows:
         flows.add_row(
-            f"{f.get('id')}: {f.get('src')} -> {f.get('dst')}",
-            str(f.get("kind", "")).removeprefix("udp_").replace("saturating", "sat"),
+            _flow_label(f),
+            _flow_kind(str(f.get("kind", ""))),
             f"{f.get('goodput_bps', 0.0) / 1e6:.3f}",
             str(f.get("delivered_packets", 0)),
             f"{f.get('mean_delay_s', 0.0) * 1e3:.3f}",
             f"{f.get('loss_ratio', 0.0):.2%}",
         )
     console.print(flows)
+    tcp_flows = [f for f in summary_flows if str(f.get("kind", "")).startswith("tcp")]
+    if tcp_flows:
+        console.print(_tcp_table(tcp_flows, (spec or {}).get("flows", [])))
 
     nodes = Table(title="nodes (MAC)")
     for col in ("node", "attempts", "retries", "collisions", "drops", "busy %"):

@@ -1,8 +1,9 @@
 """Scenarios: the user's description of a run, validated, and expanded into the world spec.
 
 A scenario is a TOML file (or a dict) with a few top-level knobs (``stations``, ``standard``,
-``duration_s`` ...) and optional tables (``[mac]``, ``[channel]``, ``[[nodes]]``, ``[[links]]``,
-``[[routes]]``, ``[[flows]]``, ``[traces]``); docs/scenarios.md is the reference.
+``duration_s``, ``traffic``, ``cc`` ...) and optional tables (``[mac]``, ``[tcp]``,
+``[channel]``, ``[[nodes]]``, ``[[links]]``, ``[[routes]]``, ``[[flows]]``, ``[traces]``);
+docs/scenarios.md is the reference.
 :meth:`Scenario.to_world_spec` expands it into the explicit world spec of docs/world-spec.md:
 generated nodes with positions, node indices, static routes, one flow per source, integer
 nanoseconds and bit/s.
@@ -30,7 +31,10 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError,
 from pydantic.fields import FieldInfo
 
 __all__ = [
+    "CC_NAMES",
+    "MAX_MSS_BYTES",
     "MAX_PAYLOAD_BYTES",
+    "RECOVERY_NAMES",
     "ChannelConfig",
     "ErrorBer",
     "ErrorFer",
@@ -43,6 +47,7 @@ __all__ = [
     "RouteConfig",
     "Scenario",
     "ScenarioError",
+    "TcpConfig",
     "TracesConfig",
     "apply_overrides",
     "default_basic_rate_mbps",
@@ -59,6 +64,19 @@ _PAYLOAD_ALLOWED = (
     f"integer 1..{MAX_PAYLOAD_BYTES} bytes: the 2304-byte maximum MSDU minus 8 LLC/SNAP, "
     "20 IPv4 and 8 UDP header bytes"
 )
+# 2304-byte maximum MSDU minus 8 LLC/SNAP, 20 IPv4, 20 TCP and 12 timestamp-option bytes.
+MAX_MSS_BYTES = 2304 - 8 - 20 - 20 - 12
+_MSS_ALLOWED = (
+    f"integer 1..{MAX_MSS_BYTES} bytes: the 2304-byte maximum MSDU minus 8 LLC/SNAP, "
+    "20 IPv4, 20 TCP and 12 timestamp-option bytes"
+)
+# Congestion controls by their Linux names, and loss-recovery variants (the core's lists).
+CC_NAMES = ("reno", "newreno", "cubic", "bic", "vegas", "veno", "westwood", "illinois")
+RECOVERY_NAMES = ("tahoe", "reno", "newreno")
+_CC_ALLOWED = ", ".join(CC_NAMES)
+_RECOVERY_ALLOWED = ", ".join(RECOVERY_NAMES)
+_TCP_KINDS = ("tcp-bulk", "tcp-file")
+_U32_MAX = 2**32 - 1
 _GLOB_CHARS = "*?["
 _NS_PER_S = 1_000_000_000
 
@@ -138,6 +156,21 @@ def _line(path: str, what: str, got: object = _NO_VALUE, allowed: str = "") -> s
     return f"{path}: {what}" + (f" ({'; '.join(parts)})" if parts else "")
 
 
+def _check_choice(
+    issues: list[_Issue],
+    loc: tuple[str | int, ...],
+    value: str | None,
+    choices: tuple[str, ...],
+    what: str,
+) -> None:
+    """An issue if ``value`` (unset is fine) is not one of ``choices``."""
+    if value is None or value in choices:
+        return
+    close = difflib.get_close_matches(value.lower(), choices, n=1)
+    hint = f"; did you mean {json.dumps(close[0])}?" if close else ""
+    issues.append(_Issue(loc, f"unknown {what}{hint}", value, ", ".join(choices)))
+
+
 # ---------------------------------------------------------------------------------------------
 # Models
 
@@ -213,6 +246,99 @@ class MacConfig(_Model):
                     f"must be >= mac.cw_min = {self.cw_min}",
                     self.cw_max,
                     f"integer {self.cw_min}..32767 slots",
+                )
+            )
+        if issues:
+            raise _Issues(issues)
+        return self
+
+
+class TcpConfig(_Model):
+    """``[tcp]``: parameters of every TCP flow; defaults follow Linux."""
+
+    cc: str = _field(
+        "newreno", _CC_ALLOWED, "congestion control, by its Linux name (per flow: flows.N.cc)"
+    )
+    recovery: str = _field(
+        "newreno",
+        _RECOVERY_ALLOWED,
+        "loss recovery: tahoe (slow start after every loss), reno (fast recovery), "
+        "newreno (fast recovery with partial ACKs, RFC 6582)",
+    )
+    mss_bytes: int = _field(
+        1460,
+        _MSS_ALLOWED,
+        "maximum segment size: payload bytes per segment (and the payload of the flow)",
+        ge=1,
+        le=MAX_MSS_BYTES,
+    )
+    min_rto_ms: float = _field(
+        200.0, "number >= 0 ms", "lower bound of the retransmission timeout (Linux 200 ms)", ge=0.0
+    )
+    max_rto_ms: float = _field(
+        120_000.0,
+        "number > 0 ms, >= min_rto_ms",
+        "upper bound of the retransmission timeout (Linux 120 s)",
+        gt=0.0,
+    )
+    initial_rto_ms: float = _field(
+        1000.0, "number > 0 ms", "RTO before the first RTT sample (RFC 6298: 1 s)", gt=0.0
+    )
+    timestamps: bool = _field(
+        True,
+        "true or false",
+        "RFC 7323 timestamps: 12 option bytes per segment, an RTT sample on every ACK",
+    )
+    limited_transmit: bool = _field(
+        True,
+        "true or false",
+        "RFC 3042 limited transmit: a new segment on each of the first two duplicate ACKs",
+    )
+    initial_cwnd: int = _field(
+        10,
+        "integer >= 1 segments",
+        "initial congestion window (RFC 6928, Linux: 10)",
+        ge=1,
+        le=_U32_MAX,
+    )
+    delayed_ack: bool = _field(
+        True,
+        "true or false",
+        "the receiver delays ACKs (ack_every, delack_timeout_ms); false = ACK every segment",
+    )
+    ack_every: int = _field(
+        2,
+        "integer >= 1 segments (ignored, = 1, when delayed_ack is false)",
+        "the receiver ACKs every this many full segments (2 = delayed ACK, RFC 5681)",
+        ge=1,
+        le=_U32_MAX,
+    )
+    delack_timeout_ms: float = _field(
+        40.0,
+        "number >= 0 ms; 0 = no timer",
+        "a held ACK goes out after this (Linux TCP_DELACK_MIN 40 ms)",
+        ge=0.0,
+    )
+    rcv_buf_bytes: int = _field(
+        6 * 1024 * 1024,
+        "integer >= tcp.mss_bytes bytes",
+        "receive buffer = the largest advertised window (Linux tcp_rmem[2] = 6 MiB)",
+        ge=1,
+        le=_U32_MAX,
+    )
+
+    @model_validator(mode="after")
+    def _check(self) -> TcpConfig:
+        issues: list[_Issue] = []
+        _check_choice(issues, ("cc",), self.cc, CC_NAMES, "congestion control")
+        _check_choice(issues, ("recovery",), self.recovery, RECOVERY_NAMES, "loss recovery")
+        if self.rcv_buf_bytes < self.mss_bytes:
+            issues.append(
+                _Issue(
+                    ("rcv_buf_bytes",),
+                    f"must be >= tcp.mss_bytes = {self.mss_bytes}",
+                    self.rcv_buf_bytes,
+                    f"integer {self.mss_bytes}..{_U32_MAX} bytes",
                 )
             )
         if issues:
@@ -322,6 +448,12 @@ class LinkConfig(_Model):
     rate_mbps: float = _field(..., "number > 0 Mbit/s", "link rate", gt=0.0)
     delay_ms: float = _field(..., "number >= 0 ms", "one-way propagation delay", ge=0.0)
     queue_limit_packets: int = _field(100, "integer >= 1 packets", "DropTail queue per end", ge=1)
+    loss: float = _field(
+        0.0, "number in [0, 1)", "random loss of packets from a to b (netem loss)", ge=0.0, lt=1.0
+    )
+    reverse_loss: float = _field(
+        0.0, "number in [0, 1)", "random loss of packets from b to a", ge=0.0, lt=1.0
+    )
 
 
 class RouteConfig(_Model):
@@ -332,13 +464,17 @@ class RouteConfig(_Model):
     next_hop: str = _field(..., "a node name, a neighbour of node", "where node sends packets")
 
 
-FlowKind = Literal["udp-saturating", "udp-cbr"]
+FlowKind = Literal["udp-saturating", "udp-cbr", "tcp-bulk", "tcp-file"]
 
 
 class FlowConfig(_Model):
     """``[[flows]]``: a traffic source; a glob ``src`` gives one flow per matching node."""
 
-    kind: FlowKind = _field(..., '"udp-saturating" or "udp-cbr"', "traffic source")
+    kind: FlowKind = _field(
+        ...,
+        '"udp-saturating", "udp-cbr", "tcp-bulk" or "tcp-file"',
+        "traffic source",
+    )
     src: str = _field(
         ...,
         'a node name, or a glob like "sta*" (one flow per matching node except dst)',
@@ -346,26 +482,62 @@ class FlowConfig(_Model):
     )
     dst: str = _field(..., "a node name", "receiver")
     payload_bytes: int | None = _field(
-        None, _PAYLOAD_ALLOWED + ", or unset (= top-level payload_bytes)", "UDP payload", ge=1
+        None,
+        _PAYLOAD_ALLOWED + ", or unset (= top-level payload_bytes); unset for TCP flows",
+        "UDP payload",
+        ge=1,
     )
     rate_mbps: float | None = _field(
         None,
-        'number > 0 Mbit/s for "udp-cbr"; unset for "udp-saturating"',
+        'number > 0 Mbit/s for "udp-cbr"; unset for the other kinds',
         "offered load of a CBR flow",
         gt=0.0,
     )
+    file_bytes: int | None = _field(
+        None,
+        'integer >= 1 bytes for "tcp-file"; unset for the other kinds',
+        "bytes a tcp-file flow transfers",
+        ge=1,
+    )
+    cc: str | None = _field(
+        None,
+        _CC_ALLOWED + ", or unset (= top-level cc, else tcp.cc); TCP flows only",
+        "congestion control of this flow",
+    )
+    recovery: str | None = _field(
+        None,
+        _RECOVERY_ALLOWED + ", or unset (= top-level recovery, else tcp.recovery); TCP flows only",
+        "loss recovery of this flow",
+    )
     start_s: float = _field(0.0, "number >= 0 s, < duration_s", "start time", ge=0.0)
     stop_s: float | None = _field(
-        None, "number > start_s seconds, or unset (= until the end)", "stop time", gt=0.0
+        None,
+        'number > start_s seconds, or unset (= until the end); unset for "tcp-file"',
+        "stop time",
+        gt=0.0,
     )
     ac: Literal["be", "bk", "vi", "vo"] = _field(
         "be", '"be", "bk", "vi" or "vo"', "EDCA access category (ignored by DCF)"
     )
 
+    @property
+    def is_tcp(self) -> bool:
+        return self.kind in _TCP_KINDS
+
     @model_validator(mode="after")
     def _check(self) -> FlowConfig:
-        issues = []
-        if self.payload_bytes is not None and self.payload_bytes > MAX_PAYLOAD_BYTES:
+        issues: list[_Issue] = []
+        kind = f'kind = "{self.kind}"'
+        if self.payload_bytes is not None and self.is_tcp:
+            issues.append(
+                _Issue(
+                    ("payload_bytes",),
+                    f"not allowed for {kind} (TCP segments carry tcp.mss_bytes of payload)",
+                    self.payload_bytes,
+                    "unset; set tcp.mss_bytes instead",
+                )
+            )
+        elif self.payload_bytes is not None and self.payload_bytes > MAX_PAYLOAD_BYTES:
             issues.append(
                 _Issue(
                     ("payload_bytes",),
@@ -378,15 +550,61 @@ class FlowConfig(_Model):
             issues.append(
                 _Issue(("rate_mbps",), 'required for kind = "udp-cbr"', allowed="number > 0 Mbit/s")
             )
-        if self.kind == "udp-saturating" and self.rate_mbps is not None:
+        if self.kind != "udp-cbr" and self.rate_mbps is not None:
+            why = (
+                "TCP sends as fast as its window allows"
+                if self.is_tcp
+                else "it sends as fast as it can"
+            )
             issues.append(
                 _Issue(
                     ("rate_mbps",),
-                    'not allowed for kind = "udp-saturating" (it sends as fast as it can)',
+                    f"not allowed for {kind} ({why})",
                     self.rate_mbps,
                     'unset, or kind = "udp-cbr"',
                 )
             )
+        if self.kind == "tcp-file" and self.file_bytes is None:
+            issues.append(
+                _Issue(
+                    ("file_bytes",),
+                    'required for kind = "tcp-file"',
+                    allowed="integer >= 1 bytes",
+                )
+            )
+        if self.kind != "tcp-file" and self.file_bytes is not None:
+            issues.append(
+                _Issue(
+                    ("file_bytes",),
+                    f"not allowed for {kind} (only a tcp-file flow has a file)",
+                    self.file_bytes,
+                    'unset, or kind = "tcp-file"',
+                )
+            )
+        if self.kind == "tcp-file" and self.stop_s is not None:
+            issues.append(
+                _Issue(
+                    ("stop_s",),
+                    'not allowed for kind = "tcp-file" (it ends when the file is delivered)',
+                    self.stop_s,
+                    'unset, or kind = "tcp-bulk"',
+                )
+            )
+        if self.is_tcp:
+            _check_choice(issues, ("cc",), self.cc, CC_NAMES, "congestion control")
+            _check_choice(issues, ("recovery",), self.recovery, RECOVERY_NAMES, "loss recovery")
+        else:
+            for name in ("cc", "recovery"):
+                value = getattr(self, name)
+                if value is not None:
+                    issues.append(
+                        _Issue(
+                            (name,),
+                            f"only used by TCP flows, not {kind}",
+                            value,
+                            'unset, or kind = "tcp-bulk" or "tcp-file"',
+                        )
+                    )
         if self.stop_s is not None and self.stop_s <= self.start_s:
             issues.append(
                 _Issue(
@@ -445,13 +663,51 @@ class Scenario(_Model):
     basic_rate_mbps: float | None = _field(
         None, "a rate of the standard in Mbit/s, or unset", "control frame rate", gt=0.0
     )
-    payload_bytes: int = _field(1500, _PAYLOAD_ALLOWED, "UDP payload per packet", ge=1)
+    payload_bytes: int = _field(
+        1500, _PAYLOAD_ALLOWED, "UDP payload per packet (UDP flows only)", ge=1
+    )
     duration_s: float = _field(10.0, "number > 0 seconds", "simulated time", gt=0.0)
     warmup_s: float = _field(
         0.0, "number >= 0 seconds, < duration_s", "nothing is counted before this", ge=0.0
     )
+    traffic: Literal["udp", "tcp"] = _field(
+        "udp",
+        '"udp" or "tcp"',
+        'the default flows (no [[flows]]): "udp" = udp-saturating, "tcp" = tcp-bulk',
+    )
+    cc: str | None = _field(
+        None,
+        _CC_ALLOWED + "; or unset (= tcp.cc); needs a TCP flow",
+        "shortcut for tcp.cc, overriding it",
+    )
+    recovery: str | None = _field(
+        None,
+        _RECOVERY_ALLOWED + "; or unset (= tcp.recovery); needs a TCP flow",
+        "shortcut for tcp.recovery, overriding it",
+    )
+    delayed_ack: bool | None = _field(
+        None,
+        "true, false, or unset (= tcp.delayed_ack); needs a TCP flow",
+        "shortcut for tcp.delayed_ack, overriding it",
+    )
+    min_rto_ms: float | None = _field(
+        None,
+        "number >= 0 ms, <= tcp.max_rto_ms, or unset (= tcp.min_rto_ms); needs a TCP flow",
+        "shortcut for tcp.min_rto_ms, overriding it",
+        ge=0.0,
+    )
+    retry_limit: int | None = _field(
+        None,
+        "integer 0..31 retransmissions, or unset (= mac.short_retry_limit, mac.long_retry_limit)",
+        "shortcut setting both mac.short_retry_limit and mac.long_retry_limit",
+        ge=0,
+        le=31,
+    )
     mac: MacConfig = Field(
         default_factory=MacConfig, json_schema_extra={"allowed": "a table"}, description="[mac]"
+    )
+    tcp: TcpConfig = Field(
+        default_factory=TcpConfig, json_schema_extra={"allowed": "a table"}, description="[tcp]"
     )
     channel: ChannelConfig = Field(
         default_factory=ChannelConfig,
@@ -504,6 +760,8 @@ class Scenario(_Model):
                     _PAYLOAD_ALLOWED,
                 )
             )
+        _check_choice(issues, ("cc",), self.cc, CC_NAMES, "congestion control")
+        _check_choice(issues, ("recovery",), self.recovery, RECOVERY_NAMES, "loss recovery")
         spec = _build_world_spec(self, issues)
         if issues:
             raise _Issues(issues)
@@ -805,6 +1063,8 @@ def _build_world_spec(s: Scenario, issues: list[_Issue]) -> dict[str, Any]:
                 "rate_bps": round(link.rate_mbps * 1e6),
                 "delay_ns": round(link.delay_ms * 1e6),
                 "queue_limit_packets": link.queue_limit_packets,
+                "loss": link.loss,
+                "reverse_loss": link.reverse_loss,
             }
         )
 
@@ -913,6 +1173,60 @@ def _build_world_spec(s: Scenario, issues: list[_Issue]) -> dict[str, Any]:
             _Issue(("flows",), "a custom topology needs at least one [[flows]] entry", [], "")
         )
 
+    # -- TCP: the shortcuts over [tcp] ---------------------------------------------------------
+    default_kind = "tcp-bulk" if s.traffic == "tcp" else "udp-saturating"
+    has_tcp = (
+        any(f.is_tcp for f in s.flows) if s.flows else s.traffic == "tcp" and s.topology != "custom"
+    )
+    for name in ("cc", "recovery", "delayed_ack", "min_rto_ms"):
+        value = getattr(s, name)
+        if value is not None and not has_tcp:
+            issues.append(
+                _Issue(
+                    (name,),
+                    "only used by TCP flows, and the scenario has none",
+                    value,
+                    'unset, or traffic = "tcp" (default flows), or [[flows]] of kind '
+                    '"tcp-bulk" or "tcp-file"',
+                )
+            )
+    t = s.tcp
+    min_rto = s.min_rto_ms if s.min_rto_ms is not None else t.min_rto_ms
+    if min_rto > t.max_rto_ms:
+        if s.min_rto_ms is not None:
+            issues.append(
+                _Issue(
+                    ("min_rto_ms",),
+                    f"must be <= tcp.max_rto_ms = {_num(t.max_rto_ms)}",
+                    s.min_rto_ms,
+                    f"number 0..{_num(t.max_rto_ms)} ms, or unset",
+                )
+            )
+        else:
+            issues.append(
+                _Issue(
+                    ("tcp", "max_rto_ms"),
+                    f"must be >= tcp.min_rto_ms = {_num(t.min_rto_ms)}",
+                    t.max_rto_ms,
+                    f"number >= {_num(t.min_rto_ms)} ms",
+                )
+            )
+    delayed_ack = s.delayed_ack if s.delayed_ack is not None else t.delayed_ack
+    tcp_base = {
+        "cc": s.cc if s.cc is not None else t.cc,
+        "recovery": s.recovery if s.recovery is not None else t.recovery,
+        "mss_bytes": t.mss_bytes,
+        "min_rto_ms": float(min_rto),
+        "max_rto_ms": float(t.max_rto_ms),
+        "initial_rto_ms": float(t.initial_rto_ms),
+        "timestamps": t.timestamps,
+        "limited_transmit": t.limited_transmit,
+        "initial_cwnd": t.initial_cwnd,
+        "ack_every": t.ack_every if delayed_ack else 1,
+        "delack_timeout_ms": float(t.delack_timeout_ms),
+        "rcv_buf_bytes": t.rcv_buf_bytes,
+    }
+
     if issues:
         return {}
 
@@ -969,21 +1283,43 @@ def _build_world_spec(s: Scenario, issues: list[_Issue]) -> dict[str, Any]:
                 allowed = _isolation_hint(nodes[src], rx_range)
             issues.append(_Issue(floc, what, names[dst], allowed))
             continue
+        kind = fcfg.kind if fcfg else default_kind
+        back = _trace_path(dst, src, next_hop, names) if kind in _TCP_KINDS else None
+        if back:
+            where = f"{names[src]} -> {names[dst]}"
+            issues.append(
+                _Issue(
+                    (*floc, "dst") if fcfg is not None else floc,
+                    f"TCP flow {where}: its ACKs cannot get back from {names[dst]} "
+                    f"to {names[src]}: {back}",
+                    names[dst],
+                    "a destination with a route back (check [[routes]] and channel.matrix)",
+                )
+            )
+            continue
         payload = s.payload_bytes
         if fcfg is not None and fcfg.payload_bytes is not None:
             payload = fcfg.payload_bytes
-        flows_spec.append(
-            {
-                "kind": (fcfg.kind if fcfg else "udp-saturating").replace("-", "_"),
-                "src": src,
-                "dst": dst,
-                "payload_bytes": payload,
-                "rate_bps": round(fcfg.rate_mbps * 1e6) if fcfg and fcfg.rate_mbps else None,
-                "start_ns": _ns(fcfg.start_s) if fcfg else 0,
-                "stop_ns": _ns(fcfg.stop_s) if fcfg and fcfg.stop_s is not None else None,
-                "ac": fcfg.ac if fcfg else "be",
-            }
-        )
+        flow = {
+            "kind": kind.replace("-", "_"),
+            "src": src,
+            "dst": dst,
+            "payload_bytes": payload,
+            "rate_bps": round(fcfg.rate_mbps * 1e6) if fcfg and fcfg.rate_mbps else None,
+            "start_ns": _ns(fcfg.start_s) if fcfg else 0,
+            "stop_ns": _ns(fcfg.stop_s) if fcfg and fcfg.stop_s is not None else None,
+            "ac": fcfg.ac if fcfg else "be",
+        }
+        if kind in _TCP_KINDS:
+            tcp = dict(tcp_base)
+            if fcfg is not None and fcfg.cc is not None:
+                tcp["cc"] = fcfg.cc
+            if fcfg is not None and fcfg.recovery is not None:
+                tcp["recovery"] = fcfg.recovery
+            flow["payload_bytes"] = tcp["mss_bytes"]
+            flow["file_bytes"] = fcfg.file_bytes if fcfg else None
+            flow["tcp"] = tcp
+        flows_spec.append(flow)
     if issues:
         return {}
 
@@ -1001,8 +1337,12 @@ def _build_world_spec(s: Scenario, issues: list[_Issue]) -> dict[str, Any]:
             "cw_min": mac.cw_min,
             "cw_max": mac.cw_max,
             "aifsn": mac.aifsn,
-            "short_retry_limit": mac.short_retry_limit,
-            "long_retry_limit": mac.long_retry_limit,
+            "short_retry_limit": s.retry_limit
+            if s.retry_limit is not None
+            else mac.short_retry_limit,
+            "long_retry_limit": s.retry_limit
+            if s.retry_limit is not None
+            else mac.long_retry_limit,
             "rts_threshold_bytes": mac.rts_threshold_bytes,
             "queue_limit_packets": mac.queue_limit_packets,
         },

@@ -74,6 +74,18 @@ def test_malformed_toml(write_toml, tmp_path):
         (GOOD, ["mac..aifsn=2"], "empty segment"),
         (GOOD, ["standard=80211q"], 'standard: not an allowed value (got "80211q"'),
         (GOOD, ["mac.short_retry_limit=40"], "mac.short_retry_limit: must be <= 31"),
+        (
+            GOOD,
+            ["traffic=tcp", "cc=foo"],
+            'cc: unknown congestion control (got "foo"; allowed: reno',
+        ),
+        (GOOD, ["cc=cubic"], 'cc: only used by TCP flows, and the scenario has none (got "cubic"'),
+        (GOOD, ["traffic=tcp", "tcp.mss_bytes=9000"], "tcp.mss_bytes: must be <= 2244 (got 9000;"),
+        (
+            '[[flows]]\nkind = "tcp-file"\nsrc = "sta1"\ndst = "ap"\n',
+            [],
+            'flows.0.file_bytes: required for kind = "tcp-file"',
+        ),
     ],
 )
 def test_bad_scenarios_exit_2(write_toml, tmp_path, toml, sets, needle):
@@ -214,6 +226,16 @@ def fake_core(raise_error: str | None = None) -> types.ModuleType:
             }
             for i, f in enumerate(spec["flows"])
         ]
+        for flow, f in zip(flows, spec["flows"], strict=True):
+            if f["kind"].startswith("tcp"):
+                flow["tcp"] = {
+                    "segments_sent": 10,
+                    "retransmissions": 7,
+                    "timeouts": 2,
+                    "rtt_mean_s": 0.0123,
+                    "mean_cwnd_segments": 12.5,
+                    "completion_s": 0.4321 if f["kind"] == "tcp_file" else None,
+                }
         mac = {"attempts": 12, "retries": 2, "collisions": 1, "busy_air_fraction": 0.5}
         summary = {
             "sim_seconds": spec["duration_ns"] / 1e9,
@@ -278,6 +300,80 @@ def test_run_table_and_out_with_stand_in_core(write_toml, tmp_path, with_fake_co
     assert pq.read_table(out / "traces" / "mac_tx.parquet").num_rows == 3
     assert json.loads((out / "spec.json").read_text())["nodes"][0]["name"] == "ap"
     assert [p.name for p in out.parent.iterdir()] == ["one"]  # no temporary left behind
+
+
+TCP = """
+name = "tcp"
+stations = 2
+duration_s = 0.5
+cc = "cubic"
+
+[tcp]
+delayed_ack = false
+
+[[flows]]
+kind = "tcp-bulk"
+src = "sta1"
+dst = "ap"
+recovery = "tahoe"
+
+[[flows]]
+kind = "tcp-file"
+src = "sta2"
+dst = "ap"
+file_bytes = 100000
+cc = "vegas"
+
+[[flows]]
+kind = "udp-cbr"
+src = "sta2"
+dst = "ap"
+rate_mbps = 1.0
+"""
+
+
+def test_run_tcp_table_with_stand_in_core(write_toml, tmp_path, with_fake_core):
+    with_fake_core()
+    out = tmp_path / "out"
+    result = invoke("run", str(write_toml(TCP)), "--out", str(out))
+    assert result.exit_code == 0, result.output
+    flows_table, tcp_table = result.stdout.split("TCP flows")
+    assert "tcp-bulk" in flows_table and "tcp-file" in flows_table and "cbr" in flows_table
+    rows = [line for line in tcp_table.splitlines() if "->" in line]
+    assert len(rows) == 2  # the UDP flow is not in the TCP table
+    cells = [[c.strip() for c in row.strip("│ ").split("│")] for row in rows]
+    # flow, cc, recovery, ACK every, retx, RTOs, RTT ms, cwnd, done s
+    assert cells[0] == ["0: sta1 -> ap", "cubic", "tahoe", "1", "7", "2", "12.3", "12.5", "-"]
+    assert cells[1] == ["1: sta2 -> ap", "vegas", "newreno", "1", "7", "2", "12.3", "12.5", "0.432"]
+    spec = json.loads((out / "spec.json").read_text())
+    assert [f["kind"] for f in spec["flows"]] == ["tcp_bulk", "tcp_file", "udp_cbr"]
+    assert spec["flows"][1]["file_bytes"] == 100000
+
+
+def test_tcp_table_without_core_counters(write_toml, with_fake_core, monkeypatch):
+    with_fake_core()
+    core = sys.modules["airtcp._core"]
+    run = core.run
+
+    def bare(spec_json, seed):  # a core that reports no TCP counters yet
+        summary, traces = run(spec_json, seed)
+        data = json.loads(summary)
+        for f in data["flows"]:
+            f.pop("tcp", None)
+        return json.dumps(data), traces
+
+    monkeypatch.setattr(core, "run", bare)
+    result = invoke("run", str(write_toml(TCP)))
+    assert result.exit_code == 0, result.output
+    tcp_table = result.stdout.split("TCP flows")[1]
+    assert "cubic" in tcp_table and "retx" not in tcp_table and "RTOs" not in tcp_table
+
+
+def test_udp_run_has_no_tcp_table(write_toml, with_fake_core):
+    with_fake_core()
+    result = invoke("run", str(write_toml(GOOD)))
+    assert result.exit_code == 0, result.output
+    assert "TCP flows" not in result.stdout and "sat" in result.stdout
 
 
 def test_core_value_error_is_a_user_error(write_toml, tmp_path, with_fake_core):
@@ -377,6 +473,16 @@ def test_real_run_out(real_core, examples_dir, tmp_path):
         p.name for p in out.iterdir()
     }
     assert pq.read_table(out / "nodes.parquet").num_rows == 3
+
+
+@pytest.mark.parametrize("example", ["bss-tcp-bulk", "wired-server-tcp", "chain-tcp"])
+def test_real_tcp_run(real_core, examples_dir, example):
+    args = ["run", str(examples_dir / f"{example}.toml"), "--json"]
+    result = invoke(*args, "--set", "duration_s=1.0", "--set", "warmup_s=0.2")
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout.strip())
+    assert [f["kind"] for f in summary["flows"]] == ["tcp_bulk"]
+    assert summary["flows"][0]["goodput_bps"] > 0
 
 
 def test_real_run_is_deterministic(real_core):

@@ -8,6 +8,8 @@ import math
 import pytest
 
 from airtcp.config import (
+    CC_NAMES,
+    MAX_MSS_BYTES,
     MAX_PAYLOAD_BYTES,
     Scenario,
     ScenarioError,
@@ -201,7 +203,7 @@ def test_wired_server_behind_the_ap():
         "role": "host",
     }
     assert spec["wired_links"] == [
-        {"a": 3, "b": 0, "rate_bps": 100_000_000, "delay_ns": 2_500_000, "queue_limit_packets": 100}
+        {"a": 3, "b": 0, "rate_bps": 100_000_000, "delay_ns": 2_500_000, "queue_limit_packets": 100, "loss": 0.0, "reverse_loss": 0.0}
     ]
     routes = routes_by_name(spec)
     assert routes[("server", "sta2")] == "ap"
@@ -282,13 +284,54 @@ def test_error_models():
 
 def test_examples_load(examples_dir):
     files = sorted(examples_dir.glob("*.toml"))
-    assert {f.name for f in files} >= {"bss-udp-saturation.toml", "chain-udp.toml"}
+    assert {f.name for f in files} >= {
+        "bss-udp-saturation.toml",
+        "chain-udp.toml",
+        "bss-tcp-bulk.toml",
+        "wired-server-tcp.toml",
+        "chain-tcp.toml",
+    }
     for path in files:
         load(path).to_world_spec()
     bss = load(examples_dir / "bss-udp-saturation.toml")
     assert (bss.stations, bss.standard, bss.warmup_s, bss.data_rate_mbps) == (10, "80211a", 1.0, 54)
     chain = load(examples_dir / "chain-udp.toml").to_world_spec()
     assert len(chain["nodes"]) == 6 and chain["wifi"]["standard"] == "80211g"
+
+
+def test_tcp_examples(examples_dir):
+    bss = load(examples_dir / "bss-tcp-bulk.toml")
+    assert (bss.traffic, bss.stations, bss.cc, bss.delayed_ack, bss.min_rto_ms) == (
+        "tcp",
+        1,
+        "newreno",
+        True,
+        200,
+    )
+    spec = bss.to_world_spec()
+    assert [(f["kind"], f["src"], f["dst"]) for f in spec["flows"]] == [("tcp_bulk", 1, 0)]
+    assert (spec["duration_ns"], spec["warmup_ns"]) == (20_000_000_000, 2_000_000_000)
+    # --set stations=3 still works: one bulk flow per station
+    more = Scenario.from_dict(
+        apply_overrides(load_toml(examples_dir / "bss-tcp-bulk.toml"), ["stations=3", "cc=cubic"])
+    ).to_world_spec()
+    assert [(f["src"], f["tcp"]["cc"]) for f in more["flows"]] == [(k, "cubic") for k in (1, 2, 3)]
+
+    wired = load(examples_dir / "wired-server-tcp.toml").to_world_spec()
+    assert names(wired) == ["ap", "sta1", "server"]
+    assert wired["nodes"][2]["role"] == "host" and not wired["nodes"][2]["wifi"]
+    assert wired["wired_links"] == [
+        {"a": 0, "b": 2, "rate_bps": 100_000_000, "delay_ns": 2_000_000, "queue_limit_packets": 100, "loss": 0.0, "reverse_loss": 0.0}
+    ]
+    assert [(f["kind"], f["src"], f["dst"]) for f in wired["flows"]] == [("tcp_bulk", 1, 2)]
+    assert routes_by_name(wired) == {("sta1", "server"): "ap", ("server", "sta1"): "ap"}
+
+    chain = load(examples_dir / "chain-tcp.toml").to_world_spec()
+    assert len(chain["nodes"]) == 6 and chain["wifi"]["standard"] == "80211g"
+    assert (chain["wifi"]["short_retry_limit"], chain["wifi"]["long_retry_limit"]) == (7, 7)
+    assert [(f["kind"], f["src"], f["dst"]) for f in chain["flows"]] == [("tcp_bulk", 0, 5)]
+    assert chain["channel"]["rx_range_m"] == 250.0
+    assert chain["nodes"][5]["position_m"] == [100.0, 0.0, 0.0]
 
 
 def test_docs_mention_every_field(repo_root):
@@ -306,12 +349,177 @@ def test_docs_mention_every_field(repo_root):
         config.LinkConfig,
         config.RouteConfig,
         config.FlowConfig,
+        config.TcpConfig,
         config.TracesConfig,
     ]
     missing = [
         f"{m.__name__}.{name}" for m in models for name in m.model_fields if f"`{name}`" not in text
     ]
     assert not missing
+
+
+# --- TCP ------------------------------------------------------------------------------------------
+
+TCP_DEFAULTS = {
+    "cc": "newreno",
+    "recovery": "newreno",
+    "mss_bytes": 1460,
+    "min_rto_ms": 200.0,
+    "max_rto_ms": 120000.0,
+    "initial_rto_ms": 1000.0,
+    "timestamps": True,
+    "limited_transmit": True,
+    "initial_cwnd": 10,
+    "ack_every": 2,
+    "delack_timeout_ms": 40.0,
+    "rcv_buf_bytes": 6291456,
+}
+
+
+def tcp_flow(**kw):
+    return {"kind": "tcp-bulk", "src": "sta1", "dst": "ap", **kw}
+
+
+def test_tcp_flow_expansion_with_defaults():
+    spec = spec_of(
+        stations=2,
+        flows=[
+            tcp_flow(start_s=1.0, stop_s=5.0, ac="vi"),
+            {"kind": "tcp-file", "src": "sta2", "dst": "ap", "file_bytes": 1_000_000},
+        ],
+    )
+    bulk, file = spec["flows"]
+    assert bulk == {
+        "kind": "tcp_bulk",
+        "src": 1,
+        "dst": 0,
+        "payload_bytes": 1460,
+        "rate_bps": None,
+        "start_ns": 1_000_000_000,
+        "stop_ns": 5_000_000_000,
+        "ac": "vi",
+        "file_bytes": None,
+        "tcp": TCP_DEFAULTS,
+    }
+    assert (file["kind"], file["file_bytes"], file["stop_ns"]) == ("tcp_file", 1_000_000, None)
+    assert file["tcp"] == TCP_DEFAULTS
+    # every field is explicit and of the core's type
+    for key in ("min_rto_ms", "max_rto_ms", "initial_rto_ms", "delack_timeout_ms"):
+        assert type(bulk["tcp"][key]) is float
+    for key in ("mss_bytes", "initial_cwnd", "ack_every", "rcv_buf_bytes"):
+        assert type(bulk["tcp"][key]) is int
+
+
+def test_udp_flows_carry_no_tcp_fields():
+    spec = spec_of(stations=2)
+    assert all("tcp" not in f and "file_bytes" not in f for f in spec["flows"])
+    assert Scenario.from_dict({}).tcp.cc == "newreno"  # [tcp] defaults exist, unused
+
+
+def test_tcp_table_reaches_every_tcp_flow():
+    tcp = {
+        "cc": "cubic",
+        "recovery": "reno",
+        "mss_bytes": 536,
+        "min_rto_ms": 1000,
+        "max_rto_ms": 60000,
+        "initial_rto_ms": 3000,
+        "timestamps": False,
+        "limited_transmit": False,
+        "initial_cwnd": 2,
+        "ack_every": 3,
+        "delack_timeout_ms": 200,
+        "rcv_buf_bytes": 65535,
+    }
+    spec = spec_of(traffic="tcp", stations=2, payload_bytes=1000, tcp=tcp)
+    expected = {k: float(v) if k.endswith("_ms") else v for k, v in tcp.items()}
+    assert [f["tcp"] for f in spec["flows"]] == [expected, expected]
+    # the segment size is the MSS; the top-level payload_bytes is for UDP flows only
+    assert [f["payload_bytes"] for f in spec["flows"]] == [536, 536]
+
+
+def test_delayed_ack_false_acks_every_segment():
+    spec = spec_of(traffic="tcp", tcp={"delayed_ack": False, "ack_every": 3})
+    assert spec["flows"][0]["tcp"]["ack_every"] == 1
+    assert spec_of(traffic="tcp", delayed_ack=False)["flows"][0]["tcp"]["ack_every"] == 1
+    # the shortcut overrides the table both ways
+    spec = spec_of(traffic="tcp", delayed_ack=True, tcp={"delayed_ack": False, "ack_every": 3})
+    assert spec["flows"][0]["tcp"]["ack_every"] == 3
+
+
+def test_shortcuts_override_the_tcp_table():
+    spec = spec_of(
+        traffic="tcp",
+        cc="vegas",
+        recovery="tahoe",
+        min_rto_ms=1000,
+        tcp={"cc": "cubic", "recovery": "reno", "min_rto_ms": 5},
+    )
+    tcp = spec["flows"][0]["tcp"]
+    assert (tcp["cc"], tcp["recovery"], tcp["min_rto_ms"]) == ("vegas", "tahoe", 1000.0)
+
+
+def test_per_flow_cc_and_recovery_override_the_scenario():
+    spec = spec_of(
+        stations=3,
+        cc="cubic",
+        tcp={"recovery": "reno"},
+        flows=[
+            tcp_flow(cc="westwood"),
+            tcp_flow(src="sta2", recovery="tahoe"),
+            tcp_flow(src="sta3"),
+        ],
+    )
+    assert [(f["tcp"]["cc"], f["tcp"]["recovery"]) for f in spec["flows"]] == [
+        ("westwood", "reno"),
+        ("cubic", "tahoe"),
+        ("cubic", "reno"),
+    ]
+
+
+@pytest.mark.parametrize("cc", CC_NAMES)
+def test_every_congestion_control_is_accepted(cc):
+    assert spec_of(traffic="tcp", cc=cc)["flows"][0]["tcp"]["cc"] == cc
+
+
+def test_retry_limit_sets_both_mac_limits():
+    wifi = spec_of(retry_limit=7, mac={"short_retry_limit": 2, "long_retry_limit": 1})["wifi"]
+    assert (wifi["short_retry_limit"], wifi["long_retry_limit"]) == (7, 7)
+    wifi = spec_of(mac={"short_retry_limit": 2, "long_retry_limit": 1})["wifi"]
+    assert (wifi["short_retry_limit"], wifi["long_retry_limit"]) == (2, 1)
+
+
+def test_traffic_tcp_default_flows():
+    bss = spec_of(traffic="tcp", stations=3)
+    assert [(f["kind"], f["src"], f["dst"]) for f in bss["flows"]] == [
+        ("tcp_bulk", k, 0) for k in (1, 2, 3)
+    ]
+    chain = spec_of(traffic="tcp", topology="chain", hops=4)
+    assert [(f["kind"], f["src"], f["dst"]) for f in chain["flows"]] == [("tcp_bulk", 0, 4)]
+    assert spec_of(traffic="udp")["flows"][0]["kind"] == "udp_saturating"
+    # explicit [[flows]] win over traffic
+    spec = spec_of(traffic="tcp", flows=[{"kind": "udp-saturating", "src": "sta1", "dst": "ap"}])
+    assert spec["flows"][0]["kind"] == "udp_saturating"
+
+
+def test_tcp_overrides_from_the_command_line():
+    out = apply_overrides(
+        {"traffic": "tcp"},
+        ["cc=cubic", "recovery=reno", "delayed_ack=false", "min_rto_ms=300", "retry_limit=4"],
+    )
+    assert out["cc"] == "cubic" and out["delayed_ack"] is False
+    spec = Scenario.from_dict(out).to_world_spec()
+    tcp = spec["flows"][0]["tcp"]
+    assert (tcp["cc"], tcp["recovery"], tcp["ack_every"], tcp["min_rto_ms"]) == (
+        "cubic",
+        "reno",
+        1,
+        300.0,
+    )
+    assert spec["wifi"]["long_retry_limit"] == 4
+    out = apply_overrides({"flows": [tcp_flow()]}, ["flows.0.cc=bic", "tcp.mss_bytes=1000"])
+    flow = Scenario.from_dict(out).to_world_spec()["flows"][0]
+    assert (flow["tcp"]["cc"], flow["payload_bytes"]) == ("bic", 1000)
 
 
 # --- overrides ----------------------------------------------------------------------------------
@@ -477,6 +685,135 @@ def test_payload_too_large_explains_the_limit():
     msg = one_problem({"payload_bytes": 3000})
     assert msg.startswith(f"payload_bytes: must be <= {MAX_PAYLOAD_BYTES} (got 3000;")
     assert "2304-byte maximum MSDU minus 8 LLC/SNAP, 20 IPv4 and 8 UDP" in msg
+
+
+def test_unknown_congestion_control():
+    allowed = "reno, newreno, cubic, bic, vegas, veno, westwood, illinois"
+    msg = one_problem({"traffic": "tcp", "tcp": {"cc": "foo"}})
+    assert msg == f'tcp.cc: unknown congestion control (got "foo"; allowed: {allowed})'
+    msg = one_problem({"traffic": "tcp", "cc": "cubc"})
+    assert msg == (
+        f'cc: unknown congestion control; did you mean "cubic"? (got "cubc"; allowed: {allowed})'
+    )
+    msg = one_problem({"flows": [tcp_flow(cc="bbr")]})
+    assert msg == f'flows.0.cc: unknown congestion control (got "bbr"; allowed: {allowed})'
+
+
+def test_unknown_recovery():
+    msg = one_problem({"traffic": "tcp", "tcp": {"recovery": "sack"}})
+    assert msg == 'tcp.recovery: unknown loss recovery (got "sack"; allowed: tahoe, reno, newreno)'
+    msg = one_problem({"traffic": "tcp", "recovery": "vegas"})
+    assert msg.startswith('recovery: unknown loss recovery (got "vegas"; allowed: tahoe, reno')
+
+
+def test_tcp_file_without_file_bytes():
+    msg = one_problem({"flows": [tcp_flow(kind="tcp-file")]})
+    assert msg == (
+        'flows.0.file_bytes: required for kind = "tcp-file" (allowed: integer >= 1 bytes)'
+    )
+    msg = one_problem({"flows": [tcp_flow(kind="tcp-file", file_bytes=0)]})
+    assert msg.startswith("flows.0.file_bytes: must be >= 1 (got 0; allowed: integer >= 1")
+
+
+def test_file_bytes_on_a_udp_flow():
+    msg = one_problem(
+        {"flows": [{"kind": "udp-saturating", "src": "sta1", "dst": "ap", "file_bytes": 1000}]}
+    )
+    assert msg.startswith('flows.0.file_bytes: not allowed for kind = "udp-saturating"')
+    assert 'got 1000; allowed: unset, or kind = "tcp-file"' in msg
+
+
+def test_rate_on_a_tcp_flow():
+    msg = one_problem({"flows": [tcp_flow(rate_mbps=2.0)]})
+    assert msg.startswith('flows.0.rate_mbps: not allowed for kind = "tcp-bulk"')
+    assert 'got 2; allowed: unset, or kind = "udp-cbr"' in msg
+
+
+def test_negative_min_rto():
+    msg = one_problem({"traffic": "tcp", "tcp": {"min_rto_ms": -1}})
+    assert msg == "tcp.min_rto_ms: must be >= 0 (got -1; allowed: number >= 0 ms)"
+    msg = one_problem({"traffic": "tcp", "min_rto_ms": -5})
+    assert msg.startswith("min_rto_ms: must be >= 0 (got -5; allowed: number >= 0 ms")
+
+
+def test_mss_too_large():
+    msg = one_problem({"traffic": "tcp", "tcp": {"mss_bytes": 3000}})
+    assert msg.startswith(f"tcp.mss_bytes: must be <= {MAX_MSS_BYTES} (got 3000; allowed: ")
+    assert "2304-byte maximum MSDU minus 8 LLC/SNAP, 20 IPv4, 20 TCP and 12 timestamp" in msg
+    assert MAX_MSS_BYTES == 2244
+
+
+@pytest.mark.parametrize(
+    ("data", "path", "needle"),
+    [
+        (
+            {"traffic": "tcp", "tcp": {"rcv_buf_bytes": 1000}},
+            "tcp.rcv_buf_bytes",
+            "must be >= tcp.mss_bytes = 1460 (got 1000",
+        ),
+        (
+            {"traffic": "tcp", "tcp": {"max_rto_ms": 100}},
+            "tcp.max_rto_ms",
+            "must be >= tcp.min_rto_ms = 200 (got 100",
+        ),
+        (
+            {"traffic": "tcp", "min_rto_ms": 200000},
+            "min_rto_ms",
+            "must be <= tcp.max_rto_ms = 120000 (got 200000",
+        ),
+        ({"traffic": "tcp", "tcp": {"initial_cwnd": 0}}, "tcp.initial_cwnd", "must be >= 1"),
+        ({"traffic": "tcp", "tcp": {"ack_every": 0}}, "tcp.ack_every", "must be >= 1"),
+        ({"traffic": "tcp", "tcp": {"initial_rto_ms": 0}}, "tcp.initial_rto_ms", "must be > 0"),
+        ({"traffic": "tcp", "tcp": {"delack_timeout_ms": -1}}, "tcp.delack_timeout_ms", ">= 0"),
+        ({"traffic": "tcp", "tcp": {"timestamps": 1}}, "tcp.timestamps", "expected true or false"),
+        ({"tcp": {"congestion": "reno"}}, "tcp.congestion", "unknown field"),
+        ({"traffic": "quic"}, "traffic", 'not an allowed value (got "quic"'),
+        ({"retry_limit": 32}, "retry_limit", "must be <= 31"),
+        ({"cc": "cubic"}, "cc", "only used by TCP flows, and the scenario has none"),
+        ({"delayed_ack": False}, "delayed_ack", "only used by TCP flows"),
+        ({"min_rto_ms": 300}, "min_rto_ms", "only used by TCP flows"),
+        ({"flows": [tcp_flow(payload_bytes=1000)]}, "flows.0.payload_bytes", "tcp.mss_bytes"),
+        (
+            {
+                "flows": [
+                    {"kind": "udp-cbr", "src": "sta1", "dst": "ap", "rate_mbps": 1, "cc": "reno"}
+                ]
+            },
+            "flows.0.cc",
+            'only used by TCP flows, not kind = "udp-cbr"',
+        ),
+        (
+            {"flows": [tcp_flow(kind="tcp-file", file_bytes=10, stop_s=2.0)]},
+            "flows.0.stop_s",
+            "ends when the file is delivered",
+        ),
+    ],
+)
+def test_tcp_cross_field_problems(data, path, needle):
+    msg = one_problem(data)
+    assert msg.startswith(f"{path}: "), msg
+    assert needle in msg, msg
+    assert "allowed: " in msg, msg
+
+
+def test_tcp_needs_a_way_back_for_its_acks():
+    # a -> b -> c works, but the explicit route at b sends c's ACKs for a back to c: a loop
+    data = {
+        "topology": "custom",
+        "nodes": [{"name": n, "x_m": 10.0 * i, "role": "adhoc"} for i, n in enumerate("abc")],
+        "channel": {
+            "matrix": {
+                "rx": [[0, 1, 0], [1, 0, 1], [0, 1, 0]],
+                "cs": [[0, 1, 1], [1, 0, 1], [1, 1, 0]],
+            }
+        },
+        "routes": [{"node": "b", "dst": "a", "next_hop": "c"}],
+        "flows": [{"kind": "udp-saturating", "src": "a", "dst": "c"}],
+    }
+    spec_of(**data)  # UDP needs no way back
+    data["flows"][0]["kind"] = "tcp-bulk"
+    msg = one_problem(data)
+    assert msg.startswith("flows.0.dst: TCP flow a -> c: its ACKs cannot get back from c to a")
 
 
 def test_several_problems_are_all_reported():
