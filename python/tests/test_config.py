@@ -203,7 +203,15 @@ def test_wired_server_behind_the_ap():
         "role": "host",
     }
     assert spec["wired_links"] == [
-        {"a": 3, "b": 0, "rate_bps": 100_000_000, "delay_ns": 2_500_000, "queue_limit_packets": 100, "loss": 0.0, "reverse_loss": 0.0}
+        {
+            "a": 3,
+            "b": 0,
+            "rate_bps": 100_000_000,
+            "delay_ns": 2_500_000,
+            "queue_limit_packets": 100,
+            "loss": 0.0,
+            "reverse_loss": 0.0,
+        }
     ]
     routes = routes_by_name(spec)
     assert routes[("server", "sta2")] == "ap"
@@ -321,7 +329,15 @@ def test_tcp_examples(examples_dir):
     assert names(wired) == ["ap", "sta1", "server"]
     assert wired["nodes"][2]["role"] == "host" and not wired["nodes"][2]["wifi"]
     assert wired["wired_links"] == [
-        {"a": 0, "b": 2, "rate_bps": 100_000_000, "delay_ns": 2_000_000, "queue_limit_packets": 100, "loss": 0.0, "reverse_loss": 0.0}
+        {
+            "a": 0,
+            "b": 2,
+            "rate_bps": 100_000_000,
+            "delay_ns": 2_000_000,
+            "queue_limit_packets": 100,
+            "loss": 0.0,
+            "reverse_loss": 0.0,
+        }
     ]
     assert [(f["kind"], f["src"], f["dst"]) for f in wired["flows"]] == [("tcp_bulk", 1, 2)]
     assert routes_by_name(wired) == {("sta1", "server"): "ap", ("server", "sta1"): "ap"}
