@@ -519,6 +519,12 @@ class FlowConfig(_Model):
     ac: Literal["be", "bk", "vi", "vo"] = _field(
         "be", '"be", "bk", "vi" or "vo"', "EDCA access category (ignored by DCF)"
     )
+    report_interval_s: float | None = _field(
+        None,
+        "number > 0 seconds, or unset (= top-level report_interval_s)",
+        "goodput reported per interval, like iperf -i",
+        gt=0.0,
+    )
 
     @property
     def is_tcp(self) -> bool:
@@ -669,6 +675,12 @@ class Scenario(_Model):
     duration_s: float = _field(10.0, "number > 0 seconds", "simulated time", gt=0.0)
     warmup_s: float = _field(
         0.0, "number >= 0 seconds, < duration_s", "nothing is counted before this", ge=0.0
+    )
+    report_interval_s: float | None = _field(
+        None,
+        "number > 0 seconds, or unset (no per-interval report)",
+        "every flow's goodput per interval after the warm-up (paper 000: 5 s)",
+        gt=0.0,
     )
     traffic: Literal["udp", "tcp"] = _field(
         "udp",
@@ -1310,6 +1322,11 @@ def _build_world_spec(s: Scenario, issues: list[_Issue]) -> dict[str, Any]:
             "stop_ns": _ns(fcfg.stop_s) if fcfg and fcfg.stop_s is not None else None,
             "ac": fcfg.ac if fcfg else "be",
         }
+        interval = s.report_interval_s
+        if fcfg is not None and fcfg.report_interval_s is not None:
+            interval = fcfg.report_interval_s
+        if interval is not None:
+            flow["report_interval_ns"] = _ns(interval)
         if kind in _TCP_KINDS:
             tcp = dict(tcp_base)
             if fcfg is not None and fcfg.cc is not None:

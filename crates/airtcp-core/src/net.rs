@@ -88,6 +88,9 @@ pub struct Flow {
     pub delivered_bytes: u64,
     pub delay_sum_ns: u128,
     pub lost: u64,
+    /// Goodput bytes per reporting interval after the warm-up (iperf-like), if asked for.
+    pub report_every: Option<Dur>,
+    pub report_bytes: Vec<u64>,
 }
 
 impl Flow {
@@ -107,6 +110,8 @@ impl Flow {
             delivered_bytes: 0,
             delay_sum_ns: 0,
             lost: 0,
+            report_every: f.report_interval_ns.map(Dur),
+            report_bytes: Vec::new(),
         }
     }
 
@@ -283,11 +288,28 @@ impl World {
         if !self.counting(now) {
             return;
         }
+        self.count_goodput(p.flow, u64::from(p.payload_bytes), now);
         let flow = &mut self.flows[p.flow.idx()];
         flow.delivered += 1;
-        flow.delivered_bytes += u64::from(p.payload_bytes);
         flow.delay_sum_ns += u128::from(now.since(p.created).ns());
         self.traces.packet(p.flow.0, p.seq, p.created, now);
+    }
+
+    /// Count `bytes` of goodput for flow `f` at `now` (after the warm-up only).
+    pub(crate) fn count_goodput(&mut self, f: FlowId, bytes: u64, now: SimTime) {
+        if !self.counting(now) {
+            return;
+        }
+        let since = now.since(self.warmup_end);
+        let flow = &mut self.flows[f.idx()];
+        flow.delivered_bytes += bytes;
+        if let Some(every) = flow.report_every {
+            let k = (since.ns() / every.ns().max(1)) as usize;
+            if flow.report_bytes.len() <= k {
+                flow.report_bytes.resize(k + 1, 0);
+            }
+            flow.report_bytes[k] += bytes;
+        }
     }
 
     fn wired_enqueue(&mut self, link: LinkId, dir: u8, id: PacketId, now: SimTime) -> bool {

@@ -252,6 +252,9 @@ pub struct FlowSpec {
     /// Bytes to transfer (tcp_file only).
     #[serde(default)]
     pub file_bytes: Option<u64>,
+    /// Report goodput per interval of this length after the warm-up (iperf's -i).
+    #[serde(default)]
+    pub report_interval_ns: Option<u64>,
     /// TCP parameters (tcp_bulk and tcp_file; defaults when absent).
     #[serde(default)]
     pub tcp: Option<TcpSpec>,
@@ -512,6 +515,9 @@ impl WorldSpec {
             }
             if f.kind.is_tcp() {
                 validate_tcp(i, f)?;
+            }
+            if f.report_interval_ns == Some(0) {
+                return err(&format!("flows.{i}.report_interval_ns"), "must be > 0 (got 0)");
             }
             match (f.kind, f.rate_bps) {
                 (FlowKind::TcpBulk | FlowKind::TcpFile, None) => {}

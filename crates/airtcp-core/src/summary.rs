@@ -31,6 +31,23 @@ pub struct FlowSummary {
     /// TCP flows only.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tcp: Option<TcpSummary>,
+    /// Goodput per reporting interval [bit/s] (flows with a report interval only); the last
+    /// interval is rated over its own, possibly shorter, length.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub interval_goodput_bps: Option<Vec<f64>>,
+}
+
+fn interval_goodput(f: &crate::net::Flow, measured_ns: u64) -> Option<Vec<f64>> {
+    let every = f.report_every?.ns();
+    let n = measured_ns.div_ceil(every) as usize;
+    Some(
+        (0..n)
+            .map(|k| {
+                let len = every.min(measured_ns - k as u64 * every) as f64 * 1e-9;
+                f.report_bytes.get(k).copied().unwrap_or(0) as f64 * 8.0 / len
+            })
+            .collect(),
+    )
 }
 
 #[derive(Debug, Serialize)]
@@ -146,6 +163,7 @@ impl Summary {
                 lost_packets: f.lost,
                 loss_ratio: ratio(f.lost as f64, f.sent as f64),
                 tcp: world.tcps[i].as_ref().map(|t| tcp_summary(t, measured * 1e9)),
+                interval_goodput_bps: interval_goodput(f, world.duration_end.since(world.warmup_end).ns()),
             })
             .collect();
         let measured_ns = measured * 1e9;

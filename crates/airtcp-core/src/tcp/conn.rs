@@ -287,6 +287,51 @@ impl Sender {
         false
     }
 
+    // ---- Cross-layer control points (docs/architecture.md, "Cross-layer hooks") ----
+
+    /// Cap the congestion window at `cap` segments (None: no cap), like Linux's
+    /// `snd_cwnd_clamp`; paper 003 applies its wnd_max this way at the sender.
+    pub fn set_cwnd_cap(&mut self, cap: Option<u32>) {
+        self.s.cwnd_clamp = cap.unwrap_or(u32::MAX / 2).max(1);
+        self.s.cwnd = self.s.cwnd.min(self.s.cwnd_clamp);
+    }
+
+    /// An external loss notification (e.g. paper 004's LN-MAC): the segment starting at `seq`
+    /// is lost. Retransmit it now and react as to a congestion loss detected by fast
+    /// retransmit, unless a recovery is already under way.
+    pub fn notify_loss(&mut self, seq: u64, now: SimTime, out: &mut Vec<Segment>) -> TimerCmd {
+        if self.state != SendState::Established || seq < self.snd_una || seq >= self.snd_max {
+            return TimerCmd::Keep;
+        }
+        self.sync_cc(now);
+        if !matches!(self.ca, CaState::Recovery | CaState::Loss) {
+            self.s.ssthresh = self.cc.ssthresh(&self.s).max(2);
+            self.s.cwnd = self.s.ssthresh;
+            self.recover = self.snd_max;
+            self.set_ca(CaState::Recovery);
+        }
+        self.retransmit_at(seq, now, out);
+        TimerCmd::Keep
+    }
+
+    /// A corruption notification (paper 004's CNO): the segment at `seq` was corrupted on a
+    /// wireless hop, not lost to congestion. Retransmit it now without touching the window.
+    pub fn notify_corruption(&mut self, seq: u64, now: SimTime, out: &mut Vec<Segment>) -> TimerCmd {
+        if self.state != SendState::Established || seq < self.snd_una || seq >= self.snd_max {
+            return TimerCmd::Keep;
+        }
+        self.retransmit_at(seq, now, out);
+        TimerCmd::Keep
+    }
+
+    /// Retransmit the segment that starts at `seq` (clamped to the data and the FIN).
+    fn retransmit_at(&mut self, seq: u64, now: SimTime, out: &mut Vec<Segment>) {
+        let una = self.snd_una;
+        self.snd_una = seq;
+        self.retransmit_una(now, out);
+        self.snd_una = una;
+    }
+
     /// Retransmit the segment at `snd_una` without moving `snd_nxt`.
     fn retransmit_una(&mut self, now: SimTime, out: &mut Vec<Segment>) {
         let mss = u64::from(self.p.mss);
@@ -543,6 +588,9 @@ pub struct Receiver {
     pub ooo: Vec<(u64, u64)>,
     /// Full segments received since the last ACK.
     pending: u32,
+    /// Cross-layer control: advertise at most this window [bytes] (paper 003's receiver-side
+    /// wnd_max); None: the free buffer.
+    pub wnd_override: Option<u32>,
     ts_recent: u64,
     last_ack_sent: u64,
     /// Sequence number of the FIN, once seen.
@@ -558,6 +606,7 @@ impl Receiver {
             rcv_nxt: 0,
             ooo: Vec::new(),
             pending: 0,
+            wnd_override: None,
             ts_recent: 0,
             last_ack_sent: 0,
             fin_seq: None,
@@ -567,7 +616,8 @@ impl Receiver {
 
     fn window(&self) -> u32 {
         let held: u64 = self.ooo.iter().map(|(a, b)| b - a).sum();
-        u64::from(self.p.rcv_buf).saturating_sub(held) as u32
+        let free = u64::from(self.p.rcv_buf).saturating_sub(held) as u32;
+        self.wnd_override.map_or(free, |w| w.min(free))
     }
 
     fn ack(&mut self, flags: u8, dup: bool, out: &mut Vec<Segment>) {

@@ -161,9 +161,8 @@ impl World {
             }
             t.out = out;
             if bytes > 0 && self.counting(now) {
-                let flow = &mut self.flows[f.idx()];
-                flow.delivered_bytes += bytes;
-                flow.delivered += 1;
+                self.count_goodput(f, bytes, now);
+                self.flows[f.idx()].delivered += 1;
             }
             self.tcp_delack_cmd(f, cmd);
             self.tcp_emit(f, false, now);

@@ -162,6 +162,66 @@ fn established_flow_slow_starts_from_ten_segments() {
     assert_eq!(p.snd.s.cwnd, 10 + 100 + 1, "slow start: +1 per ACK of new data, the FIN's too");
 }
 
+#[test]
+fn cwnd_cap_limits_what_is_in_flight() {
+    // Control point: a 5-segment cap (paper 003's sender-side wnd_max). Slow start would
+    // send 10, 20, 40 ... per RTT; capped, every 100 ms round carries at most 5 segments.
+    let mut p = Pipe::new(params(Recovery::NewReno), 60 * u64::from(MSS), 100, &[]);
+    p.snd.set_cwnd_cap(Some(5));
+    p.run(10);
+    assert_eq!(p.delivered, 60 * u64::from(MSS));
+    let mut per_round = std::collections::BTreeMap::new();
+    for t in &p.sent {
+        *per_round.entry(t.0.ns() / 100_000_000).or_insert(0) += 1;
+    }
+    assert!(per_round.values().all(|&n| n <= 5), "{per_round:?}");
+    assert_eq!(p.sent.len(), 60, "no losses, no retransmissions");
+}
+
+#[test]
+fn advertised_window_override_limits_the_sender() {
+    // Control point: the receiver advertises at most 3 segments (paper 003's receiver side).
+    let mut p = Pipe::new(params(Recovery::NewReno), 30 * u64::from(MSS), 100, &[]);
+    p.rcv.wnd_override = Some(3 * MSS);
+    p.run(10);
+    assert_eq!(p.delivered, 30 * u64::from(MSS));
+    let mut per_round = std::collections::BTreeMap::new();
+    for t in &p.sent {
+        *per_round.entry(t.0.ns() / 100_000_000).or_insert(0) += 1;
+    }
+    // The first round goes out on the SYN-ACK's window (already 3 segments), then 3 a round.
+    assert!(per_round.values().all(|&n| n <= 3), "{per_round:?}");
+}
+
+#[test]
+fn corruption_notification_retransmits_without_cutting_the_window() {
+    let mut p = Pipe::new(params(Recovery::NewReno), 40 * u64::from(MSS), 100, &[]);
+    p.run(0); // only the SYN
+    let mut out = Vec::new();
+    // Establish and send the first flight by hand.
+    let syn_ack = Segment {
+        seq: 0,
+        ack: 1,
+        flags: super::conn::SYN | super::conn::ACK,
+        wnd: 1 << 30,
+        ..Default::default()
+    };
+    p.snd.on_ack(&syn_ack, SimTime(100_000_000), &mut out);
+    let sent_first = out.iter().filter(|s| s.len > 0).count();
+    assert_eq!(sent_first, 10);
+    let (cwnd, ssthresh) = (p.snd.s.cwnd, p.snd.s.ssthresh);
+    out.clear();
+    p.snd.notify_corruption(1 + 3 * u64::from(MSS), SimTime(120_000_000), &mut out);
+    assert_eq!(out.len(), 1);
+    assert!(out[0].retransmit && out[0].seq == 1 + 3 * u64::from(MSS));
+    assert_eq!((p.snd.s.cwnd, p.snd.s.ssthresh), (cwnd, ssthresh), "CNO: no window cut");
+    out.clear();
+    p.snd.notify_loss(1 + 4 * u64::from(MSS), SimTime(130_000_000), &mut out);
+    assert_eq!(out.len(), 1);
+    assert_eq!(p.snd.s.ssthresh, 5, "a loss notification halves like fast retransmit");
+    assert_eq!(p.snd.ca, CaState::Recovery);
+}
+
 /// Paper 001 Figs. 4-6: three segments lost in one window (indices 40, 42, 44 of the third
 /// round of 40 segments).
 const THREE_LOSSES: [u64; 3] = [40, 42, 44];
