@@ -1016,3 +1016,19 @@ def test_run_rejects_a_bad_seed_before_the_core():
 
     with pytest.raises(ScenarioError, match="^seed: must be an integer"):
         airtcp.run({}, seed=-1)
+
+
+def test_report_interval_reaches_every_flow_and_can_be_overridden():
+    s = Scenario.from_dict(
+        {
+            "stations": 2,
+            "report_interval_s": 5,
+            "flows": [
+                {"kind": "udp-saturating", "src": "sta1", "dst": "ap"},
+                {"kind": "udp-saturating", "src": "sta2", "dst": "ap", "report_interval_s": 0.5},
+            ],
+        }
+    )
+    flows = s.to_world_spec()["flows"]
+    assert [f["report_interval_ns"] for f in flows] == [5_000_000_000, 500_000_000]
+    assert "report_interval_ns" not in Scenario.from_dict({}).to_world_spec()["flows"][0]
