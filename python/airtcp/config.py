@@ -72,7 +72,7 @@ _MSS_ALLOWED = (
 )
 # Congestion controls by their Linux names, and loss-recovery variants (the core's lists).
 CC_NAMES = ("reno", "newreno", "cubic", "bic", "vegas", "veno", "westwood", "illinois")
-RECOVERY_NAMES = ("tahoe", "reno", "newreno")
+RECOVERY_NAMES = ("tahoe", "reno", "newreno", "sack")
 _CC_ALLOWED = ", ".join(CC_NAMES)
 _RECOVERY_ALLOWED = ", ".join(RECOVERY_NAMES)
 _TCP_KINDS = ("tcp-bulk", "tcp-file")

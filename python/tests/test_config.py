@@ -716,8 +716,9 @@ def test_unknown_congestion_control():
 
 
 def test_unknown_recovery():
-    msg = one_problem({"traffic": "tcp", "tcp": {"recovery": "sack"}})
-    assert msg == 'tcp.recovery: unknown loss recovery (got "sack"; allowed: tahoe, reno, newreno)'
+    msg = one_problem({"traffic": "tcp", "tcp": {"recovery": "fack"}})
+    assert msg.startswith("tcp.recovery: unknown loss recovery")
+    assert '(got "fack"; allowed: tahoe, reno, newreno, sack)' in msg
     msg = one_problem({"traffic": "tcp", "recovery": "vegas"})
     assert msg.startswith('recovery: unknown loss recovery (got "vegas"; allowed: tahoe, reno')
 

@@ -266,7 +266,7 @@ pub struct FlowSpec {
 pub struct TcpSpec {
     /// Congestion control, by its Linux name ("reno", "newreno", "cubic", ...).
     pub cc: String,
-    /// Loss recovery: "tahoe", "reno" or "newreno".
+    /// Loss recovery: "tahoe", "reno", "newreno" or "sack" (RFC 2018 option, RFC 6675 recovery).
     pub recovery: String,
     /// Maximum segment size: payload bytes per segment.
     pub mss_bytes: u32,
@@ -565,7 +565,7 @@ fn validate_tcp(i: usize, f: &FlowSpec) -> Result<(), SpecError> {
         return err(&path("tcp.cc"), format!("unknown congestion control {:?}; allowed: {allowed}", t.cc));
     }
     if crate::tcp::conn::Recovery::parse(&t.recovery).is_none() {
-        return err(&path("tcp.recovery"), format!("{:?}; allowed: tahoe, reno, newreno", t.recovery));
+        return err(&path("tcp.recovery"), format!("{:?}; allowed: tahoe, reno, newreno, sack", t.recovery));
     }
     // The segment plus 52 bytes of TCP/IP headers and options must fit one MSDU.
     let max_mss = MAX_MSDU_BYTES - 8 - 52;

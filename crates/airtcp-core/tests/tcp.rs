@@ -95,9 +95,9 @@ fn pftk_bps(p: f64) -> f64 {
 }
 
 #[test]
-fn reno_and_newreno_follow_the_mathis_formula_under_random_loss() {
+fn reno_newreno_and_sack_follow_the_mathis_formula_under_random_loss() {
     for p in [0.001, 0.01, 0.03] {
-        for recovery in ["reno", "newreno"] {
+        for recovery in ["reno", "newreno", "sack"] {
             let out = run_value(&lossy_wire(p, recovery, 410.0), 1);
             let g = out.summary.flows[0].goodput_bps;
             let timeouts = out.summary.flows[0].tcp.as_ref().unwrap().timeouts;

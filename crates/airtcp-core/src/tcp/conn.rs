@@ -8,6 +8,7 @@
 
 use super::cc::{Algorithm, CaState, CcState, CongestionOps, CwndEvent};
 use super::rto::{RtoConfig, RtoEstimator};
+use super::sack::{self, Grid, Scoreboard};
 use crate::time::{Dur, SimTime};
 
 /// IPv4 (20) + TCP (20) header bytes.
@@ -38,6 +39,9 @@ pub struct Segment {
     pub ts_ecr: u64,
     /// Sent again (for statistics and traces).
     pub retransmit: bool,
+    /// RFC 2018 SACK blocks [start, end) carried by an ACK; `sack_n` of them are valid.
+    pub sack: [(u64, u64); sack::MAX_BLOCKS],
+    pub sack_n: u8,
 }
 
 impl Segment {
@@ -50,7 +54,9 @@ impl Segment {
         } else {
             0
         };
-        TCP_IP_HEADER_BYTES + opts + self.len
+        // RFC 2018: NOP, NOP, kind, length, then 8 bytes per block.
+        let sack = if self.sack_n > 0 { 4 + 8 * u32::from(self.sack_n) } else { 0 };
+        TCP_IP_HEADER_BYTES + opts + sack + self.len
     }
 }
 
@@ -70,6 +76,8 @@ pub enum Recovery {
     Tahoe,
     Reno,
     NewReno,
+    /// SACK option (RFC 2018) with conservative SACK-based recovery (RFC 6675).
+    Sack,
 }
 
 impl Recovery {
@@ -78,6 +86,7 @@ impl Recovery {
             "tahoe" => Some(Recovery::Tahoe),
             "reno" => Some(Recovery::Reno),
             "newreno" => Some(Recovery::NewReno),
+            "sack" => Some(Recovery::Sack),
             _ => None,
         }
     }
@@ -146,6 +155,10 @@ pub struct Sender {
     pub stats: SenderStats,
     /// The last RTT sample (for statistics).
     pub last_rtt: Option<Dur>,
+    /// SACK recovery: the scoreboard and RFC 6675 HighRxt (one past the highest byte
+    /// retransmitted in this recovery).
+    pub sb: Scoreboard,
+    pub high_rxt: u64,
 }
 
 impl Sender {
@@ -170,6 +183,8 @@ impl Sender {
             timed: None,
             stats: SenderStats::default(),
             last_rtt: None,
+            sb: Scoreboard::default(),
+            high_rxt: 0,
         }
     }
 
@@ -188,6 +203,8 @@ impl Sender {
             ts_val: if self.p.timestamps { now.ns().max(1) } else { 0 },
             ts_ecr: 0,
             retransmit: false,
+            sack: [(0, 0); sack::MAX_BLOCKS],
+            sack_n: 0,
         }
     }
 
@@ -386,10 +403,54 @@ impl Sender {
             return TimerCmd::Keep; // old or bogus
         }
         self.peer_wnd = seg.wnd;
+        if self.p.recovery == Recovery::Sack {
+            for &(a, b) in &seg.sack[..usize::from(seg.sack_n)] {
+                self.sb.add(a, b.min(self.snd_max), seg.ack);
+            }
+        }
         if seg.ack == self.snd_una {
             return self.on_dupack(seg, now, out);
         }
         self.on_new_ack(seg, now, out)
+    }
+
+    /// RFC 6675 (4.4) and the recovery loop: while cwnd - pipe >= 1 segment, send NextSeg.
+    fn sack_send(&mut self, now: SimTime, out: &mut Vec<Segment>) {
+        let mss = u64::from(self.p.mss);
+        // Bounded: each pass sends one segment or stops.
+        for _ in 0..(self.s.cwnd as usize + 2) {
+            let grid = Grid { mss, high_data: self.snd_max };
+            let pipe = sack::pipe(&self.sb, grid, self.snd_una, self.high_rxt);
+            if pipe >= self.s.cwnd {
+                break;
+            }
+            let end = self.data_end().unwrap_or(if self.app_closed { self.snd_max } else { u64::MAX });
+            let wnd_end = self.snd_una + u64::from(self.peer_wnd.max(1));
+            let new_data = self.snd_nxt < end && self.snd_nxt + mss.min(end - self.snd_nxt) <= wnd_end;
+            if let Some(s) = sack::next_retransmission(&self.sb, grid, self.snd_una, self.high_rxt, new_data)
+            {
+                self.retransmit_at(s, now, out);
+                self.high_rxt = grid.seg_end(s);
+                continue;
+            }
+            if !new_data || !self.send_one_at_nxt(now, out, wnd_end) {
+                break;
+            }
+        }
+    }
+
+    /// Enter SACK recovery (RFC 6675 step 4).
+    fn sack_enter(&mut self, now: SimTime, out: &mut Vec<Segment>) {
+        self.stats.fast_retransmits += 1;
+        self.s.ssthresh = self.cc.ssthresh(&self.s).max(2);
+        self.s.cwnd = self.s.ssthresh;
+        self.s.cwnd_cnt = 0;
+        self.recover = self.snd_max; // RecoveryPoint = HighData
+        self.set_ca(CaState::Recovery);
+        // (4.3): retransmit the first segment presumed dropped, HighACK + 1.
+        self.retransmit_una(now, out);
+        self.high_rxt = (self.snd_una + u64::from(self.p.mss)).min(self.snd_max);
+        self.sack_send(now, out);
     }
 
     fn take_rtt_sample(&mut self, seg: &Segment, ack: u64, now: SimTime) -> Option<Dur> {
@@ -421,6 +482,29 @@ impl Sender {
         }
         self.cc.in_ack_event(&mut self.s, 0);
         self.dupacks += 1;
+        if self.p.recovery == Recovery::Sack {
+            match self.ca {
+                CaState::Recovery => self.sack_send(now, out),
+                CaState::Loss => {}
+                _ => {
+                    let mss = u64::from(self.p.mss);
+                    // RFC 6675 (4): DupThresh duplicate ACKs, or IsLost(HighACK + 1); the
+                    // `recover` guard as RFC 6582 step 2.
+                    let lost = self.dupacks >= 3 || self.sb.is_lost(self.snd_una, mss);
+                    if lost && (seg.ack > self.recover || self.recover == 0) {
+                        self.sack_enter(now, out);
+                    } else if self.p.limited_transmit && self.dupacks < 3 {
+                        self.set_ca(CaState::Disorder);
+                        let limit = self.snd_una + (u64::from(self.s.cwnd) + u64::from(self.dupacks)) * mss;
+                        let limit = limit.min(self.snd_una + u64::from(self.peer_wnd));
+                        if self.snd_nxt + mss <= limit {
+                            self.send_one_at_nxt(now, out, limit);
+                        }
+                    }
+                }
+            }
+            return TimerCmd::Keep;
+        }
         match self.ca {
             CaState::Recovery => {
                 // RFC 5681 3.2 step 4 / RFC 6582 step 4: inflate by one segment per dupack.
@@ -465,7 +549,7 @@ impl Sender {
                 self.set_ca(CaState::Loss);
                 self.push(now, out);
             }
-            Recovery::Reno | Recovery::NewReno => {
+            Recovery::Reno | Recovery::NewReno | Recovery::Sack => {
                 // RFC 5681 3.2 steps 2-3: retransmit, cwnd = ssthresh + 3 segments.
                 self.set_ca(CaState::Recovery);
                 self.retransmit_una(now, out);
@@ -491,6 +575,20 @@ impl Sender {
         // RFC 6298 (5.3) on every new ACK, partial ones included: RFC 6582 section 4's
         // "Slow-but-Steady" variant, ns-2's default (paper 001's simulator).
         let mut timer = self.timer_after_ack(now);
+        self.sb.advance(self.snd_una);
+        if self.p.recovery == Recovery::Sack && self.ca == CaState::Recovery {
+            self.high_rxt = self.high_rxt.max(self.snd_una);
+            if self.snd_una >= self.recover {
+                // Recovery ends when the cumulative ACK covers RecoveryPoint (RFC 6675 section 5).
+                self.s.cwnd = self.s.ssthresh;
+                self.s.cwnd_cnt = 0;
+                self.set_ca(CaState::Open);
+                self.cc.cwnd_event(&mut self.s, CwndEvent::CompleteCwr);
+            } else {
+                self.sack_send(now, out);
+                return timer;
+            }
+        }
         match self.ca {
             CaState::Recovery => {
                 let full = self.p.recovery == Recovery::Reno || seg.ack > self.recover;
@@ -565,6 +663,10 @@ impl Sender {
         self.dupacks = 0;
         self.snd_nxt = self.snd_una; // go back N
         self.timed = None;
+        // RFC 6675 section 5.1 / RFC 2018 section 8: after a timeout, SACK information is not
+        // relied on (the receiver may have reneged).
+        self.sb.clear();
+        self.high_rxt = self.snd_una;
         self.rto.back_off();
         self.sync_cc(now);
         self.push(now, out);
@@ -588,6 +690,8 @@ pub struct Receiver {
     pub ooo: Vec<(u64, u64)>,
     /// Full segments received since the last ACK.
     pending: u32,
+    /// Start of the out-of-order block that received the latest segment (first SACK block).
+    last_block: u64,
     /// Cross-layer control: advertise at most this window [bytes] (paper 003's receiver-side
     /// wnd_max); None: the free buffer.
     pub wnd_override: Option<u32>,
@@ -606,6 +710,7 @@ impl Receiver {
             rcv_nxt: 0,
             ooo: Vec::new(),
             pending: 0,
+            last_block: 0,
             wnd_override: None,
             ts_recent: 0,
             last_ack_sent: 0,
@@ -621,7 +726,7 @@ impl Receiver {
     }
 
     fn ack(&mut self, flags: u8, dup: bool, out: &mut Vec<Segment>) {
-        out.push(Segment {
+        let mut seg = Segment {
             seq: 1,
             ack: self.rcv_nxt,
             len: 0,
@@ -630,7 +735,24 @@ impl Receiver {
             ts_val: 0,
             ts_ecr: self.ts_recent,
             retransmit: false,
-        });
+            sack: [(0, 0); sack::MAX_BLOCKS],
+            sack_n: 0,
+        };
+        if self.p.recovery == Recovery::Sack && !self.ooo.is_empty() {
+            // RFC 2018 section 4: the block holding the latest segment first, then the others
+            // (here the highest first), as many as fit.
+            let first = self.ooo.iter().copied().find(|r| r.0 <= self.last_block && self.last_block < r.1);
+            let mut n = 0;
+            for r in first.into_iter().chain(self.ooo.iter().rev().copied().filter(|r| Some(*r) != first)) {
+                if n == sack::MAX_BLOCKS {
+                    break;
+                }
+                seg.sack[n] = r;
+                n += 1;
+            }
+            seg.sack_n = n as u8;
+        }
+        out.push(seg);
         self.pending = 0;
         self.last_ack_sent = self.rcv_nxt;
         self.stats.acks_sent += 1;
@@ -672,6 +794,7 @@ impl Receiver {
         if seg.seq > self.rcv_nxt {
             // Out of order: hold it, send a duplicate ACK at once (RFC 5681 4.2).
             self.insert_ooo(seg.seq, end);
+            self.last_block = seg.seq;
             self.stats.out_of_order += 1;
             self.ack(0, true, out);
             return (TimerCmd::Stop, fresh);

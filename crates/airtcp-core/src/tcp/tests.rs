@@ -293,3 +293,46 @@ fn tahoe_and_newreno_finish_before_reno() {
     let (tahoe, reno, newreno) = (finish(Recovery::Tahoe), finish(Recovery::Reno), finish(Recovery::NewReno));
     assert!(tahoe < reno && newreno < reno, "{tahoe} {newreno} {reno}");
 }
+
+#[test]
+fn sack_repairs_all_three_holes_in_one_round_trip() {
+    let mut p = Pipe::new(params(Recovery::Sack), 120 * u64::from(MSS), 100, &THREE_LOSSES);
+    p.run(20);
+    assert_eq!(p.delivered, 120 * u64::from(MSS));
+    // RFC 6675: 40 on entry (IsLost once 41, 43, 45 are SACKed), then 42 and 44 as soon as
+    // more than two segments are SACKed above each: all in the round that detected the loss.
+    let rtx: Vec<_> = p.sent.iter().filter(|t| t.2).copied().collect();
+    assert_eq!(rtx.iter().map(|t| t.1).collect::<Vec<_>>(), vec![40, 42, 44]);
+    assert!(rtx.iter().all(|t| t.0 == SimTime(400_000_000)), "{rtx:?}");
+    assert_eq!((p.snd.stats.fast_retransmits, p.snd.stats.timeouts), (1, 0));
+    // NewReno needs one round trip per hole: SACK's last repair goes out two RTTs earlier.
+    let mut nr = Pipe::new(params(Recovery::NewReno), 120 * u64::from(MSS), 100, &THREE_LOSSES);
+    nr.run(20);
+    let last_nr = nr.sent.iter().filter(|t| t.2).map(|t| t.0).max().unwrap();
+    assert_eq!(last_nr, SimTime(600_000_000));
+}
+
+#[test]
+fn sack_blocks_describe_what_the_receiver_holds() {
+    let mut r = Receiver::new(params(Recovery::Sack));
+    let mut out = Vec::new();
+    let seg = |i: u64| Segment {
+        seq: 1 + i * u64::from(MSS),
+        len: MSS,
+        flags: super::conn::ACK,
+        ..Default::default()
+    };
+    r.on_segment(&Segment { flags: super::conn::SYN, ..Default::default() }, SimTime::ZERO, &mut out);
+    for i in [0, 2, 4, 5, 7] {
+        r.on_segment(&seg(i), SimTime::ZERO, &mut out);
+    }
+    let last = out.last().unwrap();
+    let m = u64::from(MSS);
+    // ACK 1 (segment 1 missing); the latest block (7) first, then the others, highest first.
+    assert_eq!(last.ack, 1 + m);
+    assert_eq!(
+        &last.sack[..usize::from(last.sack_n)],
+        &[(1 + 7 * m, 1 + 8 * m), (1 + 4 * m, 1 + 6 * m), (1 + 2 * m, 1 + 3 * m)]
+    );
+    assert_eq!(last.ip_bytes(true), 40 + 12 + 4 + 24, "TCP/IP + timestamps + 3 SACK blocks");
+}
