@@ -629,7 +629,17 @@ class TracesConfig(_Model):
     """``[traces]``: which per-event traces the core records."""
 
     mac_tx: bool = _field(False, "true or false", "one row per MAC transmission attempt")
-    packets: bool = _field(False, "true or false", "one row per packet sent/delivered/dropped")
+    packets: bool = _field(False, "true or false", "one row per delivered UDP packet")
+    tcp: bool = _field(
+        False,
+        "true or false",
+        "TCP sender state per ACK or timeout: cwnd, ssthresh, srtt, rto, bytes in flight, CA state",
+    )
+    tcp_segments: bool = _field(
+        False,
+        "true or false",
+        "TCP segment events at the sender: sent, retransmit, acked, dupack, timeout",
+    )
 
 
 Standard = Literal["80211a", "80211b", "80211g"]
@@ -1384,7 +1394,7 @@ def _build_world_spec(s: Scenario, issues: list[_Issue]) -> dict[str, Any]:
         "wired_links": links_spec,
         "routes": routes_spec,
         "flows": flows_spec,
-        "traces": {"mac_tx": s.traces.mac_tx, "packets": s.traces.packets},
+        "traces": s.traces.model_dump(),
     }
 
 

@@ -73,7 +73,12 @@ def test_defaults():
         "error": {"kind": "none"},
         "preamble_detection": False,
     }
-    assert spec["traces"] == {"mac_tx": False, "packets": False}
+    assert spec["traces"] == {
+        "mac_tx": False,
+        "packets": False,
+        "tcp": False,
+        "tcp_segments": False,
+    }
     assert spec["wired_links"] == [] and spec["routes"] == []
 
 

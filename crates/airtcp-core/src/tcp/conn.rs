@@ -34,7 +34,7 @@ pub struct Segment {
     /// Advertised receive window [bytes] (already scaled: window scaling only changes how
     /// the header would encode it).
     pub wnd: u32,
-    /// RFC 7323 TSval and TSecr [ns]; 0 when timestamps are off.
+    /// RFC 7323 TSval and TSecr: send time + 1 [ns]; 0 when timestamps are off.
     pub ts_val: u64,
     pub ts_ecr: u64,
     /// Sent again (for statistics and traces).
@@ -147,7 +147,8 @@ pub struct Sender {
     pub snd_max: u64,
     pub peer_wnd: u32,
     pub dupacks: u32,
-    /// RFC 6582 `recover`; also the sequence that ends a Loss episode.
+    /// RFC 6582 `recover` as HighData + 1 (one past the highest byte sent when recovery
+    /// began); also the sequence that ends a Loss episode.
     pub recover: u64,
     pub rto: RtoEstimator,
     /// Karn's rule without timestamps: (sequence being timed, time sent).
@@ -200,7 +201,8 @@ impl Sender {
             len,
             flags,
             wnd: 0,
-            ts_val: if self.p.timestamps { now.ns().max(1) } else { 0 },
+            // TSval = time + 1 ns, so that 0 can mean "no timestamp".
+            ts_val: if self.p.timestamps { now.ns() + 1 } else { 0 },
             ts_ecr: 0,
             retransmit: false,
             sack: [(0, 0); sack::MAX_BLOCKS],
@@ -455,7 +457,7 @@ impl Sender {
 
     fn take_rtt_sample(&mut self, seg: &Segment, ack: u64, now: SimTime) -> Option<Dur> {
         let sample = if self.p.timestamps && seg.ts_ecr > 0 {
-            Some(now.since(SimTime(seg.ts_ecr))) // RFC 7323 section 4.1
+            Some(now.since(SimTime(seg.ts_ecr - 1))) // RFC 7323 section 4.1
         } else {
             match self.timed {
                 Some((t, sent)) if ack > t => {
@@ -591,7 +593,9 @@ impl Sender {
         }
         match self.ca {
             CaState::Recovery => {
-                let full = self.p.recovery == Recovery::Reno || seg.ack > self.recover;
+                // `recover` holds HighData + 1 (RFC 6582 stores HighData itself): an ACK that
+                // reaches it acknowledges everything outstanding when recovery began.
+                let full = self.p.recovery == Recovery::Reno || seg.ack >= self.recover;
                 if full {
                     // RFC 5681 3.2 step 6 (Reno) / RFC 6582 step 3 option 1 (NewReno).
                     self.s.cwnd = match self.p.recovery {

@@ -34,6 +34,8 @@ struct Pipe {
     /// (time, cwnd, ssthresh, state) after every ACK the sender processed.
     windows: Vec<(SimTime, u32, u32, CaState)>,
     delivered: u64,
+    /// Every RTT sample the sender took.
+    rtts: Vec<Dur>,
     out: Vec<Segment>,
 }
 
@@ -70,6 +72,7 @@ impl Pipe {
             sent: Vec::new(),
             windows: Vec::new(),
             delivered: 0,
+            rtts: Vec::new(),
             out: Vec::new(),
         }
     }
@@ -117,7 +120,11 @@ impl Pipe {
                     }
                 }
                 Ev::ToSender(seg) => {
+                    let samples = self.snd.stats.rtt_samples;
                     let cmd = self.snd.on_ack(&seg, now, &mut out);
+                    if self.snd.stats.rtt_samples > samples {
+                        self.rtts.push(self.snd.last_rtt.unwrap());
+                    }
                     Self::timer(&mut self.sched, &mut self.rto, cmd, Ev::Rto);
                     let s = &self.snd.s;
                     self.windows.push((now, s.cwnd, s.ssthresh, self.snd.ca));
@@ -335,4 +342,24 @@ fn sack_blocks_describe_what_the_receiver_holds() {
         &[(1 + 7 * m, 1 + 8 * m), (1 + 4 * m, 1 + 6 * m), (1 + 2 * m, 1 + 3 * m)]
     );
     assert_eq!(last.ip_bytes(true), 40 + 12 + 4 + 24, "TCP/IP + timestamps + 3 SACK blocks");
+}
+
+#[test]
+fn karns_rule_and_timestamps_give_only_true_rtt_samples() {
+    // The first data segment is lost and repaired by fast retransmit. Without timestamps,
+    // Karn's rule discards the ambiguous sample of the retransmitted segment (timed from its
+    // first transmission it would read 200 ms); with RFC 7323 timestamps the ACK echoes the
+    // retransmission's own TSval. Either way every sample equals the pipe's 100 ms RTT.
+    for timestamps in [false, true] {
+        let mut params = params(Recovery::NewReno);
+        params.timestamps = timestamps;
+        let mut p = Pipe::new(params, 30 * u64::from(MSS), 100, &[0]);
+        p.run(10);
+        assert_eq!(p.retransmitted(), vec![0]);
+        assert!(p.rtts.len() >= 2, "{timestamps}: {:?}", p.rtts);
+        assert!(p.rtts.iter().all(|r| *r == Dur::from_ms(100)), "{timestamps}: {:?}", p.rtts);
+        if timestamps {
+            assert!(p.rtts.len() > 20, "a sample on every ACK of new data");
+        }
+    }
 }
