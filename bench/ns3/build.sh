@@ -3,7 +3,7 @@
 # PyPI wheel `ns3==3.44.post0` (headers in <site-packages>/ns3/include, libs in .../ns3/lib64).
 #
 # Usage: bench/ns3/build.sh            (PYTHON=/path/to/python to choose the interpreter)
-# Output: bench/ns3/build/bss_saturation and bench/ns3/build/chain_udp (paths printed on stdout,
+# Output: bench/ns3/build/{bss_saturation,chain_udp,bss_tcp,chain_tcp} (paths printed on stdout,
 #         one per line). Idempotent: installs the wheel only if missing, recompiles only when a
 #         source is newer than its binary.
 set -euo pipefail
@@ -76,16 +76,19 @@ MODS=(core network internet mobility propagation spectrum antenna wifi applicati
 LIBS=()
 for m in "${MODS[@]}"; do LIBS+=("-lns3.44-$m"); done
 
+PROGS=(bss_saturation chain_udp bss_tcp chain_tcp)
+
 # Rebuild everything if the ns-3 prefix changed since the last build (rpath points to it).
 STAMP="$OUT/.ns3-prefix"
 if [[ "$(cat "$STAMP" 2>/dev/null)" != "$LIB" ]]; then
-    rm -f "$OUT/bss_saturation" "$OUT/chain_udp"
+    rm -f "${PROGS[@]/#/$OUT/}"
 fi
 
-for prog in bss_saturation chain_udp; do
+for prog in "${PROGS[@]}"; do
     src="$HERE/$prog.cc"
     bin="$OUT/$prog"
-    if [[ -x "$bin" && "$bin" -nt "$src" && "$bin" -nt "$HERE/common.h" && "$bin" -nt "$0" ]]; then
+    if [[ -x "$bin" && "$bin" -nt "$src" && "$bin" -nt "$HERE/common.h" \
+        && "$bin" -nt "$HERE/tcp_common.h" && "$bin" -nt "$0" ]]; then
         log "$prog up to date"
     else
         log "compiling $prog"
