@@ -326,21 +326,33 @@ class TcpConfig(_Model):
         ge=1,
         le=_U32_MAX,
     )
+    snd_buf_bytes: int = _field(
+        4 * 1024 * 1024,
+        "integer >= tcp.mss_bytes bytes",
+        "send buffer = the most unacknowledged data (Linux tcp_wmem[2] = 4 MiB)",
+        ge=1,
+        le=_U32_MAX,
+    )
+    hystart: bool = _field(
+        True, "true or false", "CUBIC's HyStart slow-start exit (Linux default on); cubic only"
+    )
 
     @model_validator(mode="after")
     def _check(self) -> TcpConfig:
         issues: list[_Issue] = []
         _check_choice(issues, ("cc",), self.cc, CC_NAMES, "congestion control")
         _check_choice(issues, ("recovery",), self.recovery, RECOVERY_NAMES, "loss recovery")
-        if self.rcv_buf_bytes < self.mss_bytes:
-            issues.append(
-                _Issue(
-                    ("rcv_buf_bytes",),
-                    f"must be >= tcp.mss_bytes = {self.mss_bytes}",
-                    self.rcv_buf_bytes,
-                    f"integer {self.mss_bytes}..{_U32_MAX} bytes",
+        for name in ("rcv_buf_bytes", "snd_buf_bytes"):
+            value = getattr(self, name)
+            if value < self.mss_bytes:
+                issues.append(
+                    _Issue(
+                        (name,),
+                        f"must be >= tcp.mss_bytes = {self.mss_bytes}",
+                        value,
+                        f"integer {self.mss_bytes}..{_U32_MAX} bytes",
+                    )
                 )
-            )
         if issues:
             raise _Issues(issues)
         return self
@@ -1247,6 +1259,8 @@ def _build_world_spec(s: Scenario, issues: list[_Issue]) -> dict[str, Any]:
         "ack_every": t.ack_every if delayed_ack else 1,
         "delack_timeout_ms": float(t.delack_timeout_ms),
         "rcv_buf_bytes": t.rcv_buf_bytes,
+        "snd_buf_bytes": t.snd_buf_bytes,
+        "hystart": t.hystart,
     }
 
     if issues:

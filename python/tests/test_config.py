@@ -394,6 +394,8 @@ TCP_DEFAULTS = {
     "ack_every": 2,
     "delack_timeout_ms": 40.0,
     "rcv_buf_bytes": 6291456,
+    "snd_buf_bytes": 4194304,
+    "hystart": True,
 }
 
 
@@ -451,6 +453,8 @@ def test_tcp_table_reaches_every_tcp_flow():
         "ack_every": 3,
         "delack_timeout_ms": 200,
         "rcv_buf_bytes": 65535,
+        "snd_buf_bytes": 65535,
+        "hystart": False,
     }
     spec = spec_of(traffic="tcp", stations=2, payload_bytes=1000, tcp=tcp)
     expected = {k: float(v) if k.endswith("_ms") else v for k, v in tcp.items()}

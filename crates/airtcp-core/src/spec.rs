@@ -286,6 +286,11 @@ pub struct TcpSpec {
     pub delack_timeout_ms: f64,
     /// Receive buffer = largest advertised window [bytes] (Linux tcp_rmem[2] = 6 MiB).
     pub rcv_buf_bytes: u32,
+    /// Send buffer: the most unacknowledged data the sender holds [bytes] (Linux tcp_wmem[2]
+    /// = 4 MiB).
+    pub snd_buf_bytes: u32,
+    /// CUBIC's HyStart (Linux module parameter `hystart`, default on); ignored by the others.
+    pub hystart: bool,
 }
 
 impl Default for TcpSpec {
@@ -303,6 +308,8 @@ impl Default for TcpSpec {
             ack_every: 2,
             delack_timeout_ms: 40.0,
             rcv_buf_bytes: 6 * 1024 * 1024,
+            snd_buf_bytes: 4 * 1024 * 1024,
+            hystart: true,
         }
     }
 }
@@ -591,8 +598,15 @@ fn validate_tcp(i: usize, f: &FlowSpec) -> Result<(), SpecError> {
             format!("{} must be >= min_rto_ms {}", t.max_rto_ms, t.min_rto_ms),
         );
     }
-    if t.initial_cwnd == 0 || t.ack_every == 0 || t.rcv_buf_bytes < t.mss_bytes {
-        return err(&path("tcp"), "initial_cwnd and ack_every must be >= 1 and rcv_buf_bytes >= mss_bytes");
+    if t.initial_cwnd == 0
+        || t.ack_every == 0
+        || t.rcv_buf_bytes < t.mss_bytes
+        || t.snd_buf_bytes < t.mss_bytes
+    {
+        return err(
+            &path("tcp"),
+            "initial_cwnd and ack_every must be >= 1, rcv_buf_bytes and snd_buf_bytes >= mss_bytes",
+        );
     }
     Ok(())
 }

@@ -109,6 +109,8 @@ pub struct TcpParams {
     pub delack_timeout: Dur,
     /// Receiver buffer [bytes], the largest advertised window.
     pub rcv_buf: u32,
+    /// Sender buffer [bytes]: unacknowledged data never exceeds it.
+    pub snd_buf: u32,
 }
 
 /// Sender-side counters.
@@ -237,6 +239,11 @@ impl Sender {
         TimerCmd::Arm(now + self.rto.rto())
     }
 
+    /// The peer's advertised window, bounded by our send buffer [bytes].
+    fn flow_window(&self) -> u64 {
+        u64::from(self.peer_wnd.max(1)).min(u64::from(self.p.snd_buf.max(self.p.mss)))
+    }
+
     fn in_flight_bytes(&self) -> u64 {
         self.snd_nxt - self.snd_una
     }
@@ -264,7 +271,7 @@ impl Sender {
             return;
         }
         let mss = u64::from(self.p.mss);
-        let wnd = (u64::from(self.s.cwnd) * mss).min(u64::from(self.peer_wnd.max(1)));
+        let wnd = (u64::from(self.s.cwnd) * mss).min(self.flow_window());
         loop {
             let limit = self.snd_una + wnd;
             if self.snd_nxt >= limit {
@@ -427,7 +434,7 @@ impl Sender {
                 break;
             }
             let end = self.data_end().unwrap_or(if self.app_closed { self.snd_max } else { u64::MAX });
-            let wnd_end = self.snd_una + u64::from(self.peer_wnd.max(1));
+            let wnd_end = self.snd_una + self.flow_window();
             let new_data = self.snd_nxt < end && self.snd_nxt + mss.min(end - self.snd_nxt) <= wnd_end;
             if let Some(s) = sack::next_retransmission(&self.sb, grid, self.snd_una, self.high_rxt, new_data)
             {
@@ -498,7 +505,7 @@ impl Sender {
                     } else if self.p.limited_transmit && self.dupacks < 3 {
                         self.set_ca(CaState::Disorder);
                         let limit = self.snd_una + (u64::from(self.s.cwnd) + u64::from(self.dupacks)) * mss;
-                        let limit = limit.min(self.snd_una + u64::from(self.peer_wnd));
+                        let limit = limit.min(self.snd_una + self.flow_window());
                         if self.snd_nxt + mss <= limit {
                             self.send_one_at_nxt(now, out, limit);
                         }
@@ -523,7 +530,7 @@ impl Sender {
                 // RFC 3042: one new segment per dupack if flight <= cwnd + 2 segments.
                 let mss = u64::from(self.p.mss);
                 let limit = self.snd_una + (u64::from(self.s.cwnd) + u64::from(self.dupacks)) * mss;
-                let limit = limit.min(self.snd_una + u64::from(self.peer_wnd));
+                let limit = limit.min(self.snd_una + self.flow_window());
                 if self.snd_nxt + mss <= limit {
                     self.send_one_at_nxt(now, out, limit);
                 }

@@ -36,7 +36,11 @@ impl TcpFlow {
     pub fn new(f: &FlowSpec) -> TcpFlow {
         let t = f.tcp.clone().unwrap_or_default();
         let p = params(&t);
-        let cc = Algorithm::from_name(&t.cc).unwrap_or(Algorithm::from_name("reno").expect("reno exists"));
+        let mut cc =
+            Algorithm::from_name(&t.cc).unwrap_or(Algorithm::from_name("reno").expect("reno exists"));
+        if let Algorithm::Cubic(c) = &mut cc {
+            c.hystart = t.hystart;
+        }
         let app = match f.kind {
             FlowKind::TcpFile => f.file_bytes,
             _ => None,
@@ -66,6 +70,7 @@ fn params(t: &TcpSpec) -> TcpParams {
         ack_every: t.ack_every,
         delack_timeout: ms(t.delack_timeout_ms),
         rcv_buf: t.rcv_buf_bytes,
+        snd_buf: t.snd_buf_bytes,
     }
 }
 

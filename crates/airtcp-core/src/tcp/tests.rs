@@ -51,6 +51,7 @@ fn params(recovery: Recovery) -> TcpParams {
         ack_every: 1,
         delack_timeout: Dur::ZERO,
         rcv_buf: 1 << 30,
+        snd_buf: 1 << 30,
     }
 }
 
@@ -362,4 +363,20 @@ fn karns_rule_and_timestamps_give_only_true_rtt_samples() {
             assert!(p.rtts.len() > 20, "a sample on every ACK of new data");
         }
     }
+}
+
+#[test]
+fn send_buffer_bounds_unacknowledged_data() {
+    // A 4-segment send buffer: whatever cwnd and the peer allow, at most 4 segments a round.
+    let mut p = params(Recovery::NewReno);
+    p.snd_buf = 4 * MSS;
+    let mut pipe = Pipe::new(p, 40 * u64::from(MSS), 100, &[]);
+    pipe.run(10);
+    assert_eq!(pipe.delivered, 40 * u64::from(MSS));
+    let mut per_round = std::collections::BTreeMap::new();
+    for t in &pipe.sent {
+        *per_round.entry(t.0.ns() / 100_000_000).or_insert(0) += 1;
+    }
+    assert!(per_round.values().all(|&n| n <= 4), "{per_round:?}");
+    assert_eq!(per_round.len(), 10, "40 segments at 4 per 100 ms round");
 }
