@@ -9,6 +9,10 @@ gives whole microseconds, floats where a mean is taken. Frame sizes follow docs/
 - :func:`tmt_bps`: theoretical maximum throughput of one station (Jun et al., NCA 2003).
 - :func:`bianchi`: saturation throughput of n stations (Bianchi, JSAC 2000) with a finite retry
   limit (Wu et al., INFOCOM 2002; Chatzimisios et al. 2003).
+- :func:`tcp_tmt_bps`: TCP maximum over one link, data and TCP-ACK frames alternating (Jun et al.'s
+  cycle per frame).
+- :func:`tcp_wifi_contention`: bulk TCP upload, the STA's data frames and the AP's TCP ACKs
+  contending (two-station DCF chain with the AP's ACK backlog).
 
 See docs/analytic.md for the formulas and the conventions.
 """
@@ -17,6 +21,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from itertools import accumulate
+from operator import add, mul, sub
 
 __all__ = [
     "ACCESS_CATEGORIES",
@@ -535,3 +541,709 @@ def bianchi(
         p_s=p_s,
         collision=collision,
     )
+
+
+# ---------------------------------------------------------------------------------------------
+# TCP over one 802.11 link: frame sizes, the alternating TMT, and the two-station contention model
+
+TCP_IP_HEADER_BYTES = 40  # IPv4 (20) + TCP (20) headers
+TCP_TIMESTAMP_OPTION_BYTES = 12  # RFC 7323 timestamps option with two NOPs (appendix A layout)
+MAX_TCP_MSS_BYTES = 2244  # 2304-byte maximum MSDU - 8 LLC/SNAP - 40 TCP/IP - 12 timestamps
+
+
+@dataclass(frozen=True)
+class TcpWifiResult:
+    """Two-station TCP-over-DCF model of :func:`tcp_wifi_contention`.
+
+    ``goodput_bps``: TCP payload bit/s, 8 MSS per data frame delivered (every delivered segment
+    counted as new data); ``collision_probability``: collided attempts / all attempts, both
+    colliders counted (as airtcp's summary); ``*_per_s``: data frames (STA -> AP) and TCP-ACK
+    frames (AP -> STA) delivered and collisions per second; ``ap_idle_fraction``: share of
+    contention rounds in which the AP has no TCP ACK queued (the STA sends alone);
+    ``mean_round_ns``: mean time from one busy period's end to the next's; ``levels``/
+    ``iterations``: AP-queue levels kept exactly and iterations the solver needed.
+    """
+
+    goodput_bps: float
+    collision_probability: float
+    data_frames_per_s: float
+    ack_frames_per_s: float
+    collisions_per_s: float
+    ap_idle_fraction: float
+    mean_round_ns: float
+    ack_every: int
+    collider_eifs: bool
+    levels: int
+    iterations: int
+
+
+def tcp_mpdu_bytes(payload_bytes: int, *, timestamps: bool = True, access: str = "dcf") -> int:
+    """MPDU size of a TCP segment carrying ``payload_bytes`` (0 for a pure ACK).
+
+    payload + 40 (IPv4 + TCP) + 12 (timestamps option, if on) + 8 (LLC/SNAP) + 24 (DCF) or 26
+    (EDCA, QoS Data) + 4 (FCS): 1460 bytes give 1548, a pure ACK 88 (DCF, timestamps).
+    """
+    payload = _check_int("payload_bytes", payload_bytes, 0, MAX_TCP_MSS_BYTES)
+    ts = _check_bool("timestamps", timestamps)
+    access = _check_choice("access", access, ACCESS_MODES)
+    header = MAC_HEADER_QOS_BYTES if access == "edca" else MAC_HEADER_DCF_BYTES
+    options = TCP_TIMESTAMP_OPTION_BYTES if ts else 0
+    return payload + TCP_IP_HEADER_BYTES + options + LLC_SNAP_BYTES + header + FCS_BYTES
+
+
+def tcp_tmt_bps(
+    standard: str,
+    data_rate_mbps: float,
+    basic_rate_mbps: float,
+    mss_bytes: int = 1460,
+    *,
+    ack_every: int = 1,
+    timestamps: bool = True,
+    preamble: str = "long",
+    erp_mixed: bool = False,
+    access: str = "dcf",
+) -> float:
+    """TCP maximum (bit/s) over one link, data and TCP-ACK frames alternating, no collisions.
+
+    Per ``ack_every`` data segments: ``ack_every`` data-frame cycles (STA -> AP) and one
+    TCP-ACK-frame cycle (AP -> STA), each the TMT cycle of Jun et al. (NCA 2003),
+    DIFS + CWmin/2 slots + T_frame + SIFS + T_ack. Goodput = ack_every * 8 * MSS / sum of cycles.
+    """
+    standard = _check_standard(standard)
+    data_rate = _check_rate("data_rate_mbps", standard, data_rate_mbps)
+    timing = phy_timing(
+        standard, basic_rate_mbps, erp_mixed=erp_mixed, preamble=preamble, access=access
+    )
+    basic = _check_rate("basic_rate_mbps", standard, basic_rate_mbps)
+    mss = _check_int("mss_bytes", mss_bytes, 1, MAX_TCP_MSS_BYTES)
+    k = _check_int("ack_every", ack_every, 1, None)
+    data_mpdu = tcp_mpdu_bytes(mss, timestamps=timestamps, access=access)
+    ack_mpdu = tcp_mpdu_bytes(0, timestamps=timestamps, access=access)
+    t_data = _tx_duration_us(standard, data_rate, data_mpdu, preamble, "data_rate_mbps") * _US
+    t_tcp_ack = _tx_duration_us(standard, data_rate, ack_mpdu, preamble, "data_rate_mbps") * _US
+    t_ack = _tx_duration_us(standard, basic, ACK_BYTES, preamble, "basic_rate_mbps") * _US
+    # Jun et al. (NCA 2003) TMT cycle applied to each frame; mean backoff CWmin/2 slots (10.3.4.3).
+    overhead = timing.difs_ns + timing.cw_min * timing.slot_ns / 2 + timing.sifs_ns + t_ack
+    total_ns = k * (overhead + t_data) + overhead + t_tcp_ack
+    return k * 8 * mss / (total_ns * 1e-9)
+
+
+# Which colliding station defers EIFS after a collision (flags of a collision state).
+_NO_EIFS, _AP_EIFS, _STA_EIFS, _BOTH_EIFS = 0, 1, 2, 3
+
+
+def _slide(x: list[float], w0: int) -> list[float]:
+    """y[r'] = sum_{b=0}^{w0-1} x[r' + b] / w0 for r' >= 1, y[0] = 0.
+
+    The residual r of the frozen station after the fresh one won with backoff b < r.
+    """
+    n = len(x)
+    p = list(accumulate(x, initial=0.0))
+    inv = 1.0 / w0
+    y = [(p[i + w0] - p[i]) * inv for i in range(n - w0)] if n > w0 else []
+    y += [(p[n] - p[i]) * inv for i in range(len(y), n)]
+    y[0] = 0.0
+    return y
+
+
+def _swap(z: list[float], w0: int) -> list[float]:
+    """Residual j = b - r of the previous winner when the frozen station (residual r, mass z[r])
+    wins against a fresh draw b > r: y[j] = sum_{r=0}^{w0-1-j} z[r] / w0, j = 1..w0-1."""
+    p = list(accumulate(z[:w0], initial=0.0))
+    inv = 1.0 / w0
+    y = [p[w0 - j] * inv for j in range(w0)]
+    y[0] = 0.0
+    return y
+
+
+def _add(dst: list[float], src: list[float], scale: float) -> None:
+    """dst += scale * src (equal lengths)."""
+    dst[:] = [a + scale * b for a, b in zip(dst, src, strict=True)]
+
+
+class _Block:
+    """Probability mass of the contention states at one AP-queue level and ACK phase.
+
+    ``sw[s][r]``: the STA has just delivered a data frame and drawn a fresh backoff; the AP's
+    counter is frozen at r in backoff stage s. ``aw[s][r]``: the AP has just delivered a TCP
+    ACK (fresh backoff, or post-backoff at level 0 where its queue is empty); the STA is frozen
+    at r in stage s. ``c[(s_sta, s_ap, flag)]``: a collision has just ended, both draw fresh
+    backoffs from the windows of their stages; ``flag`` says who defers EIFS. Level 0 only:
+    ``pb[r]``: the STA has just delivered, the AP is empty with post-backoff r (0 = finished);
+    ``c0[(s_sta, flag)]``: a collision after which the AP dropped its last frame.
+    """
+
+    __slots__ = ("aw", "c", "c0", "pb", "sw")
+
+    def __init__(self, windows: list[int], w0: int, level0: bool) -> None:
+        self.sw = [[0.0] * w for w in windows]
+        self.aw = [[0.0] * w for w in windows]
+        self.c: dict[tuple[int, int, int], float] = {}
+        self.pb = [0.0] * w0 if level0 else []
+        self.c0: dict[tuple[int, int], float] = {}
+
+    def mass(self) -> float:
+        return (
+            sum(map(sum, self.sw))
+            + sum(map(sum, self.aw))
+            + sum(self.c.values())
+            + sum(self.pb)
+            + sum(self.c0.values())
+        )
+
+    def scale(self, f: float) -> None:
+        self.sw = [[v * f for v in row] for row in self.sw]
+        self.aw = [[v * f for v in row] for row in self.aw]
+        self.c = {key: v * f for key, v in self.c.items()}
+        self.pb = [v * f for v in self.pb]
+        self.c0 = {key: v * f for key, v in self.c0.items()}
+
+    def distance(self, other: _Block) -> float:
+        d = 0.0
+        for rows_a, rows_b in ((self.sw, other.sw), (self.aw, other.aw), ([self.pb], [other.pb])):
+            for ra, rb in zip(rows_a, rows_b, strict=True):
+                d += sum(map(abs, map(sub, ra, rb)))
+        for key in self.c.keys() | other.c.keys():
+            d += abs(self.c.get(key, 0.0) - other.c.get(key, 0.0))
+        for key0 in self.c0.keys() | other.c0.keys():
+            d += abs(self.c0.get(key0, 0.0) - other.c0.get(key0, 0.0))
+        return d
+
+
+def _dot(a: list[float], b: list[float]) -> float:
+    return sum(map(mul, a, b))
+
+
+class _TcpChain:
+    """Embedded Markov chain of the two-station TCP/DCF model (see docs/analytic.md).
+
+    One step = one contention round: from the end of a busy period (a delivered data or TCP-ACK
+    frame, or a collision) to the end of the next. Blocks are indexed level * k + phase, where
+    the level is the AP's queue length q (0..levels exactly, ``tail`` = levels + 1 for q >
+    levels) and the phase counts the STA's deliveries since the last TCP ACK was generated.
+    """
+
+    def __init__(
+        self,
+        *,
+        w0: int,
+        w_max: int,
+        retry_limit: int,
+        slot: int,
+        difs: int,
+        eifs: int,
+        ack_timeout: int,
+        t_data: int,
+        t_tcp_ack: int,
+        busy_s: int,
+        busy_a: int,
+        ack_every: int,
+        levels: int,
+        collider_eifs: bool,
+    ) -> None:
+        self.w0, self.k, self.levels, self.tail = w0, ack_every, levels, levels + 1
+        self.m = retry_limit
+        saturated = 0  # first stage whose window is CWmax + 1
+        while (w0 << saturated) < w_max:
+            saturated += 1
+        stages = min(retry_limit, saturated) + 1
+        self.windows = [min(w0 << s, w_max) for s in range(stages)]  # 10.3.4.3 CW doubling
+        self.slot, self.difs, self.eifs, self.ack_timeout = slot, difs, eifs, ack_timeout
+        self.busy_s, self.busy_a = busy_s, busy_a
+        self.busy_c = max(t_data, t_tcp_ack)
+        # 10.3.2.11: the AP's response timeout runs from the end of its own (shorter) frame; the
+        # medium stays busy until the data frame ends, so it fails at the later of the two.
+        self.ap_fail = max(t_tcp_ack + ack_timeout, self.busy_c) - self.busy_c
+        self.collider_eifs = collider_eifs
+        self.blocks = (levels + 2) * ack_every
+        self._c_cache: dict[tuple[int, int, int], tuple[list[float], list[float], float, float]]
+        self._c_cache = {}
+        self._c0_cache: dict[tuple[int, int], tuple[list[float], float]] = {}
+        # Per-state round statistics of a frozen residual r against a fresh draw b in [0, w0-1].
+        self.w_win, self.w_lose, self.w_coll, self.w_idle, self.w_r = [], [], [], [], []
+        for w in self.windows:
+            self.w_win.append([min(r, w0) / w0 for r in range(w)])
+            self.w_lose.append([max(0, w0 - 1 - r) / w0 for r in range(w)])
+            self.w_coll.append([(1.0 if r < w0 else 0.0) / w0 for r in range(w)])
+            idle = []
+            for r in range(w):
+                n = min(r, w0)
+                # fresh station first: b = 0..n-1; otherwise the frozen one (or both) after r.
+                idle.append((n * (n - 1) / 2 + r * (w0 - n)) / w0 * slot)
+            self.w_idle.append(idle)
+            self.w_r.append([float(r * slot) for r in range(w)])
+
+    # -- structure
+
+    def level(self, b: int) -> int:
+        return b // self.k
+
+    def next_stage(self, s: int) -> int | None:
+        """Backoff stage after a failed attempt at stage s; None when the frame is dropped."""
+        if s + 1 > self.m:
+            return None  # 10.3.4.4: retry limit reached, CW back to CWmin
+        return min(s + 1, len(self.windows) - 1)  # stages past CWmax share one state
+
+    def up(self, b: int) -> int:
+        """Block after the STA delivers a data frame (every k-th generates a TCP ACK)."""
+        level, phase = divmod(b, self.k)
+        phase += 1
+        if phase == self.k:
+            return min(level + 1, self.tail) * self.k
+        return level * self.k + phase
+
+    def down(self, b: int, h: float) -> list[tuple[int, float]]:
+        """Blocks after a frame leaves the AP's queue (delivered or dropped)."""
+        level, phase = divmod(b, self.k)
+        if level < self.tail:
+            return [((level - 1) * self.k + phase, 1.0)]
+        return [(self.levels * self.k + phase, h), (b, 1.0 - h)]
+
+    def new_blocks(self) -> list[_Block]:
+        return [_Block(self.windows, self.w0, self.level(b) == 0) for b in range(self.blocks)]
+
+    # -- collisions
+
+    def offsets(self, flag: int) -> tuple[int, int]:
+        """(AP, STA) start of the backoff countdown after a collision, ns after its busy end."""
+        ifs_ap = self.eifs if flag in (_AP_EIFS, _BOTH_EIFS) else self.difs
+        ifs_sta = self.eifs if flag in (_STA_EIFS, _BOTH_EIFS) else self.difs
+        # The STA (longer frame) waits its ACKTimeout after its frame, then DIFS or EIFS.
+        return self.ap_fail + ifs_ap, self.ack_timeout + ifs_sta
+
+    def after_tie(self, flag: int) -> int:
+        """Flag of a collision that follows a collision (the AP's countdown was armed first)."""
+        if not self.collider_eifs:
+            return _NO_EIFS
+        return _BOTH_EIFS if flag in (_AP_EIFS, _BOTH_EIFS) else _STA_EIFS
+
+    def c_out(
+        self, s_sta: int, s_ap: int, flag: int
+    ) -> tuple[list[float], list[float], float, float]:
+        """Outcome of the round after a collision: both draw fresh backoffs.
+
+        Returns (STA residual distribution when the AP wins, AP residual distribution when the
+        STA wins, probability of another collision, mean idle ns from the busy end).
+        """
+        key = (s_sta, s_ap, flag)
+        cached = self._c_cache.get(key)
+        if cached is not None:
+            return cached
+        ws, wa = self.windows[s_sta], self.windows[s_ap]
+        a0, s0 = self.offsets(flag)
+        slot = self.slot
+        g = (a0 - s0) // slot
+        diff_aw = [0] * (ws + 1)
+        diff_sw = [0] * (wa + 1)
+        idle = 0
+        ties = 0
+        for ba in range(wa):  # AP transmits at a0 + ba*slot; the STA at s0 + bs*slot
+            lo = max(0, ba + g + 1)  # STA draws with a later start: the AP goes first
+            if lo < ws:
+                used = max(0, (a0 + ba * slot - s0) // slot)  # 10.3.4.3: whole idle slots
+                diff_aw[lo - used] += 1
+                diff_aw[ws - used] -= 1
+                idle += (ws - lo) * (a0 + ba * slot)
+            bs = ba + g
+            if (a0 - s0) % slot == 0 and 0 <= bs < ws:
+                ties += 1  # both counters expire at the same slot boundary
+                idle += a0 + ba * slot
+        g2 = (s0 - a0) // slot
+        for bs in range(ws):
+            lo = max(0, bs + g2 + 1)
+            if lo < wa:
+                used = max(0, (s0 + bs * slot - a0) // slot)
+                diff_sw[lo - used] += 1
+                diff_sw[wa - used] -= 1
+                idle += (wa - lo) * (s0 + bs * slot)
+        inv = 1.0 / (ws * wa)
+        out = (
+            [v * inv for v in accumulate(diff_aw[:ws])],
+            [v * inv for v in accumulate(diff_sw[:wa])],
+            ties * inv,
+            idle * inv,
+        )
+        self._c_cache[key] = out
+        return out
+
+    def c0_out(self, s_sta: int, flag: int) -> tuple[list[float], float]:
+        """The AP dropped its last frame in a collision: the STA sends alone; the AP runs a
+        post-backoff from CWmin. Returns (AP post-backoff distribution, mean idle ns)."""
+        key = (s_sta, flag)
+        cached = self._c0_cache.get(key)
+        if cached is not None:
+            return cached
+        ws, w0 = self.windows[s_sta], self.w0
+        a0, s0 = self.offsets(flag)
+        counts = [0] * w0
+        idle = 0
+        for bs in range(ws):
+            t = s0 + bs * self.slot
+            idle += t
+            used = max(0, (t - a0) // self.slot)
+            for ba in range(w0):
+                counts[max(ba - used, 0)] += 1
+        out = ([c / (ws * w0) for c in counts], idle / ws)
+        self._c0_cache[key] = out
+        return out
+
+    def collide(
+        self,
+        b: int,
+        new: list[_Block],
+        h: float,
+        s_sta: int | None,
+        s_ap: int | None,
+        flag: int,
+        mass: float,
+    ) -> None:
+        ss = 0 if s_sta is None else s_sta  # a dropped data frame: the next one starts at CWmin
+        if s_ap is not None:
+            c = new[b].c
+            c[(ss, s_ap, flag)] = c.get((ss, s_ap, flag), 0.0) + mass
+            return
+        for t, pr in self.down(b, h):  # the AP dropped its head frame
+            if self.level(t) == 0:
+                c0 = new[t].c0
+                c0[(ss, flag)] = c0.get((ss, flag), 0.0) + mass * pr
+            else:
+                c = new[t].c
+                c[(ss, 0, flag)] = c.get((ss, 0, flag), 0.0) + mass * pr
+
+    # -- one step of the chain
+
+    def push_idle(self, src: _Block, b: int, new: list[_Block]) -> None:
+        """Level 0: the AP has nothing queued, the STA sends alone."""
+        w0 = self.w0
+        pb = [0.0] * w0  # the AP's post-backoff after the STA's delivery (0 = finished)
+        low = [0.0] * w0
+        high = 0.0
+        for row in src.aw:  # the AP has just emptied its queue: fresh post-backoff
+            low = list(map(add, low, row[:w0]))
+            high += sum(row[w0:])
+        if any(low) or high:
+            y = _swap(low, w0)
+            y[0] = sum(low[r] * (r + 1) for r in range(w0)) / w0 + high
+            _add(pb, y, 1.0)
+        if any(src.pb):
+            y = _slide(src.pb, w0)
+            y[0] = sum(src.pb[r] * (w0 - r) for r in range(w0)) / w0
+            _add(pb, y, 1.0)
+        for (ss, flag), mass in src.c0.items():
+            _add(pb, self.c0_out(ss, flag)[0], mass)
+        t = self.up(b)
+        if self.level(t) == 0:
+            _add(new[t].pb, pb, 1.0)
+            return
+        # A TCP ACK arrives: a finished post-backoff draws a fresh backoff (10.3.4.2).
+        fresh = pb[0] / w0
+        pb[0] = 0.0
+        _add(new[t].sw[0], [v + fresh for v in pb], 1.0)
+
+    def push_contending(self, src: _Block, b: int, new: list[_Block], h: float, tail: bool) -> None:
+        """Both stations have a frame. ``tail``: leave out the frozen station's countdown (the
+        continue transitions), which :meth:`drain_tail` solves exactly."""
+        w0 = self.w0
+        up = self.up(b)
+        downs = self.down(b, h)
+        ce = self.collider_eifs
+        z = [0.0] * w0
+        for s, row in enumerate(src.sw):  # STA fresh, AP frozen at r
+            if not any(row):
+                continue
+            if not tail:
+                _add(new[up].sw[s], _slide(row, w0), 1.0)
+            cm = sum(row[:w0]) / w0
+            if cm:
+                flag = _AP_EIFS if ce else _NO_EIFS  # the STA's countdown was armed first
+                self.collide(b, new, h, self.next_stage(0), self.next_stage(s), flag, cm)
+            z = list(map(add, z, row[:w0]))
+        if any(z):
+            y = _swap(z, w0)
+            for t, pr in downs:
+                _add(new[t].aw[0], y, pr)
+        z = [0.0] * w0
+        for s, row in enumerate(src.aw):  # AP fresh, STA frozen at r
+            if not any(row):
+                continue
+            if not tail:
+                y = _slide(row, w0)
+                for t, pr in downs:
+                    _add(new[t].aw[s], y, pr)
+            cm = sum(row[:w0]) / w0
+            if cm:
+                flag = _STA_EIFS if ce else _NO_EIFS
+                self.collide(b, new, h, self.next_stage(s), self.next_stage(0), flag, cm)
+            z = list(map(add, z, row[:w0]))
+        if any(z):
+            _add(new[up].sw[0], _swap(z, w0), 1.0)
+        for (ss, sa, flag), mass in src.c.items():
+            aw, sw, tie, _ = self.c_out(ss, sa, flag)
+            for t, pr in downs:
+                _add(new[t].aw[ss], aw, mass * pr)
+            _add(new[up].sw[sa], sw, mass)
+            if tie:
+                nflag = self.after_tie(flag)
+                self.collide(b, new, h, self.next_stage(ss), self.next_stage(sa), nflag, mass * tie)
+
+    def drain_tail(self, new: list[_Block], h: float) -> None:
+        """Solve the frozen station's countdown in the tail blocks exactly (Gauss-Seidel).
+
+        The new mass of the tail rows holds every inflow but the countdown from the tail rows
+        themselves; the countdown only lowers r, so it is solved from the largest r down.
+        """
+        w0, k = self.w0, self.k
+        c = 1.0 / w0
+        tail = [self.tail * k + phase for phase in range(k)]
+        # STA delivering, AP frozen: the phase advances with every delivery (cycle of k), so
+        # new_p[r] = a_p + c new_{p-1}[r] with a_p = inflow + c sum_{b>=1} new_{p-1}[r+b].
+        coef = [c**j / (1.0 - c**k) for j in range(k)]
+        for s, n in enumerate(self.windows):
+            rows = [new[t].sw[s] for t in tail]
+            window = [0.0] * k  # sum of new[r+1 .. r+w0-1] per phase
+            for r in range(n - 1, 0, -1):
+                a = [rows[p][r] + c * window[p - 1] for p in range(k)]
+                j = r + w0 - 1
+                for p in range(k):
+                    v = sum(coef[i] * a[p - i] for i in range(k))
+                    rows[p][r] = v
+                    window[p] += v - (rows[p][j] if j < n else 0.0)
+        # AP delivering, STA frozen: the level falls back to ``levels`` with probability h.
+        stay = (1.0 - h) * c
+        for phase, t in enumerate(tail):
+            back = new[self.levels * k + phase]
+            for s in range(len(self.windows)):
+                row = new[t].aw[s]
+                out = back.aw[s]
+                n = len(row)
+                acc = 0.0  # sum of new[r+1 .. r+w0-1]
+                for r in range(n - 1, 0, -1):
+                    v = (row[r] + stay * acc) / (1.0 - stay)
+                    row[r] = v
+                    if h:
+                        out[r] += h * c * (acc + v)
+                    acc += v - (row[r + w0 - 1] if r + w0 - 1 < n else 0.0)
+
+    # -- stationary distribution and rates
+
+    def rates(self, blk: _Block, b: int) -> tuple[float, float, float, float, float]:
+        """Per-round (data deliveries, TCP-ACK deliveries, collisions, AP drops, ns) of ``blk``."""
+        n_s = n_a = n_c = drops = idle = 0.0
+        if self.level(b) == 0:  # the STA sends alone: every round delivers a data frame
+            for s, row in enumerate(blk.aw):  # after its frozen residual r
+                m = sum(row)
+                n_s += m
+                idle += m * self.difs + _dot(row, self.w_r[s])
+            m = sum(blk.pb)  # after a fresh backoff, (CWmin / 2) slots on average
+            n_s += m
+            idle += m * (self.difs + (self.w0 - 1) / 2 * self.slot)
+            for (ss, flag), m in blk.c0.items():  # after a collision: offsets of c0_out
+                n_s += m
+                idle += m * self.c0_out(ss, flag)[1]
+            return n_s, 0.0, 0.0, 0.0, idle + n_s * self.busy_s
+        ap_drop_fresh = self.next_stage(0) is None
+        for s, row in enumerate(blk.sw):
+            win, lose = _dot(row, self.w_win[s]), _dot(row, self.w_lose[s])
+            coll = _dot(row, self.w_coll[s])
+            n_s += win
+            n_a += lose
+            n_c += coll
+            if self.next_stage(s) is None:
+                drops += coll
+            idle += _dot(row, self.w_idle[s]) + (win + lose + coll) * self.difs
+        for s, row in enumerate(blk.aw):
+            win, lose = _dot(row, self.w_win[s]), _dot(row, self.w_lose[s])
+            coll = _dot(row, self.w_coll[s])
+            n_a += win
+            n_s += lose
+            n_c += coll
+            if ap_drop_fresh:
+                drops += coll
+            idle += _dot(row, self.w_idle[s]) + (win + lose + coll) * self.difs
+        for (ss, sa, flag), mass in blk.c.items():
+            aw, sw, tie, mean_idle = self.c_out(ss, sa, flag)
+            n_a += mass * sum(aw)
+            n_s += mass * sum(sw)
+            n_c += mass * tie
+            if self.next_stage(sa) is None:
+                drops += mass * tie
+            idle += mass * mean_idle
+        busy = n_s * self.busy_s + n_a * self.busy_a + n_c * self.busy_c
+        return n_s, n_a, n_c, drops, idle + busy
+
+    def solve(self, tol: float, max_iter: int) -> tuple[list[_Block], int]:
+        """Stationary distribution over the blocks (sum 1), and the iterations it took."""
+        k, w0 = self.k, self.w0
+        blocks = self.new_blocks()
+        for b, blk in enumerate(blocks):
+            if self.level(b) == 0:
+                blk.pb[0] = 1.0
+            else:
+                blk.sw[0] = [1.0 / w0] * w0
+        total = sum(blk.mass() for blk in blocks)
+        for blk in blocks:
+            blk.scale(1.0 / total)
+        h = 0.5
+        tail = [self.tail * k + phase for phase in range(k)]
+        for it in range(1, max_iter + 1):
+            new = self.new_blocks()
+            for b, blk in enumerate(blocks):
+                if self.level(b) == 0:
+                    self.push_idle(blk, b, new)
+                else:
+                    self.push_contending(blk, b, new, h, self.level(b) == self.tail)
+            self.drain_tail(new, h)
+            # Aggregation step (iterative aggregation-disaggregation, Takahashi): the block
+            # masses follow the chain among blocks whose rows keep their current shape.
+            stats = [self.rates(blk, b) for b, blk in enumerate(new)]
+            masses = [blk.mass() for blk in new]
+            down_t = sum(stats[t][1] + stats[t][3] for t in tail)
+            up_t = stats[tail[-1]][0]
+            if down_t > 0.0:
+                # Flow balance in the tail: an AP delivery there ends the excursion above
+                # `levels` with the probability h that keeps ACKs generated = ACKs sent.
+                h = min(1.0, max(0.0, 1.0 - up_t / down_t))
+            agg = [[0.0] * len(new) for _ in new]
+            for b in range(len(new)):
+                if masses[b] <= 0.0:
+                    agg[b][self.up(b)] = 1.0  # an empty block: let it lead away (transient)
+                    continue
+                n_s, n_a, n_c, drops, _ = stats[b]
+                row = agg[b]
+                row[self.up(b)] += n_s / masses[b]
+                if self.level(b) > 0:
+                    for t, pr in self.down(b, h):
+                        row[t] += (n_a + drops) * pr / masses[b]
+                    row[b] += (n_c - drops) / masses[b]
+            nu = _stationary(agg)
+            if nu is None:  # no aggregation step this time: just renormalise
+                total = sum(masses)
+                nu = [m_b / total for m_b in masses]
+            for b, blk in enumerate(new):
+                if masses[b] > 0.0:
+                    blk.scale(nu[b] / masses[b])
+            dist = sum(a.distance(b_) for a, b_ in zip(blocks, new, strict=True))
+            blocks = new
+            if dist < tol:
+                return blocks, it
+        raise RuntimeError(f"tcp_wifi_contention: no convergence in {max_iter} iterations")
+
+
+def tcp_wifi_contention(
+    standard: str,
+    data_rate_mbps: float,
+    basic_rate_mbps: float,
+    mss_bytes: int = 1460,
+    *,
+    ack_every: int = 1,
+    retry_limit: int = 6,
+    timestamps: bool = True,
+    preamble: str = "long",
+    erp_mixed: bool = False,
+    collider_eifs: bool = False,
+    levels: int = 3,
+) -> TcpWifiResult:
+    """Bulk TCP upload STA -> AP over DCF, the STA's data and the AP's TCP ACKs contending.
+
+    A Markov chain embedded at the end of every busy period (exact for two stations under the
+    DCF rules of 10.3.4.3: counters frozen while the medium is busy and decremented only per
+    whole idle slot after DIFS, the winner redraws while the loser keeps its residual, CW doubling
+    and the retry limit of 10.3.4.4), joined with the AP's queue of TCP ACKs: one ACK per
+    ``ack_every`` delivered segments, the AP contends only while it holds one (else it runs a
+    post-backoff and the STA sends alone). Collision probability as in Bianchi (JSAC 2000): per
+    attempt; the AP's ACK backlog as in Bruno, Conti, Gregori (IEEE TMC 2008). The STA is
+    backlogged (large TCP window); no frame errors. ``collider_eifs=True`` lets the station
+    whose countdown was armed second defer EIFS after a collision (airtcp's behaviour today).
+    ``levels``: AP-queue lengths kept exactly, longer ones form a geometric tail (docs).
+    """
+    standard = _check_standard(standard)
+    data_rate = _check_rate("data_rate_mbps", standard, data_rate_mbps)
+    timing = phy_timing(standard, basic_rate_mbps, erp_mixed=erp_mixed, preamble=preamble)
+    basic = _check_rate("basic_rate_mbps", standard, basic_rate_mbps)
+    mss = _check_int("mss_bytes", mss_bytes, 1, MAX_TCP_MSS_BYTES)
+    k = _check_int("ack_every", ack_every, 1, None)
+    m = _check_int("retry_limit", retry_limit, 0, MAX_RETRY_LIMIT)
+    ce = _check_bool("collider_eifs", collider_eifs)
+    lv = _check_int("levels", levels, 1, None)
+    data_mpdu = tcp_mpdu_bytes(mss, timestamps=timestamps)
+    ack_mpdu = tcp_mpdu_bytes(0, timestamps=timestamps)
+    t_data = _tx_duration_us(standard, data_rate, data_mpdu, preamble, "data_rate_mbps") * _US
+    t_tcp_ack = _tx_duration_us(standard, data_rate, ack_mpdu, preamble, "data_rate_mbps") * _US
+    t_ack = _tx_duration_us(standard, basic, ACK_BYTES, preamble, "basic_rate_mbps") * _US
+    # Two-station DCF chain (backoff as a Markov chain, per-attempt p: Bianchi, JSAC 2000) with
+    # the AP's TCP-ACK backlog (Bruno, Conti, Gregori, IEEE TMC 2008); rules of 10.3.4.
+    chain = _TcpChain(
+        w0=timing.cw_min + 1,
+        w_max=timing.cw_max + 1,
+        retry_limit=m,
+        slot=timing.slot_ns,
+        difs=timing.difs_ns,
+        eifs=timing.eifs_ns,
+        ack_timeout=timing.ack_timeout_ns,
+        t_data=t_data,
+        t_tcp_ack=t_tcp_ack,
+        busy_s=t_data + timing.sifs_ns + t_ack,
+        busy_a=t_tcp_ack + timing.sifs_ns + t_ack,
+        ack_every=k,
+        levels=lv,
+        collider_eifs=ce,
+    )
+    blocks, iterations = chain.solve(tol=1e-10, max_iter=5000)
+    n_s = n_a = n_c = dur = idle_rounds = 0.0
+    for b, blk in enumerate(blocks):
+        s_, a_, c_, _, d_ = chain.rates(blk, b)
+        n_s += s_
+        n_a += a_
+        n_c += c_
+        dur += d_
+        if chain.level(b) == 0:
+            idle_rounds += blk.mass()
+    per_s = 1e9 / dur
+    return TcpWifiResult(
+        goodput_bps=8 * mss * n_s * per_s,
+        collision_probability=2 * n_c / (n_s + n_a + 2 * n_c),
+        data_frames_per_s=n_s * per_s,
+        ack_frames_per_s=n_a * per_s,
+        collisions_per_s=n_c * per_s,
+        ap_idle_fraction=idle_rounds,
+        mean_round_ns=dur,
+        ack_every=k,
+        collider_eifs=ce,
+        levels=lv,
+        iterations=iterations,
+    )
+
+
+def _stationary(p: list[list[float]]) -> list[float] | None:
+    """Stationary vector of a small stochastic matrix (Gaussian elimination, partial pivoting)."""
+    n = len(p)
+    a = [[p[j][i] - (1.0 if i == j else 0.0) for j in range(n)] for i in range(n)]
+    a[-1] = [1.0] * n  # replace one balance equation by sum(nu) = 1
+    rhs = [0.0] * (n - 1) + [1.0]
+    for col in range(n):
+        piv = max(range(col, n), key=lambda r: abs(a[r][col]))
+        a[col], a[piv] = a[piv], a[col]
+        rhs[col], rhs[piv] = rhs[piv], rhs[col]
+        if a[col][col] == 0.0:
+            continue
+        for r in range(n):
+            if r != col and a[r][col] != 0.0:
+                f = a[r][col] / a[col][col]
+                a[r] = [x - f * y for x, y in zip(a[r], a[col], strict=True)]
+                rhs[r] -= f * rhs[col]
+    nu = [max(rhs[i] / a[i][i], 0.0) if a[i][i] else 0.0 for i in range(n)]
+    total = sum(nu)
+    if not total > 0.0 or not math.isfinite(total):
+        return None  # singular (several closed classes): skip the aggregation step
+    return [v / total for v in nu]
+
+
+__all__ += [
+    "MAX_TCP_MSS_BYTES",
+    "TCP_IP_HEADER_BYTES",
+    "TCP_TIMESTAMP_OPTION_BYTES",
+    "TcpWifiResult",
+    "tcp_mpdu_bytes",
+    "tcp_tmt_bps",
+    "tcp_wifi_contention",
+]

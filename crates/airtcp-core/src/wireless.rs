@@ -337,7 +337,17 @@ impl World {
         let id = self.medium.alloc(Transmission { frame, start: now, dst_outcome: Outcome::Ok });
         let r = &mut self.medium.radios[i];
         if r.lock.is_some() {
-            r.lock_bad = true; // half duplex: a reception in progress is lost
+            if r.lock_since == now {
+                // Both backoffs ended in the same slot: the node never detected the other
+                // frame (no PHY-RXSTART), so no erroneous reception and no EIFS (10.3.2.3.7).
+                let other = r.lock.take().expect("locked");
+                let t = &mut self.medium.txs[other.idx()];
+                if t.frame.dst == node {
+                    t.dst_outcome = Outcome::Collision;
+                }
+            } else {
+                r.lock_bad = true; // half duplex: a reception in progress is lost
+            }
         }
         let was_active = r.active();
         r.tx = Some(id);
