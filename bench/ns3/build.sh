@@ -87,8 +87,13 @@ fi
 for prog in "${PROGS[@]}"; do
     src="$HERE/$prog.cc"
     bin="$OUT/$prog"
-    if [[ -x "$bin" && "$bin" -nt "$src" && "$bin" -nt "$HERE/common.h" \
-        && "$bin" -nt "$HERE/tcp_common.h" && "$bin" -nt "$0" ]]; then
+    deps=("$src" "$HERE/common.h" "$0")
+    [[ "$prog" == *_tcp ]] && deps+=("$HERE/tcp_common.h")
+    stale=0
+    for dep in "${deps[@]}"; do
+        [[ -x "$bin" && "$bin" -nt "$dep" ]] || stale=1
+    done
+    if [[ $stale == 0 ]]; then
         log "$prog up to date"
     else
         log "compiling $prog"

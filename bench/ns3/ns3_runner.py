@@ -1,4 +1,4 @@
-"""Run the ns-3 3.44 reference benchmarks (bss_saturation, chain_udp) from Python.
+"""Run the ns-3 3.44 reference benchmarks (bss_saturation, chain_udp, bss_tcp, chain_tcp).
 
 The C++ programs live next to this file and are compiled by ``build.sh`` against the ns-3
 libraries shipped in the PyPI wheel ``ns3==3.44.post0``. Each program prints one JSON line; the
@@ -14,6 +14,8 @@ Command line (writes a Markdown table of the reference matrix of NOTES.md)::
     python bench/ns3/ns3_runner.py table
     python bench/ns3/ns3_runner.py bss --stations 10 --standard 80211a
     python bench/ns3/ns3_runner.py chain --hops 5 --standard 80211g
+    python bench/ns3/ns3_runner.py bss-tcp --cc cubic --del-ack-count 1
+    python bench/ns3/ns3_runner.py chain-tcp --hops 5 --retry-limit 7
 """
 
 from __future__ import annotations
@@ -31,11 +33,11 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 BUILD_SCRIPT = HERE / "build.sh"
-PROGRAMS = ("bss_saturation", "chain_udp")
+PROGRAMS = ("bss_saturation", "chain_udp", "bss_tcp", "chain_tcp")
 
 
 def build(python: str = sys.executable) -> dict[str, Path]:
-    """Build (idempotently) both programs; return ``{program name: binary path}``.
+    """Build (idempotently) all programs; return ``{program name: binary path}``.
 
     ``python`` is the interpreter whose site-packages hold (or will receive, via pip) the
     ``ns3==3.44.post0`` wheel.
@@ -195,6 +197,161 @@ def run_chain(
     return _run(binary, [*args, *extra_args], timeout)
 
 
+def _tcp_args(
+    cc: str,
+    mss: int,
+    del_ack_count: int,
+    del_ack_timeout_ms: float,
+    min_rto_ms: float,
+    initial_cwnd: int,
+    timestamps: bool,
+    sack: bool,
+    snd_rcv_buf: int,
+    recovery: str,
+) -> list[str]:
+    return [
+        f"--cc={cc}",
+        f"--mss={mss}",
+        f"--delAckCount={del_ack_count}",
+        f"--delAckTimeoutMs={del_ack_timeout_ms:g}",
+        f"--minRtoMs={min_rto_ms:g}",
+        f"--initialCwnd={initial_cwnd}",
+        f"--timestamps={_bool(timestamps)}",
+        f"--sack={_bool(sack)}",
+        f"--sndRcvBuf={snd_rcv_buf}",
+        f"--recovery={recovery}",
+    ]
+
+
+def run_bss_tcp(
+    standard: str,
+    data_rate_mbps: float,
+    basic_rate_mbps: float,
+    duration_s: float,
+    warmup_s: float,
+    seed: int,
+    cc: str = "newreno",
+    mss: int = 1460,
+    del_ack_count: int = 2,
+    del_ack_timeout_ms: float = 40.0,
+    min_rto_ms: float = 200.0,
+    initial_cwnd: int = 10,
+    timestamps: bool = True,
+    sack: bool = False,
+    snd_rcv_buf: int = 6291456,
+    recovery: str = "classic",
+    retry_limit: int = 6,
+    queue_packets: int = 100,
+    qos: bool = False,
+    short_preamble: bool = False,
+    erp_mixed: bool = False,
+    run: int = 1,
+    extra_args: Sequence[str] = (),
+    timeout: float | None = None,
+    python: str = sys.executable,
+) -> dict[str, Any]:
+    """One STA -> AP bulk TCP flow (bss_tcp.cc); TCP defaults follow airtcp (NOTES.md "TCP").
+
+    ``cc`` is a Linux name (newreno, cubic, ...) or an ns-3 TypeId name (TcpLinuxReno, ...);
+    ``del_ack_count`` 1 = an ACK for every segment, 2 = delayed ACK; ``recovery`` "classic"
+    (TcpClassicRecovery) or "prr" (ns-3's default). The TCP counters are in ``result["tcp"]``.
+    """
+    binary = _binaries(python)["bss_tcp"]
+    args = _common_args(
+        standard,
+        data_rate_mbps,
+        basic_rate_mbps,
+        mss,
+        duration_s,
+        warmup_s,
+        seed,
+        retry_limit,
+        queue_packets,
+        qos,
+        short_preamble,
+        erp_mixed,
+        run,
+    ) + _tcp_args(
+        cc,
+        mss,
+        del_ack_count,
+        del_ack_timeout_ms,
+        min_rto_ms,
+        initial_cwnd,
+        timestamps,
+        sack,
+        snd_rcv_buf,
+        recovery,
+    )
+    return _run(binary, [*args, *extra_args], timeout)
+
+
+def run_chain_tcp(
+    hops: int,
+    standard: str,
+    data_rate_mbps: float,
+    basic_rate_mbps: float,
+    duration_s: float,
+    warmup_s: float,
+    seed: int,
+    retry_limit: int,
+    cc: str = "newreno",
+    mss: int = 1460,
+    del_ack_count: int = 2,
+    del_ack_timeout_ms: float = 40.0,
+    min_rto_ms: float = 200.0,
+    initial_cwnd: int = 10,
+    timestamps: bool = True,
+    sack: bool = False,
+    snd_rcv_buf: int = 6291456,
+    recovery: str = "classic",
+    queue_packets: int = 100,
+    qos: bool = False,
+    short_preamble: bool = False,
+    erp_mixed: bool = False,
+    run: int = 1,
+    extra_args: Sequence[str] = (),
+    timeout: float | None = None,
+    python: str = sys.executable,
+) -> dict[str, Any]:
+    """k-hop chain n0 -> ... -> nk, one bulk TCP flow, all nodes in range (chain_tcp.cc).
+
+    ``retry_limit`` is the maximum number of MAC RETRANSMISSIONS (attempts = retry_limit + 1).
+    """
+    binary = _binaries(python)["chain_tcp"]
+    args = (
+        [f"--hops={hops}"]
+        + _common_args(
+            standard,
+            data_rate_mbps,
+            basic_rate_mbps,
+            mss,
+            duration_s,
+            warmup_s,
+            seed,
+            retry_limit,
+            queue_packets,
+            qos,
+            short_preamble,
+            erp_mixed,
+            run,
+        )
+        + _tcp_args(
+            cc,
+            mss,
+            del_ack_count,
+            del_ack_timeout_ms,
+            min_rto_ms,
+            initial_cwnd,
+            timestamps,
+            sack,
+            snd_rcv_buf,
+            recovery,
+        )
+    )
+    return _run(binary, [*args, *extra_args], timeout)
+
+
 # ----------------------------------------------------------------------------------------------
 # Reference matrix (NOTES.md, section "Measured")
 # ----------------------------------------------------------------------------------------------
@@ -293,9 +450,44 @@ def main(argv: Sequence[str] | None = None) -> int:
         p.add_argument("--retry-limit", type=int, default=6)
         p.add_argument("--queue-packets", type=int, default=100)
         p.add_argument("--qos", action="store_true")
+    for name in ("bss-tcp", "chain-tcp"):
+        p = sub.add_parser(name)
+        if name == "chain-tcp":
+            p.add_argument("--hops", type=int, default=5)
+        p.add_argument("--standard", default="80211a" if name == "bss-tcp" else "80211g")
+        p.add_argument("--data-rate-mbps", type=float, default=54.0)
+        p.add_argument("--basic-rate-mbps", type=float, default=6.0)
+        p.add_argument("--duration-s", type=float, default=20.0)
+        p.add_argument("--warmup-s", type=float, default=2.0)
+        p.add_argument("--seed", type=int, default=1)
+        p.add_argument("--retry-limit", type=int, default=6 if name == "bss-tcp" else 7)
+        p.add_argument("--queue-packets", type=int, default=100)
+        p.add_argument("--cc", default="newreno")
+        p.add_argument("--mss", type=int, default=1460)
+        p.add_argument("--del-ack-count", type=int, default=2)
+        p.add_argument("--min-rto-ms", type=float, default=200.0)
+        p.add_argument("--sack", action="store_true")
+        p.add_argument("--recovery", default="classic", choices=("classic", "prr"))
     args = parser.parse_args(argv)
 
-    if args.command == "build":
+    if args.command in ("bss-tcp", "chain-tcp"):
+        tcp = {
+            "cc": args.cc,
+            "mss": args.mss,
+            "del_ack_count": args.del_ack_count,
+            "min_rto_ms": args.min_rto_ms,
+            "sack": args.sack,
+            "recovery": args.recovery,
+            "retry_limit": args.retry_limit,
+            "queue_packets": args.queue_packets,
+        }
+        phy = (args.standard, args.data_rate_mbps, args.basic_rate_mbps)
+        if args.command == "bss-tcp":
+            res = run_bss_tcp(*phy, args.duration_s, args.warmup_s, args.seed, **tcp)
+        else:
+            res = run_chain_tcp(args.hops, *phy, args.duration_s, args.warmup_s, args.seed, **tcp)
+        print(json.dumps(res))
+    elif args.command == "build":
         for name, path in build().items():
             print(f"{name}: {path}")
     elif args.command == "table":
