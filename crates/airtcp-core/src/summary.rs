@@ -3,6 +3,7 @@
 use serde::Serialize;
 
 use crate::mac::MacCounters;
+use crate::time::SimTime;
 use crate::world::World;
 
 #[derive(Debug, Serialize)]
@@ -78,10 +79,18 @@ fn percentile(sorted: &[u32], q: f64) -> f64 {
     f64::from(sorted[rank - 1]) * 1e-6
 }
 
-fn tcp_summary(t: &crate::tcp::flow::TcpFlow, measured_ns: f64) -> TcpSummary {
+fn tcp_summary(t: &crate::tcp::flow::TcpFlow, measured_ns: f64, warmup: bool) -> TcpSummary {
     let mut rtt = t.rtt_us.clone();
     rtt.sort_unstable();
-    let st = t.snd.stats;
+    // Counters from the end of the warm-up on (no sender event after it: nothing counted).
+    let base = if warmup { t.stats_at_warmup.unwrap_or(t.snd.stats) } else { Default::default() };
+    let st = crate::tcp::conn::SenderStats {
+        rtt_samples: t.snd.stats.rtt_samples - base.rtt_samples,
+        segments_sent: t.snd.stats.segments_sent - base.segments_sent,
+        retransmissions: t.snd.stats.retransmissions - base.retransmissions,
+        timeouts: t.snd.stats.timeouts - base.timeouts,
+        fast_retransmits: t.snd.stats.fast_retransmits - base.fast_retransmits,
+    };
     TcpSummary {
         segments_sent: st.segments_sent,
         retransmissions: st.retransmissions,
@@ -154,15 +163,20 @@ impl Summary {
                 kind: f.kind.name(),
                 src: name(f.src),
                 dst: name(f.dst),
-                // TCP: segments sent (data, retransmissions, SYN, FIN, the handshake ACK).
-                sent_packets: world.tcps[i].as_ref().map_or(f.sent, |t| t.snd.stats.segments_sent),
+                // TCP: segments sent after the warm-up (data, retransmissions, SYN, FIN, ACK).
+                sent_packets: world.tcps[i].as_ref().map_or(f.sent, |t| {
+                    let base = t.stats_at_warmup.filter(|_| world.warmup_end > SimTime::ZERO);
+                    t.snd.stats.segments_sent - base.map_or(0, |b| b.segments_sent)
+                }),
                 delivered_packets: f.delivered,
                 delivered_bytes: f.delivered_bytes,
                 goodput_bps: ratio(f.delivered_bytes as f64 * 8.0, measured),
                 mean_delay_s: ratio(f.delay_sum_ns as f64 * 1e-9, f.delivered as f64),
                 lost_packets: f.lost,
                 loss_ratio: ratio(f.lost as f64, f.sent as f64),
-                tcp: world.tcps[i].as_ref().map(|t| tcp_summary(t, measured * 1e9)),
+                tcp: world.tcps[i]
+                    .as_ref()
+                    .map(|t| tcp_summary(t, measured * 1e9, world.warmup_end > SimTime::ZERO)),
                 interval_goodput_bps: interval_goodput(f, world.duration_end.since(world.warmup_end).ns()),
             })
             .collect();

@@ -167,3 +167,19 @@ fn bulk_goodput_is_reported_per_interval_like_iperf() {
     let mean = samples.iter().sum::<f64>() / 20.0;
     assert!((mean / f.goodput_bps - 1.0).abs() < 1e-9, "{mean} vs {}", f.goodput_bps);
 }
+
+#[test]
+fn tcp_counters_start_after_the_warm_up_like_every_other_counter() {
+    // Same run, two warm-ups: whole-run counts minus counts after 5 s are the warm-up's share.
+    let mut a = tcp_bss("newreno", 1, 10.0);
+    a["warmup_ns"] = json!(0);
+    let mut b = a.clone();
+    b["warmup_ns"] = json!(5_000_000_000u64);
+    let (ta, tb) = (run_value(&a, 1), run_value(&b, 1));
+    let (sa, sb) = (ta.summary.flows[0].tcp.as_ref().unwrap(), tb.summary.flows[0].tcp.as_ref().unwrap());
+    // Roughly half of a steady run's segments fall after the 5 s mark.
+    let share = sb.segments_sent as f64 / sa.segments_sent as f64;
+    assert!((0.4..0.6).contains(&share), "{share}");
+    assert!(sb.retransmissions <= sa.retransmissions && sb.fast_retransmits <= sa.fast_retransmits);
+    assert_eq!(tb.summary.flows[0].sent_packets, sb.segments_sent);
+}

@@ -114,7 +114,7 @@ pub struct TcpParams {
 }
 
 /// Sender-side counters.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SenderStats {
     pub rtt_samples: u64,
     pub segments_sent: u64,

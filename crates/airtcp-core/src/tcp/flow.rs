@@ -28,6 +28,9 @@ pub struct TcpFlow {
     pub cwnd_since: SimTime,
     /// When the receiver had every byte (tcp_file).
     pub completed: Option<SimTime>,
+    /// The sender's counters when the warm-up ended (taken at its first event after it), so
+    /// that the summary counts like every other counter.
+    pub stats_at_warmup: Option<super::conn::SenderStats>,
     out: Vec<Segment>,
 }
 
@@ -54,6 +57,7 @@ impl TcpFlow {
             cwnd_area: 0.0,
             cwnd_since: SimTime::ZERO,
             completed: None,
+            stats_at_warmup: None,
             out: Vec::with_capacity(64),
         }
     }
@@ -79,10 +83,14 @@ impl World {
         self.tcps[f.idx()].as_mut().expect("a TCP flow")
     }
 
-    /// Account cwnd over time (after the warm-up) up to `now`.
+    /// Account cwnd over time (after the warm-up) up to `now`; snapshot the sender's counters
+    /// at its first event after the warm-up. Called before every sender input.
     fn tcp_account(&mut self, f: FlowId, now: SimTime) {
         let warm = self.warmup_end;
         let t = self.tcp(f);
+        if now >= warm && t.stats_at_warmup.is_none() {
+            t.stats_at_warmup = Some(t.snd.stats);
+        }
         let from = t.cwnd_since.max(warm);
         if now > from {
             t.cwnd_area += f64::from(t.snd.s.cwnd) * now.since(from).ns() as f64;
