@@ -208,8 +208,12 @@ def _tcp_args(
     sack: bool,
     snd_rcv_buf: int,
     recovery: str,
+    snd_buf: int | None = None,
+    rcv_buf: int | None = None,
 ) -> list[str]:
-    return [
+    bufs = [f"--sndBuf={snd_buf}"] if snd_buf else []
+    bufs += [f"--rcvBuf={rcv_buf}"] if rcv_buf else []
+    return bufs + [
         f"--cc={cc}",
         f"--mss={mss}",
         f"--delAckCount={del_ack_count}",
@@ -240,6 +244,8 @@ def run_bss_tcp(
     sack: bool = False,
     snd_rcv_buf: int = 6291456,
     recovery: str = "classic",
+    snd_buf: int | None = None,
+    rcv_buf: int | None = None,
     retry_limit: int = 6,
     queue_packets: int = 100,
     qos: bool = False,
@@ -254,7 +260,8 @@ def run_bss_tcp(
 
     ``cc`` is a Linux name (newreno, cubic, ...) or an ns-3 TypeId name (TcpLinuxReno, ...);
     ``del_ack_count`` 1 = an ACK for every segment, 2 = delayed ACK; ``recovery`` "classic"
-    (TcpClassicRecovery) or "prr" (ns-3's default). The TCP counters are in ``result["tcp"]``.
+    (TcpClassicRecovery) or "prr" (ns-3's default); ``snd_rcv_buf`` sets both socket buffers,
+    ``snd_buf``/``rcv_buf`` (when given) each one. The TCP counters are in ``result["tcp"]``.
     """
     binary = _binaries(python)["bss_tcp"]
     args = _common_args(
@@ -282,6 +289,8 @@ def run_bss_tcp(
         sack,
         snd_rcv_buf,
         recovery,
+        snd_buf,
+        rcv_buf,
     )
     return _run(binary, [*args, *extra_args], timeout)
 
@@ -305,6 +314,8 @@ def run_chain_tcp(
     sack: bool = False,
     snd_rcv_buf: int = 6291456,
     recovery: str = "classic",
+    snd_buf: int | None = None,
+    rcv_buf: int | None = None,
     queue_packets: int = 100,
     qos: bool = False,
     short_preamble: bool = False,
@@ -347,6 +358,8 @@ def run_chain_tcp(
             sack,
             snd_rcv_buf,
             recovery,
+            snd_buf,
+            rcv_buf,
         )
     )
     return _run(binary, [*args, *extra_args], timeout)
