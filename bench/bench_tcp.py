@@ -53,11 +53,17 @@ TCP_KEYS = ("segments_sent", "retransmissions", "timeouts", "fast_retransmits")
 
 
 def scenario(
-    topology: str, cc: str, ack_every: int, duration_s: float, warmup_s: float
+    topology: str,
+    cc: str,
+    ack_every: int,
+    duration_s: float,
+    warmup_s: float,
+    recovery: str = "newreno",
 ) -> dict[str, Any]:
     """The airtcp scenario dict of one case: the example with the case's overrides."""
     d = load_toml(BSS_EXAMPLE if topology == "bss" else CHAIN_EXAMPLE)
     d["cc"] = cc
+    d["recovery"] = recovery
     d["duration_s"] = warmup_s + duration_s
     d["warmup_s"] = warmup_s
     if ack_every == 1:
@@ -159,6 +165,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--no-ns3", action="store_true", help="run airtcp only")
     ap.add_argument(
+        "--recovery",
+        default="newreno",
+        choices=["tahoe", "reno", "newreno", "sack"],
+        help="airtcp's loss recovery; with sack, ns-3 gets --sack=1 (like for like)",
+    )
+    ap.add_argument(
         "--ns3-arg",
         action="append",
         default=[],
@@ -175,7 +187,7 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     for name in names:
         topology, cc, ack_every = CASES[name]
-        d = scenario(topology, cc, ack_every, args.duration_s, args.warmup_s)
+        d = scenario(topology, cc, ack_every, args.duration_s, args.warmup_s, args.recovery)
         row: dict[str, Any] = {"case": name, "cc": cc, "ack_every": ack_every}
         a = run_airtcp(d, args.seed)
         row["airtcp"] = a
@@ -185,7 +197,8 @@ def main(argv: list[str] | None = None) -> int:
             flush=True,
         )
         if not args.no_ns3:
-            b = run_ns3(topology, d, args.seed, args.ns3_arg)
+            sack = ["--sack=1"] if args.recovery == "sack" else []
+            b = run_ns3(topology, d, args.seed, sack + args.ns3_arg)
             row["ns3"] = b
             gap = a["goodput_bps"] / b["goodput_bps"] - 1.0
             ratio = b["wall_seconds"] / a["wall_seconds"]
