@@ -4,6 +4,7 @@
     airtcp analytic bianchi --stations N --standard 80211a [...]
     airtcp analytic tmt --standard 80211b [...]
     airtcp validate [--out results/validation] [--duration-s 30] [--seeds 3]
+    airtcp sweep SWEEP.toml [--workers N] [--out DIR]
     airtcp --version
 
 User errors (a bad scenario, a missing file, a bad --set) print ``error: ...`` on stderr and
@@ -412,6 +413,54 @@ def tmt_command(
         f"TMT: {standard} {data:g}/{basic:g} Mbit/s, {payload_bytes} B",
         {"throughput Mbit/s": tmt / 1e6, "rts_cts": rts_cts, "access": access},
     )
+
+
+@app.command("sweep")
+def sweep_command(
+    sweep_file: Annotated[Path, typer.Argument(help="Sweep TOML file.", show_default=False)],
+    out: Annotated[
+        Path, typer.Option(help="Results directory (reused: stored runs are skipped).")
+    ] = Path("results/sweep"),
+    workers: Annotated[int, typer.Option(help="Worker processes (default: all cores).", min=0)] = 0,
+) -> None:
+    """Run every run of a sweep not yet stored in OUT, with a progress bar."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
+    from airtcp import sweep
+
+    try:
+        spec = sweep.load_sweep(sweep_file)
+        runs = sweep.expand(spec)
+    except sweep.SweepError as exc:
+        _fail(str(exc))
+    stored = sweep.stored_hashes(out)
+    todo = sum(1 for r in runs if r.run_hash not in stored)
+    failures = 0
+    columns = (
+        TextColumn("[bold]sweep"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]} runs/s, failures {task.fields[failures]}"),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=Console(stderr=True)) as progress:
+        task = progress.add_task("runs", total=todo, rate="-", failures=0)
+
+        def on_done(row: dict[str, Any]) -> None:
+            nonlocal failures
+            failures += row.get("error") is not None
+            t = progress.tasks[0]
+            rate = f"{t.completed / t.elapsed:.1f}" if t.elapsed else "-"
+            progress.update(task, advance=1, rate=rate, failures=failures)
+
+        ran, skipped = sweep.run_sweep(spec, out, workers=workers or None, on_done=on_done)
+    typer.echo(f"{ran} runs done ({failures} failed), {skipped} already stored: {out}")
 
 
 @app.command("validate")

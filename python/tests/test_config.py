@@ -305,6 +305,8 @@ def test_examples_load(examples_dir):
         "chain-tcp.toml",
     }
     for path in files:
+        if path.name.startswith("sweep-"):
+            continue  # sweep files, not scenarios (test_sweep.py loads them)
         load(path).to_world_spec()
     bss = load(examples_dir / "bss-udp-saturation.toml")
     assert (bss.stations, bss.standard, bss.warmup_s, bss.data_rate_mbps) == (10, "80211a", 1.0, 54)

@@ -1,0 +1,279 @@
+"""Sweeps: a base scenario, a parameter grid and replications, run once each and stored.
+
+A sweep file (TOML)::
+
+    base = "chain-tcp.toml"          # a scenario file, relative to the sweep file
+    seed = 1                         # the sweep seed
+    replications = 3
+    [grid]                           # the cartesian product of these
+    hops = [3, 5]
+    retry_limit = {start = 1, stop = 9, step = 2}      # a range, stop included
+    [[zip]]                          # values that move together (one grid axis)
+    cc = ["newreno", "cubic"]
+    recovery = ["newreno", "sack"]
+
+Every run is the base with the run's values applied as `--set`-style dotted overrides. Its
+seed derives from the sweep seed, the run's canonical world spec and the replication index, so
+adding a grid value never changes the seeds of the other runs; its hash (`run_hash`) names its
+stored row. Rows are written atomically (temporary file, then rename), one file per run, so a
+rerun skips what is stored and a killed sweep loses at most the runs in flight.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import os
+import tempfile
+import tomllib
+import traceback
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from airtcp import __version__
+from airtcp.config import Scenario, ScenarioError, apply_overrides, load_toml
+
+__all__ = ["RunSpec", "SweepError", "SweepSpec", "expand", "load_sweep", "run_sweep"]
+
+
+class SweepError(ValueError):
+    """A bad sweep file: the message names the field, the value and what is allowed."""
+
+
+@dataclass(frozen=True)
+class SweepSpec:
+    base: dict[str, Any]
+    grid: dict[str, list[Any]]
+    zips: list[dict[str, list[Any]]]
+    replications: int
+    seed: int
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """One run of a sweep: its parameters, its scenario, its seed and its hash."""
+
+    params: dict[str, Any]
+    replication: int
+    config: dict[str, Any]
+    seed: int
+    run_hash: str
+
+
+def _values(key: str, v: Any) -> list[Any]:
+    if isinstance(v, list):
+        if not v:
+            raise SweepError(f"grid.{key}: empty list (allowed: a non-empty list or a range)")
+        return v
+    if isinstance(v, dict) and set(v) <= {"start", "stop", "step"} and {"start", "stop"} <= set(v):
+        start, stop, step = v["start"], v["stop"], v.get("step", 1)
+        if not all(isinstance(x, int | float) for x in (start, stop, step)) or step <= 0:
+            raise SweepError(f"grid.{key}: {v!r} (allowed: numbers start, stop and step > 0)")
+        out, x = [], start
+        while x <= stop + 1e-12:
+            out.append(round(x, 12) if isinstance(x, float) else x)
+            x += step
+        return out
+    raise SweepError(
+        f"grid.{key}: {v!r} (allowed: a list of values or {{start, stop, step}}, stop included)"
+    )
+
+
+def load_sweep(path: str | Path) -> SweepSpec:
+    """Read and check a sweep file."""
+    p = Path(path)
+    try:
+        raw = tomllib.loads(p.read_text())
+    except FileNotFoundError:
+        raise SweepError(f"{p}: no such sweep file") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise SweepError(f"{p}: invalid TOML: {exc}") from None
+    allowed = {"base", "seed", "replications", "grid", "zip"}
+    unknown = sorted(set(raw) - allowed)
+    if unknown:
+        raise SweepError(f"{unknown[0]}: unknown field (allowed: {', '.join(sorted(allowed))})")
+    base_v = raw.get("base")
+    if isinstance(base_v, str):
+        base = load_toml(p.parent / base_v)
+    elif isinstance(base_v, dict):
+        base = base_v
+    else:
+        raise SweepError(f"base: {base_v!r} (allowed: a scenario file path or an inline table)")
+    reps = raw.get("replications", 1)
+    seed = raw.get("seed", 1)
+    if not isinstance(reps, int) or reps < 1:
+        raise SweepError(f"replications: {reps!r} (allowed: integer >= 1)")
+    if not isinstance(seed, int) or not 0 <= seed < 2**63:
+        raise SweepError(f"seed: {seed!r} (allowed: integer 0..2^63-1)")
+    grid = {k: _values(k, v) for k, v in dict(raw.get("grid", {})).items()}
+    zips = []
+    for i, z in enumerate(raw.get("zip", [])):
+        if not isinstance(z, dict) or not z or not all(isinstance(v, list) for v in z.values()):
+            raise SweepError(f"zip.{i}: {z!r} (allowed: a table of equally long lists)")
+        lengths = {len(v) for v in z.values()}
+        if len(lengths) != 1:
+            raise SweepError(
+                f"zip.{i}: lists of lengths {sorted(lengths)} (allowed: equal lengths)"
+            )
+        zips.append(dict(z))
+    return SweepSpec(base=base, grid=grid, zips=zips, replications=reps, seed=seed)
+
+
+def _digest(*parts: str) -> str:
+    h = hashlib.sha256()
+    for part in parts:
+        h.update(part.encode())
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+def _overrides(params: Mapping[str, Any]) -> list[str]:
+    return [f"{k}={json.dumps(v)}" for k, v in params.items()]
+
+
+def expand(spec: SweepSpec) -> list[RunSpec]:
+    """Every run of the sweep, in a stable order; each config validated."""
+    axes: list[list[dict[str, Any]]] = [[{k: v} for v in vals] for k, vals in spec.grid.items()]
+    for z in spec.zips:
+        n = len(next(iter(z.values())))
+        axes.append([{k: vals[i] for k, vals in z.items()} for i in range(n)])
+    runs = []
+    for combo in itertools.product(*axes) if axes else [()]:
+        params: dict[str, Any] = {}
+        for part in combo:
+            params.update(part)
+        try:
+            config = apply_overrides(spec.base, _overrides(params))
+            canonical = Scenario.from_dict(config).spec_json()
+        except ScenarioError as exc:
+            raise SweepError(f"run {params}: {exc}") from None
+        for rep in range(spec.replications):
+            # The seed: from the sweep seed, the run's canonical spec and the replication.
+            seed = int(_digest(str(spec.seed), canonical, str(rep))[:15], 16)
+            run_hash = _digest(canonical, str(seed), __version__)[:32]
+            runs.append(RunSpec(params, rep, config, seed, run_hash))
+    return runs
+
+
+def _flatten(d: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in d.items():
+        key = f"{prefix}{k}"
+        if isinstance(v, Mapping):
+            out.update(_flatten(v, f"{key}."))
+        elif isinstance(v, list):
+            out[key] = json.dumps(v)
+        else:
+            out[key] = v
+    return out
+
+
+def _execute(run: RunSpec) -> dict[str, Any]:
+    """Run one configuration; never raises (a failure becomes an `error` row)."""
+    from airtcp.run import run as run_one
+
+    row: dict[str, Any] = {
+        "run_hash": run.run_hash,
+        "seed": run.seed,
+        "replication": run.replication,
+        "airtcp_version": __version__,
+        "params": json.dumps(run.params, sort_keys=True),
+        **{f"param.{k}": v for k, v in run.params.items()},
+        **{f"config.{k}": v for k, v in _flatten(run.config).items()},
+    }
+    try:
+        s = run_one(run.config, seed=run.seed).summary
+        row["error"] = None
+        row["summary_json"] = json.dumps(s, sort_keys=True)
+        row.update({f"totals.{k}": v for k, v in s["totals"].items()})
+        row["wall_seconds"] = s["wall_seconds"]
+        row["events"] = s["events"]
+        for i, f in enumerate(s["flows"]):
+            row[f"flow{i}.goodput_bps"] = f["goodput_bps"]
+    except Exception as exc:  # a failed run is a result too
+        row["error"] = f"{type(exc).__name__}: {exc}"
+        row["traceback"] = traceback.format_exc(limit=5)
+    return row
+
+
+def _row_path(out: Path, run_hash: str) -> Path:
+    return out / "runs" / f"run_hash={run_hash[:2]}" / f"{run_hash}.parquet"
+
+
+def _write_row(out: Path, row: dict[str, Any]) -> None:
+    """Write one run's row atomically: a temporary file in the same directory, then rename."""
+    path = _row_path(out, row["run_hash"])
+    path.parent.mkdir(parents=True, exist_ok=True)
+    table = pa.Table.from_pylist([row])
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".parquet", dir=path.parent)
+    os.close(fd)
+    try:
+        pq.write_table(table, tmp)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def stored_hashes(out: str | Path) -> set[str]:
+    """Hashes of the runs already stored under `out` (complete files only)."""
+    root = Path(out) / "runs"
+    if not root.exists():
+        return set()
+    return {p.stem for p in root.glob("run_hash=*/*.parquet") if not p.name.startswith(".")}
+
+
+def run_sweep(
+    spec: SweepSpec,
+    out: str | Path,
+    *,
+    workers: int | None = None,
+    on_done: Callable[[dict[str, Any]], None] | None = None,
+) -> tuple[int, int]:
+    """Run every run of `spec` not yet stored under `out`; return (ran, skipped)."""
+    out = Path(out)
+    runs = expand(spec)
+    done = stored_hashes(out)
+    todo = [r for r in runs if r.run_hash not in done]
+    workers = workers or os.cpu_count() or 1
+    if workers == 1:
+        for r in todo:
+            row = _execute(r)
+            _write_row(out, row)
+            if on_done:
+                on_done(row)
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            futures = [pool.submit(_execute, r) for r in todo]
+            for fut in as_completed(futures):
+                row = fut.result()
+                _write_row(out, row)
+                if on_done:
+                    on_done(row)
+    return len(todo), len(runs) - len(todo)
+
+
+def read_runs(out: str | Path) -> pa.Table:
+    """Every stored row as one Arrow table (missing columns null), in run-hash order."""
+    files = sorted(Path(out).glob("runs/run_hash=*/*.parquet"), key=lambda p: p.stem)
+    rows: list[dict[str, Any]] = []
+    for f in files:
+        if not f.name.startswith("."):
+            rows.extend(pq.read_table(f).to_pylist())
+    # The union of every row's columns, in first-seen order (a failed run has no metrics).
+    columns: dict[str, None] = {}
+    for r in rows:
+        columns.update(dict.fromkeys(r))
+    return pa.Table.from_pylist([{c: r.get(c) for c in columns} for r in rows])
+
+
+def iter_params(runs: Sequence[RunSpec]) -> Iterator[dict[str, Any]]:
+    for r in runs:
+        yield {**r.params, "replication": r.replication, "seed": r.seed, "run_hash": r.run_hash}

@@ -1,0 +1,188 @@
+"""Sweeps: expansion, stable hashes and seeds, resume, workers, failures."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from airtcp import sweep
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    p = tmp_path / "sweep.toml"
+    p.write_text(text)
+    return p
+
+
+SMALL = f"""
+base = "{EXAMPLES / "bss-udp-saturation.toml"}"
+seed = 7
+replications = 2
+[grid]
+stations = [1, 2]
+duration_s = [1.2]
+warmup_s = [0.2]
+[[zip]]
+standard = ["80211a", "80211b"]
+data_rate_mbps = [54, 11]
+basic_rate_mbps = [6, 1]
+"""
+
+
+def test_grid_lists_ranges_and_zips_expand_to_their_product(tmp_path):
+    spec = sweep.load_sweep(
+        write(
+            tmp_path,
+            f"""
+base = "{EXAMPLES / "chain-tcp.toml"}"
+replications = 3
+[grid]
+hops = [3, 5]
+retry_limit = {{start = 1, stop = 9, step = 4}}
+[[zip]]
+cc = ["cubic", "westwood"]
+recovery = ["newreno", "sack"]
+""",
+        )
+    )
+    assert spec.grid["retry_limit"] == [1, 5, 9], "a range includes its stop"
+    runs = sweep.expand(spec)
+    assert len(runs) == 2 * 3 * 2 * 3
+    pairs = {(r.params["cc"], r.params["recovery"]) for r in runs}
+    assert pairs == {("cubic", "newreno"), ("westwood", "sack")}, "zipped values move together"
+    assert len({r.run_hash for r in runs}) == len(runs)
+    assert len({r.seed for r in runs}) == len(runs)
+
+
+def test_the_example_sweep_has_the_shape_of_paper_000_fig_3():
+    runs = sweep.expand(sweep.load_sweep(EXAMPLES / "sweep-chain-retry.toml"))
+    # 2 path lengths x 7 retry limits x 2 congestion controls x 3 replications.
+    assert len(runs) == 84
+
+
+@pytest.mark.parametrize(
+    ("text", "needle"),
+    [
+        ("base = 3", "base: 3 (allowed: a scenario file path or an inline table)"),
+        ("base = {}\nreplications = 0", "replications: 0 (allowed: integer >= 1)"),
+        ("base = {}\n[grid]\nstations = []", "grid.stations: empty list"),
+        ('base = {}\ncolour = "red"', "colour: unknown field"),
+        ("base = {}\n[[zip]]\na = [1]\nb = [1, 2]", "zip.0: lists of lengths [1, 2]"),
+        ("base = {}\n[grid]\nstations = [0]", "run {'stations': 0}: stations"),
+    ],
+)
+def test_bad_sweep_files_say_what_is_wrong(tmp_path, text, needle):
+    with pytest.raises(sweep.SweepError) as exc:
+        sweep.expand(sweep.load_sweep(write(tmp_path, text)))
+    assert needle in str(exc.value)
+
+
+def test_hashes_and_seeds_are_stable_across_processes(tmp_path):
+    path = write(tmp_path, SMALL)
+    here = [(r.run_hash, r.seed) for r in sweep.expand(sweep.load_sweep(path))]
+    code = (
+        "import json, sys; from airtcp import sweep; "
+        f"print(json.dumps([(r.run_hash, r.seed) for r in sweep.expand(sweep.load_sweep({str(path)!r}))]))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert [tuple(x) for x in json.loads(out)] == here
+
+
+def test_adding_a_grid_value_leaves_the_other_runs_alone(tmp_path):
+    a = sweep.expand(sweep.load_sweep(write(tmp_path, SMALL)))
+    b = sweep.expand(
+        sweep.load_sweep(
+            write(tmp_path, SMALL.replace("stations = [1, 2]", "stations = [1, 2, 3]"))
+        )
+    )
+    assert {(r.run_hash, r.seed) for r in a} <= {(r.run_hash, r.seed) for r in b}
+
+
+def _comparable(out: Path) -> list[dict]:
+    rows = sweep.read_runs(out).to_pylist()
+    for r in rows:
+        r.pop("wall_seconds", None)
+        s = json.loads(r.pop("summary_json"))
+        s.pop("wall_seconds")
+        r["summary"] = s
+    return sorted(rows, key=lambda r: r["run_hash"])
+
+
+def test_one_and_two_workers_store_identical_results(tmp_path):
+    spec = sweep.load_sweep(write(tmp_path, SMALL))
+    assert sweep.run_sweep(spec, tmp_path / "one", workers=1) == (8, 0)
+    assert sweep.run_sweep(spec, tmp_path / "two", workers=2) == (8, 0)
+    assert _comparable(tmp_path / "one") == _comparable(tmp_path / "two")
+    # A rerun skips everything stored.
+    assert sweep.run_sweep(spec, tmp_path / "two", workers=2) == (0, 8)
+
+
+def test_a_failing_run_is_recorded_and_the_others_finish(tmp_path, monkeypatch):
+    run_module = sys.modules["airtcp.run"]  # the module (the package exports the function)
+    real = run_module.run
+
+    def flaky(config, seed=1, overrides=None):
+        if config["stations"] == 2:
+            raise RuntimeError("simulated crash")
+        return real(config, seed=seed, overrides=overrides)
+
+    monkeypatch.setattr(run_module, "run", flaky)
+    spec = sweep.load_sweep(write(tmp_path, SMALL))
+    assert sweep.run_sweep(spec, tmp_path / "out", workers=1) == (8, 0)
+    rows = sweep.read_runs(tmp_path / "out").to_pylist()
+    failed = [r for r in rows if r["error"]]
+    assert len(failed) == 4 and all("simulated crash" in r["error"] for r in failed)
+    assert all(r["totals.goodput_bps"] > 0 for r in rows if not r["error"])
+
+
+def test_sigkill_mid_sweep_then_resume_gives_every_row_exactly_once(tmp_path):
+    text = f"""
+base = "{EXAMPLES / "bss-udp-saturation.toml"}"
+seed = 3
+replications = 10
+[grid]
+stations = [5, 10]
+duration_s = [3.0]
+warmup_s = [0.5]
+"""
+    path = write(tmp_path, text)
+    out = tmp_path / "out"
+    cmd = [
+        sys.executable,
+        "-m",
+        "airtcp.cli",
+        "sweep",
+        str(path),
+        "--out",
+        str(out),
+        "--workers",
+        "2",
+    ]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while len(sweep.stored_hashes(out)) < 3 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    partial = sweep.stored_hashes(out)
+    assert 0 < len(partial) < 20, len(partial)
+    for p in out.glob("runs/*/*.parquet"):
+        if not p.name.startswith("."):
+            sweep.read_runs(out)  # every visible file is a complete row
+    # Resume: only the missing runs run; every run ends up stored exactly once.
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    rows = sweep.read_runs(out).to_pylist()
+    expected = {r.run_hash for r in sweep.expand(sweep.load_sweep(path))}
+    assert sorted(r["run_hash"] for r in rows) == sorted(expected)
+    assert all(r["error"] is None for r in rows)
