@@ -5,6 +5,7 @@
     airtcp analytic tmt --standard 80211b [...]
     airtcp validate [--out results/validation] [--duration-s 30] [--seeds 3]
     airtcp sweep SWEEP.toml [--workers N] [--out DIR]
+    airtcp query DIR "SQL"
     airtcp --version
 
 User errors (a bad scenario, a missing file, a bad --set) print ``error: ...`` on stderr and
@@ -461,6 +462,31 @@ def sweep_command(
 
         ran, skipped = sweep.run_sweep(spec, out, workers=workers or None, on_done=on_done)
     typer.echo(f"{ran} runs done ({failures} failed), {skipped} already stored: {out}")
+
+
+@app.command("query")
+def query_command(
+    out: Annotated[Path, typer.Argument(help="Results directory of a sweep.", show_default=False)],
+    sql: Annotated[
+        str, typer.Argument(help='SQL over the view runs, e.g. "SELECT count(*) FROM runs".')
+    ],
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per row.")] = False,
+) -> None:
+    """Query a sweep's stored runs with DuckDB (view `runs`; quote dotted column names)."""
+    from airtcp import store
+
+    try:
+        names, rows = store.query(out, sql)
+    except store.StoreError as exc:
+        _fail(str(exc))
+    if as_json:
+        for r in rows:
+            sys.stdout.write(json.dumps(dict(zip(names, r, strict=True)), default=str) + "\n")
+        return
+    table = Table(*names)
+    for r in rows:
+        table.add_row(*(f"{v:.6g}" if isinstance(v, float) else str(v) for v in r))
+    Console().print(table)
 
 
 @app.command("validate")

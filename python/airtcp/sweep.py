@@ -204,7 +204,8 @@ def _execute(run: RunSpec) -> dict[str, Any]:
 
 
 def _row_path(out: Path, run_hash: str) -> Path:
-    return out / "runs" / f"run_hash={run_hash[:2]}" / f"{run_hash}.parquet"
+    # Partitioned by the hash's first two hex digits: at most 256 directories of rows.
+    return out / "runs" / run_hash[:2] / f"{run_hash}.parquet"
 
 
 def _write_row(out: Path, row: dict[str, Any]) -> None:
@@ -227,7 +228,7 @@ def stored_hashes(out: str | Path) -> set[str]:
     root = Path(out) / "runs"
     if not root.exists():
         return set()
-    return {p.stem for p in root.glob("run_hash=*/*.parquet") if not p.name.startswith(".")}
+    return {p.stem for p in root.glob("*/*.parquet") if not p.name.startswith(".")}
 
 
 def run_sweep(
@@ -262,7 +263,7 @@ def run_sweep(
 
 def read_runs(out: str | Path) -> pa.Table:
     """Every stored row as one Arrow table (missing columns null), in run-hash order."""
-    files = sorted(Path(out).glob("runs/run_hash=*/*.parquet"), key=lambda p: p.stem)
+    files = sorted(Path(out).glob("runs/*/*.parquet"), key=lambda p: p.stem)
     rows: list[dict[str, Any]] = []
     for f in files:
         if not f.name.startswith("."):

@@ -186,3 +186,39 @@ warmup_s = [0.5]
     expected = {r.run_hash for r in sweep.expand(sweep.load_sweep(path))}
     assert sorted(r["run_hash"] for r in rows) == sorted(expected)
     assert all(r["error"] is None for r in rows)
+
+
+def test_duckdb_view_and_dataframe_see_every_stored_run(tmp_path, monkeypatch):
+    from airtcp import store
+
+    run_module = sys.modules["airtcp.run"]
+    real = run_module.run
+
+    def flaky(config, seed=1, overrides=None):
+        if config["stations"] == 2 and config["standard"] == "80211b":
+            raise RuntimeError("simulated crash")
+        return real(config, seed=seed, overrides=overrides)
+
+    monkeypatch.setattr(run_module, "run", flaky)
+    out = tmp_path / "out"
+    sweep.run_sweep(sweep.load_sweep(write(tmp_path, SMALL)), out, workers=1)
+    # A half-written file left by a killed writer is never read.
+    stray = next((out / "runs").iterdir()) / ".tmp-x.parquet"
+    stray.write_bytes(b"not parquet")
+    names, rows = store.query(
+        out,
+        'SELECT "param.standard", count(*), count("totals.goodput_bps"), count(error) '
+        "FROM runs GROUP BY 1 ORDER BY 1",
+    )
+    # 802.11a: 4 runs, all measured; 802.11b: 4 runs, the 2 with 2 stations failed (NULL metrics).
+    assert rows == [("80211a", 4, 4, 0), ("80211b", 4, 2, 2)]
+    df = store.open(out)
+    assert len(df) == 8 and list(df["run_hash"]) == sorted(df["run_hash"])
+    expected = sweep.read_runs(out).column("totals.goodput_bps").to_pylist()
+    assert sorted(x for x in df["totals.goodput_bps"].dropna()) == sorted(
+        x for x in expected if x is not None
+    )
+    with pytest.raises(store.StoreError, match="no stored runs"):
+        store.query(tmp_path / "empty", "SELECT 1")
+    with pytest.raises(store.StoreError, match="query: "):
+        store.query(out, "SELEC 1")
