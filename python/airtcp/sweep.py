@@ -28,7 +28,7 @@ import os
 import tempfile
 import tomllib
 import traceback
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
@@ -273,8 +273,3 @@ def read_runs(out: str | Path) -> pa.Table:
     for r in rows:
         columns.update(dict.fromkeys(r))
     return pa.Table.from_pylist([{c: r.get(c) for c in columns} for r in rows])
-
-
-def iter_params(runs: Sequence[RunSpec]) -> Iterator[dict[str, Any]]:
-    for r in runs:
-        yield {**r.params, "replication": r.replication, "seed": r.seed, "run_hash": r.run_hash}

@@ -177,9 +177,10 @@ warmup_s = [0.5]
     proc.wait()
     partial = sweep.stored_hashes(out)
     assert 0 < len(partial) < 80, len(partial)
-    for p in out.glob("runs/*/*.parquet"):
-        if not p.name.startswith("."):
-            sweep.read_runs(out)  # every visible file is a complete row
+    # Every file visible under its final name is one complete row; nothing half-written shows.
+    killed = sweep.read_runs(out).to_pylist()
+    assert sorted(r["run_hash"] for r in killed) == sorted(partial)
+    assert all(r["error"] is None and r["totals.goodput_bps"] > 0 for r in killed)
     # Resume: only the missing runs run; every run ends up stored exactly once.
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     rows = sweep.read_runs(out).to_pylist()

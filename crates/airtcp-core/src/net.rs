@@ -62,15 +62,6 @@ pub fn ipv4_address(node: NodeId) -> [u8; 4] {
     [10, (host >> 16) as u8, (host >> 8) as u8, host as u8]
 }
 
-/// Why a packet was dropped.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DropCause {
-    Queue,
-    RetryLimit,
-    NoRoute,
-    LinkLoss,
-}
-
 /// One application flow and its statistics (counted from the end of the warm-up).
 #[derive(Clone, Debug)]
 pub struct Flow {
@@ -255,7 +246,7 @@ impl World {
                 if self.counting(now) {
                     self.macs[node.idx()].counters.drops_no_route += 1;
                 }
-                self.drop_packet(id, now, DropCause::NoRoute);
+                self.drop_packet(id, now);
                 false
             }
         }
@@ -273,7 +264,7 @@ impl World {
         None
     }
 
-    pub(crate) fn drop_packet(&mut self, id: PacketId, now: SimTime, _cause: DropCause) {
+    pub(crate) fn drop_packet(&mut self, id: PacketId, now: SimTime) {
         let p = *self.packets.get(id);
         // A lost TCP segment is repaired by TCP itself; its flow counts retransmissions.
         if p.tcp.is_none() && p.created >= self.warmup_end && self.counting(now) {
@@ -320,7 +311,7 @@ impl World {
             if self.counting(now) {
                 self.macs[from.idx()].counters.drops_queue += 1;
             }
-            self.drop_packet(id, now, DropCause::Queue);
+            self.drop_packet(id, now);
             return false;
         }
         d.queue.push_back(id);
@@ -351,7 +342,7 @@ impl World {
         let p = l.loss[dir as usize];
         let lost = p > 0.0 && l.rng.bernoulli(p);
         if lost {
-            self.drop_packet(id, now, DropCause::LinkLoss);
+            self.drop_packet(id, now);
         } else {
             self.sched.at(now + delay, Event::WiredArrive { link, dir, packet: id });
         }

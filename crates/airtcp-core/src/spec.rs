@@ -6,7 +6,7 @@
 
 use serde::Deserialize;
 
-use crate::mac::frame::{data_mpdu_bytes, MAX_MSDU_BYTES};
+use crate::mac::frame::MAX_MSDU_BYTES;
 use crate::phy::Standard;
 
 /// A problem in a spec: `"<path>: <message>"`.
@@ -609,9 +609,4 @@ fn validate_tcp(i: usize, f: &FlowSpec) -> Result<(), SpecError> {
         );
     }
     Ok(())
-}
-
-/// MPDU bytes of a data frame with a UDP payload (used by tests and the analytic cross-check).
-pub fn udp_mpdu_bytes(payload_bytes: u32, qos: bool) -> u32 {
-    data_mpdu_bytes(payload_bytes + UDP_IP_HEADER_BYTES, qos)
 }

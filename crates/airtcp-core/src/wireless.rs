@@ -9,7 +9,6 @@ use crate::ids::{NodeId, PacketId, TxId};
 use crate::mac::backoff::{grant_time, next_cw, slots_consumed};
 use crate::mac::frame::{data_mpdu_bytes, Frame, FrameKind, ACK_BYTES, CTS_BYTES, RTS_BYTES};
 use crate::mac::{Exchange, AC_COUNT};
-use crate::net::DropCause;
 use crate::spec::{ErrorSpec, WorldSpec};
 use crate::time::{Dur, SimTime};
 use crate::world::{Event, Node, World};
@@ -183,7 +182,7 @@ impl World {
             if counting {
                 mac.counters.drops_queue += 1;
             }
-            self.drop_packet(id, now, DropCause::Queue);
+            self.drop_packet(id, now);
             return false;
         }
         let seq = mac.next_seq;
@@ -687,7 +686,7 @@ impl World {
             if self.macs[q.next_hop.idx()].last_seq_from[i] == Some(q.seq) {
                 self.packets.free(q.packet);
             } else {
-                self.drop_packet(q.packet, now, DropCause::RetryLimit);
+                self.drop_packet(q.packet, now);
             }
             self.refill(node, now);
         }
