@@ -1247,3 +1247,125 @@ __all__ += [
     "tcp_tmt_bps",
     "tcp_wifi_contention",
 ]
+
+
+# ---------------------------------------------------------------------------------------------
+# Paper 001 (Brar et al.): the channel time a TCP packet costs, Table 1 and Eq. 1-3
+
+
+@dataclass(frozen=True)
+class OverheadRow:
+    """One line of paper 001's Table 1: a per-packet overhead and its duration [us]."""
+
+    name: str
+    duration_us: float
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class PacketOverheads:
+    """Paper 001 Eq. 1: T_PACKET = T_ACK + T_DATA, T_ACK being every overhead of one packet.
+
+    ``rows`` are the overheads that sum to ``t_ack_us`` (the channel time of a TCP-ACK, and the
+    overhead of a data segment); ``t_data_us`` is the payload's own airtime.
+    """
+
+    rows: tuple[OverheadRow, ...]
+    t_ack_us: float
+    t_data_us: float
+    payload_bytes: int
+
+    @property
+    def t_packet_us(self) -> float:
+        """Eq. 1: the channel time of one data segment, overheads included."""
+        return self.t_ack_us + self.t_data_us
+
+    def lost_bandwidth_bps(self, n_acks: float, interval_s: float) -> float:
+        """Eq. 2-3: the data rate the channel time of ``n_acks`` TCP-ACKs in ``interval_s``
+        could have carried: k = n * T_ACK / (T_DATA + T_ACK) segments of the payload."""
+        if not n_acks >= 0:
+            raise ValueError(f"n_acks: {n_acks!r} (allowed: a number >= 0)")
+        if not interval_s > 0:
+            raise ValueError(f"interval_s: {interval_s!r} (allowed: a number > 0)")
+        k = n_acks * self.t_ack_us / (self.t_data_us + self.t_ack_us)  # Eq. 2
+        return k * self.payload_bytes * 8 / interval_s  # Eq. 3
+
+
+def paper001_table1() -> PacketOverheads:
+    """Paper 001's Table 1 exactly as printed (its "ms" are microseconds), 1000-byte segments.
+
+    Its rows sum to the printed total, 835.47 us, but the table is not self-consistent
+    (docs/paper-001.md lists why): the PHY row is a short preamble's 96 us, written as
+    "144 bits/2 Mbps + 48 bits/2 Mbps", while §II and the MAC-ACK row (304 us) use the long
+    preamble (192 us); "LLC + IP" counts an 8-byte IP header, and the "40-byte TCP header" row
+    counts the IP header again; the 34-byte MAC header is a 4-address header; the text's
+    "806.37 us per packet" is the total without the TCP header row. :func:`paper001_overheads`
+    is the self-consistent version.
+    """
+    rows = (
+        OverheadRow("DIFS", 50.0),
+        OverheadRow("mean random backoff at CWmin", 310.0),
+        OverheadRow("PHY preamble + PLCP header", 96.0, "printed as 144/2 + 48/2 bits per Mbps"),
+        OverheadRow("MAC header + FCS (34 bytes at 11 Mbit/s)", 24.73),
+        OverheadRow("LLC + IP headers (8 + 8 bytes at 11 Mbit/s)", 11.64),
+        OverheadRow("SIFS + MAC-ACK", 314.0, "10 + 304"),
+        OverheadRow("40-byte TCP header at 11 Mbit/s", 29.1),
+    )
+    return PacketOverheads(rows, t_ack_us=835.47, t_data_us=727.28, payload_bytes=1000)
+
+
+def paper001_overheads(
+    *,
+    data_rate_mbps: float = 11.0,
+    basic_rate_mbps: float = 1.0,
+    preamble: str = "long",
+    payload_bytes: int = 1000,
+    timestamps: bool = False,
+) -> PacketOverheads:
+    """Table 1 recomputed from the standard for 802.11b DCF (what airtcp simulates).
+
+    Every frame pays DIFS, the mean backoff CWmin/2 slots (10.3.4.3), its PPDU (Clause 15/16
+    TXTIME, the MPDU = 24-byte header + 4 FCS + 8 LLC/SNAP + 20 IPv4 + 20 TCP [+ 12 timestamps]
+    + payload, rounded up to whole us as the standard's TXTIME is), SIFS and the 14-byte MAC ACK
+    at the basic rate. T_ACK is the cycle of a segment with no payload (a TCP-ACK); T_DATA is
+    what the payload adds to the PPDU.
+    """
+    timing = phy_timing("80211b", basic_rate_mbps, preamble=preamble)
+    rate = _check_rate("data_rate_mbps", "80211b", data_rate_mbps)
+    payload = _check_int("payload_bytes", payload_bytes, 1, MAX_TCP_MSS_BYTES)
+    ts = _check_bool("timestamps", timestamps)
+    head_us = _preamble_header_us("80211b", rate, preamble, "data_rate_mbps")
+    ack_mpdu = tcp_mpdu_bytes(0, timestamps=ts)
+    t_ack_frame_us = _tx_duration_us("80211b", rate, ack_mpdu, preamble, "data_rate_mbps")
+    t_data_frame_us = _tx_duration_us(
+        "80211b", rate, tcp_mpdu_bytes(payload, timestamps=ts), preamble, "data_rate_mbps"
+    )
+    basic = _check_rate("basic_rate_mbps", "80211b", basic_rate_mbps)
+    mac_ack_us = _tx_duration_us("80211b", basic, ACK_BYTES, preamble, "basic_rate_mbps")
+    tcp_ip = TCP_IP_HEADER_BYTES + (TCP_TIMESTAMP_OPTION_BYTES if ts else 0)
+    rows = (
+        OverheadRow("DIFS", timing.difs_ns / _US, "SIFS + 2 slots (10.3.2.3.3)"),
+        OverheadRow(
+            "mean random backoff at CWmin",
+            timing.cw_min * timing.slot_ns / 2 / _US,
+            f"CWmin/2 = {timing.cw_min / 2:g} slots of {timing.slot_ns / _US:g} us",
+        ),
+        OverheadRow("PHY preamble + PLCP header", float(head_us), f"{preamble} preamble"),
+        OverheadRow(
+            f"MAC header + FCS + LLC/SNAP + IPv4 + TCP headers ({ack_mpdu} bytes)",
+            float(t_ack_frame_us - head_us),
+            f"{MAC_HEADER_DCF_BYTES} + {FCS_BYTES} + {LLC_SNAP_BYTES} + {tcp_ip} bytes at "
+            f"{rate:g} Mbit/s, rounded up to whole us",
+        ),
+        OverheadRow("SIFS + MAC-ACK", timing.sifs_ns / _US + mac_ack_us, "ACK at the basic rate"),
+    )
+    t_ack = sum(r.duration_us for r in rows)
+    return PacketOverheads(
+        rows,
+        t_ack_us=t_ack,
+        t_data_us=float(t_data_frame_us - t_ack_frame_us),
+        payload_bytes=payload,
+    )
+
+
+__all__ += ["OverheadRow", "PacketOverheads", "paper001_overheads", "paper001_table1"]

@@ -5,6 +5,10 @@ per run with ``run_hash``, the seed, the airtcp version, the parameters (``param
 flattened scenario (``config.*``) and the metrics (``totals.*``, ``flow<i>.goodput_bps``,
 ``events``, ``wall_seconds``, ``error``). Column names contain dots: quote them in SQL
 (``"totals.goodput_bps"``). :func:`open` returns the whole view as a pandas DataFrame.
+
+Each trace kind the runs recorded (``tcp``, ``tcp_segments``, ``mac_tx``, ``packets``) is a
+view of the same name, its rows keyed by ``run_hash``: ``SELECT * FROM tcp JOIN runs
+USING (run_hash) WHERE "param.cc" = 'cubic'``.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ if TYPE_CHECKING:
     import duckdb
     import pandas as pd
 
-__all__ = ["StoreError", "connect", "open", "query"]
+__all__ = ["StoreError", "connect", "open", "query", "trace_kinds"]
 
 
 class StoreError(ValueError):
@@ -37,7 +41,30 @@ def connect(out: str | Path) -> duckdb.DuckDBPyConnection:
     con.execute(
         f"CREATE VIEW runs AS SELECT * FROM read_parquet('{pattern}', union_by_name = true)"
     )
+    for kind in trace_kinds(root):
+        glob = str(root / "traces" / kind / "*" / "[!.]*.parquet").replace("'", "''")
+        # Only traces of stored runs: a run's row is written after its traces, so a sweep
+        # killed in between leaves trace files without a row; they stay invisible.
+        con.execute(
+            f"CREATE VIEW \"{kind}\" AS SELECT * FROM read_parquet('{glob}', union_by_name = true) "
+            "WHERE run_hash IN (SELECT run_hash FROM runs)"
+        )
     return con
+
+
+def trace_kinds(out: str | Path) -> list[str]:
+    """The trace kinds stored under `out` (each is a view of :func:`connect`), sorted."""
+    root = Path(out) / "traces"
+    if not root.is_dir():
+        return []
+    return sorted(
+        d.name
+        for d in root.iterdir()
+        if d.is_dir()
+        and d.name.isidentifier()
+        and d.name != "runs"
+        and any(not p.name.startswith(".") for p in d.glob("*/*.parquet"))
+    )
 
 
 def query(out: str | Path, sql: str) -> tuple[list[str], list[tuple[Any, ...]]]:

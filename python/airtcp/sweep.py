@@ -24,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import logging
 import os
 import tempfile
 import tomllib
@@ -175,8 +176,9 @@ def _flatten(d: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
     return out
 
 
-def _execute(run: RunSpec) -> dict[str, Any]:
-    """Run one configuration; never raises (a failure becomes an `error` row)."""
+def _execute(run: RunSpec) -> tuple[dict[str, Any], dict[str, pa.Table]]:
+    """Run one configuration: its row and its traces. Never raises (a failure becomes an
+    `error` row with no traces)."""
     from airtcp.run import run as run_one
 
     row: dict[str, Any] = {
@@ -188,8 +190,11 @@ def _execute(run: RunSpec) -> dict[str, Any]:
         **{f"param.{k}": v for k, v in run.params.items()},
         **{f"config.{k}": v for k, v in _flatten(run.config).items()},
     }
+    traces: dict[str, pa.Table] = {}
     try:
-        s = run_one(run.config, seed=run.seed).summary
+        result = run_one(run.config, seed=run.seed)
+        s = result.summary
+        traces = result.traces
         row["error"] = None
         row["summary_json"] = json.dumps(s, sort_keys=True)
         row.update({f"totals.{k}": v for k, v in s["totals"].items()})
@@ -200,7 +205,8 @@ def _execute(run: RunSpec) -> dict[str, Any]:
     except Exception as exc:  # a failed run is a result too
         row["error"] = f"{type(exc).__name__}: {exc}"
         row["traceback"] = traceback.format_exc(limit=5)
-    return row
+        traces = {}
+    return row, traces
 
 
 def _row_path(out: Path, run_hash: str) -> Path:
@@ -208,11 +214,13 @@ def _row_path(out: Path, run_hash: str) -> Path:
     return out / "runs" / run_hash[:2] / f"{run_hash}.parquet"
 
 
-def _write_row(out: Path, row: dict[str, Any]) -> None:
-    """Write one run's row atomically: a temporary file in the same directory, then rename."""
-    path = _row_path(out, row["run_hash"])
+def _trace_path(out: Path, kind: str, run_hash: str) -> Path:
+    return out / "traces" / kind / run_hash[:2] / f"{run_hash}.parquet"
+
+
+def _write_atomic(path: Path, table: pa.Table) -> None:
+    """Write `table` to `path` atomically: a temporary file in the same directory, then rename."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    table = pa.Table.from_pylist([row])
     fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".parquet", dir=path.parent)
     os.close(fd)
     try:
@@ -221,6 +229,21 @@ def _write_row(out: Path, row: dict[str, Any]) -> None:
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
+
+
+def _write_row(
+    out: Path, row: dict[str, Any], traces: Mapping[str, pa.Table] | None = None
+) -> None:
+    """Store one run: its traces first, then its row. The row is the commit mark: a run
+    counts as stored only once its row exists, so a kill between the two leaves trace files
+    that the store's views ignore and a rerun overwrites."""
+    run_hash = row["run_hash"]
+    for kind, table in (traces or {}).items():
+        if not kind.isidentifier():
+            raise ValueError(f"trace kind {kind!r} cannot name a view")
+        keyed = table.add_column(0, "run_hash", pa.array([run_hash] * table.num_rows, pa.string()))
+        _write_atomic(_trace_path(out, kind, run_hash), keyed)
+    _write_atomic(_row_path(out, run_hash), pa.Table.from_pylist([row]))
 
 
 def stored_hashes(out: str | Path) -> set[str]:
@@ -236,29 +259,122 @@ def run_sweep(
     out: str | Path,
     *,
     workers: int | None = None,
+    dask: str | None = None,
+    dask_local: int | None = None,
     on_done: Callable[[dict[str, Any]], None] | None = None,
 ) -> tuple[int, int]:
-    """Run every run of `spec` not yet stored under `out`; return (ran, skipped)."""
+    """Run every run of `spec` not yet stored under `out`; return (ran, skipped).
+
+    Executors: a local process pool of `workers` (default: all cores); or Dask distributed,
+    either the scheduler at address `dask` (``tcp://host:8786``) or a LocalCluster of
+    `dask_local` worker processes started for the sweep. Runs execute on the workers; rows and
+    traces are written here, by this process, so the store needs no shared file system.
+    Every executor stores the same rows: a run is a pure function of its config and seed.
+    """
+    if dask is not None and dask_local is not None:
+        raise SweepError("executor: give either a Dask scheduler address or --dask-local, not both")
+    if dask_local is not None and dask_local < 1:
+        raise SweepError(f"dask_local: {dask_local!r} (allowed: integer >= 1)")
     out = Path(out)
     runs = expand(spec)
     done = stored_hashes(out)
     todo = [r for r in runs if r.run_hash not in done]
+
+    def store(result: tuple[dict[str, Any], dict[str, pa.Table]]) -> None:
+        row, traces = result
+        _write_row(out, row, traces)
+        if on_done:
+            on_done(row)
+
+    if dask is not None or dask_local is not None:
+        _run_dask(todo, store, address=dask, local_workers=dask_local)
+        return len(todo), len(runs) - len(todo)
     workers = workers or os.cpu_count() or 1
     if workers == 1:
         for r in todo:
-            row = _execute(r)
-            _write_row(out, row)
-            if on_done:
-                on_done(row)
+            store(_execute(r))
     else:
         with ProcessPoolExecutor(max_workers=workers) as pool:
             futures = [pool.submit(_execute, r) for r in todo]
             for fut in as_completed(futures):
-                row = fut.result()
-                _write_row(out, row)
-                if on_done:
-                    on_done(row)
+                store(fut.result())
     return len(todo), len(runs) - len(todo)
+
+
+# How long to try reaching a Dask scheduler before giving up [s].
+_DASK_CONNECT_TIMEOUT_S = 10
+# Most runs in one Dask task.
+_DASK_MAX_CHUNK = 8
+
+
+def _execute_chunk(
+    runs: list[RunSpec], version: str
+) -> list[tuple[dict[str, Any], dict[str, pa.Table]]]:
+    """Run `runs` on a Dask worker, which must have the sweep's airtcp `version` (the run hash
+    includes it): a worker with another version stops the sweep, storing nothing."""
+    if version != __version__:
+        raise SweepError(
+            f"dask: a worker runs airtcp {__version__}, the sweep airtcp {version} "
+            "(allowed: the same version on every worker)"
+        )
+    return [_execute(r) for r in runs]
+
+
+def _run_dask(
+    todo: list[RunSpec],
+    store: Callable[[tuple[dict[str, Any], dict[str, pa.Table]]], None],
+    *,
+    address: str | None,
+    local_workers: int | None,
+) -> None:
+    """Run `todo` on Dask: a scheduler at `address`, or a LocalCluster of `local_workers`."""
+    import distributed
+
+    # Dask logs every worker start and stop at INFO; the progress bar says what matters.
+    log = logging.getLogger("distributed")
+    level = log.level
+    log.setLevel(max(level, logging.WARNING))
+    cluster = None
+    try:
+        if address is None:
+            # One single-threaded process per worker: the core holds the GIL while it runs.
+            cluster = distributed.LocalCluster(
+                n_workers=local_workers,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=":0",  # any free port: never clash with a running cluster
+                silence_logs=logging.WARNING,
+            )
+            client = distributed.Client(cluster)
+        else:
+            try:
+                client = distributed.Client(address, timeout=_DASK_CONNECT_TIMEOUT_S)
+            except (OSError, TimeoutError, ValueError) as exc:
+                raise SweepError(
+                    f"dask: cannot reach the scheduler at {address!r} ({exc}; allowed: the "
+                    "address a running `dask scheduler` prints, e.g. tcp://host:8786)"
+                ) from None
+        with client:
+            # Runs go out in chunks (a few per worker per round) so Dask's per-task cost, a few
+            # ms, is paid once per chunk; a kill loses at most the chunks in flight.
+            n_workers = max(1, len(client.scheduler_info().get("workers", {})))
+            size = max(1, min(_DASK_MAX_CHUNK, len(todo) // (4 * n_workers)))
+            chunks = [todo[i : i + size] for i in range(0, len(todo), size)]
+            futures = [
+                # The first run hash names the task: a chunk submitted twice is computed once.
+                client.submit(
+                    _execute_chunk, c, __version__, key=f"airtcp-runs-{c[0].run_hash}", pure=False
+                )
+                for c in chunks
+            ]
+            for fut in distributed.as_completed(futures):
+                for result in fut.result():
+                    store(result)
+                fut.release()
+    finally:
+        if cluster is not None:
+            cluster.close()
+        log.setLevel(level)
 
 
 def read_runs(out: str | Path) -> pa.Table:

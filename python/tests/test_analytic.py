@@ -673,3 +673,51 @@ def test_tcp_bad_arguments(call, fragment: str) -> None:
         call()
     assert fragment in str(e.value)
     assert "allowed" in str(e.value)
+
+
+# ---------------------------------------------------------------------------------------------
+# Paper 001: Table 1 and Eq. 1-3
+
+
+def test_paper001_table1_as_printed_sums_to_its_total() -> None:
+    t = a.paper001_table1()
+    # Paper 001 Table 1: the seven overhead rows and the printed total T_ACK = 835.47 us.
+    assert sum(r.duration_us for r in t.rows) == pytest.approx(835.47, abs=1e-9)
+    assert t.t_data_us == 727.28  # "1000*8 bits/11 Mbps", printed 727.28
+    # The text's "806.37 per packet" is the total without the 29.1 us TCP-header row.
+    assert t.t_ack_us - 29.1 == pytest.approx(806.37, abs=1e-9)
+
+
+def test_paper001_eq2_3_with_the_printed_table_gives_1_71_not_1_47_mbps() -> None:
+    # Hand computation with the paper's own numbers, n = 40 ACKs per 0.1 s (its Fig.):
+    # k = 40 * 835.47 / (727.28 + 835.47) = 21.3846; 21.3846 * 1000 * 8 / 0.1 = 1.7108 Mbit/s.
+    # The paper prints 1.47 Mbit/s, which no reading of Table 1 gives (docs/paper-001.md).
+    lost = a.paper001_table1().lost_bandwidth_bps(40, 0.1)
+    assert lost == pytest.approx(1.7108e6, rel=1e-4)
+    with pytest.raises(ValueError, match="interval_s: 0"):
+        a.paper001_table1().lost_bandwidth_bps(40, 0)
+
+
+def test_paper001_self_consistent_overheads_from_the_standard() -> None:
+    o = a.paper001_overheads()
+    # Hand computation, 802.11b 11 Mbit/s data, 1 Mbit/s basic, long preamble, DCF:
+    # DIFS 50 + backoff 15.5 * 20 = 310 + PLCP 192 + ceil(76 * 8 / 11) = 56 (24 MAC + 4 FCS
+    # + 8 LLC/SNAP + 20 IPv4 + 20 TCP) + SIFS 10 + ACK (192 + 14 * 8) = 304  ->  922 us.
+    assert [r.duration_us for r in o.rows] == [50, 310, 192, 56, 314]
+    assert o.t_ack_us == 922
+    # T_DATA: ceil(1076 * 8 / 11) - ceil(76 * 8 / 11) = 783 - 56 = 727 us.
+    assert o.t_data_us == 727 and o.t_packet_us == 1649
+    # Eq. 2-3 with n = 40: 40 * 922 / 1649 * 8000 / 0.1 = 1.7892 Mbit/s.
+    assert o.lost_bandwidth_bps(40, 0.1) == pytest.approx(1.7892e6, rel=1e-4)
+
+
+def test_paper001_overheads_agree_with_the_core_airtime() -> None:
+    from airtcp import _core
+
+    o = a.paper001_overheads()
+    # The two frames' airtime in the Rust core: 76-byte TCP-ACK MPDU and 1076-byte data MPDU.
+    ack_frame_us = _core.tx_duration_ns("80211b", 11.0, 76) / 1000
+    data_frame_us = _core.tx_duration_ns("80211b", 11.0, 1076) / 1000
+    assert ack_frame_us == o.rows[2].duration_us + o.rows[3].duration_us
+    assert data_frame_us - ack_frame_us == o.t_data_us
+    assert _core.tx_duration_ns("80211b", 1.0, 14) / 1000 == o.rows[4].duration_us - 10

@@ -223,3 +223,80 @@ def test_duckdb_view_and_dataframe_see_every_stored_run(tmp_path, monkeypatch):
         store.query(tmp_path / "empty", "SELECT 1")
     with pytest.raises(store.StoreError, match="query: "):
         store.query(out, "SELEC 1")
+
+
+def test_dask_local_cluster_and_local_pool_store_identical_results(tmp_path):
+    import distributed
+
+    spec = sweep.load_sweep(write(tmp_path, SMALL))
+    assert sweep.run_sweep(spec, tmp_path / "pool", workers=2) == (8, 0)
+    assert sweep.run_sweep(spec, tmp_path / "dask", dask_local=2) == (8, 0)
+    assert _comparable(tmp_path / "pool") == _comparable(tmp_path / "dask")
+    # A scheduler reached by its address, as on a cluster.
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, dashboard_address=":0"
+    ) as cluster:
+        assert sweep.run_sweep(spec, tmp_path / "addr", dask=cluster.scheduler_address) == (8, 0)
+    assert _comparable(tmp_path / "pool") == _comparable(tmp_path / "addr")
+
+
+def test_an_unreachable_dask_scheduler_is_a_clear_error(tmp_path, monkeypatch):
+    monkeypatch.setattr(sweep, "_DASK_CONNECT_TIMEOUT_S", 1)
+    spec = sweep.load_sweep(write(tmp_path, SMALL))
+    with pytest.raises(sweep.SweepError, match="cannot reach the scheduler at 'tcp://127.0.0.1:9'"):
+        sweep.run_sweep(spec, tmp_path / "out", dask="tcp://127.0.0.1:9")
+    with pytest.raises(sweep.SweepError, match="not both"):
+        sweep.run_sweep(spec, tmp_path / "out", dask="tcp://127.0.0.1:9", dask_local=1)
+    assert not (tmp_path / "out").exists(), "nothing is written"
+
+
+TRACED = f"""
+base = "{EXAMPLES / "bss-tcp-bulk.toml"}"
+seed = 3
+replications = 2
+[grid]
+cc = ["newreno", "cubic"]
+duration_s = [0.6]
+warmup_s = [0.1]
+"traces.tcp" = [true]
+"traces.mac_tx" = [true]
+"""
+
+
+def test_traces_are_stored_per_run_and_seen_as_views_keyed_by_run_hash(tmp_path):
+    from airtcp import store
+    from airtcp.run import run as run_one
+
+    out = tmp_path / "out"
+    spec = sweep.load_sweep(write(tmp_path, TRACED))
+    assert sweep.run_sweep(spec, out, workers=1) == (4, 0)
+    assert store.trace_kinds(out) == ["mac_tx", "tcp"]
+    # Each view holds exactly the rows of each run's own trace (checked against a direct run).
+    first = sweep.expand(spec)[0]
+    direct = run_one(first.config, seed=first.seed).traces
+    for kind in ("tcp", "mac_tx"):
+        _, rows = store.query(
+            out, f"SELECT count(*) FROM {kind} WHERE run_hash = '{first.run_hash}'"
+        )
+        assert rows == [(direct[kind].num_rows,)] and rows[0][0] > 0
+    _, rows = store.query(
+        out,
+        'SELECT "param.cc", count(DISTINCT run_hash) FROM tcp JOIN runs USING (run_hash) '
+        "GROUP BY 1 ORDER BY 1",
+    )
+    assert rows == [("cubic", 2), ("newreno", 2)]
+    # Traces of a run whose row was never written (a kill between the two) stay invisible,
+    # and the run is not counted as stored, so a rerun redoes it.
+    victim = sweep._row_path(out, first.run_hash)
+    victim.unlink()
+    _, rows = store.query(out, f"SELECT count(*) FROM tcp WHERE run_hash = '{first.run_hash}'")
+    assert rows == [(0,)]
+    assert sweep.run_sweep(spec, out, workers=1) == (1, 3)
+    _, rows = store.query(out, f"SELECT count(*) FROM tcp WHERE run_hash = '{first.run_hash}'")
+    assert rows == [(direct["tcp"].num_rows,)]
+
+
+def test_a_dask_worker_with_another_airtcp_version_stops_the_sweep(tmp_path):
+    runs = sweep.expand(sweep.load_sweep(write(tmp_path, SMALL)))[:2]
+    with pytest.raises(sweep.SweepError, match="a worker runs airtcp .* the sweep airtcp 0.0.0"):
+        sweep._execute_chunk(runs, "0.0.0")
