@@ -6,6 +6,8 @@
     airtcp validate [--out results/validation] [--duration-s 30] [--seeds 3]
     airtcp sweep SWEEP.toml [--workers N] [--out DIR]
     airtcp query DIR "SQL"
+    airtcp plot metric DIR --x param.X --y totals.goodput_bps [--group param.G] --out fig.png
+    airtcp plot trace SOURCE --kind tcp --y cwnd [--run HASH] [--flow N] --out fig.svg
     airtcp --version
 
 User errors (a bad scenario, a missing file, a bad --set) print ``error: ...`` on stderr and
@@ -29,6 +31,7 @@ from airtcp.config import (
     Scenario,
     ScenarioError,
     apply_overrides,
+    apply_value_overrides,
     default_basic_rate_mbps,
     default_data_rate_mbps,
     load_toml,
@@ -98,6 +101,13 @@ def run_command(
         Path | None,
         typer.Option(help="Write summary.json and Parquet tables into this new directory."),
     ] = None,
+    pcap: Annotated[
+        Path | None,
+        typer.Option(
+            help="Write one pcap file per node and interface into this new directory "
+            "(docs/pcap.md); switches on the frames trace."
+        ),
+    ] = None,
 ) -> None:
     """Run one scenario and print its flows and nodes."""
     from airtcp.result import OutputExistsError, check_out_dir
@@ -107,9 +117,15 @@ def run_command(
         data = load_toml(scenario)
         if set_:
             data = apply_overrides(data, set_)
+        if pcap is not None:
+            data = apply_value_overrides(data, {"traces.frames": True})
         config = Scenario.from_dict(data)
         if out is not None:
             check_out_dir(out)
+        if pcap is not None:
+            check_out_dir(pcap)
+            if out is not None and pcap.resolve() == out.resolve():
+                raise ScenarioError(f"--pcap: {pcap} is also --out; choose another directory")
         if not 0 <= seed < 2**64:
             raise ScenarioError(f"--seed: must be 0..2^64-1 (got {seed})")
     except FileNotFoundError:
@@ -136,6 +152,13 @@ def run_command(
         try:
             result.write(out)
         except OSError as exc:
+            _fail(str(exc))
+    if pcap is not None:
+        from airtcp.pcap import write_pcaps
+
+        try:
+            write_pcaps(result, pcap)
+        except (OSError, ValueError) as exc:
             _fail(str(exc))
 
     if as_json:
@@ -423,6 +446,23 @@ def sweep_command(
         Path, typer.Option(help="Results directory (reused: stored runs are skipped).")
     ] = Path("results/sweep"),
     workers: Annotated[int, typer.Option(help="Worker processes (default: all cores).", min=0)] = 0,
+    dask: Annotated[
+        str | None,
+        typer.Option(
+            "--dask",
+            help="Run on a Dask scheduler at this address (e.g. tcp://host:8786).",
+            show_default=False,
+        ),
+    ] = None,
+    dask_local: Annotated[
+        int | None,
+        typer.Option(
+            "--dask-local",
+            help="Run on a Dask LocalCluster of N worker processes started for the sweep.",
+            min=1,
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Run every run of a sweep not yet stored in OUT, with a progress bar."""
     from rich.progress import (
@@ -460,7 +500,18 @@ def sweep_command(
             rate = f"{t.completed / t.elapsed:.1f}" if t.elapsed else "-"
             progress.update(task, advance=1, rate=rate, failures=failures)
 
-        ran, skipped = sweep.run_sweep(spec, out, workers=workers or None, on_done=on_done)
+        try:
+            ran, skipped = sweep.run_sweep(
+                spec,
+                out,
+                workers=workers or None,
+                dask=dask,
+                dask_local=dask_local,
+                on_done=on_done,
+            )
+        except sweep.SweepError as exc:
+            progress.stop()
+            _fail(str(exc))
     typer.echo(f"{ran} runs done ({failures} failed), {skipped} already stored: {out}")
 
 
@@ -487,6 +538,44 @@ def query_command(
     for r in rows:
         table.add_row(*(f"{v:.6g}" if isinstance(v, float) else str(v) for v in r))
     Console().print(table)
+
+
+@app.command("reproduce")
+def reproduce_command(
+    paper: Annotated[str, typer.Argument(help="Paper id, e.g. 001.", show_default=False)],
+    out: Annotated[
+        Path | None,
+        typer.Option(help="Output directory (default results/paper-ID); its store is resumed."),
+    ] = None,
+    quick: Annotated[
+        bool, typer.Option("--quick", help="Fewer replications (minutes instead of more).")
+    ] = False,
+    workers: Annotated[int, typer.Option(help="Worker processes (default: all cores).", min=0)] = 0,
+) -> None:
+    """Reproduce a paper: run its sweeps, draw its figures, write report.md."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    from airtcp import reproduce as rep
+
+    key = paper.removeprefix("paper-").zfill(3)
+    target = out if out is not None else Path("results") / f"paper-{key}"
+    columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn())
+    with Progress(*columns, console=Console(stderr=True)) as progress:
+        tasks: dict[str, Any] = {}
+
+        def on_progress(stage: str, done: int, total: int) -> None:
+            if stage not in tasks:
+                tasks[stage] = progress.add_task(stage, total=total)
+            progress.update(tasks[stage], completed=done)
+
+        try:
+            report = rep.reproduce(
+                paper, target, quick=quick, workers=workers or None, progress=on_progress
+            )
+        except rep.ReproduceError as exc:
+            progress.stop()
+            _fail(str(exc))
+    typer.echo(f"report: {report}")
 
 
 @app.command("validate")
@@ -518,6 +607,137 @@ def validate_command(
     path = v.write_report(out, tmt, bianchi)
     typer.echo((path / "validation.md").read_text())
     typer.echo(f"written: {path}/validation.md, {path}/validation.json")
+
+
+# ---------------------------------------------------------------------------------------------
+# airtcp plot (figures through matplotlib; `plot sequence` will join metric and trace here)
+
+plot_app = typer.Typer(
+    help="Figures (PNG, SVG or PDF by the --out suffix): a metric over a swept parameter "
+    "with confidence intervals, time series of one run's traces.",
+    no_args_is_help=True,
+)
+app.add_typer(plot_app, name="plot")
+
+PlotOutOpt = Annotated[
+    Path,
+    typer.Option("--out", help="The figure file: .png, .svg or .pdf.", show_default=False),
+]
+PlotTitleOpt = Annotated[
+    str | None, typer.Option("--title", help="Figure title (default: y over x).")
+]
+
+
+def _save_figure(fig: Any, out: Path) -> None:
+    from airtcp import plot
+
+    try:
+        plot.save(fig, out)
+    except OSError as exc:
+        _fail(f"--out {out}: cannot write ({exc.strerror or exc})")
+
+
+@plot_app.command("metric")
+def plot_metric_command(
+    store_dir: Annotated[
+        Path, typer.Argument(help="Results directory of a sweep.", show_default=False)
+    ],
+    x: Annotated[str, typer.Option("--x", help="x axis: a column of runs, e.g. param.hops.")],
+    y: Annotated[
+        str,
+        typer.Option(
+            "--y",
+            help="The metric: a column of runs (totals.goodput_bps) or a summary path "
+            "(flows.0.tcp.retransmissions).",
+        ),
+    ],
+    out: PlotOutOpt,
+    group: Annotated[
+        list[str] | None,
+        typer.Option("--group", help="One line per value of this column (repeatable)."),
+    ] = None,
+    where: Annotated[
+        str | None,
+        typer.Option(
+            "--where", help="SQL condition on runs, e.g. '\"param.hops\" = 3'.", show_default=False
+        ),
+    ] = None,
+    ci: Annotated[float, typer.Option("--ci", help="Confidence level of the intervals.")] = 0.95,
+    pool: Annotated[
+        bool,
+        typer.Option("--pool", help="Average over swept parameters not in --x or --group."),
+    ] = False,
+    title: PlotTitleOpt = None,
+) -> None:
+    """Mean of a metric over a swept parameter, one line per group, with Student-t CIs."""
+    from airtcp import plot, store
+
+    try:
+        plot.check_format(out)
+        fig, table = plot.metric(
+            store_dir, x, y, group or [], where=where, ci=ci, pool=pool, title=title
+        )
+    except (plot.PlotError, store.StoreError) as exc:
+        _fail(str(exc))
+    _save_figure(fig, out)
+    lines = table.groupby(group, dropna=False).ngroups if group else 1
+    notes = "; ".join(table.attrs.get("notes", []))
+    typer.echo(f"written {out}: {lines} line(s), {len(table)} points ({notes})")
+
+
+@plot_app.command("trace")
+def plot_trace_command(
+    source: Annotated[
+        Path,
+        typer.Argument(
+            help="A run directory (airtcp run --out) or a sweep store (with --run).",
+            show_default=False,
+        ),
+    ],
+    out: PlotOutOpt,
+    kind: Annotated[
+        str,
+        typer.Option(
+            "--kind", help="tcp, tcp_segments, packets, mac_tx, or interval (summary goodput)."
+        ),
+    ] = "tcp",
+    y: Annotated[
+        str | None,
+        typer.Option(
+            "--y",
+            help="What to draw; per kind: tcp cwnd|ssthresh|rtt|rto|in_flight_bytes, "
+            "tcp_segments goodput|sent|retransmit|dupack|timeout, packets goodput|delay, "
+            "mac_tx airtime|throughput, interval goodput (default: the first).",
+            show_default=False,
+        ),
+    ] = None,
+    run: Annotated[
+        str | None,
+        typer.Option("--run", help="Run hash or unique prefix (sweep store).", show_default=False),
+    ] = None,
+    flow: Annotated[
+        int | None, typer.Option("--flow", help="Only this flow.", show_default=False)
+    ] = None,
+    bin_s: Annotated[
+        float | None,
+        typer.Option(
+            "--bin-s", help="Time bin of rates, s (default: about 100 bins).", show_default=False
+        ),
+    ] = None,
+    title: PlotTitleOpt = None,
+) -> None:
+    """A time series of one run: cwnd, RTT, goodput, airtime, one line per flow or node."""
+    from airtcp import plot, store
+
+    try:
+        plot.check_format(out)
+        fig, data = plot.trace(source, kind, y, run=run, flow=flow, bin_s=bin_s, title=title)
+    except (plot.PlotError, store.StoreError) as exc:
+        _fail(str(exc))
+    except (OSError, ValueError) as exc:  # an unreadable run directory
+        _fail(f"{source}: cannot read ({exc})")
+    _save_figure(fig, out)
+    typer.echo(f"written {out}: {data['line'].nunique()} line(s), {len(data)} points")
 
 
 def main() -> None:

@@ -652,6 +652,11 @@ class TracesConfig(_Model):
         "true or false",
         "TCP segment events at the sender: sent, retransmit, acked, dupack, timeout",
     )
+    frames: bool = _field(
+        False,
+        "true or false",
+        "every frame sent or decoded per node and interface, with header bytes (pcap export)",
+    )
 
 
 Standard = Literal["80211a", "80211b", "80211g"]

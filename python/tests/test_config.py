@@ -78,6 +78,7 @@ def test_defaults():
         "packets": False,
         "tcp": False,
         "tcp_segments": False,
+        "frames": False,
     }
     assert spec["wired_links"] == [] and spec["routes"] == []
 

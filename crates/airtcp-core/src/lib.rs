@@ -15,6 +15,8 @@
 //!
 //! A run is a pure function of (spec, seed): [`run`].
 
+pub mod capture;
+pub mod clap;
 pub mod engine;
 pub mod ids;
 pub mod mac;

@@ -327,6 +327,8 @@ impl World {
         };
         let t = self.links[link.idx()].tx_time(self.packets.get(id).ip_bytes);
         self.links[link.idx()].dirs[dir as usize].busy = true;
+        let from = self.links[link.idx()].ends[dir as usize];
+        self.capture_wired(now, from, link.0, false, id);
         self.sched.at(now + t, Event::WiredTxEnd { link, dir });
     }
 
@@ -352,6 +354,7 @@ impl World {
 
     pub(crate) fn on_wired_arrive(&mut self, link: LinkId, dir: u8, id: PacketId, now: SimTime) {
         let to = self.links[link.idx()].ends[1 - dir as usize];
+        self.capture_wired(now, to, link.0, true, id);
         self.send(to, id, now);
     }
 }

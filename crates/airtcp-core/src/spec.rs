@@ -327,6 +327,9 @@ pub struct TraceSpec {
     pub tcp_segments: bool,
     #[serde(default)]
     pub packets: bool,
+    /// Every frame sent or decoded, with its header bytes, for pcap export (docs/pcap.md).
+    #[serde(default)]
+    pub frames: bool,
 }
 
 /// UDP (8) + IPv4 (20) header bytes on top of an application payload.

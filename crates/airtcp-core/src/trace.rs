@@ -13,6 +13,11 @@ pub enum Column {
     U32(Vec<u32>),
     Str(Vec<&'static str>),
     Bool(Vec<bool>),
+    /// Variable-length byte strings, concatenated; value i is `data[ends[i-1]..ends[i]]`.
+    Bytes {
+        data: Vec<u8>,
+        ends: Vec<u64>,
+    },
 }
 
 /// Every MAC transmission: when, who, what, and how it fared at its addressee.
@@ -66,7 +71,53 @@ pub struct TcpSegmentTrace {
     pub len: Vec<u32>,
 }
 
+/// Every frame a node sent or decoded on its wireless interface, and every packet it sent or
+/// received on a wired link, with the captured header bytes (crate::capture; docs/pcap.md).
+#[derive(Default)]
+pub struct FrameTrace {
+    /// Wireless: start of the frame (tx and rx alike); wired: start of serialisation (tx),
+    /// arrival of the last bit (rx).
+    pub time_ns: Vec<u64>,
+    /// The capturing node.
+    pub node: Vec<u32>,
+    /// 0 = the wireless interface; k + 1 = wired link k.
+    pub iface: Vec<u32>,
+    pub rx: Vec<bool>,
+    pub kind: Vec<&'static str>,
+    pub retry: Vec<bool>,
+    /// Real length: the MPDU incl. FCS (wireless) or the IP packet (wired) [bytes].
+    pub bytes: Vec<u32>,
+    /// Header bytes of all records, concatenated (radiotap + MAC + LLC + IP + TCP/UDP).
+    pub head: Vec<u8>,
+    pub head_end: Vec<u64>,
+}
+
+impl FrameTrace {
+    /// Close one record whose header bytes were just appended to `head`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn push(
+        &mut self,
+        time: SimTime,
+        node: crate::ids::NodeId,
+        iface: u32,
+        rx: bool,
+        kind: &'static str,
+        retry: bool,
+        bytes: u32,
+    ) {
+        self.time_ns.push(time.ns());
+        self.node.push(node.0);
+        self.iface.push(iface);
+        self.rx.push(rx);
+        self.kind.push(kind);
+        self.retry.push(retry);
+        self.bytes.push(bytes);
+        self.head_end.push(self.head.len() as u64);
+    }
+}
+
 pub struct Traces {
+    pub frames: Option<FrameTrace>,
     pub mac_tx: Option<MacTxTrace>,
     pub packets: Option<PacketTrace>,
     pub tcp: Option<TcpStateTrace>,
@@ -76,6 +127,7 @@ pub struct Traces {
 impl Traces {
     pub fn new(spec: TraceSpec) -> Traces {
         Traces {
+            frames: spec.frames.then(FrameTrace::default),
             mac_tx: spec.mac_tx.then(MacTxTrace::default),
             packets: spec.packets.then(PacketTrace::default),
             tcp: spec.tcp.then(TcpStateTrace::default),
@@ -176,6 +228,21 @@ impl Traces {
                     ("seq", Column::U64(t.seq)),
                     ("ack", Column::U64(t.ack)),
                     ("len", Column::U32(t.len)),
+                ],
+            ));
+        }
+        if let Some(t) = self.frames {
+            out.push((
+                "frames",
+                vec![
+                    ("time_ns", Column::U64(t.time_ns)),
+                    ("node", Column::U32(t.node)),
+                    ("iface", Column::U32(t.iface)),
+                    ("rx", Column::Bool(t.rx)),
+                    ("kind", Column::Str(t.kind)),
+                    ("retry", Column::Bool(t.retry)),
+                    ("bytes", Column::U32(t.bytes)),
+                    ("head", Column::Bytes { data: t.head, ends: t.head_end }),
                 ],
             ));
         }

@@ -332,6 +332,7 @@ impl World {
     /// Put a frame on the air.
     fn transmit(&mut self, node: NodeId, frame: Frame, now: SimTime) {
         let i = node.idx();
+        self.capture_wlan(now, node, false, &frame); // ns-3 MonitorSnifferTx: at tx start
         let dur = frame.txv.duration(frame.bytes);
         let id = self.medium.alloc(Transmission { frame, start: now, dst_outcome: Outcome::Ok });
         let r = &mut self.medium.radios[i];
@@ -455,6 +456,7 @@ impl World {
                 if counting {
                     self.macs[j.idx()].counters.rx_ok += 1;
                 }
+                self.capture_wlan(t.start, j, true, &frame); // ns-3 MonitorSnifferRx, rx start
                 self.rx_ok(j, &frame, now);
             } else {
                 let c = &mut self.macs[j.idx()].counters;

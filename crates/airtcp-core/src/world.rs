@@ -105,6 +105,8 @@ pub struct World {
     pub error: ErrorSpec,
     pub rx_rngs: Vec<Stream>,
     pub traces: Traces,
+    /// The first access point, whose MAC is the BSSID of frames between non-AP nodes.
+    pub bss_ap: Option<NodeId>,
 }
 
 impl World {
@@ -225,6 +227,7 @@ impl World {
             error: spec.channel.error,
             rx_rngs,
             traces: Traces::new(spec.traces),
+            bss_ap: spec.nodes.iter().position(|n| n.role == Role::Ap).map(|i| NodeId(i as u32)),
         })
     }
 

@@ -2,7 +2,7 @@
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyBytes, PyDict};
 
 use airtcp_core::Column;
 
@@ -24,6 +24,16 @@ fn run(py: Python<'_>, spec_json: &str, seed: u64) -> PyResult<(String, Py<PyDic
                 Column::U32(v) => table.set_item(col, v)?,
                 Column::Str(v) => table.set_item(col, v)?,
                 Column::Bool(v) => table.set_item(col, v)?,
+                Column::Bytes { data, ends } => {
+                    let mut start = 0usize;
+                    let mut items = Vec::with_capacity(ends.len());
+                    for end in ends {
+                        let end = end as usize;
+                        items.push(PyBytes::new(py, &data[start..end]));
+                        start = end;
+                    }
+                    table.set_item(col, items)?;
+                }
             }
         }
         traces.set_item(name, table)?;

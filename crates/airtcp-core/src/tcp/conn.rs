@@ -730,9 +730,12 @@ impl Receiver {
         }
     }
 
+    /// The advertised window: the whole buffer, as the application reads in-order data at once.
+    /// Out-of-order data lies inside the window already offered and does not shrink it (RFC 9293
+    /// 3.8.6.2.2: the right edge never moves left; Linux tcp_select_window), so duplicate ACKs
+    /// carry an unchanged window (RFC 5681 section 2's duplicate ACK).
     fn window(&self) -> u32 {
-        let held: u64 = self.ooo.iter().map(|(a, b)| b - a).sum();
-        let free = u64::from(self.p.rcv_buf).saturating_sub(held) as u32;
+        let free = self.p.rcv_buf;
         self.wnd_override.map_or(free, |w| w.min(free))
     }
 

@@ -36,6 +36,8 @@ struct Pipe {
     delivered: u64,
     /// Every RTT sample the sender took.
     rtts: Vec<Dur>,
+    /// The advertised window of every ACK the sender received.
+    ack_windows: Vec<u32>,
     out: Vec<Segment>,
 }
 
@@ -74,6 +76,7 @@ impl Pipe {
             windows: Vec::new(),
             delivered: 0,
             rtts: Vec::new(),
+            ack_windows: Vec::new(),
             out: Vec::new(),
         }
     }
@@ -121,6 +124,7 @@ impl Pipe {
                     }
                 }
                 Ev::ToSender(seg) => {
+                    self.ack_windows.push(seg.wnd);
                     let samples = self.snd.stats.rtt_samples;
                     let cmd = self.snd.on_ack(&seg, now, &mut out);
                     if self.snd.stats.rtt_samples > samples {
@@ -379,4 +383,18 @@ fn send_buffer_bounds_unacknowledged_data() {
     }
     assert!(per_round.values().all(|&n| n <= 4), "{per_round:?}");
     assert_eq!(per_round.len(), 10, "40 segments at 4 per 100 ms round");
+}
+
+#[test]
+fn out_of_order_data_never_shrinks_the_advertised_window() {
+    // A 20-segment receive buffer (paper 001: ns-2 window_ 20) and three losses: every ACK,
+    // the duplicate ACKs included, offers the whole buffer (RFC 9293 3.8.6.2.2; RFC 5681 2:
+    // a duplicate ACK carries an unchanged window). A shrinking window would also cap the
+    // sender at fewer than 20 segments in flight during recovery.
+    let p = TcpParams { rcv_buf: 20 * MSS, initial_cwnd: 2, ..params(Recovery::NewReno) };
+    let mut pipe = Pipe::new(p, 200 * u64::from(MSS), 20, &[30, 32, 34]);
+    pipe.run(20);
+    assert_eq!(pipe.delivered, 200 * u64::from(MSS));
+    assert!(pipe.ack_windows.len() > 200, "one ACK per segment, duplicates included");
+    assert!(pipe.ack_windows.iter().all(|&w| w == 20 * MSS), "{:?}", pipe.ack_windows);
 }

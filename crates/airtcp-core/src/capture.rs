@@ -1,0 +1,462 @@
+//! Capture headers for pcap export (docs/pcap.md): the bytes a sniffer would record for each
+//! frame, headers only. Python (`airtcp.pcap`) zero-fills the payload up to the snap length,
+//! appends the FCS of frames captured whole and writes the files.
+//!
+//! A wireless record is radiotap + 802.11 MAC header + LLC/SNAP + IPv4 + TCP/UDP; a wired one
+//! is IPv4 + TCP/UDP (LINKTYPE_RAW). Header lengths equal what the core accounts for, so the
+//! frame lengths in the capture are airtcp's MPDU and IP packet sizes.
+
+use crate::ids::{FlowId, NodeId};
+use crate::mac::frame::{Frame, FrameKind};
+use crate::net::Packet;
+use crate::phy::{Modulation, Preamble, Standard, TxVector};
+use crate::spec::Role;
+use crate::tcp::conn::{Recovery, Segment, TcpParams, ACK, FIN, SYN};
+use crate::time::SimTime;
+use crate::world::World;
+
+/// Bytes of the radiotap header written here: 8-byte header + Flags + Rate + Channel.
+pub const RADIOTAP_BYTES: u16 = 14;
+/// BSSID of an independent (ad hoc) BSS: locally administered, individual (9.2.4.3.4).
+pub const IBSS_BSSID: [u8; 6] = [0x02, 0, 0, 0, 0, 0];
+/// Port of every flow's receiver; senders use 49152 + flow index (RFC 6335 dynamic range).
+pub const RECEIVER_PORT: u16 = 5001;
+pub const SENDER_PORT_BASE: u16 = 49152;
+/// Interface index of the wireless interface in the frames trace; wired link k is k + 1.
+pub const WLAN_IFACE: u32 = 0;
+
+/// Locally administered unicast MAC of a node: 02:00 + (index + 1), like its IPv4 host part.
+pub fn mac_address(node: NodeId) -> [u8; 6] {
+    let h = (node.0 + 1).to_be_bytes();
+    [0x02, 0x00, h[0], h[1], h[2], h[3]]
+}
+
+/// Radiotap header with Flags, Rate and Channel (little endian, fields aligned to their size).
+pub fn radiotap(buf: &mut Vec<u8>, standard: Standard, txv: &TxVector) {
+    // radiotap: https://www.radiotap.org/ : it_version 0, it_pad, it_len, it_present
+    buf.extend_from_slice(&[0, 0]);
+    buf.extend_from_slice(&RADIOTAP_BYTES.to_le_bytes());
+    // radiotap: present bits 1 Flags, 2 Rate, 3 Channel
+    buf.extend_from_slice(&0x0000_000e_u32.to_le_bytes());
+    let dsss = matches!(txv.mode, Modulation::Dsss { .. });
+    let rate = txv.mode.rate_kbps();
+    // radiotap: https://www.radiotap.org/fields/Flags 0x10 FCS at end, 0x02 short preamble
+    let short = dsss && rate > 1000 && txv.preamble == Preamble::Short;
+    buf.push(0x10 | if short { 0x02 } else { 0 });
+    // radiotap: https://www.radiotap.org/fields/Rate in 500 kbit/s units
+    buf.push((rate / 500) as u8);
+    // radiotap: https://www.radiotap.org/fields/Channel 0x0080 2 GHz, 0x0100 5 GHz,
+    // 0x0020 CCK, 0x0040 OFDM, 0x0400 dynamic CCK-OFDM; channel 1 = 2412 MHz, 36 = 5180 MHz
+    let (freq, flags): (u16, u16) = match standard {
+        Standard::A => (5180, 0x0100 | 0x0040),
+        Standard::B => (2412, 0x0080 | 0x0020),
+        Standard::G => (2412, 0x0080 | 0x0400),
+    };
+    buf.extend_from_slice(&freq.to_le_bytes());
+    buf.extend_from_slice(&flags.to_le_bytes());
+}
+
+/// ToDS, FromDS and BSSID of a data frame from `src` to `dst` (IEEE 802.11-2016 Table 9-26).
+pub fn ds_bits(src: (NodeId, Role), dst: (NodeId, Role), bss_ap: Option<NodeId>) -> (bool, bool, [u8; 6]) {
+    match (src.1, dst.1) {
+        (Role::Sta, Role::Ap) => (true, false, mac_address(dst.0)),
+        (Role::Ap, Role::Sta) => (false, true, mac_address(src.0)),
+        _ => (false, false, bss_ap.map_or(IBSS_BSSID, mac_address)),
+    }
+}
+
+/// The 802.11 MAC header of `frame` (no FCS). `ds` is (ToDS, FromDS, BSSID) for data frames.
+pub fn mac_header(buf: &mut Vec<u8>, frame: &Frame, qos: bool, ds: (bool, bool, [u8; 6])) {
+    // IEEE 802.11-2016 9.2.4.1.3 Table 9-1: type/subtype in FC octet 0 (version 0)
+    let fc0: u8 = match frame.kind {
+        FrameKind::Data if qos => 0x88, // type 2 subtype 8: QoS Data
+        FrameKind::Data => 0x08,        // type 2 subtype 0: Data
+        FrameKind::Rts => 0xb4,         // type 1 subtype 11
+        FrameKind::Cts => 0xc4,         // type 1 subtype 12
+        FrameKind::Ack => 0xd4,         // type 1 subtype 13
+    };
+    let data = frame.kind == FrameKind::Data;
+    // IEEE 802.11-2016 9.2.4.1.1: FC octet 1 bit 0 To DS, bit 1 From DS, bit 3 Retry
+    let fc1 = if data { u8::from(ds.0) | u8::from(ds.1) << 1 | u8::from(frame.retry) << 3 } else { 0 };
+    buf.extend_from_slice(&[fc0, fc1]);
+    // IEEE 802.11-2016 9.2.4.2: Duration in microseconds (rounded up), at most 32767
+    let dur = frame.nav.ns().div_ceil(1000).min(32767) as u16;
+    buf.extend_from_slice(&dur.to_le_bytes());
+    let (ta, ra) = (mac_address(frame.src), mac_address(frame.dst));
+    match frame.kind {
+        // IEEE 802.11-2016 9.3.1.3 ACK, 9.3.1.3 CTS: Address 1 = RA only
+        FrameKind::Ack | FrameKind::Cts => buf.extend_from_slice(&ra),
+        // IEEE 802.11-2016 9.3.1.2 RTS: RA, TA
+        FrameKind::Rts => {
+            buf.extend_from_slice(&ra);
+            buf.extend_from_slice(&ta);
+        }
+        FrameKind::Data => {
+            // IEEE 802.11-2016 Table 9-26: each hop's L2 source/destination are TA/RA
+            let (to, from, bssid) = ds;
+            let a3 = match (to, from) {
+                (true, false) => ra, // DA: the AP routes the packet on
+                (false, true) => ta, // SA: the AP itself
+                _ => bssid,
+            };
+            let a1 = if to && !from { bssid } else { ra };
+            let a2 = if from && !to { bssid } else { ta };
+            buf.extend_from_slice(&a1);
+            buf.extend_from_slice(&a2);
+            buf.extend_from_slice(&a3);
+            // IEEE 802.11-2016 9.2.4.4: Sequence Control = sequence number << 4 | fragment 0
+            buf.extend_from_slice(&((frame.seq & 0x0fff) << 4).to_le_bytes());
+            if qos {
+                // IEEE 802.11-2016 9.2.4.5.2: TID = user priority; 10.2.4.2 Table 10-1 AC -> UP
+                const UP: [u8; 4] = [1, 0, 5, 6]; // BK, BE, VI, VO
+                buf.extend_from_slice(&[UP[usize::from(frame.ac & 3)], 0]);
+            }
+        }
+    }
+}
+
+/// RFC 1042 LLC/SNAP header of an IPv4 packet.
+pub fn llc_snap(buf: &mut Vec<u8>) {
+    // RFC 1042: DSAP AA, SSAP AA, UI 03, OUI 00-00-00, EtherType 0x0800
+    buf.extend_from_slice(&[0xaa, 0xaa, 0x03, 0, 0, 0, 0x08, 0x00]);
+}
+
+/// One's complement sum of 16-bit big-endian words (RFC 1071), not yet complemented.
+fn sum16(bytes: &[u8], mut acc: u32) -> u32 {
+    let mut chunks = bytes.chunks_exact(2);
+    for c in &mut chunks {
+        acc += u32::from(u16::from_be_bytes([c[0], c[1]]));
+    }
+    if let [last] = chunks.remainder() {
+        acc += u32::from(*last) << 8;
+    }
+    acc
+}
+
+fn fold(mut acc: u32) -> u16 {
+    while acc > 0xffff {
+        acc = (acc & 0xffff) + (acc >> 16);
+    }
+    !(acc as u16)
+}
+
+/// RFC 791 / RFC 1071 header checksum of an IPv4 header whose checksum field is zero.
+pub fn ipv4_checksum(header: &[u8]) -> u16 {
+    fold(sum16(header, 0))
+}
+
+/// How a TCP flow's headers look on the wire.
+#[derive(Clone, Copy, Debug)]
+pub struct TcpWire {
+    pub timestamps: bool,
+    pub sack_permitted: bool,
+    pub mss: u16,
+    /// RFC 7323 window scale shift, announced on the SYN and used by both ends.
+    pub wscale: u8,
+    /// Window the data sender advertises (the core does not model it: it never receives data).
+    pub sender_window: u32,
+}
+
+impl TcpWire {
+    pub fn of(p: &TcpParams) -> TcpWire {
+        let buf = p.rcv_buf.max(1);
+        // RFC 7323 2.3: the smallest shift that fits the buffer in 16 bits, at most 14
+        let wscale = (0..14u8).find(|s| buf >> s <= 0xffff).unwrap_or(14);
+        TcpWire {
+            timestamps: p.timestamps,
+            sack_permitted: p.recovery == Recovery::Sack,
+            mss: p.mss.min(0xffff) as u16,
+            wscale,
+            sender_window: p.rcv_buf,
+        }
+    }
+}
+
+/// Ports of a flow's packet: the sender's end is 49152 + flow, the receiver's 5001.
+pub fn ports(flow: FlowId, from_sender: bool) -> (u16, u16) {
+    let s = SENDER_PORT_BASE.wrapping_add((flow.0 % 16384) as u16);
+    if from_sender {
+        (s, RECEIVER_PORT)
+    } else {
+        (RECEIVER_PORT, s)
+    }
+}
+
+/// TCP options exactly as long as `Segment::ip_bytes` accounts for them.
+fn tcp_options(buf: &mut Vec<u8>, seg: &Segment, w: &TcpWire) {
+    const NOP: u8 = 1;
+    // RFC 7323 3.2: kind 8, length 10, TSval, TSecr (here in microseconds)
+    let ts = |buf: &mut Vec<u8>| {
+        buf.extend_from_slice(&[8, 10]);
+        buf.extend_from_slice(&((seg.ts_val / 1000) as u32).to_be_bytes());
+        buf.extend_from_slice(&((seg.ts_ecr / 1000) as u32).to_be_bytes());
+    };
+    if seg.flags & SYN != 0 {
+        // Linux SYN layout, 20 bytes (conn.rs SYN_OPTION_BYTES); NOPs where an option is off.
+        // RFC 9293 3.2: MSS kind 2 length 4
+        buf.extend_from_slice(&[2, 4]);
+        buf.extend_from_slice(&w.mss.to_be_bytes());
+        // RFC 2018 2: SACK-permitted kind 4 length 2
+        buf.extend_from_slice(if w.sack_permitted { &[4, 2] } else { &[NOP, NOP] });
+        if w.timestamps {
+            ts(buf);
+        } else {
+            buf.extend_from_slice(&[NOP; 10]);
+        }
+        // RFC 7323 2.2: window scale kind 3 length 3
+        buf.extend_from_slice(&[NOP, 3, 3, w.wscale]);
+        return;
+    }
+    if w.timestamps {
+        // RFC 7323 appendix A: NOP, NOP, timestamps
+        buf.extend_from_slice(&[NOP, NOP]);
+        ts(buf);
+    }
+    if seg.sack_n > 0 {
+        // RFC 2018 3: NOP, NOP, kind 5, length 2 + 8n, blocks [left, right)
+        let n = usize::from(seg.sack_n).min(seg.sack.len());
+        buf.extend_from_slice(&[NOP, NOP, 5, 2 + 8 * n as u8]);
+        for &(l, r) in &seg.sack[..n] {
+            buf.extend_from_slice(&(l as u32).to_be_bytes());
+            buf.extend_from_slice(&(r as u32).to_be_bytes());
+        }
+    }
+}
+
+/// IPv4 header plus the TCP or UDP header of `p` (the payload is not written).
+pub fn ip_headers(buf: &mut Vec<u8>, p: &Packet, tcp: Option<TcpWire>, from_sender: bool) {
+    let start = buf.len();
+    let ip_len = p.ip_bytes.min(0xffff) as u16;
+    let proto: u8 = if p.tcp.is_some() { 6 } else { 17 };
+    let (src, dst) = (crate::net::ipv4_address(p.src), crate::net::ipv4_address(p.dst));
+    // RFC 791 3.1: version 4, IHL 5, TOS 0, total length, ID 0, DF (RFC 6864), TTL 64
+    buf.extend_from_slice(&[0x45, 0]);
+    buf.extend_from_slice(&ip_len.to_be_bytes());
+    buf.extend_from_slice(&[0, 0, 0x40, 0, 64, proto, 0, 0]);
+    buf.extend_from_slice(&src);
+    buf.extend_from_slice(&dst);
+    let c = ipv4_checksum(&buf[start..start + 20]);
+    buf[start + 10..start + 12].copy_from_slice(&c.to_be_bytes());
+    let l4 = buf.len();
+    let (sport, dport) = ports(p.flow, from_sender);
+    let l4_len = u32::from(ip_len) - 20;
+    match (p.tcp, tcp) {
+        (Some(seg), Some(w)) => {
+            // RFC 9293 3.1: ports, seq, ack, data offset, flags, window, checksum, urgent
+            buf.extend_from_slice(&sport.to_be_bytes());
+            buf.extend_from_slice(&dport.to_be_bytes());
+            // The core leaves the receiver's sequence space out (its segments carry seq 1):
+            // here its SYN-ACK takes ISN 0 and the sender acknowledges it (ack 1) throughout.
+            let syn = seg.flags & SYN != 0;
+            let acking = seg.flags & ACK != 0;
+            let (seq, ack) = match (from_sender, syn) {
+                (true, _) => (seg.seq, 1),
+                (false, true) => (0, seg.ack),
+                (false, false) => (seg.seq, seg.ack),
+            };
+            buf.extend_from_slice(&(seq as u32).to_be_bytes());
+            buf.extend_from_slice(&(if acking { ack as u32 } else { 0 }).to_be_bytes());
+            let off_at = buf.len();
+            let flags =
+                u8::from(seg.flags & FIN != 0) | u8::from(seg.flags & SYN != 0) << 1 | u8::from(acking) << 4;
+            buf.extend_from_slice(&[0, flags]);
+            let wnd = if from_sender { w.sender_window } else { seg.wnd };
+            // RFC 7323 2.2: the window of a SYN is never scaled
+            let field = if seg.flags & SYN != 0 { wnd.min(0xffff) } else { (wnd >> w.wscale).min(0xffff) };
+            buf.extend_from_slice(&(field as u16).to_be_bytes());
+            buf.extend_from_slice(&[0, 0, 0, 0]);
+            tcp_options(buf, &seg, &w);
+            let hdr = buf.len() - l4;
+            buf[off_at] = ((hdr / 4) as u8) << 4;
+            let csum = l4_checksum(&buf[l4..], src, dst, proto, l4_len);
+            buf[l4 + 16..l4 + 18].copy_from_slice(&csum.to_be_bytes());
+        }
+        _ => {
+            // RFC 768: ports, length, checksum
+            buf.extend_from_slice(&sport.to_be_bytes());
+            buf.extend_from_slice(&dport.to_be_bytes());
+            buf.extend_from_slice(&(l4_len as u16).to_be_bytes());
+            buf.extend_from_slice(&[0, 0]);
+            let csum = match l4_checksum(&buf[l4..], src, dst, proto, l4_len) {
+                0 => 0xffff, // RFC 768: a computed zero is sent as all ones
+                c => c,
+            };
+            buf[l4 + 6..l4 + 8].copy_from_slice(&csum.to_be_bytes());
+        }
+    }
+}
+
+/// TCP/UDP checksum over the pseudo-header and the header; the zero payload adds nothing
+/// (RFC 9293 3.1, RFC 768).
+fn l4_checksum(header: &[u8], src: [u8; 4], dst: [u8; 4], proto: u8, l4_len: u32) -> u16 {
+    let mut acc = sum16(&src, 0);
+    acc = sum16(&dst, acc);
+    acc += u32::from(proto) + l4_len;
+    fold(sum16(header, acc))
+}
+
+impl World {
+    /// Record a wireless frame at `node` (sent or decoded) in the frames trace, if it is on.
+    pub(crate) fn capture_wlan(&mut self, time: SimTime, node: NodeId, rx: bool, frame: &Frame) {
+        let Some(t) = self.traces.frames.as_mut() else { return };
+        let buf = &mut t.head;
+        radiotap(buf, self.wifi.standard, &frame.txv);
+        let role = |n: NodeId| self.nodes[n.idx()].role;
+        let ds = ds_bits((frame.src, role(frame.src)), (frame.dst, role(frame.dst)), self.bss_ap);
+        mac_header(buf, frame, self.wifi.qos, ds);
+        if let (FrameKind::Data, Some(id)) = (frame.kind, frame.packet) {
+            llc_snap(buf);
+            let p = self.packets.get(id);
+            let flow = &self.flows[p.flow.idx()];
+            let wire = self.tcps[p.flow.idx()].as_ref().map(|c| TcpWire::of(&c.snd.p));
+            ip_headers(buf, p, wire, p.src == flow.src);
+        }
+        t.push(time, node, WLAN_IFACE, rx, frame.kind.name(), frame.retry, frame.bytes);
+    }
+
+    /// Record a packet on wired link `link` at `node` in the frames trace, if it is on.
+    pub(crate) fn capture_wired(
+        &mut self,
+        time: SimTime,
+        node: NodeId,
+        link: u32,
+        rx: bool,
+        id: crate::ids::PacketId,
+    ) {
+        let Some(t) = self.traces.frames.as_mut() else { return };
+        let p = self.packets.get(id);
+        let flow = &self.flows[p.flow.idx()];
+        let wire = self.tcps[p.flow.idx()].as_ref().map(|c| TcpWire::of(&c.snd.p));
+        ip_headers(&mut t.head, p, wire, p.src == flow.src);
+        t.push(time, node, link + 1, rx, "ip", false, p.ip_bytes);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mac::frame::ACK_BYTES;
+    use crate::phy::Modulation;
+    use crate::time::Dur;
+
+    fn ack() -> Frame {
+        Frame {
+            kind: FrameKind::Ack,
+            src: NodeId(1),
+            dst: NodeId(0),
+            bytes: ACK_BYTES,
+            txv: TxVector::new(Modulation::Ofdm { rate_kbps: 6000, erp: false }, Preamble::Long),
+            nav: Dur::ZERO,
+            packet: None,
+            seq: 0,
+            retry: false,
+            ac: 1,
+        }
+    }
+
+    #[test]
+    fn an_ack_header_is_10_bytes_plus_the_fcs() {
+        // 9.3.1.3: FC d4 00, Duration 0, RA = node 0's MAC 02:00:00:00:00:01 (hand written).
+        let mut buf = Vec::new();
+        mac_header(&mut buf, &ack(), false, (false, false, IBSS_BSSID));
+        assert_eq!(buf, [0xd4, 0, 0, 0, 2, 0, 0, 0, 0, 1]);
+        assert_eq!(buf.len() as u32 + 4, ACK_BYTES);
+    }
+
+    #[test]
+    fn a_retried_qos_data_frame_to_the_ap_sets_to_ds_and_retry() {
+        let f = Frame {
+            kind: FrameKind::Data,
+            bytes: 100,
+            nav: Dur(44_000),
+            seq: 0x123,
+            retry: true,
+            src: NodeId(1),
+            dst: NodeId(0),
+            ..ack()
+        };
+        let mut buf = Vec::new();
+        let ds = ds_bits((f.src, Role::Sta), (f.dst, Role::Ap), Some(NodeId(0)));
+        mac_header(&mut buf, &f, true, ds);
+        let ap = [2, 0, 0, 0, 0, 1];
+        let sta = [2, 0, 0, 0, 0, 2];
+        let mut want = vec![0x88, 0x09, 44, 0];
+        want.extend(ap); // A1 BSSID
+        want.extend(sta); // A2 SA
+        want.extend(ap); // A3 DA
+        want.extend([0x30, 0x12]); // seq 0x123 << 4, little endian
+        want.extend([0, 0]); // QoS Control: TID 0 (BE)
+        assert_eq!(buf, want);
+        assert_eq!(buf.len(), 26);
+    }
+
+    #[test]
+    fn ipv4_checksum_of_a_known_header() {
+        // The worked example of https://en.wikipedia.org/wiki/IPv4_header_checksum: 0xb861.
+        let h = [
+            0x45, 0x00, 0x00, 0x73, 0x00, 0x00, 0x40, 0x00, 0x40, 0x11, 0, 0, 0xc0, 0xa8, 0x00, 0x01, 0xc0,
+            0xa8, 0x00, 0xc7,
+        ];
+        assert_eq!(ipv4_checksum(&h), 0xb861);
+    }
+
+    #[test]
+    fn radiotap_of_an_80211b_short_preamble_11_mbps_frame() {
+        let mut buf = Vec::new();
+        let txv = TxVector::new(Modulation::Dsss { rate_kbps: 11_000 }, Preamble::Short);
+        radiotap(&mut buf, Standard::B, &txv);
+        // len 14, present 0x0e, flags FCS|short, rate 22 x 500k, 2412 MHz, 2 GHz|CCK.
+        assert_eq!(buf, [0, 0, 14, 0, 0x0e, 0, 0, 0, 0x12, 22, 0x6c, 0x09, 0xa0, 0x00]);
+    }
+
+    #[test]
+    fn tcp_header_lengths_match_the_accounted_sizes() {
+        let params = TcpParams {
+            mss: 1460,
+            recovery: Recovery::Sack,
+            rto: crate::tcp::rto::RtoConfig {
+                min: Dur::from_ms(200),
+                max: Dur::from_ms(1000),
+                initial: Dur::from_ms(1000),
+            },
+            timestamps: true,
+            limited_transmit: true,
+            initial_cwnd: 10,
+            ack_every: 2,
+            delack_timeout: Dur::from_ms(40),
+            rcv_buf: 6 << 20,
+            snd_buf: 4 << 20,
+        };
+        for ts in [true, false] {
+            let w = TcpWire::of(&TcpParams { timestamps: ts, ..params.clone() });
+            assert_eq!(w.wscale, 7);
+            let mut segs = vec![
+                Segment { flags: SYN, ..Default::default() },
+                Segment { flags: SYN | ACK, ..Default::default() },
+                Segment { flags: ACK, len: 1460, seq: 1, ..Default::default() },
+                Segment { flags: FIN | ACK, ..Default::default() },
+            ];
+            for n in 1..=3u8 {
+                segs.push(Segment { flags: ACK, sack_n: n, sack: [(5, 9); 3], ..Default::default() });
+            }
+            for seg in segs {
+                let p = Packet {
+                    flow: FlowId(0),
+                    seq: 0,
+                    src: NodeId(0),
+                    dst: NodeId(1),
+                    ip_bytes: seg.ip_bytes(ts),
+                    payload_bytes: seg.len,
+                    created: SimTime::ZERO,
+                    ac: 1,
+                    tcp: Some(seg),
+                };
+                let mut buf = Vec::new();
+                ip_headers(&mut buf, &p, Some(w), true);
+                assert_eq!(buf.len() as u32, p.ip_bytes - seg.len, "{seg:?} ts={ts}");
+                assert_eq!(u32::from(buf[32] >> 4) * 4 + 20, buf.len() as u32);
+                assert_eq!(ipv4_checksum(&buf[..20]), 0, "a valid header sums to zero");
+            }
+        }
+    }
+}

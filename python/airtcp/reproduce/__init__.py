@@ -1,0 +1,45 @@
+"""Paper reproductions: `airtcp reproduce ID` runs a paper's sweeps, draws its figures and writes
+a report that sets each of the paper's claims beside airtcp's measurement.
+
+Each paper is a module with ``reproduce(out, *, quick, workers, progress) -> Path`` (the report).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+__all__ = ["PAPERS", "ReproduceError", "reproduce"]
+
+# Paper id -> (module name, one-line title).
+PAPERS: dict[str, tuple[str, str]] = {
+    "001": ("airtcp.reproduce.p001", "Brar et al., TCP in conflict-based wireless links"),
+}
+
+
+class ReproduceError(ValueError):
+    """An unknown paper or an unusable output directory."""
+
+
+def reproduce(
+    paper: str,
+    out: str | Path,
+    *,
+    quick: bool = False,
+    workers: int | None = None,
+    progress: Callable[[str, int, int], None] | None = None,
+) -> Path:
+    """Reproduce paper ``paper`` into ``out``; return the path of its report.
+
+    ``progress(stage, done, total)`` is called as runs finish. Runs are stored in ``out/store``
+    (a sweep store): a rerun skips what is stored.
+    """
+    import importlib
+
+    key = paper.removeprefix("paper-").zfill(3)
+    if key not in PAPERS:
+        allowed = ", ".join(PAPERS)
+        raise ReproduceError(f"paper: {paper!r} is not reproducible yet (allowed: {allowed})")
+    module = importlib.import_module(PAPERS[key][0])
+    report: Path = module.reproduce(Path(out), quick=quick, workers=workers, progress=progress)
+    return report

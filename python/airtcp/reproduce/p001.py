@@ -1,0 +1,713 @@
+"""Paper 001 (Brar, Singh, Bhatia: TCP in conflict-based wireless links), end to end.
+
+The sweeps (every run stored in ``OUT/store``, resumable):
+
+- ``tcp``: Tahoe, Reno and NewReno x minRTO 1 s, 0.2 s, 0 x replications (§IV, §V);
+- ``ackskip``: Tahoe, minRTO 0, one ACK per two segments (§VI, "1-ACK-skip");
+- ``probe``: a saturating UDP flow between the same nodes, the available bandwidth (§II).
+
+Each run is the scenario ``paper-001.toml`` (beside this module; §II with NS-2 2.1b9a
+defaults, docs/paper-001.md) with the sweep's values. From the stored runs it computes each
+claim's measure with a 95 % confidence interval, draws the figures and writes ``report.md``.
+Definitions (also in the report and docs/paper-001.md):
+
+- throughput of a transfer: file bytes x 8 / completion time (the paper's "net throughput");
+- instantaneous goodput: bytes first delivered to the receiver per 0.1 s (``report_interval_s``);
+- available bandwidth: mean goodput of the UDP probe;
+- peak goodput: the 90th percentile of a transfer's 0.1 s goodput bins;
+- ACKs per 0.1 s: ACKs arriving at the sender (new and duplicate) per bin; at peak: their mean
+  over the bins whose goodput is at least the peak goodput;
+- low-utilisation interval: a maximal run of 0.1 s bins below 25 % of the available bandwidth,
+  at least 0.5 s long, before the transfer completes.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from airtcp import analytic, store, sweep
+from airtcp.config import load_toml
+
+__all__ = ["SCENARIO", "Claim", "reproduce", "scenario", "sweeps"]
+
+SCENARIO = Path(__file__).with_name("paper-001.toml")
+VARIANTS = ("tahoe", "reno", "newreno")
+MIN_RTOS_MS = (1000, 200, 0)
+SEED = 2001
+BIN_S = 0.1
+LOW_UTIL_FRACTION = 0.25
+LOW_UTIL_MIN_S = 0.5
+PEAK_QUANTILE = 0.9
+# Bootstrap resamples for ratio confidence intervals (fixed generator: reruns agree).
+BOOTSTRAP = 4000
+
+
+def scenario() -> dict[str, Any]:
+    """The §II scenario (a TOML dict), as `airtcp run` would load it."""
+    return load_toml(SCENARIO)
+
+
+def _with(base: Mapping[str, Any], **changes: Any) -> dict[str, Any]:
+    out = json.loads(json.dumps(base))
+    for key, value in changes.items():
+        node = out
+        *parents, leaf = key.split("__")
+        for p in parents:
+            node = node.setdefault(p, {})
+        node[leaf] = value
+    return out
+
+
+def sweeps(quick: bool) -> dict[str, sweep.SweepSpec]:
+    """The reproduction's sweeps, by name; quick mode runs fewer replications."""
+    reps = 5 if quick else 20
+    base = scenario()
+    traced = _with(base, traces__tcp_segments=True, traces__mac_tx=True, traces__tcp=True)
+    probe = _with(
+        base,
+        name="paper-001-udp-probe",
+        duration_s=5.0 if quick else 20.0,
+        warmup_s=0.5,
+        flows=[{"kind": "udp-saturating", "src": "sta1", "dst": "server", "payload_bytes": 1000}],
+    )
+    for key in ("recovery", "min_rto_ms", "tcp"):  # TCP settings: not allowed without TCP flows
+        probe.pop(key, None)
+    ackskip = _with(
+        traced,
+        name="paper-001-ackskip",
+        recovery="tahoe",
+        min_rto_ms=0,
+        tcp__delayed_ack=True,
+        tcp__ack_every=2,
+        tcp__delack_timeout_ms=100.0,  # ns-2 Agent/TCPSink/DelAck interval_ 100 ms
+    )
+    return {
+        "tcp": sweep.SweepSpec(
+            base=traced,
+            grid={"recovery": list(VARIANTS), "min_rto_ms": list(MIN_RTOS_MS)},
+            zips=[],
+            replications=reps,
+            seed=SEED,
+        ),
+        "ackskip": sweep.SweepSpec(base=ackskip, grid={}, zips=[], replications=reps, seed=SEED),
+        "probe": sweep.SweepSpec(
+            base=probe, grid={}, zips=[], replications=3 if quick else 5, seed=SEED
+        ),
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# Measures
+
+
+def _bins(summary: Mapping[str, Any]) -> np.ndarray:
+    """Goodput per 0.1 s bin [bit/s] of the run's first flow, up to its completion."""
+    flow = summary["flows"][0]
+    series = np.asarray(flow.get("interval_goodput_bps") or [], dtype=float)
+    done = (flow.get("tcp") or {}).get("completion_s")
+    if done is not None:
+        series = series[: max(1, math.ceil(done / BIN_S - 1e-9))]
+    return series
+
+
+def _low_util_intervals(bins: np.ndarray, available_bps: float) -> int:
+    low = bins < LOW_UTIL_FRACTION * available_bps
+    count, run = 0, 0
+    for flag in [*low, False]:
+        if flag:
+            run += 1
+        else:
+            count += run * BIN_S >= LOW_UTIL_MIN_S - 1e-9
+            run = 0
+    return count
+
+
+def _ack_bins(segments: pd.DataFrame, n_bins: int) -> np.ndarray:
+    acks = segments[segments["event"].isin(["acked", "dupack"])]
+    idx = (acks["time_ns"].to_numpy() // int(BIN_S * 1e9)).astype(int)
+    idx = idx[idx < n_bins]
+    return np.bincount(idx, minlength=n_bins).astype(float)
+
+
+def _tcp_table(root: Path, available_bps: float) -> pd.DataFrame:
+    """One row per TCP run: parameters and measures."""
+    con = store.connect(root)
+    runs = con.execute(
+        'SELECT run_hash, replication, summary_json, error, "config.name" AS name '
+        "FROM runs WHERE \"config.name\" IN ('paper-001', 'paper-001-ackskip')"
+    ).df()
+    failed = runs[runs["error"].notna()]
+    if len(failed):
+        raise RuntimeError(f"{len(failed)} runs failed, e.g. {failed['error'].iloc[0]}")
+    segs = con.execute(
+        "SELECT run_hash, time_ns, event FROM tcp_segments WHERE flow = 0 "
+        "AND event IN ('acked', 'dupack')"
+    ).df()
+    by_run = dict(tuple(segs.groupby("run_hash")))
+    rows = []
+    for r in runs.itertuples():
+        s = json.loads(r.summary_json)
+        spec_tcp = s["flows"][0]["tcp"]
+        if spec_tcp.get("completion_s") is None:
+            raise RuntimeError(f"run {r.run_hash}: the transfer did not complete in the run")
+        bins = _bins(s)
+        acks = _ack_bins(by_run.get(r.run_hash, segs.iloc[:0]), len(bins))
+        peak = float(np.quantile(bins, PEAK_QUANTILE)) if len(bins) else math.nan
+        peak_acks = float(acks[bins >= peak].mean()) if len(bins) else math.nan
+        rows.append(
+            {
+                "run_hash": r.run_hash,
+                "name": r.name,
+                "replication": r.replication,
+                "completion_s": spec_tcp["completion_s"],
+                "throughput_bps": s["flows"][0]["delivered_bytes"] * 8 / spec_tcp["completion_s"],
+                "timeouts": spec_tcp["timeouts"],
+                "fast_retransmits": spec_tcp["fast_retransmits"],
+                "retransmissions": spec_tcp["retransmissions"],
+                "low_util_intervals": _low_util_intervals(bins, available_bps),
+                "peak_goodput_bps": peak,
+                "peak_acks_per_bin": peak_acks,
+            }
+        )
+    table = pd.DataFrame(rows)
+    params = con.execute(
+        'SELECT run_hash, "config.recovery" AS recovery, "config.min_rto_ms" AS min_rto_ms '
+        "FROM runs"
+    ).df()
+    return table.merge(params, on="run_hash", how="left")
+
+
+def _available(root: Path) -> tuple[float, list[float], np.ndarray]:
+    """Available bandwidth: mean UDP-probe goodput [bit/s], per replication, and one series."""
+    con = store.connect(root)
+    rows = con.execute(
+        "SELECT replication, summary_json FROM runs WHERE \"config.name\" = 'paper-001-udp-probe' "
+        "ORDER BY replication"
+    ).fetchall()
+    if not rows:
+        raise RuntimeError("no UDP probe run stored")
+    per_rep = [json.loads(js)["flows"][0]["goodput_bps"] for _, js in rows]
+    series = np.asarray(json.loads(rows[0][1])["flows"][0]["interval_goodput_bps"], dtype=float)
+    return float(np.mean(per_rep)), per_rep, series
+
+
+# ---------------------------------------------------------------------------------------------
+# Statistics
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A mean (or ratio of means) with its 95 % confidence interval and sample size."""
+
+    value: float
+    low: float
+    high: float
+    n: int
+
+    def fmt(self, scale: float = 1.0, digits: int = 2, unit: str = "") -> str:
+        v, lo, hi = self.value * scale, self.low * scale, self.high * scale
+        tail = f" {unit}" if unit else ""
+        if math.isnan(lo):
+            return f"{v:.{digits}f}{tail} (n={self.n})"
+        return f"{v:.{digits}f}{tail} [{lo:.{digits}f}, {hi:.{digits}f}] (n={self.n})"
+
+
+def mean_ci(values: Sequence[float]) -> Estimate:
+    """Mean and Student-t 95 % interval (n = 1: no interval)."""
+    from scipy import stats
+
+    x = np.asarray(values, dtype=float)
+    n = len(x)
+    m = float(x.mean())
+    if n < 2:
+        return Estimate(m, math.nan, math.nan, n)
+    half = float(stats.t.ppf(0.975, n - 1)) * float(x.std(ddof=1)) / math.sqrt(n)
+    return Estimate(m, m - half, m + half, n)
+
+
+def ratio_ci(a: Sequence[float], b: Sequence[float], seed: int = 0) -> Estimate:
+    """mean(a) / mean(b) with a percentile-bootstrap 95 % interval (independent samples)."""
+    x, y = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    rng = np.random.default_rng(seed)
+    xs = rng.choice(x, size=(BOOTSTRAP, len(x))).mean(axis=1)
+    ys = rng.choice(y, size=(BOOTSTRAP, len(y))).mean(axis=1)
+    r = xs / ys
+    lo, hi = np.quantile(r, [0.025, 0.975])
+    return Estimate(float(x.mean() / y.mean()), float(lo), float(hi), min(len(x), len(y)))
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One claim of the paper beside airtcp's measurement, with a plain verdict."""
+
+    section: str
+    claim: str
+    paper: str
+    airtcp: str
+    verdict: str
+    why: str
+
+
+def verdict_value(paper: float, est: Estimate, tolerance: float = 0.10) -> str:
+    """ "matches" if the paper's value is inside the interval or within `tolerance` of the
+    estimate; "same direction" if both lie on the same side of the no-effect point 1 (ratios)
+    or 0 (differences) as passed by the caller; otherwise "differs"."""
+    inside = not math.isnan(est.low) and est.low <= paper <= est.high
+    if inside or abs(est.value - paper) <= tolerance * abs(paper):
+        return "matches"
+    return "differs"
+
+
+def _direction(paper: float, est: Estimate, neutral: float) -> str:
+    v = verdict_value(paper, est)
+    if v == "matches":
+        return v
+    if (paper - neutral) * (est.value - neutral) > 0:
+        return "same direction"
+    return "differs"
+
+
+# ---------------------------------------------------------------------------------------------
+# Claims
+
+
+def _sel(t: pd.DataFrame, recovery: str, min_rto_ms: int, name: str = "paper-001") -> pd.DataFrame:
+    return t[(t["name"] == name) & (t["recovery"] == recovery) & (t["min_rto_ms"] == min_rto_ms)]
+
+
+def claims(t: pd.DataFrame, available_bps: float) -> list[Claim]:
+    """Every claim of the paper, measured on the stored runs `t` (see :func:`_tcp_table`)."""
+
+    def thr(rec: str, rto: int) -> np.ndarray:
+        return _sel(t, rec, rto)["throughput_bps"].to_numpy()
+
+    out: list[Claim] = []
+    # §IV / abstract: "Tahoe ... outperforms TCP-Reno with an 80% gain in throughput" (1 s).
+    r = ratio_ci(thr("tahoe", 1000), thr("reno", 1000), seed=1)
+    out.append(
+        Claim(
+            "IV",
+            "Tahoe's throughput gain over Reno, minRTO 1 s",
+            "+80 %",
+            f"{(r.value - 1) * 100:+.0f} % [{(r.low - 1) * 100:+.0f}, {(r.high - 1) * 100:+.0f}]",
+            _direction(1.8, r, 1.0),
+            "Reno deadlocks after multiple losses in a window and waits for the 1 s timer; "
+            "Tahoe slow-starts at once. The size of the gain depends on how many deadlocks a "
+            "transfer meets.",
+        )
+    )
+    r = ratio_ci(thr("tahoe", 1000), thr("newreno", 1000), seed=2)
+    out.append(
+        Claim(
+            "IV",
+            "Tahoe outperforms NewReno, minRTO 1 s",
+            'Tahoe ahead "by a significant margin"',
+            f"Tahoe/NewReno = {r.value:.2f} [{r.low:.2f}, {r.high:.2f}]",
+            "matches" if r.low > 1.0 else ("same direction" if r.value > 1.0 else "differs"),
+            "NewReno deadlocks only when a retransmission during fast recovery is lost.",
+        )
+    )
+    r = ratio_ci(thr("reno", 200), thr("reno", 1000), seed=3)
+    out.append(
+        Claim(
+            "V",
+            "Reno's throughput at minRTO 0.2 s over 1 s",
+            '"nearly doubled" (about x2)',
+            f"x{r.value:.2f} [{r.low:.2f}, {r.high:.2f}]",
+            _direction(2.0, r, 1.0),
+            "Same timeouts, each 0.8 s shorter.",
+        )
+    )
+    means = {v: thr(v, 0) for v in VARIANTS}
+    spread = ratio_ci(
+        means[max(means, key=lambda v: means[v].mean())],
+        means[min(means, key=lambda v: means[v].mean())],
+        seed=4,
+    )
+    out.append(
+        Claim(
+            "V",
+            "All three alike at minRTO 0 (best / worst mean throughput)",
+            '"similar throughputs"',
+            ", ".join(f"{v} {mean_ci(means[v]).value / 1e6:.2f}" for v in VARIANTS)
+            + f" Mbit/s; best/worst {spread.value:.2f} [{spread.low:.2f}, {spread.high:.2f}]",
+            "matches" if spread.value <= 1.10 else "differs",
+            "With no floor on the timer, a deadlock costs about one RTT-based RTO.",
+        )
+    )
+    peak = t[(t["name"] == "paper-001") & (t["min_rto_ms"] == 1000)]
+    n_acks = mean_ci(peak["peak_acks_per_bin"].to_numpy())
+    out.append(
+        Claim(
+            "III",
+            "TCP-ACKs reaching the sender per 0.1 s at peak goodput (all variants, minRTO 1 s)",
+            "about 40",
+            n_acks.fmt(1, 1),
+            verdict_value(40, n_acks),
+            "At peak every data segment is answered by one ACK (ns-2's sink ACKs every segment).",
+        )
+    )
+    gap = mean_ci((available_bps - peak["peak_goodput_bps"]).to_numpy())
+    peak_bps = float(peak["peak_goodput_bps"].mean())
+    out.append(
+        Claim(
+            "I, III",
+            "Available bandwidth - peak instantaneous goodput",
+            "1.47 Mbit/s; peak goodput 30 % below the available bandwidth",
+            f"{gap.fmt(1e-6, 2, 'Mbit/s')}; peak {peak_bps / 1e6:.2f} Mbit/s, "
+            f"{(1 - peak_bps / available_bps) * 100:.0f} % below",
+            verdict_value(1.47e6, gap),
+            "The channel time of the ACKs and of the frames lost to data/ACK collisions.",
+        )
+    )
+    lost = analytic.paper001_overheads().lost_bandwidth_bps(n_acks.value, BIN_S)
+    out.append(
+        Claim(
+            "III",
+            "Eq. 2-3 (lost bandwidth from the ACK count) equals that gap",
+            "yes: 1.47 Mbit/s both",
+            f"Eq. 2-3 with {n_acks.value:.1f} ACKs and the self-consistent T_ACK: "
+            f"{lost / 1e6:.2f} Mbit/s vs the gap {gap.value / 1e6:.2f}",
+            "matches" if abs(lost - gap.value) <= 0.1 * gap.value else "differs",
+            "Eq. 2 charges each ACK a whole contention cycle (DIFS + mean backoff), but the AP "
+            "counts its backoff down while the station does, so an ACK costs less channel time "
+            "than T_ACK. The printed Table 1 with 40 ACKs gives 1.71 Mbit/s, not 1.47 "
+            "(docs/paper-001.md).",
+        )
+    )
+    base0 = _sel(t, "tahoe", 0)["throughput_bps"].to_numpy()
+    skip = t[t["name"] == "paper-001-ackskip"]["throughput_bps"].to_numpy()
+    r = ratio_ci(skip, base0, seed=5)
+    out.append(
+        Claim(
+            "VI",
+            "Tahoe, minRTO 0: 1-ACK-skip over one ACK per segment",
+            "3 -> 3.36 Mbit/s (+12 %)",
+            f"{mean_ci(base0).value / 1e6:.2f} -> {mean_ci(skip).value / 1e6:.2f} Mbit/s "
+            f"({(r.value - 1) * 100:+.0f} % [{(r.low - 1) * 100:+.0f}, {(r.high - 1) * 100:+.0f}])",
+            _direction(1.12, r, 1.0),
+            "Half the TCP-ACK frames: less channel time lost and fewer data/ACK collisions.",
+        )
+    )
+    tahoe0 = mean_ci(base0)
+    out.append(
+        Claim(
+            "VI",
+            "Tahoe's throughput at minRTO 0",
+            "3 Mbit/s",
+            tahoe0.fmt(1e-6, 2, "Mbit/s"),
+            verdict_value(3.0e6, tahoe0),
+            "",
+        )
+    )
+    out.append(
+        Claim(
+            "VI",
+            "CLAP's throughput (+95 % over Tahoe at 1 s, +47 % over Tahoe at 0)",
+            "4.41 Mbit/s",
+            "not run yet",
+            "not measured",
+            "CLAP is being built (issue 5); this row fills in when its runs are stored.",
+        )
+    )
+    lows = {v: mean_ci(_sel(t, v, 1000)["low_util_intervals"].to_numpy()) for v in VARIANTS}
+    out.append(
+        Claim(
+            "IV",
+            "Low-utilisation intervals per transfer, minRTO 1 s (Reno / NewReno / Tahoe)",
+            "6 / 3 / 1",
+            " / ".join(f"{lows[v].value:.1f}" for v in ("reno", "newreno", "tahoe")),
+            "same direction"
+            if lows["reno"].value > lows["newreno"].value >= lows["tahoe"].value
+            else "differs",
+            "Each deadlock ends with a timeout; at minRTO 1 s that is about 1 s of near-zero "
+            "goodput.",
+        )
+    )
+    reno = mean_ci(_sel(t, "reno", 1000)["completion_s"].to_numpy())
+    out.append(
+        Claim(
+            "I",
+            "Reno's 1 MB transfer time, minRTO 1 s",
+            '"over 8 seconds"',
+            reno.fmt(1, 1, "s"),
+            "matches" if reno.high > 8 else "differs",
+            "One run in the paper; ours vary with the number of deadlocks.",
+        )
+    )
+    tahoe1 = mean_ci(thr("tahoe", 1000))
+    out.append(
+        Claim(
+            "VI",
+            "Tahoe's throughput at minRTO 1 s (implied by CLAP's 4.41 Mbit/s = +95 %)",
+            "4.41 / 1.95 = 2.26 Mbit/s",
+            tahoe1.fmt(1e-6, 2, "Mbit/s"),
+            verdict_value(2.26e6, tahoe1),
+            "",
+        )
+    )
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Figures
+
+
+def _series(root: Path, name: str, recovery: str | None, min_rto_ms: int | None) -> np.ndarray:
+    """Goodput per 0.1 s [bit/s] of replication 0 of one variant, up to completion."""
+    cond = [f"\"config.name\" = '{name}'", "replication = 0"]
+    if recovery is not None:
+        cond.append(f"\"config.recovery\" = '{recovery}'")
+    if min_rto_ms is not None:
+        cond.append(f'"config.min_rto_ms" = {min_rto_ms}')
+    rows = (
+        store.connect(root)
+        .execute(f"SELECT summary_json FROM runs WHERE {' AND '.join(cond)}")
+        .fetchall()
+    )
+    return _bins(json.loads(rows[0][0])) if rows else np.zeros(0)
+
+
+def _acks_series(root: Path, recovery: str, min_rto_ms: int, n_bins: int) -> np.ndarray:
+    con = store.connect(root)
+    segs = con.execute(
+        "SELECT time_ns, event FROM tcp_segments JOIN runs USING (run_hash) "
+        "WHERE \"config.name\" = 'paper-001' AND replication = 0 AND flow = 0 "
+        f'AND "config.recovery" = \'{recovery}\' AND "config.min_rto_ms" = {min_rto_ms}'
+    ).df()
+    return _ack_bins(segs, n_bins)
+
+
+def _time_axis(n: int) -> np.ndarray:
+    return (np.arange(n) + 0.5) * BIN_S
+
+
+def figures(
+    root: Path, out: Path, available: tuple[float, np.ndarray], t: pd.DataFrame
+) -> list[Path]:
+    """Draw the paper's figures from the store into `out`; return their paths."""
+    from matplotlib.figure import Figure
+
+    from airtcp.plot import save
+
+    avail_bps, avail_series = available
+    paths = []
+    colors = {"tahoe": "tab:blue", "reno": "tab:red", "newreno": "tab:green"}
+    # The paper's Fig. 1/3 shape: instantaneous goodput per variant, one panel per minRTO.
+    fig = Figure(figsize=(7.5, 8.5), layout="constrained")
+    axes = fig.subplots(len(MIN_RTOS_MS), 1, sharex=True)
+    for ax, rto in zip(axes, MIN_RTOS_MS, strict=True):
+        for v in VARIANTS:
+            s = _series(root, "paper-001", v, rto)
+            ax.plot(_time_axis(len(s)), s / 1e6, label=v, color=colors[v], lw=1.2)
+        ax.axhline(avail_bps / 1e6, color="grey", ls="--", lw=1, label="available (UDP probe)")
+        ax.set_title(f"minRTO {rto / 1000:g} s")
+        ax.set_ylabel("goodput [Mbit/s]")
+        ax.grid(alpha=0.3)
+    axes[0].legend(fontsize=8, ncols=2)
+    axes[-1].set_xlabel("time [s] (bins of 0.1 s; replication 0)")
+    fig.suptitle("Paper 001: instantaneous goodput of a 1 MB transfer")
+    paths.append(save(fig, out / "goodput-per-variant.png"))
+
+    # ACKs received per 0.1 s beside the goodput (the paper's ACK-count figure), minRTO 1 s.
+    fig = Figure(figsize=(7.5, 6), layout="constrained")
+    ax1, ax2 = fig.subplots(2, 1, sharex=True)
+    for v in VARIANTS:
+        s = _series(root, "paper-001", v, 1000)
+        ax1.plot(_time_axis(len(s)), s / 1e6, color=colors[v], label=v, lw=1.2)
+        acks = _acks_series(root, v, 1000, len(s))
+        ax2.plot(_time_axis(len(acks)), acks, color=colors[v], label=v, lw=1.2)
+    ax1.set_ylabel("goodput [Mbit/s]")
+    ax2.set_ylabel("ACKs at the sender per 0.1 s")
+    ax2.set_xlabel("time [s] (minRTO 1 s; replication 0)")
+    for ax in (ax1, ax2):
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8)
+    paths.append(save(fig, out / "acks-per-interval.png"))
+
+    # Net throughput against minRTO with 95 % intervals (the paper's minrto_ figure).
+    fig = Figure(figsize=(6.4, 4.4), layout="constrained")
+    ax = fig.add_subplot()
+    width = 0.25
+    for i, v in enumerate(VARIANTS):
+        est = [mean_ci(_sel(t, v, r)["throughput_bps"].to_numpy()) for r in MIN_RTOS_MS]
+        xs = np.arange(len(MIN_RTOS_MS)) + (i - 1) * width
+        means = np.array([e.value for e in est]) / 1e6
+        err = np.array([[e.value - e.low, e.high - e.value] for e in est]).T / 1e6
+        ax.bar(xs, means, width, yerr=err, capsize=3, label=v, color=colors[v])
+    ax.axhline(avail_bps / 1e6, color="grey", ls="--", lw=1, label="available (UDP probe)")
+    ax.set_xticks(np.arange(len(MIN_RTOS_MS)), [f"{r / 1000:g} s" for r in MIN_RTOS_MS])
+    ax.set_xlabel("minRTO")
+    ax.set_ylabel("net throughput of 1 MB [Mbit/s]")
+    ax.legend(fontsize=8)
+    ax.grid(alpha=0.3, axis="y")
+    n = int(t[t["name"] == "paper-001"].groupby(["recovery", "min_rto_ms"]).size().min())
+    ax.set_title(f"mean and 95 % interval over {n} replications")
+    paths.append(save(fig, out / "throughput-vs-minrto.png"))
+
+    # Tahoe at minRTO 0 with and without 1-ACK-skip (the paper's §VI figure; CLAP to come).
+    fig = Figure(figsize=(7.5, 4.4), layout="constrained")
+    ax = fig.add_subplot()
+    for label, s, c in (
+        ("Tahoe, minRTO 0", _series(root, "paper-001", "tahoe", 0), "tab:blue"),
+        (
+            "Tahoe, minRTO 0, 1-ACK-skip",
+            _series(root, "paper-001-ackskip", None, None),
+            "tab:purple",
+        ),
+    ):
+        ax.plot(_time_axis(len(s)), s / 1e6, label=label, color=c, lw=1.2)
+    ax.axhline(avail_bps / 1e6, color="grey", ls="--", lw=1, label="available (UDP probe)")
+    ax.set_xlabel("time [s] (bins of 0.1 s; replication 0)")
+    ax.set_ylabel("goodput [Mbit/s]")
+    ax.legend(fontsize=8)
+    ax.grid(alpha=0.3)
+    paths.append(save(fig, out / "ack-skipping.png"))
+    return paths
+
+
+# ---------------------------------------------------------------------------------------------
+# Report
+
+
+def _variant_table(t: pd.DataFrame) -> list[str]:
+    lines = [
+        "| variant | minRTO | throughput [Mbit/s] | completion [s] | timeouts | fast retransmits "
+        "| retransmissions | low-utilisation intervals |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    groups = [("paper-001", v, r) for r in MIN_RTOS_MS for v in VARIANTS]
+    groups.append(("paper-001-ackskip", "tahoe", 0))
+    for name, v, r in groups:
+        sub = _sel(t, v, r, name)
+        if sub.empty:
+            continue
+        label = v + (", 1-ACK-skip" if name.endswith("ackskip") else "")
+        cells = [
+            mean_ci(sub["throughput_bps"].to_numpy()).fmt(1e-6, 2),
+            mean_ci(sub["completion_s"].to_numpy()).fmt(1, 2),
+            *(
+                mean_ci(sub[c].to_numpy()).fmt(1, 1)
+                for c in ("timeouts", "fast_retransmits", "retransmissions", "low_util_intervals")
+            ),
+        ]
+        lines.append(f"| {label} | {r / 1000:g} s | " + " | ".join(cells) + " |")
+    return lines
+
+
+def write_report(
+    out: Path,
+    claim_list: list[Claim],
+    t: pd.DataFrame,
+    available: float,
+    per_rep: list[float],
+    figure_paths: list[Path],
+    quick: bool,
+) -> Path:
+    """Write report.md atomically; return its path."""
+    import os
+    import tempfile
+
+    model = analytic.paper001_overheads()
+    avail = mean_ci(per_rep)
+    lines = [
+        "# Paper 001 reproduced: TCP in conflict-based wireless links",
+        "",
+        f"Made by `airtcp reproduce 001{' --quick' if quick else ''}` (airtcp "
+        f"{_version()}). Every number is a mean with its 95 % interval over the replications "
+        "(Student t; ratios: percentile bootstrap). Scenario: `paper-001.toml` (§II, NS-2 2.1b9a "
+        "defaults; docs/paper-001.md lists every choice). Verdicts: *matches* = the paper's "
+        "value is inside our interval or within 10 % of our mean; *same direction* = the effect "
+        "has the paper's sign but not its size; *differs* otherwise.",
+        "",
+        "## Claims",
+        "",
+        "| § | claim | paper | airtcp | verdict | why |",
+        "|---|---|---|---|---|---|",
+        *(
+            f"| {c.section} | {c.claim} | {c.paper} | {c.airtcp} | **{c.verdict}** | {c.why} |"
+            for c in claim_list
+        ),
+        "",
+        "## Available bandwidth",
+        "",
+        f"A saturating UDP flow (1000-byte payloads) between the same nodes: "
+        f"{avail.fmt(1e-6, 3, 'Mbit/s')}. The closed form for one station (Table 1 recomputed "
+        f"from the standard, `airtcp.analytic.paper001_overheads`): 1000 bytes every "
+        f"{model.t_packet_us:.0f} us = {8000 / model.t_packet_us:.3f} Mbit/s of TCP payload "
+        "(UDP's 12 fewer header bytes make the probe slightly faster).",
+        "",
+        "## Per variant",
+        "",
+        *_variant_table(t),
+        "",
+        "## Figures",
+        "",
+        *(f"![{p.stem}](figures/{p.name})" for p in figure_paths),
+        "",
+        "## Definitions",
+        "",
+        (__doc__ or "")
+        .split("Definitions (also in the report and docs/paper-001.md):")[-1]
+        .strip(),
+        "",
+    ]
+    path = out / "report.md"
+    fd, tmp = tempfile.mkstemp(prefix=".report.", suffix=".md", dir=out)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write("\n".join(lines))
+    os.chmod(tmp, 0o644)
+    os.replace(tmp, path)
+    return path
+
+
+def _version() -> str:
+    from airtcp import __version__
+
+    return __version__
+
+
+# ---------------------------------------------------------------------------------------------
+# Entry point
+
+
+def reproduce(
+    out: Path,
+    *,
+    quick: bool = False,
+    workers: int | None = None,
+    progress: Callable[[str, int, int], None] | None = None,
+) -> Path:
+    """Run the sweeps into ``out/store`` (resuming), draw ``out/figures`` and write
+    ``out/report.md``; return the report's path."""
+    root = out / "store"
+    for name, spec in sweeps(quick).items():
+        runs = sweep.expand(spec)
+        stored = sweep.stored_hashes(root)
+        already = sum(r.run_hash in stored for r in runs)
+        counter = itertools.count(already + 1)
+        if progress:
+            progress(name, already, len(runs))
+
+        def tick(
+            _row: dict[str, Any], name: str = name, total: int = len(runs), c: Any = counter
+        ) -> None:
+            if progress:
+                progress(name, next(c), total)
+
+        sweep.run_sweep(spec, root, workers=workers, on_done=tick)
+    avail_bps, per_rep, avail_series = _available(root)
+    t = _tcp_table(root, avail_bps)
+    claim_list = claims(t, avail_bps)
+    paths = figures(root, out / "figures", (avail_bps, avail_series), t)
+    t.to_csv(out / "runs.csv", index=False)
+    return write_report(out, claim_list, t, avail_bps, per_rep, paths, quick)

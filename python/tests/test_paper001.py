@@ -1,0 +1,110 @@
+"""Paper 001 end to end: the §II scenario, and `airtcp reproduce 001` writing its report."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from airtcp.reproduce import ReproduceError, p001, reproduce
+from airtcp.run import to_scenario
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _spec() -> dict:
+    return json.loads(to_scenario(p001.SCENARIO).spec_json())
+
+
+def test_the_scenario_is_section_ii_of_the_paper() -> None:
+    s = _spec()
+    wifi = s["wifi"]
+    # §II: 802.11b at 11 Mbit/s, basic rate 1 Mbit/s, long preamble, MAC retries disabled.
+    assert (wifi["standard"], wifi["data_rate_mbps"], wifi["basic_rate_mbps"]) == ("80211b", 11, 1)
+    assert wifi["preamble"] == "long"
+    assert wifi["short_retry_limit"] == wifi["long_retry_limit"] == 0
+    # §II: an AP, a wireless sender, a wired receiver behind the AP.
+    roles = {n["name"]: (n["role"], n["wifi"]) for n in s["nodes"]}
+    assert roles == {"ap": ("ap", True), "sta1": ("sta", True), "server": ("host", False)}
+    # §II: one duplex link, 10 Mbit/s and 2 ms, AP <-> receiver.
+    (link,) = s["wired_links"]
+    names = [n["name"] for n in s["nodes"]]
+    assert {names[link["a"]], names[link["b"]]} == {"ap", "server"}
+    assert (link["rate_bps"], link["delay_ns"]) == (10_000_000, 2_000_000)
+    assert link["loss"] == link["reverse_loss"] == 0.0
+    # §II: no channel errors, no background traffic, a 1 MB file from the station to the server.
+    assert s["channel"]["error"] == {"kind": "none"}
+    (flow,) = s["flows"]
+    assert (names[flow["src"]], names[flow["dst"]]) == ("sta1", "server")
+    assert (flow["kind"], flow["file_bytes"]) == ("tcp_file", 1_000_000)
+    # NS-2 2.1b9a defaults (docs/paper-001-ns2-defaults.md): packetSize_ 1000, window_ 20,
+    # windowInit_ 2, no timestamps, an ACK per segment, minrto_ 1 s, rtxcur_init_ 6 s, queues 50.
+    tcp = flow["tcp"]
+    assert (tcp["mss_bytes"], tcp["rcv_buf_bytes"], tcp["initial_cwnd"]) == (1000, 20_000, 2)
+    assert (tcp["timestamps"], tcp["ack_every"], tcp["limited_transmit"]) == (False, 1, True)
+    assert (tcp["min_rto_ms"], tcp["initial_rto_ms"]) == (1000, 6000)
+    assert wifi["queue_limit_packets"] == link["queue_limit_packets"] == 50
+
+
+def test_the_sweeps_cover_the_papers_variants() -> None:
+    specs = p001.sweeps(quick=True)
+    tcp = specs["tcp"]
+    assert tcp.grid == {"recovery": ["tahoe", "reno", "newreno"], "min_rto_ms": [1000, 200, 0]}
+    skip = specs["ackskip"].base
+    assert (skip["recovery"], skip["min_rto_ms"], skip["tcp"]["ack_every"]) == ("tahoe", 0, 2)
+    (probe,) = specs["probe"].base["flows"]
+    assert (probe["kind"], probe["src"], probe["dst"]) == ("udp-saturating", "sta1", "server")
+
+
+def test_mean_and_ratio_intervals_by_hand() -> None:
+    # Student t: [1, 2, 3] -> 2 +- t(0.975, 2) * 1 / sqrt(3) = 2 +- 4.3027 * 0.57735 = 2 +- 2.4841.
+    e = p001.mean_ci([1.0, 2.0, 3.0])
+    assert (e.value, round(e.low, 4), round(e.high, 4)) == (2.0, -0.4841, 4.4841)
+    # A ratio of constant samples has a degenerate interval at the ratio itself.
+    r = p001.ratio_ci([6.0, 6.0], [3.0, 3.0])
+    assert (r.value, r.low, r.high) == (2.0, 2.0, 2.0)
+    assert p001.verdict_value(1.8, p001.Estimate(2.0, 1.5, 2.5, 5)) == "matches"
+    assert p001.verdict_value(3.0, p001.Estimate(2.0, 1.5, 2.5, 5)) == "differs"
+
+
+def test_low_utilisation_intervals_count_long_runs_of_low_bins() -> None:
+    import numpy as np
+
+    # Available 5 Mbit/s: the threshold is 1.25. Runs of low bins: 6 bins (0.6 s, counted),
+    # 3 bins (0.3 s, too short), 5 bins at the end (0.5 s, counted).
+    bins = np.array([3, 0, 0, 0, 0, 0, 0, 3, 1, 1, 1, 3, 0, 0, 0, 0, 0]) * 1e6
+    assert p001._low_util_intervals(bins, 5e6) == 2
+
+
+@pytest.mark.slow
+def test_reproduce_quick_writes_the_report_and_figures(tmp_path) -> None:
+    out = tmp_path / "p001"
+    seen: list[tuple[str, int, int]] = []
+    report = reproduce("001", out, quick=True, progress=lambda *a: seen.append(a))
+    text = report.read_text()
+    assert text.startswith("# Paper 001 reproduced")
+    for claim in ("Tahoe's throughput gain over Reno", "1-ACK-skip", "all three alike"):
+        assert claim.lower() in text.lower()
+    assert "**matches**" in text
+    for fig in ("goodput-per-variant", "acks-per-interval", "throughput-vs-minrto"):
+        assert (out / "figures" / f"{fig}.png").read_bytes()[:4] == b"\x89PNG"
+    assert ("tcp", 45, 45) in seen and ("probe", 3, 3) in seen
+    # A rerun resumes: nothing is simulated again and the report is the same.
+    again = reproduce("001", out, quick=True)
+    assert again.read_text() == text
+
+
+def test_unknown_paper_is_a_clear_error(tmp_path) -> None:
+    with pytest.raises(ReproduceError, match="'999' is not reproducible yet"):
+        reproduce("999", tmp_path)
+    r = subprocess.run(
+        [sys.executable, "-m", "airtcp.cli", "reproduce", "999", "--out", str(tmp_path / "x")],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert r.returncode == 2 and "allowed: 001" in r.stderr
+    assert not (tmp_path / "x").exists()
