@@ -284,6 +284,12 @@ class TcpConfig(_Model):
     initial_rto_ms: float = _field(
         1000.0, "number > 0 ms", "RTO before the first RTT sample (RFC 6298: 1 s)", gt=0.0
     )
+    clock_granularity_ms: float = _field(
+        0.0,
+        "number >= 0 ms; 0 = the nanosecond clock",
+        "clock granularity G: RTO = SRTT + max(G, 4 RTTVAR) (RFC 6298; NS-2 tcpTick_ 10 ms)",
+        ge=0.0,
+    )
     timestamps: bool = _field(
         True,
         "true or false",
@@ -1258,6 +1264,7 @@ def _build_world_spec(s: Scenario, issues: list[_Issue]) -> dict[str, Any]:
         "min_rto_ms": float(min_rto),
         "max_rto_ms": float(t.max_rto_ms),
         "initial_rto_ms": float(t.initial_rto_ms),
+        "clock_granularity_ms": float(t.clock_granularity_ms),
         "timestamps": t.timestamps,
         "limited_transmit": t.limited_transmit,
         "initial_cwnd": t.initial_cwnd,

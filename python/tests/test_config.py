@@ -391,6 +391,7 @@ TCP_DEFAULTS = {
     "min_rto_ms": 200.0,
     "max_rto_ms": 120000.0,
     "initial_rto_ms": 1000.0,
+    "clock_granularity_ms": 0.0,
     "timestamps": True,
     "limited_transmit": True,
     "initial_cwnd": 10,
@@ -430,7 +431,13 @@ def test_tcp_flow_expansion_with_defaults():
     assert (file["kind"], file["file_bytes"], file["stop_ns"]) == ("tcp_file", 1_000_000, None)
     assert file["tcp"] == TCP_DEFAULTS
     # every field is explicit and of the core's type
-    for key in ("min_rto_ms", "max_rto_ms", "initial_rto_ms", "delack_timeout_ms"):
+    for key in (
+        "min_rto_ms",
+        "max_rto_ms",
+        "initial_rto_ms",
+        "clock_granularity_ms",
+        "delack_timeout_ms",
+    ):
         assert type(bulk["tcp"][key]) is float
     for key in ("mss_bytes", "initial_cwnd", "ack_every", "rcv_buf_bytes"):
         assert type(bulk["tcp"][key]) is int
@@ -450,6 +457,7 @@ def test_tcp_table_reaches_every_tcp_flow():
         "min_rto_ms": 1000,
         "max_rto_ms": 60000,
         "initial_rto_ms": 3000,
+        "clock_granularity_ms": 10,
         "timestamps": False,
         "limited_transmit": False,
         "initial_cwnd": 2,

@@ -46,6 +46,7 @@ def test_the_scenario_is_section_ii_of_the_paper() -> None:
     assert (tcp["mss_bytes"], tcp["rcv_buf_bytes"], tcp["initial_cwnd"]) == (1000, 20_000, 2)
     assert (tcp["timestamps"], tcp["ack_every"], tcp["limited_transmit"]) == (False, 1, True)
     assert (tcp["min_rto_ms"], tcp["initial_rto_ms"]) == (1000, 6000)
+    assert tcp["clock_granularity_ms"] == 10  # ns-2.1b9a tcpTick_ 0.01 s
     assert wifi["queue_limit_packets"] == link["queue_limit_packets"] == 50
 
 
@@ -91,7 +92,7 @@ def test_reproduce_quick_writes_the_report_and_figures(tmp_path) -> None:
     assert "**matches**" in text
     for fig in ("goodput-per-variant", "acks-per-interval", "throughput-vs-minrto"):
         assert (out / "figures" / f"{fig}.png").read_bytes()[:4] == b"\x89PNG"
-    assert ("tcp", 45, 45) in seen and ("probe", 3, 3) in seen
+    assert ("tcp", 90, 90) in seen and ("probe", 3, 3) in seen
     # A rerun resumes: nothing is simulated again and the report is the same.
     again = reproduce("001", out, quick=True)
     assert again.read_text() == text

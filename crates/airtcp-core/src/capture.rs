@@ -418,6 +418,7 @@ mod tests {
                 min: Dur::from_ms(200),
                 max: Dur::from_ms(1000),
                 initial: Dur::from_ms(1000),
+                granularity: Dur::ZERO,
             },
             timestamps: true,
             limited_transmit: true,

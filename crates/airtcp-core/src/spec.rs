@@ -273,6 +273,8 @@ pub struct TcpSpec {
     pub min_rto_ms: f64,
     pub max_rto_ms: f64,
     pub initial_rto_ms: f64,
+    /// Clock granularity G of the RTO (RFC 6298 (2.2)) [ms]; 0 = the nanosecond clock.
+    pub clock_granularity_ms: f64,
     /// RFC 7323 timestamps (12 option bytes per segment; RTT samples on every ACK).
     pub timestamps: bool,
     /// RFC 3042 limited transmit.
@@ -302,6 +304,7 @@ impl Default for TcpSpec {
             min_rto_ms: 200.0,
             max_rto_ms: 120_000.0,
             initial_rto_ms: 1000.0,
+            clock_granularity_ms: 0.0,
             timestamps: true,
             limited_transmit: true,
             initial_cwnd: 10,
@@ -585,7 +588,11 @@ fn validate_tcp(i: usize, f: &FlowSpec) -> Result<(), SpecError> {
             format!("{} is out of range; allowed: 1..={max_mss}", t.mss_bytes),
         );
     }
-    for (name, v) in [("min_rto_ms", t.min_rto_ms), ("delack_timeout_ms", t.delack_timeout_ms)] {
+    for (name, v) in [
+        ("min_rto_ms", t.min_rto_ms),
+        ("delack_timeout_ms", t.delack_timeout_ms),
+        ("clock_granularity_ms", t.clock_granularity_ms),
+    ] {
         if !(v.is_finite() && v >= 0.0) {
             return err(&path(&format!("tcp.{name}")), format!("{v} must be >= 0"));
         }

@@ -69,7 +69,7 @@ def _with(base: Mapping[str, Any], **changes: Any) -> dict[str, Any]:
 
 def sweeps(quick: bool) -> dict[str, sweep.SweepSpec]:
     """The reproduction's sweeps, by name; quick mode runs fewer replications."""
-    reps = 5 if quick else 20
+    reps = 10 if quick else 30
     base = scenario()
     traced = _with(base, traces__tcp_segments=True, traces__mac_tx=True, traces__tcp=True)
     probe = _with(

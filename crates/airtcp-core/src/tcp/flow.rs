@@ -67,7 +67,12 @@ fn params(t: &TcpSpec) -> TcpParams {
     TcpParams {
         mss: t.mss_bytes,
         recovery: Recovery::parse(&t.recovery).unwrap_or(Recovery::NewReno),
-        rto: RtoConfig { min: ms(t.min_rto_ms), max: ms(t.max_rto_ms), initial: ms(t.initial_rto_ms) },
+        rto: RtoConfig {
+            min: ms(t.min_rto_ms),
+            max: ms(t.max_rto_ms),
+            initial: ms(t.initial_rto_ms),
+            granularity: ms(t.clock_granularity_ms),
+        },
         timestamps: t.timestamps,
         limited_transmit: t.limited_transmit,
         initial_cwnd: t.initial_cwnd,

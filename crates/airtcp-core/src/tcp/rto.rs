@@ -8,12 +8,20 @@ pub struct RtoConfig {
     pub min: Dur,
     pub max: Dur,
     pub initial: Dur,
+    /// Clock granularity G of RFC 6298 (2.2)/(2.3): RTO = SRTT + max(G, 4 RTTVAR). Zero: the
+    /// simulator's nanosecond clock (G = 1 ns); NS-2's tcpTick_ is 10 ms.
+    pub granularity: Dur,
 }
 
 impl Default for RtoConfig {
     /// Linux: TCP_RTO_MIN 200 ms, TCP_RTO_MAX 120 s, TCP_TIMEOUT_INIT 1 s (RFC 6298 (2.1)).
     fn default() -> Self {
-        RtoConfig { min: Dur::from_ms(200), max: Dur::from_ms(120_000), initial: Dur::from_ms(1000) }
+        RtoConfig {
+            min: Dur::from_ms(200),
+            max: Dur::from_ms(120_000),
+            initial: Dur::from_ms(1000),
+            granularity: Dur::ZERO,
+        }
     }
 }
 
@@ -67,9 +75,9 @@ impl RtoEstimator {
                 self.srtt = Some(Dur((7 * srtt.ns() + r.ns()) / 8));
             }
         }
-        // (2.2)/(2.3): RTO = SRTT + max(G, 4 RTTVAR), G = 1 ns here; (2.4) and (2.5): clamps.
+        // (2.2)/(2.3): RTO = SRTT + max(G, 4 RTTVAR) (G at least 1 ns); (2.4) and (2.5): clamps.
         let srtt = self.srtt.unwrap_or(r);
-        let rto = srtt + Dur((4 * self.rttvar.ns()).max(1));
+        let rto = srtt + Dur((4 * self.rttvar.ns()).max(self.cfg.granularity.ns()).max(1));
         self.base = rto.max(self.cfg.min).min(self.cfg.max);
         // (5.7): a new sample after backoff lets the RTO be recomputed from scratch.
         self.backoffs = 0;
@@ -139,5 +147,19 @@ mod tests {
         e.sample(ms(100));
         assert_eq!(e.backoffs(), 0, "(5.7) recomputed after a new sample");
         assert!(e.rto() < ms(1000));
+    }
+
+    #[test]
+    fn clock_granularity_bounds_the_variance_term() {
+        // RFC 6298 (2.2) with G = 10 ms (NS-2 tcpTick_ 0.01 s), minimum 0: R = 4 ms gives
+        // SRTT 4, RTTVAR 2, RTO = 4 + max(10, 8) = 14 ms (hand computation).
+        let cfg = RtoConfig { min: Dur::ZERO, granularity: ms(10), ..RtoConfig::default() };
+        let mut e = RtoEstimator::new(cfg);
+        e.sample(ms(4));
+        assert_eq!(e.rto(), ms(14));
+        // A large variance wins over G: R = 40 ms gives 40 + max(10, 80) = 120 ms.
+        let mut e = RtoEstimator::new(cfg);
+        e.sample(ms(40));
+        assert_eq!(e.rto(), ms(120));
     }
 }
