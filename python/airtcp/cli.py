@@ -235,6 +235,28 @@ def _tcp_table(tcp_flows: list[dict[str, Any]], spec_flows: list[Any]) -> Table:
     return table
 
 
+def _clap_table(clap_flows: list[dict[str, Any]]) -> Table:
+    """The CLAP flows (docs/clap.md): transfer time, file rate, retransmissions, feedback."""
+    table = Table(title="CLAP flows")
+    table.add_column("flow", no_wrap=True)
+    for col in ("done s", "file Mbit/s", "segments", "retx", "feedback sent/recv", "RTT ms"):
+        table.add_column(col, justify="right")
+    for f in clap_flows:
+        c = f["clap"]
+        done = c.get("completion_s")
+        rate = f.get("delivered_bytes", 0) * 8 / done / 1e6 if done else None
+        table.add_row(
+            _flow_label(f),
+            "-" if done is None else f"{done:.3f}",
+            "-" if rate is None else f"{rate:.3f}",
+            str(c.get("segments_sent", 0)),
+            str(c.get("retransmissions", 0)),
+            f"{c.get('feedbacks_sent', 0)}/{c.get('feedbacks_received', 0)}",
+            f"{c.get('rtt_mean_s', 0.0) * 1e3:.1f}",
+        )
+    return table
+
+
 def _print_result(
     summary: dict[str, Any], out: Path | None, spec: dict[str, Any] | None = None
 ) -> None:
@@ -258,6 +280,9 @@ def _print_result(
     tcp_flows = [f for f in summary_flows if str(f.get("kind", "")).startswith("tcp")]
     if tcp_flows:
         console.print(_tcp_table(tcp_flows, (spec or {}).get("flows", [])))
+    clap_flows = [f for f in summary_flows if isinstance(f.get("clap"), dict)]
+    if clap_flows:
+        console.print(_clap_table(clap_flows))
 
     nodes = Table(title="nodes (MAC)")
     for col in ("node", "attempts", "retries", "collisions", "drops", "busy %"):
@@ -738,6 +763,44 @@ def plot_trace_command(
         _fail(f"{source}: cannot read ({exc})")
     _save_figure(fig, out)
     typer.echo(f"written {out}: {data['line'].nunique()} line(s), {len(data)} points")
+
+
+@plot_app.command("sequence")
+def plot_sequence_command(
+    source: Annotated[
+        Path,
+        typer.Argument(
+            help="A run directory (airtcp run --out) or a sweep store (with --run), with the "
+            "tcp_segments and mac_tx traces.",
+            show_default=False,
+        ),
+    ],
+    out: PlotOutOpt,
+    t0_s: Annotated[float, typer.Option("--from", help="Window start, s.", show_default=False)],
+    t1_s: Annotated[float, typer.Option("--to", help="Window end, s.", show_default=False)],
+    run: Annotated[
+        str | None,
+        typer.Option("--run", help="Run hash or unique prefix (sweep store).", show_default=False),
+    ] = None,
+    flow: Annotated[int, typer.Option("--flow", help="The TCP flow to draw.")] = 0,
+    title: PlotTitleOpt = None,
+) -> None:
+    """The TCP/MAC sequence diagram (paper 001): both TCPs and both MACs in one picture."""
+    from airtcp import plot, store
+    from airtcp.sequence import sequence
+
+    try:
+        plot.check_format(out)
+        fig, data = sequence(source, run=run, flow=flow, t0_s=t0_s, t1_s=t1_s, title=title)
+    except (plot.PlotError, store.StoreError) as exc:
+        _fail(str(exc))
+    except (OSError, ValueError) as exc:  # an unreadable run directory
+        _fail(f"{source}: cannot read ({exc})")
+    _save_figure(fig, out)
+    lost = int((data.frames["outcome"] != "ok").sum())
+    typer.echo(
+        f"written {out}: {len(data.frames)} frames ({lost} lost), {len(data.tcp)} TCP events"
+    )
 
 
 def main() -> None:

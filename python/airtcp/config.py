@@ -76,6 +76,9 @@ RECOVERY_NAMES = ("tahoe", "reno", "newreno", "sack")
 _CC_ALLOWED = ", ".join(CC_NAMES)
 _RECOVERY_ALLOWED = ", ".join(RECOVERY_NAMES)
 _TCP_KINDS = ("tcp-bulk", "tcp-file")
+_FILE_KINDS = ("tcp-file", "clap-file")
+# 2304-byte maximum MSDU minus 8 LLC/SNAP, 20 IPv4 and 20 CLAP data-header bytes (docs/clap.md).
+MAX_CLAP_MSS_BYTES = 2304 - 8 - 20 - 20
 _U32_MAX = 2**32 - 1
 _GLOB_CHARS = "*?["
 _NS_PER_S = 1_000_000_000
@@ -482,7 +485,7 @@ class RouteConfig(_Model):
     next_hop: str = _field(..., "a node name, a neighbour of node", "where node sends packets")
 
 
-FlowKind = Literal["udp-saturating", "udp-cbr", "tcp-bulk", "tcp-file"]
+FlowKind = Literal["udp-saturating", "udp-cbr", "tcp-bulk", "tcp-file", "clap-file"]
 
 
 class FlowConfig(_Model):
@@ -490,7 +493,7 @@ class FlowConfig(_Model):
 
     kind: FlowKind = _field(
         ...,
-        '"udp-saturating", "udp-cbr", "tcp-bulk" or "tcp-file"',
+        '"udp-saturating", "udp-cbr", "tcp-bulk", "tcp-file" or "clap-file"',
         "traffic source",
     )
     src: str = _field(
@@ -513,8 +516,8 @@ class FlowConfig(_Model):
     )
     file_bytes: int | None = _field(
         None,
-        'integer >= 1 bytes for "tcp-file"; unset for the other kinds',
-        "bytes a tcp-file flow transfers",
+        'integer >= 1 bytes for "tcp-file" and "clap-file"; unset for the other kinds',
+        "bytes a tcp-file or clap-file flow transfers",
         ge=1,
     )
     cc: str | None = _field(
@@ -561,6 +564,15 @@ class FlowConfig(_Model):
                     "unset; set tcp.mss_bytes instead",
                 )
             )
+        elif self.payload_bytes is not None and self.kind == "clap-file":
+            issues.append(
+                _Issue(
+                    ("payload_bytes",),
+                    f"not allowed for {kind} (CLAP segments carry clap.mss_bytes of payload)",
+                    self.payload_bytes,
+                    "unset; set clap.mss_bytes instead",
+                )
+            )
         elif self.payload_bytes is not None and self.payload_bytes > MAX_PAYLOAD_BYTES:
             issues.append(
                 _Issue(
@@ -578,6 +590,8 @@ class FlowConfig(_Model):
             why = (
                 "TCP sends as fast as its window allows"
                 if self.is_tcp
+                else "CLAP's rate comes from its sender's MAC"
+                if self.kind == "clap-file"
                 else "it sends as fast as it can"
             )
             issues.append(
@@ -588,28 +602,28 @@ class FlowConfig(_Model):
                     'unset, or kind = "udp-cbr"',
                 )
             )
-        if self.kind == "tcp-file" and self.file_bytes is None:
+        if self.kind in _FILE_KINDS and self.file_bytes is None:
             issues.append(
                 _Issue(
                     ("file_bytes",),
-                    'required for kind = "tcp-file"',
+                    f"required for {kind}",
                     allowed="integer >= 1 bytes",
                 )
             )
-        if self.kind != "tcp-file" and self.file_bytes is not None:
+        if self.kind not in _FILE_KINDS and self.file_bytes is not None:
             issues.append(
                 _Issue(
                     ("file_bytes",),
-                    f"not allowed for {kind} (only a tcp-file flow has a file)",
+                    f"not allowed for {kind} (only tcp-file and clap-file flows have a file)",
                     self.file_bytes,
-                    'unset, or kind = "tcp-file"',
+                    'unset, or kind = "tcp-file" or "clap-file"',
                 )
             )
-        if self.kind == "tcp-file" and self.stop_s is not None:
+        if self.kind in _FILE_KINDS and self.stop_s is not None:
             issues.append(
                 _Issue(
                     ("stop_s",),
-                    'not allowed for kind = "tcp-file" (it ends when the file is delivered)',
+                    f"not allowed for {kind} (it ends when the file is delivered)",
                     self.stop_s,
                     'unset, or kind = "tcp-bulk"',
                 )
@@ -643,6 +657,42 @@ class FlowConfig(_Model):
         return self
 
 
+class ClapConfig(_Model):
+    """``[clap]``: parameters of every clap-file flow (docs/clap.md gives each reason)."""
+
+    mss_bytes: int = _field(
+        1000,
+        f"integer 1..{MAX_CLAP_MSS_BYTES} bytes: the 2304-byte maximum MSDU minus 8 LLC/SNAP, "
+        "20 IPv4 and 20 CLAP header bytes",
+        "payload per data segment (paper 001: 1000)",
+        ge=1,
+        le=MAX_CLAP_MSS_BYTES,
+    )
+    feedback_interval_ms: float = _field(
+        100.0,
+        "number >= 0.001 ms",
+        "the receiver sends one aggregate NACK feedback per interval",
+        ge=0.001,
+    )
+    max_nack_ranges: int = _field(
+        16, "integer 1..16 ranges", "NACK ranges per feedback (8 bytes each)", ge=1, le=16
+    )
+    queue_target_frames: int = _field(
+        2,
+        "integer >= 0 frames",
+        "MAC queue length the rate law aims at (q*)",
+        ge=0,
+        le=_U32_MAX,
+    )
+    send_buffer_segments: int = _field(
+        4096,
+        "integer >= 1 segments",
+        "new segments are sent only below the cumulative point + this many",
+        ge=1,
+        le=_U32_MAX,
+    )
+
+
 class TracesConfig(_Model):
     """``[traces]``: which per-event traces the core records."""
 
@@ -656,7 +706,8 @@ class TracesConfig(_Model):
     tcp_segments: bool = _field(
         False,
         "true or false",
-        "TCP segment events at the sender: sent, retransmit, acked, dupack, timeout",
+        "TCP segment events: sent, retransmit, acked, dupack, timeout (sender); received, "
+        "ack_sent (receiver)",
     )
     frames: bool = _field(
         False,
@@ -753,6 +804,9 @@ class Scenario(_Model):
     )
     tcp: TcpConfig = Field(
         default_factory=TcpConfig, json_schema_extra={"allowed": "a table"}, description="[tcp]"
+    )
+    clap: ClapConfig = Field(
+        default_factory=ClapConfig, json_schema_extra={"allowed": "a table"}, description="[clap]"
     )
     channel: ChannelConfig = Field(
         default_factory=ChannelConfig,
@@ -1332,14 +1386,36 @@ def _build_world_spec(s: Scenario, issues: list[_Issue]) -> dict[str, Any]:
             issues.append(_Issue(floc, what, names[dst], allowed))
             continue
         kind = fcfg.kind if fcfg else default_kind
-        back = _trace_path(dst, src, next_hop, names) if kind in _TCP_KINDS else None
+        if kind == "clap-file":
+            first = next_hop.get((src, dst), dst)
+            why = None
+            if not nodes[src].wifi:
+                why = f"{names[src]} has no WiFi"
+            elif first in wired[src]:
+                why = f"its first hop {names[src]} -> {names[first]} is a wired link"
+            if why is not None:
+                # docs/clap.md: the sender's own MAC feeds the rate law; a wired sender (data
+                # downlink through the AP) is an open question.
+                issues.append(
+                    _Issue(
+                        (*floc, "src"),
+                        f"a CLAP sender must send over its own WiFi MAC (its MAC feeds the "
+                        f"rate), but {why}",
+                        names[src],
+                        "a WiFi node (not a wired host) whose first hop toward dst is radio",
+                    )
+                )
+                continue
+        answers = kind in (*_TCP_KINDS, "clap-file")  # ACKs or feedback come back
+        back = _trace_path(dst, src, next_hop, names) if answers else None
         if back:
             where = f"{names[src]} -> {names[dst]}"
+            acks = "feedback" if kind == "clap-file" else "ACKs"
             issues.append(
                 _Issue(
                     (*floc, "dst") if fcfg is not None else floc,
-                    f"TCP flow {where}: its ACKs cannot get back from {names[dst]} "
-                    f"to {names[src]}: {back}",
+                    f"{'CLAP' if kind == 'clap-file' else 'TCP'} flow {where}: its {acks} "
+                    f"cannot get back from {names[dst]} to {names[src]}: {back}",
                     names[dst],
                     "a destination with a route back (check [[routes]] and channel.matrix)",
                 )
@@ -1372,6 +1448,17 @@ def _build_world_spec(s: Scenario, issues: list[_Issue]) -> dict[str, Any]:
             flow["payload_bytes"] = tcp["mss_bytes"]
             flow["file_bytes"] = fcfg.file_bytes if fcfg else None
             flow["tcp"] = tcp
+        if kind == "clap-file" and fcfg is not None:
+            c = s.clap
+            flow["payload_bytes"] = c.mss_bytes
+            flow["file_bytes"] = fcfg.file_bytes
+            flow["clap"] = {
+                "mss_bytes": c.mss_bytes,
+                "feedback_interval_ms": float(c.feedback_interval_ms),
+                "max_nack_ranges": c.max_nack_ranges,
+                "queue_target_frames": c.queue_target_frames,
+                "send_buffer_segments": c.send_buffer_segments,
+            }
         flows_spec.append(flow)
     if issues:
         return {}

@@ -374,6 +374,7 @@ def test_docs_mention_every_field(repo_root):
         config.RouteConfig,
         config.FlowConfig,
         config.TcpConfig,
+        config.ClapConfig,
         config.TracesConfig,
     ]
     missing = [
@@ -1053,3 +1054,76 @@ def test_report_interval_reaches_every_flow_and_can_be_overridden():
     flows = s.to_world_spec()["flows"]
     assert [f["report_interval_ns"] for f in flows] == [5_000_000_000, 500_000_000]
     assert "report_interval_ns" not in Scenario.from_dict({}).to_world_spec()["flows"][0]
+
+
+# --- CLAP (docs/clap.md) ----------------------------------------------------------------------
+
+
+def clap_scenario(**kw):
+    """A station uploads to a wired server behind the AP (paper 001's shape)."""
+    return {
+        "nodes": [{"name": "server", "role": "host"}],
+        "links": [{"a": "ap", "b": "server", "rate_mbps": 10, "delay_ms": 2}],
+        **kw,
+    }
+
+
+def clap_flow(**kw):
+    return {"kind": "clap-file", "src": "sta1", "dst": "server", "file_bytes": 1_000_000, **kw}
+
+
+def test_clap_flow_expansion_with_defaults_and_the_clap_table():
+    (flow,) = spec_of(**clap_scenario(flows=[clap_flow()]))["flows"]
+    assert (flow["kind"], flow["file_bytes"], flow["payload_bytes"]) == ("clap_file", 10**6, 1000)
+    assert "tcp" not in flow
+    # docs/clap.md defaults: 100 ms feedback interval, 16 NACK ranges, queue target 2 frames.
+    assert flow["clap"] == {
+        "mss_bytes": 1000,
+        "feedback_interval_ms": 100.0,
+        "max_nack_ranges": 16,
+        "queue_target_frames": 2,
+        "send_buffer_segments": 4096,
+    }
+    clap = {"feedback_interval_ms": 50, "max_nack_ranges": 4, "queue_target_frames": 1}
+    (flow,) = spec_of(**clap_scenario(flows=[clap_flow()], clap=clap))["flows"]
+    assert flow["clap"]["feedback_interval_ms"] == 50.0
+    assert (flow["clap"]["max_nack_ranges"], flow["clap"]["queue_target_frames"]) == (4, 1)
+
+
+def test_clap_file_without_file_bytes():
+    msg = one_problem(clap_scenario(flows=[clap_flow(file_bytes=None)]))
+    assert msg == (
+        'flows.0.file_bytes: required for kind = "clap-file" (allowed: integer >= 1 bytes)'
+    )
+
+
+def test_clap_sender_on_a_wired_host_is_rejected():
+    msg = one_problem(clap_scenario(flows=[clap_flow(src="server", dst="sta1")]))
+    assert msg.startswith(
+        "flows.0.src: a CLAP sender must send over its own WiFi MAC (its MAC feeds the rate), "
+        'but server has no WiFi (got "server"; allowed: a WiFi node'
+    ), msg
+    # The AP has WiFi, but its first hop toward the server is the wire.
+    msg = one_problem(clap_scenario(flows=[clap_flow(src="ap")]))
+    assert "its first hop ap -> server is a wired link" in msg, msg
+
+
+@pytest.mark.parametrize(
+    ("clap", "field", "allowed"),
+    [
+        ({"max_nack_ranges": 17}, "clap.max_nack_ranges", "integer 1..16 ranges"),
+        ({"feedback_interval_ms": 0}, "clap.feedback_interval_ms", "number >= 0.001 ms"),
+        ({"queue_target_frames": -1}, "clap.queue_target_frames", "integer >= 0 frames"),
+    ],
+)
+def test_clap_table_errors_name_field_value_and_range(clap, field, allowed):
+    msg = one_problem(clap_scenario(flows=[clap_flow()], clap=clap))
+    assert msg.startswith(f"{field}: ") and f"allowed: {allowed}" in msg, msg
+
+
+def test_clap_flows_take_no_payload_or_rate():
+    found = problems(clap_scenario(flows=[clap_flow(payload_bytes=500, rate_mbps=1.0)]))
+    assert any(
+        p.startswith('flows.0.payload_bytes: not allowed for kind = "clap-file"') for p in found
+    )
+    assert any("CLAP's rate comes from its sender's MAC" in p for p in found), found

@@ -56,6 +56,9 @@ def test_the_sweeps_cover_the_papers_variants() -> None:
     assert tcp.grid == {"recovery": ["tahoe", "reno", "newreno"], "min_rto_ms": [1000, 200, 0]}
     skip = specs["ackskip"].base
     assert (skip["recovery"], skip["min_rto_ms"], skip["tcp"]["ack_every"]) == ("tahoe", 0, 2)
+    (clap,) = specs["clap"].base["flows"]
+    assert (clap["kind"], clap["file_bytes"]) == ("clap-file", 1_000_000)
+    assert specs["clap"].base["clap"]["mss_bytes"] == 1000  # the TCP runs' segment size
     (probe,) = specs["probe"].base["flows"]
     assert (probe["kind"], probe["src"], probe["dst"]) == ("udp-saturating", "sta1", "server")
 
@@ -87,12 +90,24 @@ def test_reproduce_quick_writes_the_report_and_figures(tmp_path) -> None:
     report = reproduce("001", out, quick=True, progress=lambda *a: seen.append(a))
     text = report.read_text()
     assert text.startswith("# Paper 001 reproduced")
-    for claim in ("Tahoe's throughput gain over Reno", "1-ACK-skip", "all three alike"):
+    for claim in (
+        "Tahoe's throughput gain over Reno",
+        "1-ACK-skip",
+        "all three alike",
+        "CLAP's gain over Tahoe at minRTO 1 s",
+    ):
         assert claim.lower() in text.lower()
     assert "**matches**" in text
-    for fig in ("goodput-per-variant", "acks-per-interval", "throughput-vs-minrto"):
+    for fig in (
+        "goodput-per-variant",
+        "acks-per-interval",
+        "throughput-vs-minrto",
+        "ack-skipping-clap",
+        "sequence-reno",
+    ):
         assert (out / "figures" / f"{fig}.png").read_bytes()[:4] == b"\x89PNG"
-    assert ("tcp", 90, 90) in seen and ("probe", 3, 3) in seen
+    assert ("tcp", 90, 90) in seen and ("clap", 10, 10) in seen and ("probe", 3, 3) in seen
+    assert "not measured" not in text
     # A rerun resumes: nothing is simulated again and the report is the same.
     again = reproduce("001", out, quick=True)
     assert again.read_text() == text

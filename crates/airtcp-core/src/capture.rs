@@ -451,6 +451,7 @@ mod tests {
                     created: SimTime::ZERO,
                     ac: 1,
                     tcp: Some(seg),
+                    clap: None,
                 };
                 let mut buf = Vec::new();
                 ip_headers(&mut buf, &p, Some(w), true);

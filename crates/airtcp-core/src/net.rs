@@ -22,6 +22,8 @@ pub struct Packet {
     pub ac: u8,
     /// The TCP segment this packet carries, if any.
     pub tcp: Option<crate::tcp::conn::Segment>,
+    /// The CLAP data segment or feedback this packet carries, if any.
+    pub clap: Option<crate::clap::ClapPacket>,
 }
 
 /// Packets live in a slab and travel by id; freed slots are reused, so the steady state
@@ -160,6 +162,7 @@ impl World {
             FlowKind::UdpSaturating => self.refill(self.flows[f.idx()].src, now),
             FlowKind::UdpCbr => self.on_cbr_tick(f, now),
             FlowKind::TcpBulk | FlowKind::TcpFile => self.tcp_start(f, now),
+            FlowKind::ClapFile => self.clap_start(f, now),
         }
     }
 
@@ -217,6 +220,7 @@ impl World {
             created: now,
             ac: flow.ac,
             tcp: None,
+            clap: None,
         };
         flow.next_seq += 1;
         if counting {
@@ -234,6 +238,8 @@ impl World {
         if dst == node {
             if self.packets.get(id).tcp.is_some() {
                 self.tcp_deliver(id, node, now);
+            } else if self.packets.get(id).clap.is_some() {
+                self.clap_deliver(id, node, now);
             } else {
                 self.deliver(id, now);
             }
@@ -266,8 +272,8 @@ impl World {
 
     pub(crate) fn drop_packet(&mut self, id: PacketId, now: SimTime) {
         let p = *self.packets.get(id);
-        // A lost TCP segment is repaired by TCP itself; its flow counts retransmissions.
-        if p.tcp.is_none() && p.created >= self.warmup_end && self.counting(now) {
+        // A lost TCP or CLAP packet is repaired by its protocol; its flow counts retransmissions.
+        if p.tcp.is_none() && p.clap.is_none() && p.created >= self.warmup_end && self.counting(now) {
             self.flows[p.flow.idx()].lost += 1;
         }
         self.packets.free(id);

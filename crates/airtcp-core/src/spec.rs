@@ -192,6 +192,8 @@ pub enum FlowKind {
     TcpBulk,
     /// A TCP transfer of `file_bytes` bytes; its completion time is reported.
     TcpFile,
+    /// A CLAP transfer of `file_bytes` bytes (docs/clap.md); the sender must be a WiFi node.
+    ClapFile,
 }
 
 impl FlowKind {
@@ -201,6 +203,7 @@ impl FlowKind {
             FlowKind::UdpCbr => "udp_cbr",
             FlowKind::TcpBulk => "tcp_bulk",
             FlowKind::TcpFile => "tcp_file",
+            FlowKind::ClapFile => "clap_file",
         }
     }
 
@@ -258,6 +261,38 @@ pub struct FlowSpec {
     /// TCP parameters (tcp_bulk and tcp_file; defaults when absent).
     #[serde(default)]
     pub tcp: Option<TcpSpec>,
+    /// CLAP parameters (clap_file; defaults when absent).
+    #[serde(default)]
+    pub clap: Option<ClapSpec>,
+}
+
+/// CLAP parameters of one flow (docs/clap.md gives the reason for each default).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ClapSpec {
+    /// Payload per data segment [bytes] (paper 001: 1000).
+    pub mss_bytes: u32,
+    /// The receiver sends one aggregate feedback per interval [ms].
+    pub feedback_interval_ms: f64,
+    /// NACK ranges per feedback, 1..=16.
+    pub max_nack_ranges: u8,
+    /// MAC queue the rate law aims at [frames].
+    pub queue_target_frames: u32,
+    /// New segments only below the cumulative point + this many [segments].
+    pub send_buffer_segments: u32,
+}
+
+impl Default for ClapSpec {
+    fn default() -> Self {
+        let p = crate::clap::ClapParams::default();
+        ClapSpec {
+            mss_bytes: p.mss_bytes,
+            feedback_interval_ms: p.feedback_interval.ns() as f64 * 1e-6,
+            max_nack_ranges: p.max_nack_ranges,
+            queue_target_frames: 2,
+            send_buffer_segments: p.send_buffer_segments,
+        }
+    }
 }
 
 /// TCP parameters of one flow. Defaults follow Linux unless said otherwise.
@@ -528,6 +563,13 @@ impl WorldSpec {
             }
             if f.kind.is_tcp() {
                 validate_tcp(i, f)?;
+            } else if f.kind == FlowKind::ClapFile {
+                validate_clap(i, f, &self.nodes)?;
+            } else if f.file_bytes.is_some() {
+                return err(&format!("flows.{i}.file_bytes"), "only tcp_file and clap_file flows take one");
+            }
+            if f.clap.is_some() && f.kind != FlowKind::ClapFile {
+                return err(&format!("flows.{i}.clap"), "only clap_file flows take CLAP parameters");
             }
             if f.report_interval_ns == Some(0) {
                 return err(&format!("flows.{i}.report_interval_ns"), "must be > 0 (got 0)");
@@ -536,6 +578,13 @@ impl WorldSpec {
                 (FlowKind::TcpBulk | FlowKind::TcpFile, None) => {}
                 (FlowKind::TcpBulk | FlowKind::TcpFile, Some(_)) => {
                     return err(&format!("flows.{i}.rate_bps"), "TCP flows take no rate");
+                }
+                (FlowKind::ClapFile, None) => {}
+                (FlowKind::ClapFile, Some(_)) => {
+                    return err(
+                        &format!("flows.{i}.rate_bps"),
+                        "CLAP flows take no rate (their MAC sets it)",
+                    );
                 }
                 (FlowKind::UdpCbr, Some(r)) if r.is_finite() && r > 0.0 => {}
                 (FlowKind::UdpCbr, r) => {
@@ -560,6 +609,54 @@ impl WorldSpec {
         }
         Ok(())
     }
+}
+
+fn validate_clap(i: usize, f: &FlowSpec, nodes: &[NodeSpec]) -> Result<(), SpecError> {
+    let path = |field: &str| format!("flows.{i}.{field}");
+    match f.file_bytes {
+        Some(b) if b > 0 => {}
+        b => return err(&path("file_bytes"), format!("{b:?}: clap_file needs file_bytes > 0")),
+    }
+    if f.tcp.is_some() {
+        return err(&path("tcp"), "a clap_file flow takes no TCP parameters");
+    }
+    let src = &nodes[f.src as usize];
+    if !src.wifi {
+        // The rate law is fed by the sender's own MAC (docs/clap.md, open questions).
+        return err(
+            &path("src"),
+            format!(
+                "{:?} has no WiFi: a CLAP sender must be a WiFi node (its MAC feeds the rate); allowed: a node with wifi = true",
+                src.name
+            ),
+        );
+    }
+    let Some(c) = &f.clap else { return Ok(()) };
+    // The segment plus 40 bytes of CLAP/IP headers must fit one MSDU (LLC/SNAP 8).
+    let max_mss = MAX_MSDU_BYTES - 8 - 40;
+    if c.mss_bytes == 0 || c.mss_bytes > max_mss {
+        return err(
+            &path("clap.mss_bytes"),
+            format!("{} is out of range; allowed: 1..={max_mss}", c.mss_bytes),
+        );
+    }
+    if !(c.feedback_interval_ms.is_finite() && c.feedback_interval_ms >= 0.001) {
+        return err(
+            &path("clap.feedback_interval_ms"),
+            format!("{} is out of range; allowed: >= 0.001 ms", c.feedback_interval_ms),
+        );
+    }
+    let max_ranges = crate::clap::MAX_NACK_RANGES;
+    if c.max_nack_ranges == 0 || usize::from(c.max_nack_ranges) > max_ranges {
+        return err(
+            &path("clap.max_nack_ranges"),
+            format!("{} is out of range; allowed: 1..={max_ranges}", c.max_nack_ranges),
+        );
+    }
+    if c.send_buffer_segments == 0 {
+        return err(&path("clap.send_buffer_segments"), "0 is out of range; allowed: >= 1");
+    }
+    Ok(())
 }
 
 fn validate_tcp(i: usize, f: &FlowSpec) -> Result<(), SpecError> {

@@ -32,6 +32,9 @@ pub struct FlowSummary {
     /// TCP flows only.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tcp: Option<TcpSummary>,
+    /// CLAP flows only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clap: Option<ClapSummary>,
     /// Goodput per reporting interval [bit/s] (flows with a report interval only); the last
     /// interval is rated over its own, possibly shorter, length.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -106,6 +109,51 @@ fn tcp_summary(t: &crate::tcp::flow::TcpFlow, measured_ns: f64, warmup: bool) ->
     }
 }
 
+/// One CLAP transfer (docs/clap.md); counters from the end of the warm-up on.
+#[derive(Debug, Serialize)]
+pub struct ClapSummary {
+    /// Data segments sent, retransmissions included.
+    pub segments_sent: u64,
+    pub retransmissions: u64,
+    /// Feedback packets the receiver sent, and those the sender received (the rest were lost
+    /// or still in flight at the end).
+    pub feedbacks_sent: u64,
+    pub feedbacks_received: u64,
+    /// Probe timeouts of the sender (no feedback for srtt + 3 feedback intervals).
+    pub probes: u64,
+    /// Link reports from the sender's MAC (one per exchange it finished).
+    pub link_reports: u64,
+    /// Time-weighted mean of the pacing rate while the sender ran [IP bit/s], and the rate at
+    /// the end.
+    pub mean_rate_bps: f64,
+    pub final_rate_bps: u64,
+    /// RTT samples (one per feedback) and their mean [s].
+    pub rtt_samples: u64,
+    pub rtt_mean_s: f64,
+    /// When the receiver had every segment [s since the start]; null if it did not finish.
+    pub completion_s: Option<f64>,
+    /// When the sender learned it (the final feedback arrived) [s since the start].
+    pub sender_completion_s: Option<f64>,
+}
+
+fn clap_summary(c: &crate::clap::flow::ClapFlow) -> ClapSummary {
+    let k = &c.counters;
+    ClapSummary {
+        segments_sent: k.segments_sent,
+        retransmissions: k.retransmissions,
+        feedbacks_sent: k.feedbacks_sent,
+        feedbacks_received: k.feedbacks_received,
+        probes: k.probes,
+        link_reports: k.link_reports,
+        mean_rate_bps: ratio(c.rate_area, c.rate_time_ns as f64),
+        final_rate_bps: c.snd.rate_bps(),
+        rtt_samples: k.rtt_samples,
+        rtt_mean_s: ratio(k.rtt_sum_ns as f64 * 1e-9, k.rtt_samples as f64),
+        completion_s: c.rcv.completed_at.map(|t| t.as_secs_f64()),
+        sender_completion_s: c.snd.completed_at.map(|t| t.as_secs_f64()),
+    }
+}
+
 #[derive(Debug, Serialize)]
 pub struct NodeSummary {
     pub name: String,
@@ -177,6 +225,7 @@ impl Summary {
                 tcp: world.tcps[i]
                     .as_ref()
                     .map(|t| tcp_summary(t, measured * 1e9, world.warmup_end > SimTime::ZERO)),
+                clap: world.claps[i].as_ref().map(clap_summary),
                 interval_goodput_bps: interval_goodput(f, world.duration_end.since(world.warmup_end).ns()),
             })
             .collect();

@@ -11,6 +11,9 @@ use crate::wireless::Outcome;
 pub enum Column {
     U64(Vec<u64>),
     U32(Vec<u32>),
+    /// Nullable columns: None is a missing value.
+    OptU64(Vec<Option<u64>>),
+    OptU32(Vec<Option<u32>>),
     Str(Vec<&'static str>),
     Bool(Vec<bool>),
     /// Variable-length byte strings, concatenated; value i is `data[ends[i-1]..ends[i]]`.
@@ -31,6 +34,25 @@ pub struct MacTxTrace {
     pub bytes: Vec<u32>,
     pub retry: Vec<bool>,
     pub outcome: Vec<&'static str>,
+    /// The flow of the packet a data frame carries (None: control frames).
+    pub flow: Vec<Option<u32>>,
+    /// The TCP segment a data frame carries: sequence number, ACK number, payload bytes.
+    pub tcp_seq: Vec<Option<u64>>,
+    pub tcp_ack: Vec<Option<u64>>,
+    pub tcp_len: Vec<Option<u32>>,
+    /// When the frame became ready to contend (head of queue or previous attempt's end), and
+    /// the backoff slots it drew (10.3.4.3); a response (ACK, CTS): its start and 0.
+    pub ready_ns: Vec<u64>,
+    pub backoff_slots: Vec<u32>,
+}
+
+/// The mac_tx trace's fields beyond the frame itself (crate::wireless fills them in).
+#[derive(Clone, Copy, Debug)]
+pub struct MacTxExtra {
+    pub flow: Option<u32>,
+    pub segment: Option<(u64, u64, u32)>,
+    pub ready: SimTime,
+    pub backoff_slots: u32,
 }
 
 /// Every delivered packet: the raw material of delay distributions.
@@ -60,7 +82,9 @@ pub struct TcpStateTrace {
     pub rows: Vec<TcpStateRow>,
 }
 
-/// TCP segment events at the sender: the raw material of sequence diagrams (paper 001).
+/// TCP segment events: at the sender "sent", "retransmit", "acked", "dupack", "timeout"; at the
+/// receiver "received" (a segment arrived) and "ack_sent". The raw material of sequence
+/// diagrams (paper 001).
 #[derive(Default)]
 pub struct TcpSegmentTrace {
     pub time_ns: Vec<u64>,
@@ -162,8 +186,14 @@ impl Traces {
         }
     }
 
-    pub fn mac_tx(&mut self, start: SimTime, end: SimTime, frame: &Frame, outcome: Outcome) {
+    pub fn mac_tx(&mut self, start: SimTime, end: SimTime, frame: &Frame, outcome: Outcome, x: MacTxExtra) {
         if let Some(t) = &mut self.mac_tx {
+            t.flow.push(x.flow);
+            t.tcp_seq.push(x.segment.map(|s| s.0));
+            t.tcp_ack.push(x.segment.map(|s| s.1));
+            t.tcp_len.push(x.segment.map(|s| s.2));
+            t.ready_ns.push(x.ready.ns());
+            t.backoff_slots.push(x.backoff_slots);
             t.start_ns.push(start.ns());
             t.end_ns.push(end.ns());
             t.node.push(frame.src.0);
@@ -199,6 +229,12 @@ impl Traces {
                     ("bytes", Column::U32(t.bytes)),
                     ("retry", Column::Bool(t.retry)),
                     ("outcome", Column::Str(t.outcome)),
+                    ("flow", Column::OptU32(t.flow)),
+                    ("tcp_seq", Column::OptU64(t.tcp_seq)),
+                    ("tcp_ack", Column::OptU64(t.tcp_ack)),
+                    ("tcp_len", Column::OptU32(t.tcp_len)),
+                    ("ready_ns", Column::U64(t.ready_ns)),
+                    ("backoff_slots", Column::U32(t.backoff_slots)),
                 ],
             ));
         }

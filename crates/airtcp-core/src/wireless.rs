@@ -11,6 +11,7 @@ use crate::mac::frame::{data_mpdu_bytes, Frame, FrameKind, ACK_BYTES, CTS_BYTES,
 use crate::mac::{Exchange, AC_COUNT};
 use crate::spec::{ErrorSpec, WorldSpec};
 use crate::time::{Dur, SimTime};
+use crate::trace::MacTxExtra;
 use crate::world::{Event, Node, World};
 
 /// What became of a frame at one receiver.
@@ -188,6 +189,12 @@ impl World {
         let seq = mac.next_seq;
         mac.next_seq = (mac.next_seq + 1) % 4096;
         mac.txops[ac].queue.push_back(crate::mac::Queued { packet: id, next_hop, seq });
+        if mac.txops[ac].queue.len() == 1 {
+            mac.txops[ac].attempt_since = now; // the head of its queue: ready to contend
+        }
+        if mac.measure && mac.txops[ac].queue.len() == 1 {
+            mac.txops[ac].service.head_since = now; // the head of its queue from now on
+        }
         // 10.3.4.2: a frame that finds the medium busy (and no backoff running) backs off;
         // one that finds it idle goes after DIFS (or EIFS) with a zero backoff.
         if !mac.txops[ac].backoff_pending && !idle {
@@ -212,6 +219,7 @@ impl World {
             }
             if !mac.txops[ac].backoff_pending {
                 mac.txops[ac].backoff = 0;
+                mac.txops[ac].drawn_slots = 0;
             }
             let count_start = mac.idle_start + mac.ifs(ac, &timing);
             let at = grant_time(count_start, mac.txops[ac].backoff, timing.slot).max(now);
@@ -501,8 +509,30 @@ impl World {
             r.busy_ns += accumulate(r.active_since, now, warm);
             self.medium_idle(src, now);
         }
-        self.traces.mac_tx(t.start, now, &frame, dst_outcome);
+        if self.traces.mac_tx.is_some() {
+            let extra = self.mac_tx_extra(&frame, t.start);
+            self.traces.mac_tx(t.start, now, &frame, dst_outcome, extra);
+        }
         self.medium.free_tx.push(id.0);
+    }
+
+    /// What the mac_tx trace records beyond the frame: the TCP segment a data frame carries
+    /// and when the frame became ready to contend, with its backoff.
+    fn mac_tx_extra(&self, frame: &Frame, start: SimTime) -> MacTxExtra {
+        let packet = frame.packet.map(|id| self.packets.get(id));
+        let (ready, slots) = match frame.kind {
+            FrameKind::Data | FrameKind::Rts => {
+                let txop = &self.macs[frame.src.idx()].txops[usize::from(frame.ac)];
+                (txop.attempt_since.min(start), txop.drawn_slots)
+            }
+            FrameKind::Ack | FrameKind::Cts => (start, 0), // a response: SIFS, no backoff
+        };
+        MacTxExtra {
+            flow: packet.map(|p| p.flow.0),
+            segment: packet.and_then(|p| p.tcp).map(|s| (s.seq, s.ack, s.len)),
+            ready,
+            backoff_slots: slots,
+        }
     }
 
     fn own_tx_end(&mut self, node: NodeId, frame: &Frame, now: SimTime) {
@@ -680,7 +710,12 @@ impl World {
         } else {
             txop.cw = next_cw(txop.cw, txop.params.cw_max);
         }
+        let gave_up = dropped.is_some();
+        if gave_up && mac.measure {
+            mac.txops[ac].end_service(now, u64::from(w.data_txv.mode.rate_kbps()) * 1000);
+        }
         mac.draw_backoff(ac);
+        mac.txops[ac].attempt_since = now; // the retry, or the next frame, contends from now
         mac.idle_start = now.max(mac.nav_end);
         if let Some(q) = dropped {
             // If only the ACKs were lost, the next hop has the packet and carries it on: the
@@ -694,6 +729,9 @@ impl World {
         }
         if !self.medium.radios[i].active() {
             self.contend(node, now);
+        }
+        if gave_up && self.macs[i].measure {
+            self.clap_link_report(node, ac, now);
         }
     }
 
@@ -710,11 +748,19 @@ impl World {
         txop.cw = txop.params.cw_min;
         txop.src = 0;
         txop.lrc = 0;
+        let measure = mac.measure;
+        if measure {
+            txop.end_service(now, u64::from(self.wifi.data_txv.mode.rate_kbps()) * 1000);
+        }
         // 10.3.4.3: a new backoff after every transmission (post-backoff).
         mac.draw_backoff(ac);
+        mac.txops[ac].attempt_since = now; // the next frame, if any, contends from now
         if let Some(p) = done {
             self.packets.free(p);
         }
         self.refill(node, now);
+        if measure {
+            self.clap_link_report(node, ac, now);
+        }
     }
 }

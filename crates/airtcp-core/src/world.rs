@@ -55,6 +55,16 @@ pub enum Event {
         flow: FlowId,
         gen: u32,
     },
+    /// A CLAP sender's timer (pacing slot or probe).
+    ClapSender {
+        flow: FlowId,
+        gen: u32,
+    },
+    /// A CLAP receiver's feedback timer.
+    ClapReceiver {
+        flow: FlowId,
+        gen: u32,
+    },
 }
 
 /// Wifi settings shared by every node of the channel.
@@ -101,6 +111,8 @@ pub struct World {
     pub flows: Vec<Flow>,
     /// The TCP connection of each flow (None for UDP flows), indexed like `flows`.
     pub tcps: Vec<Option<crate::tcp::flow::TcpFlow>>,
+    /// The CLAP transfer of each flow (None for the others), indexed like `flows`.
+    pub claps: Vec<Option<crate::clap::flow::ClapFlow>>,
     pub packets: PacketSlab,
     pub error: ErrorSpec,
     pub rx_rngs: Vec<Stream>,
@@ -197,6 +209,7 @@ impl World {
         let medium = Medium::build(spec, &nodes);
         let mut flows = Vec::with_capacity(spec.flows.len());
         let mut tcps = Vec::with_capacity(spec.flows.len());
+        let mut claps = Vec::with_capacity(spec.flows.len());
         let mut sched = Scheduler::new();
         for (i, f) in spec.flows.iter().enumerate() {
             let id = FlowId(i as u32);
@@ -210,6 +223,12 @@ impl World {
             };
             flows.push(Flow::new(f, interval));
             tcps.push(f.kind.is_tcp().then(|| crate::tcp::flow::TcpFlow::new(f)));
+            claps.push(if f.kind == FlowKind::ClapFile {
+                macs[f.src as usize].measure = true; // its MAC feeds the rate law
+                Some(crate::clap::flow::ClapFlow::new(f, &wifi, w.erp_mixed)?)
+            } else {
+                None
+            });
             sched.at(SimTime(f.start_ns), Event::FlowStart(id));
         }
         Ok(World {
@@ -223,6 +242,7 @@ impl World {
             links,
             flows,
             tcps,
+            claps,
             packets: PacketSlab::with_capacity(1024),
             error: spec.channel.error,
             rx_rngs,
@@ -251,9 +271,12 @@ impl World {
                 Event::WiredArrive { link, dir, packet } => self.on_wired_arrive(link, dir, packet, now),
                 Event::TcpRto { flow, gen } => self.on_tcp_rto(flow, gen, now),
                 Event::TcpDelack { flow, gen } => self.on_tcp_delack(flow, gen, now),
+                Event::ClapSender { flow, gen } => self.on_clap_sender_timer(flow, gen, now),
+                Event::ClapReceiver { flow, gen } => self.on_clap_receiver_timer(flow, gen, now),
             }
         }
         self.tcp_finish(self.duration_end);
+        self.clap_finish(self.duration_end);
         self.medium.close_accounting(self.duration_end, self.warmup_end);
     }
 

@@ -22,6 +22,8 @@ fn run(py: Python<'_>, spec_json: &str, seed: u64) -> PyResult<(String, Py<PyDic
             match values {
                 Column::U64(v) => table.set_item(col, v)?,
                 Column::U32(v) => table.set_item(col, v)?,
+                Column::OptU64(v) => table.set_item(col, v)?,
+                Column::OptU32(v) => table.set_item(col, v)?,
                 Column::Str(v) => table.set_item(col, v)?,
                 Column::Bool(v) => table.set_item(col, v)?,
                 Column::Bytes { data, ends } => {

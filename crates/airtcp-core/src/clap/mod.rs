@@ -18,6 +18,7 @@
 //! Sequence numbers count *segments* (u32, as on the wire), not bytes: a file of N bytes is
 //! split into ceil(N / MSS) segments, segment i carrying bytes [i MSS, min((i + 1) MSS, N)).
 
+pub mod flow;
 pub mod rate;
 pub mod receiver;
 pub mod sender;
@@ -66,6 +67,15 @@ impl ClapSegment {
     pub fn ip_bytes(&self) -> u32 {
         IP_HEADER_BYTES + DATA_HEADER_BYTES + self.len
     }
+}
+
+/// What a CLAP packet carries in the world: a data segment by value, or a feedback by its
+/// serial number (the flow keeps the recent feedbacks, 180 bytes each, in a small ring, so
+/// that `Packet` stays small).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClapPacket {
+    Data(ClapSegment),
+    Feedback { serial: u32 },
 }
 
 /// One aggregate feedback packet, receiver to sender. Segment ranges are half open,

@@ -57,6 +57,38 @@ pub struct Queued {
     pub seq: u16,
 }
 
+/// The MAC service time of one access category: from the moment a frame reaches the head of
+/// the queue to the end of its exchange (ACK received, 10.3.2.11, or the frame given up at the
+/// retry limit, 10.3.4.4), deferrals, backoffs and retries included. 802.11-2020's Transmit
+/// Stream/Category Measurement times an MSDU from its arrival at the MAC to its ACK; this one
+/// starts at the head of the queue, so queueing is left out (the queue length is reported
+/// apart). Kept only on nodes that host a CLAP sender (`Mac::measure`); docs/clap.md.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ServiceMeter {
+    /// EWMA of the service time, weight 1/8 per sample [ns].
+    pub ewma_ns: u64,
+    /// Samples since the EWMA last restarted.
+    pub samples: u32,
+    /// Data rate the samples were taken at [bit/s]; a change restarts the EWMA.
+    pub rate_bps: u64,
+    /// When the current head frame reached the head of the queue.
+    pub head_since: SimTime,
+}
+
+impl ServiceMeter {
+    /// The head frame's exchange ended at `now`, sent at `rate_bps`.
+    pub fn sample(&mut self, now: SimTime, rate_bps: u64) {
+        if rate_bps != self.rate_bps {
+            self.rate_bps = rate_bps;
+            self.samples = 0;
+        }
+        let s = now.since(self.head_since).ns();
+        // EWMA with weight 1/8, as RFC 6298's SRTT (docs/clap.md).
+        self.ewma_ns = if self.samples == 0 { s } else { (7 * self.ewma_ns + s) / 8 };
+        self.samples = self.samples.saturating_add(1);
+    }
+}
+
 /// One access category's queue and backoff entity (an EDCAF, 10.22.2).
 #[derive(Debug)]
 pub struct Txop {
@@ -71,6 +103,22 @@ pub struct Txop {
     /// Short and long retry counts of the head frame (10.3.4.4).
     pub src: u32,
     pub lrc: u32,
+    /// Service time of this queue's frames (only when `Mac::measure`).
+    pub service: ServiceMeter,
+    /// When the head frame's current attempt became ready to contend (it reached the head of
+    /// the queue, or its previous attempt ended); for the mac_tx trace.
+    pub attempt_since: SimTime,
+    /// Slots of the backoff the head frame counts down (10.3.4.3); 0 for immediate access.
+    pub drawn_slots: u32,
+}
+
+impl Txop {
+    /// The head frame's exchange ended at `now` (acknowledged or given up; the caller has
+    /// popped it): one service-time sample, and the next frame, if any, is now the head.
+    pub fn end_service(&mut self, now: SimTime, rate_bps: u64) {
+        self.service.sample(now, rate_bps);
+        self.service.head_since = now;
+    }
 }
 
 /// Where the node stands in a frame exchange it initiated.
@@ -145,6 +193,9 @@ pub struct Mac {
     pub last_seq_from: Vec<Option<u16>>,
     pub rng: Stream,
     pub counters: MacCounters,
+    /// Measure service times and report them after every exchange: the node hosts a CLAP
+    /// sender. Off, the MAC pays one branch per frame for it.
+    pub measure: bool,
 }
 
 impl Mac {
@@ -167,6 +218,9 @@ impl Mac {
                 grant: Timer::default(),
                 src: 0,
                 lrc: 0,
+                service: ServiceMeter::default(),
+                attempt_since: SimTime::ZERO,
+                drawn_slots: backoff,
             }
         });
         Mac {
@@ -186,6 +240,7 @@ impl Mac {
             last_seq_from: vec![None; nodes],
             rng,
             counters: MacCounters::default(),
+            measure: false,
         }
     }
 
@@ -198,6 +253,7 @@ impl Mac {
     pub fn draw_backoff(&mut self, ac: usize) {
         let cw = self.txops[ac].cw;
         self.txops[ac].backoff = self.rng.uniform_inclusive(cw);
+        self.txops[ac].drawn_slots = self.txops[ac].backoff;
         self.txops[ac].backoff_pending = true;
     }
 
@@ -246,6 +302,21 @@ mod tests {
             mac.eifs = true;
             assert_eq!(mac.ifs(1, &t), Dur::from_us(eifs_us), "{standard:?} EIFS");
         }
+    }
+
+    #[test]
+    fn service_meter_is_an_ewma_of_one_eighth_restarted_by_a_rate_change() {
+        let mut m = ServiceMeter::default();
+        let at = |us: u64| SimTime::ZERO + Dur::from_us(us);
+        // 1649 us, then 2449 us (one retry's worth more): 1649 + 800 / 8 = 1749 us.
+        m.sample(at(1649), 11_000_000);
+        m.head_since = at(1649);
+        m.sample(at(1649 + 2449), 11_000_000);
+        assert_eq!((m.ewma_ns, m.samples), (1_749_000, 2));
+        // The data rate drops to 5.5 Mbit/s: the old samples say nothing about it.
+        m.head_since = at(10_000);
+        m.sample(at(12_432), 5_500_000);
+        assert_eq!((m.ewma_ns, m.samples, m.rate_bps), (2_432_000, 1, 5_500_000));
     }
 
     #[test]

@@ -143,9 +143,12 @@ impl World {
         let ts = self.tcp(f).snd.p.timestamps;
         let mut out = std::mem::take(&mut self.tcp(f).out);
         for seg in out.drain(..) {
-            if from_sender {
-                self.traces.tcp_segment(now, f.0, &seg, if seg.retransmit { "retransmit" } else { "sent" });
-            }
+            let ev = match (from_sender, seg.retransmit) {
+                (true, true) => "retransmit",
+                (true, false) => "sent",
+                (false, _) => "ack_sent",
+            };
+            self.traces.tcp_segment(now, f.0, &seg, ev);
             let p = Packet {
                 flow: f,
                 seq: 0,
@@ -156,6 +159,7 @@ impl World {
                 created: now,
                 ac,
                 tcp: Some(seg),
+                clap: None,
             };
             let id = self.packets.alloc(p);
             self.send(src, id, now);
@@ -170,6 +174,7 @@ impl World {
         let Some(seg) = p.tcp else { return };
         let f = p.flow;
         if node == self.flows[f.idx()].dst {
+            self.traces.tcp_segment(now, f.0, &seg, "received");
             let t = self.tcp(f);
             let mut out = std::mem::take(&mut t.out);
             let (cmd, bytes) = t.rcv.on_segment(&seg, now, &mut out);
