@@ -13,15 +13,12 @@ in the nanosecond pcap format (magic 0xa1b23c4d). docs/pcap.md explains what is 
 
 from __future__ import annotations
 
-import os
-import shutil
 import struct
-import tempfile
 import zlib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from airtcp.result import OutputExistsError, check_out_dir
+from airtcp.result import atomic_directory, check_out_dir
 
 if TYPE_CHECKING:
     from airtcp.result import Result
@@ -113,7 +110,7 @@ def write_pcaps(
             "traces.frames: the result has no frames trace; run with [traces] frames = true "
             "(or airtcp run --pcap DIR)"
         )
-    out = check_out_dir(out_dir)
+    out = check_out_dir(out_dir)  # before any work: refuse a used directory at once
     names = [str(n["name"]) for n in result.summary.get("nodes", [])]
     cols = frames.to_pydict()
     times: list[int] = cols["time_ns"]
@@ -125,10 +122,8 @@ def write_pcaps(
     for i, key in enumerate(zip(nodes, ifaces, strict=True)):
         groups.setdefault(key, []).append(i)
 
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.partial-", dir=out.parent))
     written: list[Path] = []
-    try:
+    with atomic_directory(out, "pcap files") as tmp:
         for (node, iface), rows in sorted(groups.items()):
             wireless = iface == 0
             rows.sort(key=times.__getitem__)  # stable: same-time records keep trace order
@@ -140,14 +135,4 @@ def write_pcaps(
                 fh.write(file_header(linktype, snaplen))
                 fh.writelines(recs)
             written.append(out / f"{name}.pcap")
-        tmp.chmod(0o755)  # mkdtemp makes it 0o700
-        try:
-            os.replace(tmp, out)  # atomic; fails if out became a non-empty directory
-        except OSError as exc:
-            raise OutputExistsError(
-                f"{out}: cannot move the pcap files into place ({exc})"
-            ) from exc
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
     return sorted(written)

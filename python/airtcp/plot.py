@@ -26,8 +26,6 @@ from __future__ import annotations
 import difflib
 import json
 import math
-import os
-import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -122,22 +120,18 @@ def save(fig: Figure, out: str | Path) -> Path:
     """
     import matplotlib
 
+    from airtcp.result import atomic_file
+
     fmt = check_format(out)
     path = Path(out)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=path.suffix, dir=path.parent)
-    os.close(fd)
     # No creation date (SVG "Date", PDF "CreationDate"): equal figures give equal files.
     metadata = {"svg": {"Date": None}, "pdf": {"CreationDate": None}}.get(fmt)
-    try:
-        # A fixed salt: SVG element ids stop being random, so equal figures give equal files.
-        with matplotlib.rc_context({"svg.hashsalt": "airtcp"}):
-            fig.savefig(tmp, format=fmt, dpi=150, metadata=metadata)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+    # A fixed salt: SVG element ids stop being random, so equal figures give equal files.
+    with (
+        atomic_file(path, prefix=f".{path.name}.") as tmp,
+        matplotlib.rc_context({"svg.hashsalt": "airtcp"}),
+    ):
+        fig.savefig(tmp, format=fmt, dpi=150, metadata=metadata)
     return path
 
 

@@ -18,14 +18,15 @@ import json
 import os
 import shutil
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-__all__ = ["OutputExistsError", "Result", "check_out_dir"]
+__all__ = ["OutputExistsError", "Result", "atomic_directory", "atomic_file", "check_out_dir"]
 
 
 class OutputExistsError(FileExistsError):
@@ -39,6 +40,44 @@ def check_out_dir(out_dir: str | Path) -> Path:
         what = "directory is not empty" if out.is_dir() else "path exists and is not a directory"
         raise OutputExistsError(f"{out}: output {what}; choose a new --out or remove it")
     return out
+
+
+@contextmanager
+def atomic_directory(out_dir: str | Path, what: str = "result") -> Iterator[Path]:
+    """Fill a new directory atomically: yields a hidden sibling to write into, renamed to
+    ``out_dir`` when the block ends without error and removed when it fails. ``out_dir``
+    must be absent or empty (:class:`OutputExistsError` otherwise)."""
+    out = check_out_dir(out_dir)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.partial-", dir=out.parent))
+    try:
+        yield tmp
+        tmp.chmod(0o755)  # mkdtemp makes it 0o700
+        try:
+            os.replace(tmp, out)  # atomic; fails if out became a non-empty directory
+        except OSError as exc:
+            raise OutputExistsError(f"{out}: cannot move the {what} into place ({exc})") from exc
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+
+
+@contextmanager
+def atomic_file(path: str | Path, prefix: str = ".tmp-") -> Iterator[Path]:
+    """Write one file atomically: yields a temporary path beside ``path`` (same directory, so
+    the rename is atomic), renamed to ``path`` when the block ends without error; the
+    temporary file never outlives the block. Readers skip names starting with ``prefix``."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, name = tempfile.mkstemp(prefix=prefix, suffix=target.suffix, dir=target.parent)
+    os.close(fd)
+    tmp = Path(name)
+    try:
+        yield tmp
+        tmp.chmod(0o644)  # mkstemp makes it 0o600
+        os.replace(tmp, target)
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 def _flatten(row: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
@@ -93,13 +132,10 @@ class Result:
 
     def write(self, out_dir: str | Path) -> Path:
         """Write the result to ``out_dir`` atomically; refuse to overwrite a non-empty one."""
-        out = check_out_dir(out_dir)
         for name in self.traces:
             if not name or name.startswith(".") or "/" in name or os.sep in name:
                 raise ValueError(f"trace name {name!r} cannot be a file name")
-        out.parent.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.partial-", dir=out.parent))
-        try:
+        with atomic_directory(out_dir, "result") as tmp:
             (tmp / "summary.json").write_text(self.to_json(indent=2) + "\n", encoding="utf-8")
             if self.spec is not None:
                 (tmp / "spec.json").write_text(
@@ -110,17 +146,7 @@ class Result:
             (tmp / "traces").mkdir()
             for name, table in self.traces.items():
                 pq.write_table(table, tmp / "traces" / f"{name}.parquet")
-            tmp.chmod(0o755)  # mkdtemp makes it 0o700
-            try:
-                os.replace(tmp, out)  # atomic; fails if out became a non-empty directory
-            except OSError as exc:
-                raise OutputExistsError(
-                    f"{out}: cannot move the result into place ({exc})"
-                ) from exc
-        except BaseException:
-            shutil.rmtree(tmp, ignore_errors=True)
-            raise
-        return out
+        return Path(out_dir)
 
     @classmethod
     def read(cls, out_dir: str | Path) -> Result:

@@ -26,7 +26,6 @@ import itertools
 import json
 import logging
 import os
-import tempfile
 import tomllib
 import traceback
 from collections.abc import Callable, Mapping
@@ -40,6 +39,7 @@ import pyarrow.parquet as pq
 
 from airtcp import __version__
 from airtcp.config import Scenario, ScenarioError, apply_overrides, load_toml
+from airtcp.result import atomic_file
 
 __all__ = ["RunSpec", "SweepError", "SweepSpec", "expand", "load_sweep", "run_sweep"]
 
@@ -220,15 +220,8 @@ def _trace_path(out: Path, kind: str, run_hash: str) -> Path:
 
 def _write_atomic(path: Path, table: pa.Table) -> None:
     """Write `table` to `path` atomically: a temporary file in the same directory, then rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".parquet", dir=path.parent)
-    os.close(fd)
-    try:
+    with atomic_file(path) as tmp:
         pq.write_table(table, tmp)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
 
 
 def _write_row(

@@ -716,8 +716,7 @@ def write_report(
     clap: pd.DataFrame | None = None,
 ) -> Path:
     """Write report.md atomically; return its path."""
-    import os
-    import tempfile
+    from airtcp.result import atomic_file
 
     model = analytic.paper001_overheads()
     avail = mean_ci(per_rep)
@@ -764,11 +763,8 @@ def write_report(
         "",
     ]
     path = out / "report.md"
-    fd, tmp = tempfile.mkstemp(prefix=".report.", suffix=".md", dir=out)
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        f.write("\n".join(lines))
-    os.chmod(tmp, 0o644)
-    os.replace(tmp, path)
+    with atomic_file(path, prefix=".report.") as tmp:
+        tmp.write_text("\n".join(lines), encoding="utf-8")
     return path
 
 

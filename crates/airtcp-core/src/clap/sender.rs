@@ -21,6 +21,7 @@ use std::collections::VecDeque;
 
 use super::rate::{LinkReport, RateController};
 use super::{segment_count, segment_len, ClapParams, ClapSegment, Feedback};
+use crate::tcp::rto::{RtoConfig, RtoEstimator};
 use crate::time::{Dur, SimTime};
 
 /// Sender counters.
@@ -75,8 +76,8 @@ pub struct ClapSender {
     started: bool,
     /// Some pacing slot since the last link report found nothing to send.
     app_limited: bool,
-    srtt: Option<Dur>,
-    rttvar: Dur,
+    /// The RTT estimator of RFC 6298 (2.2)-(2.3), shared with TCP; only its SRTT is used.
+    rtt: RtoEstimator,
     last_serial: u32,
     probe_at: Option<SimTime>,
     probe_backoff: u32,
@@ -101,8 +102,7 @@ impl ClapSender {
             next_send_at: SimTime::ZERO,
             started: false,
             app_limited: false,
-            srtt: None,
-            rttvar: Dur::ZERO,
+            rtt: RtoEstimator::new(RtoConfig::default()),
             last_serial: 0,
             probe_at: None,
             probe_backoff: 0,
@@ -138,7 +138,7 @@ impl ClapSender {
 
     /// Smoothed RTT (RFC 6298 2.2-2.3), None before the first sample.
     pub fn srtt(&self) -> Option<Dur> {
-        self.srtt
+        self.rtt.srtt()
     }
 
     /// Segments queued for retransmission.
@@ -281,7 +281,7 @@ impl ClapSender {
     }
 
     fn srtt_or_initial(&self) -> Dur {
-        self.srtt.unwrap_or(self.p.initial_rtt)
+        self.rtt.srtt().unwrap_or(self.p.initial_rtt)
     }
 
     /// No feedback for srtt + `probe_intervals` intervals, doubled per consecutive timeout.
@@ -309,17 +309,7 @@ impl ClapSender {
     /// RFC 6298 (2.2)-(2.3) with alpha 1/8, beta 1/4.
     fn rtt_sample(&mut self, r: Dur) {
         self.stats.rtt_samples += 1;
-        match self.srtt {
-            None => {
-                self.srtt = Some(r);
-                self.rttvar = Dur(r.ns() / 2);
-            }
-            Some(s) => {
-                let diff = s.ns().abs_diff(r.ns());
-                self.rttvar = Dur((3 * self.rttvar.ns() + diff) / 4);
-                self.srtt = Some(Dur((7 * s.ns() + r.ns()) / 8));
-            }
-        }
+        self.rtt.sample(r);
     }
 
     fn new_allowed(&self) -> bool {
