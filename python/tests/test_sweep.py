@@ -300,3 +300,24 @@ def test_a_dask_worker_with_another_airtcp_version_stops_the_sweep(tmp_path):
     runs = sweep.expand(sweep.load_sweep(write(tmp_path, SMALL)))[:2]
     with pytest.raises(sweep.SweepError, match="a worker runs airtcp .* the sweep airtcp 0.0.0"):
         sweep._execute_chunk(runs, "0.0.0")
+
+
+def test_cli_runs_a_sweep_on_a_dask_local_cluster_and_refuses_two_executors(tmp_path):
+    path = write(tmp_path, SMALL)
+    base = [sys.executable, "-m", "airtcp.cli", "sweep", str(path)]
+    ok = subprocess.run(
+        [*base, "--out", str(tmp_path / "dask"), "--dask-local", "2"],
+        capture_output=True,
+        text=True,
+    )
+    assert ok.returncode == 0, ok.stderr
+    assert "8 runs done (0 failed), 0 already stored" in ok.stdout
+    sweep.run_sweep(sweep.load_sweep(path), tmp_path / "pool", workers=1)
+    assert _comparable(tmp_path / "dask") == _comparable(tmp_path / "pool")
+    both = subprocess.run(
+        [*base, "--out", str(tmp_path / "x"), "--dask", "tcp://127.0.0.1:9", "--dask-local", "1"],
+        capture_output=True,
+        text=True,
+    )
+    assert both.returncode == 2 and "not both" in both.stderr
+    assert not (tmp_path / "x").exists()
