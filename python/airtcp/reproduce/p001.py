@@ -146,9 +146,20 @@ def _ack_bins(segments: pd.DataFrame, n_bins: int) -> np.ndarray:
     return np.bincount(idx, minlength=n_bins).astype(float)
 
 
+# One DuckDB connection per store during an analysis (each costs a scan of the store's files);
+# reproduce() drops it before and after, so a connection never outlives the runs it saw.
+_CONNECTIONS: dict[Path, Any] = {}
+
+
+def _con(root: Path) -> Any:
+    if root not in _CONNECTIONS:
+        _CONNECTIONS[root] = store.connect(root)
+    return _CONNECTIONS[root]
+
+
 def _tcp_table(root: Path, available_bps: float) -> pd.DataFrame:
     """One row per TCP run: parameters and measures."""
-    con = store.connect(root)
+    con = _con(root)
     runs = con.execute(
         'SELECT run_hash, replication, summary_json, error, "config.name" AS name '
         "FROM runs WHERE \"config.name\" IN ('paper-001', 'paper-001-ackskip')"
@@ -198,7 +209,7 @@ def _clap_table(root: Path) -> pd.DataFrame:
     """One row per CLAP run: throughput, completion, retransmissions, feedback packets."""
     rows = []
     for (js,) in (
-        store.connect(root)
+        _con(root)
         .execute("SELECT summary_json FROM runs WHERE \"config.name\" = 'paper-001-clap'")
         .fetchall()
     ):
@@ -220,7 +231,7 @@ def _clap_table(root: Path) -> pd.DataFrame:
 
 def _available(root: Path) -> tuple[float, list[float], np.ndarray]:
     """Available bandwidth: mean UDP-probe goodput [bit/s], per replication, and one series."""
-    con = store.connect(root)
+    con = _con(root)
     rows = con.execute(
         "SELECT replication, summary_json FROM runs WHERE \"config.name\" = 'paper-001-udp-probe' "
         "ORDER BY replication"
@@ -525,15 +536,13 @@ def _series(root: Path, name: str, recovery: str | None, min_rto_ms: int | None)
     if min_rto_ms is not None:
         cond.append(f'"config.min_rto_ms" = {min_rto_ms}')
     rows = (
-        store.connect(root)
-        .execute(f"SELECT summary_json FROM runs WHERE {' AND '.join(cond)}")
-        .fetchall()
+        _con(root).execute(f"SELECT summary_json FROM runs WHERE {' AND '.join(cond)}").fetchall()
     )
     return _bins(json.loads(rows[0][0])) if rows else np.zeros(0)
 
 
 def _acks_series(root: Path, recovery: str, min_rto_ms: int, n_bins: int) -> np.ndarray:
-    con = store.connect(root)
+    con = _con(root)
     segs = con.execute(
         "SELECT time_ns, event FROM tcp_segments JOIN runs USING (run_hash) "
         "WHERE \"config.name\" = 'paper-001' AND replication = 0 AND flow = 0 "
@@ -633,7 +642,7 @@ def figures(
     # losses: at least 3 of the sender's data frames lost within 60 ms (minRTO 1 s, rep. 0).
     from airtcp.sequence import sequence
 
-    con = store.connect(root)
+    con = _con(root)
     for v in VARIANTS:
         row = con.execute(
             "SELECT run_hash FROM runs WHERE \"config.name\" = 'paper-001' AND replication = 0 "
@@ -803,6 +812,14 @@ def reproduce(
                 progress(name, next(c), total)
 
         sweep.run_sweep(spec, root, workers=workers, on_done=tick)
+    _CONNECTIONS.pop(root, None)
+    try:
+        return _analyse(root, out, quick)
+    finally:
+        _CONNECTIONS.pop(root, None)
+
+
+def _analyse(root: Path, out: Path, quick: bool) -> Path:
     avail_bps, per_rep, avail_series = _available(root)
     t = _tcp_table(root, avail_bps)
     clap = _clap_table(root)
