@@ -879,11 +879,6 @@ class Scenario(_Model):
         except ValidationError as exc:
             raise ScenarioError(_convert_validation_error(exc)) from None
 
-    @classmethod
-    def from_toml(cls, text: str, source: str = "scenario.toml") -> Scenario:
-        """Parse and validate TOML text; ``source`` names it in messages."""
-        return cls.from_dict(_parse_toml(text, source))
-
     # -- expansion -----------------------------------------------------------------------------
 
     def to_world_spec(self) -> dict[str, Any]:
@@ -893,10 +888,6 @@ class Scenario(_Model):
     def spec_json(self) -> str:
         """The world spec as canonical JSON (sorted keys, no whitespace)."""
         return json.dumps(self._spec, sort_keys=True, separators=(",", ":"))
-
-    def node_names(self) -> list[str]:
-        """All node names, in world-spec order (index = position in this list)."""
-        return [n["name"] for n in self._spec["nodes"]]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -26,7 +26,14 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-__all__ = ["OutputExistsError", "Result", "atomic_directory", "atomic_file", "check_out_dir"]
+__all__ = [
+    "OutputExistsError",
+    "Result",
+    "atomic_directory",
+    "atomic_file",
+    "check_out_dir",
+    "flatten",
+]
 
 
 class OutputExistsError(FileExistsError):
@@ -80,12 +87,18 @@ def atomic_file(path: str | Path, prefix: str = ".tmp-") -> Iterator[Path]:
         tmp.unlink(missing_ok=True)
 
 
-def _flatten(row: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
+def flatten(
+    row: Mapping[str, Any], sep: str = "_", prefix: str = "", lists_as_json: bool = False
+) -> dict[str, Any]:
+    """Nested mappings as one level, keys joined by ``sep`` (``{"mac": {"attempts": 3}}`` ->
+    ``{"mac_attempts": 3}``); with ``lists_as_json`` a list becomes its JSON text (one cell)."""
     flat: dict[str, Any] = {}
     for key, value in row.items():
         name = f"{prefix}{key}"
         if isinstance(value, Mapping):
-            flat.update(_flatten(value, f"{name}_"))
+            flat.update(flatten(value, sep, f"{name}{sep}", lists_as_json))
+        elif lists_as_json and isinstance(value, list):
+            flat[name] = json.dumps(value)
         else:
             flat[name] = value
     return flat
@@ -123,7 +136,7 @@ class Result:
     @property
     def nodes(self) -> pa.Table:
         """One row per node; nested counters become columns (``mac.attempts`` -> ``mac_attempts``)."""
-        return pa.Table.from_pylist([_flatten(n) for n in self.summary.get("nodes", [])])
+        return pa.Table.from_pylist([flatten(n) for n in self.summary.get("nodes", [])])
 
     def to_json(self, indent: int | None = None) -> str:
         """The summary as JSON (one line unless ``indent`` is given)."""

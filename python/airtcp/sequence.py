@@ -142,11 +142,6 @@ def sequence_data(
     return SequenceData(lanes, frames.reset_index(drop=True), tcp.reset_index(drop=True), mss)
 
 
-def _first_at_or_after(times: np.ndarray, t: float) -> int | None:
-    i = int(np.searchsorted(times, t - 1e-12))
-    return i if i < len(times) else None
-
-
 def sequence(
     source: str | Path | Result,
     *,

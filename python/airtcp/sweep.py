@@ -39,7 +39,7 @@ import pyarrow.parquet as pq
 
 from airtcp import __version__
 from airtcp.config import Scenario, ScenarioError, apply_overrides, load_toml
-from airtcp.result import atomic_file
+from airtcp.result import atomic_file, flatten
 
 __all__ = ["RunSpec", "SweepError", "SweepSpec", "expand", "load_sweep", "run_sweep"]
 
@@ -163,19 +163,6 @@ def expand(spec: SweepSpec) -> list[RunSpec]:
     return runs
 
 
-def _flatten(d: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for k, v in d.items():
-        key = f"{prefix}{k}"
-        if isinstance(v, Mapping):
-            out.update(_flatten(v, f"{key}."))
-        elif isinstance(v, list):
-            out[key] = json.dumps(v)
-        else:
-            out[key] = v
-    return out
-
-
 def _execute(run: RunSpec) -> tuple[dict[str, Any], dict[str, pa.Table]]:
     """Run one configuration: its row and its traces. Never raises (a failure becomes an
     `error` row with no traces)."""
@@ -188,7 +175,7 @@ def _execute(run: RunSpec) -> tuple[dict[str, Any], dict[str, pa.Table]]:
         "airtcp_version": __version__,
         "params": json.dumps(run.params, sort_keys=True),
         **{f"param.{k}": v for k, v in run.params.items()},
-        **{f"config.{k}": v for k, v in _flatten(run.config).items()},
+        **{f"config.{k}": v for k, v in flatten(run.config, ".", lists_as_json=True).items()},
     }
     traces: dict[str, pa.Table] = {}
     try:

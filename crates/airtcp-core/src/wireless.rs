@@ -279,6 +279,7 @@ impl World {
         if txop.queue.is_empty() {
             return;
         }
+        txop.granted = (txop.attempt_since, txop.drawn_slots);
         self.start_exchange(node, ac, now);
     }
 
@@ -522,8 +523,8 @@ impl World {
         let packet = frame.packet.map(|id| self.packets.get(id));
         let (ready, slots) = match frame.kind {
             FrameKind::Data | FrameKind::Rts => {
-                let txop = &self.macs[frame.src.idx()].txops[usize::from(frame.ac)];
-                (txop.attempt_since.min(start), txop.drawn_slots)
+                let (ready, slots) = self.macs[frame.src.idx()].txops[usize::from(frame.ac)].granted;
+                (ready.min(start), slots)
             }
             FrameKind::Ack | FrameKind::Cts => (start, 0), // a response: SIFS, no backoff
         };

@@ -302,8 +302,7 @@ class Claim:
 
 def verdict_value(paper: float, est: Estimate, tolerance: float = 0.10) -> str:
     """ "matches" if the paper's value is inside the interval or within `tolerance` of the
-    estimate; "same direction" if both lie on the same side of the no-effect point 1 (ratios)
-    or 0 (differences) as passed by the caller; otherwise "differs"."""
+    estimate, else "differs" (:func:`_direction` tells "same direction" apart)."""
     inside = not math.isnan(est.low) and est.low <= paper <= est.high
     if inside or abs(est.value - paper) <= tolerance * abs(paper):
         return "matches"

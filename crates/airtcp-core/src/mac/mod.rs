@@ -110,6 +110,9 @@ pub struct Txop {
     pub attempt_since: SimTime,
     /// Slots of the backoff the head frame counts down (10.3.4.3); 0 for immediate access.
     pub drawn_slots: u32,
+    /// (`attempt_since`, `drawn_slots`) as they were when the current attempt won access: a
+    /// frame queued during the exchange may draw again before the exchange ends.
+    pub granted: (SimTime, u32),
 }
 
 impl Txop {
@@ -221,6 +224,7 @@ impl Mac {
                 service: ServiceMeter::default(),
                 attempt_since: SimTime::ZERO,
                 drawn_slots: backoff,
+                granted: (SimTime::ZERO, 0),
             }
         });
         Mac {
