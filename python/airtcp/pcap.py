@@ -39,7 +39,10 @@ LINKTYPE_IEEE802_11_RADIOTAP = 127
 LINKTYPE_RAW = 101
 # https://www.ietf.org/archive/id/draft-ietf-opsawg-pcap-04.html section 4: nanosecond magic
 PCAP_NS_MAGIC = 0xA1B23C4D
-DEFAULT_SNAP_BYTES = 128
+# The largest pure TCP ACK whole: radiotap 14 + QoS Data header 26 (IEEE 802.11-2016 9.3.2.1)
+# + LLC/SNAP 8 + IPv4 20 + TCP header with the most options 60 (RFC 9293 3.1: data offset at
+# most 15 words; airtcp's largest, timestamps + 3 SACK blocks, is 20 + 12 + 28 = 60) + FCS 4.
+DEFAULT_SNAP_BYTES = 14 + 26 + 8 + 20 + 60 + 4  # 132
 FCS_BYTES = 4
 _NS = 1_000_000_000
 _ZEROS = bytes(65536)

@@ -147,7 +147,7 @@ def lossy(tmp_path_factory: pytest.TempPathFactory) -> tuple[airtcp.Result, Path
 
 def test_one_file_per_node_and_interface(lossy: tuple[airtcp.Result, Path]) -> None:
     _, out = lossy
-    names = sorted(p.name for p in out.iterdir())
+    names = sorted(p.name for p in out.glob("*.pcap"))
     assert names == ["ap-link0.pcap", "ap-wlan0.pcap", "server-link0.pcap", "sta1-wlan0.pcap"]
     for name in names:
         magic, _, _, _, _, _, linktype = struct.unpack("<IHHiIII", (out / name).read_bytes()[:24])
@@ -174,7 +174,7 @@ def test_tshark_finds_no_malformed_frames_and_valid_checksums(
     lossy: tuple[airtcp.Result, Path],
 ) -> None:
     _, out = lossy
-    for path in sorted(out.iterdir()):
+    for path in sorted(out.glob("*.pcap")):
         assert count(path, "_ws.malformed || _ws.expert.severity == error") == 0, path.name
         assert count(path, "ip") == count(path, "ip.checksum.status == 1"), path.name
         # Checksums over a cut payload cannot be verified; every whole segment's is good.
@@ -313,7 +313,7 @@ def test_cli_run_pcap_writes_one_file_per_node_and_interface(tmp_path: Path) -> 
     scenario.write_text(TINY)
     res = CliRunner().invoke(app, ["run", str(scenario), "--pcap", str(tmp_path / "pcap")])
     assert res.exit_code == 0, res.output
-    names = sorted(p.name for p in (tmp_path / "pcap").iterdir())
+    names = sorted(p.name for p in (tmp_path / "pcap").glob("*.pcap"))
     assert names == ["ap-link0.pcap", "ap-wlan0.pcap", "server-link0.pcap", "sta1-wlan0.pcap"]
     for name in names:
         assert (tmp_path / "pcap" / name).stat().st_size > 24 + 16
@@ -332,3 +332,127 @@ def test_cli_run_pcap_refuses_a_non_empty_directory(tmp_path: Path) -> None:
     assert res.stderr.startswith("error: ") and "taken" in res.stderr and "not empty" in res.stderr
     assert sorted(p.name for p in taken.iterdir()) == ["keep.txt"]
     assert not out.exists()
+
+
+# ---------------------------------------------------------------------------------------------
+# headers as Wireshark expects them (issue 9)
+
+# sta1 sends to the server over EDCA (26-byte QoS Data header) with SACK and timestamps; the
+# wired link drops 5 % toward the server, whose ACKs then carry three SACK blocks: the largest
+# pure ACK airtcp makes, 14 radiotap + 26 QoS Data + 8 LLC/SNAP + 20 IPv4 + 20 TCP
+# + 12 timestamps + 4 + 3 x 8 SACK + 4 FCS = 132 bytes (22 of them with seed 1).
+SACK3: dict[str, Any] = {
+    **LOSSY,
+    "name": "pcap-sack3",
+    "duration_s": 1.0,
+    "channel": {"error": {"kind": "none"}},
+    "mac": {"access": "edca"},
+    "traces": {"frames": True},
+    "links": [{**LOSSY["links"][0], "loss": 0.05, "reverse_loss": 0.0}],
+}
+
+
+def pcap_records(path: Path) -> list[tuple[int, int, bytes]]:
+    """(captured length, original length, bytes) of every record of a pcap file."""
+    data = path.read_bytes()
+    records, at = [], 24
+    while at < len(data):
+        _, _, caplen, length = struct.unpack_from("<IIII", data, at)
+        records.append((caplen, length, data[at + 16 : at + 16 + caplen]))
+        at += 16 + caplen
+    return records
+
+
+def pure_acks(path: Path) -> list[tuple[int, int, bytes]]:
+    """The records of a wireless file that carry a TCP segment without payload."""
+    acks = []
+    for caplen, length, frame in pcap_records(path):
+        rt = frame[2] | frame[3] << 8
+        fc0 = frame[rt]
+        if fc0 not in (0x08, 0x88):  # Data, QoS Data (IEEE 802.11-2016 Table 9-1)
+            continue
+        ip = rt + (26 if fc0 == 0x88 else 24) + 8
+        ip_len = int.from_bytes(frame[ip + 2 : ip + 4], "big")
+        if frame[ip + 9] == 6 and ip_len == 20 + (frame[ip + 20 + 12] >> 4) * 4:
+            acks.append((caplen, length, frame))
+    return acks
+
+
+def test_the_largest_pure_ack_is_captured_whole_at_the_default_snap_length(
+    tmp_path: Path,
+) -> None:
+    from airtcp.pcap import DEFAULT_SNAP_BYTES
+
+    assert DEFAULT_SNAP_BYTES == 132
+    out = tmp_path / "pcap"
+    write_pcaps(airtcp.run(SACK3, seed=1), out)
+    acks = [a for path in sorted(out.glob("*-wlan0.pcap")) for a in pure_acks(path)]
+    assert max(length for _, length, _ in acks) == 132
+    assert any(frame[-4 - 28 : -4 - 24] == b"\x01\x01\x05\x1a" for _, _, frame in acks)
+    for caplen, length, frame in acks:
+        assert caplen == length  # whole, so with its FCS
+        rt = frame[2] | frame[3] << 8
+        assert frame[-4:] == struct.pack("<I", zlib.crc32(frame[rt:-4]))
+
+
+@needs_tshark
+@pytest.mark.parametrize(("recovery", "options"), [("sack", 12), ("newreno", 8)])
+def test_tshark_reads_syns_without_timestamps_as_linux_sends_them(
+    tmp_path: Path, recovery: str, options: int
+) -> None:
+    # Linux tcp_options_write without timestamps: MSS 4 + NOP NOP SACK_PERM 4 + NOP WS 4 = 12
+    # option bytes, 8 without SACK (before: MSS, SACK_PERM or NOPs, 10 NOPs, NOP WS = 20).
+    scenario = tmp_path / "tiny.toml"
+    scenario.write_text(TINY)
+    out = tmp_path / "pcap"
+    args = ["--set", "tcp.timestamps=false", "--set", f"recovery={recovery}", "--pcap", str(out)]
+    res = CliRunner().invoke(app, ["run", str(scenario), *args])
+    assert res.exit_code == 0, res.output
+    path = out / "sta1-wlan0.pcap"
+    rows = tshark(path, ["tcp.hdr_len", "tcp.flags.ack"], "tcp.flags.syn == 1")
+    assert sorted(ack for _, ack in rows) == ["0", "1"]  # the SYN and the SYN-ACK, once each
+    assert {int(hdr) for hdr, _ in rows} == {20 + options}
+    warnings = "_ws.expert.severity == warning || _ws.expert.severity == error"
+    assert count(path, warnings) == 0
+    # TCP port 5001 has no dissector of its own: Wireshark shows plain TCP.
+    protocols = Counter(row[0] for row in tshark(path, ["_ws.col.Protocol"]))
+    assert set(protocols) == {"802.11", "TCP"}, protocols
+
+
+@needs_tshark
+def test_tshark_sees_both_ends_stamp_their_clock_and_echo_the_other(
+    lossy: tuple[airtcp.Result, Path],
+) -> None:
+    # RFC 7323 3.2: TSval is each end's clock, here simulated microseconds, and TSecr echoes
+    # the peer's latest TSval. sta1 (10.0.0.2) sends, the server (10.0.0.3) acknowledges.
+    _, out = lossy
+    rows = tshark(
+        out / "server-link0.pcap",
+        [
+            "frame.time_epoch",
+            "ip.src",
+            "tcp.options.timestamp.tsval",
+            "tcp.options.timestamp.tsecr",
+        ],
+    )
+    server_tsvals = {int(v) for _, src, v, _ in rows if src == "10.0.0.3"}
+    assert len(server_tsvals) > 100 and min(server_tsvals) > 0
+    for time, _, tsval, _ in rows:
+        sec, _, frac = time.partition(".")
+        now_us = int(sec) * 1_000_000 + int((frac + "000000")[:6])
+        assert int(tsval) <= now_us  # stamped when TCP sent it, at or before the record
+    echoed = {int(e) for _, src, _, e in rows if src == "10.0.0.2" and e != "0"}
+    assert echoed and echoed <= server_tsvals
+
+
+@needs_tshark
+def test_tshark_reads_tiny_udp_payloads_as_plain_data(tmp_path: Path) -> None:
+    # UDP 5001 is Wireshark's CPFI, which calls 1- and 2-byte payloads malformed; airtcp's UDP
+    # receivers listen on the discard port 9 (RFC 863) instead.
+    tiny = {"name": "tiny-udp", "stations": 1, "duration_s": 0.002, "warmup_s": 0.0}
+    out = tmp_path / "pcap"
+    write_pcaps(airtcp.run({**tiny, "payload_bytes": 1, "traces": {"frames": True}}), out)
+    path = out / "ap-wlan0.pcap"
+    rows = tshark(path, ["_ws.col.Protocol", "udp.dstport", "udp.length"], "udp")
+    assert rows and all(row == ["UDP", "9", "9"] for row in rows), rows  # 8 + 1 bytes
+    assert count(path, "_ws.malformed || _ws.expert.severity == error") == 0

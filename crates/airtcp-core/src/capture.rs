@@ -19,8 +19,13 @@ use crate::world::World;
 pub const RADIOTAP_BYTES: u16 = 14;
 /// BSSID of an independent (ad hoc) BSS: locally administered, individual (9.2.4.3.4).
 pub const IBSS_BSSID: [u8; 6] = [0x02, 0, 0, 0, 0, 0];
-/// Port of every flow's receiver; senders use 49152 + flow index (RFC 6335 dynamic range).
-pub const RECEIVER_PORT: u16 = 5001;
+/// Port of every TCP flow's receiver (iperf's; Wireshark 4.0 has no dissector on TCP 5001).
+pub const TCP_RECEIVER_PORT: u16 = 5001;
+/// Port of every UDP (and CLAP) flow's receiver: RFC 863 discard, a data sink. UDP 5001 is
+/// Wireshark's CPFI, which calls 1- and 2-byte payloads malformed; UDP 9 is plain data to
+/// Wireshark 4.0 (checked with tshark 4.0.17) and "Discard" to later ones (packet-discard.c).
+pub const UDP_RECEIVER_PORT: u16 = 9;
+/// Senders use 49152 + flow index (RFC 6335 dynamic range).
 pub const SENDER_PORT_BASE: u16 = 49152;
 /// Interface index of the wireless interface in the frames trace; wired link k is k + 1.
 pub const WLAN_IFACE: u32 = 0;
@@ -172,13 +177,15 @@ impl TcpWire {
     }
 }
 
-/// Ports of a flow's packet: the sender's end is 49152 + flow, the receiver's 5001.
-pub fn ports(flow: FlowId, from_sender: bool) -> (u16, u16) {
+/// Ports of a flow's packet: the sender's end is 49152 + flow, the receiver's 5001 (TCP) or
+/// 9 (UDP).
+pub fn ports(flow: FlowId, tcp: bool, from_sender: bool) -> (u16, u16) {
     let s = SENDER_PORT_BASE.wrapping_add((flow.0 % 16384) as u16);
+    let r = if tcp { TCP_RECEIVER_PORT } else { UDP_RECEIVER_PORT };
     if from_sender {
-        (s, RECEIVER_PORT)
+        (s, r)
     } else {
-        (RECEIVER_PORT, s)
+        (r, s)
     }
 }
 
@@ -192,18 +199,21 @@ fn tcp_options(buf: &mut Vec<u8>, seg: &Segment, w: &TcpWire) {
         buf.extend_from_slice(&((seg.ts_ecr / 1000) as u32).to_be_bytes());
     };
     if seg.flags & SYN != 0 {
-        // Linux SYN layout, 20 bytes (conn.rs SYN_OPTION_BYTES); NOPs where an option is off.
+        // Linux tcp_output.c tcp_options_write, as long as conn.rs syn_option_bytes:
         // RFC 9293 3.2: MSS kind 2 length 4
         buf.extend_from_slice(&[2, 4]);
         buf.extend_from_slice(&w.mss.to_be_bytes());
-        // RFC 2018 2: SACK-permitted kind 4 length 2
-        buf.extend_from_slice(if w.sack_permitted { &[4, 2] } else { &[NOP, NOP] });
-        if w.timestamps {
-            ts(buf);
-        } else {
-            buf.extend_from_slice(&[NOP; 10]);
+        // RFC 2018 2: SACK-permitted kind 4 length 2; Linux puts it before TS, else NOP NOP
+        const SACK_PERM: [u8; 2] = [4, 2];
+        match (w.timestamps, w.sack_permitted) {
+            (true, sack) => {
+                buf.extend_from_slice(if sack { &SACK_PERM } else { &[NOP, NOP] });
+                ts(buf);
+            }
+            (false, true) => buf.extend_from_slice(&[NOP, NOP, SACK_PERM[0], SACK_PERM[1]]),
+            (false, false) => {}
         }
-        // RFC 7323 2.2: window scale kind 3 length 3
+        // RFC 7323 2.2: window scale kind 3 length 3, after a NOP
         buf.extend_from_slice(&[NOP, 3, 3, w.wscale]);
         return;
     }
@@ -238,7 +248,7 @@ pub fn ip_headers(buf: &mut Vec<u8>, p: &Packet, tcp: Option<TcpWire>, from_send
     let c = ipv4_checksum(&buf[start..start + 20]);
     buf[start + 10..start + 12].copy_from_slice(&c.to_be_bytes());
     let l4 = buf.len();
-    let (sport, dport) = ports(p.flow, from_sender);
+    let (sport, dport) = ports(p.flow, p.tcp.is_some(), from_sender);
     let l4_len = u32::from(ip_len) - 20;
     match (p.tcp, tcp) {
         (Some(seg), Some(w)) => {
@@ -428,8 +438,11 @@ mod tests {
             rcv_buf: 6 << 20,
             snd_buf: 4 << 20,
         };
-        for ts in [true, false] {
-            let w = TcpWire::of(&TcpParams { timestamps: ts, ..params.clone() });
+        for (ts, recovery) in
+            [(true, Recovery::Sack), (false, Recovery::Sack), (true, Recovery::Reno), (false, Recovery::Reno)]
+        {
+            let w = TcpWire::of(&TcpParams { timestamps: ts, recovery, ..params.clone() });
+            let sack = w.sack_permitted;
             assert_eq!(w.wscale, 7);
             let mut segs = vec![
                 Segment { flags: SYN, ..Default::default() },
@@ -446,7 +459,7 @@ mod tests {
                     seq: 0,
                     src: NodeId(0),
                     dst: NodeId(1),
-                    ip_bytes: seg.ip_bytes(ts),
+                    ip_bytes: seg.ip_bytes(ts, sack),
                     payload_bytes: seg.len,
                     created: SimTime::ZERO,
                     ac: 1,
@@ -455,10 +468,63 @@ mod tests {
                 };
                 let mut buf = Vec::new();
                 ip_headers(&mut buf, &p, Some(w), true);
-                assert_eq!(buf.len() as u32, p.ip_bytes - seg.len, "{seg:?} ts={ts}");
+                assert_eq!(buf.len() as u32, p.ip_bytes - seg.len, "{seg:?} ts={ts} sack={sack}");
                 assert_eq!(u32::from(buf[32] >> 4) * 4 + 20, buf.len() as u32);
                 assert_eq!(ipv4_checksum(&buf[..20]), 0, "a valid header sums to zero");
             }
         }
+    }
+
+    #[test]
+    fn syn_options_are_linux_layouts_for_each_option_mix() {
+        // Linux tcp_options_write, bytes by hand: MSS 1460 = 05 b4, window scale 7,
+        // TSval 1 us = 00 00 00 01 (core ts_val 1001 ns), TSecr 0.
+        let w = |timestamps, sack_permitted| TcpWire {
+            timestamps,
+            sack_permitted,
+            mss: 1460,
+            wscale: 7,
+            sender_window: 0,
+        };
+        let syn = Segment { flags: SYN, ts_val: 1001, ..Default::default() };
+        let opts = |w: TcpWire| {
+            let mut buf = Vec::new();
+            tcp_options(&mut buf, &syn, &w);
+            buf
+        };
+        let ts = [8, 10, 0, 0, 0, 1, 0, 0, 0, 0];
+        let mut want = vec![2, 4, 5, 0xb4, 4, 2];
+        want.extend(ts);
+        want.extend([1, 3, 3, 7]);
+        assert_eq!(opts(w(true, true)), want);
+        let mut want = vec![2, 4, 5, 0xb4, 1, 1];
+        want.extend(ts);
+        want.extend([1, 3, 3, 7]);
+        assert_eq!(opts(w(true, false)), want);
+        assert_eq!(opts(w(false, true)), [2, 4, 5, 0xb4, 1, 1, 4, 2, 1, 3, 3, 7]);
+        assert_eq!(opts(w(false, false)), [2, 4, 5, 0xb4, 1, 3, 3, 7]);
+    }
+
+    #[test]
+    fn udp_goes_to_the_discard_port_and_tcp_to_5001() {
+        // UDP 9 (RFC 863 discard): Wireshark's CPFI owns UDP 5001 and flags tiny payloads.
+        let udp = Packet {
+            flow: FlowId(3),
+            seq: 0,
+            src: NodeId(1),
+            dst: NodeId(0),
+            ip_bytes: 20 + 8 + 1,
+            payload_bytes: 1,
+            created: SimTime::ZERO,
+            ac: 1,
+            tcp: None,
+            clap: None,
+        };
+        let mut buf = Vec::new();
+        ip_headers(&mut buf, &udp, None, true);
+        assert_eq!(buf[20..24], [0xc0, 0x03, 0, 9]); // 49152 + 3 -> 9
+        assert_eq!(buf[24..26], [0, 9]); // UDP length: 8 + 1
+        assert_eq!(ports(FlowId(3), false, false), (9, 49155));
+        assert_eq!(ports(FlowId(3), true, true), (49155, 5001));
     }
 }

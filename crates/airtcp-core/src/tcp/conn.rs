@@ -15,8 +15,19 @@ use crate::time::{Dur, SimTime};
 pub const TCP_IP_HEADER_BYTES: u32 = 40;
 /// The timestamps option with its two NOPs (RFC 7323 appendix A layout).
 pub const TIMESTAMP_OPTION_BYTES: u32 = 12;
-/// SYN options: MSS 4, SACK-permitted 2, timestamps 10, window scale 3, padding (Linux: 20).
-pub const SYN_OPTION_BYTES: u32 = 20;
+
+/// SYN and SYN-ACK option bytes as Linux lays them out for the options in use (tcp_output.c
+/// `tcp_options_write`, options from `tcp_syn_options`/`tcp_synack_options`): MSS (4); with
+/// timestamps SACK-permitted + TS, or NOP NOP + TS, in 12; without them NOP NOP SACK-permitted
+/// (4) if SACK is on; NOP + window scale (4). 20 with timestamps, else 12 with SACK, else 8.
+pub fn syn_option_bytes(timestamps: bool, sack_permitted: bool) -> u32 {
+    let ts_sack = match (timestamps, sack_permitted) {
+        (true, _) => 12,
+        (false, true) => 4,
+        (false, false) => 0,
+    };
+    4 + ts_sack + 4
+}
 
 /// Segment flags.
 pub const SYN: u8 = 1;
@@ -34,7 +45,8 @@ pub struct Segment {
     /// Advertised receive window [bytes] (already scaled: window scaling only changes how
     /// the header would encode it).
     pub wnd: u32,
-    /// RFC 7323 TSval and TSecr: send time + 1 [ns]; 0 when timestamps are off.
+    /// RFC 7323 TSval and TSecr: send time + 1 [ns] at either end (each end's clock is the
+    /// simulated time; pcap shows it in microseconds); 0 when timestamps are off.
     pub ts_val: u64,
     pub ts_ecr: u64,
     /// Sent again (for statistics and traces).
@@ -45,10 +57,10 @@ pub struct Segment {
 }
 
 impl Segment {
-    /// Bytes of the IP packet carrying this segment.
-    pub fn ip_bytes(&self, timestamps: bool) -> u32 {
+    /// Bytes of the IP packet carrying this segment on a connection with these options.
+    pub fn ip_bytes(&self, timestamps: bool, sack_permitted: bool) -> u32 {
         let opts = if self.flags & SYN != 0 {
-            SYN_OPTION_BYTES
+            syn_option_bytes(timestamps, sack_permitted)
         } else if timestamps {
             TIMESTAMP_OPTION_BYTES
         } else {
@@ -162,6 +174,8 @@ pub struct Sender {
     /// retransmitted in this recovery).
     pub sb: Scoreboard,
     pub high_rxt: u64,
+    /// RFC 7323 TS.Recent: the receiver's latest TSval, echoed as TSecr.
+    ts_recent: u64,
 }
 
 impl Sender {
@@ -188,6 +202,7 @@ impl Sender {
             last_rtt: None,
             sb: Scoreboard::default(),
             high_rxt: 0,
+            ts_recent: 0,
         }
     }
 
@@ -205,7 +220,7 @@ impl Sender {
             wnd: 0,
             // TSval = time + 1 ns, so that 0 can mean "no timestamp".
             ts_val: if self.p.timestamps { now.ns() + 1 } else { 0 },
-            ts_ecr: 0,
+            ts_ecr: self.ts_recent,
             retransmit: false,
             sack: [(0, 0); sack::MAX_BLOCKS],
             sack_n: 0,
@@ -385,6 +400,11 @@ impl Sender {
     /// An ACK (or SYN-ACK) from the receiver.
     pub fn on_ack(&mut self, seg: &Segment, now: SimTime, out: &mut Vec<Segment>) -> TimerCmd {
         self.sync_cc(now);
+        // RFC 7323 4.3: the peer's segments all sit at our Last.ACK.sent (their seq 1, no data),
+        // so TS.Recent takes every TSval that does not go back (PAWS, RFC 7323 5.3).
+        if seg.ts_val >= self.ts_recent {
+            self.ts_recent = seg.ts_val;
+        }
         match self.state {
             SendState::Closed | SendState::Done => return TimerCmd::Keep,
             SendState::SynSent => {
@@ -399,7 +419,6 @@ impl Sender {
                 // Complete the handshake with a pure ACK, then send data.
                 let mut ack = self.seg(1, 0, ACK, now);
                 ack.ack = 1;
-                ack.ts_ecr = seg.ts_val;
                 self.stats.segments_sent += 1;
                 out.push(ack);
                 self.sync_cc(now);
@@ -739,14 +758,15 @@ impl Receiver {
         self.wnd_override.map_or(free, |w| w.min(free))
     }
 
-    fn ack(&mut self, flags: u8, dup: bool, out: &mut Vec<Segment>) {
+    fn ack(&mut self, flags: u8, dup: bool, now: SimTime, out: &mut Vec<Segment>) {
         let mut seg = Segment {
             seq: 1,
             ack: self.rcv_nxt,
             len: 0,
             flags: flags | ACK,
             wnd: self.window(),
-            ts_val: 0,
+            // RFC 7323 3.2: the receiver's own clock, the simulated time like the sender's.
+            ts_val: if self.p.timestamps { now.ns() + 1 } else { 0 },
             ts_ecr: self.ts_recent,
             retransmit: false,
             sack: [(0, 0); sack::MAX_BLOCKS],
@@ -782,7 +802,7 @@ impl Receiver {
             self.syn_seen = true;
             self.rcv_nxt = self.rcv_nxt.max(1);
             self.ts_recent = seg.ts_val;
-            self.ack(SYN, false, out);
+            self.ack(SYN, false, now, out);
             return (TimerCmd::Stop, 0);
         }
         if !self.syn_seen {
@@ -798,7 +818,7 @@ impl Receiver {
         }
         if end <= self.rcv_nxt {
             // Entirely old: acknowledge at once (RFC 5681 4.2).
-            self.ack(0, true, out);
+            self.ack(0, true, now, out);
             return (TimerCmd::Stop, 0);
         }
         if seg.flags & FIN != 0 {
@@ -810,7 +830,7 @@ impl Receiver {
             self.insert_ooo(seg.seq, end);
             self.last_block = seg.seq;
             self.stats.out_of_order += 1;
-            self.ack(0, true, out);
+            self.ack(0, true, now, out);
             return (TimerCmd::Stop, fresh);
         }
         let filled_hole = !self.ooo.is_empty();
@@ -827,7 +847,7 @@ impl Receiver {
         // RFC 5681 4.2: ACK at once when a hole is filled, at the FIN, or every ack_every
         // segments; otherwise wait for the delayed-ACK timer.
         if filled_hole || fin_in_order || self.pending >= self.p.ack_every.max(1) {
-            self.ack(0, false, out);
+            self.ack(0, false, now, out);
             return (TimerCmd::Stop, fresh);
         }
         if self.p.delack_timeout == Dur::ZERO || self.pending > 1 {
@@ -851,10 +871,10 @@ impl Receiver {
         self.fin_seq.is_some_and(|f| self.rcv_nxt > f)
     }
 
-    /// The delayed-ACK timer expired.
-    pub fn on_delack(&mut self, out: &mut Vec<Segment>) {
+    /// The delayed-ACK timer expired at `now`.
+    pub fn on_delack(&mut self, now: SimTime, out: &mut Vec<Segment>) {
         if self.pending > 0 {
-            self.ack(0, false, out);
+            self.ack(0, false, now, out);
         }
     }
 
@@ -873,5 +893,80 @@ impl Receiver {
             }
         }
         self.ooo.truncate(w);
+    }
+}
+
+#[cfg(test)]
+mod clock_tests {
+    use super::*;
+    use crate::tcp::rto::RtoConfig;
+
+    fn params(timestamps: bool) -> TcpParams {
+        TcpParams {
+            mss: 1000,
+            recovery: Recovery::Sack,
+            rto: RtoConfig::default(),
+            timestamps,
+            limited_transmit: true,
+            initial_cwnd: 10,
+            ack_every: 2,
+            delack_timeout: Dur::from_ms(40),
+            rcv_buf: 1 << 20,
+            snd_buf: 1 << 20,
+        }
+    }
+
+    fn at_ms(ms: u64) -> SimTime {
+        SimTime(ms * 1_000_000)
+    }
+
+    #[test]
+    fn the_receiver_stamps_its_own_clock_and_the_sender_echoes_it() {
+        // RFC 7323 3.2: each end's TSval is its clock (here simulated ns + 1), and TSecr
+        // echoes the peer's latest TSval (4.3).
+        let (mut snd, mut rcv) = (
+            Sender::new(params(true), Algorithm::from_name("reno").unwrap(), None),
+            Receiver::new(params(true)),
+        );
+        let mut out = Vec::new();
+        snd.start(at_ms(1), &mut out);
+        let syn = out.pop().unwrap();
+        assert_eq!((syn.ts_val, syn.ts_ecr), (1_000_001, 0));
+        rcv.on_segment(&syn, at_ms(3), &mut out);
+        let syn_ack = out.pop().unwrap();
+        assert_eq!((syn_ack.ts_val, syn_ack.ts_ecr), (3_000_001, 1_000_001));
+        snd.on_ack(&syn_ack, at_ms(5), &mut out);
+        // The handshake's ACK and the initial window, all echoing the SYN-ACK's TSval.
+        assert_eq!(out.len(), 11);
+        assert!(out.iter().all(|s| s.ts_val == 5_000_001 && s.ts_ecr == 3_000_001));
+        let first = out[1];
+        out.clear();
+        // One segment (ack_every 2): the delayed-ACK timer sends the ACK at 47 ms.
+        assert_eq!(rcv.on_segment(&first, at_ms(7), &mut out).0, TimerCmd::Arm(at_ms(47)));
+        rcv.on_delack(at_ms(47), &mut out);
+        let ack = out.pop().unwrap();
+        assert_eq!((ack.ts_val, ack.ts_ecr), (47_000_001, 5_000_001));
+        snd.on_ack(&ack, at_ms(49), &mut out);
+        assert!(!out.is_empty() && out.iter().all(|s| s.ts_ecr == 47_000_001));
+        // Without timestamps neither end stamps anything.
+        let mut plain = Receiver::new(params(false));
+        plain.on_segment(&Segment { flags: SYN, ..Default::default() }, at_ms(3), &mut out);
+        assert_eq!(out.pop().map(|s| (s.ts_val, s.ts_ecr)), Some((0, 0)));
+    }
+
+    #[test]
+    fn syn_options_are_as_long_as_linux_makes_them() {
+        // tcp_options_write: MSS 4 + (SACK_PERM|TS or NOP NOP TS) 12 + NOP WS 4 = 20;
+        // without TS: MSS 4 + NOP NOP SACK_PERM 4 + NOP WS 4 = 12, or 8 without SACK.
+        let syn = Segment { flags: SYN, ..Default::default() };
+        assert_eq!(syn.ip_bytes(true, true), 40 + 20);
+        assert_eq!(syn.ip_bytes(true, false), 40 + 20);
+        assert_eq!(syn.ip_bytes(false, true), 40 + 12);
+        assert_eq!(syn.ip_bytes(false, false), 40 + 8);
+        let syn_ack = Segment { flags: SYN | ACK, ..syn };
+        assert_eq!(syn_ack.ip_bytes(false, true), 40 + 12);
+        // Other segments are unchanged: 12 bytes of timestamps, or none.
+        let data = Segment { flags: ACK, len: 1000, ..Default::default() };
+        assert_eq!((data.ip_bytes(true, true), data.ip_bytes(false, true)), (1052, 1040));
     }
 }

@@ -4,6 +4,7 @@
 use super::cc::Algorithm;
 use super::conn::{Receiver, Recovery, Segment, Sender, TcpParams, TimerCmd};
 use super::rto::RtoConfig;
+use super::rtt_hist::RttHistogram;
 use crate::engine::Timer;
 use crate::ids::{FlowId, NodeId, PacketId};
 use crate::net::Packet;
@@ -21,8 +22,9 @@ pub struct TcpFlow {
     pub rcv: Receiver,
     pub rto: Timer,
     pub delack: Timer,
-    /// RTT samples after the warm-up [us].
-    pub rtt_us: Vec<u32>,
+    /// RTT samples after the warm-up: a fixed-size histogram (rtt_hist.rs), not a list, so
+    /// that memory stays flat however long the run.
+    pub rtt: RttHistogram,
     /// Integral of cwnd over measured time [segments x ns], and where it stopped.
     pub cwnd_area: f64,
     pub cwnd_since: SimTime,
@@ -53,7 +55,7 @@ impl TcpFlow {
             rcv: Receiver::new(p),
             rto: Timer::default(),
             delack: Timer::default(),
-            rtt_us: Vec::new(),
+            rtt: RttHistogram::default(),
             cwnd_area: 0.0,
             cwnd_since: SimTime::ZERO,
             completed: None,
@@ -140,7 +142,8 @@ impl World {
         let flow = &self.flows[f.idx()];
         let (src, dst, ac) =
             if from_sender { (flow.src, flow.dst, flow.ac) } else { (flow.dst, flow.src, flow.ac) };
-        let ts = self.tcp(f).snd.p.timestamps;
+        let p = &self.tcp(f).snd.p;
+        let (ts, sack) = (p.timestamps, p.recovery == Recovery::Sack);
         let mut out = std::mem::take(&mut self.tcp(f).out);
         for seg in out.drain(..) {
             let ev = match (from_sender, seg.retransmit) {
@@ -154,7 +157,7 @@ impl World {
                 seq: 0,
                 src,
                 dst,
-                ip_bytes: seg.ip_bytes(ts),
+                ip_bytes: seg.ip_bytes(ts, sack),
                 payload_bytes: seg.len,
                 created: now,
                 ac,
@@ -201,7 +204,7 @@ impl World {
             t.out = out;
             if counting && t.snd.stats.rtt_samples > samples {
                 if let Some(r) = t.snd.last_rtt {
-                    t.rtt_us.push((r.ns() / 1000).min(u64::from(u32::MAX)) as u32);
+                    t.rtt.record(r.ns());
                 }
             }
             let ev = if t.snd.snd_una > una { "acked" } else { "dupack" };
@@ -233,7 +236,7 @@ impl World {
         }
         let t = self.tcp(f);
         let mut out = std::mem::take(&mut t.out);
-        t.rcv.on_delack(&mut out);
+        t.rcv.on_delack(now, &mut out);
         t.out = out;
         self.tcp_emit(f, false, now);
     }

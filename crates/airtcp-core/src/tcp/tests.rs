@@ -142,7 +142,7 @@ impl Pipe {
                 }
                 Ev::Delack(g) => {
                     if self.delack.fire(g) {
-                        self.rcv.on_delack(&mut out);
+                        self.rcv.on_delack(now, &mut out);
                         for a in out.drain(..) {
                             self.sched.after(self.delay, Ev::ToSender(a));
                         }
@@ -346,7 +346,7 @@ fn sack_blocks_describe_what_the_receiver_holds() {
         &last.sack[..usize::from(last.sack_n)],
         &[(1 + 7 * m, 1 + 8 * m), (1 + 4 * m, 1 + 6 * m), (1 + 2 * m, 1 + 3 * m)]
     );
-    assert_eq!(last.ip_bytes(true), 40 + 12 + 4 + 24, "TCP/IP + timestamps + 3 SACK blocks");
+    assert_eq!(last.ip_bytes(true, true), 40 + 12 + 4 + 24, "TCP/IP + timestamps + 3 SACK blocks");
 }
 
 #[test]
