@@ -376,6 +376,7 @@ def tmt_bps(
     )
     basic = _check_rate("basic_rate_mbps", standard, basic_rate_mbps)
     rts = _check_bool("rts_cts", rts_cts)
+    _check_int("payload_bytes", payload_bytes, 1, MAX_UDP_PAYLOAD_BYTES)  # no payload, no TMT
     mpdu = mpdu_bytes(payload_bytes, access=access)
     t_data = _tx_duration_us(standard, data_rate, mpdu, preamble, "data_rate_mbps") * _US
     t_ack = _tx_duration_us(standard, basic, ACK_BYTES, preamble, "basic_rate_mbps") * _US
@@ -516,6 +517,7 @@ def bianchi(
     basic = _check_rate("basic_rate_mbps", standard, basic_rate_mbps)
     m = _check_int("retry_limit", retry_limit, 0, MAX_RETRY_LIMIT)
     collision = _check_choice("collision", collision, COLLISION_MODELS)
+    _check_int("payload_bytes", payload_bytes, 1, MAX_UDP_PAYLOAD_BYTES)
     mpdu = mpdu_bytes(payload_bytes, access=access)
 
     t_data = _tx_duration_us(standard, data_rate, mpdu, preamble, "data_rate_mbps") * _US

@@ -18,24 +18,17 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import sys
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
-from airtcp import __version__
-from airtcp.config import (
-    Scenario,
-    ScenarioError,
-    apply_overrides,
-    apply_value_overrides,
-    default_basic_rate_mbps,
-    default_data_rate_mbps,
-    load_toml,
-)
+# Start-up time (bench/bench_startup.py): rich, pydantic (airtcp.config), pyarrow and the rest
+# are imported inside the commands that use them; python/tests/test_startup.py checks it.
+if TYPE_CHECKING:
+    from rich.table import Table
 
 __all__ = ["app", "main"]
 
@@ -64,6 +57,8 @@ def _fail(message: str) -> NoReturn:
 
 def _version(value: bool) -> None:
     if value:
+        from airtcp import __version__
+
         typer.echo(f"airtcp {__version__}")
         raise typer.Exit()
 
@@ -110,7 +105,14 @@ def run_command(
     ] = None,
 ) -> None:
     """Run one scenario and print its flows and nodes."""
-    from airtcp.result import OutputExistsError, check_out_dir
+    from airtcp.config import (
+        Scenario,
+        ScenarioError,
+        apply_overrides,
+        apply_value_overrides,
+        load_toml,
+    )
+    from airtcp.outpath import OutputExistsError, check_out_dir
     from airtcp.run import run
 
     try:
@@ -123,7 +125,7 @@ def run_command(
         if out is not None:
             check_out_dir(out)
         if pcap is not None:
-            check_out_dir(pcap)
+            check_out_dir(pcap, "pcap")
             if out is not None and pcap.resolve() == out.resolve():
                 raise ScenarioError(f"--pcap: {pcap} is also --out; choose another directory")
         if not 0 <= seed < 2**64:
@@ -208,6 +210,8 @@ def _tcp_cell(value: int | float | None, fmt: str) -> str:
 
 def _tcp_table(tcp_flows: list[dict[str, Any]], spec_flows: list[Any]) -> Table:
     """The TCP flows: their settings from the world spec, and the counters the core reports."""
+    from rich.table import Table
+
     table = Table(title="TCP flows")
     table.add_column("flow", no_wrap=True)
     for col in ("cc", "recovery"):
@@ -237,6 +241,8 @@ def _tcp_table(tcp_flows: list[dict[str, Any]], spec_flows: list[Any]) -> Table:
 
 def _clap_table(clap_flows: list[dict[str, Any]]) -> Table:
     """The CLAP flows (docs/clap.md): transfer time, file rate, retransmissions, feedback."""
+    from rich.table import Table
+
     table = Table(title="CLAP flows")
     table.add_column("flow", no_wrap=True)
     for col in ("done s", "file Mbit/s", "segments", "retx", "feedback sent/recv", "RTT ms"):
@@ -260,22 +266,40 @@ def _clap_table(clap_flows: list[dict[str, Any]]) -> Table:
 def _print_result(
     summary: dict[str, Any], out: Path | None, spec: dict[str, Any] | None = None
 ) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
     console = Console()
     summary_flows = summary.get("flows", [])
     flows = Table(title=f"flows: {summary.get('scenario', '')} (seed {summary.get('seed')})")
     flows.add_column("flow", no_wrap=True)
     flows.add_column("kind", no_wrap=True)
-    for col in ("goodput Mbit/s", "delivered", "mean delay ms", "loss"):
+    # File transfers add their own throughput (file over start -> completion) and completion
+    # time; goodput stays delivered bytes over the whole measured time (docs/world-spec.md).
+    files = any(str(f.get("kind", "")).endswith("_file") for f in summary_flows)
+    columns = ["goodput Mbit/s", "delivered", "mean delay ms", "loss"]
+    columns += ["file Mbit/s", "done s"] if files else []
+    for col in columns:
         flows.add_column(col, justify="right")
     for f in summary_flows:
-        flows.add_row(
+        kind = str(f.get("kind", ""))
+        # TCP flows measure no one-way delay (the core reports 0): not measured, not zero.
+        delay = "-" if kind.startswith("tcp") else f"{f.get('mean_delay_s', 0.0) * 1e3:.3f}"
+        cells = [
             _flow_label(f),
-            _flow_kind(str(f.get("kind", ""))),
+            _flow_kind(kind),
             f"{f.get('goodput_bps', 0.0) / 1e6:.3f}",
             str(f.get("delivered_packets", 0)),
-            f"{f.get('mean_delay_s', 0.0) * 1e3:.3f}",
+            delay,
             f"{f.get('loss_ratio', 0.0):.2%}",
-        )
+        ]
+        if files:
+            rate = f.get("transfer_throughput_bps")
+            nested = f.get("tcp") if isinstance(f.get("tcp"), dict) else f.get("clap")
+            done = nested.get("completion_s") if isinstance(nested, dict) else None
+            cells.append("-" if rate is None else f"{rate / 1e6:.3f}")
+            cells.append("-" if done is None else f"{done:.3f}")
+        flows.add_row(*cells)
     console.print(flows)
     tcp_flows = [f for f in summary_flows if str(f.get("kind", "")).startswith("tcp")]
     if tcp_flows:
@@ -321,6 +345,8 @@ def _print_result(
 def _rates(
     standard: str, data_rate: float | None, basic_rate: float | None, erp_mixed: bool, preamble: str
 ) -> tuple[float, float]:
+    from airtcp.config import default_basic_rate_mbps, default_data_rate_mbps
+
     data = data_rate if data_rate is not None else default_data_rate_mbps(standard)
     basic = (
         basic_rate
@@ -331,6 +357,9 @@ def _rates(
 
 
 def _print_model(title: str, rows: dict[str, Any]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
     table = Table(title=title, show_header=False)
     table.add_column("quantity")
     table.add_column("value", justify="right")
@@ -490,6 +519,7 @@ def sweep_command(
     ] = None,
 ) -> None:
     """Run every run of a sweep not yet stored in OUT, with a progress bar."""
+    from rich.console import Console
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -540,29 +570,61 @@ def sweep_command(
     typer.echo(f"{ran} runs done ({failures} failed), {skipped} already stored: {out}")
 
 
+# Rows `airtcp query` prints as a terminal table; --json streams every row.
+QUERY_TABLE_ROWS = 1000
+
+AllowExternalOpt = Annotated[
+    bool,
+    typer.Option(
+        "--allow-external-access",
+        help="Let the SQL read and write files (DuckDB's read_csv, COPY ... TO, ATTACH, "
+        "INSTALL); off by default: the SQL sees the store's views only.",
+    ),
+]
+
+
 @app.command("query")
 def query_command(
     out: Annotated[Path, typer.Argument(help="Results directory of a sweep.", show_default=False)],
     sql: Annotated[
         str, typer.Argument(help='SQL over the view runs, e.g. "SELECT count(*) FROM runs".')
     ],
-    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per row.")] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="One JSON object per row (every row, streamed).")
+    ] = False,
+    allow_external_access: AllowExternalOpt = False,
 ) -> None:
-    """Query a sweep's stored runs with DuckDB (view `runs`; quote dotted column names)."""
+    """Query a sweep's stored runs with DuckDB (view `runs`; quote dotted column names).
+
+    The table shows at most 1000 rows (a note says how many were left out); --json prints them
+    all.
+    """
     from airtcp import store
 
     try:
-        names, rows = store.query(out, sql)
+        if as_json:
+            names, rows = store.iter_query(out, sql, allow_external_access=allow_external_access)
+            for r in rows:
+                sys.stdout.write(json.dumps(dict(zip(names, r, strict=True)), default=str) + "\n")
+            return
+        names, table_rows, more = store.query(
+            out, sql, limit=QUERY_TABLE_ROWS, allow_external_access=allow_external_access
+        )
     except store.StoreError as exc:
         _fail(str(exc))
-    if as_json:
-        for r in rows:
-            sys.stdout.write(json.dumps(dict(zip(names, r, strict=True)), default=str) + "\n")
-        return
+    from rich.console import Console
+    from rich.table import Table
+
     table = Table(*names)
-    for r in rows:
+    for r in table_rows:
         table.add_row(*(f"{v:.6g}" if isinstance(v, float) else str(v) for v in r))
     Console().print(table)
+    if more:
+        typer.echo(
+            f"(the first {QUERY_TABLE_ROWS} rows; add LIMIT/OFFSET to the SQL, or --json for "
+            "every row)",
+            err=True,
+        )
 
 
 @app.command("reproduce")
@@ -578,6 +640,7 @@ def reproduce_command(
     workers: Annotated[int, typer.Option(help="Worker processes (default: all cores).", min=0)] = 0,
 ) -> None:
     """Reproduce a paper: run its sweeps, draw its figures, write report.md."""
+    from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
     from airtcp import reproduce as rep
@@ -614,12 +677,23 @@ def validate_command(
     seeds: Annotated[int, typer.Option(help="Replications per multi-station case.")] = 3,
 ) -> None:
     """Run airtcp against TMT and Bianchi's model and write the comparison table."""
+    from rich.console import Console
     from rich.progress import track
 
     from airtcp import validation as v
+    from airtcp.outpath import OutputExistsError, check_out_dir
 
-    if duration_s <= 0 or seeds < 1:
-        _fail(f"--duration-s must be > 0 and --seeds >= 1 (got {duration_s}, {seeds})")
+    if not (math.isfinite(duration_s) and v.MIN_DURATION_S <= duration_s <= v.MAX_DURATION_S):
+        _fail(
+            f"--duration-s: {duration_s!r} (allowed: a number {v.MIN_DURATION_S:g}.."
+            f"{v.MAX_DURATION_S:g} seconds)"
+        )
+    if not 1 <= seeds <= v.MAX_SEEDS:
+        _fail(f"--seeds: {seeds!r} (allowed: integer 1..{v.MAX_SEEDS})")
+    try:
+        check_out_dir(out, "validate")  # before the runs: refuse a path in use at once
+    except OutputExistsError as exc:
+        _fail(str(exc))
     seed_list = list(range(1, seeds + 1))
     err = Console(stderr=True)
     tmt = [
@@ -629,7 +703,10 @@ def validate_command(
         v.run_bianchi(c, duration_s, seed_list)
         for c in track(v.bianchi_cases(), description="Bianchi cases", console=err)
     ]
-    path = v.write_report(out, tmt, bianchi)
+    try:
+        path = v.write_report(out, tmt, bianchi)
+    except OutputExistsError as exc:
+        _fail(str(exc))
     typer.echo((path / "validation.md").read_text())
     typer.echo(f"written: {path}/validation.md, {path}/validation.json")
 
@@ -658,6 +735,8 @@ def _save_figure(fig: Any, out: Path) -> None:
 
     try:
         plot.save(fig, out)
+    except plot.PlotError as exc:
+        _fail(str(exc))
     except OSError as exc:
         _fail(f"--out {out}: cannot write ({exc.strerror or exc})")
 
@@ -693,14 +772,24 @@ def plot_metric_command(
         typer.Option("--pool", help="Average over swept parameters not in --x or --group."),
     ] = False,
     title: PlotTitleOpt = None,
+    allow_external_access: AllowExternalOpt = False,
 ) -> None:
     """Mean of a metric over a swept parameter, one line per group, with Student-t CIs."""
     from airtcp import plot, store
 
     try:
         plot.check_format(out)
+        plot.check_figure_path(out)
         fig, table = plot.metric(
-            store_dir, x, y, group or [], where=where, ci=ci, pool=pool, title=title
+            store_dir,
+            x,
+            y,
+            group or [],
+            where=where,
+            ci=ci,
+            pool=pool,
+            title=title,
+            allow_external_access=allow_external_access,
         )
     except (plot.PlotError, store.StoreError) as exc:
         _fail(str(exc))
@@ -756,6 +845,7 @@ def plot_trace_command(
 
     try:
         plot.check_format(out)
+        plot.check_figure_path(out)
         fig, data = plot.trace(source, kind, y, run=run, flow=flow, bin_s=bin_s, title=title)
     except (plot.PlotError, store.StoreError) as exc:
         _fail(str(exc))
@@ -791,6 +881,7 @@ def plot_sequence_command(
 
     try:
         plot.check_format(out)
+        plot.check_figure_path(out)
         fig, data = sequence(source, run=run, flow=flow, t0_s=t0_s, t1_s=t1_s, title=title)
     except (plot.PlotError, store.StoreError) as exc:
         _fail(str(exc))
@@ -803,9 +894,36 @@ def plot_sequence_command(
     )
 
 
+# Exit status of a failure that is airtcp's fault, not the input's (sysexits.h EX_SOFTWARE).
+INTERNAL_ERROR = 70
+
+
 def main() -> None:
-    """Entry point of the ``airtcp`` script."""
-    app(prog_name="airtcp")
+    """Entry point of the ``airtcp`` script.
+
+    A user error exits with status 2 and one ``error:`` line per problem (``_fail``). Anything
+    else that escapes a command is a bug: it prints one ``error: internal error`` line and
+    exits 70, never a traceback (set AIRTCP_DEBUG=1 to see it).
+    """
+    import os
+
+    try:
+        app(prog_name="airtcp")
+    except KeyboardInterrupt:
+        sys.stderr.write("error: interrupted\n")
+        sys.exit(130)
+    except BrokenPipeError:  # e.g. `airtcp query ... --json | head`: the reader left
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(0)
+    except Exception as exc:
+        if os.environ.get("AIRTCP_DEBUG"):
+            raise
+        text = " ".join(str(exc).split())[:200]
+        sys.stderr.write(
+            f"error: internal error ({type(exc).__name__}: {text}); please report it with the "
+            "command line (AIRTCP_DEBUG=1 shows the traceback)\n"
+        )
+        sys.exit(INTERNAL_ERROR)
 
 
 if __name__ == "__main__":

@@ -30,6 +30,8 @@ from typing import Annotated, Any, Literal, Union, get_args, get_origin
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
 from pydantic.fields import FieldInfo
 
+from airtcp.outpath import NAME_ALLOWED, safe_name
+
 __all__ = [
     "CC_NAMES",
     "MAX_MSS_BYTES",
@@ -80,6 +82,20 @@ _FILE_KINDS = ("tcp-file", "clap-file")
 # 2304-byte maximum MSDU minus 8 LLC/SNAP, 20 IPv4 and 20 CLAP data-header bytes (docs/clap.md).
 MAX_CLAP_MSS_BYTES = 2304 - 8 - 20 - 20
 _U32_MAX = 2**32 - 1
+# Upper bounds (docs/scenarios.md "Limits"). They keep every value inside what the core holds
+# (u64 nanoseconds reach 1.8e10 s, u32 counters 4.3e9) and every run's cost bounded.
+MAX_TIME_S = 1e7  # simulated times: 116 days
+MAX_TIME_MS = MAX_TIME_S * 1e3
+MAX_DISTANCE_M = 1e6  # positions and ranges: 1000 km
+MAX_LINK_RATE_MBPS = 1e5  # wired links: 100 Gbit/s
+MAX_CBR_RATE_MBPS = 1e4  # a CBR source: 10 Gbit/s ...
+MAX_CBR_PACKETS_PER_S = 1_000_000  # ... and at most 10^6 packets per simulated second
+MAX_QUEUE_PACKETS = 1_000_000
+MAX_FILE_BYTES = 10**12  # 1 TB
+# Nodes of a scenario: Python expands routes between every pair (a table of N^2 entries), so
+# 500 nodes take about 4 s and 250 MB before the first frame.
+MAX_NODES = 500
+MAX_REPORT_INTERVALS = 1_000_000  # duration_s / report_interval_s
 _GLOB_CHARS = "*?["
 _NS_PER_S = 1_000_000_000
 
@@ -120,28 +136,41 @@ class _Raw(str):
     __slots__ = ()
 
 
+# An error message echoes at most this many characters of a bad value or key.
+_ECHO_CHARS = 60
+
+
+def _clip(text: str, limit: int = _ECHO_CHARS) -> str:
+    """``text`` cut to ``limit`` characters, saying how long it was."""
+    return text if len(text) <= limit else f"{text[: limit - 3]}... ({len(text)} characters)"
+
+
 def _fmt(value: object) -> str:
-    """A value as the user wrote it in TOML."""
+    """A value as the user wrote it in TOML (a short prefix of a long one)."""
     if isinstance(value, _Raw):
         return str(value)
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
-        return json.dumps(value)
+        return _clip(json.dumps(value))
     if isinstance(value, float):
         return _num(value)
     if value is None:
         return "nothing"
     if isinstance(value, dict | list | tuple):
-        text = json.dumps(value, default=str)
-        return text if len(text) <= 60 else text[:57] + "..."
-    return str(value)
+        try:
+            text = json.dumps(value, default=str)
+        except (ValueError, RecursionError):  # nested too deep to print
+            text = f"a {type(value).__name__} nested too deeply to show"
+        return _clip(text)
+    return _clip(str(value))
 
 
 def _num(x: object) -> str:
+    """A number as written: integral floats without ".0", others in full (54.0000001, not 54)."""
     if isinstance(x, float) and math.isfinite(x) and x == int(x) and abs(x) < 1e15:
         return str(int(x))
-    return f"{x:g}" if isinstance(x, float) else str(x)
+    return repr(x) if isinstance(x, float) else _clip(str(x))
 
 
 def _names(names: Iterable[str], limit: int = 20) -> str:
@@ -156,7 +185,7 @@ def _line(path: str, what: str, got: object = _NO_VALUE, allowed: str = "") -> s
         parts.append(f"got {_fmt(got)}")
     if allowed:
         parts.append(f"allowed: {allowed}")
-    return f"{path}: {what}" + (f" ({'; '.join(parts)})" if parts else "")
+    return f"{_clip(path, 120)}: {what}" + (f" ({'; '.join(parts)})" if parts else "")
 
 
 def _check_choice(
@@ -236,7 +265,11 @@ class MacConfig(_Model):
         le=65535,
     )
     queue_limit_packets: int = _field(
-        100, "integer >= 1 packets", "DropTail interface queue per access category", ge=1
+        100,
+        f"integer 1..{MAX_QUEUE_PACKETS} packets",
+        "DropTail interface queue per access category",
+        ge=1,
+        le=MAX_QUEUE_PACKETS,
     )
 
     @model_validator(mode="after")
@@ -276,22 +309,32 @@ class TcpConfig(_Model):
         le=MAX_MSS_BYTES,
     )
     min_rto_ms: float = _field(
-        200.0, "number >= 0 ms", "lower bound of the retransmission timeout (Linux 200 ms)", ge=0.0
+        200.0,
+        "number 0..1e10 ms",
+        "lower bound of the retransmission timeout (Linux 200 ms)",
+        ge=0.0,
+        le=MAX_TIME_MS,
     )
     max_rto_ms: float = _field(
         120_000.0,
-        "number > 0 ms, >= min_rto_ms",
+        "number > 0 ms, >= min_rto_ms, <= 1e10",
         "upper bound of the retransmission timeout (Linux 120 s)",
         gt=0.0,
+        le=MAX_TIME_MS,
     )
     initial_rto_ms: float = _field(
-        1000.0, "number > 0 ms", "RTO before the first RTT sample (RFC 6298: 1 s)", gt=0.0
+        1000.0,
+        "number > 0 ms, <= 1e10",
+        "RTO before the first RTT sample (RFC 6298: 1 s)",
+        gt=0.0,
+        le=MAX_TIME_MS,
     )
     clock_granularity_ms: float = _field(
         0.0,
-        "number >= 0 ms; 0 = the nanosecond clock",
+        "number 0..1e10 ms; 0 = the nanosecond clock",
         "clock granularity G: RTO = SRTT + max(G, 4 RTTVAR) (RFC 6298; NS-2 tcpTick_ 10 ms)",
         ge=0.0,
+        le=MAX_TIME_MS,
     )
     timestamps: bool = _field(
         True,
@@ -324,9 +367,10 @@ class TcpConfig(_Model):
     )
     delack_timeout_ms: float = _field(
         40.0,
-        "number >= 0 ms; 0 = no timer",
+        "number 0..1e10 ms; 0 = no timer",
         "a held ACK goes out after this (Linux TCP_DELACK_MIN 40 ms)",
         ge=0.0,
+        le=MAX_TIME_MS,
     )
     rcv_buf_bytes: int = _field(
         6 * 1024 * 1024,
@@ -408,12 +452,15 @@ _ErrorModel = Annotated[Union[ErrorNone, ErrorFer, ErrorBer], Field(discriminato
 class ChannelConfig(_Model):
     """``[channel]``: who hears whom, and the error model."""
 
-    rx_range_m: float = _field(250.0, "number > 0 metres", "decode range", gt=0.0)
+    rx_range_m: float = _field(
+        250.0, "number > 0 metres, <= 1e6", "decode range", gt=0.0, le=MAX_DISTANCE_M
+    )
     cs_range_m: float | None = _field(
         None,
-        "number >= channel.rx_range_m metres, or unset (= rx_range_m)",
+        "number >= channel.rx_range_m metres, <= 1e6, or unset (= rx_range_m)",
         "carrier-sense / interference range",
         gt=0.0,
+        le=MAX_DISTANCE_M,
     )
     matrix: MatrixConfig | None = _field(
         None, "a table with rx and cs, or unset", "explicit connectivity, overrides the ranges"
@@ -449,11 +496,17 @@ class NodeConfig(_Model):
     """``[[nodes]]``: a node besides the generated ones (all nodes for topology "custom")."""
 
     name: str = _field(
-        ..., "a unique non-empty name without * ? [", "node name, used by links/routes/flows"
+        ..., "a unique name: " + NAME_ALLOWED, "node name, used by links/routes/flows"
     )
-    x_m: float = _field(0.0, "number (metres)", "position x")
-    y_m: float = _field(0.0, "number (metres)", "position y")
-    z_m: float = _field(0.0, "number (metres)", "position z")
+    x_m: float = _field(
+        0.0, "number -1e6..1e6 metres", "position x", ge=-MAX_DISTANCE_M, le=MAX_DISTANCE_M
+    )
+    y_m: float = _field(
+        0.0, "number -1e6..1e6 metres", "position y", ge=-MAX_DISTANCE_M, le=MAX_DISTANCE_M
+    )
+    z_m: float = _field(
+        0.0, "number -1e6..1e6 metres", "position z", ge=-MAX_DISTANCE_M, le=MAX_DISTANCE_M
+    )
     role: Literal["ap", "sta", "adhoc", "host"] = _field(
         ...,
         '"ap", "sta", "adhoc" or "host"',
@@ -466,9 +519,19 @@ class LinkConfig(_Model):
 
     a: str = _field(..., "a node name", "one end")
     b: str = _field(..., "a node name", "the other end")
-    rate_mbps: float = _field(..., "number > 0 Mbit/s", "link rate", gt=0.0)
-    delay_ms: float = _field(..., "number >= 0 ms", "one-way propagation delay", ge=0.0)
-    queue_limit_packets: int = _field(100, "integer >= 1 packets", "DropTail queue per end", ge=1)
+    rate_mbps: float = _field(
+        ..., "number > 0 Mbit/s, <= 1e5", "link rate", gt=0.0, le=MAX_LINK_RATE_MBPS
+    )
+    delay_ms: float = _field(
+        ..., "number 0..1e10 ms", "one-way propagation delay", ge=0.0, le=MAX_TIME_MS
+    )
+    queue_limit_packets: int = _field(
+        100,
+        f"integer 1..{MAX_QUEUE_PACKETS} packets",
+        "DropTail queue per end",
+        ge=1,
+        le=MAX_QUEUE_PACKETS,
+    )
     loss: float = _field(
         0.0, "number in [0, 1)", "random loss of packets from a to b (netem loss)", ge=0.0, lt=1.0
     )
@@ -510,15 +573,17 @@ class FlowConfig(_Model):
     )
     rate_mbps: float | None = _field(
         None,
-        'number > 0 Mbit/s for "udp-cbr"; unset for the other kinds',
+        'number > 0 Mbit/s, <= 1e4 and <= 10^6 packets/s, for "udp-cbr"; unset for the other kinds',
         "offered load of a CBR flow",
         gt=0.0,
+        le=MAX_CBR_RATE_MBPS,
     )
     file_bytes: int | None = _field(
         None,
-        'integer >= 1 bytes for "tcp-file" and "clap-file"; unset for the other kinds',
+        'integer 1..10^12 bytes for "tcp-file" and "clap-file"; unset for the other kinds',
         "bytes a tcp-file or clap-file flow transfers",
         ge=1,
+        le=MAX_FILE_BYTES,
     )
     cc: str | None = _field(
         None,
@@ -530,21 +595,23 @@ class FlowConfig(_Model):
         _RECOVERY_ALLOWED + ", or unset (= top-level recovery, else tcp.recovery); TCP flows only",
         "loss recovery of this flow",
     )
-    start_s: float = _field(0.0, "number >= 0 s, < duration_s", "start time", ge=0.0)
+    start_s: float = _field(0.0, "number >= 0 s, < duration_s", "start time", ge=0.0, le=MAX_TIME_S)
     stop_s: float | None = _field(
         None,
-        'number > start_s seconds, or unset (= until the end); unset for "tcp-file"',
+        'number > start_s seconds, <= 1e7, or unset (= until the end); unset for "tcp-file"',
         "stop time",
         gt=0.0,
+        le=MAX_TIME_S,
     )
     ac: Literal["be", "bk", "vi", "vo"] = _field(
         "be", '"be", "bk", "vi" or "vo"', "EDCA access category (ignored by DCF)"
     )
     report_interval_s: float | None = _field(
         None,
-        "number > 0 seconds, or unset (= top-level report_interval_s)",
+        "number > 0 seconds, >= duration_s / 10^6, or unset (= top-level report_interval_s)",
         "goodput reported per interval, like iperf -i",
         gt=0.0,
+        le=MAX_TIME_S,
     )
 
     @property
@@ -670,9 +737,10 @@ class ClapConfig(_Model):
     )
     feedback_interval_ms: float = _field(
         100.0,
-        "number >= 0.001 ms",
+        "number 0.001..1e10 ms",
         "the receiver sends one aggregate NACK feedback per interval",
         ge=0.001,
+        le=MAX_TIME_MS,
     )
     max_nack_ranges: int = _field(
         16, "integer 1..16 ranges", "NACK ranges per feedback (8 bytes each)", ge=1, le=16
@@ -722,23 +790,34 @@ Standard = Literal["80211a", "80211b", "80211g"]
 class Scenario(_Model):
     """A validated scenario. Build one with :func:`load`, :meth:`from_dict` or ``Scenario(...)``."""
 
-    name: str = _field("scenario", "a non-empty string", "names the run", min_length=1)
+    name: str = _field(
+        "scenario", "a string of 1..200 characters", "names the run", min_length=1, max_length=200
+    )
     topology: Literal["bss", "chain", "custom"] = _field(
         "bss",
         '"bss", "chain" or "custom"',
         "bss: an AP with stations around it; chain: a line of ad-hoc nodes; custom: [[nodes]]",
     )
     stations: int = _field(
-        1, 'integer >= 1 (topology "bss" only)', 'stations "sta1".."staN" around "ap"', ge=1
+        1,
+        f'integer 1..{MAX_NODES - 1} (topology "bss" only)',
+        'stations "sta1".."staN" around "ap"',
+        ge=1,
+        le=MAX_NODES - 1,
     )
     hops: int = _field(
-        1, 'integer >= 1 (topology "chain" only)', 'chain "n0".."n{hops}", hops + 1 nodes', ge=1
+        1,
+        f'integer 1..{MAX_NODES - 1} (topology "chain" only)',
+        'chain "n0".."n{hops}", hops + 1 nodes',
+        ge=1,
+        le=MAX_NODES - 1,
     )
     spacing_m: float = _field(
         10.0,
-        "number > 0 metres",
+        "number > 0 metres, <= 1e6",
         "bss: distance station-AP; chain: distance between neighbours",
         gt=0.0,
+        le=MAX_DISTANCE_M,
     )
     standard: Standard = _field("80211a", '"80211a", "80211b" or "80211g"', "PHY standard")
     erp_mixed: bool = _field(
@@ -756,15 +835,22 @@ class Scenario(_Model):
     payload_bytes: int = _field(
         1500, _PAYLOAD_ALLOWED, "UDP payload per packet (UDP flows only)", ge=1
     )
-    duration_s: float = _field(10.0, "number > 0 seconds", "simulated time", gt=0.0)
+    duration_s: float = _field(
+        10.0, "number > 0 seconds, <= 1e7", "simulated time", gt=0.0, le=MAX_TIME_S
+    )
     warmup_s: float = _field(
-        0.0, "number >= 0 seconds, < duration_s", "nothing is counted before this", ge=0.0
+        0.0,
+        "number >= 0 seconds, < duration_s",
+        "nothing is counted before this",
+        ge=0.0,
+        le=MAX_TIME_S,
     )
     report_interval_s: float | None = _field(
         None,
-        "number > 0 seconds, or unset (no per-interval report)",
+        "number > 0 seconds, >= duration_s / 10^6, or unset (no per-interval report)",
         "every flow's goodput per interval after the warm-up (paper 000: 5 s)",
         gt=0.0,
+        le=MAX_TIME_S,
     )
     traffic: Literal["udp", "tcp"] = _field(
         "udp",
@@ -791,6 +877,7 @@ class Scenario(_Model):
         "number >= 0 ms, <= tcp.max_rto_ms, or unset (= tcp.min_rto_ms); needs a TCP flow",
         "shortcut for tcp.min_rto_ms, overriding it",
         ge=0.0,
+        le=MAX_TIME_MS,
     )
     retry_limit: int | None = _field(
         None,
@@ -874,6 +961,7 @@ class Scenario(_Model):
         """Validate ``data`` (as parsed from TOML); raise :class:`ScenarioError` if invalid."""
         if not isinstance(data, Mapping):
             raise ScenarioError(_line("scenario", "expected a table", data, "a table of fields"))
+        check_plain(data)
         try:
             return cls.model_validate(dict(data))
         except ValidationError as exc:
@@ -1041,13 +1129,9 @@ def _build_world_spec(s: Scenario, issues: list[_Issue]) -> dict[str, Any]:
     index: dict[str, int] = {n.name: i for i, n in enumerate(nodes)}
     for i, cfg in enumerate(s.nodes):
         loc = ("nodes", i, "name")
-        if not cfg.name.strip():
-            issues.append(_Issue(loc, "must not be empty", cfg.name, "a non-empty name"))
-            continue
-        if any(c in cfg.name for c in _GLOB_CHARS):
-            issues.append(
-                _Issue(loc, "must not contain * ? [ (they make globs)", cfg.name, "a plain name")
-            )
+        if not safe_name(cfg.name):
+            # Node names become file names (pcap export) and glob targets: a safe alphabet.
+            issues.append(_Issue(loc, "not a valid node name", cfg.name, NAME_ALLOWED))
             continue
         if cfg.name in index:
             where = (
@@ -1063,6 +1147,26 @@ def _build_world_spec(s: Scenario, issues: list[_Issue]) -> dict[str, Any]:
         nodes.append(_Node(cfg.name, (cfg.x_m, cfg.y_m, cfg.z_m), cfg.role, ("nodes", i)))
     names = [n.name for n in nodes]
     n = len(nodes)
+    if n > MAX_NODES:
+        issues.append(
+            _Issue(
+                ("nodes",),
+                f"the scenario has {n} nodes, more than the limit of {MAX_NODES}",
+                _Raw(f"{n} nodes"),
+                f"at most {MAX_NODES} nodes in all (generated and [[nodes]])",
+            )
+        )
+        return {}
+    _check_intervals(issues, ("report_interval_s",), s.report_interval_s, s)
+    if "flows" in s.model_fields_set and not s.flows:
+        issues.append(
+            _Issue(
+                ("flows",),
+                "an empty list leaves the scenario without traffic",
+                [],
+                "at least one [[flows]] entry, or no flows key (the topology's default flows)",
+            )
+        )
     if s.topology == "custom" and not s.nodes:
         issues.append(
             _Issue(("nodes",), "a custom topology needs at least one [[nodes]] entry", [], "")
@@ -1223,6 +1327,21 @@ def _build_world_spec(s: Scenario, issues: list[_Issue]) -> dict[str, Any]:
     if s.flows:
         for i, flow in enumerate(s.flows):
             d = known(flow.dst, ("flows", i, "dst"))
+            if flow.rate_mbps is not None:
+                payload = flow.payload_bytes if flow.payload_bytes is not None else s.payload_bytes
+                pps = flow.rate_mbps * 1e6 / (8 * payload)
+                if pps > MAX_CBR_PACKETS_PER_S:
+                    issues.append(
+                        _Issue(
+                            ("flows", i, "rate_mbps"),
+                            f"{pps:.3g} packets per second of {payload} bytes, more than the "
+                            f"limit of {MAX_CBR_PACKETS_PER_S}",
+                            flow.rate_mbps,
+                            f"number > 0 and <= {_num(MAX_CBR_PACKETS_PER_S * 8 * payload / 1e6)}"
+                            f" Mbit/s for {payload}-byte packets",
+                        )
+                    )
+            _check_intervals(issues, ("flows", i, "report_interval_s"), flow.report_interval_s, s)
             if flow.start_s >= s.duration_s:
                 issues.append(
                     _Issue(
@@ -1502,6 +1621,23 @@ def _build_world_spec(s: Scenario, issues: list[_Issue]) -> dict[str, Any]:
     }
 
 
+def _check_intervals(
+    issues: list[_Issue], loc: tuple[str | int, ...], interval_s: float | None, s: Scenario
+) -> None:
+    """An issue if a report interval cuts the run into more than MAX_REPORT_INTERVALS."""
+    if interval_s is not None and s.duration_s / interval_s > MAX_REPORT_INTERVALS:
+        least = s.duration_s / MAX_REPORT_INTERVALS
+        issues.append(
+            _Issue(
+                loc,
+                f"cuts duration_s = {_num(s.duration_s)} into more than "
+                f"{MAX_REPORT_INTERVALS} intervals",
+                interval_s,
+                f"number >= {least:.3g} seconds (duration_s / {MAX_REPORT_INTERVALS}), or unset",
+            )
+        )
+
+
 def _trace_path(
     src: int, dst: int, next_hop: dict[tuple[int, int], int], names: list[str]
 ) -> str | None:
@@ -1628,7 +1764,7 @@ def _convert_validation_error(exc: ValidationError) -> list[str]:
             keys = list(owner.model_fields) if owner is not None else []
             close = difflib.get_close_matches(str(loc[-1]), keys, n=1)
             hint = f"; did you mean {json.dumps(close[0])}?" if close else ""
-            lines.append(f"{path}: unknown field{hint} (allowed: {', '.join(keys)})")
+            lines.append(f"{_clip(path, 120)}: unknown field{hint} (allowed: {', '.join(keys)})")
             continue
         if kind == "missing":
             lines.append(_line(path, "required field is missing", allowed=allowed))
@@ -1667,9 +1803,48 @@ def _convert_validation_error(exc: ValidationError) -> list[str]:
 _TOML_POS = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
 
 
+# Deepest nesting of tables and arrays a scenario may have (the deepest real one has 4).
+MAX_DEPTH = 32
+
+
+def check_plain(data: object, root: str = "scenario") -> None:
+    """Raise :class:`ScenarioError` unless ``data`` is nested at most MAX_DEPTH deep and every
+    table key is a string (what TOML can express). Iterative: no recursion on deep input."""
+    stack: list[tuple[object, str, int]] = [(data, root, 0)]
+    while stack:
+        value, path, depth = stack.pop()
+        if isinstance(value, Mapping):
+            items: Iterable[tuple[object, object]] = value.items()
+        elif isinstance(value, list | tuple):
+            items = enumerate(value)
+        else:
+            continue
+        if depth >= MAX_DEPTH:
+            raise ScenarioError(
+                f"{_clip(path)}: nested more than {MAX_DEPTH} tables or arrays deep "
+                f"(allowed: at most {MAX_DEPTH})"
+            )
+        for key, item in items:
+            if isinstance(value, Mapping) and not isinstance(key, str):
+                raise ScenarioError(
+                    _line(
+                        _clip(path),
+                        "a table key is not a string",
+                        _Raw(_clip(repr(key))),
+                        "string keys, as in TOML",
+                    )
+                )
+            sub = str(key) if path == root else f"{path}.{key}"
+            stack.append((item, sub, depth + 1))
+
+
 def _parse_toml(text: str, source: str) -> dict[str, Any]:
     try:
         return tomllib.loads(text)
+    except RecursionError:
+        raise ScenarioError(
+            f"{source}: invalid TOML: nested too deeply (allowed: at most {MAX_DEPTH} levels)"
+        ) from None
     except tomllib.TOMLDecodeError as exc:
         msg = str(exc)
         m = _TOML_POS.search(msg)
@@ -1709,7 +1884,9 @@ def _split_key(key: str) -> list[str | int]:
     for part in key.split("."):
         part = part.strip()
         if not part:
-            raise ScenarioError(f"{key}: empty segment in dotted key (allowed: e.g. mac.aifsn)")
+            raise ScenarioError(
+                f"{_clip(key)}: empty segment in dotted key (allowed: e.g. mac.aifsn)"
+            )
         parts.append(int(part) if part.isdigit() else part)
     return parts
 
@@ -1771,6 +1948,10 @@ def parse_override_value(key: str, raw: str) -> object:
         value = tomllib.loads(f"v = {raw}")["v"]
     except tomllib.TOMLDecodeError:
         return raw
+    except RecursionError:
+        raise ScenarioError(
+            f"--set {_clip(key)}: value nested too deeply (allowed: at most {MAX_DEPTH} levels)"
+        ) from None
     if not isinstance(value, str) and _expects_string(key):
         return raw
     return value
@@ -1783,6 +1964,7 @@ def apply_overrides(data: Mapping[str, Any], overrides: Iterable[str]) -> dict[s
     values (``20``, ``true``, ``"80211b"``, ``[1, 2]``), or plain strings if they do not parse
     or if the field wants a string (so ``standard=80211b`` works unquoted).
     """
+    check_plain(data)
     out = copy.deepcopy(dict(data))
     problems: list[str] = []
     for item in overrides:
@@ -1790,7 +1972,7 @@ def apply_overrides(data: Mapping[str, Any], overrides: Iterable[str]) -> dict[s
         key = key.strip()
         if not sep or not key:
             problems.append(
-                f"--set {item}: expected KEY=VALUE (got {json.dumps(str(item))}; "
+                f"--set {_clip(str(item))}: expected KEY=VALUE (got {_fmt(str(item))}; "
                 "allowed: e.g. stations=20 or mac.short_retry_limit=3)"
             )
             continue
@@ -1807,6 +1989,8 @@ def apply_value_overrides(
     data: Mapping[str, Any], overrides: Mapping[str, object]
 ) -> dict[str, Any]:
     """Like :func:`apply_overrides` but with Python values: ``{"mac.aifsn": 3}``."""
+    check_plain(data)
+    check_plain(overrides, "overrides")
     out = copy.deepcopy(dict(data))
     problems: list[str] = []
     for key, value in overrides.items():

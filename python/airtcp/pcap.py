@@ -18,7 +18,7 @@ import zlib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from airtcp.result import atomic_directory, check_out_dir
+from airtcp.outpath import atomic_directory, check_out_dir, child, safe_name
 
 if TYPE_CHECKING:
     from airtcp.result import Result
@@ -113,7 +113,7 @@ def write_pcaps(
             "traces.frames: the result has no frames trace; run with [traces] frames = true "
             "(or airtcp run --pcap DIR)"
         )
-    out = check_out_dir(out_dir)  # before any work: refuse a used directory at once
+    out = check_out_dir(out_dir, "pcap")  # before any work: refuse a used directory at once
     names = [str(n["name"]) for n in result.summary.get("nodes", [])]
     cols = frames.to_pydict()
     times: list[int] = cols["time_ns"]
@@ -126,15 +126,18 @@ def write_pcaps(
         groups.setdefault(key, []).append(i)
 
     written: list[Path] = []
-    with atomic_directory(out, "pcap files") as tmp:
+    with atomic_directory(out, "pcap files", kind="pcap") as tmp:
         for (node, iface), rows in sorted(groups.items()):
             wireless = iface == 0
             rows.sort(key=times.__getitem__)  # stable: same-time records keep trace order
-            name = f"{names[node] if node < len(names) else f'node{node}'}-{_iface_name(iface)}"
+            node_name = names[node] if node < len(names) else ""
+            if not safe_name(node_name):  # never a path from user text (outpath.NAME_ALLOWED)
+                node_name = f"node{node}"
+            name = f"{node_name}-{_iface_name(iface)}"
             linktype = LINKTYPE_IEEE802_11_RADIOTAP if wireless else LINKTYPE_RAW
             recs = [record(times[i], heads[i], lengths[i], wireless, snap_bytes) for i in rows]
             snaplen = max([snap_bytes, *(len(r) - 16 for r in recs)])
-            with open(tmp / f"{name}.pcap", "wb") as fh:
+            with open(child(tmp, f"{name}.pcap"), "wb") as fh:
                 fh.write(file_header(linktype, snaplen))
                 fh.writelines(recs)
             written.append(out / f"{name}.pcap")

@@ -111,11 +111,40 @@ def check_format(out: str | Path) -> str:
     return FORMATS[suffix]
 
 
+_CREATOR = "airtcp (matplotlib)"
+_CREATOR_BYTES = _CREATOR.encode()
+
+
+def check_figure_path(out: str | Path) -> Path:
+    """Raise :class:`PlotError` unless ``out`` is absent or a figure airtcp drew (its creator
+    field names airtcp): a plot never overwrites a file of the user's."""
+    path = Path(out)
+    if not path.exists() and not path.is_symlink():
+        return path
+    if not path.is_file():
+        raise PlotError(f"--out {out}: exists and is not a regular file; choose a new file name")
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(65536)
+            size = fh.seek(0, 2)
+            fh.seek(max(0, size - 65536))
+            tail = fh.read()
+    except OSError as exc:
+        raise PlotError(f"--out {out}: cannot read it ({exc.strerror or exc})") from None
+    if _CREATOR_BYTES not in head and _CREATOR_BYTES not in tail:
+        raise PlotError(
+            f"--out {out}: exists and airtcp did not draw it; choose a new file name "
+            "(airtcp overwrites only its own figures)"
+        )
+    return path
+
+
 def save(fig: Figure, out: str | Path) -> Path:
     """Write ``fig`` to ``out`` atomically (a temporary file beside it, then a rename).
 
     The format comes from the suffix (``.png``, ``.svg``, ``.pdf``); the parent directory is
-    created if needed. SVG and PDF carry no creation date, so the same figure gives the same
+    created if needed; an existing file is replaced only if it is a figure airtcp drew
+    (:func:`check_figure_path`). SVG and PDF carry no creation date, so the same figure gives the same
     bytes.
     """
     import matplotlib
@@ -124,8 +153,14 @@ def save(fig: Figure, out: str | Path) -> Path:
 
     fmt = check_format(out)
     path = Path(out)
-    # No creation date (SVG "Date", PDF "CreationDate"): equal figures give equal files.
-    metadata = {"svg": {"Date": None}, "pdf": {"CreationDate": None}}.get(fmt)
+    check_figure_path(path)
+    # No creation date (SVG "Date", PDF "CreationDate"): equal figures give equal files. The
+    # creator names airtcp: an existing figure is overwritten only if airtcp drew it.
+    metadata = {
+        "png": {"Software": _CREATOR},
+        "svg": {"Date": None, "Creator": _CREATOR},
+        "pdf": {"CreationDate": None, "Creator": _CREATOR},
+    }.get(fmt)
     # A fixed salt: SVG element ids stop being random, so equal figures give equal files.
     with (
         atomic_file(path, prefix=f".{path.name}.") as tmp,
@@ -297,13 +332,15 @@ def aggregate(
     return pd.DataFrame(rows, columns=[*keys, "n", "mean", "std", "ci_low", "ci_high"])
 
 
-def _load_runs(store: str | Path, where: str | None) -> tuple[pd.DataFrame, int]:
+def _load_runs(
+    store: str | Path, where: str | None, allow_external_access: bool = False
+) -> tuple[pd.DataFrame, int]:
     """The stored runs matching ``where`` that did not fail, and how many failed."""
     import duckdb
 
     from airtcp import store as store_module
 
-    con = store_module.connect(store)
+    con = store_module.connect(store, allow_external_access=allow_external_access)
     sql = "SELECT * FROM runs" + (f" WHERE ({where})" if where else "") + " ORDER BY run_hash"
     try:
         frame = con.execute(sql).df()
@@ -336,6 +373,7 @@ def metric(
     ci: float = 0.95,
     pool: bool = False,
     title: str | None = None,
+    allow_external_access: bool = False,
 ) -> tuple[Figure, pd.DataFrame]:
     """Mean of ``y`` over ``x``, one line per ``group``, with confidence intervals.
 
@@ -345,11 +383,12 @@ def metric(
     varies within a point, that is an error unless ``pool`` is true (add it to ``group`` or
     fix it with ``where``). Returns the figure and :func:`aggregate`'s table, in y's own
     units (the figure draws bit/s as Mbit/s); ``table.attrs["notes"]`` holds the figure's note.
+    ``where`` runs without file access unless ``allow_external_access`` (see airtcp.store).
     """
     if not 0 < ci < 1:
         raise PlotError(f"--ci: {ci!r} (allowed: a confidence level between 0 and 1, e.g. 0.95)")
     group = list(group)
-    frame, failed = _load_runs(store, where)
+    frame, failed = _load_runs(store, where, allow_external_access)
     if frame.empty:
         cond = f" matching --where {where!r}" if where else ""
         extra = f" ({failed} failed runs excluded)" if failed else ""
@@ -583,6 +622,10 @@ def _nice_bin(seconds: float) -> float:
     return max(m * power for m in (1, 2, 5) if m * power <= raw * (1 + 1e-9))
 
 
+# Most time bins of one trace figure (a figure is a few thousand pixels wide).
+MAX_BINS = 100_000
+
+
 def _edges(end_s: float, bin_s: float) -> np.ndarray:
     edges = np.arange(0.0, end_s, bin_s)
     return np.append(edges, end_s) if edges.size else np.array([0.0, end_s])
@@ -647,8 +690,8 @@ def trace(
     plotted units.
     """
     y = trace_y(kind, y)
-    if bin_s is not None and not bin_s > 0:
-        raise PlotError(f"--bin-s: {bin_s!r} (allowed: a number of seconds > 0)")
+    if bin_s is not None and not (bin_s > 0 and math.isfinite(bin_s)):
+        raise PlotError(f"--bin-s: {bin_s!r} (allowed: a finite number of seconds > 0)")
     if flow is not None and kind == "mac_tx":
         raise PlotError("--flow: mac_tx is drawn per node, not per flow (leave --flow out)")
     r = _source(source, kind, run)
@@ -675,6 +718,11 @@ def trace(
             raise PlotError(f"no rows in the {kind} trace of {r.label}" + _empty_hint(kind))
         end_s = max(end_s, float(frame[time_col].max()) * 1e-9)
         width = bin_s if bin_s is not None else _nice_bin(end_s)
+        if end_s / width > MAX_BINS:
+            raise PlotError(
+                f"--bin-s: {width!r} cuts the {end_s:.6g} s of the run into more than {MAX_BINS} "
+                f"bins (allowed: a number >= {end_s / MAX_BINS:.3g} seconds)"
+            )
         series = _trace_series(kind, y, frame, summary, _edges(end_s, width))
     data = pd.DataFrame(series, columns=["line", "time_s", "value"])
 

@@ -8,23 +8,23 @@
     out_dir/nodes.parquet       one row per node, MAC counters flattened into columns
     out_dir/traces/<name>.parquet
 
-The directory appears complete or not at all: everything is written into a hidden sibling
-directory first and renamed into place.
+The directory appears complete or not at all: everything is written into a hidden temporary
+directory first and renamed into place (:func:`airtcp.outpath.atomic_directory`); a directory
+that exists must be empty.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import shutil
-import tempfile
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pyarrow as pa
-import pyarrow.parquet as pq
+from airtcp.outpath import OutputExistsError, atomic_directory, atomic_file, check_out_dir
+
+if TYPE_CHECKING:  # pyarrow is imported when a table is asked for (airtcp run --json needs none)
+    import pyarrow as pa
 
 __all__ = [
     "OutputExistsError",
@@ -34,57 +34,6 @@ __all__ = [
     "check_out_dir",
     "flatten",
 ]
-
-
-class OutputExistsError(FileExistsError):
-    """The output directory exists and is not empty; airtcp never overwrites results."""
-
-
-def check_out_dir(out_dir: str | Path) -> Path:
-    """Raise :class:`OutputExistsError` unless ``out_dir`` is absent or an empty directory."""
-    out = Path(out_dir)
-    if out.exists() and (not out.is_dir() or any(out.iterdir())):
-        what = "directory is not empty" if out.is_dir() else "path exists and is not a directory"
-        raise OutputExistsError(f"{out}: output {what}; choose a new --out or remove it")
-    return out
-
-
-@contextmanager
-def atomic_directory(out_dir: str | Path, what: str = "result") -> Iterator[Path]:
-    """Fill a new directory atomically: yields a hidden sibling to write into, renamed to
-    ``out_dir`` when the block ends without error and removed when it fails. ``out_dir``
-    must be absent or empty (:class:`OutputExistsError` otherwise)."""
-    out = check_out_dir(out_dir)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.partial-", dir=out.parent))
-    try:
-        yield tmp
-        tmp.chmod(0o755)  # mkdtemp makes it 0o700
-        try:
-            os.replace(tmp, out)  # atomic; fails if out became a non-empty directory
-        except OSError as exc:
-            raise OutputExistsError(f"{out}: cannot move the {what} into place ({exc})") from exc
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-
-
-@contextmanager
-def atomic_file(path: str | Path, prefix: str = ".tmp-") -> Iterator[Path]:
-    """Write one file atomically: yields a temporary path beside ``path`` (same directory, so
-    the rename is atomic), renamed to ``path`` when the block ends without error; the
-    temporary file never outlives the block. Readers skip names starting with ``prefix``."""
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, name = tempfile.mkstemp(prefix=prefix, suffix=target.suffix, dir=target.parent)
-    os.close(fd)
-    tmp = Path(name)
-    try:
-        yield tmp
-        tmp.chmod(0o644)  # mkstemp makes it 0o600
-        os.replace(tmp, target)
-    finally:
-        tmp.unlink(missing_ok=True)
 
 
 def flatten(
@@ -105,6 +54,8 @@ def flatten(
 
 
 def _table(columns: pa.Table | Mapping[str, Any]) -> pa.Table:
+    import pyarrow as pa
+
     return columns if isinstance(columns, pa.Table) else pa.table(dict(columns))
 
 
@@ -118,7 +69,9 @@ class Result:
         spec: Mapping[str, Any] | None = None,
     ) -> None:
         self.summary: dict[str, Any] = dict(summary)
-        self.traces: dict[str, pa.Table] = {k: _table(v) for k, v in (traces or {}).items()}
+        # The core hands traces over as {column: list}; they become Arrow tables on first use.
+        self._columns: dict[str, pa.Table | Mapping[str, Any]] = dict(traces or {})
+        self._traces: dict[str, pa.Table] | None = None
         self.spec: dict[str, Any] | None = dict(spec) if spec is not None else None
 
     def __repr__(self) -> str:
@@ -129,13 +82,29 @@ class Result:
         return f"Result(scenario={name!r}, seed={self.summary.get('seed')!r}{tail})"
 
     @property
+    def traces(self) -> dict[str, pa.Table]:
+        """The traces, name -> pyarrow.Table (converted from the core's columns on first use)."""
+        if self._traces is None:
+            self._traces = {k: _table(v) for k, v in self._columns.items()}
+            self._columns = {}
+        return self._traces
+
+    @traces.setter
+    def traces(self, traces: Mapping[str, pa.Table | Mapping[str, Any]]) -> None:
+        self._columns, self._traces = dict(traces), None
+
+    @property
     def flows(self) -> pa.Table:
         """One row per flow, columns as in the summary's ``flows``."""
+        import pyarrow as pa
+
         return pa.Table.from_pylist([dict(f) for f in self.summary.get("flows", [])])
 
     @property
     def nodes(self) -> pa.Table:
         """One row per node; nested counters become columns (``mac.attempts`` -> ``mac_attempts``)."""
+        import pyarrow as pa
+
         return pa.Table.from_pylist([flatten(n) for n in self.summary.get("nodes", [])])
 
     def to_json(self, indent: int | None = None) -> str:
@@ -145,6 +114,8 @@ class Result:
 
     def write(self, out_dir: str | Path) -> Path:
         """Write the result to ``out_dir`` atomically; refuse to overwrite a non-empty one."""
+        import pyarrow.parquet as pq
+
         for name in self.traces:
             if not name or name.startswith(".") or "/" in name or os.sep in name:
                 raise ValueError(f"trace name {name!r} cannot be a file name")
@@ -164,6 +135,8 @@ class Result:
     @classmethod
     def read(cls, out_dir: str | Path) -> Result:
         """Load a result written by :meth:`write`."""
+        import pyarrow.parquet as pq
+
         out = Path(out_dir)
         summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
         spec_path = out / "spec.json"

@@ -25,7 +25,8 @@ def to_scenario(
     if isinstance(config, Scenario):
         if not overrides:
             return config
-        data: Mapping[str, Any] = config.model_dump(mode="python")
+        # What the user set, not the defaults: re-validated, it gives the same scenario.
+        data: Mapping[str, Any] = config.model_dump(mode="python", exclude_unset=True)
     elif isinstance(config, str | Path):
         data = load_toml(config)
     elif isinstance(config, Mapping):

@@ -19,6 +19,7 @@ segment it carried, when the frame became ready to contend and the backoff it dr
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -36,6 +37,8 @@ if TYPE_CHECKING:
 __all__ = ["SequenceData", "sequence", "sequence_data"]
 
 _NS = 1e-9
+# Most frames one diagram draws (each is a bar, an arrow and a label).
+MAX_FRAMES = 5000
 _COLORS = {"data": "tab:blue", "tcp_ack": "tab:orange", "ack": "0.55", "rts": "0.35", "cts": "0.35"}
 _LOST = {"collision": "red", "error": "purple"}
 
@@ -73,8 +76,8 @@ def sequence_data(
     t1_s: float,
 ) -> SequenceData:
     """The frames and TCP events of flow ``flow`` between ``t0_s`` and ``t1_s``."""
-    if not t1_s > t0_s >= 0:
-        raise PlotError(f"--from {t0_s} --to {t1_s}: need 0 <= from < to (seconds)")
+    if not (math.isfinite(t0_s) and math.isfinite(t1_s) and t1_s > t0_s >= 0):
+        raise PlotError(f"--from {t0_s!r} --to {t1_s!r}: need finite seconds with 0 <= from < to")
     segs_run = _source(source, "tcp_segments", run)
     mac_run = _source(source, "mac_tx", run)
     segs, mac = segs_run.tables["tcp_segments"], mac_run.tables["mac_tx"]
@@ -104,6 +107,11 @@ def sequence_data(
 
     # MAC lanes: frames sent by the sender or by its peer.
     m = mac[(mac["node"].isin([src, peer])) & (mac["end_ns"] >= lo) & (mac["start_ns"] <= hi)]
+    if len(m) > MAX_FRAMES:
+        raise PlotError(
+            f"--from {t0_s!r} --to {t1_s!r}: the window holds {len(m)} frames, more than a "
+            f"sequence diagram can show (allowed: a window of at most {MAX_FRAMES} frames)"
+        )
     tcp_ack = (m["kind"] == "data") & (m["flow"] == flow) & (m["node"] == peer)
     what = np.where(tcp_ack, "tcp_ack", m["kind"].to_numpy())
     seg_no = np.where(

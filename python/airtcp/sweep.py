@@ -25,6 +25,7 @@ import hashlib
 import itertools
 import json
 import logging
+import math
 import os
 import tomllib
 import traceback
@@ -38,8 +39,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from airtcp import __version__
-from airtcp.config import Scenario, ScenarioError, apply_overrides, load_toml
-from airtcp.result import atomic_file, flatten
+from airtcp.config import Scenario, ScenarioError, apply_value_overrides, check_plain, load_toml
+from airtcp.outpath import OutputExistsError, atomic_file, check_out_dir, claim_directory
+from airtcp.result import flatten
 
 __all__ = ["RunSpec", "SweepError", "SweepSpec", "expand", "load_sweep", "run_sweep"]
 
@@ -68,62 +70,166 @@ class RunSpec:
     run_hash: str
 
 
+# Most runs one sweep may expand to (grid x zips x replications): 10^5 runs of a few kB of
+# configuration each stay within a few hundred MB while they are validated and scheduled.
+MAX_RUNS = 100_000
+# Most worker processes (more than the runs to do are never started).
+MAX_WORKERS = 1024
+_SWEEP_FIELDS = ("base", "seed", "replications", "grid", "zip")
+
+
+def _key(key: str, limit: int = 60) -> str:
+    """A key for a message, cut to ``limit`` characters."""
+    return key if len(key) <= limit else f"{key[: limit - 3]}... ({len(key)} characters)"
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    """A value for a message: its repr, cut to ``limit`` characters."""
+    return _key(repr(value), limit)
+
+
+def _is_number(x: Any) -> bool:
+    return isinstance(x, int | float) and not isinstance(x, bool)
+
+
 def _values(key: str, v: Any) -> list[Any]:
+    where = f"grid.{_key(key)}"
     if isinstance(v, list):
         if not v:
-            raise SweepError(f"grid.{key}: empty list (allowed: a non-empty list or a range)")
+            raise SweepError(f"{where}: empty list (allowed: a non-empty list or a range)")
+        if len(v) > MAX_RUNS:
+            raise SweepError(f"{where}: {len(v)} values (allowed: at most {MAX_RUNS})")
+        _check_values(where, v)
         return v
     if isinstance(v, dict) and set(v) <= {"start", "stop", "step"} and {"start", "stop"} <= set(v):
         start, stop, step = v["start"], v["stop"], v.get("step", 1)
-        if not all(isinstance(x, int | float) for x in (start, stop, step)) or step <= 0:
-            raise SweepError(f"grid.{key}: {v!r} (allowed: numbers start, stop and step > 0)")
+        if not all(_is_number(x) and math.isfinite(x) for x in (start, stop, step)) or step <= 0:
+            raise SweepError(
+                f"{where}: {_short(v)} (allowed: finite numbers start, stop and step > 0)"
+            )
+        count = math.floor((stop - start) / step + 1e-9) + 1 if stop >= start else 0
+        if count < 1:
+            raise SweepError(f"{where}: {_short(v)} holds no value (allowed: start <= stop)")
+        if count > MAX_RUNS:
+            raise SweepError(
+                f"{where}: {_short(v)} holds {count} values (allowed: at most {MAX_RUNS})"
+            )
         out, x = [], start
         while x <= stop + 1e-12:
             out.append(round(x, 12) if isinstance(x, float) else x)
             x += step
         return out
     raise SweepError(
-        f"grid.{key}: {v!r} (allowed: a list of values or {{start, stop, step}}, stop included)"
+        f"{where}: {_short(v)} (allowed: a list of values or {{start, stop, step}}, stop included)"
     )
+
+
+def _check_values(where: str, values: list[Any]) -> None:
+    """Swept values must be plain TOML data with finite numbers (they become JSON columns)."""
+    for value in values:
+        try:
+            json.dumps(value, allow_nan=False)
+        except (TypeError, ValueError):
+            raise SweepError(
+                f"{where}: {_short(value)} (allowed: finite numbers, strings, booleans, arrays "
+                "and tables; no dates, no nan or inf)"
+            ) from None
+
+
+def _read_toml(p: Path, what: str) -> dict[str, Any]:
+    """A TOML file as a dict; SweepError naming ``what`` when it cannot be read."""
+    try:
+        raw = p.read_bytes()
+    except FileNotFoundError:
+        raise SweepError(f"{p}: no such {what}") from None
+    except IsADirectoryError:
+        raise SweepError(f"{p}: is a directory, not a {what}") from None
+    except OSError as exc:
+        raise SweepError(f"{p}: cannot read the {what} ({exc.strerror or exc})") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise SweepError(f"{p}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    try:
+        return tomllib.loads(text)
+    except RecursionError:
+        raise SweepError(f"{p}: invalid TOML: nested too deeply") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise SweepError(f"{p}: invalid TOML: {exc}") from None
 
 
 def load_sweep(path: str | Path) -> SweepSpec:
     """Read and check a sweep file."""
     p = Path(path)
-    try:
-        raw = tomllib.loads(p.read_text())
-    except FileNotFoundError:
-        raise SweepError(f"{p}: no such sweep file") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise SweepError(f"{p}: invalid TOML: {exc}") from None
-    allowed = {"base", "seed", "replications", "grid", "zip"}
-    unknown = sorted(set(raw) - allowed)
+    raw = _read_toml(p, "sweep file")
+    unknown = sorted(set(raw) - set(_SWEEP_FIELDS))
     if unknown:
-        raise SweepError(f"{unknown[0]}: unknown field (allowed: {', '.join(sorted(allowed))})")
+        raise SweepError(
+            f"{_key(unknown[0])}: unknown field (allowed: {', '.join(sorted(_SWEEP_FIELDS))})"
+        )
     base_v = raw.get("base")
     if isinstance(base_v, str):
-        base = load_toml(p.parent / base_v)
+        try:
+            base = load_toml(p.parent / base_v)
+        except FileNotFoundError:
+            raise SweepError(f"base: {p.parent / base_v}: no such scenario file") from None
+        except ScenarioError as exc:
+            raise SweepError(f"base: {exc}") from None
+        except OSError as exc:
+            raise SweepError(f"base: {p.parent / base_v}: cannot read ({exc.strerror})") from None
     elif isinstance(base_v, dict):
         base = base_v
     else:
-        raise SweepError(f"base: {base_v!r} (allowed: a scenario file path or an inline table)")
+        raise SweepError(
+            f"base: {_short(base_v)} (allowed: a scenario file path or an inline table)"
+        )
+    try:
+        check_plain(base, "base")
+    except ScenarioError as exc:
+        raise SweepError(str(exc)) from None
     reps = raw.get("replications", 1)
     seed = raw.get("seed", 1)
-    if not isinstance(reps, int) or reps < 1:
-        raise SweepError(f"replications: {reps!r} (allowed: integer >= 1)")
-    if not isinstance(seed, int) or not 0 <= seed < 2**63:
-        raise SweepError(f"seed: {seed!r} (allowed: integer 0..2^63-1)")
-    grid = {k: _values(k, v) for k, v in dict(raw.get("grid", {})).items()}
+    if isinstance(reps, bool) or not isinstance(reps, int) or not 1 <= reps <= MAX_RUNS:
+        raise SweepError(f"replications: {_short(reps)} (allowed: integer 1..{MAX_RUNS})")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+        raise SweepError(f"seed: {_short(seed)} (allowed: integer 0..2^63-1)")
+    grid_v = raw.get("grid", {})
+    if not isinstance(grid_v, dict):
+        raise SweepError(f"grid: {_short(grid_v)} (allowed: a table of parameter = list or range)")
+    grid = {k: _values(k, v) for k, v in grid_v.items()}
+    zips_v = raw.get("zip", [])
+    if not isinstance(zips_v, list):
+        raise SweepError(f"zip: {_short(zips_v)} (allowed: an array of tables [[zip]])")
     zips = []
-    for i, z in enumerate(raw.get("zip", [])):
+    seen = {k: "grid" for k in grid}
+    for i, z in enumerate(zips_v):
         if not isinstance(z, dict) or not z or not all(isinstance(v, list) for v in z.values()):
-            raise SweepError(f"zip.{i}: {z!r} (allowed: a table of equally long lists)")
+            raise SweepError(f"zip.{i}: {_short(z)} (allowed: a table of equally long lists)")
         lengths = {len(v) for v in z.values()}
         if len(lengths) != 1:
             raise SweepError(
                 f"zip.{i}: lists of lengths {sorted(lengths)} (allowed: equal lengths)"
             )
+        if lengths == {0}:
+            raise SweepError(f"zip.{i}: empty lists (allowed: lists of at least one value)")
+        for k, v in z.items():
+            _check_values(f"zip.{i}.{_key(k)}", v)
+        for k in z:
+            if k in seen:
+                raise SweepError(
+                    f"zip.{i}.{_key(k)}: already swept in {seen[k]} (allowed: each parameter "
+                    "in one place: the grid or one zip)"
+                )
+            seen[k] = f"zip.{i}"
         zips.append(dict(z))
+    total = reps
+    for n in [*(len(v) for v in grid.values()), *(len(next(iter(z.values()))) for z in zips)]:
+        total *= n
+    if total > MAX_RUNS:
+        raise SweepError(
+            f"the sweep expands to {total} runs (grid x zips x replications; allowed: at most "
+            f"{MAX_RUNS}): split it into several sweeps"
+        )
     return SweepSpec(base=base, grid=grid, zips=zips, replications=reps, seed=seed)
 
 
@@ -133,10 +239,6 @@ def _digest(*parts: str) -> str:
         h.update(part.encode())
         h.update(b"\0")
     return h.hexdigest()
-
-
-def _overrides(params: Mapping[str, Any]) -> list[str]:
-    return [f"{k}={json.dumps(v)}" for k, v in params.items()]
 
 
 def expand(spec: SweepSpec) -> list[RunSpec]:
@@ -151,10 +253,10 @@ def expand(spec: SweepSpec) -> list[RunSpec]:
         for part in combo:
             params.update(part)
         try:
-            config = apply_overrides(spec.base, _overrides(params))
+            config = apply_value_overrides(spec.base, params)
             canonical = Scenario.from_dict(config).spec_json()
         except ScenarioError as exc:
-            raise SweepError(f"run {params}: {exc}") from None
+            raise SweepError(f"run {_short(params, 200)}: {exc}") from None
         for rep in range(spec.replications):
             # The seed: from the sweep seed, the run's canonical spec and the replication.
             seed = int(_digest(str(spec.seed), canonical, str(rep))[:15], 16)
@@ -226,12 +328,33 @@ def _write_row(
     _write_atomic(_row_path(out, run_hash), pa.Table.from_pylist([row]))
 
 
+def _complete(path: Path) -> bool:
+    """A Parquet file that ends with its footer magic (a truncated one is run again)."""
+    try:
+        with open(path, "rb") as fh:
+            fh.seek(-4, os.SEEK_END)
+            return fh.read(4) == b"PAR1"
+    except OSError:
+        return False
+
+
 def stored_hashes(out: str | Path) -> set[str]:
     """Hashes of the runs already stored under `out` (complete files only)."""
     root = Path(out) / "runs"
-    if not root.exists():
+    if not root.is_dir():
         return set()
-    return {p.stem for p in root.glob("*/*.parquet") if not p.name.startswith(".")}
+    return {p.stem for p in root.glob("*/*.parquet") if not p.name.startswith(".") and _complete(p)}
+
+
+def _remove_leftovers(out: Path) -> int:
+    """Remove the temporary files of a sweep killed mid-write (`.tmp-*` beside rows and
+    traces); return how many. Only airtcp's own temporary names are touched."""
+    removed = 0
+    for pattern in ("runs/*/.tmp-*.parquet", "traces/*/*/.tmp-*.parquet"):
+        for p in out.glob(pattern):
+            p.unlink(missing_ok=True)
+            removed += 1
+    return removed
 
 
 def run_sweep(
@@ -253,23 +376,41 @@ def run_sweep(
     """
     if dask is not None and dask_local is not None:
         raise SweepError("executor: give either a Dask scheduler address or --dask-local, not both")
-    if dask_local is not None and dask_local < 1:
-        raise SweepError(f"dask_local: {dask_local!r} (allowed: integer >= 1)")
+    if dask_local is not None and not 1 <= dask_local <= MAX_WORKERS:
+        raise SweepError(f"dask_local: {dask_local!r} (allowed: integer 1..{MAX_WORKERS})")
+    if workers is not None and not 0 <= workers <= MAX_WORKERS:
+        raise SweepError(f"workers: {workers!r} (allowed: integer 0..{MAX_WORKERS}; 0 = all cores)")
     out = Path(out)
     runs = expand(spec)
+    try:
+        check_out_dir(out, "sweep")  # refused at once; created with the first stored run
+    except OutputExistsError as exc:
+        raise SweepError(str(exc)) from None
+    if out.is_dir():
+        _remove_leftovers(out)
     done = stored_hashes(out)
     todo = [r for r in runs if r.run_hash not in done]
+    claimed = False
 
     def store(result: tuple[dict[str, Any], dict[str, pa.Table]]) -> None:
+        nonlocal claimed
         row, traces = result
-        _write_row(out, row, traces)
+        try:
+            if not claimed:
+                claim_directory(out, "sweep")
+                claimed = True
+            _write_row(out, row, traces)
+        except OutputExistsError as exc:
+            raise SweepError(str(exc)) from None
+        except OSError as exc:
+            raise SweepError(f"--out {out}: cannot store a run ({exc.strerror or exc})") from None
         if on_done:
             on_done(row)
 
     if dask is not None or dask_local is not None:
         _run_dask(todo, store, address=dask, local_workers=dask_local)
         return len(todo), len(runs) - len(todo)
-    workers = workers or os.cpu_count() or 1
+    workers = min(workers or os.cpu_count() or 1, max(len(todo), 1))
     if workers == 1:
         for r in todo:
             store(_execute(r))

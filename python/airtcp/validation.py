@@ -20,19 +20,20 @@ Tolerances (the issue's acceptance bounds, see docs/validation.md):
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import statistics
-import tempfile
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 from airtcp import analytic
+from airtcp.outpath import atomic_directory
 from airtcp.run import run
 
 __all__ = [
+    "MAX_DURATION_S",
+    "MAX_SEEDS",
+    "MIN_DURATION_S",
     "BianchiCase",
     "TmtCase",
     "bianchi_cases",
@@ -44,6 +45,11 @@ __all__ = [
 ]
 
 PAYLOAD_BYTES = 1500
+# `airtcp validate`: measured seconds per run and replications per case. Below 0.1 s a
+# saturated link delivers too few frames to compare; 10^4 s of every case takes hours.
+MIN_DURATION_S = 0.1
+MAX_DURATION_S = 10_000.0
+MAX_SEEDS = 100
 
 
 @dataclass(frozen=True)
@@ -243,17 +249,11 @@ def _markdown(tmt: list[dict[str, Any]], bianchi: list[dict[str, Any]]) -> str:
 def write_report(
     out_dir: str | Path, tmt: list[dict[str, Any]], bianchi: list[dict[str, Any]]
 ) -> Path:
-    """Write validation.json and validation.md into ``out_dir`` atomically (temp dir, rename)."""
+    """Write validation.json and validation.md into ``out_dir`` atomically; a report airtcp
+    wrote there before is replaced, anything else in the directory is refused or left alone
+    (:func:`airtcp.outpath.atomic_directory`)."""
     out = Path(out_dir)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
-    (tmp / "validation.json").write_text(json.dumps({"tmt": tmt, "bianchi": bianchi}, indent=2))
-    (tmp / "validation.md").write_text(_markdown(tmt, bianchi))
-    if out.exists():  # a report is regenerated whole: move the old one aside, then drop it
-        old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old.", dir=out.parent))
-        os.replace(out, old / out.name)
-        os.replace(tmp, out)
-        shutil.rmtree(old)
-    else:
-        os.replace(tmp, out)
+    with atomic_directory(out, "validation report", kind="validate") as tmp:
+        (tmp / "validation.json").write_text(json.dumps({"tmt": tmt, "bianchi": bianchi}, indent=2))
+        (tmp / "validation.md").write_text(_markdown(tmt, bianchi))
     return out

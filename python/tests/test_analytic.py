@@ -223,7 +223,8 @@ def test_tmt_increases_with_rate_and_payload() -> None:
         )
     sizes = [a.tmt_bps("80211a", 54, 6, p) for p in (100, 500, 1000, 1500, 2000)]
     assert sizes == sorted(sizes)
-    assert a.tmt_bps("80211a", 54, 6, 0) == 0.0
+    with pytest.raises(ValueError, match="payload_bytes: 0 is not allowed"):
+        a.tmt_bps("80211a", 54, 6, 0)  # issue 9: a throughput of no payload is nonsense
 
 
 # --------------------------------------------------------------------------------------------

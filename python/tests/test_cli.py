@@ -289,6 +289,7 @@ def test_run_table_and_out_with_stand_in_core(write_toml, tmp_path, with_fake_co
     assert result.exit_code == 0, result.output
     assert "goodput" in result.stdout and "sta2 -> ap" in result.stdout
     assert sorted(p.name for p in out.iterdir()) == [
+        ".airtcp-output",
         "flows.parquet",
         "nodes.parquet",
         "spec.json",
@@ -433,12 +434,12 @@ def test_result_write_into_empty_dir_and_read_back(tmp_path):
 
 
 def test_result_write_failure_leaves_nothing(tmp_path, monkeypatch):
-    import airtcp.result as result_module
+    import pyarrow.parquet as pq  # Result.write imports it when it writes
 
     def boom(*args, **kwargs):
         raise OSError("disk full")
 
-    monkeypatch.setattr(result_module.pq, "write_table", boom)
+    monkeypatch.setattr(pq, "write_table", boom)
     with pytest.raises(OSError, match="disk full"):
         small_result().write(tmp_path / "out")
     assert list(tmp_path.iterdir()) == []
@@ -490,3 +491,32 @@ def test_real_run_is_deterministic(real_core):
     b = airtcp.run({"stations": 3, "duration_s": 0.3}, seed=3)
     strip = lambda s: {k: v for k, v in s.items() if k != "wall_seconds"}  # noqa: E731
     assert strip(a.summary) == strip(b.summary)
+
+
+def test_flow_table_shows_file_throughput_and_no_delay_for_tcp(
+    write_toml, with_fake_core, monkeypatch
+):
+    with_fake_core()
+    core = sys.modules["airtcp._core"]
+    run = core.run
+
+    def with_file(spec_json, seed):  # the core reports the file transfer's own throughput
+        summary, traces = run(spec_json, seed)
+        data = json.loads(summary)
+        # 100000 file bytes x 8 over the fake completion_s 0.4321 (start 0): 1.851 Mbit/s
+        data["flows"][1]["transfer_throughput_bps"] = 100000 * 8 / 0.4321
+        return json.dumps(data), traces
+
+    monkeypatch.setattr(core, "run", with_file)
+    monkeypatch.setenv("COLUMNS", "200")  # every header whole
+    result = invoke("run", str(write_toml(TCP)))
+    assert result.exit_code == 0, result.output
+    flows_table = result.stdout.split("TCP flows")[0]
+    assert "file Mbit/s" in flows_table and "done s" in flows_table
+    rows = [line for line in flows_table.splitlines() if "->" in line]
+    cells = [[c.strip() for c in row.strip("│ ").split("│")] for row in rows]
+    # flow, kind, goodput Mbit/s, delivered, mean delay ms, loss, file Mbit/s, done s: TCP flows
+    # measure no delay ("-", not the core's 0); only the file transfer has the last two.
+    assert cells[0] == ["0: sta1 -> ap", "tcp-bulk", "1.000", "9", "-", "10.00%", "-", "-"]
+    assert cells[1] == ["1: sta2 -> ap", "tcp-file", "1.000", "9", "-", "10.00%", "1.851", "0.432"]
+    assert cells[2] == ["2: sta2 -> ap", "cbr", "1.000", "9", "2.000", "10.00%", "-", "-"]

@@ -645,7 +645,7 @@ def test_wrong_type():
     msg = one_problem({"stations": "ten"})
     assert msg == (
         'stations: wrong type: expected an integer (got "ten"; '
-        'allowed: integer >= 1 (topology "bss" only))'
+        'allowed: integer 1..499 (topology "bss" only))'
     )
 
 
@@ -668,7 +668,7 @@ def test_zero_link_rate():
         "links": [{"a": "ap", "b": "h", "rate_mbps": 0, "delay_ms": 1}],
     }
     msg = one_problem(data)
-    assert msg == "links.0.rate_mbps: must be > 0 (got 0; allowed: number > 0 Mbit/s)"
+    assert msg == "links.0.rate_mbps: must be > 0 (got 0; allowed: number > 0 Mbit/s, <= 1e5)"
 
 
 def test_unknown_standard():
@@ -715,7 +715,7 @@ def test_malformed_toml(write_toml):
 
 def test_stations_zero():
     msg = one_problem({"stations": 0})
-    assert msg == 'stations: must be >= 1 (got 0; allowed: integer >= 1 (topology "bss" only))'
+    assert msg == 'stations: must be >= 1 (got 0; allowed: integer 1..499 (topology "bss" only))'
 
 
 def test_payload_too_large_explains_the_limit():
@@ -750,7 +750,7 @@ def test_tcp_file_without_file_bytes():
         'flows.0.file_bytes: required for kind = "tcp-file" (allowed: integer >= 1 bytes)'
     )
     msg = one_problem({"flows": [tcp_flow(kind="tcp-file", file_bytes=0)]})
-    assert msg.startswith("flows.0.file_bytes: must be >= 1 (got 0; allowed: integer >= 1")
+    assert msg.startswith("flows.0.file_bytes: must be >= 1 (got 0; allowed: integer 1..10^12")
 
 
 def test_file_bytes_on_a_udp_flow():
@@ -769,7 +769,7 @@ def test_rate_on_a_tcp_flow():
 
 def test_negative_min_rto():
     msg = one_problem({"traffic": "tcp", "tcp": {"min_rto_ms": -1}})
-    assert msg == "tcp.min_rto_ms: must be >= 0 (got -1; allowed: number >= 0 ms)"
+    assert msg == "tcp.min_rto_ms: must be >= 0 (got -1; allowed: number 0..1e10 ms)"
     msg = one_problem({"traffic": "tcp", "min_rto_ms": -5})
     assert msg.startswith("min_rto_ms: must be >= 0 (got -5; allowed: number >= 0 ms")
 
@@ -923,7 +923,7 @@ def test_scenario_constructor_raises_scenario_error():
             "must be > start_s",
         ),
         ({"nodes": [{"name": "ap", "role": "ap"}]}, "nodes.0.name", "duplicate node name"),
-        ({"nodes": [{"name": "s*", "role": "sta"}]}, "nodes.0.name", "must not contain"),
+        ({"nodes": [{"name": "s*", "role": "sta"}]}, "nodes.0.name", "not a valid node name"),
         ({"nodes": [{"name": "x", "role": "router"}]}, "nodes.0.role", "not an allowed value"),
         (
             {"links": [{"a": "ap", "b": "nowhere", "rate_mbps": 1, "delay_ms": 0}]},
@@ -1112,7 +1112,7 @@ def test_clap_sender_on_a_wired_host_is_rejected():
     ("clap", "field", "allowed"),
     [
         ({"max_nack_ranges": 17}, "clap.max_nack_ranges", "integer 1..16 ranges"),
-        ({"feedback_interval_ms": 0}, "clap.feedback_interval_ms", "number >= 0.001 ms"),
+        ({"feedback_interval_ms": 0}, "clap.feedback_interval_ms", "number 0.001..1e10 ms"),
         ({"queue_target_frames": -1}, "clap.queue_target_frames", "integer >= 0 frames"),
     ],
 )

@@ -94,7 +94,7 @@ def test_the_figure_marks_each_lost_frame(reno) -> None:
 
 
 def test_errors_name_what_is_wrong(reno, tmp_path) -> None:
-    with pytest.raises(PlotError, match="need 0 <= from < to"):
+    with pytest.raises(PlotError, match="need finite seconds with 0 <= from < to"):
         sequence_data(reno, t0_s=0.2, t1_s=0.1)
     with pytest.raises(PlotError, match="--flow 3: out of range"):
         sequence_data(reno, flow=3, t0_s=0.1, t1_s=0.2)

@@ -73,7 +73,7 @@ def test_the_example_sweep_has_the_shape_of_paper_000_fig_3():
     ("text", "needle"),
     [
         ("base = 3", "base: 3 (allowed: a scenario file path or an inline table)"),
-        ("base = {}\nreplications = 0", "replications: 0 (allowed: integer >= 1)"),
+        ("base = {}\nreplications = 0", "replications: 0 (allowed: integer 1..100000)"),
         ("base = {}\n[grid]\nstations = []", "grid.stations: empty list"),
         ('base = {}\ncolour = "red"', "colour: unknown field"),
         ("base = {}\n[[zip]]\na = [1]\nb = [1, 2]", "zip.0: lists of lengths [1, 2]"),
@@ -206,7 +206,7 @@ def test_duckdb_view_and_dataframe_see_every_stored_run(tmp_path, monkeypatch):
     # A half-written file left by a killed writer is never read.
     stray = next((out / "runs").iterdir()) / ".tmp-x.parquet"
     stray.write_bytes(b"not parquet")
-    names, rows = store.query(
+    names, rows, _ = store.query(
         out,
         'SELECT "param.standard", count(*), count("totals.goodput_bps"), count(error) '
         "FROM runs GROUP BY 1 ORDER BY 1",
@@ -275,11 +275,11 @@ def test_traces_are_stored_per_run_and_seen_as_views_keyed_by_run_hash(tmp_path)
     first = sweep.expand(spec)[0]
     direct = run_one(first.config, seed=first.seed).traces
     for kind in ("tcp", "mac_tx"):
-        _, rows = store.query(
+        _, rows, _ = store.query(
             out, f"SELECT count(*) FROM {kind} WHERE run_hash = '{first.run_hash}'"
         )
         assert rows == [(direct[kind].num_rows,)] and rows[0][0] > 0
-    _, rows = store.query(
+    _, rows, _ = store.query(
         out,
         'SELECT "param.cc", count(DISTINCT run_hash) FROM tcp JOIN runs USING (run_hash) '
         "GROUP BY 1 ORDER BY 1",
@@ -289,10 +289,10 @@ def test_traces_are_stored_per_run_and_seen_as_views_keyed_by_run_hash(tmp_path)
     # and the run is not counted as stored, so a rerun redoes it.
     victim = sweep._row_path(out, first.run_hash)
     victim.unlink()
-    _, rows = store.query(out, f"SELECT count(*) FROM tcp WHERE run_hash = '{first.run_hash}'")
+    _, rows, _ = store.query(out, f"SELECT count(*) FROM tcp WHERE run_hash = '{first.run_hash}'")
     assert rows == [(0,)]
     assert sweep.run_sweep(spec, out, workers=1) == (1, 3)
-    _, rows = store.query(out, f"SELECT count(*) FROM tcp WHERE run_hash = '{first.run_hash}'")
+    _, rows, _ = store.query(out, f"SELECT count(*) FROM tcp WHERE run_hash = '{first.run_hash}'")
     assert rows == [(direct["tcp"].num_rows,)]
 
 

@@ -46,9 +46,21 @@ def test_report_is_written_whole(tmp_path):
     tmt = [v.run_tmt(v.TmtCase("80211a", 54, 6), duration_s=2.0)]
     bianchi = [v.run_bianchi(v.BianchiCase("80211b", 11, 1, 2), duration_s=2.0, seeds=(1,))]
     out = v.write_report(tmp_path / "val", tmt, bianchi)
-    assert sorted(p.name for p in out.iterdir()) == ["validation.json", "validation.md"]
+    assert sorted(p.name for p in out.iterdir()) == [
+        ".airtcp-output",
+        "validation.json",
+        "validation.md",
+    ]
+    (out / "notes.txt").write_text("mine")  # a file of the user's in the report directory
     v.write_report(tmp_path / "val", tmt, bianchi)  # replacing a report leaves no debris
     assert sorted(p.name for p in tmp_path.iterdir()) == ["val"]
+    assert sorted(p.name for p in out.iterdir()) == [
+        ".airtcp-output",
+        "notes.txt",
+        "validation.json",
+        "validation.md",
+    ]
+    assert (out / "notes.txt").read_text() == "mine"  # issue 9: never removed
     assert "| 80211a | 54/6 |" in (out / "validation.md").read_text()
 
 

@@ -40,6 +40,16 @@ def reproduce(
     if key not in PAPERS:
         allowed = ", ".join(PAPERS)
         raise ReproduceError(f"paper: {paper!r} is not reproducible yet (allowed: {allowed})")
+    from airtcp.outpath import OutputExistsError, claim_directory
+    from airtcp.plot import PlotError
+    from airtcp.sweep import SweepError
+
     module = importlib.import_module(PAPERS[key][0])
-    report: Path = module.reproduce(Path(out), quick=quick, workers=workers, progress=progress)
+    try:
+        target = claim_directory(out, "reproduce")  # refused before any run if in use
+        report: Path = module.reproduce(target, quick=quick, workers=workers, progress=progress)
+    except (OutputExistsError, SweepError, PlotError) as exc:
+        raise ReproduceError(str(exc)) from None
+    except OSError as exc:  # the directory vanished or turned read-only meanwhile
+        raise ReproduceError(f"--out {out}: cannot write ({exc.strerror or exc})") from None
     return report
