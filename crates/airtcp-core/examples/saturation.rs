@@ -33,11 +33,13 @@ fn main() {
         let out = run(&spec, 1).unwrap();
         let wall = t0.elapsed().as_secs_f64();
         let s = &out.summary;
+        let frames: u64 = s.flows.iter().map(|f| f.delivered_packets).sum();
         println!(
-            "n={n:3} goodput={:.3} Mbit/s p={:.4} events={} wall={:.3}s events/s={:.2e} sim/wall={:.0}",
+            "n={n:3} goodput={:.3} Mbit/s p={:.4} events={} events/frame={:.2} wall={:.3}s events/s={:.2e} sim/wall={:.0}",
             s.totals.goodput_bps / 1e6,
             s.totals.collision_probability,
             s.events,
+            s.events as f64 / frames.max(1) as f64,
             wall,
             s.events as f64 / wall,
             secs / wall

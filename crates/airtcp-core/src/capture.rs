@@ -310,10 +310,10 @@ impl World {
     pub(crate) fn capture_wlan(&mut self, time: SimTime, node: NodeId, rx: bool, frame: &Frame) {
         let Some(t) = self.traces.frames.as_mut() else { return };
         let buf = &mut t.head;
-        radiotap(buf, self.wifi.standard, &frame.txv);
+        radiotap(buf, self.wifi.cfg.standard, &frame.txv);
         let role = |n: NodeId| self.nodes[n.idx()].role;
         let ds = ds_bits((frame.src, role(frame.src)), (frame.dst, role(frame.dst)), self.bss_ap);
-        mac_header(buf, frame, self.wifi.qos, ds);
+        mac_header(buf, frame, self.wifi.cfg.qos, ds);
         if let (FrameKind::Data, Some(id)) = (frame.kind, frame.packet) {
             llc_snap(buf);
             let p = self.packets.get(id);

@@ -6,11 +6,12 @@
 //!   (time, insertion sequence) and cancellable timers. [`rng`]: random streams derived from
 //!   (seed, entity, purpose).
 //! - [`phy`]: 802.11a/b/g rate tables, `TxVector`, airtime per the standard's clauses.
-//! - [`wireless`]: the shared medium (who senses and decodes whom, collisions, error models)
-//!   and the MAC handlers that run on it; [`mac`] holds MAC state: DCF/EDCA access with lazy
-//!   backoff, frame exchanges, retry limits, the interface queues.
+//! - [`medium`]: the shared medium (who senses and decodes whom, collisions, error models).
+//! - [`mac`]: every node's MAC: DCF/EDCA access with lazy backoff, frame exchanges, retry
+//!   limits, the interface queues; it reads the medium's carrier sense and hands results up
+//!   as indications, never calling the layers above.
 //! - [`net`]: packets, static routing, wired point-to-point links, UDP applications.
-//! - [`world`]: the arenas and the event loop; [`spec`]: the validated world description a
+//! - [`world`]: the arenas, the event loop ([`event`]) and the glue between the layers; [`spec`]: the validated world description a
 //!   run is built from; [`summary`] and [`trace`]: what a run returns.
 //!
 //! A run is a pure function of (spec, seed): [`run`].
@@ -18,8 +19,10 @@
 pub mod capture;
 pub mod clap;
 pub mod engine;
+pub mod event;
 pub mod ids;
 pub mod mac;
+pub mod medium;
 pub mod net;
 pub mod phy;
 pub mod rng;
@@ -28,7 +31,6 @@ pub mod summary;
 pub mod tcp;
 pub mod time;
 pub mod trace;
-pub mod wireless;
 pub mod world;
 
 pub use spec::{SpecError, WorldSpec};

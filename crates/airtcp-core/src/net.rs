@@ -199,9 +199,7 @@ impl World {
                 let l = &self.links[link.idx()];
                 l.dirs[dir as usize].queue.len() < l.queue_limit
             }
-            Some(Hop::Wifi(_)) => {
-                self.macs[flow.src.idx()].txops[flow.ac as usize].queue.len() < self.wifi.queue_limit
-            }
+            Some(Hop::Wifi(_)) => self.wifi.has_room(flow.src, flow.ac as usize),
             None => false,
         }
     }
@@ -250,7 +248,7 @@ impl World {
             Some(Hop::Wifi(nh)) => self.wifi_enqueue(node, nh, id, now),
             None => {
                 if self.counting(now) {
-                    self.macs[node.idx()].counters.drops_no_route += 1;
+                    self.wifi.macs[node.idx()].counters.drops_no_route += 1;
                 }
                 self.drop_packet(id, now);
                 false
@@ -315,7 +313,7 @@ impl World {
         if d.queue.len() >= l.queue_limit {
             let from = l.ends[dir as usize];
             if self.counting(now) {
-                self.macs[from.idx()].counters.drops_queue += 1;
+                self.wifi.macs[from.idx()].counters.drops_queue += 1;
             }
             self.drop_packet(id, now);
             return false;

@@ -98,7 +98,7 @@ pub struct TcpSummary {
     pub completion_s: Option<f64>,
 }
 
-fn tcp_summary(t: &crate::tcp::flow::TcpFlow, measured_ns: f64, warmup: bool) -> TcpSummary {
+fn tcp_summary(t: &crate::world::tcp::TcpFlow, measured_ns: f64, warmup: bool) -> TcpSummary {
     let rtt = &t.rtt;
     // Counters from the end of the warm-up on (no sender event after it: nothing counted).
     let base = if warmup { t.stats_at_warmup.unwrap_or(t.snd.stats) } else { Default::default() };
@@ -151,7 +151,7 @@ pub struct ClapSummary {
     pub sender_completion_s: Option<f64>,
 }
 
-fn clap_summary(c: &crate::clap::flow::ClapFlow) -> ClapSummary {
+fn clap_summary(c: &crate::world::clap::ClapFlow) -> ClapSummary {
     let k = &c.counters;
     ClapSummary {
         segments_sent: k.segments_sent,
@@ -251,7 +251,7 @@ impl Summary {
             .iter()
             .enumerate()
             .map(|(i, n)| {
-                let c: MacCounters = world.macs[i].counters;
+                let c: MacCounters = world.wifi.macs[i].counters;
                 let r = &world.medium.radios[i];
                 let a = crate::net::ipv4_address(crate::ids::NodeId(i as u32));
                 NodeSummary {
@@ -277,7 +277,7 @@ impl Summary {
                 }
             })
             .collect();
-        let sum = |f: fn(&MacCounters) -> u64| world.macs.iter().map(|m| f(&m.counters)).sum::<u64>();
+        let sum = |f: fn(&MacCounters) -> u64| world.wifi.macs.iter().map(|m| f(&m.counters)).sum::<u64>();
         let attempts = sum(|c| c.attempts);
         let collisions = sum(|c| c.collisions);
         let accesses = sum(|c| c.accesses);

@@ -2,9 +2,9 @@
 //! A switched-off trace costs one branch per record and allocates nothing.
 
 use crate::mac::frame::Frame;
+use crate::medium::Outcome;
 use crate::spec::TraceSpec;
 use crate::time::SimTime;
-use crate::wireless::Outcome;
 
 /// One column of a trace.
 #[derive(Clone, Debug, PartialEq)]
@@ -46,7 +46,7 @@ pub struct MacTxTrace {
     pub backoff_slots: Vec<u32>,
 }
 
-/// The mac_tx trace's fields beyond the frame itself (crate::wireless fills them in).
+/// The mac_tx trace's fields beyond the frame itself (the world's wifi glue fills them in).
 #[derive(Clone, Copy, Debug)]
 pub struct MacTxExtra {
     pub flow: Option<u32>,

@@ -139,12 +139,12 @@ fn only_the_clap_senders_mac_measures_its_service_time() {
     let spec: airtcp_core::WorldSpec = serde_json::from_value(paper001(clap_flow())).unwrap();
     let mut w = airtcp_core::world::World::build(&spec, 1).unwrap();
     w.run();
-    assert!(w.macs[1].measure && !w.macs[0].measure && !w.macs[2].measure);
-    let m = w.macs[1].txops[1].service;
+    assert!(w.wifi.macs[1].measure && !w.wifi.macs[0].measure && !w.wifi.macs[2].measure);
+    let m = w.wifi.macs[1].txops[1].service;
     assert!(m.samples >= 1000 && m.rate_bps == 11_000_000, "{m:?}");
     // A frame alone on the medium needs DIFS + data + SIFS + ACK = 50 + 975 + 10 + 304 =
     // 1339 us, plus 0..31 backoff slots (up to 620 us), plus a deferral now and then to the
     // AP's feedback frames: the EWMA lies within these bounds.
     assert!((1_339_000..2_600_000).contains(&m.ewma_ns), "{m:?}");
-    assert_eq!(w.macs[0].txops[1].service, Default::default(), "the AP does not measure");
+    assert_eq!(w.wifi.macs[0].txops[1].service, Default::default(), "the AP does not measure");
 }

@@ -18,7 +18,6 @@
 //! Sequence numbers count *segments* (u32, as on the wire), not bytes: a file of N bytes is
 //! split into ceil(N / MSS) segments, segment i carrying bytes [i MSS, min((i + 1) MSS, N)).
 
-pub mod flow;
 pub mod rate;
 pub mod receiver;
 pub mod sender;

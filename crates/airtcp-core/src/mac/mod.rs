@@ -1,17 +1,27 @@
 //! The 802.11 MAC: channel access (DCF/EDCA, 10.3 and 10.22), frame exchanges, retries.
 //!
-//! State lives here; the handlers that move it are in `crate::wireless`, which owns the medium
-//! the MACs contend on. Each node has four access-category queues (one EDCAF each); DCF is the
-//! special case of one queue with AIFSN 2.
+//! [`Wifi`] holds every node's [`Mac`] and the settings they share; its handlers are split
+//! along the standard's clauses: `access` (contention, freeze, grant: 10.3.4, 10.22.2),
+//! `exchange` (DATA/ACK and RTS/CTS, timeouts, retry counters: 10.3.2, 10.3.4.4) and `rx`
+//! (NAV, duplicate detection, responses: 10.3.2.4, 10.3.2.14). The MAC knows nothing of the
+//! world around it: it reads its medium through [`Cca`], schedules its own timers, and hands
+//! results up as [`MacInd`]s that the world drains right after each call. Each node has four
+//! access-category queues (one EDCAF each); DCF is the special case of one queue with AIFSN 2.
 
+pub mod access;
 pub mod backoff;
+pub mod exchange;
 pub mod frame;
+pub mod rx;
+
+#[cfg(test)]
+mod handler_tests;
 
 use std::collections::VecDeque;
 
 use crate::engine::Timer;
 use crate::ids::{NodeId, PacketId};
-use crate::phy::PhyTiming;
+use crate::phy::{PhyTiming, Standard, TxVector};
 use crate::rng::Stream;
 use crate::time::{Dur, SimTime};
 
@@ -55,6 +65,84 @@ pub struct Queued {
     pub packet: PacketId,
     pub next_hop: NodeId,
     pub seq: u16,
+    /// Size of the IP packet it carries [bytes].
+    pub ip_bytes: u32,
+}
+
+/// Wifi settings shared by every node of the channel.
+#[derive(Clone, Copy, Debug)]
+pub struct WifiConfig {
+    pub standard: Standard,
+    pub timing: PhyTiming,
+    pub data_txv: TxVector,
+    pub control_txv: TxVector,
+    pub short_retry_limit: u32,
+    pub long_retry_limit: u32,
+    pub rts_threshold_bytes: u32,
+    pub queue_limit: usize,
+    pub qos: bool,
+    /// ACK/CTS timeout: SIFS + slot + PHY-RXSTART delay of the response (10.3.2.11).
+    pub response_timeout: Dur,
+    pub ack_duration: Dur,
+    pub cts_duration: Dur,
+}
+
+impl WifiConfig {
+    /// The settings of a channel with these PHY timings and rates; retry limits 6 and 3 (the
+    /// 802.11 defaults dot11ShortRetryLimit 7 attempts and dot11LongRetryLimit 4), no RTS,
+    /// queues of 100 frames.
+    pub fn new(
+        standard: Standard,
+        timing: PhyTiming,
+        data_txv: TxVector,
+        control_txv: TxVector,
+        qos: bool,
+    ) -> WifiConfig {
+        WifiConfig {
+            standard,
+            timing,
+            data_txv,
+            control_txv,
+            short_retry_limit: 6,
+            long_retry_limit: 3,
+            rts_threshold_bytes: 65535,
+            queue_limit: 100,
+            qos,
+            response_timeout: timing.sifs + timing.slot + control_txv.preamble_and_header(),
+            ack_duration: control_txv.duration(frame::ACK_BYTES),
+            cts_duration: control_txv.duration(frame::CTS_BYTES),
+        }
+    }
+}
+
+/// What a MAC senses of its medium (PHY-CCA.indication and PHY-RXSTART, 10.3.2.1), read from
+/// the medium by the caller of each handler that needs it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Cca {
+    /// Physical carrier sense: the node senses a transmission or sends one.
+    pub busy: bool,
+    /// The node's own transmission is on the air.
+    pub transmitting: bool,
+    /// The node is receiving a frame (PHY-RXSTART seen, end not yet).
+    pub receiving: bool,
+}
+
+/// A result a MAC hands up; the world drains them right after the call that made them, in
+/// order, where the MAC used to call up directly.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MacInd {
+    /// `node` received the data frame carrying `packet` (not a duplicate): pass it up.
+    Delivered { node: NodeId, packet: PacketId },
+    /// The head frame of `node` carrying `packet` was acknowledged.
+    Acked { node: NodeId, packet: PacketId },
+    /// `node` gave `packet` up at the retry limit; `arrived`: the next hop had received it
+    /// (only the ACKs were lost), so the flow lost nothing.
+    Dropped { node: NodeId, packet: PacketId, arrived: bool },
+    /// A frame left `node`'s queue: there is room for a source to refill.
+    Room { node: NodeId },
+    /// An exchange of `ac` at `node` ended (ACK received or frame given up): a measuring MAC
+    /// has a new service-time sample (the CLAP link report).
+    ServiceSample { node: NodeId, ac: u8 },
 }
 
 /// The MAC service time of one access category: from the moment a frame reaches the head of
@@ -199,6 +287,8 @@ pub struct Mac {
     /// Measure service times and report them after every exchange: the node hosts a CLAP
     /// sender. Off, the MAC pays one branch per frame for it.
     pub measure: bool,
+    /// The node has a radio (a wired-only host never contends).
+    pub wifi: bool,
 }
 
 impl Mac {
@@ -245,6 +335,7 @@ impl Mac {
             rng,
             counters: MacCounters::default(),
             measure: false,
+            wifi: true,
         }
     }
 
@@ -269,6 +360,34 @@ impl Mac {
         } else {
             aifs
         }
+    }
+}
+
+/// Every node's MAC and the settings they share; the handlers are in `access`, `exchange` and
+/// `rx`.
+pub struct Wifi {
+    pub cfg: WifiConfig,
+    pub macs: Vec<Mac>,
+    /// Results for the world, drained (and cleared) right after each handler call; the
+    /// buffer is reused, so handing results up allocates nothing.
+    pub ind: Vec<MacInd>,
+    /// Counters count from the end of the warm-up on.
+    pub warmup_end: SimTime,
+}
+
+impl Wifi {
+    pub fn new(cfg: WifiConfig, macs: Vec<Mac>, warmup_end: SimTime) -> Wifi {
+        Wifi { cfg, macs, ind: Vec::with_capacity(8), warmup_end }
+    }
+
+    /// Whether counters count at `now` (after the warm-up).
+    pub fn counting(&self, now: SimTime) -> bool {
+        now >= self.warmup_end
+    }
+
+    /// Whether `node`'s queue of `ac` can take another frame.
+    pub fn has_room(&self, node: NodeId, ac: usize) -> bool {
+        self.macs[node.idx()].txops[ac].queue.len() < self.cfg.queue_limit
     }
 }
 

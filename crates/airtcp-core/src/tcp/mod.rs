@@ -3,7 +3,6 @@
 
 pub mod cc;
 pub mod conn;
-pub mod flow;
 pub mod rto;
 pub mod rtt_hist;
 pub mod sack;

@@ -1,89 +1,23 @@
-//! The world: every entity of one run in arenas addressed by typed ids, the event type, the
-//! builder that turns a [`WorldSpec`] into a world, and the run loop.
+//! The world: every entity of one run in arenas addressed by typed ids, the builder that
+//! turns a [`WorldSpec`] into a world, the run loop, and (in `wifi`) the glue that drains the
+//! MACs' indications.
+
+pub mod clap;
+pub mod tcp;
+mod wifi;
 
 use crate::engine::Scheduler;
-use crate::ids::{FlowId, LinkId, NodeId, PacketId, TxId};
+pub use crate::event::Event;
+use crate::ids::{FlowId, LinkId, NodeId, PacketId};
 use crate::mac::backoff::CountRule;
-use crate::mac::{AcParams, Mac, AC_COUNT};
+use crate::mac::{AcParams, Mac, Wifi, WifiConfig, AC_COUNT};
+use crate::medium::Medium;
 use crate::net::{Flow, Packet, PacketSlab, WiredLink};
 use crate::phy::{Modulation, PhyTiming, Preamble, Standard, TxVector};
 use crate::rng::{entity_id, Purpose, Stream};
-use crate::spec::{rate_kbps, Access, ErrorSpec, FlowKind, PreambleSpec, Role, SpecError, WorldSpec};
+use crate::spec::{rate_kbps, Access, FlowKind, PreambleSpec, Role, SpecError, WorldSpec};
 use crate::time::{Dur, SimTime};
 use crate::trace::Traces;
-use crate::wireless::Medium;
-
-/// Everything that can happen. Small and `Copy`: no heap per event.
-#[derive(Clone, Copy, Debug)]
-pub enum Event {
-    FlowStart(FlowId),
-    CbrTick(FlowId),
-    /// An access category's backoff reached zero.
-    Grant {
-        node: NodeId,
-        ac: u8,
-        gen: u32,
-    },
-    /// A wireless transmission ends at every node that senses it.
-    TxEnd(TxId),
-    /// A response frame (ACK, CTS, data after CTS) goes out after SIFS.
-    Respond {
-        node: NodeId,
-        gen: u32,
-    },
-    /// ACK or CTS timeout.
-    Timeout {
-        node: NodeId,
-        gen: u32,
-    },
-    WiredTxEnd {
-        link: LinkId,
-        dir: u8,
-    },
-    WiredArrive {
-        link: LinkId,
-        dir: u8,
-        packet: PacketId,
-    },
-    /// A TCP sender's retransmission timer.
-    TcpRto {
-        flow: FlowId,
-        gen: u32,
-    },
-    /// A TCP receiver's delayed-ACK timer.
-    TcpDelack {
-        flow: FlowId,
-        gen: u32,
-    },
-    /// A CLAP sender's timer (pacing slot or probe).
-    ClapSender {
-        flow: FlowId,
-        gen: u32,
-    },
-    /// A CLAP receiver's feedback timer.
-    ClapReceiver {
-        flow: FlowId,
-        gen: u32,
-    },
-}
-
-/// Wifi settings shared by every node of the channel.
-#[derive(Clone, Copy, Debug)]
-pub struct WifiConfig {
-    pub standard: Standard,
-    pub timing: PhyTiming,
-    pub data_txv: TxVector,
-    pub control_txv: TxVector,
-    pub short_retry_limit: u32,
-    pub long_retry_limit: u32,
-    pub rts_threshold_bytes: u32,
-    pub queue_limit: usize,
-    pub qos: bool,
-    /// ACK/CTS timeout: SIFS + slot + PHY-RXSTART delay of the response (10.3.2.11).
-    pub response_timeout: Dur,
-    pub ack_duration: Dur,
-    pub cts_duration: Dur,
-}
 
 /// A node: its routes, wired attachments and (if it has wifi) its MAC.
 pub struct Node {
@@ -103,19 +37,17 @@ pub struct World {
     pub sched: Scheduler<Event>,
     pub duration_end: SimTime,
     pub warmup_end: SimTime,
-    pub wifi: WifiConfig,
+    /// Every node's MAC and the settings they share.
+    pub wifi: Wifi,
     pub nodes: Vec<Node>,
-    pub macs: Vec<Mac>,
     pub medium: Medium,
     pub links: Vec<WiredLink>,
     pub flows: Vec<Flow>,
     /// The TCP connection of each flow (None for UDP flows), indexed like `flows`.
-    pub tcps: Vec<Option<crate::tcp::flow::TcpFlow>>,
+    pub tcps: Vec<Option<crate::world::tcp::TcpFlow>>,
     /// The CLAP transfer of each flow (None for the others), indexed like `flows`.
-    pub claps: Vec<Option<crate::clap::flow::ClapFlow>>,
+    pub claps: Vec<Option<crate::world::clap::ClapFlow>>,
     pub packets: PacketSlab,
-    pub error: ErrorSpec,
-    pub rx_rngs: Vec<Stream>,
     pub traces: Traces,
     /// The first access point, whose MAC is the BSSID of frames between non-AP nodes.
     pub bss_ap: Option<NodeId>,
@@ -144,20 +76,11 @@ impl World {
             preamble,
         );
         let qos = w.access == Access::Edca;
-        let wifi = WifiConfig {
-            standard,
-            timing,
-            data_txv,
-            control_txv,
-            short_retry_limit: w.short_retry_limit,
-            long_retry_limit: w.long_retry_limit,
-            rts_threshold_bytes: w.rts_threshold_bytes,
-            queue_limit: w.queue_limit_packets as usize,
-            qos,
-            response_timeout: timing.sifs + timing.slot + control_txv.preamble_and_header(),
-            ack_duration: control_txv.duration(crate::mac::frame::ACK_BYTES),
-            cts_duration: control_txv.duration(crate::mac::frame::CTS_BYTES),
-        };
+        let mut wifi = WifiConfig::new(standard, timing, data_txv, control_txv, qos);
+        wifi.short_retry_limit = w.short_retry_limit;
+        wifi.long_retry_limit = w.long_retry_limit;
+        wifi.rts_threshold_bytes = w.rts_threshold_bytes;
+        wifi.queue_limit = w.queue_limit_packets as usize;
         let n = spec.nodes.len();
         let params: [AcParams; AC_COUNT] = std::array::from_fn(|ac| {
             let base = if qos { AcParams::edca_default(ac, &timing) } else { AcParams::dcf(&timing) };
@@ -182,7 +105,9 @@ impl World {
                 wired: Vec::new(),
                 sources: Vec::new(),
             });
-            macs.push(Mac::new(params, rule, qos, n, Stream::derive(seed, ent, Purpose::Backoff)));
+            let mut mac = Mac::new(params, rule, qos, n, Stream::derive(seed, ent, Purpose::Backoff));
+            mac.wifi = ns.wifi;
+            macs.push(mac);
             rx_rngs.push(Stream::derive(seed, ent, Purpose::RxError));
         }
         for r in &spec.routes {
@@ -206,7 +131,9 @@ impl World {
             link.rng = Stream::derive(seed, entity_id(&key), Purpose::LinkLoss);
             links.push(link);
         }
-        let medium = Medium::build(spec, &nodes);
+        let data_header_bytes =
+            if qos { crate::mac::frame::QOS_DATA_HEADER_BYTES } else { crate::mac::frame::DATA_HEADER_BYTES };
+        let medium = Medium::build(spec, rx_rngs, data_header_bytes);
         let mut flows = Vec::with_capacity(spec.flows.len());
         let mut tcps = Vec::with_capacity(spec.flows.len());
         let mut claps = Vec::with_capacity(spec.flows.len());
@@ -222,10 +149,10 @@ impl World {
                 _ => Dur::ZERO,
             };
             flows.push(Flow::new(f, interval));
-            tcps.push(f.kind.is_tcp().then(|| crate::tcp::flow::TcpFlow::new(f)));
+            tcps.push(f.kind.is_tcp().then(|| crate::world::tcp::TcpFlow::new(f)));
             claps.push(if f.kind == FlowKind::ClapFile {
                 macs[f.src as usize].measure = true; // its MAC feeds the rate law
-                Some(crate::clap::flow::ClapFlow::new(f, &wifi, w.erp_mixed)?)
+                Some(crate::world::clap::ClapFlow::new(f, &wifi, w.erp_mixed)?)
             } else {
                 None
             });
@@ -235,17 +162,14 @@ impl World {
             sched,
             duration_end: SimTime(spec.duration_ns),
             warmup_end: SimTime(spec.warmup_ns),
-            wifi,
+            wifi: Wifi::new(wifi, macs, SimTime(spec.warmup_ns)),
             nodes,
-            macs,
             medium,
             links,
             flows,
             tcps,
             claps,
             packets: PacketSlab::with_capacity(1024),
-            error: spec.channel.error,
-            rx_rngs,
             traces: Traces::new(spec.traces),
             bss_ap: spec.nodes.iter().position(|n| n.role == Role::Ap).map(|i| NodeId(i as u32)),
         })
@@ -282,16 +206,5 @@ impl World {
 
     pub fn packet(&self, id: PacketId) -> &Packet {
         self.packets.get(id)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn events_stay_small_and_copy() {
-        // The heap moves events by value; keep them at two words.
-        assert!(std::mem::size_of::<Event>() <= 16, "{}", std::mem::size_of::<Event>());
     }
 }

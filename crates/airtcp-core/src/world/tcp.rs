@@ -1,16 +1,17 @@
 //! TCP in the world: a connection per flow, its segments carried as packets, its timers as
 //! events, its statistics and traces.
 
-use super::cc::Algorithm;
-use super::conn::{Receiver, Recovery, Segment, Sender, TcpParams, TimerCmd};
-use super::rto::RtoConfig;
-use super::rtt_hist::RttHistogram;
+use super::World;
 use crate::engine::Timer;
+use crate::event::Event;
 use crate::ids::{FlowId, NodeId, PacketId};
 use crate::net::Packet;
 use crate::spec::{FlowKind, FlowSpec, TcpSpec};
+use crate::tcp::cc::Algorithm;
+use crate::tcp::conn::{Receiver, Recovery, Segment, Sender, TcpParams, TimerCmd};
+use crate::tcp::rto::RtoConfig;
+use crate::tcp::rtt_hist::RttHistogram;
 use crate::time::{Dur, SimTime};
-use crate::world::{Event, World};
 
 fn ms(v: f64) -> Dur {
     Dur((v * 1e6).round() as u64)
@@ -32,7 +33,7 @@ pub struct TcpFlow {
     pub completed: Option<SimTime>,
     /// The sender's counters when the warm-up ended (taken at its first event after it), so
     /// that the summary counts like every other counter.
-    pub stats_at_warmup: Option<super::conn::SenderStats>,
+    pub stats_at_warmup: Option<crate::tcp::conn::SenderStats>,
     out: Vec<Segment>,
 }
 

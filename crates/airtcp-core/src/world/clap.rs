@@ -7,14 +7,16 @@
 //! [`FEEDBACK_RING`] newer ones have been sent (at 100 ms per feedback: 1.6 s) is counted as
 //! expired on arrival and ignored, like a lost one.
 
-use super::rate::{LinkReport, RateConfig, RateController};
-use super::{ClapPacket, ClapParams, ClapReceiver, ClapSegment, ClapSender, Feedback};
+use super::World;
+use crate::clap::rate::{LinkReport, RateConfig, RateController};
+use crate::clap::{ClapPacket, ClapParams, ClapReceiver, ClapSegment, ClapSender, Feedback};
 use crate::engine::Timer;
+use crate::event::Event;
 use crate::ids::{FlowId, NodeId, PacketId};
+use crate::mac::WifiConfig;
 use crate::net::Packet;
 use crate::spec::{FlowSpec, SpecError};
 use crate::time::{Dur, SimTime};
-use crate::world::{Event, WifiConfig, World};
 
 /// Feedbacks kept per flow for the packets that carry them (a power of two).
 pub const FEEDBACK_RING: usize = 16;
@@ -73,7 +75,7 @@ impl ClapFlow {
             send_buffer_segments: c.send_buffer_segments,
             ..ClapParams::default()
         };
-        let segment_ip_bytes = super::IP_HEADER_BYTES + super::DATA_HEADER_BYTES + c.mss_bytes;
+        let segment_ip_bytes = crate::clap::IP_HEADER_BYTES + crate::clap::DATA_HEADER_BYTES + c.mss_bytes;
         let mut cfg = RateConfig::new(wifi.standard, wifi.data_txv.preamble, erp_mixed, segment_ip_bytes);
         cfg.timing = wifi.timing;
         cfg.qos = wifi.qos;
@@ -295,8 +297,8 @@ impl World {
     /// every CLAP sender on this node whose packets enter that queue gets a link report.
     /// Called only when the node's MAC measures (`Mac::measure`).
     pub(crate) fn clap_link_report(&mut self, node: NodeId, ac: usize, now: SimTime) {
-        let w = self.wifi;
-        let mac = &self.macs[node.idx()];
+        let w = self.wifi.cfg;
+        let mac = &self.wifi.macs[node.idx()];
         let txop = &mac.txops[ac];
         let report = LinkReport {
             data_rate_bps: u64::from(w.data_txv.mode.rate_kbps()) * 1000,

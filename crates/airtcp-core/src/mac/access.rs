@@ -1,0 +1,138 @@
+//! Channel access: queueing a frame, contending, freezing and resuming the backoff countdown,
+//! and the grant when it reaches zero (DCF 10.3.4, EDCA 10.22.2). The countdown is lazy: no
+//! event per slot; a grant event is armed at the time the backoff would end, cancelled when
+//! the medium turns busy first.
+
+use super::backoff::{grant_time, slots_consumed};
+use super::{Cca, Queued, Wifi, AC_COUNT};
+use crate::engine::Scheduler;
+use crate::event::Event;
+use crate::ids::{NodeId, PacketId};
+use crate::time::SimTime;
+
+impl Wifi {
+    /// Queue `packet` (of `ip_bytes`, access category `ac`) at `node` for the neighbour
+    /// `next_hop`. False if the queue is full: the caller drops the packet.
+    #[allow(clippy::too_many_arguments)]
+    pub fn enqueue(
+        &mut self,
+        node: NodeId,
+        next_hop: NodeId,
+        packet: PacketId,
+        ip_bytes: u32,
+        ac: usize,
+        cca: Cca,
+        sched: &mut Scheduler<Event>,
+        now: SimTime,
+    ) -> bool {
+        // 10.3.4.2: the medium as carrier sense sees it, physical and virtual (NAV); the
+        // node's own pending response does not make it busy.
+        let idle = !cca.busy && self.macs[node.idx()].nav_end <= now;
+        let limit = self.cfg.queue_limit;
+        let counting = self.counting(now);
+        let mac = &mut self.macs[node.idx()];
+        if mac.txops[ac].queue.len() >= limit {
+            if counting {
+                mac.counters.drops_queue += 1;
+            }
+            return false;
+        }
+        let seq = mac.next_seq;
+        mac.next_seq = (mac.next_seq + 1) % 4096;
+        mac.txops[ac].queue.push_back(Queued { packet, next_hop, seq, ip_bytes });
+        if mac.txops[ac].queue.len() == 1 {
+            mac.txops[ac].attempt_since = now; // the head of its queue: ready to contend
+        }
+        if mac.measure && mac.txops[ac].queue.len() == 1 {
+            mac.txops[ac].service.head_since = now; // the head of its queue from now on
+        }
+        // 10.3.4.2: a frame that finds the medium busy (and no backoff running) backs off;
+        // one that finds it idle goes after DIFS (or EIFS) with a zero backoff.
+        if !mac.txops[ac].backoff_pending && !idle {
+            mac.draw_backoff(ac);
+        }
+        self.contend(node, cca, sched, now);
+        true
+    }
+
+    /// Arm the grant of every non-empty access category of an idle node.
+    pub fn contend(&mut self, node: NodeId, cca: Cca, sched: &mut Scheduler<Event>, now: SimTime) {
+        let i = node.idx();
+        if !self.macs[i].wifi || cca.busy || self.macs[i].blocked() {
+            return;
+        }
+        let timing = self.cfg.timing;
+        let mac = &mut self.macs[i];
+        mac.counting = true;
+        for ac in (0..AC_COUNT).rev() {
+            if mac.txops[ac].queue.is_empty() {
+                continue;
+            }
+            if !mac.txops[ac].backoff_pending {
+                mac.txops[ac].backoff = 0;
+                mac.txops[ac].drawn_slots = 0;
+            }
+            let count_start = mac.idle_start + mac.ifs(ac, &timing);
+            let at = grant_time(count_start, mac.txops[ac].backoff, timing.slot).max(now);
+            let txop = &mut mac.txops[ac];
+            if txop.grant.deadline() == Some(at) {
+                continue;
+            }
+            let gen = txop.grant.arm(at);
+            sched.at(at, Event::Grant { node, ac: ac as u8, gen });
+        }
+    }
+
+    /// The medium turns busy for `node`: freeze every running countdown.
+    pub fn freeze(&mut self, node: NodeId, now: SimTime) {
+        let timing = self.cfg.timing;
+        let mac = &mut self.macs[node.idx()];
+        if !mac.counting {
+            return;
+        }
+        mac.counting = false;
+        for ac in 0..AC_COUNT {
+            if mac.txops[ac].backoff_pending {
+                let count_start = mac.idle_start + mac.ifs(ac, &timing);
+                let used = slots_consumed(mac.rule, count_start, now, timing.slot);
+                let txop = &mut mac.txops[ac];
+                txop.backoff -= used.min(u64::from(txop.backoff)) as u32;
+                if txop.backoff == 0 && txop.queue.is_empty() {
+                    txop.backoff_pending = false; // post-backoff complete
+                }
+            }
+            let txop = &mut mac.txops[ac];
+            // A grant due exactly now still fires: both stations transmit in this slot.
+            if txop.grant.deadline().is_some_and(|d| d > now) {
+                txop.grant.cancel();
+            }
+        }
+    }
+
+    /// The medium turns idle for `node` (physical carrier sense); the NAV may extend it.
+    pub fn medium_idle(&mut self, node: NodeId, cca: Cca, sched: &mut Scheduler<Event>, now: SimTime) {
+        let mac = &mut self.macs[node.idx()];
+        mac.idle_start = now.max(mac.nav_end);
+        self.contend(node, cca, sched, now);
+    }
+
+    /// The grant of `ac` at `node` fired: true if the node now starts an exchange of `ac`
+    /// ([`Wifi::start_exchange`]).
+    pub fn grant(&mut self, node: NodeId, ac: usize, gen: u32, cca: Cca) -> bool {
+        let i = node.idx();
+        if !self.macs[i].txops[ac].grant.fire(gen) {
+            return false;
+        }
+        if self.macs[i].blocked() || cca.transmitting {
+            return false; // internal contention: the counter stays at zero until the next idle period
+        }
+        let txop = &mut self.macs[i].txops[ac];
+        txop.backoff_pending = false;
+        txop.backoff = 0;
+        if txop.queue.is_empty() {
+            return false;
+        }
+        txop.granted = (txop.attempt_since, txop.drawn_slots);
+        true
+    }
+}

@@ -1,0 +1,246 @@
+//! Frame exchanges a node initiates: DATA/ACK and RTS/CTS/DATA/ACK (10.3.2), the response
+//! sent after SIFS, the ACK and CTS timeouts (10.3.2.11), and the end of an exchange:
+//! success, or failure with the short/long retry counters and the retry limit (10.3.4.4).
+
+use super::backoff::next_cw;
+use super::frame::{data_mpdu_bytes, Frame, FrameKind, RTS_BYTES};
+use super::{Cca, Exchange, MacInd, Wifi};
+use crate::engine::Scheduler;
+use crate::event::Event;
+use crate::ids::NodeId;
+use crate::time::SimTime;
+
+/// How a failed attempt ended ([`Wifi::fail`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Failed {
+    pub ac: u8,
+    /// The head frame reached its retry limit and was given up.
+    pub gave_up: bool,
+}
+
+impl Wifi {
+    /// The data frame at the head of `node`'s queue `ac`, as it would go on the air now.
+    pub fn data_frame(&self, node: NodeId, ac: usize) -> Option<Frame> {
+        let mac = &self.macs[node.idx()];
+        let txop = &mac.txops[ac];
+        let q = txop.queue.front()?;
+        Some(Frame {
+            kind: FrameKind::Data,
+            src: node,
+            dst: q.next_hop,
+            bytes: data_mpdu_bytes(q.ip_bytes, mac.qos),
+            txv: self.cfg.data_txv,
+            nav: self.cfg.timing.sifs + self.cfg.ack_duration,
+            packet: Some(q.packet),
+            seq: q.seq,
+            retry: txop.src + txop.lrc > 0,
+            ac: ac as u8,
+        })
+    }
+
+    /// `node` won access for `ac`: the frame that opens the exchange (RTS or DATA), for the
+    /// caller to put on the air.
+    pub fn start_exchange(&mut self, node: NodeId, ac: usize, now: SimTime) -> Option<Frame> {
+        let data = self.data_frame(node, ac)?;
+        let counting = self.counting(now);
+        let w = &self.cfg;
+        let mac = &mut self.macs[node.idx()];
+        if counting {
+            mac.counters.accesses += 1;
+        }
+        let frame = if data.bytes > w.rts_threshold_bytes {
+            // 10.3.2.5: RTS Duration covers CTS, data, ACK and three SIFS.
+            let data_dur = data.txv.duration(data.bytes);
+            mac.exchange = Exchange::TxRts { ac: ac as u8 };
+            if counting {
+                mac.counters.rts_attempts += 1;
+            }
+            Frame {
+                kind: FrameKind::Rts,
+                bytes: RTS_BYTES,
+                txv: w.control_txv,
+                nav: w.timing.sifs.times(3) + w.cts_duration + data_dur + w.ack_duration,
+                packet: None,
+                ..data
+            }
+        } else {
+            mac.exchange = Exchange::TxData { ac: ac as u8 };
+            if counting {
+                mac.counters.attempts += 1;
+                mac.counters.retries += u64::from(data.retry);
+            }
+            data
+        };
+        Some(frame)
+    }
+
+    /// `node`'s own transmission of `frame` ended: wait for the response, or, after sending
+    /// a response, be free again.
+    pub fn own_tx_end(&mut self, node: NodeId, frame: &Frame, sched: &mut Scheduler<Event>, now: SimTime) {
+        let timeout = self.cfg.response_timeout;
+        let mac = &mut self.macs[node.idx()];
+        match frame.kind {
+            FrameKind::Data => {
+                mac.exchange = Exchange::WaitAck { ac: frame.ac, extended: false };
+            }
+            FrameKind::Rts => {
+                mac.exchange = Exchange::WaitCts { ac: frame.ac, extended: false };
+            }
+            FrameKind::Ack | FrameKind::Cts => {
+                mac.response = None;
+                return;
+            }
+        }
+        // 10.3.2.11: wait SIFS + slot + PHY-RXSTART delay for the response to begin.
+        let gen = mac.timeout.arm(now + timeout);
+        sched.at(now + timeout, Event::Timeout { node, gen });
+    }
+
+    /// Send `frame` from `node` after SIFS, regardless of the medium (10.3.2.3.3).
+    pub fn respond(&mut self, node: NodeId, frame: Frame, sched: &mut Scheduler<Event>, now: SimTime) {
+        let mac = &mut self.macs[node.idx()];
+        mac.response = Some(frame);
+        let at = now + self.cfg.timing.sifs;
+        let gen = mac.response_timer.arm(at);
+        sched.at(at, Event::Respond { node, gen });
+    }
+
+    /// Whether `node` answers the end of a frame at `now` with a response after SIFS.
+    pub fn responds_at(&self, node: NodeId, at: SimTime) -> bool {
+        self.macs[node.idx()].response_timer.deadline() == Some(at)
+    }
+
+    /// The SIFS before `node`'s response ended: the response to put on the air, if any.
+    pub fn response_due(&mut self, node: NodeId, gen: u32, now: SimTime) -> Option<Frame> {
+        let counting = self.counting(now);
+        let mac = &mut self.macs[node.idx()];
+        if !mac.response_timer.fire(gen) {
+            return None;
+        }
+        let frame = mac.response?;
+        if frame.kind == FrameKind::Data {
+            mac.response = None;
+            mac.exchange = Exchange::TxData { ac: frame.ac };
+            if counting {
+                mac.counters.attempts += 1;
+                mac.counters.retries += u64::from(frame.retry);
+            }
+        }
+        Some(frame)
+    }
+
+    /// The response timeout of `node` fired: true if the attempt failed ([`Wifi::fail`]); a
+    /// response whose reception started in time is waited for instead (10.3.2.11).
+    pub fn timeout(&mut self, node: NodeId, gen: u32, cca: Cca) -> bool {
+        let i = node.idx();
+        if !self.macs[i].timeout.fire(gen) {
+            return false;
+        }
+        if cca.receiving {
+            // PHY-RXSTART came in time: wait for the end of that frame (10.3.2.11).
+            match &mut self.macs[i].exchange {
+                Exchange::WaitAck { extended, .. } | Exchange::WaitCts { extended, .. } => *extended = true,
+                _ => {}
+            }
+            return false;
+        }
+        true
+    }
+
+    /// Whether `node` waits for a response whose timeout expired during a reception that has
+    /// now ended: the attempt has failed.
+    pub fn timed_out_during_reception(&self, node: NodeId) -> bool {
+        matches!(
+            self.macs[node.idx()].exchange,
+            Exchange::WaitAck { extended: true, .. } | Exchange::WaitCts { extended: true, .. }
+        )
+    }
+
+    /// The head frame of the waiting access category failed (10.3.4.4 retry counters). A
+    /// frame given up goes up as [`MacInd::Dropped`] then [`MacInd::Room`]; the caller then
+    /// lets the node contend again.
+    pub fn fail(&mut self, node: NodeId, now: SimTime) -> Option<Failed> {
+        let i = node.idx();
+        let (ac, was_rts) = match self.macs[i].exchange {
+            Exchange::WaitAck { ac, .. } => (ac as usize, false),
+            Exchange::WaitCts { ac, .. } => (ac as usize, true),
+            _ => return None,
+        };
+        let counting = self.counting(now);
+        let w = &self.cfg;
+        let head_bytes = self.data_frame(node, ac).map_or(0, |f| f.bytes);
+        let mac = &mut self.macs[i];
+        mac.exchange = Exchange::None;
+        mac.timeout.cancel();
+        if counting {
+            mac.counters.failures += 1;
+            mac.counters.collisions += u64::from(mac.last_outcome_collision);
+        }
+        let txop = &mut mac.txops[ac];
+        let exceeded = if !was_rts && head_bytes > w.rts_threshold_bytes {
+            txop.lrc += 1;
+            txop.lrc > w.long_retry_limit
+        } else {
+            txop.src += 1;
+            txop.src > w.short_retry_limit
+        };
+        let mut dropped = None;
+        if exceeded {
+            dropped = txop.queue.pop_front();
+            txop.cw = txop.params.cw_min;
+            txop.src = 0;
+            txop.lrc = 0;
+            if counting {
+                mac.counters.drops_retry_limit += 1;
+            }
+        } else {
+            txop.cw = next_cw(txop.cw, txop.params.cw_max);
+        }
+        let gave_up = dropped.is_some();
+        if gave_up && mac.measure {
+            mac.txops[ac].end_service(now, u64::from(w.data_txv.mode.rate_kbps()) * 1000);
+        }
+        mac.draw_backoff(ac);
+        mac.txops[ac].attempt_since = now; // the retry, or the next frame, contends from now
+        mac.idle_start = now.max(mac.nav_end);
+        if let Some(q) = dropped {
+            // If only the ACKs were lost, the next hop has the packet and carries it on: the
+            // MAC drop is not a loss of the flow.
+            let arrived = self.macs[q.next_hop.idx()].last_seq_from[i] == Some(q.seq);
+            self.ind.push(MacInd::Dropped { node, packet: q.packet, arrived });
+            self.ind.push(MacInd::Room { node });
+        }
+        Some(Failed { ac: ac as u8, gave_up })
+    }
+
+    /// The head frame of `ac` was acknowledged: [`MacInd::Acked`], [`MacInd::Room`] and, on a
+    /// measuring MAC, [`MacInd::ServiceSample`].
+    pub fn succeed(&mut self, node: NodeId, ac: usize, now: SimTime) {
+        let counting = self.counting(now);
+        let rate_bps = u64::from(self.cfg.data_txv.mode.rate_kbps()) * 1000;
+        let mac = &mut self.macs[node.idx()];
+        mac.exchange = Exchange::None;
+        if counting {
+            mac.counters.successes += 1;
+        }
+        let txop = &mut mac.txops[ac];
+        let done = txop.queue.pop_front().map(|q| q.packet);
+        txop.cw = txop.params.cw_min;
+        txop.src = 0;
+        txop.lrc = 0;
+        let measure = mac.measure;
+        if measure {
+            txop.end_service(now, rate_bps);
+        }
+        // 10.3.4.3: a new backoff after every transmission (post-backoff).
+        mac.draw_backoff(ac);
+        mac.txops[ac].attempt_since = now; // the next frame, if any, contends from now
+        if let Some(packet) = done {
+            self.ind.push(MacInd::Acked { node, packet });
+        }
+        self.ind.push(MacInd::Room { node });
+        if measure {
+            self.ind.push(MacInd::ServiceSample { node, ac: ac as u8 });
+        }
+    }
+}

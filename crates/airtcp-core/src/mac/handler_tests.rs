@@ -1,0 +1,213 @@
+//! The MAC's handlers driven alone, without a medium or a world: the access arithmetic
+//! (10.3.4) and the exchange state transitions (10.3.2, 10.3.4.4), each test named after the
+//! state and the event it covers. Durations are hand computed for 802.11a at 54/6 Mbit/s:
+//! SIFS 16 us, slot 9 us, DIFS 34 us, ACK at 6 Mbit/s 16 + 4 + 6 symbols x 4 = 44 us
+//! (Clause 17: 14 x 8 + 22 = 134 bits / 24 per symbol -> 6 symbols).
+
+use super::backoff::CountRule;
+use super::frame::{Frame, FrameKind, ACK_BYTES};
+use super::{AcParams, Cca, Exchange, Mac, MacInd, Wifi, WifiConfig, AC_COUNT};
+use crate::engine::Scheduler;
+use crate::event::Event;
+use crate::ids::{NodeId, PacketId};
+use crate::phy::{PhyTiming, Preamble, Standard, TxVector};
+use crate::rng::{Purpose, Stream};
+use crate::time::{Dur, SimTime};
+
+const BE: usize = 1;
+const IDLE: Cca = Cca { busy: false, transmitting: false, receiving: false };
+const BUSY: Cca = Cca { busy: true, transmitting: false, receiving: false };
+
+fn us(x: u64) -> SimTime {
+    SimTime::ZERO + Dur::from_us(x)
+}
+
+/// Two DCF nodes on 802.11a 54/6 Mbit/s, no backoff pending.
+fn wifi() -> Wifi {
+    let timing = PhyTiming::of(Standard::A, false);
+    let data = TxVector::new(Standard::A.mode(54_000).unwrap(), Preamble::Long);
+    let control = TxVector::new(Standard::A.mode(6_000).unwrap(), Preamble::Long);
+    let cfg = WifiConfig::new(Standard::A, timing, data, control, false);
+    let macs = (0..2)
+        .map(|i| {
+            let rng = Stream::derive(1, i, Purpose::Backoff);
+            let mut m = Mac::new([AcParams::dcf(&timing); AC_COUNT], CountRule::Dcf, false, 2, rng);
+            for t in &mut m.txops {
+                (t.backoff, t.backoff_pending, t.drawn_slots) = (0, false, 0);
+            }
+            m
+        })
+        .collect();
+    Wifi::new(cfg, macs, SimTime::ZERO)
+}
+
+const A: NodeId = NodeId(0);
+const B: NodeId = NodeId(1);
+
+/// Node A queues one 1528-byte IP packet for B at `now` on an idle medium and wins access.
+fn a_sends_data(w: &mut Wifi, s: &mut Scheduler<Event>, now: SimTime) -> Frame {
+    assert!(w.enqueue(A, B, PacketId(7), 1528, BE, IDLE, s, now));
+    let Some(Event::Grant { node, ac, gen }) = s.pop_until(us(1_000_000)) else { panic!("no grant") };
+    assert_eq!((node, usize::from(ac)), (A, BE));
+    assert!(w.grant(A, BE, gen, IDLE));
+    w.start_exchange(A, BE, s.now()).expect("a frame")
+}
+
+#[test]
+fn idle_enqueue_is_granted_after_difs_with_no_backoff() {
+    let (mut w, mut s) = (wifi(), Scheduler::new());
+    let frame = a_sends_data(&mut w, &mut s, us(10));
+    // Idle since 0: the countdown starts at DIFS = 34 us, zero slots (10.3.4.2).
+    assert_eq!(s.now(), us(34));
+    assert_eq!((frame.kind, frame.dst, frame.retry), (FrameKind::Data, B, false));
+    assert_eq!(frame.bytes, 1528 + 8 + 24 + 4); // LLC/SNAP, header, FCS
+    assert_eq!(frame.nav, Dur::from_us(16 + 44)); // SIFS + ACK (10.3.2.5)
+    assert_eq!(w.macs[0].exchange, Exchange::TxData { ac: BE as u8 });
+}
+
+#[test]
+fn busy_enqueue_draws_a_backoff_and_arms_no_grant() {
+    let (mut w, mut s) = (wifi(), Scheduler::new());
+    assert!(w.enqueue(A, B, PacketId(1), 100, BE, BUSY, &mut s, us(5)));
+    let t = &w.macs[0].txops[BE];
+    assert!(t.backoff_pending && t.backoff <= 15 && t.drawn_slots == t.backoff);
+    assert_eq!(s.pending(), 0);
+}
+
+#[test]
+fn full_queue_enqueue_is_refused_and_counted() {
+    let (mut w, mut s) = (wifi(), Scheduler::new());
+    w.cfg.queue_limit = 1;
+    assert!(w.enqueue(A, B, PacketId(1), 100, BE, BUSY, &mut s, us(5)));
+    assert!(!w.enqueue(A, B, PacketId(2), 100, BE, BUSY, &mut s, us(6)));
+    assert_eq!(w.macs[0].counters.drops_queue, 1);
+    assert!(!w.has_room(A, BE));
+}
+
+#[test]
+fn counting_down_freeze_keeps_the_slots_not_yet_counted() {
+    let (mut w, mut s) = (wifi(), Scheduler::new());
+    assert!(w.enqueue(A, B, PacketId(1), 100, BE, BUSY, &mut s, us(0)));
+    w.macs[0].txops[BE].backoff = 5;
+    w.medium_idle(A, IDLE, &mut s, us(100)); // countdown from 100 + 34 = 134 us
+    assert_eq!(w.macs[0].txops[BE].grant.deadline(), Some(us(134 + 5 * 9)));
+    // Busy at 134 + 2 slots + 4 us: two whole slots counted (DCF, 10.3.4.3), three left.
+    w.freeze(A, us(134 + 18 + 4));
+    assert_eq!(w.macs[0].txops[BE].backoff, 3);
+    assert_eq!(w.macs[0].txops[BE].grant.deadline(), None);
+}
+
+#[test]
+fn wait_ack_ack_received_succeeds_and_hands_up_acked_then_room() {
+    let (mut w, mut s) = (wifi(), Scheduler::new());
+    let frame = a_sends_data(&mut w, &mut s, us(0));
+    let end = s.now() + frame.txv.duration(frame.bytes);
+    w.own_tx_end(A, &frame, &mut s, end);
+    assert_eq!(w.macs[0].exchange, Exchange::WaitAck { ac: BE as u8, extended: false });
+    let ack = Frame { kind: FrameKind::Ack, src: B, dst: A, bytes: ACK_BYTES, packet: None, ..frame };
+    w.rx_ok(A, &ack, &mut s, end + Dur::from_us(16 + 44));
+    assert_eq!(w.macs[0].exchange, Exchange::None);
+    assert_eq!(w.ind, vec![MacInd::Acked { node: A, packet: PacketId(7) }, MacInd::Room { node: A }]);
+    assert_eq!((w.macs[0].counters.successes, w.macs[0].txops[BE].cw), (1, 15));
+    assert!(w.macs[0].txops[BE].queue.is_empty() && w.macs[0].txops[BE].backoff_pending);
+    // post-backoff
+}
+
+#[test]
+fn wait_ack_timeout_retries_with_a_doubled_window_and_the_retry_bit() {
+    let (mut w, mut s) = (wifi(), Scheduler::new());
+    let frame = a_sends_data(&mut w, &mut s, us(0));
+    let end = s.now() + frame.txv.duration(frame.bytes);
+    w.own_tx_end(A, &frame, &mut s, end);
+    let Some(Event::Timeout { node, gen }) = s.pop_until(us(1_000_000)) else { panic!("no timeout") };
+    // 10.3.2.11: SIFS + slot + the response's PHY header (6 Mbit/s: 20 us) after the end.
+    assert_eq!((node, s.now()), (A, end + Dur::from_us(16 + 9 + 20)));
+    assert!(w.timeout(A, gen, IDLE));
+    let failed = w.fail(A, s.now()).expect("waiting");
+    assert_eq!((failed.gave_up, w.macs[0].txops[BE].src, w.macs[0].txops[BE].cw), (false, 1, 31));
+    assert!(w.ind.is_empty());
+    assert!(w.data_frame(A, BE).unwrap().retry); // 9.2.4.1.4: a retransmission
+}
+
+#[test]
+fn wait_ack_timeout_during_a_reception_waits_for_its_end() {
+    let (mut w, mut s) = (wifi(), Scheduler::new());
+    let frame = a_sends_data(&mut w, &mut s, us(0));
+    let now = s.now();
+    w.own_tx_end(A, &frame, &mut s, now);
+    let Some(Event::Timeout { gen, .. }) = s.pop_until(us(1_000_000)) else { panic!() };
+    let receiving = Cca { busy: true, transmitting: false, receiving: true };
+    assert!(!w.timeout(A, gen, receiving));
+    assert!(w.timed_out_during_reception(A));
+}
+
+#[test]
+fn wait_ack_retry_limit_drops_and_says_whether_the_next_hop_had_it() {
+    let (mut w, mut s) = (wifi(), Scheduler::new());
+    w.cfg.short_retry_limit = 0; // one attempt
+    let frame = a_sends_data(&mut w, &mut s, us(0));
+    let now = s.now();
+    w.own_tx_end(A, &frame, &mut s, now);
+    // B received the frame (only its ACK was lost): the drop is no loss of the flow.
+    w.macs[1].last_seq_from[0] = Some(frame.seq);
+    let failed = w.fail(A, s.now()).expect("waiting");
+    assert!(failed.gave_up);
+    assert_eq!(
+        w.ind,
+        vec![MacInd::Dropped { node: A, packet: PacketId(7), arrived: true }, MacInd::Room { node: A }]
+    );
+    assert_eq!((w.macs[0].counters.drops_retry_limit, w.macs[0].txops[BE].cw), (1, 15));
+}
+
+#[test]
+fn idle_data_received_is_acked_after_sifs_and_delivered_once() {
+    let (mut w, mut s) = (wifi(), Scheduler::new());
+    let frame = a_sends_data(&mut w, &mut s, us(0));
+    let end = s.now() + frame.txv.duration(frame.bytes);
+    w.rx_ok(B, &frame, &mut s, end);
+    assert_eq!(w.ind, vec![MacInd::Delivered { node: B, packet: PacketId(7) }]);
+    let Some(Event::Respond { node, gen }) = s.pop_until(us(1_000_000)) else { panic!() };
+    assert_eq!((node, s.now()), (B, end + Dur::from_us(16)));
+    let ack = w.response_due(B, gen, s.now()).expect("an ACK");
+    assert_eq!((ack.kind, ack.dst, ack.bytes), (FrameKind::Ack, A, ACK_BYTES));
+    // The same frame again with the Retry bit (its ACK was lost): ACKed, not delivered.
+    w.ind.clear();
+    w.rx_ok(B, &Frame { retry: true, ..frame }, &mut s, end + Dur::from_us(500));
+    assert!(w.ind.is_empty());
+    assert_eq!(w.macs[1].counters.rx_duplicates, 1);
+}
+
+#[test]
+fn third_party_frame_received_sets_the_nav() {
+    let (mut w, mut s) = (wifi(), Scheduler::new());
+    let frame = Frame { dst: NodeId(5), ..a_sends_data(&mut w, &mut s, us(0)) };
+    w.rx_ok(B, &frame, &mut s, us(400));
+    assert_eq!(w.macs[1].nav_end, us(400) + Dur::from_us(60)); // 10.3.2.4
+    assert!(w.ind.is_empty());
+}
+
+#[test]
+fn rts_threshold_exceeded_opens_with_rts_and_cts_received_sends_data_after_sifs() {
+    let (mut w, mut s) = (wifi(), Scheduler::new());
+    w.cfg.rts_threshold_bytes = 500;
+    let rts = a_sends_data(&mut w, &mut s, us(0));
+    assert_eq!((rts.kind, w.macs[0].exchange), (FrameKind::Rts, Exchange::TxRts { ac: BE as u8 }));
+    // RTS Duration: 3 SIFS + CTS + DATA + ACK (10.3.2.5).
+    let data_dur = w.cfg.data_txv.duration(1564);
+    assert_eq!(rts.nav, Dur::from_us(3 * 16 + 44 + 44) + data_dur);
+    w.own_tx_end(A, &rts, &mut s, us(100)); // CTS timeout armed for 100 + 45 us
+    let cts = Frame { kind: FrameKind::Cts, src: B, dst: A, ..rts };
+    w.rx_ok(A, &cts, &mut s, us(130));
+    assert_eq!(w.macs[0].exchange, Exchange::CtsReceived { ac: BE as u8 });
+    assert_eq!(w.macs[0].timeout.deadline(), None); // the timeout is cancelled
+    let (node, gen) = loop {
+        match s.pop_until(us(1_000_000)) {
+            Some(Event::Respond { node, gen }) => break (node, gen),
+            Some(_) => continue, // the cancelled timeout's stale event
+            None => panic!("no response"),
+        }
+    };
+    assert_eq!((node, s.now()), (A, us(146)));
+    let data = w.response_due(A, gen, s.now()).expect("the data frame");
+    assert_eq!((data.kind, w.macs[0].exchange), (FrameKind::Data, Exchange::TxData { ac: BE as u8 }));
+}

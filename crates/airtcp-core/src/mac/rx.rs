@@ -1,0 +1,99 @@
+//! Reception at the MAC: the NAV of third parties (10.3.2.4), duplicate detection
+//! (10.3.2.14), the response a frame asks for (ACK, CTS, the data after a CTS), and the end
+//! of the receiver's own exchange when its ACK arrives.
+
+use super::frame::{Frame, FrameKind, ACK_BYTES, CTS_BYTES};
+use super::{Exchange, MacInd, Wifi};
+use crate::engine::Scheduler;
+use crate::event::Event;
+use crate::ids::NodeId;
+use crate::time::{Dur, SimTime};
+
+impl Wifi {
+    /// `frame` was received intact at `j`. A data frame that is not a duplicate goes up as
+    /// [`MacInd::Delivered`]; an ACK ends `j`'s exchange ([`Wifi::succeed`]).
+    pub fn rx_ok(&mut self, j: NodeId, frame: &Frame, sched: &mut Scheduler<Event>, now: SimTime) {
+        let w = &self.cfg;
+        let counting = self.counting(now);
+        let mac = &mut self.macs[j.idx()];
+        if counting {
+            mac.counters.rx_ok += 1;
+        }
+        mac.eifs = false;
+        if frame.dst != j {
+            // 10.3.2.4: third parties update their NAV from the Duration field.
+            mac.nav_end = mac.nav_end.max(now + frame.nav);
+            return;
+        }
+        match frame.kind {
+            FrameKind::Data => {
+                let src = frame.src.idx();
+                let dup = frame.retry && mac.last_seq_from[src] == Some(frame.seq);
+                mac.last_seq_from[src] = Some(frame.seq);
+                let ack = Frame {
+                    kind: FrameKind::Ack,
+                    src: j,
+                    dst: frame.src,
+                    bytes: ACK_BYTES,
+                    txv: w.control_txv,
+                    nav: Dur::ZERO,
+                    packet: None,
+                    seq: 0,
+                    retry: false,
+                    ac: frame.ac,
+                };
+                self.respond(j, ack, sched, now);
+                if dup {
+                    if counting {
+                        self.macs[j.idx()].counters.rx_duplicates += 1;
+                    }
+                } else if let Some(packet) = frame.packet {
+                    self.ind.push(MacInd::Delivered { node: j, packet });
+                }
+            }
+            FrameKind::Rts => {
+                // 10.3.2.9: answer with CTS only if the NAV shows the medium idle.
+                if mac.nav_end <= now {
+                    let cts = Frame {
+                        kind: FrameKind::Cts,
+                        src: j,
+                        dst: frame.src,
+                        bytes: CTS_BYTES,
+                        txv: w.control_txv,
+                        nav: frame.nav - w.timing.sifs - w.cts_duration,
+                        packet: None,
+                        ..*frame
+                    };
+                    self.respond(j, cts, sched, now);
+                }
+            }
+            FrameKind::Cts => {
+                if let Exchange::WaitCts { ac, .. } = mac.exchange {
+                    mac.timeout.cancel();
+                    mac.exchange = Exchange::CtsReceived { ac };
+                    if let Some(data) = self.data_frame(j, ac as usize) {
+                        self.respond(j, data, sched, now);
+                    }
+                }
+            }
+            FrameKind::Ack => {
+                if let Exchange::WaitAck { ac, .. } = mac.exchange {
+                    mac.timeout.cancel();
+                    self.succeed(j, ac as usize, now);
+                }
+            }
+        }
+    }
+
+    /// A frame reached `j` corrupted (collision or bit errors): counted, and the next
+    /// countdown waits EIFS (10.3.2.3.7).
+    pub fn rx_corrupt(&mut self, j: NodeId, payload_only: bool, now: SimTime) {
+        let counting = self.counting(now);
+        let mac = &mut self.macs[j.idx()];
+        if counting {
+            mac.counters.rx_corrupt += 1;
+            mac.counters.rx_payload_corrupt += u64::from(payload_only);
+        }
+        mac.eifs = true;
+    }
+}

@@ -1,0 +1,359 @@
+//! The shared wireless medium: who senses and who decodes whom, the transmissions in the air,
+//! each node's radio (busy count, own transmission, the frame it is locked onto), collisions
+//! and frame errors.
+//!
+//! The medium tells the nodes that sense a transmission when it starts and ends by direct
+//! calls over precomputed listener lists; no per-listener events are scheduled. A node locks
+//! onto a decodable frame that starts while its medium is idle; any overlap corrupts that
+//! reception (no capture). Outcomes are decided once per transmission, at its end. The medium
+//! knows nothing of the MAC's state: what a MAC must learn (its medium turned busy, a garbled
+//! reception, the medium turned idle) is handed to the caller's callback, in listener order.
+
+use crate::ids::{NodeId, TxId};
+use crate::mac::frame::{Frame, FrameKind};
+use crate::mac::Cca;
+use crate::rng::Stream;
+use crate::spec::{ErrorSpec, WorldSpec};
+use crate::time::{Dur, SimTime};
+
+/// What became of a frame at one receiver.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Ok,
+    /// Another transmission overlapped it, or the receiver was itself transmitting.
+    Collision,
+    /// Bit errors hit the MAC header (or the whole frame under a fixed FER).
+    HeaderError,
+    /// The MAC header survived, the payload did not (FCS fails; paper 004's case).
+    PayloadError,
+}
+
+impl Outcome {
+    pub fn name(self) -> &'static str {
+        match self {
+            Outcome::Ok => "ok",
+            Outcome::Collision => "collision",
+            Outcome::HeaderError => "header_error",
+            Outcome::PayloadError => "payload_error",
+        }
+    }
+}
+
+/// What a node's MAC learns from its radio when a transmission starts (in listener order).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RadioEvent {
+    /// The node's medium turned busy (or it started to transmit): freeze its countdowns.
+    Busy(NodeId),
+    /// A frame the node could have decoded arrived garbled: its next countdown waits EIFS
+    /// (10.3.2.3.7).
+    Garbled(NodeId),
+}
+
+/// The radio front end of one node.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Radio {
+    /// Transmissions of others currently sensed.
+    pub busy: u32,
+    /// Own transmission in progress.
+    pub tx: Option<TxId>,
+    /// The frame being received, and whether it has been corrupted.
+    pub lock: Option<TxId>,
+    pub lock_bad: bool,
+    /// When the locked frame started.
+    pub lock_since: SimTime,
+    /// Start of the current busy (sensed or transmitting) period.
+    pub active_since: SimTime,
+    /// Busy and transmitting time after the warm-up [ns].
+    pub busy_ns: u64,
+    pub tx_ns: u64,
+}
+
+impl Radio {
+    pub fn active(&self) -> bool {
+        self.busy > 0 || self.tx.is_some()
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Transmission {
+    pub frame: Frame,
+    pub start: SimTime,
+    pub dst_outcome: Outcome,
+}
+
+/// How long a receiver needs to detect a preamble (ns-3 `WifiPhy::GetPreambleDetectionDuration`).
+pub const PREAMBLE_DETECTION: Dur = Dur::from_us(4);
+
+pub struct Medium {
+    n: usize,
+    /// Whether receivers need a clean preamble to lock on (see `ChannelSpec::preamble_detection`).
+    preamble_detection: bool,
+    /// `rx[src * n + dst]`: dst can decode src.
+    rx: Vec<bool>,
+    /// `cs[src * n + dst]`: dst senses src.
+    cs: Vec<bool>,
+    /// Nodes that sense transmissions of each node.
+    listeners: Vec<Vec<NodeId>>,
+    pub radios: Vec<Radio>,
+    txs: Vec<Transmission>,
+    free_tx: Vec<u32>,
+    /// The error model and each receiver's random stream for it.
+    error: ErrorSpec,
+    rx_rngs: Vec<Stream>,
+    /// MAC header of a data frame [bytes]: the part the BER model decides apart.
+    data_header_bytes: u32,
+}
+
+fn accumulate(since: SimTime, now: SimTime, warmup_end: SimTime) -> u64 {
+    now.since(since.max(warmup_end)).ns()
+}
+
+fn distance(a: [f64; 3], b: [f64; 3]) -> f64 {
+    ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2) + (a[2] - b[2]).powi(2)).sqrt()
+}
+
+impl Medium {
+    /// The medium of `spec`'s nodes; `rx_rngs[i]` draws node i's frame errors.
+    pub fn build(spec: &WorldSpec, rx_rngs: Vec<Stream>, data_header_bytes: u32) -> Medium {
+        let n = spec.nodes.len();
+        let mut rx = vec![false; n * n];
+        let mut cs = vec![false; n * n];
+        let c = &spec.channel;
+        for i in 0..n {
+            for j in 0..n {
+                if i == j || !spec.nodes[i].wifi || !spec.nodes[j].wifi {
+                    continue;
+                }
+                let (r, s) = match &c.matrix {
+                    Some(m) => (m.rx[i][j] == 1, m.cs[i][j] == 1 || m.rx[i][j] == 1),
+                    None => {
+                        let d = distance(spec.nodes[i].position_m, spec.nodes[j].position_m);
+                        (d <= c.rx_range_m, d <= c.cs_range_m)
+                    }
+                };
+                rx[i * n + j] = r;
+                cs[i * n + j] = s;
+            }
+        }
+        let listeners =
+            (0..n).map(|i| (0..n).filter(|&j| cs[i * n + j]).map(|j| NodeId(j as u32)).collect()).collect();
+        Medium {
+            n,
+            preamble_detection: c.preamble_detection,
+            rx,
+            cs,
+            listeners,
+            radios: vec![Radio::default(); n],
+            txs: Vec::with_capacity(64),
+            free_tx: Vec::with_capacity(64),
+            error: c.error,
+            rx_rngs,
+            data_header_bytes,
+        }
+    }
+
+    pub fn can_decode(&self, src: NodeId, dst: NodeId) -> bool {
+        self.rx[src.idx() * self.n + dst.idx()]
+    }
+
+    /// Whether `listener` senses transmissions of `src`.
+    pub fn senses(&self, src: NodeId, listener: NodeId) -> bool {
+        self.cs[src.idx() * self.n + listener.idx()]
+    }
+
+    /// The nodes that sense `src`, in node order.
+    pub fn listeners(&self, src: NodeId) -> &[NodeId] {
+        &self.listeners[src.idx()]
+    }
+
+    /// What `node`'s MAC senses of the medium now (PHY-CCA and PHY-RXSTART, 10.3.2.1).
+    pub fn cca(&self, node: NodeId) -> Cca {
+        let r = &self.radios[node.idx()];
+        Cca { busy: r.active(), transmitting: r.tx.is_some(), receiving: r.lock.is_some() }
+    }
+
+    pub fn transmission(&self, id: TxId) -> &Transmission {
+        &self.txs[id.idx()]
+    }
+
+    fn alloc(&mut self, t: Transmission) -> TxId {
+        if let Some(i) = self.free_tx.pop() {
+            self.txs[i as usize] = t;
+            TxId(i)
+        } else {
+            self.txs.push(t);
+            TxId(self.txs.len() as u32 - 1)
+        }
+    }
+
+    /// `frame` goes on the air from `frame.src` at `now`. Every radio that senses it turns
+    /// busy; what their MACs must learn goes to `mac` (the transmitter's own `Busy` first,
+    /// then the listeners in order). The caller schedules the end.
+    pub fn begin(&mut self, frame: Frame, now: SimTime, mut mac: impl FnMut(RadioEvent)) -> TxId {
+        let node = frame.src;
+        let i = node.idx();
+        let id = self.alloc(Transmission { frame, start: now, dst_outcome: Outcome::Ok });
+        let r = &mut self.radios[i];
+        if r.lock.is_some() {
+            if r.lock_since == now {
+                // Both backoffs ended in the same slot: the node never detected the other
+                // frame (no PHY-RXSTART), so no erroneous reception and no EIFS (10.3.2.3.7).
+                let other = r.lock.take().expect("locked");
+                let t = &mut self.txs[other.idx()];
+                if t.frame.dst == node {
+                    t.dst_outcome = Outcome::Collision;
+                }
+            } else {
+                r.lock_bad = true; // half duplex: a reception in progress is lost
+            }
+        }
+        let was_active = r.active();
+        r.tx = Some(id);
+        if !was_active {
+            r.active_since = now;
+        }
+        mac(RadioEvent::Busy(node));
+        let mut dst_outcome = Outcome::Ok;
+        for k in 0..self.listeners[i].len() {
+            let j = self.listeners[i][k];
+            let decodable = self.can_decode(node, j);
+            let r = &mut self.radios[j.idx()];
+            let was_active = r.active();
+            r.busy += 1;
+            if r.tx.is_none() && r.lock.is_none() && r.busy == 1 && decodable {
+                r.lock = Some(id);
+                r.lock_bad = false;
+                r.lock_since = now;
+            } else {
+                let detect = self.preamble_detection;
+                if r.tx.is_none() {
+                    match r.lock {
+                        // Both preambles overlap: neither is detected, the receiver sees
+                        // energy only (no reception, so no error and no EIFS).
+                        Some(other) if detect && now < r.lock_since + PREAMBLE_DETECTION => {
+                            r.lock = None;
+                            let t = &mut self.txs[other.idx()];
+                            if t.frame.dst == j {
+                                t.dst_outcome = Outcome::Collision;
+                            }
+                        }
+                        Some(_) => r.lock_bad = true,
+                        // Without preamble detection a frame it could hear arrives garbled.
+                        None if decodable && !detect => mac(RadioEvent::Garbled(j)),
+                        None => {}
+                    }
+                }
+                if j == frame.dst {
+                    dst_outcome = Outcome::Collision;
+                }
+            }
+            if !was_active {
+                self.radios[j.idx()].active_since = now;
+                mac(RadioEvent::Busy(j));
+            }
+        }
+        self.txs[id.idx()].dst_outcome = dst_outcome;
+        id
+    }
+
+    /// The transmission `id` ends at its transmitter: its radio stops transmitting. Returns
+    /// the transmission; its slot stays readable until [`Medium::release`].
+    pub fn end_tx(&mut self, id: TxId, now: SimTime, warmup_end: SimTime) -> Transmission {
+        let t = self.txs[id.idx()];
+        let r = &mut self.radios[t.frame.src.idx()];
+        r.tx = None;
+        r.tx_ns += accumulate(t.start, now, warmup_end);
+        t
+    }
+
+    /// If `j` is locked onto transmission `id`, unlock it and decide the frame's fate there:
+    /// a collision if the lock was corrupted, else the error model's draw.
+    pub fn take_reception(&mut self, j: NodeId, id: TxId) -> Option<Outcome> {
+        if self.radios[j.idx()].lock != Some(id) {
+            return None;
+        }
+        let r = &mut self.radios[j.idx()];
+        r.lock = None;
+        if r.lock_bad {
+            return Some(Outcome::Collision);
+        }
+        Some(self.draw_error(j, id))
+    }
+
+    fn draw_error(&mut self, j: NodeId, id: TxId) -> Outcome {
+        match self.error {
+            ErrorSpec::None => Outcome::Ok,
+            ErrorSpec::Fer { fer } => {
+                if self.rx_rngs[j.idx()].bernoulli(fer) {
+                    Outcome::HeaderError
+                } else {
+                    Outcome::Ok
+                }
+            }
+            ErrorSpec::Ber { ber } => {
+                // Independent bit errors: P(n bits intact) = (1 - BER)^n, header and body apart.
+                let frame = &self.txs[id.idx()].frame;
+                let header = match frame.kind {
+                    FrameKind::Data => frame.bytes.min(self.data_header_bytes),
+                    _ => frame.bytes,
+                };
+                let body = frame.bytes - header;
+                let rng = &mut self.rx_rngs[j.idx()];
+                if rng.bernoulli(1.0 - (1.0 - ber).powf(f64::from(header * 8))) {
+                    Outcome::HeaderError
+                } else if body > 0 && rng.bernoulli(1.0 - (1.0 - ber).powf(f64::from(body * 8))) {
+                    Outcome::PayloadError
+                } else {
+                    Outcome::Ok
+                }
+            }
+        }
+    }
+
+    /// The transmission `id` leaves the air: every listener's busy count drops, and each node
+    /// whose medium turns idle is handed to `idle` with its carrier sense, in listener order,
+    /// the transmitter last. A listener that will sense `responder`'s response after SIFS is
+    /// left out (its countdown would only be frozen again at the response's start). Frees the
+    /// transmission's slot.
+    pub fn release(
+        &mut self,
+        id: TxId,
+        now: SimTime,
+        warmup_end: SimTime,
+        responder: Option<NodeId>,
+        mut idle: impl FnMut(NodeId, Cca),
+    ) {
+        let src = self.txs[id.idx()].frame.src;
+        for k in 0..self.listeners[src.idx()].len() {
+            let j = self.listeners[src.idx()][k];
+            let r = &mut self.radios[j.idx()];
+            r.busy -= 1;
+            if r.active() {
+                continue;
+            }
+            r.busy_ns += accumulate(r.active_since, now, warmup_end);
+            match responder {
+                Some(resp) if resp != j && self.senses(resp, j) => {}
+                _ => idle(j, self.cca(j)),
+            }
+        }
+        let r = &mut self.radios[src.idx()];
+        if !r.active() {
+            r.busy_ns += accumulate(r.active_since, now, warmup_end);
+            idle(src, self.cca(src));
+        }
+        self.free_tx.push(id.0);
+    }
+
+    /// Add the busy time still open at the end of the run.
+    pub fn close_accounting(&mut self, end: SimTime, warmup_end: SimTime) {
+        for r in &mut self.radios {
+            if r.active() {
+                r.busy_ns += accumulate(r.active_since, end, warmup_end);
+            }
+            if let Some(tx) = r.tx {
+                r.tx_ns += accumulate(self.txs[tx.idx()].start, end, warmup_end);
+            }
+        }
+    }
+}

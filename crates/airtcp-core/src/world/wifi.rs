@@ -1,0 +1,178 @@
+//! The glue between the medium, the MACs and the layers above: the world dispatches the wifi
+//! events, reads each MAC's carrier sense from the medium, puts the MACs' frames on the air,
+//! and drains the MACs' indications at exactly the points where they arise. The order of
+//! these steps is semantics (a packet delivered during a transmission's end finds the medium
+//! still busy), so each handler keeps it step by step.
+
+use super::World;
+use crate::event::Event;
+use crate::ids::{NodeId, PacketId, TxId};
+use crate::mac::frame::{Frame, FrameKind};
+use crate::mac::MacInd;
+use crate::medium::{Outcome, RadioEvent};
+use crate::time::SimTime;
+use crate::trace::MacTxExtra;
+
+impl World {
+    /// Queue a packet at the MAC of `node` for the wifi neighbour `next_hop`; false if the
+    /// queue was full and the packet dropped.
+    pub(crate) fn wifi_enqueue(
+        &mut self,
+        node: NodeId,
+        next_hop: NodeId,
+        id: PacketId,
+        now: SimTime,
+    ) -> bool {
+        let p = self.packets.get(id);
+        let (ip_bytes, ac) = (p.ip_bytes, p.ac as usize);
+        let cca = self.medium.cca(node);
+        if self.wifi.enqueue(node, next_hop, id, ip_bytes, ac, cca, &mut self.sched, now) {
+            return true;
+        }
+        self.drop_packet(id, now);
+        false
+    }
+
+    /// Let `node` contend if its medium is idle.
+    fn contend(&mut self, node: NodeId, now: SimTime) {
+        let cca = self.medium.cca(node);
+        self.wifi.contend(node, cca, &mut self.sched, now);
+    }
+
+    pub(crate) fn on_grant(&mut self, node: NodeId, ac: usize, gen: u32, now: SimTime) {
+        let cca = self.medium.cca(node);
+        if !self.wifi.grant(node, ac, gen, cca) {
+            return;
+        }
+        if let Some(frame) = self.wifi.start_exchange(node, ac, now) {
+            self.transmit(node, frame, now);
+        }
+    }
+
+    /// Put a frame on the air.
+    #[inline]
+    fn transmit(&mut self, node: NodeId, frame: Frame, now: SimTime) {
+        self.capture_wlan(now, node, false, &frame); // ns-3 MonitorSnifferTx: at tx start
+        let dur = frame.txv.duration(frame.bytes);
+        let wifi = &mut self.wifi;
+        let id = self.medium.begin(frame, now, |ev| match ev {
+            RadioEvent::Busy(j) => wifi.freeze(j, now),
+            RadioEvent::Garbled(j) => wifi.macs[j.idx()].eifs = true,
+        });
+        self.sched.at(now + dur, Event::TxEnd(id));
+    }
+
+    pub(crate) fn on_tx_end(&mut self, id: TxId, now: SimTime) {
+        let warm = self.warmup_end;
+        let t = self.medium.end_tx(id, now, warm);
+        let frame = &t.frame;
+        let src = frame.src;
+        self.wifi.own_tx_end(src, frame, &mut self.sched, now);
+        let mut dst_outcome = t.dst_outcome;
+        // Pass 1: every listener locked on this frame learns its outcome.
+        for k in 0..self.medium.listeners(src).len() {
+            let j = self.medium.listeners(src)[k];
+            let Some(outcome) = self.medium.take_reception(j, id) else {
+                continue;
+            };
+            if j == frame.dst {
+                dst_outcome = outcome;
+            }
+            if outcome == Outcome::Ok {
+                self.capture_wlan(t.start, j, true, frame); // ns-3 MonitorSnifferRx, rx start
+                self.wifi.rx_ok(j, frame, &mut self.sched, now);
+                self.drain_mac(now);
+            } else {
+                self.wifi.rx_corrupt(j, outcome == Outcome::PayloadError, now);
+            }
+            // A response timeout that expired during this reception resolves now.
+            if self.wifi.timed_out_during_reception(j) {
+                self.mac_fail(j, now);
+            }
+        }
+        // A response (ACK, CTS) that the addressee now sends after SIFS is certain: no station
+        // can win access within SIFS, so those that will sense the response do not resume
+        // their countdowns for that gap (it would be frozen again at the response's start).
+        let sifs_later = now + self.wifi.cfg.timing.sifs;
+        let responder = self.wifi.responds_at(frame.dst, sifs_later).then_some(frame.dst);
+        // Pass 2: the medium turns idle where this was the last sensed transmission.
+        if matches!(frame.kind, FrameKind::Data | FrameKind::Rts) {
+            self.wifi.macs[src.idx()].last_outcome_collision = dst_outcome == Outcome::Collision;
+        }
+        let (wifi, sched) = (&mut self.wifi, &mut self.sched);
+        self.medium.release(id, now, warm, responder, |j, cca| wifi.medium_idle(j, cca, sched, now));
+        if self.traces.mac_tx.is_some() {
+            let extra = self.mac_tx_extra(frame, t.start);
+            self.traces.mac_tx(t.start, now, frame, dst_outcome, extra);
+        }
+    }
+
+    /// What the mac_tx trace records beyond the frame: the TCP segment a data frame carries
+    /// and when the frame became ready to contend, with its backoff.
+    fn mac_tx_extra(&self, frame: &Frame, start: SimTime) -> MacTxExtra {
+        let packet = frame.packet.map(|id| self.packets.get(id));
+        let (ready, slots) = match frame.kind {
+            FrameKind::Data | FrameKind::Rts => {
+                let (ready, slots) = self.wifi.macs[frame.src.idx()].txops[usize::from(frame.ac)].granted;
+                (ready.min(start), slots)
+            }
+            FrameKind::Ack | FrameKind::Cts => (start, 0), // a response: SIFS, no backoff
+        };
+        MacTxExtra {
+            flow: packet.map(|p| p.flow.0),
+            segment: packet.and_then(|p| p.tcp).map(|s| (s.seq, s.ack, s.len)),
+            ready,
+            backoff_slots: slots,
+        }
+    }
+
+    pub(crate) fn on_respond(&mut self, node: NodeId, gen: u32, now: SimTime) {
+        if let Some(frame) = self.wifi.response_due(node, gen, now) {
+            self.transmit(node, frame, now);
+        }
+    }
+
+    pub(crate) fn on_timeout(&mut self, node: NodeId, gen: u32, now: SimTime) {
+        let cca = self.medium.cca(node);
+        if self.wifi.timeout(node, gen, cca) {
+            self.mac_fail(node, now);
+        }
+    }
+
+    /// `node`'s attempt failed: retry counters, maybe a frame given up and a refill, then the
+    /// node contends again and a measuring MAC reports its service time.
+    fn mac_fail(&mut self, node: NodeId, now: SimTime) {
+        let Some(failed) = self.wifi.fail(node, now) else {
+            return;
+        };
+        self.drain_mac(now);
+        self.contend(node, now);
+        if failed.gave_up && self.wifi.macs[node.idx()].measure {
+            self.clap_link_report(node, usize::from(failed.ac), now);
+        }
+    }
+
+    /// Hand the MACs' indications up, in the order they were made. Handling one never makes
+    /// another (the MAC makes them only in `rx_ok`, `fail` and `succeed`, which only the world's
+    /// wifi handlers call), so the buffer is walked once and cleared.
+    #[inline(always)]
+    fn drain_mac(&mut self, now: SimTime) {
+        let n = self.wifi.ind.len();
+        for k in 0..n {
+            match self.wifi.ind[k] {
+                MacInd::Delivered { node, packet } => {
+                    let copy = *self.packets.get(packet);
+                    let id = self.packets.alloc(copy);
+                    self.send(node, id, now);
+                }
+                MacInd::Acked { packet, .. } => self.packets.free(packet),
+                MacInd::Dropped { packet, arrived: true, .. } => self.packets.free(packet),
+                MacInd::Dropped { packet, arrived: false, .. } => self.drop_packet(packet, now),
+                MacInd::Room { node } => self.refill(node, now),
+                MacInd::ServiceSample { node, ac } => self.clap_link_report(node, usize::from(ac), now),
+            }
+        }
+        debug_assert_eq!(self.wifi.ind.len(), n, "an indication made while draining");
+        self.wifi.ind.clear();
+    }
+}
