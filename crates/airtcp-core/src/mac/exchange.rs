@@ -206,7 +206,7 @@ impl Wifi {
         if let Some(q) = dropped {
             // If only the ACKs were lost, the next hop has the packet and carries it on: the
             // MAC drop is not a loss of the flow.
-            let arrived = self.macs[q.next_hop.idx()].last_seq_from[i] == Some(q.seq);
+            let arrived = self.macs[q.next_hop.idx()].peers[i].has_received(ac, q.seq);
             self.ind.push(MacInd::Dropped { node, packet: q.packet, arrived });
             self.ind.push(MacInd::Room { node });
         }

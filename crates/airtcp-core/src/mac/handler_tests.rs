@@ -149,7 +149,7 @@ fn wait_ack_retry_limit_drops_and_says_whether_the_next_hop_had_it() {
     let now = s.now();
     w.own_tx_end(A, &frame, &mut s, now);
     // B received the frame (only its ACK was lost): the drop is no loss of the flow.
-    w.macs[1].last_seq_from[0] = Some(frame.seq);
+    w.macs[1].peers[0].is_duplicate(BE, frame.seq, false);
     let failed = w.fail(A, s.now()).expect("waiting");
     assert!(failed.gave_up);
     assert_eq!(

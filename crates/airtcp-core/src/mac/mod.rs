@@ -13,6 +13,7 @@ pub mod backoff;
 pub mod exchange;
 pub mod frame;
 pub mod rx;
+pub mod station;
 
 #[cfg(test)]
 mod handler_tests;
@@ -280,8 +281,8 @@ pub struct Mac {
     /// Outcome of the last data/RTS frame at its receiver, to classify a failed attempt.
     pub last_outcome_collision: bool,
     pub next_seq: u16,
-    /// Last sequence number received from each transmitter (duplicate detection, 10.3.2.14).
-    pub last_seq_from: Vec<Option<u16>>,
+    /// The station table: per peer (indexed by node), its duplicate cache (10.3.2.14).
+    pub peers: Vec<station::Station>,
     pub rng: Stream,
     pub counters: MacCounters,
     /// Measure service times and report them after every exchange: the node hosts a CLAP
@@ -331,7 +332,7 @@ impl Mac {
             eifs: false,
             last_outcome_collision: false,
             next_seq: 0,
-            last_seq_from: vec![None; nodes],
+            peers: vec![station::Station::default(); nodes],
             rng,
             counters: MacCounters::default(),
             measure: false,

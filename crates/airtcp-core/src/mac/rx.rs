@@ -28,8 +28,7 @@ impl Wifi {
         match frame.kind {
             FrameKind::Data => {
                 let src = frame.src.idx();
-                let dup = frame.retry && mac.last_seq_from[src] == Some(frame.seq);
-                mac.last_seq_from[src] = Some(frame.seq);
+                let dup = mac.peers[src].is_duplicate(usize::from(frame.ac), frame.seq, frame.retry);
                 let ack = Frame {
                     kind: FrameKind::Ack,
                     src: j,
