@@ -33,7 +33,7 @@ impl Wifi {
             nav: self.cfg.timing.sifs + self.cfg.ack_duration,
             packet: Some(q.packet),
             seq: q.seq,
-            retry: txop.src + txop.lrc > 0,
+            retry: txop.data_sent,
             ac: ac as u8,
         })
     }
@@ -61,10 +61,12 @@ impl Wifi {
                 txv: w.control_txv,
                 nav: w.timing.sifs.times(3) + w.cts_duration + data_dur + w.ack_duration,
                 packet: None,
+                retry: false, // a control frame (9.2.4.1.4: Retry is for data and management)
                 ..data
             }
         } else {
             mac.exchange = Exchange::TxData { ac: ac as u8 };
+            mac.txops[ac].data_sent = true;
             if counting {
                 mac.counters.attempts += 1;
                 mac.counters.retries += u64::from(data.retry);
@@ -121,6 +123,7 @@ impl Wifi {
         if frame.kind == FrameKind::Data {
             mac.response = None;
             mac.exchange = Exchange::TxData { ac: frame.ac };
+            mac.txops[usize::from(frame.ac)].data_sent = true;
             if counting {
                 mac.counters.attempts += 1;
                 mac.counters.retries += u64::from(frame.retry);
@@ -190,6 +193,7 @@ impl Wifi {
             txop.cw = txop.params.cw_min;
             txop.src = 0;
             txop.lrc = 0;
+            txop.data_sent = false;
             if counting {
                 mac.counters.drops_retry_limit += 1;
             }
@@ -228,6 +232,7 @@ impl Wifi {
         txop.cw = txop.params.cw_min;
         txop.src = 0;
         txop.lrc = 0;
+        txop.data_sent = false;
         let measure = mac.measure;
         if measure {
             txop.end_service(now, rate_bps);

@@ -211,3 +211,38 @@ fn rts_threshold_exceeded_opens_with_rts_and_cts_received_sends_data_after_sifs(
     let data = w.response_due(A, gen, s.now()).expect("the data frame");
     assert_eq!((data.kind, w.macs[0].exchange), (FrameKind::Data, Exchange::TxData { ac: BE as u8 }));
 }
+
+#[test]
+fn wait_cts_timeout_then_cts_received_sends_data_without_the_retry_bit() {
+    // 9.2.4.1.4: Retry is set only on a retransmission of the same data frame; a failed RTS
+    // is no transmission of the data frame (ns-3 agrees).
+    let (mut w, mut s) = (wifi(), Scheduler::new());
+    w.cfg.rts_threshold_bytes = 500;
+    let rts = a_sends_data(&mut w, &mut s, us(0));
+    w.own_tx_end(A, &rts, &mut s, us(100));
+    let Some(Event::Timeout { gen, .. }) = s.pop_until(us(1_000_000)) else { panic!() };
+    assert!(w.timeout(A, gen, IDLE));
+    let failed = w.fail(A, s.now()).expect("waiting for CTS");
+    assert_eq!((failed.gave_up, w.macs[0].txops[BE].src), (false, 1));
+    assert!(!w.data_frame(A, BE).unwrap().retry);
+    // Second RTS, answered this time: the data frame goes out for the first time.
+    w.macs[0].txops[BE].backoff = 0;
+    let cca_now = s.now();
+    w.medium_idle(A, IDLE, &mut s, cca_now);
+    let (node, gen) = loop {
+        match s.pop_until(us(1_000_000)) {
+            Some(Event::Grant { node, gen, .. }) => break (node, gen),
+            Some(_) => continue,
+            None => panic!("no grant"),
+        }
+    };
+    assert!(w.grant(node, BE, gen, IDLE));
+    let rts2 = w.start_exchange(A, BE, s.now()).unwrap();
+    assert!(!rts2.retry, "an RTS is a control frame: no Retry bit");
+    let end = s.now() + Dur::from_us(52);
+    w.own_tx_end(A, &rts2, &mut s, end);
+    w.rx_ok(A, &Frame { kind: FrameKind::Cts, src: B, dst: A, ..rts2 }, &mut s, end + Dur::from_us(60));
+    let data = w.macs[0].response.expect("data after CTS");
+    assert!(!data.retry);
+    assert_eq!(w.macs[0].counters.retries, 0);
+}

@@ -192,6 +192,9 @@ pub struct Txop {
     /// Short and long retry counts of the head frame (10.3.4.4).
     pub src: u32,
     pub lrc: u32,
+    /// The head data frame has been on the air: the next transmission of it is a
+    /// retransmission and carries the Retry bit (9.2.4.1.4). A failed RTS does not set it.
+    pub data_sent: bool,
     /// Service time of this queue's frames (only when `Mac::measure`).
     pub service: ServiceMeter,
     /// When the head frame's current attempt became ready to contend (it reached the head of
@@ -312,6 +315,7 @@ impl Mac {
                 grant: Timer::default(),
                 src: 0,
                 lrc: 0,
+                data_sent: false,
                 service: ServiceMeter::default(),
                 attempt_since: SimTime::ZERO,
                 drawn_slots: backoff,
