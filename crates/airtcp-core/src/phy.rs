@@ -151,9 +151,13 @@ pub struct PhyTiming {
     pub eifs_ack: Dur,
 }
 
+/// Length of the ACK frame whose airtime EIFS includes (10.3.2.3.7): FC 2 + Duration 2 + RA 6
+/// + FCS 4 (9.3.1.3). The MAC's `frame::ACK_BYTES` is this constant.
+pub const ACK_FRAME_BYTES: u32 = 14;
+
 impl PhyTiming {
     pub fn of(standard: Standard, erp_mixed: bool) -> PhyTiming {
-        let ack = |mode| TxVector::new(mode, Preamble::Long).duration(crate::mac::frame::ACK_BYTES);
+        let ack = |mode| TxVector::new(mode, Preamble::Long).duration(ACK_FRAME_BYTES);
         match standard {
             // Table 17-21: aSlotTime 9 us, aSIFSTime 16 us, aCWmin 15, aCWmax 1023.
             Standard::A => PhyTiming {

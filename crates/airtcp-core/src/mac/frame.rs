@@ -4,8 +4,8 @@ use crate::ids::{NodeId, PacketId};
 use crate::phy::TxVector;
 use crate::time::Dur;
 
-/// ACK frame: FC 2 + Duration 2 + RA 6 + FCS 4 (9.3.1.3).
-pub const ACK_BYTES: u32 = 14;
+/// ACK frame: FC 2 + Duration 2 + RA 6 + FCS 4 (9.3.1.3); the PHY's EIFS uses it too.
+pub const ACK_BYTES: u32 = crate::phy::ACK_FRAME_BYTES;
 /// CTS frame: same layout as ACK (9.3.1.2).
 pub const CTS_BYTES: u32 = 14;
 /// RTS frame: FC 2 + Duration 2 + RA 6 + TA 6 + FCS 4 (9.3.1.2).
