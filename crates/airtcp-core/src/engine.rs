@@ -123,6 +123,25 @@ impl Timer {
     pub fn deadline(&self) -> Option<SimTime> {
         self.armed_at
     }
+    /// Arm the timer for `at` and schedule `event(generation)`: the earlier event, if any,
+    /// goes stale even when it was due at the same time.
+    pub fn schedule<E: Copy>(&mut self, at: SimTime, sched: &mut Scheduler<E>, event: impl FnOnce(u32) -> E) {
+        let gen = self.arm(at);
+        sched.at(at, event(gen));
+    }
+    /// Make the timer due at `at`, or stop it (None); a timer already due then is left alone.
+    pub fn set<E: Copy>(
+        &mut self,
+        at: Option<SimTime>,
+        sched: &mut Scheduler<E>,
+        event: impl FnOnce(u32) -> E,
+    ) {
+        match at {
+            None => self.cancel(),
+            Some(at) if self.armed_at == Some(at) => {}
+            Some(at) => self.schedule(at, sched, event),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -26,6 +26,24 @@ pub struct Packet {
     pub clap: Option<crate::clap::ClapPacket>,
 }
 
+impl Packet {
+    /// A packet of flow `f` from `src` to `dst` created at `now`, carrying no transport
+    /// segment yet (set `tcp` or `clap` with struct update syntax).
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        flow: FlowId,
+        seq: u32,
+        src: NodeId,
+        dst: NodeId,
+        ip_bytes: u32,
+        payload_bytes: u32,
+        created: SimTime,
+        ac: u8,
+    ) -> Packet {
+        Packet { flow, seq, src, dst, ip_bytes, payload_bytes, created, ac, tcp: None, clap: None }
+    }
+}
+
 /// Packets live in a slab and travel by id; freed slots are reused, so the steady state
 /// allocates nothing.
 pub struct PacketSlab {
@@ -208,18 +226,8 @@ impl World {
     fn generate(&mut self, f: FlowId, now: SimTime) -> bool {
         let counting = self.counting(now);
         let flow = &mut self.flows[f.idx()];
-        let p = Packet {
-            flow: f,
-            seq: flow.next_seq,
-            src: flow.src,
-            dst: flow.dst,
-            ip_bytes: flow.payload_bytes + UDP_IP_HEADER_BYTES,
-            payload_bytes: flow.payload_bytes,
-            created: now,
-            ac: flow.ac,
-            tcp: None,
-            clap: None,
-        };
+        let ip_bytes = flow.payload_bytes + UDP_IP_HEADER_BYTES;
+        let p = Packet::new(f, flow.next_seq, flow.src, flow.dst, ip_bytes, flow.payload_bytes, now, flow.ac);
         flow.next_seq += 1;
         if counting {
             flow.sent += 1;
@@ -227,6 +235,12 @@ impl World {
         let src = flow.src;
         let id = self.packets.alloc(p);
         self.send(src, id, now)
+    }
+
+    /// Store a new packet and send it from `node` ([`World::send`]).
+    pub(crate) fn send_new(&mut self, node: NodeId, p: Packet, now: SimTime) -> bool {
+        let id = self.packets.alloc(p);
+        self.send(node, id, now)
     }
 
     /// Route a packet from `node`: deliver, forward on a wired link or queue it at the MAC.

@@ -78,8 +78,7 @@ impl Wifi {
             if txop.grant.deadline() == Some(at) {
                 continue;
             }
-            let gen = txop.grant.arm(at);
-            sched.at(at, Event::Grant { node, ac: ac as u8, gen });
+            txop.grant.schedule(at, sched, |gen| Event::Grant { node, ac: ac as u8, gen });
         }
     }
 

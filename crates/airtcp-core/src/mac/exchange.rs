@@ -94,8 +94,7 @@ impl Wifi {
             }
         }
         // 10.3.2.11: wait SIFS + slot + PHY-RXSTART delay for the response to begin.
-        let gen = mac.timeout.arm(now + timeout);
-        sched.at(now + timeout, Event::Timeout { node, gen });
+        mac.timeout.schedule(now + timeout, sched, |gen| Event::Timeout { node, gen });
     }
 
     /// Send `frame` from `node` after SIFS, regardless of the medium (10.3.2.3.3).
@@ -103,8 +102,7 @@ impl Wifi {
         let mac = &mut self.macs[node.idx()];
         mac.response = Some(frame);
         let at = now + self.cfg.timing.sifs;
-        let gen = mac.response_timer.arm(at);
-        sched.at(at, Event::Respond { node, gen });
+        mac.response_timer.schedule(at, sched, |gen| Event::Respond { node, gen });
     }
 
     /// Whether `node` answers the end of a frame at `now` with a response after SIFS.

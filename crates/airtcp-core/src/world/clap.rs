@@ -127,29 +127,15 @@ impl World {
 
     /// Arm the sender's timer at its `poll_at()` (or stop it).
     fn clap_arm_sender(&mut self, f: FlowId, now: SimTime) {
-        let c = self.clap(f);
-        match c.snd.poll_at() {
-            None => c.snd_timer.cancel(),
-            Some(at) if c.snd_timer.deadline() == Some(at.max(now)) => {}
-            Some(at) => {
-                let at = at.max(now);
-                let gen = c.snd_timer.arm(at);
-                self.sched.at(at, Event::ClapSender { flow: f, gen });
-            }
-        }
+        let c = self.claps[f.idx()].as_mut().expect("a CLAP flow");
+        let at = c.snd.poll_at().map(|at| at.max(now));
+        c.snd_timer.set(at, &mut self.sched, |gen| Event::ClapSender { flow: f, gen });
     }
 
     fn clap_arm_receiver(&mut self, f: FlowId, now: SimTime) {
-        let c = self.clap(f);
-        match c.rcv.poll_at() {
-            None => c.rcv_timer.cancel(),
-            Some(at) if c.rcv_timer.deadline() == Some(at.max(now)) => {}
-            Some(at) => {
-                let at = at.max(now);
-                let gen = c.rcv_timer.arm(at);
-                self.sched.at(at, Event::ClapReceiver { flow: f, gen });
-            }
-        }
+        let c = self.claps[f.idx()].as_mut().expect("a CLAP flow");
+        let at = c.rcv.poll_at().map(|at| at.max(now));
+        c.rcv_timer.set(at, &mut self.sched, |gen| Event::ClapReceiver { flow: f, gen });
     }
 
     /// The sender's pending segments become packets from the flow's source.
@@ -168,20 +154,8 @@ impl World {
                 k.sent_ip_bytes += u64::from(seg.ip_bytes());
                 self.flows[f.idx()].sent += 1;
             }
-            let p = Packet {
-                flow: f,
-                seq: seg.seq,
-                src,
-                dst,
-                ip_bytes: seg.ip_bytes(),
-                payload_bytes: seg.len,
-                created: now,
-                ac,
-                tcp: None,
-                clap: Some(ClapPacket::Data(seg)),
-            };
-            let id = self.packets.alloc(p);
-            self.send(src, id, now);
+            let p = Packet::new(f, seg.seq, src, dst, seg.ip_bytes(), seg.len, now, ac);
+            self.send_new(src, Packet { clap: Some(ClapPacket::Data(seg)), ..p }, now);
         }
         self.clap(f).out = out;
     }
@@ -198,20 +172,8 @@ impl World {
         if counting {
             c.counters.feedbacks_sent += 1;
         }
-        let p = Packet {
-            flow: f,
-            seq: fb.serial,
-            src,
-            dst,
-            ip_bytes: fb.ip_bytes(),
-            payload_bytes: 0,
-            created: now,
-            ac,
-            tcp: None,
-            clap: Some(ClapPacket::Feedback { serial: fb.serial }),
-        };
-        let id = self.packets.alloc(p);
-        self.send(src, id, now);
+        let p = Packet::new(f, fb.serial, src, dst, fb.ip_bytes(), 0, now, ac);
+        self.send_new(src, Packet { clap: Some(ClapPacket::Feedback { serial: fb.serial }), ..p }, now);
     }
 
     /// A CLAP packet reached `node`, one end of its transfer.

@@ -116,23 +116,21 @@ impl World {
     }
 
     fn tcp_rto_cmd(&mut self, f: FlowId, cmd: TimerCmd) {
+        let t = self.tcps[f.idx()].as_mut().expect("a TCP flow");
         match cmd {
             TimerCmd::Keep => {}
-            TimerCmd::Stop => self.tcp(f).rto.cancel(),
-            TimerCmd::Arm(at) => {
-                let gen = self.tcp(f).rto.arm(at);
-                self.sched.at(at, Event::TcpRto { flow: f, gen });
-            }
+            TimerCmd::Stop => t.rto.cancel(),
+            TimerCmd::Arm(at) => t.rto.schedule(at, &mut self.sched, |gen| Event::TcpRto { flow: f, gen }),
         }
     }
 
     fn tcp_delack_cmd(&mut self, f: FlowId, cmd: TimerCmd) {
+        let t = self.tcps[f.idx()].as_mut().expect("a TCP flow");
         match cmd {
             TimerCmd::Keep => {}
-            TimerCmd::Stop => self.tcp(f).delack.cancel(),
+            TimerCmd::Stop => t.delack.cancel(),
             TimerCmd::Arm(at) => {
-                let gen = self.tcp(f).delack.arm(at);
-                self.sched.at(at, Event::TcpDelack { flow: f, gen });
+                t.delack.schedule(at, &mut self.sched, |gen| Event::TcpDelack { flow: f, gen })
             }
         }
     }
@@ -153,20 +151,8 @@ impl World {
                 (false, _) => "ack_sent",
             };
             self.traces.tcp_segment(now, f.0, &seg, ev);
-            let p = Packet {
-                flow: f,
-                seq: 0,
-                src,
-                dst,
-                ip_bytes: seg.ip_bytes(ts, sack),
-                payload_bytes: seg.len,
-                created: now,
-                ac,
-                tcp: Some(seg),
-                clap: None,
-            };
-            let id = self.packets.alloc(p);
-            self.send(src, id, now);
+            let p = Packet::new(f, 0, src, dst, seg.ip_bytes(ts, sack), seg.len, now, ac);
+            self.send_new(src, Packet { tcp: Some(seg), ..p }, now);
         }
         self.tcp(f).out = out;
     }
