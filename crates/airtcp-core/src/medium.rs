@@ -104,6 +104,11 @@ pub struct Medium {
     data_header_bytes: u32,
 }
 
+/// Slack of the range comparison [m]: world-spec positions are given to the nanometre (Python
+/// rounds them to 9 decimals, `config._clean`), so a node placed exactly at the range may sit a
+/// fraction of a nanometre beyond it; both sides compare with this slack and agree.
+pub const RANGE_SLACK_M: f64 = 1e-9;
+
 fn accumulate(since: SimTime, now: SimTime, warmup_end: SimTime) -> u64 {
     now.since(since.max(warmup_end)).ns()
 }
@@ -128,7 +133,7 @@ impl Medium {
                     Some(m) => (m.rx[i][j] == 1, m.cs[i][j] == 1 || m.rx[i][j] == 1),
                     None => {
                         let d = distance(spec.nodes[i].position_m, spec.nodes[j].position_m);
-                        (d <= c.rx_range_m, d <= c.cs_range_m)
+                        (d <= c.rx_range_m + RANGE_SLACK_M, d <= c.cs_range_m + RANGE_SLACK_M)
                     }
                 };
                 rx[i * n + j] = r;
