@@ -533,6 +533,7 @@ def sweep_command(
     try:
         spec = sweep.load_sweep(sweep_file)
         runs = sweep.expand(spec)
+        sweep.check_executor(out, workers or None, dask, dask_local)
     except sweep.SweepError as exc:
         _fail(str(exc))
     stored = sweep.stored_hashes(out)

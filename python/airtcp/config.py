@@ -90,7 +90,9 @@ MAX_DISTANCE_M = 1e6  # positions and ranges: 1000 km
 MAX_LINK_RATE_MBPS = 1e5  # wired links: 100 Gbit/s
 MAX_CBR_RATE_MBPS = 1e4  # a CBR source: 10 Gbit/s ...
 MAX_CBR_PACKETS_PER_S = 1_000_000  # ... and at most 10^6 packets per simulated second
-MAX_QUEUE_PACKETS = 1_000_000
+MAX_QUEUE_PACKETS = 100_000  # the core's bound: a saturating source fills what it is given
+MAX_INITIAL_CWND = 1_000_000  # segments (the core's bound)
+MAX_CLAP_SEGMENTS = 2**32 - 1  # segments of one CLAP transfer (32-bit sequence numbers)
 MAX_FILE_BYTES = 10**12  # 1 TB
 # Nodes of a scenario: Python expands routes between every pair (a table of N^2 entries), so
 # 500 nodes take about 4 s and 250 MB before the first frame.
@@ -138,6 +140,15 @@ class _Raw(str):
 
 # An error message echoes at most this many characters of a bad value or key.
 _ECHO_CHARS = 60
+
+
+def _segment(key: object) -> str:
+    """A key as a segment of a dotted path: quoted if it is blank or holds a dot, a space or
+    a quote (``flows.0." "``), so the path stays readable."""
+    text = str(key)
+    if isinstance(key, str) and (not text.strip() or any(c in text for c in ' ."\t\n')):
+        return _clip(json.dumps(text), 40)
+    return text
 
 
 def _clip(text: str, limit: int = _ECHO_CHARS) -> str:
@@ -348,10 +359,10 @@ class TcpConfig(_Model):
     )
     initial_cwnd: int = _field(
         10,
-        "integer >= 1 segments",
+        f"integer 1..{MAX_INITIAL_CWND} segments",
         "initial congestion window (RFC 6928, Linux: 10)",
         ge=1,
-        le=_U32_MAX,
+        le=MAX_INITIAL_CWND,
     )
     delayed_ack: bool = _field(
         True,
@@ -1095,6 +1106,21 @@ def _build_world_spec(s: Scenario, issues: list[_Issue]) -> dict[str, Any]:
                         ", ".join(_num(r) for r in rates if r != 1.0) + ', or preamble = "long"',
                     )
                 )
+    # Values the core holds in whole nanoseconds and bits per second must not round to 0.
+    tiny = [(("duration_s",), s.duration_s, _ns(s.duration_s), "1e-9 seconds")]
+    tiny += [
+        (("tcp", name), getattr(s.tcp, name), round(getattr(s.tcp, name) * 1e6), "1e-6 ms")
+        for name in ("initial_rto_ms", "max_rto_ms")
+    ]
+    tiny += [
+        (("links", i, "rate_mbps"), link.rate_mbps, round(link.rate_mbps * 1e6), "1e-6 Mbit/s")
+        for i, link in enumerate(s.links)
+    ]
+    for loc, value, whole, least in tiny:
+        if whole < 1:
+            issues.append(
+                _Issue(loc, "rounds to 0 in the core's units", value, f"at least {least}")
+            )
     if s.warmup_s >= s.duration_s:
         issues.append(
             _Issue(
@@ -1560,6 +1586,18 @@ def _build_world_spec(s: Scenario, issues: list[_Issue]) -> dict[str, Any]:
             flow["tcp"] = tcp
         if kind == "clap-file" and fcfg is not None:
             c = s.clap
+            segments = -(-(fcfg.file_bytes or 0) // c.mss_bytes)
+            if segments > MAX_CLAP_SEGMENTS:
+                issues.append(
+                    _Issue(
+                        (*floc, "file_bytes"),
+                        f"{segments} segments of clap.mss_bytes = {c.mss_bytes}, more than "
+                        f"CLAP's {MAX_CLAP_SEGMENTS}",
+                        fcfg.file_bytes,
+                        f"at most {MAX_CLAP_SEGMENTS} x clap.mss_bytes bytes",
+                    )
+                )
+                continue
             flow["payload_bytes"] = c.mss_bytes
             flow["file_bytes"] = fcfg.file_bytes
             flow["clap"] = {
@@ -1701,7 +1739,7 @@ def _walk(loc: tuple[str | int, ...]) -> tuple[str, type[BaseModel] | None, Fiel
             if chosen is not None:
                 tp = chosen
                 continue
-        path.append(str(key))
+        path.append(_segment(key))
         if isinstance(key, int):
             tp = get_args(tp)[0] if get_origin(tp) is list else None
             continue
@@ -1834,7 +1872,7 @@ def check_plain(data: object, root: str = "scenario") -> None:
                         "string keys, as in TOML",
                     )
                 )
-            sub = str(key) if path == root else f"{path}.{key}"
+            sub = _segment(key) if path == root else f"{path}.{_segment(key)}"
             stack.append((item, sub, depth + 1))
 
 
@@ -1885,7 +1923,7 @@ def _split_key(key: str) -> list[str | int]:
         part = part.strip()
         if not part:
             raise ScenarioError(
-                f"{_clip(key)}: empty segment in dotted key (allowed: e.g. mac.aifsn)"
+                f"{_clip(json.dumps(key))}: empty segment in dotted key (allowed: e.g. mac.aifsn)"
             )
         parts.append(int(part) if part.isdigit() else part)
     return parts

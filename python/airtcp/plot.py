@@ -393,6 +393,10 @@ def metric(
         cond = f" matching --where {where!r}" if where else ""
         extra = f" ({failed} failed runs excluded)" if failed else ""
         raise PlotError(f"{store}: no successful runs{cond}{extra}")
+    names = [x, y, *group]
+    for g in group:
+        if names.count(g) > 1:
+            raise PlotError(f"--group {g!r}: also given as --x, --y or another --group")
     data = pd.DataFrame(index=frame.index)
     for what, name in [("--x", x), ("--y", y), *(("--group", g) for g in group)]:
         data[name] = _resolve(frame, name, what)
@@ -628,6 +632,8 @@ MAX_BINS = 100_000
 
 def _edges(end_s: float, bin_s: float) -> np.ndarray:
     edges = np.arange(0.0, end_s, bin_s)
+    if edges.size > 1 and end_s - edges[-1] <= bin_s * 1e-9:
+        edges = edges[:-1]  # rounding left a last bin of (almost) no width
     return np.append(edges, end_s) if edges.size else np.array([0.0, end_s])
 
 
@@ -715,7 +721,9 @@ def trace(
                     f"{', '.join(map(str, flows)) or 'none'})"
                 )
         if frame.empty:
-            raise PlotError(f"no rows in the {kind} trace of {r.label}" + _empty_hint(kind))
+            raise PlotError(
+                f"--kind {kind}: no rows in the {kind} trace of {r.label}" + _empty_hint(kind)
+            )
         end_s = max(end_s, float(frame[time_col].max()) * 1e-9)
         width = bin_s if bin_s is not None else _nice_bin(end_s)
         if end_s / width > MAX_BINS:

@@ -37,6 +37,8 @@ if TYPE_CHECKING:
 __all__ = ["SequenceData", "sequence", "sequence_data"]
 
 _NS = 1e-9
+# The longest run a scenario may have [s] (config.MAX_TIME_S).
+MAX_TIME_S = 1e7
 # Most frames one diagram draws (each is a bar, an arrow and a label).
 MAX_FRAMES = 5000
 _COLORS = {"data": "tab:blue", "tcp_ack": "tab:orange", "ack": "0.55", "rts": "0.35", "cts": "0.35"}
@@ -76,8 +78,11 @@ def sequence_data(
     t1_s: float,
 ) -> SequenceData:
     """The frames and TCP events of flow ``flow`` between ``t0_s`` and ``t1_s``."""
-    if not (math.isfinite(t0_s) and math.isfinite(t1_s) and t1_s > t0_s >= 0):
-        raise PlotError(f"--from {t0_s!r} --to {t1_s!r}: need finite seconds with 0 <= from < to")
+    if not (math.isfinite(t0_s) and math.isfinite(t1_s) and MAX_TIME_S >= t1_s > t0_s >= 0):
+        raise PlotError(
+            f"--from {t0_s!r} --to {t1_s!r}: need finite seconds with 0 <= from < to <= "
+            f"{MAX_TIME_S:g}"
+        )
     segs_run = _source(source, "tcp_segments", run)
     mac_run = _source(source, "mac_tx", run)
     segs, mac = segs_run.tables["tcp_segments"], mac_run.tables["mac_tx"]

@@ -135,6 +135,8 @@ def query(
     con = connect(out, allow_external_access=allow_external_access)
     try:
         cur = con.execute(sql)
+        if cur is None:
+            raise StoreError(f"query: {sql[:60]!r} holds no statement (allowed: e.g. SELECT ...)")
         names = [d[0] for d in cur.description or []]
         if limit is None:
             return names, cur.fetchall(), False
@@ -157,6 +159,8 @@ def iter_query(
         cur = con.execute(sql)
     except duckdb.Error as exc:
         raise StoreError(f"query: {_first_line(exc)}") from None
+    if cur is None:
+        raise StoreError(f"query: {sql[:60]!r} holds no statement (allowed: e.g. SELECT ...)")
     names = [d[0] for d in cur.description or []]
 
     def rows() -> Iterator[tuple[Any, ...]]:

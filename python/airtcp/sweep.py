@@ -357,6 +357,23 @@ def _remove_leftovers(out: Path) -> int:
     return removed
 
 
+def check_executor(
+    out: str | Path, workers: int | None, dask: str | None, dask_local: int | None
+) -> None:
+    """SweepError unless the executor settings are allowed and ``out`` can hold the store
+    (checked before anything runs; the store is created with the first stored run)."""
+    if dask is not None and dask_local is not None:
+        raise SweepError("executor: give either a Dask scheduler address or --dask-local, not both")
+    if dask_local is not None and not 1 <= dask_local <= MAX_WORKERS:
+        raise SweepError(f"dask_local: {dask_local!r} (allowed: integer 1..{MAX_WORKERS})")
+    if workers is not None and not 0 <= workers <= MAX_WORKERS:
+        raise SweepError(f"workers: {workers!r} (allowed: integer 0..{MAX_WORKERS}; 0 = all cores)")
+    try:
+        check_out_dir(out, "sweep")
+    except OutputExistsError as exc:
+        raise SweepError(str(exc)) from None
+
+
 def run_sweep(
     spec: SweepSpec,
     out: str | Path,
@@ -374,18 +391,9 @@ def run_sweep(
     traces are written here, by this process, so the store needs no shared file system.
     Every executor stores the same rows: a run is a pure function of its config and seed.
     """
-    if dask is not None and dask_local is not None:
-        raise SweepError("executor: give either a Dask scheduler address or --dask-local, not both")
-    if dask_local is not None and not 1 <= dask_local <= MAX_WORKERS:
-        raise SweepError(f"dask_local: {dask_local!r} (allowed: integer 1..{MAX_WORKERS})")
-    if workers is not None and not 0 <= workers <= MAX_WORKERS:
-        raise SweepError(f"workers: {workers!r} (allowed: integer 0..{MAX_WORKERS}; 0 = all cores)")
+    check_executor(out, workers, dask, dask_local)
     out = Path(out)
     runs = expand(spec)
-    try:
-        check_out_dir(out, "sweep")  # refused at once; created with the first stored run
-    except OutputExistsError as exc:
-        raise SweepError(str(exc)) from None
     if out.is_dir():
         _remove_leftovers(out)
     done = stored_hashes(out)

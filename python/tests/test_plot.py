@@ -221,7 +221,7 @@ def test_cli_metric_writes_the_figure(store, tmp_path):
         (["--out", "{tmp}/fig.png", "--y", "totals.nope"], "--y 'totals.nope': neither a column"),
         (["--out", "{tmp}/fig.png", "--where", "seed < 0"], "no successful runs"),
         (["--out", "{tmp}/fig.png", "--ci", "1.5"], "--ci: 1.5 (allowed"),
-        (["--out", "{tmp}/fig.png", "--group", "param.retry_limit"], "param.cc varies"),
+        (["--out", "{tmp}/fig.png", "--group", "param.retry_limit"], "also given as --x"),
     ],
 )
 def test_cli_metric_errors_exit_2_and_write_nothing(store, tmp_path, args, needle):
