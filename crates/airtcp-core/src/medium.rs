@@ -177,10 +177,6 @@ impl Medium {
         Cca { busy: r.active(), transmitting: r.tx.is_some(), receiving: r.lock.is_some() }
     }
 
-    pub fn transmission(&self, id: TxId) -> &Transmission {
-        &self.txs[id.idx()]
-    }
-
     fn alloc(&mut self, t: Transmission) -> TxId {
         if let Some(i) = self.free_tx.pop() {
             self.txs[i as usize] = t;
