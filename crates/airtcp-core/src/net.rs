@@ -147,6 +147,10 @@ pub struct WiredLink {
 pub struct WiredDir {
     pub queue: VecDeque<PacketId>,
     pub busy: bool,
+    /// Packets dropped at this end's full queue, and lost on the wire (netem loss), after the
+    /// warm-up: the link's own counters, not the MAC's.
+    pub drops_queue: u64,
+    pub lost: u64,
 }
 
 /// PPP framing that a point-to-point link adds to each IP packet (RFC 1661; as ns-3's
@@ -325,9 +329,8 @@ impl World {
         let l = &mut self.links[link.idx()];
         let d = &mut l.dirs[dir as usize];
         if d.queue.len() >= l.queue_limit {
-            let from = l.ends[dir as usize];
-            if self.counting(now) {
-                self.wifi.macs[from.idx()].counters.drops_queue += 1;
+            if now >= self.warmup_end {
+                d.drops_queue += 1;
             }
             self.drop_packet(id, now);
             return false;
@@ -362,6 +365,9 @@ impl World {
         let p = l.loss[dir as usize];
         let lost = p > 0.0 && l.rng.bernoulli(p);
         if lost {
+            if now >= self.warmup_end {
+                l.dirs[dir as usize].lost += 1;
+            }
             self.drop_packet(id, now);
         } else {
             self.sched.at(now + delay, Event::WiredArrive { link, dir, packet: id });

@@ -13,7 +13,20 @@ pub struct Summary {
     pub events: u64,
     pub flows: Vec<FlowSummary>,
     pub nodes: Vec<NodeSummary>,
+    /// Wired links, in spec order.
+    pub links: Vec<LinkSummary>,
     pub totals: Totals,
+}
+
+/// One wired link's counters after the warm-up, per direction (`a -> b`, then `b -> a`).
+#[derive(Debug, Serialize)]
+pub struct LinkSummary {
+    pub a: String,
+    pub b: String,
+    /// Packets dropped at the sending end's full queue.
+    pub drops_queue: [u64; 2],
+    /// Packets lost on the wire (netem-like random loss).
+    pub lost: [u64; 2],
 }
 
 #[derive(Debug, Serialize)]
@@ -293,6 +306,16 @@ impl Summary {
             },
             flows,
             nodes,
+            links: world
+                .links
+                .iter()
+                .map(|l| LinkSummary {
+                    a: name(l.ends[0]),
+                    b: name(l.ends[1]),
+                    drops_queue: [l.dirs[0].drops_queue, l.dirs[1].drops_queue],
+                    lost: [l.dirs[0].lost, l.dirs[1].lost],
+                })
+                .collect(),
         }
     }
 }

@@ -318,3 +318,26 @@ fn qos_duplicate_detection_keeps_one_entry_per_transmitter_and_tid() {
     }
     assert!(out.summary.nodes[0].mac.rx_duplicates > 0, "ACK losses make duplicates");
 }
+
+#[test]
+fn a_full_wired_queue_counts_on_the_link_not_on_the_mac() {
+    // 2 Mbit/s of 1000-byte CBR into a 1 Mbit/s link with a 5-packet queue: about half the
+    // packets find the queue full. They are the link's drops; the host has no MAC to blame.
+    let mut spec = bss(1, "80211a", 54.0, 6.0, 1000, 3.0);
+    spec["warmup_ns"] = json!(0);
+    spec["nodes"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"name": "server", "position_m": [0.0, 0.0, 0.0], "wifi": false, "role": "host"}));
+    spec["wired_links"] = json!([{"a": 0, "b": 2, "rate_bps": 1_000_000u64, "delay_ns": 1_000_000u64,
+        "queue_limit_packets": 5}]);
+    spec["routes"] = json!([{"node": 2, "dst": 1, "next_hop": 0}]);
+    spec["flows"] = json!([{"kind": "udp_cbr", "src": 2, "dst": 1, "payload_bytes": 1000, "rate_bps": 2e6}]);
+    let out = run_value(&spec, 1);
+    let link = &out.summary.links[0];
+    assert_eq!((link.a.as_str(), link.b.as_str()), ("ap", "server"));
+    // Sent 3 s x 250 packets/s = 750; the link carries about 1e6 / (1028 + 2) / 8 = 121 per s.
+    assert!(link.drops_queue[1] > 300, "{:?}", link.drops_queue);
+    assert_eq!(link.drops_queue[0], 0);
+    assert!(out.summary.nodes.iter().all(|n| n.mac.drops_queue == 0));
+}
