@@ -323,6 +323,12 @@ def _print_result(
             f"{mac.get('busy_air_fraction', 0.0) * 100:.1f}",
         )
     console.print(nodes)
+    for link in summary.get("links", []):
+        drops, lost = link.get("drops_queue", [0, 0]), link.get("lost", [0, 0])
+        console.print(
+            f"wired {link.get('a')} <-> {link.get('b')}: queue drops {drops[0]}/{drops[1]}, "
+            f"lost {lost[0]}/{lost[1]} (a->b/b->a)"
+        )
 
     totals = summary.get("totals", {})
     wall = summary.get("wall_seconds", 0.0)
