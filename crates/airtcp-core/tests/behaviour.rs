@@ -175,13 +175,7 @@ fn cbr_below_capacity_is_delivered_whole() {
 fn queue_limit_drops_are_counted() {
     // Two saturating flows through one wired bottleneck of 1 Mbit/s fill its queue.
     let mut spec = bss(1, "80211a", 54.0, 6.0, 1000, 5.0);
-    spec["nodes"]
-        .as_array_mut()
-        .unwrap()
-        .push(json!({"name": "server", "position_m": [0.0, 0.0, 0.0], "wifi": false, "role": "host"}));
-    spec["wired_links"] =
-        json!([{"a": 0, "b": 2, "rate_bps": 1_000_000u64, "delay_ns": 0u64, "queue_limit_packets": 10}]);
-    spec["routes"] = json!([{"node": 1, "dst": 2, "next_hop": 0}]);
+    with_wired_server(&mut spec, 1_000_000, 0, 10);
     spec["flows"] = json!([{"kind": "udp_saturating", "src": 1, "dst": 2, "payload_bytes": 1000}]);
     let out = run_value(&spec, 1);
     // The 1 Mbit/s link carries 1030 B packets: 1e6 / (1030 x 8) x 1000 x 8 = 0.9709 Mbit/s.
@@ -327,13 +321,7 @@ fn a_full_wired_queue_counts_on_the_link_not_on_the_mac() {
     // packets find the queue full. They are the link's drops; the host has no MAC to blame.
     let mut spec = bss(1, "80211a", 54.0, 6.0, 1000, 3.0);
     spec["warmup_ns"] = json!(0);
-    spec["nodes"]
-        .as_array_mut()
-        .unwrap()
-        .push(json!({"name": "server", "position_m": [0.0, 0.0, 0.0], "wifi": false, "role": "host"}));
-    spec["wired_links"] = json!([{"a": 0, "b": 2, "rate_bps": 1_000_000u64, "delay_ns": 1_000_000u64,
-        "queue_limit_packets": 5}]);
-    spec["routes"] = json!([{"node": 2, "dst": 1, "next_hop": 0}]);
+    with_wired_server(&mut spec, 1_000_000, 1_000_000, 5);
     spec["flows"] = json!([{"kind": "udp_cbr", "src": 2, "dst": 1, "payload_bytes": 1000, "rate_bps": 2e6}]);
     let out = run_value(&spec, 1);
     let link = &out.summary.links[0];

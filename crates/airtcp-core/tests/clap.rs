@@ -15,13 +15,7 @@ fn paper001(flow: Value) -> Value {
     spec["wifi"]["short_retry_limit"] = json!(0);
     spec["wifi"]["long_retry_limit"] = json!(0);
     spec["wifi"]["queue_limit_packets"] = json!(50);
-    spec["nodes"]
-        .as_array_mut()
-        .unwrap()
-        .push(json!({"name": "server", "position_m": [0.0, 0.0, 0.0], "wifi": false, "role": "host"}));
-    spec["wired_links"] = json!([{"a": 0, "b": 2, "rate_bps": 10_000_000u64, "delay_ns": 2_000_000u64,
-                                  "queue_limit_packets": 50}]);
-    spec["routes"] = json!([{"node": 1, "dst": 2, "next_hop": 0}, {"node": 2, "dst": 1, "next_hop": 0}]);
+    with_wired_server(&mut spec, 10_000_000, 2_000_000, 50);
     spec["flows"] = json!([flow]);
     spec
 }

@@ -31,3 +31,15 @@ pub fn run_value(spec: &Value, seed: u64) -> Output {
 pub fn goodput_bps(out: &Output) -> f64 {
     out.summary.totals.goodput_bps
 }
+
+/// Add a wired-only host "server" (node 2 of a one-station BSS) behind the AP (node 0) on a
+/// link of `rate_bps`, `delay_ns` and `queue` packets per end, with routes both ways.
+pub fn with_wired_server(spec: &mut Value, rate_bps: u64, delay_ns: u64, queue: u32) {
+    spec["nodes"]
+        .as_array_mut()
+        .expect("nodes")
+        .push(json!({"name": "server", "position_m": [0.0, 0.0, 0.0], "wifi": false, "role": "host"}));
+    spec["wired_links"] =
+        json!([{"a": 0, "b": 2, "rate_bps": rate_bps, "delay_ns": delay_ns, "queue_limit_packets": queue}]);
+    spec["routes"] = json!([{"node": 1, "dst": 2, "next_hop": 0}, {"node": 2, "dst": 1, "next_hop": 0}]);
+}
