@@ -43,7 +43,7 @@ pub fn radiotap(buf: &mut Vec<u8>, standard: Standard, txv: &TxVector) {
     buf.extend_from_slice(&RADIOTAP_BYTES.to_le_bytes());
     // radiotap: present bits 1 Flags, 2 Rate, 3 Channel
     buf.extend_from_slice(&0x0000_000e_u32.to_le_bytes());
-    let dsss = matches!(txv.mode, Modulation::Dsss { .. });
+    let dsss = matches!(txv.mode.modulation(), Modulation::Dsss { .. });
     let rate = txv.mode.rate_kbps();
     // radiotap: https://www.radiotap.org/fields/Flags 0x10 FCS at end, 0x02 short preamble
     let short = dsss && rate > 1000 && txv.preamble == Preamble::Short;
@@ -307,7 +307,17 @@ fn l4_checksum(header: &[u8], src: [u8; 4], dst: [u8; 4], proto: u8, l4_len: u32
 
 impl World {
     /// Record a wireless frame at `node` (sent or decoded) in the frames trace, if it is on.
+    #[inline(always)]
     pub(crate) fn capture_wlan(&mut self, time: SimTime, node: NodeId, rx: bool, frame: &Frame) {
+        if self.traces.frames.is_some() {
+            self.capture_wlan_on(time, node, rx, frame);
+        }
+    }
+
+    /// [`World::capture_wlan`] with the frames trace on; kept out of line so that a run
+    /// without it pays one test per frame.
+    #[inline(never)]
+    fn capture_wlan_on(&mut self, time: SimTime, node: NodeId, rx: bool, frame: &Frame) {
         let Some(t) = self.traces.frames.as_mut() else { return };
         let buf = &mut t.head;
         radiotap(buf, self.wifi.cfg.standard, &frame.txv);
@@ -346,7 +356,6 @@ impl World {
 mod tests {
     use super::*;
     use crate::mac::frame::ACK_BYTES;
-    use crate::phy::Modulation;
     use crate::time::Dur;
 
     fn ack() -> Frame {
@@ -355,7 +364,7 @@ mod tests {
             src: NodeId(1),
             dst: NodeId(0),
             bytes: ACK_BYTES,
-            txv: TxVector::new(Modulation::Ofdm { rate_kbps: 6000, erp: false }, Preamble::Long),
+            txv: TxVector::new(crate::phy::modes::OFDM_6, Preamble::Long),
             nav: Dur::ZERO,
             packet: None,
             seq: 0,
@@ -413,7 +422,7 @@ mod tests {
     #[test]
     fn radiotap_of_an_80211b_short_preamble_11_mbps_frame() {
         let mut buf = Vec::new();
-        let txv = TxVector::new(Modulation::Dsss { rate_kbps: 11_000 }, Preamble::Short);
+        let txv = TxVector::new(crate::phy::Standard::B.mode(11_000).unwrap(), Preamble::Short);
         radiotap(&mut buf, Standard::B, &txv);
         // len 14, present 0x0e, flags FCS|short, rate 22 x 500k, 2412 MHz, 2 GHz|CCK.
         assert_eq!(buf, [0, 0, 14, 0, 0x0e, 0, 0, 0, 0x12, 22, 0x6c, 0x09, 0xa0, 0x00]);

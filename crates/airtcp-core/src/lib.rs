@@ -32,6 +32,7 @@ pub mod tcp;
 pub mod time;
 pub mod trace;
 pub mod world;
+pub mod xlayer;
 
 pub use spec::{SpecError, WorldSpec};
 pub use summary::Summary;

@@ -5,6 +5,10 @@
 //! carries channel width, guard interval and spatial streams so HT (Clause 19) slots in as
 //! one more [`Modulation`] variant.
 
+pub mod modes;
+
+pub use modes::{ModeId, ModeInfo, MODES};
+
 use crate::time::Dur;
 
 /// The PHY standard a channel runs.
@@ -35,35 +39,7 @@ impl Standard {
             Standard::G => "80211g",
         }
     }
-
-    /// Rates of the standard [kbit/s], ascending.
-    pub fn rates_kbps(self) -> &'static [u32] {
-        match self {
-            Standard::A => &OFDM_RATES_KBPS,
-            Standard::B => &DSSS_RATES_KBPS,
-            Standard::G => &ERP_RATES_KBPS,
-        }
-    }
-
-    /// The mode sending at `rate_kbps`, if the standard has that rate.
-    pub fn mode(self, rate_kbps: u32) -> Option<Modulation> {
-        if !self.rates_kbps().contains(&rate_kbps) {
-            return None;
-        }
-        let dsss = DSSS_RATES_KBPS.contains(&rate_kbps);
-        Some(match (self, dsss) {
-            (Standard::B, _) | (Standard::G, true) => Modulation::Dsss { rate_kbps },
-            (Standard::A, _) => Modulation::Ofdm { rate_kbps, erp: false },
-            (Standard::G, false) => Modulation::Ofdm { rate_kbps, erp: true },
-        })
-    }
 }
-
-// 802.11-2020 Table 17-4 (6..54 Mbit/s), 16.1.1 / 15.1 (1, 2, 5.5, 11 Mbit/s).
-const OFDM_RATES_KBPS: [u32; 8] = [6000, 9000, 12000, 18000, 24000, 36000, 48000, 54000];
-const DSSS_RATES_KBPS: [u32; 4] = [1000, 2000, 5500, 11000];
-const ERP_RATES_KBPS: [u32; 12] =
-    [1000, 2000, 5500, 6000, 9000, 11000, 12000, 18000, 24000, 36000, 48000, 54000];
 
 /// DSSS/HR-DSSS PLCP preamble format (16.2.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,7 +68,7 @@ impl Modulation {
 /// Everything airtime depends on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TxVector {
-    pub mode: Modulation,
+    pub mode: ModeId,
     pub preamble: Preamble,
     /// [MHz]; 20 for every non-HT mode.
     pub channel_width_mhz: u16,
@@ -102,13 +78,13 @@ pub struct TxVector {
 }
 
 impl TxVector {
-    pub fn new(mode: Modulation, preamble: Preamble) -> TxVector {
+    pub fn new(mode: ModeId, preamble: Preamble) -> TxVector {
         TxVector { mode, preamble, channel_width_mhz: 20, guard_interval_ns: 800, spatial_streams: 1 }
     }
 
     /// Duration of the PHY preamble and header: the time until PHY-RXSTART.indication.
     pub fn preamble_and_header(&self) -> Dur {
-        match (self.mode, self.preamble) {
+        match (self.mode.modulation(), self.preamble) {
             // 16.2.2.2 long PPDU: 144 us SYNC+SFD, 48 us PHY header, both at 1 Mbit/s.
             (Modulation::Dsss { rate_kbps: 1000 }, _) => Dur::from_us(192),
             (Modulation::Dsss { .. }, Preamble::Long) => Dur::from_us(192),
@@ -122,7 +98,7 @@ impl TxVector {
     /// Airtime of a PPDU carrying `bytes` of MPDU.
     pub fn duration(&self, bytes: u32) -> Dur {
         let bits = u64::from(bytes) * 8;
-        match self.mode {
+        match self.mode.modulation() {
             Modulation::Dsss { rate_kbps } => {
                 // 16.3.4 LENGTH: ceil(8 x octets / rate) microseconds of PSDU.
                 let psdu_us = (bits * 1000).div_ceil(u64::from(rate_kbps));
@@ -165,7 +141,7 @@ impl PhyTiming {
                 sifs: Dur::from_us(16),
                 cw_min: 15,
                 cw_max: 1023,
-                eifs_ack: ack(Modulation::Ofdm { rate_kbps: 6000, erp: false }),
+                eifs_ack: ack(modes::OFDM_6),
             },
             // Table 16-4: aSlotTime 20 us, aSIFSTime 10 us, aCWmin 31, aCWmax 1023.
             Standard::B => PhyTiming {
@@ -173,7 +149,7 @@ impl PhyTiming {
                 sifs: Dur::from_us(10),
                 cw_min: 31,
                 cw_max: 1023,
-                eifs_ack: ack(Modulation::Dsss { rate_kbps: 1000 }),
+                eifs_ack: ack(modes::DSSS_1),
             },
             // Table 18-5: short slot 9 us only in an all-ERP BSS, 20 us in b/g mixed mode;
             // aSIFSTime 10 us; aCWmin 15 (000 Table II gives 15 in mixed mode too).
@@ -182,11 +158,7 @@ impl PhyTiming {
                 sifs: Dur::from_us(10),
                 cw_min: 15,
                 cw_max: 1023,
-                eifs_ack: if erp_mixed {
-                    ack(Modulation::Dsss { rate_kbps: 1000 })
-                } else {
-                    ack(Modulation::Ofdm { rate_kbps: 6000, erp: true })
-                },
+                eifs_ack: if erp_mixed { ack(modes::DSSS_1) } else { ack(modes::ERP_OFDM_6) },
             },
         }
     }
@@ -257,7 +229,7 @@ mod tests {
         assert!(Standard::A.mode(11000).is_none());
         assert!(Standard::B.mode(54000).is_none());
         assert!(Standard::A.mode(7000).is_none());
-        assert_eq!(Standard::G.rates_kbps().len(), 12);
+        assert_eq!(Standard::G.rates_kbps().count(), 12);
     }
 
     #[test]

@@ -414,21 +414,15 @@ pub const MAX_INITIAL_CWND: u32 = 1_000_000;
 
 /// Parse a rate [Mbit/s] into kbit/s if the standard has it.
 pub fn rate_kbps(standard: Standard, mbps: f64, path: &str) -> Result<u32, SpecError> {
-    let allowed = || {
-        standard
-            .rates_kbps()
-            .iter()
-            .map(|k| format!("{}", f64::from(*k) / 1000.0))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
+    let allowed =
+        || standard.rates_kbps().map(|k| format!("{}", f64::from(k) / 1000.0)).collect::<Vec<_>>().join(", ");
     if !mbps.is_finite() || mbps <= 0.0 {
         return err(path, format!("{} is not a positive rate; allowed: {}", num(mbps), allowed()));
     }
     let kbps = (mbps * 1000.0).round();
-    let found = standard.rates_kbps().iter().find(|k| f64::from(**k) == kbps);
+    let found = standard.rates_kbps().find(|k| f64::from(*k) == kbps);
     match found {
-        Some(k) if (mbps * 1000.0 - kbps).abs() < 1e-6 => Ok(*k),
+        Some(k) if (mbps * 1000.0 - kbps).abs() < 1e-6 => Ok(k),
         _ => err(
             path,
             format!("{} Mbit/s is not a rate of {}; allowed: {}", num(mbps), standard.name(), allowed()),

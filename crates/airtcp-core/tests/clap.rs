@@ -130,15 +130,18 @@ fn clap_parameters_are_validated_with_their_path() {
 
 #[test]
 fn only_the_clap_senders_mac_measures_its_service_time() {
+    use airtcp_core::ids::NodeId;
+    use airtcp_core::xlayer::Scheme;
     let spec: airtcp_core::WorldSpec = serde_json::from_value(paper001(clap_flow())).unwrap();
     let mut w = airtcp_core::world::World::build(&spec, 1).unwrap();
     w.run();
-    assert!(w.wifi.macs[1].measure && !w.wifi.macs[0].measure && !w.wifi.macs[2].measure);
-    let m = w.wifi.macs[1].txops[1].service;
+    let runs = |i| w.xlayer.runs(NodeId(i), Scheme::ClapLink);
+    assert!(runs(1) && !runs(0) && !runs(2));
+    let m = w.xlayer.clap_link.meter(NodeId(1), 1);
     assert!(m.samples >= 1000 && m.rate_bps == 11_000_000, "{m:?}");
     // A frame alone on the medium needs DIFS + data + SIFS + ACK = 50 + 975 + 10 + 304 =
     // 1339 us, plus 0..31 backoff slots (up to 620 us), plus a deferral now and then to the
     // AP's feedback frames: the EWMA lies within these bounds.
     assert!((1_339_000..2_600_000).contains(&m.ewma_ns), "{m:?}");
-    assert_eq!(w.wifi.macs[0].txops[1].service, Default::default(), "the AP does not measure");
+    assert_eq!(w.xlayer.clap_link.meter(NodeId(0), 1), Default::default(), "the AP does not measure");
 }

@@ -39,12 +39,11 @@ impl Wifi {
         }
         let seq = mac.next_seq;
         mac.next_seq = (mac.next_seq + 1) % 4096;
-        mac.txops[ac].queue.push_back(Queued { packet, next_hop, seq, ip_bytes });
+        mac.txops[ac].queue.push_back(Queued { packet, next_hop, seq, ip_bytes, retry_limit: None });
         if mac.txops[ac].queue.len() == 1 {
-            mac.txops[ac].attempt_since = now; // the head of its queue: ready to contend
-        }
-        if mac.measure && mac.txops[ac].queue.len() == 1 {
-            mac.txops[ac].service.head_since = now; // the head of its queue from now on
+            // The head of its queue: ready to contend, and its service time runs.
+            mac.txops[ac].attempt_since = now;
+            mac.txops[ac].head_since = now;
         }
         // 10.3.4.2: a frame that finds the medium busy (and no backoff running) backs off;
         // one that finds it idle goes after DIFS (or EIFS) with a zero backoff.

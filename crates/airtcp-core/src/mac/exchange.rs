@@ -4,11 +4,14 @@
 
 use super::backoff::next_cw;
 use super::frame::{data_mpdu_bytes, Frame, FrameKind, RTS_BYTES};
+use super::rate::TxReport;
 use super::{Cca, Exchange, MacInd, Wifi};
 use crate::engine::Scheduler;
 use crate::event::Event;
 use crate::ids::NodeId;
+use crate::phy::TxVector;
 use crate::time::SimTime;
+use crate::xlayer::{MacEvent, TX_DONE};
 
 /// How a failed attempt ended ([`Wifi::fail`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -19,7 +22,8 @@ pub struct Failed {
 }
 
 impl Wifi {
-    /// The data frame at the head of `node`'s queue `ac`, as it would go on the air now.
+    /// The data frame at the head of `node`'s queue `ac`, as its current attempt sends it
+    /// (at the mode rate control picked when the attempt won access).
     pub fn data_frame(&self, node: NodeId, ac: usize) -> Option<Frame> {
         let mac = &self.macs[node.idx()];
         let txop = &mac.txops[ac];
@@ -29,7 +33,7 @@ impl Wifi {
             src: node,
             dst: q.next_hop,
             bytes: data_mpdu_bytes(q.ip_bytes, mac.qos),
-            txv: self.cfg.data_txv,
+            txv: TxVector { mode: txop.mode, ..self.cfg.data_txv },
             nav: self.cfg.timing.sifs + self.cfg.ack_duration,
             packet: Some(q.packet),
             seq: q.seq,
@@ -38,9 +42,12 @@ impl Wifi {
         })
     }
 
-    /// `node` won access for `ac`: the frame that opens the exchange (RTS or DATA), for the
-    /// caller to put on the air.
+    /// `node` won access for `ac`: rate control picks the attempt's mode, and the frame that
+    /// opens the exchange (RTS or DATA) is for the caller to put on the air.
     pub fn start_exchange(&mut self, node: NodeId, ac: usize, now: SimTime) -> Option<Frame> {
+        let txop = &self.macs[node.idx()].txops[ac];
+        let (peer, attempt) = (txop.queue.front()?.next_hop, txop.src + txop.lrc);
+        self.select_mode(node, ac, peer, attempt, now);
         let data = self.data_frame(node, ac)?;
         let counting = self.counting(now);
         let w = &self.cfg;
@@ -67,6 +74,7 @@ impl Wifi {
         } else {
             mac.exchange = Exchange::TxData { ac: ac as u8 };
             mac.txops[ac].data_sent = true;
+            mac.peers[data.dst.idx()].link.attempts += 1;
             if counting {
                 mac.counters.attempts += 1;
                 mac.counters.retries += u64::from(data.retry);
@@ -122,6 +130,7 @@ impl Wifi {
             mac.response = None;
             mac.exchange = Exchange::TxData { ac: frame.ac };
             mac.txops[usize::from(frame.ac)].data_sent = true;
+            mac.peers[frame.dst.idx()].link.attempts += 1;
             if counting {
                 mac.counters.attempts += 1;
                 mac.counters.retries += u64::from(frame.retry);
@@ -157,9 +166,10 @@ impl Wifi {
         )
     }
 
-    /// The head frame of the waiting access category failed (10.3.4.4 retry counters). A
-    /// frame given up goes up as [`MacInd::Dropped`] then [`MacInd::Room`]; the caller then
-    /// lets the node contend again.
+    /// The head frame of the waiting access category failed (10.3.4.4 retry counters, against
+    /// the frame's retry limits, [`Wifi::retry_limits`]). Rate control hears of the failure; a
+    /// frame given up goes up as [`MacInd::Dropped`], [`MacInd::Room`] and a
+    /// [`MacEvent::TxDone`]; the caller then lets the node contend again.
     pub fn fail(&mut self, node: NodeId, now: SimTime) -> Option<Failed> {
         let i = node.idx();
         let (ac, was_rts) = match self.macs[i].exchange {
@@ -169,7 +179,10 @@ impl Wifi {
         };
         let counting = self.counting(now);
         let w = &self.cfg;
-        let head_bytes = self.data_frame(node, ac).map_or(0, |f| f.bytes);
+        let head = *self.macs[i].txops[ac].queue.front()?;
+        let long = !was_rts && data_mpdu_bytes(head.ip_bytes, self.macs[i].qos) > w.rts_threshold_bytes;
+        let limits = self.retry_limits(node, &head);
+        let rate = w.rate;
         let mac = &mut self.macs[i];
         mac.exchange = Exchange::None;
         mac.timeout.cancel();
@@ -178,72 +191,105 @@ impl Wifi {
             mac.counters.collisions += u64::from(mac.last_outcome_collision);
         }
         let txop = &mut mac.txops[ac];
-        let exceeded = if !was_rts && head_bytes > w.rts_threshold_bytes {
+        let exceeded = if long {
             txop.lrc += 1;
-            txop.lrc > w.long_retry_limit
+            limits.exceeded(true, txop.lrc)
         } else {
             txop.src += 1;
-            txop.src > w.short_retry_limit
+            limits.exceeded(false, txop.src)
         };
-        let mut dropped = None;
+        let retries = txop.src + txop.lrc - 1; // retransmissions before this last failure
+        let (mode, head_since) = (txop.mode, txop.head_since);
+        let st = &mut mac.peers[head.next_hop.idx()];
+        let report = match (exceeded, was_rts) {
+            (false, true) => TxReport::RtsFailed,
+            (false, false) => TxReport::DataFailed,
+            (true, true) => TxReport::FinalRtsFailed,
+            (true, false) => TxReport::FinalDataFailed,
+        };
+        rate.report(&mut st.rate, report, now);
         if exceeded {
-            dropped = txop.queue.pop_front();
+            st.link.final_status(false);
+            let txop = &mut mac.txops[ac];
+            txop.queue.pop_front();
             txop.cw = txop.params.cw_min;
             txop.src = 0;
             txop.lrc = 0;
             txop.data_sent = false;
+            txop.head_since = now; // the next frame, if any, is the head from now on
             if counting {
                 mac.counters.drops_retry_limit += 1;
             }
         } else {
+            let txop = &mut mac.txops[ac];
             txop.cw = next_cw(txop.cw, txop.params.cw_max);
-        }
-        let gave_up = dropped.is_some();
-        if gave_up && mac.measure {
-            mac.txops[ac].end_service(now, u64::from(w.data_txv.mode.rate_kbps()) * 1000);
         }
         mac.draw_backoff(ac);
         mac.txops[ac].attempt_since = now; // the retry, or the next frame, contends from now
         mac.idle_start = now.max(mac.nav_end);
-        if let Some(q) = dropped {
+        if exceeded {
             // If only the ACKs were lost, the next hop has the packet and carries it on: the
             // MAC drop is not a loss of the flow.
-            let arrived = self.macs[q.next_hop.idx()].peers[i].has_received(ac, q.seq);
-            self.ind.push(MacInd::Dropped { node, packet: q.packet, arrived });
+            let arrived = self.macs[head.next_hop.idx()].peers[i].has_received(ac, head.seq);
+            self.ind.push(MacInd::Dropped { node, packet: head.packet, arrived });
             self.ind.push(MacInd::Room { node });
+            if self.macs[i].events & TX_DONE != 0 {
+                self.ind.push(MacInd::Event(MacEvent::TxDone {
+                    node,
+                    peer: head.next_hop,
+                    ac: ac as u8,
+                    acked: false,
+                    retries: retries.min(255) as u8,
+                    mode,
+                    service_ns: now.since(head_since).ns(),
+                }));
+            }
         }
-        Some(Failed { ac: ac as u8, gave_up })
+        Some(Failed { ac: ac as u8, gave_up: exceeded })
     }
 
-    /// The head frame of `ac` was acknowledged: [`MacInd::Acked`], [`MacInd::Room`] and, on a
-    /// measuring MAC, [`MacInd::ServiceSample`].
+    /// The head frame of `ac` was acknowledged: rate control hears of it, then
+    /// [`MacInd::Acked`], [`MacInd::Room`] and a [`MacEvent::TxDone`] go up.
     pub fn succeed(&mut self, node: NodeId, ac: usize, now: SimTime) {
         let counting = self.counting(now);
-        let rate_bps = u64::from(self.cfg.data_txv.mode.rate_kbps()) * 1000;
+        let rate = self.cfg.rate;
         let mac = &mut self.macs[node.idx()];
         mac.exchange = Exchange::None;
         if counting {
             mac.counters.successes += 1;
         }
         let txop = &mut mac.txops[ac];
-        let done = txop.queue.pop_front().map(|q| q.packet);
+        let done = txop.queue.pop_front();
+        let retries = txop.src + txop.lrc;
+        let (mode, service_ns) = (txop.mode, now.since(txop.head_since).ns());
         txop.cw = txop.params.cw_min;
         txop.src = 0;
         txop.lrc = 0;
         txop.data_sent = false;
-        let measure = mac.measure;
-        if measure {
-            txop.end_service(now, rate_bps);
-        }
-        // 10.3.4.3: a new backoff after every transmission (post-backoff).
+        txop.head_since = now; // the next frame, if any, is the head from now on
+                               // 10.3.4.3: a new backoff after every transmission (post-backoff).
         mac.draw_backoff(ac);
         mac.txops[ac].attempt_since = now; // the next frame, if any, contends from now
-        if let Some(packet) = done {
-            self.ind.push(MacInd::Acked { node, packet });
-        }
+        let Some(q) = done else {
+            self.ind.push(MacInd::Room { node });
+            return;
+        };
+        let events = mac.events;
+        let st = &mut mac.peers[q.next_hop.idx()];
+        rate.report(&mut st.rate, TxReport::DataOk { retries }, now);
+        st.link.final_status(true);
+        self.ind.push(MacInd::Acked { node, packet: q.packet });
         self.ind.push(MacInd::Room { node });
-        if measure {
-            self.ind.push(MacInd::ServiceSample { node, ac: ac as u8 });
+        if events & TX_DONE != 0 {
+            self.ind.push(MacInd::Event(MacEvent::TxDone {
+                node,
+                peer: q.next_hop,
+                ac: ac as u8,
+                acked: true,
+                retries: retries.min(255) as u8,
+                mode,
+                service_ns,
+            }));
         }
     }
 }

@@ -6,6 +6,7 @@
 
 use super::backoff::CountRule;
 use super::frame::{Frame, FrameKind, ACK_BYTES};
+use super::retry::RetryLimits;
 use super::{AcParams, Cca, Exchange, Mac, MacInd, Wifi, WifiConfig, AC_COUNT};
 use crate::engine::Scheduler;
 use crate::event::Event;
@@ -13,6 +14,7 @@ use crate::ids::{NodeId, PacketId};
 use crate::phy::{PhyTiming, Preamble, Standard, TxVector};
 use crate::rng::{Purpose, Stream};
 use crate::time::{Dur, SimTime};
+use crate::xlayer::MacEvent;
 
 const BE: usize = 1;
 const IDLE: Cca = Cca { busy: false, transmitting: false, receiving: false };
@@ -28,10 +30,11 @@ fn wifi() -> Wifi {
     let data = TxVector::new(Standard::A.mode(54_000).unwrap(), Preamble::Long);
     let control = TxVector::new(Standard::A.mode(6_000).unwrap(), Preamble::Long);
     let cfg = WifiConfig::new(Standard::A, timing, data, control, false);
+    let peer = Wifi::new_station(&cfg);
     let macs = (0..2)
         .map(|i| {
             let rng = Stream::derive(1, i, Purpose::Backoff);
-            let mut m = Mac::new([AcParams::dcf(&timing); AC_COUNT], CountRule::Dcf, false, 2, rng);
+            let mut m = Mac::new([AcParams::dcf(&timing); AC_COUNT], CountRule::Dcf, false, 2, peer, rng);
             for t in &mut m.txops {
                 (t.backoff, t.backoff_pending, t.drawn_slots) = (0, false, 0);
             }
@@ -98,8 +101,9 @@ fn counting_down_freeze_keeps_the_slots_not_yet_counted() {
 }
 
 #[test]
-fn wait_ack_ack_received_succeeds_and_hands_up_acked_then_room() {
+fn wait_ack_ack_received_succeeds_and_hands_up_acked_room_and_tx_done() {
     let (mut w, mut s) = (wifi(), Scheduler::new());
+    w.subscribe(A, crate::xlayer::TX_DONE);
     let frame = a_sends_data(&mut w, &mut s, us(0));
     let end = s.now() + frame.txv.duration(frame.bytes);
     w.own_tx_end(A, &frame, &mut s, end);
@@ -107,8 +111,24 @@ fn wait_ack_ack_received_succeeds_and_hands_up_acked_then_room() {
     let ack = Frame { kind: FrameKind::Ack, src: B, dst: A, bytes: ACK_BYTES, packet: None, ..frame };
     w.rx_ok(A, &ack, &mut s, end + Dur::from_us(16 + 44));
     assert_eq!(w.macs[0].exchange, Exchange::None);
-    assert_eq!(w.ind, vec![MacInd::Acked { node: A, packet: PacketId(7) }, MacInd::Room { node: A }]);
+    // Queued at 0, granted at DIFS 34 us, 256 us of data (1564 bytes at 54 Mbit/s:
+    // ceil(12534/216) = 59 symbols), SIFS 16 + ACK 44: the service time is 350 us.
+    let done = MacEvent::TxDone {
+        node: A,
+        peer: B,
+        ac: BE as u8,
+        acked: true,
+        retries: 0,
+        mode: frame.txv.mode,
+        service_ns: 350_000,
+    };
+    assert_eq!(
+        w.ind,
+        vec![MacInd::Acked { node: A, packet: PacketId(7) }, MacInd::Room { node: A }, MacInd::Event(done)]
+    );
     assert_eq!((w.macs[0].counters.successes, w.macs[0].txops[BE].cw), (1, 15));
+    let link = w.macs[0].peers[1].link;
+    assert_eq!((link.attempts, link.acked, link.given_up, link.fail_avg.read()), (1, 1, 0, 0));
     assert!(w.macs[0].txops[BE].queue.is_empty() && w.macs[0].txops[BE].backoff_pending);
     // post-backoff
 }
@@ -144,19 +164,91 @@ fn wait_ack_timeout_during_a_reception_waits_for_its_end() {
 #[test]
 fn wait_ack_retry_limit_drops_and_says_whether_the_next_hop_had_it() {
     let (mut w, mut s) = (wifi(), Scheduler::new());
-    w.cfg.short_retry_limit = 0; // one attempt
+    w.cfg.retry.short = 0; // one attempt
+    w.subscribe(A, crate::xlayer::TX_DONE);
     let frame = a_sends_data(&mut w, &mut s, us(0));
     let now = s.now();
     w.own_tx_end(A, &frame, &mut s, now);
     // B received the frame (only its ACK was lost): the drop is no loss of the flow.
     w.macs[1].peers[0].is_duplicate(BE, frame.seq, false);
-    let failed = w.fail(A, s.now()).expect("waiting");
+    let failed = w.fail(A, now + Dur::from_us(100)).expect("waiting");
     assert!(failed.gave_up);
+    let done = MacEvent::TxDone {
+        node: A,
+        peer: B,
+        ac: BE as u8,
+        acked: false,
+        retries: 0,
+        mode: frame.txv.mode,
+        service_ns: 34_000 + 100_000, // queued at 0, granted at DIFS, failed 100 us after
+    };
     assert_eq!(
         w.ind,
-        vec![MacInd::Dropped { node: A, packet: PacketId(7), arrived: true }, MacInd::Room { node: A }]
+        vec![
+            MacInd::Dropped { node: A, packet: PacketId(7), arrived: true },
+            MacInd::Room { node: A },
+            MacInd::Event(done)
+        ]
     );
     assert_eq!((w.macs[0].counters.drops_retry_limit, w.macs[0].txops[BE].cw), (1, 15));
+    let link = w.macs[0].peers[1].link;
+    assert_eq!((link.attempts, link.acked, link.given_up, link.fail_avg.read()), (1, 0, 1, 100));
+}
+
+/// The next grant of A's best-effort queue, past the stale timers of earlier exchanges.
+fn next_grant(w: &mut Wifi, s: &mut Scheduler<Event>) -> u32 {
+    w.macs[0].txops[BE].backoff = 0;
+    let now = s.now();
+    w.contend(A, IDLE, s, now);
+    loop {
+        match s.pop_until(us(1_000_000_000)) {
+            Some(Event::Grant { gen, .. }) => return gen,
+            Some(_) => continue,
+            None => panic!("no grant"),
+        }
+    }
+}
+
+/// A's head frame to B fails `n` times in a row; whether the last failure gave it up.
+fn fails_in_a_row(w: &mut Wifi, s: &mut Scheduler<Event>, n: usize) -> bool {
+    let mut gave_up = false;
+    for _ in 0..n {
+        let gen = next_grant(w, s);
+        assert!(w.grant(A, BE, gen, IDLE));
+        let frame = w.start_exchange(A, BE, s.now()).expect("a frame");
+        let now = s.now();
+        w.own_tx_end(A, &frame, s, now);
+        gave_up = w.fail(A, now).expect("waiting").gave_up;
+    }
+    gave_up
+}
+
+#[test]
+fn wait_ack_failure_is_judged_against_the_peer_limit_set_at_run_time() {
+    // Channel default: 7 attempts (10.3.4.4); after 2 failures the peer's limit drops to one
+    // retry: the 2nd failure has already reached it, so the 3rd gives the frame up.
+    let (mut w, mut s) = (wifi(), Scheduler::new());
+    assert!(w.enqueue(A, B, PacketId(7), 1528, BE, BUSY, &mut s, us(0)));
+    assert!(!fails_in_a_row(&mut w, &mut s, 2));
+    w.set_peer_retry_limits(A, B, Some(RetryLimits { short: 1, long: 1 }));
+    assert!(fails_in_a_row(&mut w, &mut s, 1));
+    assert_eq!(w.macs[0].counters.drops_retry_limit, 1);
+    assert!(w.macs[0].txops[BE].queue.is_empty());
+}
+
+#[test]
+fn wait_ack_failure_of_a_frame_with_its_own_limit_ignores_the_channel_limit() {
+    let (mut w, mut s) = (wifi(), Scheduler::new());
+    assert!(w.enqueue(A, B, PacketId(9), 1528, BE, BUSY, &mut s, us(0)));
+    assert!(w.set_frame_retry_limit(A, PacketId(9), Some(2)));
+    assert!(!w.set_frame_retry_limit(A, PacketId(10), Some(2)), "no such frame");
+    // PacketId(9) is the head: three attempts, then given up.
+    let second = super::Queued { packet: PacketId(7), ..w.macs[0].txops[BE].queue[0] };
+    w.macs[0].txops[BE].queue.push_back(second);
+    w.macs[0].txops[BE].queue[1].retry_limit = None;
+    let gave: Vec<bool> = (0..3).map(|_| fails_in_a_row(&mut w, &mut s, 1)).collect();
+    assert_eq!(gave, [false, false, true]);
+    assert_eq!(w.macs[0].txops[BE].queue.front().map(|q| q.packet), Some(PacketId(7)));
 }
 
 #[test]
@@ -245,4 +337,21 @@ fn wait_cts_timeout_then_cts_received_sends_data_without_the_retry_bit() {
     let data = w.macs[0].response.expect("data after CTS");
     assert!(!data.retry);
     assert_eq!(w.macs[0].counters.retries, 0);
+}
+
+#[test]
+fn tx_done_is_made_only_for_a_subscribed_node() {
+    let (mut w, mut s) = (wifi(), Scheduler::new());
+    let frame = a_sends_data(&mut w, &mut s, us(0));
+    let end = s.now() + frame.txv.duration(frame.bytes);
+    w.own_tx_end(A, &frame, &mut s, end);
+    let ack = Frame { kind: FrameKind::Ack, src: B, dst: A, bytes: ACK_BYTES, packet: None, ..frame };
+    w.rx_ok(A, &ack, &mut s, end + Dur::from_us(16 + 44));
+    assert_eq!(w.ind, vec![MacInd::Acked { node: A, packet: PacketId(7) }, MacInd::Room { node: A }]);
+    w.ind.clear();
+    w.rx_corrupt(B, true, end);
+    assert!(w.ind.is_empty());
+    w.subscribe(B, crate::xlayer::CORRUPT_RX);
+    w.rx_corrupt(B, true, end);
+    assert_eq!(w.ind, vec![MacInd::Event(MacEvent::CorruptRx { node: B, payload_only: true })]);
 }

@@ -12,6 +12,8 @@ pub mod access;
 pub mod backoff;
 pub mod exchange;
 pub mod frame;
+pub mod rate;
+pub mod retry;
 pub mod rx;
 pub mod station;
 
@@ -25,8 +27,11 @@ use crate::ids::{NodeId, PacketId};
 use crate::phy::{PhyTiming, Standard, TxVector};
 use crate::rng::Stream;
 use crate::time::{Dur, SimTime};
+use crate::xlayer::MacEvent;
 
 use backoff::CountRule;
+use rate::RateAlgo;
+use retry::RetryLimits;
 
 /// Number of access categories (BK, BE, VI, VO).
 pub const AC_COUNT: usize = 4;
@@ -68,6 +73,9 @@ pub struct Queued {
     pub seq: u16,
     /// Size of the IP packet it carries [bytes].
     pub ip_bytes: u32,
+    /// Retransmissions allowed for this frame alone (both counters); `None`: the peer's or
+    /// the channel's limits ([`Wifi::retry_limits`]).
+    pub retry_limit: Option<u8>,
 }
 
 /// Wifi settings shared by every node of the channel.
@@ -75,10 +83,13 @@ pub struct Queued {
 pub struct WifiConfig {
     pub standard: Standard,
     pub timing: PhyTiming,
+    /// The configured data mode and preamble; rate control picks each attempt's mode.
     pub data_txv: TxVector,
     pub control_txv: TxVector,
-    pub short_retry_limit: u32,
-    pub long_retry_limit: u32,
+    /// Rate control of the data frames (`constant`: every frame at `data_txv`).
+    pub rate: RateAlgo,
+    /// The channel's retry limits (10.3.4.4); a peer or a frame may carry its own.
+    pub retry: RetryLimits,
     pub rts_threshold_bytes: u32,
     pub queue_limit: usize,
     pub qos: bool,
@@ -89,9 +100,9 @@ pub struct WifiConfig {
 }
 
 impl WifiConfig {
-    /// The settings of a channel with these PHY timings and rates; retry limits 6 and 3 (the
-    /// 802.11 defaults dot11ShortRetryLimit 7 attempts and dot11LongRetryLimit 4), no RTS,
-    /// queues of 100 frames.
+    /// The settings of a channel with these PHY timings and rates; constant rate, retry
+    /// limits 6 and 3 (the 802.11 defaults dot11ShortRetryLimit 7 attempts and
+    /// dot11LongRetryLimit 4), no RTS, queues of 100 frames.
     pub fn new(
         standard: Standard,
         timing: PhyTiming,
@@ -104,8 +115,8 @@ impl WifiConfig {
             timing,
             data_txv,
             control_txv,
-            short_retry_limit: 6,
-            long_retry_limit: 3,
+            rate: RateAlgo::Constant(rate::constant::Constant { mode: data_txv.mode }),
+            retry: RetryLimits::DEFAULT,
             rts_threshold_bytes: 65535,
             queue_limit: 100,
             qos,
@@ -141,41 +152,8 @@ pub enum MacInd {
     Dropped { node: NodeId, packet: PacketId, arrived: bool },
     /// A frame left `node`'s queue: there is room for a source to refill.
     Room { node: NodeId },
-    /// An exchange of `ac` at `node` ended (ACK received or frame given up): a measuring MAC
-    /// has a new service-time sample (the CLAP link report).
-    ServiceSample { node: NodeId, ac: u8 },
-}
-
-/// The MAC service time of one access category: from the moment a frame reaches the head of
-/// the queue to the end of its exchange (ACK received, 10.3.2.11, or the frame given up at the
-/// retry limit, 10.3.4.4), deferrals, backoffs and retries included. 802.11-2020's Transmit
-/// Stream/Category Measurement times an MSDU from its arrival at the MAC to its ACK; this one
-/// starts at the head of the queue, so queueing is left out (the queue length is reported
-/// apart). Kept only on nodes that host a CLAP sender (`Mac::measure`); docs/clap.md.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct ServiceMeter {
-    /// EWMA of the service time, weight 1/8 per sample [ns].
-    pub ewma_ns: u64,
-    /// Samples since the EWMA last restarted.
-    pub samples: u32,
-    /// Data rate the samples were taken at [bit/s]; a change restarts the EWMA.
-    pub rate_bps: u64,
-    /// When the current head frame reached the head of the queue.
-    pub head_since: SimTime,
-}
-
-impl ServiceMeter {
-    /// The head frame's exchange ended at `now`, sent at `rate_bps`.
-    pub fn sample(&mut self, now: SimTime, rate_bps: u64) {
-        if rate_bps != self.rate_bps {
-            self.rate_bps = rate_bps;
-            self.samples = 0;
-        }
-        let s = now.since(self.head_since).ns();
-        // EWMA with weight 1/8, as RFC 6298's SRTT (docs/clap.md).
-        self.ewma_ns = if self.samples == 0 { s } else { (7 * self.ewma_ns + s) / 8 };
-        self.samples = self.samples.saturating_add(1);
-    }
+    /// An event for the cross-layer schemes (`xlayer`).
+    Event(MacEvent),
 }
 
 /// One access category's queue and backoff entity (an EDCAF, 10.22.2).
@@ -195,8 +173,10 @@ pub struct Txop {
     /// The head data frame has been on the air: the next transmission of it is a
     /// retransmission and carries the Retry bit (9.2.4.1.4). A failed RTS does not set it.
     pub data_sent: bool,
-    /// Service time of this queue's frames (only when `Mac::measure`).
-    pub service: ServiceMeter,
+    /// The mode rate control picked for the head frame's current attempt.
+    pub mode: crate::phy::ModeId,
+    /// When the head frame reached the head of the queue (its service time runs from here).
+    pub head_since: SimTime,
     /// When the head frame's current attempt became ready to contend (it reached the head of
     /// the queue, or its previous attempt ended); for the mac_tx trace.
     pub attempt_since: SimTime,
@@ -205,15 +185,6 @@ pub struct Txop {
     /// (`attempt_since`, `drawn_slots`) as they were when the current attempt won access: a
     /// frame queued during the exchange may draw again before the exchange ends.
     pub granted: (SimTime, u32),
-}
-
-impl Txop {
-    /// The head frame's exchange ended at `now` (acknowledged or given up; the caller has
-    /// popped it): one service-time sample, and the next frame, if any, is now the head.
-    pub fn end_service(&mut self, now: SimTime, rate_bps: u64) {
-        self.service.sample(now, rate_bps);
-        self.service.head_since = now;
-    }
 }
 
 /// Where the node stands in a frame exchange it initiated.
@@ -284,23 +255,26 @@ pub struct Mac {
     /// Outcome of the last data/RTS frame at its receiver, to classify a failed attempt.
     pub last_outcome_collision: bool,
     pub next_seq: u16,
-    /// The station table: per peer (indexed by node), its duplicate cache (10.3.2.14).
+    /// The station table: per peer (indexed by node), its duplicate cache (10.3.2.14), rate
+    /// control state, retry policy and link statistics.
     pub peers: Vec<station::Station>,
     pub rng: Stream,
     pub counters: MacCounters,
-    /// Measure service times and report them after every exchange: the node hosts a CLAP
-    /// sender. Off, the MAC pays one branch per frame for it.
-    pub measure: bool,
     /// The node has a radio (a wired-only host never contends).
     pub wifi: bool,
+    /// The kinds of [`MacEvent`] a cross-layer scheme wants from this node (`xlayer::TX_DONE`,
+    /// ...); the others are never made, so a node without schemes pays one test per event.
+    pub events: u8,
 }
 
 impl Mac {
+    /// A MAC with these access categories, and `nodes` peers each starting as `peer`.
     pub fn new(
         params: [AcParams; AC_COUNT],
         rule: CountRule,
         qos: bool,
         nodes: usize,
+        peer: station::Station,
         mut rng: Stream,
     ) -> Mac {
         let txops = params.map(|p| {
@@ -316,7 +290,8 @@ impl Mac {
                 src: 0,
                 lrc: 0,
                 data_sent: false,
-                service: ServiceMeter::default(),
+                mode: peer.mode,
+                head_since: SimTime::ZERO,
                 attempt_since: SimTime::ZERO,
                 drawn_slots: backoff,
                 granted: (SimTime::ZERO, 0),
@@ -336,11 +311,11 @@ impl Mac {
             eifs: false,
             last_outcome_collision: false,
             next_seq: 0,
-            peers: vec![station::Station::default(); nodes],
+            peers: vec![peer; nodes],
             rng,
             counters: MacCounters::default(),
-            measure: false,
             wifi: true,
+            events: 0,
         }
     }
 
@@ -394,6 +369,67 @@ impl Wifi {
     pub fn has_room(&self, node: NodeId, ac: usize) -> bool {
         self.macs[node.idx()].txops[ac].queue.len() < self.cfg.queue_limit
     }
+
+    /// Make the [`MacEvent`]s of kinds `mask` at `node` (for the cross-layer schemes there).
+    pub fn subscribe(&mut self, node: NodeId, mask: u8) {
+        self.macs[node.idx()].events |= mask;
+    }
+
+    /// Frames in `node`'s queue of `ac`.
+    pub fn queue_len(&self, node: NodeId, ac: usize) -> usize {
+        self.macs[node.idx()].txops[ac].queue.len()
+    }
+
+    /// A station-table entry as a MAC of this channel starts it for each peer.
+    pub fn new_station(cfg: &WifiConfig) -> station::Station {
+        station::Station::new(cfg.rate.station(), cfg.data_txv.mode)
+    }
+
+    /// The retry limits of queued frame `q` of `node`: its own, else its peer's, else the
+    /// channel's (10.3.4.4).
+    #[inline]
+    pub fn retry_limits(&self, node: NodeId, q: &Queued) -> RetryLimits {
+        match q.retry_limit {
+            Some(l) => RetryLimits::both(u32::from(l)),
+            None => self.macs[node.idx()].peers[q.next_hop.idx()].retry.unwrap_or(self.cfg.retry),
+        }
+    }
+
+    /// From now on, frames of `node` to `peer` use `limits` (`None`: the channel's). A frame
+    /// in the middle of its retries is judged against the new limits at its next failure.
+    pub fn set_peer_retry_limits(&mut self, node: NodeId, peer: NodeId, limits: Option<RetryLimits>) {
+        self.macs[node.idx()].peers[peer.idx()].retry = limits;
+    }
+
+    /// Give the queued frame of `node` carrying `packet` its own retry limit; false if no such
+    /// frame is queued.
+    pub fn set_frame_retry_limit(&mut self, node: NodeId, packet: PacketId, retries: Option<u8>) -> bool {
+        for txop in &mut self.macs[node.idx()].txops {
+            if let Some(q) = txop.queue.iter_mut().find(|q| q.packet == packet) {
+                q.retry_limit = retries;
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Rate control picks the mode of the next attempt of `node`'s head frame of `ac` to
+    /// `peer` (`attempt` failures so far); a change of mode goes up as
+    /// [`MacEvent::RateChanged`].
+    #[inline]
+    pub(crate) fn select_mode(&mut self, node: NodeId, ac: usize, peer: NodeId, attempt: u32, now: SimTime) {
+        let rate = self.cfg.rate;
+        let mac = &mut self.macs[node.idx()];
+        let st = &mut mac.peers[peer.idx()];
+        let mode = rate.select(&mut st.rate, attempt, now);
+        if mode != st.mode {
+            st.mode = mode;
+            if mac.events & crate::xlayer::RATE_CHANGED != 0 {
+                self.ind.push(MacInd::Event(MacEvent::RateChanged { node, peer, mode }));
+            }
+        }
+        mac.txops[ac].mode = mode;
+    }
 }
 
 #[cfg(test)]
@@ -425,26 +461,15 @@ mod tests {
         for (standard, mixed, difs_us, eifs_us) in cases {
             let t = PhyTiming::of(standard, mixed);
             let rng = crate::rng::Stream::derive(1, 1, crate::rng::Purpose::Backoff);
-            let mut mac = Mac::new([AcParams::dcf(&t); AC_COUNT], CountRule::Dcf, false, 1, rng);
+            let peer = station::Station::new(
+                rate::RateStation::Constant(rate::constant::Stateless),
+                crate::phy::modes::OFDM_6,
+            );
+            let mut mac = Mac::new([AcParams::dcf(&t); AC_COUNT], CountRule::Dcf, false, 1, peer, rng);
             assert_eq!(mac.ifs(1, &t), Dur::from_us(difs_us), "{standard:?} DIFS");
             mac.eifs = true;
             assert_eq!(mac.ifs(1, &t), Dur::from_us(eifs_us), "{standard:?} EIFS");
         }
-    }
-
-    #[test]
-    fn service_meter_is_an_ewma_of_one_eighth_restarted_by_a_rate_change() {
-        let mut m = ServiceMeter::default();
-        let at = |us: u64| SimTime::ZERO + Dur::from_us(us);
-        // 1649 us, then 2449 us (one retry's worth more): 1649 + 800 / 8 = 1749 us.
-        m.sample(at(1649), 11_000_000);
-        m.head_since = at(1649);
-        m.sample(at(1649 + 2449), 11_000_000);
-        assert_eq!((m.ewma_ns, m.samples), (1_749_000, 2));
-        // The data rate drops to 5.5 Mbit/s: the old samples say nothing about it.
-        m.head_since = at(10_000);
-        m.sample(at(12_432), 5_500_000);
-        assert_eq!((m.ewma_ns, m.samples, m.rate_bps), (2_432_000, 1, 5_500_000));
     }
 
     #[test]

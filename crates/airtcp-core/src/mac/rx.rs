@@ -3,11 +3,13 @@
 //! of the receiver's own exchange when its ACK arrives.
 
 use super::frame::{Frame, FrameKind, ACK_BYTES, CTS_BYTES};
+use super::rate::TxReport;
 use super::{Exchange, MacInd, Wifi};
 use crate::engine::Scheduler;
 use crate::event::Event;
 use crate::ids::NodeId;
 use crate::time::{Dur, SimTime};
+use crate::xlayer::{MacEvent, CORRUPT_RX};
 
 impl Wifi {
     /// `frame` was received intact at `j`. A data frame that is not a duplicate goes up as
@@ -70,6 +72,8 @@ impl Wifi {
                 if let Exchange::WaitCts { ac, .. } = mac.exchange {
                     mac.timeout.cancel();
                     mac.exchange = Exchange::CtsReceived { ac };
+                    let rate = w.rate;
+                    rate.report(&mut mac.peers[frame.src.idx()].rate, TxReport::RtsOk, now);
                     if let Some(data) = self.data_frame(j, ac as usize) {
                         self.respond(j, data, sched, now);
                     }
@@ -84,8 +88,8 @@ impl Wifi {
         }
     }
 
-    /// A frame reached `j` corrupted (collision or bit errors): counted, and the next
-    /// countdown waits EIFS (10.3.2.3.7).
+    /// A frame reached `j` corrupted (collision or bit errors): counted, the next countdown
+    /// waits EIFS (10.3.2.3.7), and [`MacEvent::CorruptRx`] goes up.
     pub fn rx_corrupt(&mut self, j: NodeId, payload_only: bool, now: SimTime) {
         let counting = self.counting(now);
         let mac = &mut self.macs[j.idx()];
@@ -94,5 +98,8 @@ impl Wifi {
             mac.counters.rx_payload_corrupt += u64::from(payload_only);
         }
         mac.eifs = true;
+        if mac.events & CORRUPT_RX != 0 {
+            self.ind.push(MacInd::Event(MacEvent::CorruptRx { node: j, payload_only }));
+        }
     }
 }

@@ -1,20 +1,38 @@
-//! The station table: what one MAC keeps about each peer it exchanges frames with. Today the
-//! receive-side duplicate cache; rate control, retry state, Block Ack agreements and link
-//! statistics (the 802.11s airtime metric's frame error average) join it as they are built.
+//! The station table: what one MAC keeps about each peer it exchanges frames with: the
+//! receive-side duplicate cache, the rate-control state, a retry policy of the peer's own,
+//! and link statistics (the 802.11s airtime metric's frame error average). Block Ack
+//! agreements join it with 802.11n. These are control meters: they count from the start of
+//! the run, not from the warm-up, because a scheme reads them while the run goes on.
 
+use super::rate::RateStation;
+use super::retry::RetryLimits;
 use super::AC_COUNT;
+use crate::phy::ModeId;
 
 /// One MAC's state about one peer.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Station {
     /// Sequence number of the last data frame received from this peer, per TID: a QoS station
     /// numbers all its TIDs from one counter and serves them independently, so the cache is
     /// keyed by (transmitter, TID) (802.11-2020 10.3.2.14.3). airtcp carries one TID per access
     /// category; a non-QoS (DCF) node keeps the same four entries, one per queue it serves.
     pub last_seq: [Option<u16>; AC_COUNT],
+    /// The rate-control algorithm's state for this peer.
+    pub rate: RateStation,
+    /// The mode of the last data attempt to this peer: a different selection is a rate change.
+    pub mode: ModeId,
+    /// Retry limits for frames to this peer; `None`: the channel's.
+    pub retry: Option<RetryLimits>,
+    /// Outcomes of the data frames sent to this peer.
+    pub link: LinkStats,
 }
 
 impl Station {
+    /// A peer never exchanged with: rate-control state `rate`, starting at `mode`.
+    pub fn new(rate: RateStation, mode: ModeId) -> Station {
+        Station { last_seq: [None; AC_COUNT], rate, mode, retry: None, link: LinkStats::default() }
+    }
+
     /// A data frame from this peer with `seq` on `tid` arrived intact: whether it repeats the
     /// last one (a retransmission whose ACK was lost, Retry bit set), and remember it.
     pub fn is_duplicate(&mut self, tid: usize, seq: u16, retry: bool) -> bool {
@@ -30,13 +48,87 @@ impl Station {
     }
 }
 
+/// Outcomes of the data frames sent to one peer, from the start of the run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LinkStats {
+    /// Data attempts (first transmissions and retransmissions).
+    pub attempts: u64,
+    /// Frames acknowledged.
+    pub acked: u64,
+    /// Frames given up at the retry limit.
+    pub given_up: u64,
+    /// Average of the final outcomes, 100 for a frame given up and 0 for one acknowledged:
+    /// mac80211's `fail_avg`, fed once per final status by `ieee80211s_update_metric()`.
+    pub fail_avg: Ewma,
+}
+
+impl LinkStats {
+    /// A data frame's final status: acknowledged, or given up at the retry limit.
+    pub fn final_status(&mut self, acked: bool) {
+        if acked {
+            self.acked += 1;
+        } else {
+            self.given_up += 1;
+        }
+        self.fail_avg.add(if acked { 0 } else { 100 });
+    }
+}
+
+/// Linux's `DECLARE_EWMA(mesh_fail_avg, 20, 8)` (`include/linux/average.h`, `sta_info.h`):
+/// 20 fractional bits, weight 1/8, and an unset average takes its first sample verbatim (the
+/// `ULONG_MAX` "uninitialised" sentinel of current kernels).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Ewma {
+    internal: Option<u64>,
+}
+
+impl Ewma {
+    const PRECISION: u32 = 20;
+    const WEIGHT_RCP_LOG2: u32 = 3;
+
+    /// `ewma_add`: internal <- (internal * 7 + (val << 20)) >> 3.
+    pub fn add(&mut self, val: u64) {
+        let v = val << Self::PRECISION;
+        self.internal = Some(match self.internal {
+            Some(i) => ((i << Self::WEIGHT_RCP_LOG2) - i + v) >> Self::WEIGHT_RCP_LOG2,
+            None => v,
+        });
+    }
+
+    /// `ewma_read`: the integer part; 0 before any sample.
+    pub fn read(&self) -> u64 {
+        self.internal.map_or(0, |i| i >> Self::PRECISION)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mac::rate::RateAlgo;
+
+    fn station() -> Station {
+        let mode = crate::phy::modes::OFDM_6;
+        Station::new(RateAlgo::parse("constant", mode).unwrap().station(), mode)
+    }
+
+    #[test]
+    fn fail_avg_follows_linux_ewma_of_one_eighth() {
+        // Hand computed with average.h: first failure taken verbatim (100), then
+        // 100*7/8 = 87.5 -> read 87; a success: 87.5*7/8 = 76.5625 -> 76.
+        let mut l = LinkStats::default();
+        assert_eq!(l.fail_avg.read(), 0);
+        l.final_status(false);
+        assert_eq!(l.fail_avg.read(), 100);
+        l.final_status(true);
+        assert_eq!(l.fail_avg.read(), 87);
+        l.final_status(true);
+        assert_eq!(l.fail_avg.read(), 76);
+        assert_eq!((l.acked, l.given_up), (2, 1));
+    }
 
     #[test]
     fn a_retry_on_one_tid_is_a_duplicate_after_a_frame_on_another() {
-        let mut s = Station::default();
+        let mut s = station();
         assert!(!s.is_duplicate(1, 10, false)); // BE seq 10
         assert!(!s.is_duplicate(3, 11, false)); // VO seq 11 in between
         assert!(s.is_duplicate(1, 10, true)); // BE seq 10 again, Retry set: its ACK was lost

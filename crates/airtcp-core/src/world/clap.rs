@@ -17,6 +17,7 @@ use crate::mac::WifiConfig;
 use crate::net::Packet;
 use crate::spec::{FlowSpec, SpecError};
 use crate::time::{Dur, SimTime};
+use crate::xlayer::clap_link::ServiceMeter;
 
 /// Feedbacks kept per flow for the packets that carry them (a power of two).
 pub const FEEDBACK_RING: usize = 16;
@@ -256,18 +257,16 @@ impl World {
     }
 
     /// An exchange of access category `ac` at `node` ended (ACK received or frame given up):
-    /// every CLAP sender on this node whose packets enter that queue gets a link report.
-    /// Called only when the node's MAC measures (`Mac::measure`).
-    pub(crate) fn clap_link_report(&mut self, node: NodeId, ac: usize, now: SimTime) {
+    /// every CLAP sender on this node whose packets enter that queue gets a link report built
+    /// from the queue's service meter (the `ClapLink` cross-layer scheme).
+    pub(crate) fn clap_link_report(&mut self, node: NodeId, ac: usize, meter: ServiceMeter, now: SimTime) {
         let w = self.wifi.cfg;
-        let mac = &self.wifi.macs[node.idx()];
-        let txop = &mac.txops[ac];
         let report = LinkReport {
-            data_rate_bps: u64::from(w.data_txv.mode.rate_kbps()) * 1000,
+            data_rate_bps: meter.rate_bps,
             basic_rate_bps: u64::from(w.control_txv.mode.rate_kbps()) * 1000,
-            service_time_ns: txop.service.ewma_ns,
-            service_samples: txop.service.samples,
-            queue_frames: txop.queue.len() as u32,
+            service_time_ns: meter.ewma_ns,
+            service_samples: meter.samples,
+            queue_frames: self.wifi.queue_len(node, ac) as u32,
             queue_limit_frames: w.queue_limit as u32,
         };
         let (warm, counting) = (self.warmup_end, self.counting(now));

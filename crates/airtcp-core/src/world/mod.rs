@@ -5,19 +5,22 @@
 pub mod clap;
 pub mod tcp;
 mod wifi;
+mod xlayer;
 
 use crate::engine::Scheduler;
 pub use crate::event::Event;
 use crate::ids::{FlowId, LinkId, NodeId, PacketId};
 use crate::mac::backoff::CountRule;
+use crate::mac::retry::RetryLimits;
 use crate::mac::{AcParams, Mac, Wifi, WifiConfig, AC_COUNT};
 use crate::medium::Medium;
 use crate::net::{Flow, Packet, PacketSlab, WiredLink};
-use crate::phy::{Modulation, PhyTiming, Preamble, Standard, TxVector};
+use crate::phy::{ModeId, PhyTiming, Preamble, Standard, TxVector};
 use crate::rng::{entity_id, Purpose, Stream};
 use crate::spec::{rate_kbps, Access, FlowKind, PreambleSpec, Role, SpecError, WorldSpec};
 use crate::time::{Dur, SimTime};
 use crate::trace::Traces;
+use crate::xlayer::{CrossLayer, Scheme};
 
 /// A node: its routes, wired attachments and (if it has wifi) its MAC.
 pub struct Node {
@@ -51,6 +54,8 @@ pub struct World {
     pub traces: Traces,
     /// The first access point, whose MAC is the BSSID of frames between non-AP nodes.
     pub bss_ap: Option<NodeId>,
+    /// The cross-layer schemes and the nodes they run at.
+    pub xlayer: CrossLayer,
 }
 
 impl World {
@@ -64,7 +69,7 @@ impl World {
             PreambleSpec::Long => Preamble::Long,
             PreambleSpec::Short => Preamble::Short,
         };
-        let mode = |kbps: u32, path: &str| -> Result<Modulation, SpecError> {
+        let mode = |kbps: u32, path: &str| -> Result<ModeId, SpecError> {
             standard.mode(kbps).ok_or_else(|| SpecError(format!("{path}: no mode for {kbps} kbit/s")))
         };
         let data_txv = TxVector::new(
@@ -77,8 +82,7 @@ impl World {
         );
         let qos = w.access == Access::Edca;
         let mut wifi = WifiConfig::new(standard, timing, data_txv, control_txv, qos);
-        wifi.short_retry_limit = w.short_retry_limit;
-        wifi.long_retry_limit = w.long_retry_limit;
+        wifi.retry = RetryLimits { short: w.short_retry_limit, long: w.long_retry_limit };
         wifi.rts_threshold_bytes = w.rts_threshold_bytes;
         wifi.queue_limit = w.queue_limit_packets as usize;
         let n = spec.nodes.len();
@@ -91,6 +95,8 @@ impl World {
             }
         });
         let rule = if qos { CountRule::Edca } else { CountRule::Dcf };
+        let peer = Wifi::new_station(&wifi);
+        let mut xlayer = CrossLayer::new(n);
         let mut nodes = Vec::with_capacity(n);
         let mut macs = Vec::with_capacity(n);
         let mut rx_rngs = Vec::with_capacity(n);
@@ -105,7 +111,7 @@ impl World {
                 wired: Vec::new(),
                 sources: Vec::new(),
             });
-            let mut mac = Mac::new(params, rule, qos, n, Stream::derive(seed, ent, Purpose::Backoff));
+            let mut mac = Mac::new(params, rule, qos, n, peer, Stream::derive(seed, ent, Purpose::Backoff));
             mac.wifi = ns.wifi;
             macs.push(mac);
             rx_rngs.push(Stream::derive(seed, ent, Purpose::RxError));
@@ -151,18 +157,22 @@ impl World {
             flows.push(Flow::new(f, interval));
             tcps.push(f.kind.is_tcp().then(|| crate::world::tcp::TcpFlow::new(f)));
             claps.push(if f.kind == FlowKind::ClapFile {
-                macs[f.src as usize].measure = true; // its MAC feeds the rate law
+                xlayer.install(NodeId(f.src), Scheme::ClapLink); // its MAC feeds the rate law
                 Some(crate::world::clap::ClapFlow::new(f, &wifi, w.erp_mixed)?)
             } else {
                 None
             });
             sched.at(SimTime(f.start_ns), Event::FlowStart(id));
         }
+        let mut wifi = Wifi::new(wifi, macs, SimTime(spec.warmup_ns));
+        for i in 0..n {
+            wifi.subscribe(NodeId(i as u32), xlayer.kinds(NodeId(i as u32)));
+        }
         Ok(World {
             sched,
             duration_end: SimTime(spec.duration_ns),
             warmup_end: SimTime(spec.warmup_ns),
-            wifi: Wifi::new(wifi, macs, SimTime(spec.warmup_ns)),
+            wifi,
             nodes,
             medium,
             links,
@@ -172,6 +182,7 @@ impl World {
             packets: PacketSlab::with_capacity(1024),
             traces: Traces::new(spec.traces),
             bss_ap: spec.nodes.iter().position(|n| n.role == Role::Ap).map(|i| NodeId(i as u32)),
+            xlayer,
         })
     }
 

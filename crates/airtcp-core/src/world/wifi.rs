@@ -47,6 +47,7 @@ impl World {
         if let Some(frame) = self.wifi.start_exchange(node, ac, now) {
             self.transmit(node, frame, now);
         }
+        self.drain_mac(now); // a rate change
     }
 
     /// Put a frame on the air.
@@ -84,6 +85,7 @@ impl World {
                 self.drain_mac(now);
             } else {
                 self.wifi.rx_corrupt(j, outcome == Outcome::PayloadError, now);
+                self.drain_mac(now);
             }
             // A response timeout that expired during this reception resolves now.
             if self.wifi.timed_out_during_reception(j) {
@@ -139,22 +141,20 @@ impl World {
         }
     }
 
-    /// `node`'s attempt failed: retry counters, maybe a frame given up and a refill, then the
-    /// node contends again and a measuring MAC reports its service time.
+    /// `node`'s attempt failed: retry counters, maybe a frame given up (and a refill, and the
+    /// schemes told), then the node contends again.
     fn mac_fail(&mut self, node: NodeId, now: SimTime) {
-        let Some(failed) = self.wifi.fail(node, now) else {
+        if self.wifi.fail(node, now).is_none() {
             return;
-        };
+        }
         self.drain_mac(now);
         self.contend(node, now);
-        if failed.gave_up && self.wifi.macs[node.idx()].measure {
-            self.clap_link_report(node, usize::from(failed.ac), now);
-        }
     }
 
     /// Hand the MACs' indications up, in the order they were made. Handling one never makes
-    /// another (the MAC makes them only in `rx_ok`, `fail` and `succeed`, which only the world's
-    /// wifi handlers call), so the buffer is walked once and cleared.
+    /// another (the MAC makes them only in `start_exchange`, `rx_ok`, `rx_corrupt`, `fail` and
+    /// `succeed`, which only the world's wifi handlers call), so the buffer is walked once and
+    /// cleared.
     #[inline(always)]
     fn drain_mac(&mut self, now: SimTime) {
         let n = self.wifi.ind.len();
@@ -169,7 +169,11 @@ impl World {
                 MacInd::Dropped { packet, arrived: true, .. } => self.packets.free(packet),
                 MacInd::Dropped { packet, arrived: false, .. } => self.drop_packet(packet, now),
                 MacInd::Room { node } => self.refill(node, now),
-                MacInd::ServiceSample { node, ac } => self.clap_link_report(node, usize::from(ac), now),
+                MacInd::Event(ev) => {
+                    if self.xlayer.wants(&ev) {
+                        self.on_mac_event(ev, now);
+                    }
+                }
             }
         }
         debug_assert_eq!(self.wifi.ind.len(), n, "an indication made while draining");

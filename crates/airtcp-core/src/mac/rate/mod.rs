@@ -1,0 +1,110 @@
+//! Rate control: the mode each attempt of a data frame is sent at, and what the algorithm
+//! learns from each outcome. The seam follows ns-3's `WifiRemoteStationManager`
+//! (`DoGetDataTxVector`; `DoReportRtsFailed`, `DoReportDataFailed`, `DoReportRtsOk`,
+//! `DoReportDataOk`, `DoReportFinalRtsFailed`, `DoReportFinalDataFailed`) and Linux's
+//! `rate_control_ops` (`get_rate`, `tx_status`), without the inheritance: an algorithm is a
+//! [`RateControl`] with its own per-station state, kept in the MAC's station table, and the
+//! MAC calls it through the [`RateAlgo`] enum (no dynamic dispatch per frame).
+
+pub mod constant;
+
+use crate::phy::ModeId;
+use crate::time::SimTime;
+
+/// What happened to one attempt (ns-3's Report* calls), as rate control hears of it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TxReport {
+    /// An RTS got no CTS; the frame will be tried again.
+    RtsFailed,
+    /// A CTS answered the RTS.
+    RtsOk,
+    /// A data frame got no ACK; it will be tried again.
+    DataFailed,
+    /// A data frame was acknowledged after `retries` retransmissions.
+    DataOk { retries: u32 },
+    /// The frame was given up at the retry limit after an RTS failure.
+    FinalRtsFailed,
+    /// The frame was given up at the retry limit after a data failure.
+    FinalDataFailed,
+}
+
+/// A rate-control algorithm: `select` picks the mode of each attempt (so a multi-rate retry
+/// chain can change rate between retries), `report` hears each outcome. `Station` is the
+/// state the algorithm keeps per peer (in the MAC's station table).
+pub trait RateControl {
+    type Station: Clone + Copy + std::fmt::Debug + PartialEq;
+    /// The state of a peer never sent to.
+    fn station(&self) -> Self::Station;
+    /// The mode of attempt `attempt` (0 for the first transmission) of a data frame.
+    fn select(&self, st: &mut Self::Station, attempt: u32, now: SimTime) -> ModeId;
+    /// The outcome of the last attempt.
+    fn report(&self, st: &mut Self::Station, report: TxReport, now: SimTime);
+}
+
+/// Names accepted in configurations, in the order of [`RateAlgo::parse`]; Python reads this
+/// table (`airtcp._core.tables()`).
+pub const NAMES: &[&str] = &["constant"];
+
+/// The rate-control algorithm of a channel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RateAlgo {
+    Constant(constant::Constant),
+}
+
+/// Per-peer state of the algorithm, one variant per [`RateAlgo`] variant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RateStation {
+    Constant(<constant::Constant as RateControl>::Station),
+}
+
+impl RateAlgo {
+    /// The algorithm called `name`; `data_mode` is the configured data mode (the only one
+    /// `constant` uses, and the start of every adaptive algorithm).
+    pub fn parse(name: &str, data_mode: ModeId) -> Option<RateAlgo> {
+        match name {
+            "constant" => Some(RateAlgo::Constant(constant::Constant { mode: data_mode })),
+            _ => None,
+        }
+    }
+
+    pub fn name(&self) -> &'static str {
+        match self {
+            RateAlgo::Constant(_) => "constant",
+        }
+    }
+
+    /// The state of a peer never sent to.
+    pub fn station(&self) -> RateStation {
+        match self {
+            RateAlgo::Constant(a) => RateStation::Constant(a.station()),
+        }
+    }
+
+    #[inline]
+    pub fn select(&self, st: &mut RateStation, attempt: u32, now: SimTime) -> ModeId {
+        match (self, st) {
+            (RateAlgo::Constant(a), RateStation::Constant(s)) => a.select(s, attempt, now),
+        }
+    }
+
+    #[inline]
+    pub fn report(&self, st: &mut RateStation, report: TxReport, now: SimTime) {
+        match (self, st) {
+            (RateAlgo::Constant(a), RateStation::Constant(s)) => a.report(s, report, now),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_name_parses_to_its_algorithm() {
+        let mode = crate::phy::modes::OFDM_6;
+        for name in NAMES {
+            assert_eq!(RateAlgo::parse(name, mode).map(|a| a.name()), Some(*name));
+        }
+        assert!(RateAlgo::parse("minstrel-typo", mode).is_none());
+    }
+}

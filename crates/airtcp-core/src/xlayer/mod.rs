@@ -1,0 +1,143 @@
+//! The cross-layer seam: the MAC reports what happened to its frames as [`MacEvent`]s, and
+//! the schemes subscribed at a node react by driving TCP's and CLAP's control points and the
+//! MAC's policies (rate, retry limits). A MAC makes only the kinds of events some scheme at
+//! its node subscribed to (so a node with no scheme pays one mask test per event); the world
+//! drains them where the MAC makes them and dispatches each to the schemes at its node.
+//! CLAP's link report ([`clap_link`], docs/clap.md) is the first scheme.
+//!
+//! What a scheme reads is a control meter that counts from the start of the run (the MAC's
+//! station table, the medium's busy time, the service meters here), never a report counter
+//! that starts at the warm-up. Channel occupancy is such a meter (`Medium::busy_ns_now`),
+//! read when a scheme's own event comes, not an event of its own: an occupancy event per
+//! busy period would be one indication per listener per frame.
+
+pub mod clap_link;
+
+use crate::ids::NodeId;
+use crate::phy::ModeId;
+
+/// What the MAC reports up to the schemes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MacEvent {
+    /// The head frame of `ac` at `node`, sent to `peer`, finished: acknowledged after
+    /// `retries` retransmissions, or given up at the retry limit (an MPDU dropped).
+    /// `service_ns`: from the moment it reached the head of its queue to now; `mode`: the
+    /// mode of its last attempt.
+    TxDone { node: NodeId, peer: NodeId, ac: u8, acked: bool, retries: u8, mode: ModeId, service_ns: u64 },
+    /// Rate control at `node` picked a different mode for `peer`.
+    RateChanged { node: NodeId, peer: NodeId, mode: ModeId },
+    /// `node` received a corrupt frame; `payload_only`: its MAC header was intact (paper 004).
+    CorruptRx { node: NodeId, payload_only: bool },
+}
+
+impl MacEvent {
+    pub fn node(&self) -> NodeId {
+        match *self {
+            MacEvent::TxDone { node, .. }
+            | MacEvent::RateChanged { node, .. }
+            | MacEvent::CorruptRx { node, .. } => node,
+        }
+    }
+
+    /// The bit of this event's kind in a subscription mask.
+    pub fn kind_bit(&self) -> u8 {
+        match self {
+            MacEvent::TxDone { .. } => TX_DONE,
+            MacEvent::RateChanged { .. } => RATE_CHANGED,
+            MacEvent::CorruptRx { .. } => CORRUPT_RX,
+        }
+    }
+}
+
+/// Subscription bits, one per [`MacEvent`] kind.
+pub const TX_DONE: u8 = 1;
+pub const RATE_CHANGED: u8 = 2;
+pub const CORRUPT_RX: u8 = 4;
+
+/// A cross-layer scheme; each runs at the nodes it is installed on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Scheme {
+    /// CLAP's link report: service time and queue of the sender's MAC (docs/clap.md).
+    ClapLink = 1,
+}
+
+impl Scheme {
+    /// The event kinds the scheme reacts to.
+    pub fn kinds(self) -> u8 {
+        match self {
+            Scheme::ClapLink => TX_DONE,
+        }
+    }
+}
+
+/// The cross-layer schemes of one run: which schemes run at each node, and which event
+/// kinds they want.
+#[derive(Debug)]
+pub struct CrossLayer {
+    /// Per node, the [`Scheme`] bits installed there.
+    schemes: Vec<u8>,
+    /// Per node, the union of the event kinds its schemes want.
+    wants: Vec<u8>,
+    /// CLAP's link report: service meters of the nodes that host a CLAP sender.
+    pub clap_link: clap_link::ClapLink,
+}
+
+impl CrossLayer {
+    pub fn new(nodes: usize) -> CrossLayer {
+        CrossLayer {
+            schemes: vec![0; nodes],
+            wants: vec![0; nodes],
+            clap_link: clap_link::ClapLink::new(nodes),
+        }
+    }
+
+    /// Run `scheme` at `node`: it gets the events of its kinds from there on. The caller
+    /// subscribes the node's MAC to [`CrossLayer::kinds`] so that it makes them.
+    pub fn install(&mut self, node: NodeId, scheme: Scheme) {
+        self.schemes[node.idx()] |= scheme as u8;
+        self.wants[node.idx()] |= scheme.kinds();
+    }
+
+    /// The event kinds the schemes at `node` want.
+    pub fn kinds(&self, node: NodeId) -> u8 {
+        self.wants[node.idx()]
+    }
+
+    /// Whether `scheme` runs at `node`.
+    #[inline]
+    pub fn runs(&self, node: NodeId, scheme: Scheme) -> bool {
+        self.schemes[node.idx()] & scheme as u8 != 0
+    }
+
+    /// Whether some scheme at the event's node wants it.
+    #[inline]
+    pub fn wants(&self, ev: &MacEvent) -> bool {
+        self.wants[ev.node().idx()] & ev.kind_bit() != 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_event_reaches_only_the_kinds_its_node_subscribed_to() {
+        let mut x = CrossLayer::new(3);
+        x.install(NodeId(1), Scheme::ClapLink);
+        assert!(x.runs(NodeId(1), Scheme::ClapLink) && !x.runs(NodeId(0), Scheme::ClapLink));
+        let done = |node| MacEvent::TxDone {
+            node,
+            peer: NodeId(0),
+            ac: 1,
+            acked: true,
+            retries: 0,
+            mode: crate::phy::modes::OFDM_6,
+            service_ns: 1,
+        };
+        assert!(x.wants(&done(NodeId(1))));
+        assert!(!x.wants(&done(NodeId(2))));
+        assert!(!x.wants(&MacEvent::CorruptRx { node: NodeId(1), payload_only: false }));
+        assert!(std::mem::size_of::<MacEvent>() <= 24, "{}", std::mem::size_of::<MacEvent>());
+    }
+}
