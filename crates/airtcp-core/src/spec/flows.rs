@@ -1,0 +1,192 @@
+//! The `flows` section: the traffic sources, their kind, ends, timing and reporting.
+
+use serde::Deserialize;
+
+use super::clap::{validate_clap, ClapSpec};
+use super::net::{node_ref, NodeSpec};
+use super::tcp::{validate_tcp, TcpSpec};
+use super::{err, num, SpecError};
+use crate::mac::frame::MAX_MSDU_BYTES;
+
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum FlowKind {
+    UdpSaturating,
+    UdpCbr,
+    /// iperf-like: a TCP connection that always has data to send until `stop_ns`.
+    TcpBulk,
+    /// A TCP transfer of `file_bytes` bytes; its completion time is reported.
+    TcpFile,
+    /// A CLAP transfer of `file_bytes` bytes (docs/clap.md); the sender must be a WiFi node.
+    ClapFile,
+}
+
+impl FlowKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            FlowKind::UdpSaturating => "udp_saturating",
+            FlowKind::UdpCbr => "udp_cbr",
+            FlowKind::TcpBulk => "tcp_bulk",
+            FlowKind::TcpFile => "tcp_file",
+            FlowKind::ClapFile => "clap_file",
+        }
+    }
+
+    pub fn is_tcp(self) -> bool {
+        matches!(self, FlowKind::TcpBulk | FlowKind::TcpFile)
+    }
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum AcSpec {
+    Bk,
+    Be,
+    Vi,
+    Vo,
+}
+
+impl AcSpec {
+    /// Index in priority order (0 lowest): BK, BE, VI, VO (Table 10-1 mapping to ACs).
+    pub fn index(self) -> u8 {
+        match self {
+            AcSpec::Bk => 0,
+            AcSpec::Be => 1,
+            AcSpec::Vi => 2,
+            AcSpec::Vo => 3,
+        }
+    }
+}
+
+fn default_ac() -> AcSpec {
+    AcSpec::Be
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FlowSpec {
+    pub kind: FlowKind,
+    pub src: u32,
+    pub dst: u32,
+    pub payload_bytes: u32,
+    #[serde(default)]
+    pub rate_bps: Option<f64>,
+    #[serde(default)]
+    pub start_ns: u64,
+    #[serde(default)]
+    pub stop_ns: Option<u64>,
+    #[serde(default = "default_ac")]
+    pub ac: AcSpec,
+    /// Bytes to transfer (tcp_file only).
+    #[serde(default)]
+    pub file_bytes: Option<u64>,
+    /// Report goodput per interval of this length after the warm-up (iperf's -i).
+    #[serde(default)]
+    pub report_interval_ns: Option<u64>,
+    /// TCP parameters (tcp_bulk and tcp_file; defaults when absent).
+    #[serde(default)]
+    pub tcp: Option<TcpSpec>,
+    /// CLAP parameters (clap_file; defaults when absent).
+    #[serde(default)]
+    pub clap: Option<ClapSpec>,
+}
+
+/// UDP (8) + IPv4 (20) header bytes on top of an application payload.
+pub const UDP_IP_HEADER_BYTES: u32 = 28;
+
+/// Largest UDP payload that fits one unfragmented MSDU.
+pub const MAX_UDP_PAYLOAD_BYTES: u32 = MAX_MSDU_BYTES - 8 - UDP_IP_HEADER_BYTES;
+
+/// Most goodput reporting intervals of one flow over the measured time (one counter each).
+pub const MAX_REPORT_INTERVALS: u64 = 1_000_000;
+
+/// Largest file of a tcp_file or clap_file flow [bytes] (1 PB: days of simulated time at any
+/// rate modelled; TCP's sequence arithmetic adds to it).
+pub const MAX_FILE_BYTES: u64 = 1_000_000_000_000_000;
+
+/// Check the `flows` section, flow by flow, against the `nodes` and the time `measured` after
+/// the warm-up [ns].
+pub(super) fn validate_flows(flows: &[FlowSpec], nodes: &[NodeSpec], measured: u64) -> Result<(), SpecError> {
+    for (i, f) in flows.iter().enumerate() {
+        f.validate(i, nodes, measured)?;
+    }
+    Ok(())
+}
+
+impl FlowSpec {
+    /// Check flow `i` (its path is `flows.i`); its TCP or CLAP parameters too.
+    fn validate(&self, i: usize, nodes: &[NodeSpec], measured: u64) -> Result<(), SpecError> {
+        let f = self;
+        let n = nodes.len() as u32;
+        node_ref(format!("flows.{i}.src"), f.src, n)?;
+        node_ref(format!("flows.{i}.dst"), f.dst, n)?;
+        if f.src == f.dst {
+            return err(
+                &format!("flows.{i}.dst"),
+                format!("{} is also the flow's src; allowed: another node index", f.dst),
+            );
+        }
+        if f.payload_bytes == 0 || f.payload_bytes > MAX_UDP_PAYLOAD_BYTES {
+            return err(
+                &format!("flows.{i}.payload_bytes"),
+                format!("{} is out of range; allowed: 1..={MAX_UDP_PAYLOAD_BYTES}", f.payload_bytes),
+            );
+        }
+        if f.kind.is_tcp() {
+            validate_tcp(i, f)?;
+        } else if f.kind == FlowKind::ClapFile {
+            validate_clap(i, f, nodes)?;
+        } else if f.file_bytes.is_some() {
+            return err(&format!("flows.{i}.file_bytes"), "only tcp_file and clap_file flows take one");
+        }
+        if f.clap.is_some() && f.kind != FlowKind::ClapFile {
+            return err(&format!("flows.{i}.clap"), "only clap_file flows take CLAP parameters");
+        }
+        if let Some(every) = f.report_interval_ns {
+            // One counter per interval of the measured time: bound their number.
+            let least = measured.div_ceil(MAX_REPORT_INTERVALS).max(1);
+            if every < least {
+                return err(
+                    &format!("flows.{i}.report_interval_ns"),
+                    format!(
+                        "{every} is out of range; allowed: >= {least} ns (at most \
+                         {MAX_REPORT_INTERVALS} intervals over the {measured} ns measured)"
+                    ),
+                );
+            }
+        }
+        match (f.kind, f.rate_bps) {
+            (FlowKind::TcpBulk | FlowKind::TcpFile, None) => {}
+            (FlowKind::TcpBulk | FlowKind::TcpFile, Some(_)) => {
+                return err(&format!("flows.{i}.rate_bps"), "TCP flows take no rate");
+            }
+            (FlowKind::ClapFile, None) => {}
+            (FlowKind::ClapFile, Some(_)) => {
+                return err(&format!("flows.{i}.rate_bps"), "CLAP flows take no rate (their MAC sets it)");
+            }
+            (FlowKind::UdpCbr, Some(r)) if r.is_finite() && r > 0.0 => {}
+            (FlowKind::UdpCbr, r) => {
+                return err(
+                    &format!("flows.{i}.rate_bps"),
+                    format!(
+                        "{} is out of range; allowed: a finite rate > 0 bit/s (udp_cbr needs one)",
+                        r.map_or("nothing".into(), num)
+                    ),
+                );
+            }
+            (FlowKind::UdpSaturating, Some(_)) => {
+                return err(&format!("flows.{i}.rate_bps"), "udp_saturating takes no rate");
+            }
+            (FlowKind::UdpSaturating, None) => {}
+        }
+        if let Some(stop) = f.stop_ns {
+            if stop <= f.start_ns {
+                return err(
+                    &format!("flows.{i}.stop_ns"),
+                    format!("{stop} must be > start_ns {}", f.start_ns),
+                );
+            }
+        }
+        Ok(())
+    }
+}

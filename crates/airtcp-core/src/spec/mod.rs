@@ -1,0 +1,128 @@
+//! The world spec: the explicit, validated description of one run (docs/world-spec.md).
+//!
+//! Python expands a user scenario into this form; the core checks it again and never panics
+//! on it: every problem becomes a [`SpecError`] naming the field path, the value and what is
+//! allowed.
+//!
+//! One file per section, each section's types beside their checks: `wifi`, `channel`, `net`
+//! (`nodes`, `wired_links`, `routes`), `flows` with their `tcp` and `clap` parameters, `traces`;
+//! the JSON layer's messages in `locate`. Every type is re-exported here.
+
+mod channel;
+mod clap;
+mod flows;
+mod locate;
+mod net;
+mod tcp;
+#[cfg(test)]
+mod tests;
+mod traces;
+mod wifi;
+
+pub use channel::{ChannelSpec, ErrorSpec, MatrixSpec};
+pub use clap::ClapSpec;
+pub use flows::{
+    AcSpec, FlowKind, FlowSpec, MAX_FILE_BYTES, MAX_REPORT_INTERVALS, MAX_UDP_PAYLOAD_BYTES,
+    UDP_IP_HEADER_BYTES,
+};
+pub use net::{NodeSpec, Role, RouteSpec, WiredLinkSpec};
+pub use tcp::{TcpSpec, MAX_INITIAL_CWND};
+pub use traces::TraceSpec;
+pub use wifi::{rate_kbps, Access, PreambleSpec, WifiSpec};
+
+use serde::Deserialize;
+
+/// A problem in a spec: `"<path>: <message>"`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SpecError(pub String);
+
+impl std::fmt::Display for SpecError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for SpecError {}
+
+fn err<T>(path: &str, msg: impl std::fmt::Display) -> Result<T, SpecError> {
+    Err(SpecError(format!("{path}: {msg}")))
+}
+
+/// A string for a message, quoted, and cut to its first 48 characters if longer.
+fn quoted(text: &str) -> String {
+    let n = text.chars().count();
+    if n <= 48 {
+        format!("{text:?}")
+    } else {
+        let head: String = text.chars().take(48).collect();
+        format!("{head:?}... ({n} characters)")
+    }
+}
+
+/// A number for a message: short even when it is huge or tiny (1e300, not 301 digits).
+fn num(v: f64) -> String {
+    if v != 0.0 && v.is_finite() && !(1e-4..1e15).contains(&v.abs()) {
+        format!("{v:e}")
+    } else {
+        format!("{v}")
+    }
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WorldSpec {
+    pub duration_ns: u64,
+    #[serde(default)]
+    pub warmup_ns: u64,
+    pub wifi: WifiSpec,
+    pub channel: ChannelSpec,
+    pub nodes: Vec<NodeSpec>,
+    #[serde(default)]
+    pub wired_links: Vec<WiredLinkSpec>,
+    #[serde(default)]
+    pub routes: Vec<RouteSpec>,
+    #[serde(default)]
+    pub flows: Vec<FlowSpec>,
+    #[serde(default)]
+    pub traces: TraceSpec,
+}
+
+fn default_queue() -> u32 {
+    100
+}
+
+/// Largest interface or link queue [packets]. A saturating source keeps its queue full, so
+/// the queue limit is memory: 100 000 packets is far beyond any real interface (Linux
+/// txqueuelen 1000, ns-3 100) and keeps a full queue within a few MB.
+pub const MAX_QUEUE_PACKETS: u32 = 100_000;
+
+impl WorldSpec {
+    /// Parse a JSON world spec. An error names the field path (`wifi.cw_min`,
+    /// `flows.2.tcp.cc`; `spec` for the document as a whole), what was found (a short prefix
+    /// of it) and what is allowed.
+    pub fn from_json(text: &str) -> Result<WorldSpec, SpecError> {
+        let value: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| locate::syntax_error(text, &e))?;
+        WorldSpec::deserialize(&value).map_err(|_| locate::typed_error(&value))
+    }
+
+    /// Check everything the builder relies on.
+    pub fn validate(&self) -> Result<(), SpecError> {
+        if self.duration_ns == 0 {
+            return err("duration_ns", "must be > 0 (got 0)");
+        }
+        if self.warmup_ns >= self.duration_ns {
+            return err(
+                "warmup_ns",
+                format!("{} must be < duration_ns {}", self.warmup_ns, self.duration_ns),
+            );
+        }
+        // Section by section, in this order: the first problem found is the one reported.
+        self.wifi.validate()?;
+        self.channel.validate(self.nodes.len())?;
+        let n = net::validate_nodes(&self.nodes)?;
+        net::validate_wired_links(&self.wired_links, n)?;
+        net::validate_routes(&self.routes, n)?;
+        flows::validate_flows(&self.flows, &self.nodes, self.duration_ns.saturating_sub(self.warmup_ns))
+    }
+}

@@ -1,0 +1,154 @@
+//! A TCP flow's parameters (`flows.i.tcp`) and the checks of a tcp_bulk or tcp_file flow.
+
+use serde::Deserialize;
+
+use super::flows::{FlowKind, FlowSpec, MAX_FILE_BYTES};
+use super::{err, num, quoted, SpecError};
+use crate::mac::frame::MAX_MSDU_BYTES;
+
+/// TCP parameters of one flow. Defaults follow Linux unless said otherwise.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct TcpSpec {
+    /// Congestion control, by its Linux name ("reno", "newreno", "cubic", ...).
+    pub cc: String,
+    /// Loss recovery: "tahoe", "reno", "newreno" or "sack" (RFC 2018 option, RFC 6675 recovery).
+    pub recovery: String,
+    /// Maximum segment size: payload bytes per segment.
+    pub mss_bytes: u32,
+    pub min_rto_ms: f64,
+    pub max_rto_ms: f64,
+    pub initial_rto_ms: f64,
+    /// Clock granularity G of the RTO (RFC 6298 (2.2)) [ms]; 0 = the nanosecond clock.
+    pub clock_granularity_ms: f64,
+    /// RFC 7323 timestamps (12 option bytes per segment; RTT samples on every ACK).
+    pub timestamps: bool,
+    /// RFC 3042 limited transmit.
+    pub limited_transmit: bool,
+    /// Initial congestion window [segments] (RFC 6928, Linux: 10).
+    pub initial_cwnd: u32,
+    /// The receiver acknowledges every `ack_every` segments (1 = every segment, 2 = delayed
+    /// ACK, k + 1 = ACK skipping k).
+    pub ack_every: u32,
+    /// Delayed-ACK timer [ms] (Linux TCP_DELACK_MIN 40 ms); 0 = no timer.
+    pub delack_timeout_ms: f64,
+    /// Receive buffer = largest advertised window [bytes] (Linux tcp_rmem[2] = 6 MiB).
+    pub rcv_buf_bytes: u32,
+    /// Send buffer: the most unacknowledged data the sender holds [bytes] (Linux tcp_wmem[2]
+    /// = 4 MiB).
+    pub snd_buf_bytes: u32,
+    /// CUBIC's HyStart (Linux module parameter `hystart`, default on); ignored by the others.
+    pub hystart: bool,
+}
+
+impl Default for TcpSpec {
+    fn default() -> Self {
+        TcpSpec {
+            cc: "newreno".into(),
+            recovery: "newreno".into(),
+            mss_bytes: 1460,
+            min_rto_ms: 200.0,
+            max_rto_ms: 120_000.0,
+            initial_rto_ms: 1000.0,
+            clock_granularity_ms: 0.0,
+            timestamps: true,
+            limited_transmit: true,
+            initial_cwnd: 10,
+            ack_every: 2,
+            delack_timeout_ms: 40.0,
+            rcv_buf_bytes: 6 * 1024 * 1024,
+            snd_buf_bytes: 4 * 1024 * 1024,
+            hystart: true,
+        }
+    }
+}
+
+/// Largest initial congestion window [segments]: the congestion controls compute in 32 bits
+/// as Linux does (cwnd times a 10-bit factor), far from any real initial window (10).
+pub const MAX_INITIAL_CWND: u32 = 1_000_000;
+
+/// Check the TCP side of flow `i`: its file size and its `tcp` parameters.
+pub(super) fn validate_tcp(i: usize, f: &FlowSpec) -> Result<(), SpecError> {
+    let path = |field: &str| format!("flows.{i}.{field}");
+    match (f.kind, f.file_bytes) {
+        (FlowKind::TcpFile, Some(b)) if (1..=MAX_FILE_BYTES).contains(&b) => {}
+        (FlowKind::TcpFile, b) => {
+            return err(
+                &path("file_bytes"),
+                format!(
+                    "{} is out of range; allowed: 1..={MAX_FILE_BYTES} bytes (tcp_file needs one)",
+                    b.map_or("nothing".into(), |b| b.to_string())
+                ),
+            )
+        }
+        (_, Some(_)) => return err(&path("file_bytes"), "only tcp_file flows take file_bytes"),
+        _ => {}
+    }
+    let Some(t) = &f.tcp else { return Ok(()) };
+    if crate::tcp::cc::Algorithm::from_name(&t.cc).is_none() {
+        let allowed = crate::tcp::cc::NAMES.join(", ");
+        return err(
+            &path("tcp.cc"),
+            format!("unknown congestion control {}; allowed: {allowed}", quoted(&t.cc)),
+        );
+    }
+    if crate::tcp::conn::Recovery::parse(&t.recovery).is_none() {
+        return err(
+            &path("tcp.recovery"),
+            format!("unknown loss recovery {}; allowed: tahoe, reno, newreno, sack", quoted(&t.recovery)),
+        );
+    }
+    // The segment plus 52 bytes of TCP/IP headers and options must fit one MSDU.
+    let max_mss = MAX_MSDU_BYTES - 8 - 52;
+    if t.mss_bytes == 0 || t.mss_bytes > max_mss {
+        return err(
+            &path("tcp.mss_bytes"),
+            format!("{} is out of range; allowed: 1..={max_mss}", t.mss_bytes),
+        );
+    }
+    for (name, v) in [
+        ("min_rto_ms", t.min_rto_ms),
+        ("delack_timeout_ms", t.delack_timeout_ms),
+        ("clock_granularity_ms", t.clock_granularity_ms),
+    ] {
+        if !(v.is_finite() && v >= 0.0) {
+            return err(
+                &path(&format!("tcp.{name}")),
+                format!("{} is out of range; allowed: a finite number >= 0 ms", num(v)),
+            );
+        }
+    }
+    for (name, v) in [("max_rto_ms", t.max_rto_ms), ("initial_rto_ms", t.initial_rto_ms)] {
+        // Timers tick in whole ns: an RTO that rounds to 0 ns would fire at once, forever.
+        if !(v.is_finite() && (v * 1e6).round() >= 1.0) {
+            return err(
+                &path(&format!("tcp.{name}")),
+                format!("{} is out of range; allowed: >= 0.000001 ms (1 ns)", num(v)),
+            );
+        }
+    }
+    if t.max_rto_ms < t.min_rto_ms {
+        return err(
+            &path("tcp.max_rto_ms"),
+            format!("{} is out of range; allowed: >= min_rto_ms ({})", num(t.max_rto_ms), num(t.min_rto_ms)),
+        );
+    }
+    if !(1..=MAX_INITIAL_CWND).contains(&t.initial_cwnd) {
+        return err(
+            &path("tcp.initial_cwnd"),
+            format!("{} is out of range; allowed: 1..={MAX_INITIAL_CWND} segments", t.initial_cwnd),
+        );
+    }
+    if t.ack_every == 0 {
+        return err(&path("tcp.ack_every"), "0 is out of range; allowed: >= 1 segments");
+    }
+    for (name, v) in [("rcv_buf_bytes", t.rcv_buf_bytes), ("snd_buf_bytes", t.snd_buf_bytes)] {
+        if v < t.mss_bytes {
+            return err(
+                &path(&format!("tcp.{name}")),
+                format!("{v} is out of range; allowed: >= mss_bytes ({})", t.mss_bytes),
+            );
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,222 @@
+//! Tests of the whole spec through `run_json`: the JSON layer's messages and each section's
+//! checks, every error naming the field path, the value and what is allowed.
+
+/// A valid spec: one station sending saturating UDP to its AP for 10 ms.
+fn good() -> serde_json::Value {
+    serde_json::json!({
+        "duration_ns": 10_000_000u64,
+        "wifi": {"standard": "80211a", "data_rate_mbps": 54.0, "basic_rate_mbps": 6.0},
+        "channel": {"rx_range_m": 100.0, "cs_range_m": 100.0},
+        "nodes": [
+            {"name": "ap", "position_m": [0.0, 0.0, 0.0], "wifi": true, "role": "ap"},
+            {"name": "sta1", "position_m": [5.0, 0.0, 0.0], "wifi": true, "role": "sta"}
+        ],
+        "flows": [{"kind": "udp_saturating", "src": 1, "dst": 0, "payload_bytes": 1500}]
+    })
+}
+
+fn error_of(text: &str) -> String {
+    match crate::run_json(text, 1) {
+        Ok(_) => panic!("accepted: {text}"),
+        Err(e) => e.0,
+    }
+}
+
+fn error_with(edit: impl FnOnce(&mut serde_json::Value)) -> String {
+    let mut v = good();
+    edit(&mut v);
+    error_of(&v.to_string())
+}
+
+#[test]
+fn the_good_spec_runs() {
+    assert!(crate::run_json(&good().to_string(), 1).is_ok());
+}
+
+#[test]
+fn type_errors_name_the_field_the_value_and_what_is_allowed() {
+    let e = error_with(|v| v["flows"][0]["payload_bytes"] = (-1).into());
+    assert_eq!(
+        e,
+        "flows.0.payload_bytes: out of range (got integer `-1`); allowed: an integer 0..=4294967295"
+    );
+    let e = error_with(|v| v["wifi"]["cw_min"] = "x".into());
+    assert_eq!(e, "wifi.cw_min: wrong type (got string \"x\"); allowed: an integer 0..=4294967295");
+    // u64 overflow: JSON numbers beyond u64 are floats to serde_json.
+    let e = error_with(|v| v["duration_ns"] = serde_json::json!(18446744073709551616.0));
+    assert!(e.starts_with("duration_ns: wrong type (got floating point `1.8446744073709552e+19`)"), "{e}");
+    // The last field of an object, and a whole table of the wrong type.
+    let e = error_with(|v| v["nodes"][1]["role"] = 7.into());
+    assert_eq!(e, "nodes.1.role: wrong type (not a name); allowed: ap, sta, adhoc, host");
+    let e = error_with(|v| v["channel"] = 1.5.into());
+    assert_eq!(e, "channel: wrong type (got floating point `1.5`); allowed: an object");
+    let e = error_with(|v| v["nodes"][0]["position_m"] = serde_json::json!([0.0, 0.0]));
+    assert!(e.starts_with("nodes.0.position_m: wrong length (got 2)"), "{e}");
+}
+
+#[test]
+fn missing_unknown_and_misspelt_fields_are_named() {
+    let e = error_with(|v| {
+        v.as_object_mut().map(|m| m.remove("duration_ns"));
+    });
+    assert_eq!(e, "duration_ns: required field is missing");
+    let e = error_with(|v| {
+        v["nodes"][1].as_object_mut().map(|m| m.remove("role"));
+    });
+    assert_eq!(e, "nodes.1.role: required field is missing");
+    let e = error_with(|v| v["wifi"]["bogus"] = 1.into());
+    assert!(e.starts_with("wifi.bogus: unknown field; allowed: standard, erp_mixed,"), "{e}");
+    let e = error_with(|v| v["wifi"]["access"] = "hcf".into());
+    assert_eq!(e, "wifi.access: unknown value \"hcf\"; allowed: dcf or edca");
+    let e = error_with(|v| v["channel"]["error"] = serde_json::json!({"kind": "awgn"}));
+    assert_eq!(e, "channel.error.kind: unknown value \"awgn\"; allowed: none, fer, ber");
+    // A key that is not a word is quoted, and a long one cut short.
+    let e = error_with(|v| v["traces"] = serde_json::json!({"bad key": true}));
+    assert!(e.starts_with("traces.\"bad key\": unknown field"), "{e}");
+    let long = "k".repeat(10_000);
+    let e = error_with(|v| v[long.as_str()] = 1.into());
+    assert!(e.len() < 600 && e.starts_with("\"kkkk"), "{e}");
+}
+
+#[test]
+fn long_values_are_echoed_as_a_short_prefix() {
+    let long = "x".repeat(100_000);
+    let e = error_with(|v| v["wifi"]["cw_max"] = long.as_str().into());
+    assert!(e.starts_with("wifi.cw_max: wrong type (got string \"xxx"), "{e}");
+    assert!(e.len() < 300, "{} characters", e.len());
+}
+
+#[test]
+fn syntax_errors_name_where_the_parser_stopped() {
+    let text = good().to_string().replace("\"payload_bytes\":1500", "\"payload_bytes\":NaN");
+    let e = error_of(&text);
+    assert!(e.starts_with("flows.0.payload_bytes: not valid JSON (expected value at line 1 column"), "{e}");
+    assert!(e.ends_with("allowed: a finite number (JSON has no NaN or Infinity)"), "{e}");
+    assert!(error_of("").starts_with("spec: not valid JSON (EOF while parsing a value"));
+    assert!(error_of("{\"wifi\": {\"standard\": \"80").starts_with("wifi.standard: not valid JSON (EOF"));
+    assert!(error_of("[1, 2").starts_with("spec.1: not valid JSON"));
+    let deep = format!("{{\"nodes\": {}{}}}", "[".repeat(500), "]".repeat(500));
+    let e = error_of(&deep);
+    assert!(e.starts_with("nodes.0.0.0.") && e.contains("recursion limit exceeded"), "{e}");
+    let e = error_of(&good().to_string().replace("10000000", "1e400"));
+    assert!(e.starts_with("duration_ns: not valid JSON (number out of range"), "{e}");
+}
+
+#[test]
+fn the_whole_document_of_the_wrong_type() {
+    assert_eq!(error_of("[]"), "spec: wrong length (got 0); allowed: an object");
+    assert!(error_of("[{}]").starts_with("spec.0: wrong type (got map); allowed: an integer"));
+    assert!(error_of("3").starts_with("spec: wrong type (got integer `3`)"));
+    assert!(error_of("{\"nodes\": 3}").starts_with("nodes: wrong type (got integer `3`); allowed: an array"));
+}
+
+#[test]
+fn a_huge_queue_limit_is_refused_not_filled() {
+    // A saturating source fills its queue: 2^31 packets ran the process out of memory.
+    let e = error_with(|v| v["wifi"]["queue_limit_packets"] = 2_147_483_648u64.into());
+    assert_eq!(e, "wifi.queue_limit_packets: 2147483648 is out of range; allowed: 1..=100000 packets");
+    let e = error_with(|v| v["wifi"]["queue_limit_packets"] = 0.into());
+    assert!(e.starts_with("wifi.queue_limit_packets: 0 is out of range"), "{e}");
+    let e = error_with(|v| {
+        if let Some(nodes) = v["nodes"].as_array_mut() {
+            nodes.push(serde_json::json!({"name": "srv", "position_m": [0.0, 0.0, 0.0], "wifi": false, "role": "host"}));
+        }
+        v["wired_links"] = serde_json::json!([{"a": 0, "b": 2, "rate_bps": 1000000, "delay_ns": 0, "queue_limit_packets": 4294967295u32}]);
+    });
+    assert!(e.starts_with("wired_links.0.queue_limit_packets: 4294967295 is out of range"), "{e}");
+}
+
+#[test]
+fn a_report_interval_of_one_ns_is_refused() {
+    // One counter per interval: 1 ns over 2 s was 2e9 counters (16 GB).
+    let e = error_with(|v| {
+        v["duration_ns"] = 2_000_000_000u64.into();
+        v["flows"][0]["report_interval_ns"] = 1.into();
+    });
+    assert_eq!(
+        e,
+        "flows.0.report_interval_ns: 1 is out of range; allowed: >= 2000 ns (at most 1000000 \
+         intervals over the 2000000000 ns measured)"
+    );
+    let mut v = good();
+    v["flows"][0]["report_interval_ns"] = 10.into(); // 10 ms / 10 ns = 1e6 intervals: fine
+    assert!(crate::run_json(&v.to_string(), 1).is_ok());
+}
+
+#[test]
+fn an_rto_that_rounds_to_zero_ns_is_refused() {
+    // RTO 0 ns: the retransmission timer fired at the same instant forever (a hang).
+    let tcp = |t: serde_json::Value| {
+        move |v: &mut serde_json::Value| {
+            v["flows"][0] =
+                serde_json::json!({"kind": "tcp_bulk", "src": 1, "dst": 0, "payload_bytes": 1460, "tcp": t});
+        }
+    };
+    let e = error_with(tcp(
+        serde_json::json!({"min_rto_ms": 0.0, "max_rto_ms": 1e-300, "initial_rto_ms": 1e-300}),
+    ));
+    assert_eq!(e, "flows.0.tcp.max_rto_ms: 1e-300 is out of range; allowed: >= 0.000001 ms (1 ns)");
+    let e = error_with(tcp(serde_json::json!({"initial_rto_ms": 1e-7})));
+    assert!(e.starts_with("flows.0.tcp.initial_rto_ms: 1e-7 is out of range"), "{e}");
+    let e = error_with(tcp(serde_json::json!({"ack_every": 0})));
+    assert_eq!(e, "flows.0.tcp.ack_every: 0 is out of range; allowed: >= 1 segments");
+    let e = error_with(tcp(serde_json::json!({"mss_bytes": 1000, "snd_buf_bytes": 999})));
+    assert_eq!(e, "flows.0.tcp.snd_buf_bytes: 999 is out of range; allowed: >= mss_bytes (1000)");
+}
+
+#[test]
+fn a_file_of_u64_max_bytes_is_refused() {
+    // tcp_file: the first sequence number after the data, 1 + file_bytes, overflowed
+    // (a panic in a debug build, a wrapped number in a release build).
+    let e = error_with(|v| {
+        v["flows"][0] = serde_json::json!({"kind": "tcp_file", "src": 1, "dst": 0,
+            "payload_bytes": 1460, "file_bytes": u64::MAX});
+    });
+    assert!(e.starts_with("flows.0.file_bytes: 18446744073709551615 is out of range; allowed: 1..="), "{e}");
+    // clap_file: more than 2^32 - 1 segments were silently cut to that many.
+    let e = error_with(|v| {
+        v["flows"][0] = serde_json::json!({"kind": "clap_file", "src": 1, "dst": 0,
+            "payload_bytes": 1, "file_bytes": 5_000_000_000u64, "clap": {"mss_bytes": 1}});
+    });
+    assert!(
+        e.starts_with("flows.0.file_bytes: 5000000000 is out of range; allowed: 1..=4294967295 bytes"),
+        "{e}"
+    );
+}
+
+#[test]
+fn an_initial_cwnd_of_u32_max_is_refused() {
+    // BIC's ssthresh multiplied cwnd by 819 in 32 bits: overflow (debug panic).
+    let e = error_with(|v| {
+        v["flows"][0] = serde_json::json!({"kind": "tcp_bulk", "src": 1, "dst": 0,
+            "payload_bytes": 1460, "tcp": {"cc": "bic", "initial_cwnd": u32::MAX}});
+    });
+    assert_eq!(e, "flows.0.tcp.initial_cwnd: 4294967295 is out of range; allowed: 1..=1000000 segments");
+}
+
+#[test]
+fn names_are_echoed_as_a_short_prefix() {
+    let long = "x".repeat(5000);
+    let e = error_with(|v| v["wifi"]["standard"] = long.as_str().into());
+    assert!(e.starts_with("wifi.standard: unknown standard \"xxxx") && e.len() < 200, "{e}");
+    assert!(e.contains("... (5000 characters); allowed: 80211a, 80211b, 80211g"), "{e}");
+    let e = error_with(|v| {
+        v["flows"][0] = serde_json::json!({"kind": "tcp_bulk", "src": 1, "dst": 0,
+            "payload_bytes": 1460, "tcp": {"recovery": long}});
+    });
+    assert!(e.starts_with("flows.0.tcp.recovery: unknown loss recovery \"xxx") && e.len() < 200, "{e}");
+    let e = error_with(|v| v["nodes"][1]["name"] = "ap".into());
+    assert_eq!(e, "nodes.1.name: \"ap\" is empty or not unique");
+}
+
+#[test]
+fn graph_errors_show_the_value() {
+    let e = error_with(|v| v["flows"][0]["dst"] = 1.into());
+    assert_eq!(e, "flows.0.dst: 1 is also the flow's src; allowed: another node index");
+    let e = error_with(|v| v["flows"][0]["src"] = 2.into());
+    assert_eq!(e, "flows.0.src: node index 2 out of range; allowed: 0..2");
+    let e = error_with(|v| {
+        v["channel"]["matrix"] = serde_json::json!({"rx": [[0, 1], [1, 0]], "cs": [[0, 1], [2, 0]]})
+    });
+    assert_eq!(e, "channel.matrix.cs.1.0: 2 is out of range; allowed: 0 or 1");
+}

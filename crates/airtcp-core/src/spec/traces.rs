@@ -1,0 +1,21 @@
+//! The `traces` section: which time series and records a run returns besides its summary.
+
+use serde::Deserialize;
+
+#[derive(Clone, Copy, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TraceSpec {
+    #[serde(default)]
+    pub mac_tx: bool,
+    /// TCP sender state (cwnd, ssthresh, srtt, rto, bytes in flight, CA state) per change.
+    #[serde(default)]
+    pub tcp: bool,
+    /// TCP segment events: sent, retransmit, acked, dupack, timeout.
+    #[serde(default)]
+    pub tcp_segments: bool,
+    #[serde(default)]
+    pub packets: bool,
+    /// Every frame sent or decoded, with its header bytes, for pcap export (docs/pcap.md).
+    #[serde(default)]
+    pub frames: bool,
+}

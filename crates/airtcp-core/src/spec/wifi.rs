@@ -1,0 +1,141 @@
+//! The `wifi` section: the standard, the rates and the MAC parameters every WiFi node shares.
+
+use serde::Deserialize;
+
+use super::{default_queue, err, num, quoted, SpecError, MAX_QUEUE_PACKETS};
+use crate::phy::Standard;
+
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Access {
+    Dcf,
+    Edca,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum PreambleSpec {
+    Long,
+    Short,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WifiSpec {
+    pub standard: String,
+    #[serde(default)]
+    pub erp_mixed: bool,
+    #[serde(default = "default_preamble")]
+    pub preamble: PreambleSpec,
+    pub data_rate_mbps: f64,
+    pub basic_rate_mbps: f64,
+    #[serde(default = "default_access")]
+    pub access: Access,
+    #[serde(default)]
+    pub cw_min: Option<u32>,
+    #[serde(default)]
+    pub cw_max: Option<u32>,
+    #[serde(default)]
+    pub aifsn: Option<u32>,
+    #[serde(default = "default_short_retry")]
+    pub short_retry_limit: u32,
+    #[serde(default = "default_long_retry")]
+    pub long_retry_limit: u32,
+    #[serde(default = "default_rts_threshold")]
+    pub rts_threshold_bytes: u32,
+    #[serde(default = "default_queue")]
+    pub queue_limit_packets: u32,
+}
+
+fn default_preamble() -> PreambleSpec {
+    PreambleSpec::Long
+}
+fn default_access() -> Access {
+    Access::Dcf
+}
+// dot11ShortRetryLimit 7 and dot11LongRetryLimit 4 attempts (Annex C) = 6 and 3 retransmissions.
+fn default_short_retry() -> u32 {
+    6
+}
+fn default_long_retry() -> u32 {
+    3
+}
+fn default_rts_threshold() -> u32 {
+    65535
+}
+
+/// Parse a rate [Mbit/s] into kbit/s if the standard has it.
+pub fn rate_kbps(standard: Standard, mbps: f64, path: &str) -> Result<u32, SpecError> {
+    let allowed =
+        || standard.rates_kbps().map(|k| format!("{}", f64::from(k) / 1000.0)).collect::<Vec<_>>().join(", ");
+    if !mbps.is_finite() || mbps <= 0.0 {
+        return err(path, format!("{} is not a positive rate; allowed: {}", num(mbps), allowed()));
+    }
+    let kbps = (mbps * 1000.0).round();
+    let found = standard.rates_kbps().find(|k| f64::from(*k) == kbps);
+    match found {
+        Some(k) if (mbps * 1000.0 - kbps).abs() < 1e-6 => Ok(k),
+        _ => err(
+            path,
+            format!("{} Mbit/s is not a rate of {}; allowed: {}", num(mbps), standard.name(), allowed()),
+        ),
+    }
+}
+
+impl WifiSpec {
+    /// Check the `wifi` section.
+    pub(super) fn validate(&self) -> Result<(), SpecError> {
+        let w = self;
+        let Some(standard) = Standard::parse(&w.standard) else {
+            return err(
+                "wifi.standard",
+                format!("unknown standard {}; allowed: 80211a, 80211b, 80211g", quoted(&w.standard)),
+            );
+        };
+        if w.erp_mixed && standard != Standard::G {
+            return err(
+                "wifi.erp_mixed",
+                format!("true needs standard 80211g (got {})", quoted(&w.standard)),
+            );
+        }
+        rate_kbps(standard, w.data_rate_mbps, "wifi.data_rate_mbps")?;
+        rate_kbps(standard, w.basic_rate_mbps, "wifi.basic_rate_mbps")?;
+        for (name, v) in
+            [("short_retry_limit", w.short_retry_limit), ("long_retry_limit", w.long_retry_limit)]
+        {
+            if v > 31 {
+                return err(&format!("wifi.{name}"), format!("{v} is out of range; allowed: 0..=31"));
+            }
+        }
+        if !(1..=MAX_QUEUE_PACKETS).contains(&w.queue_limit_packets) {
+            return err(
+                "wifi.queue_limit_packets",
+                format!(
+                    "{} is out of range; allowed: 1..={MAX_QUEUE_PACKETS} packets",
+                    w.queue_limit_packets
+                ),
+            );
+        }
+        if let Some(cw) = w.cw_min {
+            if !(1..=32767).contains(&cw) {
+                return err("wifi.cw_min", format!("{cw} is out of range; allowed: 1..=32767"));
+            }
+        }
+        if let Some(cw) = w.cw_max {
+            if !(1..=32767).contains(&cw) {
+                return err("wifi.cw_max", format!("{cw} is out of range; allowed: 1..=32767"));
+            }
+            if let Some(lo) = w.cw_min {
+                if cw < lo {
+                    return err("wifi.cw_max", format!("{cw} must be >= cw_min {lo}"));
+                }
+            }
+        }
+        if let Some(a) = w.aifsn {
+            if !(1..=15).contains(&a) {
+                return err("wifi.aifsn", format!("{a} is out of range; allowed: 1..=15"));
+            }
+        }
+        Ok(())
+    }
+}
