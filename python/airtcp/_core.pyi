@@ -2,7 +2,7 @@
 
 from typing import Any
 
-__all__ = ["__version__", "run", "tx_duration_ns"]
+__all__ = ["__version__", "connectivity", "run", "tables", "tx_duration_ns"]
 
 def run(spec_json: str, seed: int) -> tuple[str, dict[str, dict[str, list[Any]]]]:
     """Simulate the world spec ``spec_json`` (docs/world-spec.md) with ``seed``.
@@ -10,6 +10,15 @@ def run(spec_json: str, seed: int) -> tuple[str, dict[str, dict[str, list[Any]]]
     Returns the summary as JSON text and the traces (name -> column -> values).
     Raises ValueError ("<field path>: <message>") if the spec is invalid.
     """
+
+def connectivity(topology_json: str) -> str:
+    """Neighbours and computed routes of a topology (``nodes``, ``channel``, ``wired_links``,
+    ``blocked_radio_links`` as JSON text), as JSON text ``{"neighbours": [[v, ...], ...],
+    "next_hop": [[v or -1, ...], ...]}``. Raises ValueError if the topology is invalid."""
+
+def tables() -> str:
+    """The core's name tables and limits as JSON text (PHY modes, standards' modes, congestion
+    controls, loss recoveries, rate controls, bounds)."""
 
 def tx_duration_ns(standard: str, rate_mbps: float, size_bytes: int, preamble: str = "long") -> int:
     """Airtime [ns] of an MPDU of ``size_bytes`` at ``rate_mbps`` (IEEE 802.11-2020 Cl. 15-18)."""

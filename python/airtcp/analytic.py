@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from itertools import accumulate
 from operator import add, mul, sub
 
+from airtcp import tables as _tables
+
 __all__ = [
     "ACCESS_CATEGORIES",
     "ACCESS_MODES",
@@ -67,8 +69,8 @@ MAX_RETRY_LIMIT = 31  # world-spec: 0..31 retransmissions
 
 _US = 1000  # ns per microsecond
 
-# DSSS (Clause 15) and HR/DSSS (Clause 16) rates; 11g carries them as ERP-DSSS/CCK (Clause 18).
-_DSSS_RATES: tuple[float, ...] = (1.0, 2.0, 5.5, 11.0)
+# The rates of each standard come from the core's mode table (airtcp.tables); the timing
+# below is this module's own model of Clauses 15-18, an independent check of the core's.
 # OFDM data bits per symbol N_DBPS, 20 MHz channel (Clause 17 modulation-dependent parameters);
 # ERP-OFDM uses the same table (Clause 18).
 _OFDM_NDBPS: dict[float, int] = {
@@ -80,11 +82,6 @@ _OFDM_NDBPS: dict[float, int] = {
     36.0: 144,
     48.0: 192,
     54.0: 216,
-}
-_RATES: dict[str, tuple[float, ...]] = {
-    "80211a": tuple(sorted(_OFDM_NDBPS)),
-    "80211b": _DSSS_RATES,
-    "80211g": tuple(sorted(_DSSS_RATES + tuple(_OFDM_NDBPS))),
 }
 
 # PHY preamble + PLCP header, microseconds.
@@ -184,7 +181,7 @@ def _check_int(name: str, value: object, lo: int, hi: int | None) -> int:
 
 def _check_rate(name: str, standard: str, rate: object) -> float:
     """Return the table rate equal to ``rate`` or raise ValueError."""
-    allowed = _RATES[standard]
+    allowed = _tables.rates_mbps(standard)
     if isinstance(rate, int | float) and not isinstance(rate, bool):
         for r in allowed:
             if abs(float(rate) - r) < 1e-9:
@@ -206,7 +203,9 @@ def _check_erp_mixed(standard: str, erp_mixed: object) -> bool:
 
 def _is_dsss(standard: str, rate: float) -> bool:
     """True for DSSS/HR-DSSS rates (11b, and the ERP-DSSS/CCK rates of 11g)."""
-    return standard != "80211a" and rate in _DSSS_RATES
+    return any(
+        m.modulation == "dsss" and m.rate_mbps == rate for m in _tables.standard_modes(standard)
+    )
 
 
 def _preamble_header_us(standard: str, rate: float, preamble: str, rate_name: str) -> int:
@@ -230,7 +229,7 @@ def _preamble_header_us(standard: str, rate: float, preamble: str, rate_name: st
 
 def rates_mbps(standard: str) -> tuple[float, ...]:
     """Data rates (Mbit/s) of ``standard``, ascending (Clauses 15-18)."""
-    return _RATES[_check_standard(standard)]
+    return _tables.rates_mbps(_check_standard(standard))
 
 
 def _tx_duration_us(standard: str, rate: float, size_bytes: int, preamble: str, name: str) -> int:

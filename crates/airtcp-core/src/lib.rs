@@ -28,6 +28,7 @@ pub mod phy;
 pub mod rng;
 pub mod spec;
 pub mod summary;
+pub mod tables;
 pub mod tcp;
 pub mod time;
 pub mod trace;

@@ -13,7 +13,7 @@ use crate::ids::{NodeId, TxId};
 use crate::mac::frame::{Frame, FrameKind};
 use crate::mac::Cca;
 use crate::rng::Stream;
-use crate::spec::{ErrorSpec, WorldSpec};
+use crate::spec::{ChannelSpec, ErrorSpec, NodeSpec, WorldSpec};
 use crate::time::{Dur, SimTime};
 
 /// What became of a frame at one receiver.
@@ -109,11 +109,23 @@ pub struct Medium {
 /// fraction of a nanometre beyond it; both sides compare with this slack and agree.
 pub const RANGE_SLACK_M: f64 = 1e-9;
 
+/// Whether node `j` decodes node `i`'s frames, and whether it senses them (a node that
+/// decodes also senses), from the matrix if there is one, else by distance. Both WiFi nodes.
+pub fn reach(c: &ChannelSpec, nodes: &[NodeSpec], i: usize, j: usize) -> (bool, bool) {
+    match &c.matrix {
+        Some(m) => (m.rx[i][j] == 1, m.cs[i][j] == 1 || m.rx[i][j] == 1),
+        None => {
+            let d = distance(nodes[i].position_m, nodes[j].position_m);
+            (d <= c.rx_range_m + RANGE_SLACK_M, d <= c.cs_range_m + RANGE_SLACK_M)
+        }
+    }
+}
+
 fn accumulate(since: SimTime, now: SimTime, warmup_end: SimTime) -> u64 {
     now.since(since.max(warmup_end)).ns()
 }
 
-fn distance(a: [f64; 3], b: [f64; 3]) -> f64 {
+pub fn distance(a: [f64; 3], b: [f64; 3]) -> f64 {
     ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2) + (a[2] - b[2]).powi(2)).sqrt()
 }
 
@@ -129,13 +141,7 @@ impl Medium {
                 if i == j || !spec.nodes[i].wifi || !spec.nodes[j].wifi {
                     continue;
                 }
-                let (r, s) = match &c.matrix {
-                    Some(m) => (m.rx[i][j] == 1, m.cs[i][j] == 1 || m.rx[i][j] == 1),
-                    None => {
-                        let d = distance(spec.nodes[i].position_m, spec.nodes[j].position_m);
-                        (d <= c.rx_range_m + RANGE_SLACK_M, d <= c.cs_range_m + RANGE_SLACK_M)
-                    }
-                };
+                let (r, s) = reach(c, &spec.nodes, i, j);
                 rx[i * n + j] = r;
                 cs[i * n + j] = s;
             }

@@ -60,9 +60,25 @@ fn tx_duration_ns(standard: &str, rate_mbps: f64, size_bytes: u32, preamble: &st
     Ok(airtcp_core::phy::TxVector::new(mode, pre).duration(size_bytes).ns())
 }
 
+/// The core's name tables and limits as JSON text (PHY modes, congestion controls, loss
+/// recoveries, rate controls, bounds): Python's copy of each comes from here.
+#[pyfunction]
+fn tables() -> String {
+    airtcp_core::tables::tables().to_string()
+}
+
+/// Neighbours and computed routes of a topology (nodes, channel, wired_links,
+/// blocked_radio_links as JSON text): JSON text `{"neighbours": [...], "next_hop": [...]}`.
+#[pyfunction]
+fn connectivity(topology_json: &str) -> PyResult<String> {
+    airtcp_core::net::routing::connectivity_json(topology_json).map_err(|e| PyValueError::new_err(e.0))
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run, m)?)?;
+    m.add_function(wrap_pyfunction!(tables, m)?)?;
+    m.add_function(wrap_pyfunction!(connectivity, m)?)?;
     m.add_function(wrap_pyfunction!(tx_duration_ns, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

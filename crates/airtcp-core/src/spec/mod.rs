@@ -25,10 +25,10 @@ pub use flows::{
     AcSpec, FlowKind, FlowSpec, MAX_FILE_BYTES, MAX_REPORT_INTERVALS, MAX_UDP_PAYLOAD_BYTES,
     UDP_IP_HEADER_BYTES,
 };
-pub use net::{NodeSpec, Role, RouteSpec, WiredLinkSpec};
+pub use net::{NodeSpec, Role, RouteSpec, TopologySpec, WiredLinkSpec};
 pub use tcp::{TcpSpec, MAX_INITIAL_CWND};
 pub use traces::TraceSpec;
-pub use wifi::{rate_kbps, Access, PreambleSpec, WifiSpec};
+pub use wifi::{rate_kbps, Access, PreambleSpec, WifiSpec, MAX_RETRY_LIMIT};
 
 use serde::Deserialize;
 
@@ -79,8 +79,12 @@ pub struct WorldSpec {
     pub nodes: Vec<NodeSpec>,
     #[serde(default)]
     pub wired_links: Vec<WiredLinkSpec>,
+    /// Explicit routes; every other route is computed by the core (`net::routing`).
     #[serde(default)]
     pub routes: Vec<RouteSpec>,
+    /// Radio links the routes must not use, as node index pairs (either direction).
+    #[serde(default)]
+    pub blocked_radio_links: Vec<[u32; 2]>,
     #[serde(default)]
     pub flows: Vec<FlowSpec>,
     #[serde(default)]
@@ -106,6 +110,16 @@ impl WorldSpec {
         WorldSpec::deserialize(&value).map_err(|_| locate::typed_error(&value))
     }
 
+    /// What the routes are computed from.
+    pub fn topology(&self) -> crate::net::routing::Topology<'_> {
+        crate::net::routing::Topology {
+            nodes: &self.nodes,
+            channel: &self.channel,
+            wired_links: &self.wired_links,
+            blocked_radio_links: &self.blocked_radio_links,
+        }
+    }
+
     /// Check everything the builder relies on.
     pub fn validate(&self) -> Result<(), SpecError> {
         if self.duration_ns == 0 {
@@ -123,6 +137,7 @@ impl WorldSpec {
         let n = net::validate_nodes(&self.nodes)?;
         net::validate_wired_links(&self.wired_links, n)?;
         net::validate_routes(&self.routes, n)?;
+        net::validate_blocked(&self.blocked_radio_links, n)?;
         flows::validate_flows(&self.flows, &self.nodes, self.duration_ns.saturating_sub(self.warmup_ns))
     }
 }

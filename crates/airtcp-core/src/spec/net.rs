@@ -124,3 +124,49 @@ pub(super) fn validate_routes(routes: &[RouteSpec], n: u32) -> Result<(), SpecEr
     }
     Ok(())
 }
+
+/// Check `blocked_radio_links` of a world of `n` nodes.
+pub(super) fn validate_blocked(pairs: &[[u32; 2]], n: u32) -> Result<(), SpecError> {
+    for (i, &[a, b]) in pairs.iter().enumerate() {
+        node_ref(format!("blocked_radio_links.{i}.0"), a, n)?;
+        node_ref(format!("blocked_radio_links.{i}.1"), b, n)?;
+        if a == b {
+            return err(&format!("blocked_radio_links.{i}"), format!("[{a}, {b}] joins a node to itself"));
+        }
+    }
+    Ok(())
+}
+
+/// The parts of a world spec the routes are computed from, alone (what Python sends to
+/// `airtcp._core.connectivity` while it expands a scenario).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TopologySpec {
+    pub nodes: Vec<NodeSpec>,
+    pub channel: super::ChannelSpec,
+    #[serde(default)]
+    pub wired_links: Vec<WiredLinkSpec>,
+    #[serde(default)]
+    pub blocked_radio_links: Vec<[u32; 2]>,
+}
+
+impl TopologySpec {
+    /// Parse and check, as [`super::WorldSpec`] checks these sections.
+    pub fn from_json(text: &str) -> Result<TopologySpec, SpecError> {
+        let t: TopologySpec = serde_json::from_str(text).map_err(|e| SpecError(format!("topology: {e}")))?;
+        t.channel.validate(t.nodes.len())?;
+        let n = validate_nodes(&t.nodes)?;
+        validate_wired_links(&t.wired_links, n)?;
+        validate_blocked(&t.blocked_radio_links, n)?;
+        Ok(t)
+    }
+
+    pub fn topology(&self) -> crate::net::routing::Topology<'_> {
+        crate::net::routing::Topology {
+            nodes: &self.nodes,
+            channel: &self.channel,
+            wired_links: &self.wired_links,
+            blocked_radio_links: &self.blocked_radio_links,
+        }
+    }
+}

@@ -45,6 +45,18 @@ pub struct WifiSpec {
     pub rts_threshold_bytes: u32,
     #[serde(default = "default_queue")]
     pub queue_limit_packets: u32,
+    /// Rate control of data frames, one of `mac::rate::NAMES` ("constant": every frame at
+    /// `data_rate_mbps`).
+    #[serde(default = "default_rate_control")]
+    pub rate_control: String,
+}
+
+/// Largest retry limit [retransmissions] the spec accepts (airtcp's bound: 32 attempts keep a
+/// frame on the air for seconds at the lowest rates).
+pub const MAX_RETRY_LIMIT: u32 = 31;
+
+fn default_rate_control() -> String {
+    "constant".into()
 }
 
 fn default_preamble() -> PreambleSpec {
@@ -100,11 +112,24 @@ impl WifiSpec {
         }
         rate_kbps(standard, w.data_rate_mbps, "wifi.data_rate_mbps")?;
         rate_kbps(standard, w.basic_rate_mbps, "wifi.basic_rate_mbps")?;
+        if !crate::mac::rate::NAMES.contains(&w.rate_control.as_str()) {
+            return err(
+                "wifi.rate_control",
+                format!(
+                    "unknown rate control {}; allowed: {}",
+                    quoted(&w.rate_control),
+                    crate::mac::rate::NAMES.join(", ")
+                ),
+            );
+        }
         for (name, v) in
             [("short_retry_limit", w.short_retry_limit), ("long_retry_limit", w.long_retry_limit)]
         {
-            if v > 31 {
-                return err(&format!("wifi.{name}"), format!("{v} is out of range; allowed: 0..=31"));
+            if v > MAX_RETRY_LIMIT {
+                return err(
+                    &format!("wifi.{name}"),
+                    format!("{v} is out of range; allowed: 0..={MAX_RETRY_LIMIT}"),
+                );
             }
         }
         if !(1..=MAX_QUEUE_PACKETS).contains(&w.queue_limit_packets) {

@@ -92,6 +92,9 @@ pub enum Recovery {
     Sack,
 }
 
+/// Names of the loss recoveries, as configurations spell them; Python reads this table.
+pub const RECOVERY_NAMES: &[&str] = &["tahoe", "reno", "newreno", "sack"];
+
 impl Recovery {
     pub fn parse(name: &str) -> Option<Recovery> {
         match name {

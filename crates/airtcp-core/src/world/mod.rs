@@ -11,9 +11,11 @@ use crate::engine::Scheduler;
 pub use crate::event::Event;
 use crate::ids::{FlowId, LinkId, NodeId, PacketId};
 use crate::mac::backoff::CountRule;
+use crate::mac::rate::RateAlgo;
 use crate::mac::retry::RetryLimits;
 use crate::mac::{AcParams, Mac, Wifi, WifiConfig, AC_COUNT};
 use crate::medium::Medium;
+use crate::net::routing::{Connectivity, PathBreak};
 use crate::net::{Flow, Packet, PacketSlab, WiredLink};
 use crate::phy::{ModeId, PhyTiming, Preamble, Standard, TxVector};
 use crate::rng::{entity_id, Purpose, Stream};
@@ -58,6 +60,61 @@ pub struct World {
     pub xlayer: CrossLayer,
 }
 
+/// Compute the routes (`net::routing`), check the explicit ones and that every flow arrives
+/// (and its ACKs or feedback come back), and give each node its next hops.
+fn install_routes(spec: &WorldSpec, nodes: &mut [Node]) -> Result<(), SpecError> {
+    let mut conn = Connectivity::compute(&spec.topology());
+    let name = |i: u32| format!("{} ({:?})", i, spec.nodes[i as usize].name);
+    for (i, r) in spec.routes.iter().enumerate() {
+        if r.node == r.dst {
+            return Err(SpecError(format!("routes.{i}.dst: node {} needs no route to itself", name(r.dst))));
+        }
+        if !conn.is_neighbour(r.node as usize, r.next_hop as usize) {
+            return Err(SpecError(format!(
+                "routes.{i}.next_hop: node {} is not a neighbour of node {} (wired, or each decodes the other)",
+                name(r.next_hop),
+                name(r.node)
+            )));
+        }
+    }
+    conn.apply(&spec.routes);
+    let why = |b: PathBreak| match b {
+        PathBreak::NoRoute { at } => format!("no route at node {}", name(at.0)),
+        PathBreak::Loop { through } => format!("the routes loop through node {}", name(through.0)),
+    };
+    for (i, f) in spec.flows.iter().enumerate() {
+        if let Err(b) = conn.trace(f.src as usize, f.dst as usize) {
+            return Err(SpecError(format!(
+                "flows.{i}.dst: node {} is unreachable from node {}: {}",
+                name(f.dst),
+                name(f.src),
+                why(b)
+            )));
+        }
+        let answers = f.kind.is_tcp() || f.kind == FlowKind::ClapFile; // ACKs or feedback
+        if answers {
+            if let Err(b) = conn.trace(f.dst as usize, f.src as usize) {
+                return Err(SpecError(format!(
+                    "flows.{i}.dst: the answers of node {} cannot get back to node {}: {}",
+                    name(f.dst),
+                    name(f.src),
+                    why(b)
+                )));
+            }
+        }
+    }
+    for (u, node) in nodes.iter_mut().enumerate() {
+        for d in 0..node.routes.len() {
+            // A direct neighbour needs no entry: `None` sends straight to the destination.
+            node.routes[d] = conn.next_hop(u, d).filter(|&v| v as usize != d).map(NodeId);
+        }
+    }
+    for r in &spec.routes {
+        nodes[r.node as usize].routes[r.dst as usize] = Some(NodeId(r.next_hop));
+    }
+    Ok(())
+}
+
 impl World {
     /// Build a world from a validated spec.
     pub fn build(spec: &WorldSpec, seed: u64) -> Result<World, SpecError> {
@@ -83,6 +140,8 @@ impl World {
         let qos = w.access == Access::Edca;
         let mut wifi = WifiConfig::new(standard, timing, data_txv, control_txv, qos);
         wifi.retry = RetryLimits { short: w.short_retry_limit, long: w.long_retry_limit };
+        wifi.rate = RateAlgo::parse(&w.rate_control, data_txv.mode)
+            .ok_or_else(|| SpecError(format!("wifi.rate_control: unknown {:?}", w.rate_control)))?;
         wifi.rts_threshold_bytes = w.rts_threshold_bytes;
         wifi.queue_limit = w.queue_limit_packets as usize;
         let n = spec.nodes.len();
@@ -116,9 +175,7 @@ impl World {
             macs.push(mac);
             rx_rngs.push(Stream::derive(seed, ent, Purpose::RxError));
         }
-        for r in &spec.routes {
-            nodes[r.node as usize].routes[r.dst as usize] = Some(NodeId(r.next_hop));
-        }
+        install_routes(spec, &mut nodes)?;
         let mut links = Vec::with_capacity(spec.wired_links.len());
         for (i, l) in spec.wired_links.iter().enumerate() {
             let id = LinkId(i as u32);

@@ -1,5 +1,7 @@
 //! Network layer: packets, static routing, wired point-to-point links, UDP applications.
 
+pub mod routing;
+
 use std::collections::VecDeque;
 
 use crate::ids::{FlowId, LinkId, NodeId, PacketId};

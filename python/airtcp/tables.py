@@ -1,0 +1,92 @@
+"""The core's name tables and limits, read from the Rust core (``crates/airtcp-core/src/tables.rs``).
+
+Every table that both languages need (the PHY modes and each standard's modes, the congestion
+controls, loss recoveries and rate controls, the core's bounds) is defined once, in the core;
+this module is Python's only view of it.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+__all__ = [
+    "PhyMode",
+    "congestion_controls",
+    "limits",
+    "phy_modes",
+    "rate_controls",
+    "rates_mbps",
+    "recoveries",
+    "standard_modes",
+]
+
+
+@dataclass(frozen=True)
+class PhyMode:
+    """One PHY mode: its index in the core's mode table, its ns-3 name, its modulation
+    (``dsss``, ``ofdm`` or ``erp-ofdm``) and its data rate."""
+
+    index: int
+    name: str
+    modulation: str
+    rate_mbps: float
+
+
+@cache
+def _tables() -> dict[str, Any]:
+    from airtcp import _core
+
+    data: dict[str, Any] = json.loads(_core.tables())
+    return data
+
+
+@cache
+def phy_modes() -> tuple[PhyMode, ...]:
+    """Every mode of the core's table, in index order."""
+    return tuple(
+        PhyMode(m["index"], m["name"], m["modulation"], m["rate_kbps"] / 1000)
+        for m in _tables()["phy_modes"]
+    )
+
+
+@cache
+def standard_modes(standard: str) -> tuple[PhyMode, ...]:
+    """The modes of ``standard`` (``80211a``, ``80211b``, ``80211g``), ascending by rate.
+
+    Raises KeyError for another name.
+    """
+    modes = phy_modes()
+    return tuple(modes[i] for i in _tables()["standard_modes"][standard])
+
+
+def standards() -> tuple[str, ...]:
+    """The standards the core knows."""
+    return tuple(_tables()["standard_modes"])
+
+
+def rates_mbps(standard: str) -> tuple[float, ...]:
+    """The data rates of ``standard`` [Mbit/s], ascending."""
+    return tuple(m.rate_mbps for m in standard_modes(standard))
+
+
+def congestion_controls() -> tuple[str, ...]:
+    """Congestion-control names the core accepts."""
+    return tuple(_tables()["congestion_controls"])
+
+
+def recoveries() -> tuple[str, ...]:
+    """Loss-recovery names the core accepts."""
+    return tuple(_tables()["recoveries"])
+
+
+def rate_controls() -> tuple[str, ...]:
+    """Rate-control names the core accepts."""
+    return tuple(_tables()["rate_controls"])
+
+
+def limits() -> dict[str, int]:
+    """The core's bounds (``max_queue_packets``, ``max_initial_cwnd``, ...)."""
+    return dict(_tables()["limits"])
