@@ -183,3 +183,23 @@ fn tcp_counters_start_after_the_warm_up_like_every_other_counter() {
     assert!(sb.retransmissions <= sa.retransmissions && sb.fast_retransmits <= sa.fast_retransmits);
     assert_eq!(tb.summary.flows[0].sent_packets, sb.segments_sent);
 }
+
+#[test]
+fn a_warm_up_that_ends_before_the_flow_starts_changes_no_count() {
+    // Nothing happens before the flow starts at 1 s, so a warm-up of 0.5 s must count what a
+    // run without one counts: the SYN included (docs/world-spec.md: SYN, data, FIN, ACK).
+    let mut spec = bss(1, "80211b", 11.0, 1.0, 1000, 5.0);
+    spec["flows"] = json!([{"kind": "tcp_file", "src": 1, "dst": 0, "payload_bytes": 1000,
+        "file_bytes": 20_000u64, "start_ns": 1_000_000_000u64, "tcp": {"mss_bytes": 1000}}]);
+    let counts = |warmup_ns: u64| {
+        let mut s = spec.clone();
+        s["warmup_ns"] = json!(warmup_ns);
+        let out = run_value(&s, 1);
+        let f = &out.summary.flows[0];
+        let t = f.tcp.as_ref().unwrap();
+        (f.sent_packets, t.segments_sent, t.rtt_samples, f.delivered_bytes)
+    };
+    let (cold, warm) = (counts(0), counts(500_000_000));
+    assert_eq!(cold, warm);
+    assert!(cold.1 >= 22, "SYN, 20 segments, FIN: {cold:?}");
+}

@@ -107,7 +107,12 @@ impl World {
     }
 
     pub(crate) fn tcp_start(&mut self, f: FlowId, now: SimTime) {
+        let warm = self.warmup_end;
         let t = self.tcp(f);
+        // A flow that starts after the warm-up counts from its SYN on.
+        if now >= warm && t.stats_at_warmup.is_none() {
+            t.stats_at_warmup = Some(t.snd.stats);
+        }
         let mut out = std::mem::take(&mut t.out);
         let cmd = t.snd.start(now, &mut out);
         self.tcp(f).out = out;
