@@ -63,9 +63,13 @@ pub struct Radio {
     pub lock_since: SimTime,
     /// Start of the current busy (sensed or transmitting) period.
     pub active_since: SimTime,
-    /// Busy and transmitting time after the warm-up [ns].
+    /// Busy and transmitting time of the periods closed so far, from the start of the run
+    /// [ns]: control meters ([`Medium::busy_ns_now`]).
     pub busy_ns: u64,
     pub tx_ns: u64,
+    /// Both as they were when the measured period started ([`Medium::start_measuring`]).
+    pub busy_at_start_ns: u64,
+    pub tx_at_start_ns: u64,
 }
 
 impl Radio {
@@ -119,10 +123,6 @@ pub fn reach(c: &ChannelSpec, nodes: &[NodeSpec], i: usize, j: usize) -> (bool, 
             (d <= c.rx_range_m + RANGE_SLACK_M, d <= c.cs_range_m + RANGE_SLACK_M)
         }
     }
-}
-
-fn accumulate(since: SimTime, now: SimTime, warmup_end: SimTime) -> u64 {
-    now.since(since.max(warmup_end)).ns()
 }
 
 pub fn distance(a: [f64; 3], b: [f64; 3]) -> f64 {
@@ -265,11 +265,11 @@ impl Medium {
 
     /// The transmission `id` ends at its transmitter: its radio stops transmitting. Returns
     /// the transmission; its slot stays readable until [`Medium::release`].
-    pub fn end_tx(&mut self, id: TxId, now: SimTime, warmup_end: SimTime) -> Transmission {
+    pub fn end_tx(&mut self, id: TxId, now: SimTime) -> Transmission {
         let t = self.txs[id.idx()];
         let r = &mut self.radios[t.frame.src.idx()];
         r.tx = None;
-        r.tx_ns += accumulate(t.start, now, warmup_end);
+        r.tx_ns += now.since(t.start).ns();
         t
     }
 
@@ -326,7 +326,6 @@ impl Medium {
         &mut self,
         id: TxId,
         now: SimTime,
-        warmup_end: SimTime,
         responder: Option<NodeId>,
         mut idle: impl FnMut(NodeId, Cca),
     ) {
@@ -338,7 +337,7 @@ impl Medium {
             if r.active() {
                 continue;
             }
-            r.busy_ns += accumulate(r.active_since, now, warmup_end);
+            r.busy_ns += now.since(r.active_since).ns();
             match responder {
                 Some(resp) if resp != j && self.senses(resp, j) => {}
                 _ => idle(j, self.cca(j)),
@@ -346,21 +345,39 @@ impl Medium {
         }
         let r = &mut self.radios[src.idx()];
         if !r.active() {
-            r.busy_ns += accumulate(r.active_since, now, warmup_end);
+            r.busy_ns += now.since(r.active_since).ns();
             idle(src, self.cca(src));
         }
         self.free_tx.push(id.0);
     }
 
-    /// Add the busy time still open at the end of the run.
-    pub fn close_accounting(&mut self, end: SimTime, warmup_end: SimTime) {
-        for r in &mut self.radios {
-            if r.active() {
-                r.busy_ns += accumulate(r.active_since, end, warmup_end);
-            }
-            if let Some(tx) = r.tx {
-                r.tx_ns += accumulate(self.txs[tx.idx()].start, end, warmup_end);
-            }
+    /// Time `node`'s medium has been busy (sensed or transmitting) up to `now`, the open
+    /// period included [ns]: a control meter, counted from the start of the run.
+    pub fn busy_ns_now(&self, node: NodeId, now: SimTime) -> u64 {
+        let r = &self.radios[node.idx()];
+        r.busy_ns + if r.active() { now.since(r.active_since).ns() } else { 0 }
+    }
+
+    /// Time `node` has been transmitting up to `now`, the open transmission included [ns].
+    pub fn tx_ns_now(&self, node: NodeId, now: SimTime) -> u64 {
+        let r = &self.radios[node.idx()];
+        r.tx_ns + r.tx.map_or(0, |tx| now.since(self.txs[tx.idx()].start).ns())
+    }
+
+    /// The measured period starts at `at`: remember every meter there (an open period counts
+    /// from `at` on).
+    pub fn start_measuring(&mut self, at: SimTime) {
+        for i in 0..self.radios.len() {
+            let node = NodeId(i as u32);
+            let (busy, tx) = (self.busy_ns_now(node, at), self.tx_ns_now(node, at));
+            let r = &mut self.radios[i];
+            (r.busy_at_start_ns, r.tx_at_start_ns) = (busy, tx);
         }
+    }
+
+    /// Busy and transmitting time of `node` within the measured period, which ends at `end`.
+    pub fn measured_ns(&self, node: NodeId, end: SimTime) -> (u64, u64) {
+        let r = &self.radios[node.idx()];
+        (self.busy_ns_now(node, end) - r.busy_at_start_ns, self.tx_ns_now(node, end) - r.tx_at_start_ns)
     }
 }

@@ -3,7 +3,6 @@
 use serde::Serialize;
 
 use crate::mac::MacCounters;
-use crate::time::SimTime;
 use crate::world::World;
 
 #[derive(Debug, Serialize)]
@@ -111,10 +110,10 @@ pub struct TcpSummary {
     pub completion_s: Option<f64>,
 }
 
-fn tcp_summary(t: &crate::world::tcp::TcpFlow, measured_ns: f64, warmup: bool) -> TcpSummary {
+fn tcp_summary(t: &crate::world::tcp::TcpFlow, measured_ns: f64) -> TcpSummary {
     let rtt = &t.rtt;
-    // Counters from the end of the warm-up on (no sender event after it: nothing counted).
-    let base = if warmup { t.stats_at_warmup.unwrap_or(t.snd.stats) } else { Default::default() };
+    // Counters of the measured period.
+    let base = t.stats_at_warmup;
     let st = crate::tcp::conn::SenderStats {
         rtt_samples: t.snd.stats.rtt_samples - base.rtt_samples,
         segments_sent: t.snd.stats.segments_sent - base.segments_sent,
@@ -240,10 +239,9 @@ impl Summary {
                 src: name(f.src),
                 dst: name(f.dst),
                 // TCP: segments sent after the warm-up (data, retransmissions, SYN, FIN, ACK).
-                sent_packets: world.tcps[i].as_ref().map_or(f.sent, |t| {
-                    let base = t.stats_at_warmup.filter(|_| world.warmup_end > SimTime::ZERO);
-                    t.snd.stats.segments_sent - base.map_or(0, |b| b.segments_sent)
-                }),
+                sent_packets: world.tcps[i]
+                    .as_ref()
+                    .map_or(f.sent, |t| t.snd.stats.segments_sent - t.stats_at_warmup.segments_sent),
                 delivered_packets: f.delivered,
                 delivered_bytes: f.delivered_bytes,
                 goodput_bps: ratio(f.delivered_bytes as f64 * 8.0, measured),
@@ -251,9 +249,7 @@ impl Summary {
                 lost_packets: f.lost,
                 loss_ratio: ratio(f.lost as f64, f.sent as f64),
                 transfer_throughput_bps: transfer_throughput(world, i),
-                tcp: world.tcps[i]
-                    .as_ref()
-                    .map(|t| tcp_summary(t, measured * 1e9, world.warmup_end > SimTime::ZERO)),
+                tcp: world.tcps[i].as_ref().map(|t| tcp_summary(t, measured * 1e9)),
                 clap: world.claps[i].as_ref().map(clap_summary),
                 interval_goodput_bps: interval_goodput(f, world.duration_end.since(world.warmup_end).ns()),
             })
@@ -265,7 +261,8 @@ impl Summary {
             .enumerate()
             .map(|(i, n)| {
                 let c: MacCounters = world.wifi.macs[i].counters;
-                let r = &world.medium.radios[i];
+                let (busy_ns, tx_ns) =
+                    world.medium.measured_ns(crate::ids::NodeId(i as u32), world.duration_end);
                 let a = crate::net::ipv4_address(crate::ids::NodeId(i as u32));
                 NodeSummary {
                     name: n.name.clone(),
@@ -278,14 +275,14 @@ impl Summary {
                         collisions: c.collisions,
                         drops_retry_limit: c.drops_retry_limit,
                         drops_queue: c.drops_queue,
-                        drops_no_route: c.drops_no_route,
+                        drops_no_route: n.drops_no_route,
                         rts_attempts: c.rts_attempts,
                         rx_ok: c.rx_ok,
                         rx_corrupt: c.rx_corrupt,
                         rx_payload_corrupt: c.rx_payload_corrupt,
                         rx_duplicates: c.rx_duplicates,
-                        busy_air_fraction: ratio(r.busy_ns as f64, measured_ns),
-                        tx_air_fraction: ratio(r.tx_ns as f64, measured_ns),
+                        busy_air_fraction: ratio(busy_ns as f64, measured_ns),
+                        tx_air_fraction: ratio(tx_ns as f64, measured_ns),
                     },
                 }
             })

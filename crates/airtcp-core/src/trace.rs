@@ -159,6 +159,14 @@ impl Traces {
         }
     }
 
+    /// The measured period starts: the packets trace (deliveries, like the flows' counters)
+    /// keeps only what follows; the others record the whole run.
+    pub fn start_measuring(&mut self) {
+        if let Some(t) = &mut self.packets {
+            *t = PacketTrace::default();
+        }
+    }
+
     pub fn wants_tcp(&self) -> bool {
         self.tcp.is_some()
     }

@@ -331,3 +331,42 @@ fn a_full_wired_queue_counts_on_the_link_not_on_the_mac() {
     assert_eq!(link.drops_queue[0], 0);
     assert!(out.summary.nodes.iter().all(|n| n.mac.drops_queue == 0));
 }
+
+#[test]
+fn the_warm_up_changes_the_reports_never_the_run_nor_the_control_meters() {
+    use airtcp_core::ids::NodeId;
+    use airtcp_core::time::SimTime;
+    let run = |warmup_ns: u64| {
+        let mut spec = bss(3, "80211b", 11.0, 1.0, 1000, 2.0);
+        spec["warmup_ns"] = json!(warmup_ns);
+        let spec: airtcp_core::WorldSpec = serde_json::from_value(spec).unwrap();
+        let mut w = airtcp_core::world::World::build(&spec, 7).unwrap();
+        w.run();
+        w
+    };
+    let (cold, warm) = (run(0), run(700_000_000));
+    let end = SimTime(2_000_000_000);
+    for i in 0..4 {
+        let n = NodeId(i);
+        // The simulation and every control meter are the same: the warm-up only measures.
+        assert_eq!(cold.wifi.macs[i as usize].peers, warm.wifi.macs[i as usize].peers);
+        assert_eq!(cold.medium.busy_ns_now(n, end), warm.medium.busy_ns_now(n, end));
+        // The report splits at 0.7 s: what the warm run measured is the whole run's busy time
+        // minus the busy time up to 0.7 s (an open busy period counted from 0.7 s on).
+        let (busy_cold, tx_cold) = cold.medium.measured_ns(n, end);
+        let (busy_warm, tx_warm) = warm.medium.measured_ns(n, end);
+        let r = &warm.medium.radios[i as usize];
+        assert_eq!((busy_warm, tx_warm), (busy_cold - r.busy_at_start_ns, tx_cold - r.tx_at_start_ns));
+        assert!(busy_warm > 0 && busy_warm < busy_cold && tx_warm < tx_cold);
+        // Busy before 0.7 s is at most 0.7 s: the snapshot is taken at 0.7 s, not later.
+        assert!(
+            r.busy_at_start_ns <= 700_000_000 && r.busy_at_start_ns > 600_000_000,
+            "{}",
+            r.busy_at_start_ns
+        );
+    }
+    let attempts =
+        |w: &airtcp_core::world::World| w.wifi.macs.iter().map(|m| m.counters.attempts).sum::<u64>();
+    assert!(attempts(&warm) < attempts(&cold));
+    assert_eq!(cold.sched.popped(), warm.sched.popped(), "the same events");
+}

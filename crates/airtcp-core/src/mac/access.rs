@@ -29,12 +29,9 @@ impl Wifi {
         // node's own pending response does not make it busy.
         let idle = !cca.busy && self.macs[node.idx()].nav_end <= now;
         let limit = self.cfg.queue_limit;
-        let counting = self.counting(now);
         let mac = &mut self.macs[node.idx()];
         if mac.txops[ac].queue.len() >= limit {
-            if counting {
-                mac.counters.drops_queue += 1;
-            }
+            mac.counters.drops_queue += 1;
             return false;
         }
         let seq = mac.next_seq;

@@ -49,19 +49,14 @@ impl Wifi {
         let (peer, attempt) = (txop.queue.front()?.next_hop, txop.src + txop.lrc);
         self.select_mode(node, ac, peer, attempt, now);
         let data = self.data_frame(node, ac)?;
-        let counting = self.counting(now);
         let w = &self.cfg;
         let mac = &mut self.macs[node.idx()];
-        if counting {
-            mac.counters.accesses += 1;
-        }
+        mac.counters.accesses += 1;
         let frame = if data.bytes > w.rts_threshold_bytes {
             // 10.3.2.5: RTS Duration covers CTS, data, ACK and three SIFS.
             let data_dur = data.txv.duration(data.bytes);
             mac.exchange = Exchange::TxRts { ac: ac as u8 };
-            if counting {
-                mac.counters.rts_attempts += 1;
-            }
+            mac.counters.rts_attempts += 1;
             Frame {
                 kind: FrameKind::Rts,
                 bytes: RTS_BYTES,
@@ -75,10 +70,8 @@ impl Wifi {
             mac.exchange = Exchange::TxData { ac: ac as u8 };
             mac.txops[ac].data_sent = true;
             mac.peers[data.dst.idx()].link.attempts += 1;
-            if counting {
-                mac.counters.attempts += 1;
-                mac.counters.retries += u64::from(data.retry);
-            }
+            mac.counters.attempts += 1;
+            mac.counters.retries += u64::from(data.retry);
             data
         };
         Some(frame)
@@ -119,8 +112,7 @@ impl Wifi {
     }
 
     /// The SIFS before `node`'s response ended: the response to put on the air, if any.
-    pub fn response_due(&mut self, node: NodeId, gen: u32, now: SimTime) -> Option<Frame> {
-        let counting = self.counting(now);
+    pub fn response_due(&mut self, node: NodeId, gen: u32) -> Option<Frame> {
         let mac = &mut self.macs[node.idx()];
         if !mac.response_timer.fire(gen) {
             return None;
@@ -131,10 +123,8 @@ impl Wifi {
             mac.exchange = Exchange::TxData { ac: frame.ac };
             mac.txops[usize::from(frame.ac)].data_sent = true;
             mac.peers[frame.dst.idx()].link.attempts += 1;
-            if counting {
-                mac.counters.attempts += 1;
-                mac.counters.retries += u64::from(frame.retry);
-            }
+            mac.counters.attempts += 1;
+            mac.counters.retries += u64::from(frame.retry);
         }
         Some(frame)
     }
@@ -177,7 +167,6 @@ impl Wifi {
             Exchange::WaitCts { ac, .. } => (ac as usize, true),
             _ => return None,
         };
-        let counting = self.counting(now);
         let w = &self.cfg;
         let head = *self.macs[i].txops[ac].queue.front()?;
         let long = !was_rts && data_mpdu_bytes(head.ip_bytes, self.macs[i].qos) > w.rts_threshold_bytes;
@@ -186,10 +175,8 @@ impl Wifi {
         let mac = &mut self.macs[i];
         mac.exchange = Exchange::None;
         mac.timeout.cancel();
-        if counting {
-            mac.counters.failures += 1;
-            mac.counters.collisions += u64::from(mac.last_outcome_collision);
-        }
+        mac.counters.failures += 1;
+        mac.counters.collisions += u64::from(mac.last_outcome_collision);
         let txop = &mut mac.txops[ac];
         let exceeded = if long {
             txop.lrc += 1;
@@ -217,9 +204,7 @@ impl Wifi {
             txop.lrc = 0;
             txop.data_sent = false;
             txop.head_since = now; // the next frame, if any, is the head from now on
-            if counting {
-                mac.counters.drops_retry_limit += 1;
-            }
+            mac.counters.drops_retry_limit += 1;
         } else {
             let txop = &mut mac.txops[ac];
             txop.cw = next_cw(txop.cw, txop.params.cw_max);
@@ -251,13 +236,10 @@ impl Wifi {
     /// The head frame of `ac` was acknowledged: rate control hears of it, then
     /// [`MacInd::Acked`], [`MacInd::Room`] and a [`MacEvent::TxDone`] go up.
     pub fn succeed(&mut self, node: NodeId, ac: usize, now: SimTime) {
-        let counting = self.counting(now);
         let rate = self.cfg.rate;
         let mac = &mut self.macs[node.idx()];
         mac.exchange = Exchange::None;
-        if counting {
-            mac.counters.successes += 1;
-        }
+        mac.counters.successes += 1;
         let txop = &mut mac.txops[ac];
         let done = txop.queue.pop_front();
         let retries = txop.src + txop.lrc;

@@ -41,7 +41,7 @@ fn wifi() -> Wifi {
             m
         })
         .collect();
-    Wifi::new(cfg, macs, SimTime::ZERO)
+    Wifi::new(cfg, macs)
 }
 
 const A: NodeId = NodeId(0);
@@ -260,7 +260,7 @@ fn idle_data_received_is_acked_after_sifs_and_delivered_once() {
     assert_eq!(w.ind, vec![MacInd::Delivered { node: B, packet: PacketId(7) }]);
     let Some(Event::Respond { node, gen }) = s.pop_until(us(1_000_000)) else { panic!() };
     assert_eq!((node, s.now()), (B, end + Dur::from_us(16)));
-    let ack = w.response_due(B, gen, s.now()).expect("an ACK");
+    let ack = w.response_due(B, gen).expect("an ACK");
     assert_eq!((ack.kind, ack.dst, ack.bytes), (FrameKind::Ack, A, ACK_BYTES));
     // The same frame again with the Retry bit (its ACK was lost): ACKed, not delivered.
     w.ind.clear();
@@ -300,7 +300,7 @@ fn rts_threshold_exceeded_opens_with_rts_and_cts_received_sends_data_after_sifs(
         }
     };
     assert_eq!((node, s.now()), (A, us(146)));
-    let data = w.response_due(A, gen, s.now()).expect("the data frame");
+    let data = w.response_due(A, gen).expect("the data frame");
     assert_eq!((data.kind, w.macs[0].exchange), (FrameKind::Data, Exchange::TxData { ac: BE as u8 }));
 }
 
@@ -349,9 +349,9 @@ fn tx_done_is_made_only_for_a_subscribed_node() {
     w.rx_ok(A, &ack, &mut s, end + Dur::from_us(16 + 44));
     assert_eq!(w.ind, vec![MacInd::Acked { node: A, packet: PacketId(7) }, MacInd::Room { node: A }]);
     w.ind.clear();
-    w.rx_corrupt(B, true, end);
+    w.rx_corrupt(B, true);
     assert!(w.ind.is_empty());
     w.subscribe(B, crate::xlayer::CORRUPT_RX);
-    w.rx_corrupt(B, true, end);
+    w.rx_corrupt(B, true);
     assert_eq!(w.ind, vec![MacInd::Event(MacEvent::CorruptRx { node: B, payload_only: true })]);
 }

@@ -211,7 +211,8 @@ pub enum Exchange {
     },
 }
 
-/// Per-node MAC counters (from the end of the warm-up on).
+/// Per-node MAC counters: report counters, zeroed when the measured period starts
+/// ([`Wifi::start_measuring`]); a scheme reads the station table instead.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct MacCounters {
     /// Channel accesses won: data or RTS frames sent after a backoff.
@@ -223,7 +224,6 @@ pub struct MacCounters {
     pub collisions: u64,
     pub drops_retry_limit: u64,
     pub drops_queue: u64,
-    pub drops_no_route: u64,
     pub rts_attempts: u64,
     pub rx_ok: u64,
     pub rx_corrupt: u64,
@@ -351,18 +351,18 @@ pub struct Wifi {
     /// Results for the world, drained (and cleared) right after each handler call; the
     /// buffer is reused, so handing results up allocates nothing.
     pub ind: Vec<MacInd>,
-    /// Counters count from the end of the warm-up on.
-    pub warmup_end: SimTime,
 }
 
 impl Wifi {
-    pub fn new(cfg: WifiConfig, macs: Vec<Mac>, warmup_end: SimTime) -> Wifi {
-        Wifi { cfg, macs, ind: Vec::with_capacity(8), warmup_end }
+    pub fn new(cfg: WifiConfig, macs: Vec<Mac>) -> Wifi {
+        Wifi { cfg, macs, ind: Vec::with_capacity(8) }
     }
 
-    /// Whether counters count at `now` (after the warm-up).
-    pub fn counting(&self, now: SimTime) -> bool {
-        now >= self.warmup_end
+    /// The measured period starts: the report counters start from zero.
+    pub fn start_measuring(&mut self) {
+        for m in &mut self.macs {
+            m.counters = MacCounters::default();
+        }
     }
 
     /// Whether `node`'s queue of `ac` can take another frame.

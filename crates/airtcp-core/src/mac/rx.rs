@@ -16,11 +16,8 @@ impl Wifi {
     /// [`MacInd::Delivered`]; an ACK ends `j`'s exchange ([`Wifi::succeed`]).
     pub fn rx_ok(&mut self, j: NodeId, frame: &Frame, sched: &mut Scheduler<Event>, now: SimTime) {
         let w = &self.cfg;
-        let counting = self.counting(now);
         let mac = &mut self.macs[j.idx()];
-        if counting {
-            mac.counters.rx_ok += 1;
-        }
+        mac.counters.rx_ok += 1;
         mac.eifs = false;
         if frame.dst != j {
             // 10.3.2.4: third parties update their NAV from the Duration field.
@@ -45,9 +42,7 @@ impl Wifi {
                 };
                 self.respond(j, ack, sched, now);
                 if dup {
-                    if counting {
-                        self.macs[j.idx()].counters.rx_duplicates += 1;
-                    }
+                    self.macs[j.idx()].counters.rx_duplicates += 1;
                 } else if let Some(packet) = frame.packet {
                     self.ind.push(MacInd::Delivered { node: j, packet });
                 }
@@ -90,13 +85,10 @@ impl Wifi {
 
     /// A frame reached `j` corrupted (collision or bit errors): counted, the next countdown
     /// waits EIFS (10.3.2.3.7), and [`MacEvent::CorruptRx`] goes up.
-    pub fn rx_corrupt(&mut self, j: NodeId, payload_only: bool, now: SimTime) {
-        let counting = self.counting(now);
+    pub fn rx_corrupt(&mut self, j: NodeId, payload_only: bool) {
         let mac = &mut self.macs[j.idx()];
-        if counting {
-            mac.counters.rx_corrupt += 1;
-            mac.counters.rx_payload_corrupt += u64::from(payload_only);
-        }
+        mac.counters.rx_corrupt += 1;
+        mac.counters.rx_payload_corrupt += u64::from(payload_only);
         mac.eifs = true;
         if mac.events & CORRUPT_RX != 0 {
             self.ind.push(MacInd::Event(MacEvent::CorruptRx { node: j, payload_only }));

@@ -84,7 +84,8 @@ pub fn ipv4_address(node: NodeId) -> [u8; 4] {
     [10, (host >> 16) as u8, (host >> 8) as u8, host as u8]
 }
 
-/// One application flow and its statistics (counted from the end of the warm-up).
+/// One application flow and its statistics (report counters, zeroed when the measured period
+/// starts: [`Flow::start_measuring`]).
 #[derive(Clone, Debug)]
 pub struct Flow {
     pub kind: FlowKind,
@@ -128,6 +129,12 @@ impl Flow {
         }
     }
 
+    /// The measured period starts: the statistics start from zero.
+    pub fn start_measuring(&mut self) {
+        (self.sent, self.delivered, self.delivered_bytes, self.delay_sum_ns, self.lost) = (0, 0, 0, 0, 0);
+        self.report_bytes.clear();
+    }
+
     fn active(&self, now: SimTime) -> bool {
         now >= self.start && self.stop.is_none_or(|s| now < s)
     }
@@ -149,8 +156,8 @@ pub struct WiredLink {
 pub struct WiredDir {
     pub queue: VecDeque<PacketId>,
     pub busy: bool,
-    /// Packets dropped at this end's full queue, and lost on the wire (netem loss), after the
-    /// warm-up: the link's own counters, not the MAC's.
+    /// Packets dropped at this end's full queue, and lost on the wire (netem loss): the link's
+    /// own report counters, not the MAC's.
     pub drops_queue: u64,
     pub lost: u64,
 }
@@ -230,14 +237,11 @@ impl World {
 
     /// Create one packet of flow `f` and send it; false if it could not be queued.
     fn generate(&mut self, f: FlowId, now: SimTime) -> bool {
-        let counting = self.counting(now);
         let flow = &mut self.flows[f.idx()];
         let ip_bytes = flow.payload_bytes + UDP_IP_HEADER_BYTES;
         let p = Packet::new(f, flow.next_seq, flow.src, flow.dst, ip_bytes, flow.payload_bytes, now, flow.ac);
         flow.next_seq += 1;
-        if counting {
-            flow.sent += 1;
-        }
+        flow.sent += 1;
         let src = flow.src;
         let id = self.packets.alloc(p);
         self.send(src, id, now)
@@ -267,10 +271,8 @@ impl World {
             Some(Hop::Wired(link, dir)) => self.wired_enqueue(link, dir, id, now),
             Some(Hop::Wifi(nh)) => self.wifi_enqueue(node, nh, id, now),
             None => {
-                if self.counting(now) {
-                    self.wifi.macs[node.idx()].counters.drops_no_route += 1;
-                }
-                self.drop_packet(id, now);
+                self.nodes[node.idx()].drops_no_route += 1;
+                self.drop_packet(id);
                 false
             }
         }
@@ -288,10 +290,10 @@ impl World {
         None
     }
 
-    pub(crate) fn drop_packet(&mut self, id: PacketId, now: SimTime) {
+    pub(crate) fn drop_packet(&mut self, id: PacketId) {
         let p = *self.packets.get(id);
         // A lost TCP or CLAP packet is repaired by its protocol; its flow counts retransmissions.
-        if p.tcp.is_none() && p.clap.is_none() && p.created >= self.warmup_end && self.counting(now) {
+        if p.tcp.is_none() && p.clap.is_none() && p.created >= self.warmup_end {
             self.flows[p.flow.idx()].lost += 1;
         }
         self.packets.free(id);
@@ -300,9 +302,6 @@ impl World {
     fn deliver(&mut self, id: PacketId, now: SimTime) {
         let p = *self.packets.get(id);
         self.packets.free(id);
-        if !self.counting(now) {
-            return;
-        }
         self.count_goodput(p.flow, u64::from(p.payload_bytes), now);
         let flow = &mut self.flows[p.flow.idx()];
         flow.delivered += 1;
@@ -310,11 +309,9 @@ impl World {
         self.traces.packet(p.flow.0, p.seq, p.created, now);
     }
 
-    /// Count `bytes` of goodput for flow `f` at `now` (after the warm-up only).
+    /// Count `bytes` of goodput for flow `f` at `now`, in its reporting interval (intervals
+    /// count from the end of the warm-up; what comes before is zeroed with the counters).
     pub(crate) fn count_goodput(&mut self, f: FlowId, bytes: u64, now: SimTime) {
-        if !self.counting(now) {
-            return;
-        }
         let since = now.since(self.warmup_end);
         let flow = &mut self.flows[f.idx()];
         flow.delivered_bytes += bytes;
@@ -331,10 +328,8 @@ impl World {
         let l = &mut self.links[link.idx()];
         let d = &mut l.dirs[dir as usize];
         if d.queue.len() >= l.queue_limit {
-            if now >= self.warmup_end {
-                d.drops_queue += 1;
-            }
-            self.drop_packet(id, now);
+            d.drops_queue += 1;
+            self.drop_packet(id);
             return false;
         }
         d.queue.push_back(id);
@@ -367,10 +362,8 @@ impl World {
         let p = l.loss[dir as usize];
         let lost = p > 0.0 && l.rng.bernoulli(p);
         if lost {
-            if now >= self.warmup_end {
-                l.dirs[dir as usize].lost += 1;
-            }
-            self.drop_packet(id, now);
+            l.dirs[dir as usize].lost += 1;
+            self.drop_packet(id);
         } else {
             self.sched.at(now + delay, Event::WiredArrive { link, dir, packet: id });
         }

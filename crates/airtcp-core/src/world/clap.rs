@@ -22,7 +22,7 @@ use crate::xlayer::clap_link::ServiceMeter;
 /// Feedbacks kept per flow for the packets that carry them (a power of two).
 pub const FEEDBACK_RING: usize = 16;
 
-/// Counters of one transfer, from the end of the warm-up on.
+/// Counters of one transfer: report counters, zeroed when the measured period starts.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct ClapCounters {
     /// Data segments sent (retransmissions included) and the retransmissions among them.
@@ -52,8 +52,8 @@ pub struct ClapFlow {
     pub rcv_timer: Timer,
     ring: [Feedback; FEEDBACK_RING],
     pub counters: ClapCounters,
-    /// Integral of the pacing rate over the sending time after the warm-up [bit/s x ns], that
-    /// time [ns], and where the integral stopped.
+    /// Integral of the pacing rate over the measured sending time [bit/s x ns], that time
+    /// [ns], and where the integral stopped.
     pub rate_area: f64,
     pub rate_time_ns: u64,
     rate_since: SimTime,
@@ -99,9 +99,9 @@ impl ClapFlow {
         })
     }
 
-    /// Account the pacing rate up to `now` (after the warm-up, while the sender runs).
-    fn account(&mut self, now: SimTime, warmup_end: SimTime) {
-        let from = self.rate_since.max(warmup_end);
+    /// Account the pacing rate up to `now` (while the sender runs).
+    fn account(&mut self, now: SimTime) {
+        let from = self.rate_since;
         if now > from && !self.snd.is_complete() {
             let dt = now.since(from).ns();
             self.rate_area += self.snd.rate_bps() as f64 * dt as f64;
@@ -145,16 +145,13 @@ impl World {
             let flow = &self.flows[f.idx()];
             (flow.src, flow.dst, flow.ac)
         };
-        let counting = self.counting(now);
         let mut out = std::mem::take(&mut self.clap(f).out);
         for seg in out.drain(..) {
-            if counting {
-                let k = &mut self.clap(f).counters;
-                k.segments_sent += 1;
-                k.retransmissions += u64::from(seg.retransmit);
-                k.sent_ip_bytes += u64::from(seg.ip_bytes());
-                self.flows[f.idx()].sent += 1;
-            }
+            let k = &mut self.clap(f).counters;
+            k.segments_sent += 1;
+            k.retransmissions += u64::from(seg.retransmit);
+            k.sent_ip_bytes += u64::from(seg.ip_bytes());
+            self.flows[f.idx()].sent += 1;
             let p = Packet::new(f, seg.seq, src, dst, seg.ip_bytes(), seg.len, now, ac);
             self.send_new(src, Packet { clap: Some(ClapPacket::Data(seg)), ..p }, now);
         }
@@ -167,12 +164,9 @@ impl World {
             let flow = &self.flows[f.idx()];
             (flow.dst, flow.src, flow.ac)
         };
-        let counting = self.counting(now);
         let c = self.clap(f);
         c.ring[fb.serial as usize % FEEDBACK_RING] = fb;
-        if counting {
-            c.counters.feedbacks_sent += 1;
-        }
+        c.counters.feedbacks_sent += 1;
         let p = Packet::new(f, fb.serial, src, dst, fb.ip_bytes(), 0, now, ac);
         self.send_new(src, Packet { clap: Some(ClapPacket::Feedback { serial: fb.serial }), ..p }, now);
     }
@@ -182,11 +176,10 @@ impl World {
         let p = *self.packets.get(id);
         self.packets.free(id);
         let f = p.flow;
-        let counting = self.counting(now);
         match p.clap {
             Some(ClapPacket::Data(seg)) if node == self.flows[f.idx()].dst => {
                 let (fresh, fb) = self.clap(f).rcv.on_data(&seg, now);
-                if fresh > 0 && counting {
+                if fresh > 0 {
                     self.count_goodput(f, fresh, now);
                     let flow = &mut self.flows[f.idx()];
                     flow.delivered += 1;
@@ -198,28 +191,23 @@ impl World {
                 self.clap_arm_receiver(f, now);
             }
             Some(ClapPacket::Feedback { serial }) if node == self.flows[f.idx()].src => {
-                let warm = self.warmup_end;
                 let c = self.clap(f);
                 let fb = c.ring[serial as usize % FEEDBACK_RING];
                 if fb.serial != serial {
-                    if counting {
-                        c.counters.feedbacks_expired += 1;
-                    }
+                    c.counters.feedbacks_expired += 1;
                     return;
                 }
-                c.account(now, warm);
+                c.account(now);
                 let samples = c.snd.stats.rtt_samples;
                 let mut out = std::mem::take(&mut c.out);
                 c.snd.on_feedback(&fb, now, &mut out);
                 c.out = out;
-                if counting {
-                    c.counters.feedbacks_received += 1;
-                    if c.snd.stats.rtt_samples > samples {
-                        // The sample the sender took (RFC 3550 6.4.1 style): now - echo - hold.
-                        let e = fb.echo_sent_at.unwrap_or(now);
-                        c.counters.rtt_samples += 1;
-                        c.counters.rtt_sum_ns += u128::from((now.since(e) - fb.echo_hold).ns());
-                    }
+                c.counters.feedbacks_received += 1;
+                if c.snd.stats.rtt_samples > samples {
+                    // The sample the sender took (RFC 3550 6.4.1 style): now - echo - hold.
+                    let e = fb.echo_sent_at.unwrap_or(now);
+                    c.counters.rtt_samples += 1;
+                    c.counters.rtt_sum_ns += u128::from((now.since(e) - fb.echo_hold).ns());
                 }
                 self.clap_emit_data(f, now);
                 self.clap_arm_sender(f, now);
@@ -229,7 +217,6 @@ impl World {
     }
 
     pub(crate) fn on_clap_sender_timer(&mut self, f: FlowId, gen: u32, now: SimTime) {
-        let counting = self.counting(now);
         let c = self.clap(f);
         if !c.snd_timer.fire(gen) {
             return;
@@ -238,9 +225,7 @@ impl World {
         let mut out = std::mem::take(&mut c.out);
         c.snd.on_timer(now, &mut out);
         c.out = out;
-        if counting {
-            c.counters.probes += c.snd.stats.probes - probes;
-        }
+        c.counters.probes += c.snd.stats.probes - probes;
         self.clap_emit_data(f, now);
         self.clap_arm_sender(f, now);
     }
@@ -269,7 +254,6 @@ impl World {
             queue_frames: self.wifi.queue_len(node, ac) as u32,
             queue_limit_frames: w.queue_limit as u32,
         };
-        let (warm, counting) = (self.warmup_end, self.counting(now));
         for k in 0..self.nodes[node.idx()].sources.len() {
             let f = self.nodes[node.idx()].sources[k];
             if usize::from(self.flows[f.idx()].ac) != ac {
@@ -279,20 +263,27 @@ impl World {
             if c.snd.is_complete() {
                 continue;
             }
-            c.account(now, warm);
+            c.account(now);
             c.snd.on_link_report(&report);
-            if counting {
-                c.counters.link_reports += 1;
-            }
+            c.counters.link_reports += 1;
             // A rate change takes effect from the next gap: the timer stands.
+        }
+    }
+
+    /// The measured period starts at `at`: every transfer's rate integral restarts there and
+    /// its counters start from zero.
+    pub(crate) fn clap_start_measuring(&mut self, at: SimTime) {
+        for c in self.claps.iter_mut().flatten() {
+            c.account(at);
+            (c.rate_area, c.rate_time_ns) = (0.0, 0);
+            c.counters = ClapCounters::default();
         }
     }
 
     /// Close the rate integrals at the end of the run.
     pub(crate) fn clap_finish(&mut self, end: SimTime) {
-        let warm = self.warmup_end;
         for c in self.claps.iter_mut().flatten() {
-            c.account(end, warm);
+            c.account(end);
         }
     }
 }

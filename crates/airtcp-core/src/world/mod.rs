@@ -36,12 +36,17 @@ pub struct Node {
     pub wired: Vec<(NodeId, LinkId, u8)>,
     /// Flows whose source is this node (saturating ones are refilled from here).
     pub sources: Vec<FlowId>,
+    /// Packets this node had no route for (a report counter).
+    pub drops_no_route: u64,
 }
 
 pub struct World {
     pub sched: Scheduler<Event>,
     pub duration_end: SimTime,
+    /// The measured period starts here: report counters count from it.
     pub warmup_end: SimTime,
+    /// The report counters have been zeroed for the measured period ([`World::start_measuring`]).
+    measuring: bool,
     /// Every node's MAC and the settings they share.
     pub wifi: Wifi,
     pub nodes: Vec<Node>,
@@ -169,6 +174,7 @@ impl World {
                 routes: vec![None; n],
                 wired: Vec::new(),
                 sources: Vec::new(),
+                drops_no_route: 0,
             });
             let mut mac = Mac::new(params, rule, qos, n, peer, Stream::derive(seed, ent, Purpose::Backoff));
             mac.wifi = ns.wifi;
@@ -221,7 +227,7 @@ impl World {
             });
             sched.at(SimTime(f.start_ns), Event::FlowStart(id));
         }
-        let mut wifi = Wifi::new(wifi, macs, SimTime(spec.warmup_ns));
+        let mut wifi = Wifi::new(wifi, macs);
         for i in 0..n {
             wifi.subscribe(NodeId(i as u32), xlayer.kinds(NodeId(i as u32)));
         }
@@ -229,6 +235,7 @@ impl World {
             sched,
             duration_end: SimTime(spec.duration_ns),
             warmup_end: SimTime(spec.warmup_ns),
+            measuring: false,
             wifi,
             nodes,
             medium,
@@ -243,15 +250,39 @@ impl World {
         })
     }
 
-    /// Whether counters count at `now` (after the warm-up).
-    pub fn counting(&self, now: SimTime) -> bool {
-        now >= self.warmup_end
+    /// The measured period starts (the one warm-up mechanism): every report counter (MAC,
+    /// medium, flows, links, TCP, CLAP, the packets trace) starts from zero, and every
+    /// integral over time restarts, at the end of the warm-up. Called before the first event
+    /// at or after it, so nothing has changed since; control meters (the station table, the
+    /// cross-layer meters, the medium's busy time) keep counting from the start of the run.
+    fn start_measuring(&mut self) {
+        let at = self.warmup_end;
+        self.measuring = true;
+        self.wifi.start_measuring();
+        self.medium.start_measuring(at);
+        for f in &mut self.flows {
+            f.start_measuring();
+        }
+        for l in &mut self.links {
+            for d in &mut l.dirs {
+                (d.drops_queue, d.lost) = (0, 0);
+            }
+        }
+        for n in &mut self.nodes {
+            n.drops_no_route = 0;
+        }
+        self.tcp_start_measuring(at);
+        self.clap_start_measuring(at);
+        self.traces.start_measuring();
     }
 
     /// Run until the end of the simulated duration.
     pub fn run(&mut self) {
         while let Some(ev) = self.sched.pop_until(self.duration_end) {
             let now = self.sched.now();
+            if !self.measuring && now >= self.warmup_end {
+                self.start_measuring();
+            }
             match ev {
                 Event::FlowStart(f) => self.on_flow_start(f, now),
                 Event::CbrTick(f) => self.on_cbr_tick(f, now),
@@ -267,9 +298,11 @@ impl World {
                 Event::ClapReceiver { flow, gen } => self.on_clap_receiver_timer(flow, gen, now),
             }
         }
+        if !self.measuring {
+            self.start_measuring();
+        }
         self.tcp_finish(self.duration_end);
         self.clap_finish(self.duration_end);
-        self.medium.close_accounting(self.duration_end, self.warmup_end);
     }
 
     pub fn packet(&self, id: PacketId) -> &Packet {

@@ -23,17 +23,17 @@ pub struct TcpFlow {
     pub rcv: Receiver,
     pub rto: Timer,
     pub delack: Timer,
-    /// RTT samples after the warm-up: a fixed-size histogram (rtt_hist.rs), not a list, so
-    /// that memory stays flat however long the run.
+    /// RTT samples of the measured period: a fixed-size histogram (rtt_hist.rs), not a list,
+    /// so that memory stays flat however long the run.
     pub rtt: RttHistogram,
     /// Integral of cwnd over measured time [segments x ns], and where it stopped.
     pub cwnd_area: f64,
     pub cwnd_since: SimTime,
     /// When the receiver had every byte (tcp_file).
     pub completed: Option<SimTime>,
-    /// The sender's counters when the warm-up ended (taken at its first event after it), so
-    /// that the summary counts like every other counter.
-    pub stats_at_warmup: Option<crate::tcp::conn::SenderStats>,
+    /// The sender's counters when the measured period started: the summary reports what
+    /// they counted after.
+    pub stats_at_warmup: crate::tcp::conn::SenderStats,
     out: Vec<Segment>,
 }
 
@@ -60,7 +60,7 @@ impl TcpFlow {
             cwnd_area: 0.0,
             cwnd_since: SimTime::ZERO,
             completed: None,
-            stats_at_warmup: None,
+            stats_at_warmup: Default::default(),
             out: Vec::with_capacity(64),
         }
     }
@@ -91,28 +91,33 @@ impl World {
         self.tcps[f.idx()].as_mut().expect("a TCP flow")
     }
 
-    /// Account cwnd over time (after the warm-up) up to `now`; snapshot the sender's counters
-    /// at its first event after the warm-up. Called before every sender input.
+    /// Account cwnd over time up to `now`. Called before every sender input.
     fn tcp_account(&mut self, f: FlowId, now: SimTime) {
-        let warm = self.warmup_end;
         let t = self.tcp(f);
-        if now >= warm && t.stats_at_warmup.is_none() {
-            t.stats_at_warmup = Some(t.snd.stats);
-        }
-        let from = t.cwnd_since.max(warm);
-        if now > from {
-            t.cwnd_area += f64::from(t.snd.s.cwnd) * now.since(from).ns() as f64;
+        if now > t.cwnd_since {
+            t.cwnd_area += f64::from(t.snd.s.cwnd) * now.since(t.cwnd_since).ns() as f64;
         }
         t.cwnd_since = now;
     }
 
-    pub(crate) fn tcp_start(&mut self, f: FlowId, now: SimTime) {
-        let warm = self.warmup_end;
-        let t = self.tcp(f);
-        // A flow that starts after the warm-up counts from its SYN on.
-        if now >= warm && t.stats_at_warmup.is_none() {
-            t.stats_at_warmup = Some(t.snd.stats);
+    /// The measured period starts at `at`: every connection's cwnd integral restarts there,
+    /// its RTT histogram empties, and its sender's counters are remembered.
+    pub(crate) fn tcp_start_measuring(&mut self, at: SimTime) {
+        for i in 0..self.tcps.len() {
+            if self.tcps[i].is_none() {
+                continue;
+            }
+            let f = FlowId(i as u32);
+            self.tcp_account(f, at);
+            let t = self.tcp(f);
+            t.cwnd_area = 0.0;
+            t.rtt = RttHistogram::default();
+            t.stats_at_warmup = t.snd.stats;
         }
+    }
+
+    pub(crate) fn tcp_start(&mut self, f: FlowId, now: SimTime) {
+        let t = self.tcp(f);
         let mut out = std::mem::take(&mut t.out);
         let cmd = t.snd.start(now, &mut out);
         self.tcp(f).out = out;
@@ -178,7 +183,7 @@ impl World {
                 t.completed = Some(now);
             }
             t.out = out;
-            if bytes > 0 && self.counting(now) {
+            if bytes > 0 {
                 self.count_goodput(f, bytes, now);
                 self.flows[f.idx()].delivered += 1;
             }
@@ -187,14 +192,13 @@ impl World {
         } else {
             self.tcp_account(f, now);
             let stop = self.flows[f.idx()].stop;
-            let counting = self.counting(now);
             let t = self.tcp(f);
             t.snd.app_closed = stop.is_some_and(|s| now >= s);
             let (samples, una) = (t.snd.stats.rtt_samples, t.snd.snd_una);
             let mut out = std::mem::take(&mut t.out);
             let cmd = t.snd.on_ack(&seg, now, &mut out);
             t.out = out;
-            if counting && t.snd.stats.rtt_samples > samples {
+            if t.snd.stats.rtt_samples > samples {
                 if let Some(r) = t.snd.last_rtt {
                     t.rtt.record(r.ns());
                 }

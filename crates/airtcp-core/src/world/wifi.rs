@@ -29,7 +29,7 @@ impl World {
         if self.wifi.enqueue(node, next_hop, id, ip_bytes, ac, cca, &mut self.sched, now) {
             return true;
         }
-        self.drop_packet(id, now);
+        self.drop_packet(id);
         false
     }
 
@@ -64,8 +64,7 @@ impl World {
     }
 
     pub(crate) fn on_tx_end(&mut self, id: TxId, now: SimTime) {
-        let warm = self.warmup_end;
-        let t = self.medium.end_tx(id, now, warm);
+        let t = self.medium.end_tx(id, now);
         let frame = &t.frame;
         let src = frame.src;
         self.wifi.own_tx_end(src, frame, &mut self.sched, now);
@@ -84,7 +83,7 @@ impl World {
                 self.wifi.rx_ok(j, frame, &mut self.sched, now);
                 self.drain_mac(now);
             } else {
-                self.wifi.rx_corrupt(j, outcome == Outcome::PayloadError, now);
+                self.wifi.rx_corrupt(j, outcome == Outcome::PayloadError);
                 self.drain_mac(now);
             }
             // A response timeout that expired during this reception resolves now.
@@ -102,7 +101,7 @@ impl World {
             self.wifi.macs[src.idx()].last_outcome_collision = dst_outcome == Outcome::Collision;
         }
         let (wifi, sched) = (&mut self.wifi, &mut self.sched);
-        self.medium.release(id, now, warm, responder, |j, cca| wifi.medium_idle(j, cca, sched, now));
+        self.medium.release(id, now, responder, |j, cca| wifi.medium_idle(j, cca, sched, now));
         if self.traces.mac_tx.is_some() {
             let extra = self.mac_tx_extra(frame, t.start);
             self.traces.mac_tx(t.start, now, frame, dst_outcome, extra);
@@ -129,7 +128,7 @@ impl World {
     }
 
     pub(crate) fn on_respond(&mut self, node: NodeId, gen: u32, now: SimTime) {
-        if let Some(frame) = self.wifi.response_due(node, gen, now) {
+        if let Some(frame) = self.wifi.response_due(node, gen) {
             self.transmit(node, frame, now);
         }
     }
@@ -167,7 +166,7 @@ impl World {
                 }
                 MacInd::Acked { packet, .. } => self.packets.free(packet),
                 MacInd::Dropped { packet, arrived: true, .. } => self.packets.free(packet),
-                MacInd::Dropped { packet, arrived: false, .. } => self.drop_packet(packet, now),
+                MacInd::Dropped { packet, arrived: false, .. } => self.drop_packet(packet),
                 MacInd::Room { node } => self.refill(node, now),
                 MacInd::Event(ev) => {
                     if self.xlayer.wants(&ev) {
