@@ -1,0 +1,275 @@
+"""How problems with a scenario are reported.
+
+:class:`ScenarioError` carries one line per problem,
+``<dotted.field.path>: <what is wrong> (got <value>; allowed: <what>)``. Our own validators
+collect :class:`_Issue` objects and raise them as :class:`_Issues` (a ``ValueError``, so they
+travel through pydantic); :func:`_convert_validation_error` turns pydantic's errors, theirs
+included, into those lines. The helpers here word the lines (``_fmt``, ``_num``, ``_line`` ...).
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import math
+import types
+from collections.abc import Iterable
+from typing import Any, Literal, Union, get_args, get_origin
+
+from pydantic import BaseModel, ValidationError
+from pydantic.fields import FieldInfo
+
+
+class ScenarioError(ValueError):
+    """An invalid scenario; ``problems`` holds one line per problem, each naming its field."""
+
+    def __init__(self, problems: str | Iterable[str]) -> None:
+        self.problems: list[str] = [problems] if isinstance(problems, str) else list(problems)
+        super().__init__("\n".join(self.problems))
+
+
+# ---------------------------------------------------------------------------------------------
+# Problems found by our own validators. They travel through pydantic as a ValueError and are
+# unpacked again by _convert_validation_error, so their paths join pydantic's own.
+
+_NO_VALUE = object()
+
+
+class _Issue:
+    """One problem: ``loc`` relative to the model that found it, what is wrong, the value
+    (if any) and what is allowed (empty: the field's own ``allowed`` text)."""
+
+    __slots__ = ("allowed", "got", "loc", "what")
+
+    def __init__(
+        self, loc: tuple[str | int, ...], what: str, got: object = _NO_VALUE, allowed: str = ""
+    ) -> None:
+        self.loc, self.what, self.got, self.allowed = loc, what, got, allowed
+
+
+class _Issues(ValueError):
+    """The problems one validator found, raised together."""
+
+    def __init__(self, issues: list[_Issue]) -> None:
+        self.issues = issues
+        super().__init__("; ".join(i.what for i in issues))
+
+
+class _Raw(str):
+    """A description shown as is in "got ..." (not quoted like a string value)."""
+
+    __slots__ = ()
+
+
+# An error message echoes at most this many characters of a bad value or key.
+_ECHO_CHARS = 60
+
+
+def _segment(key: object) -> str:
+    """A key as a segment of a dotted path: quoted if it is blank or holds a dot, a space or
+    a quote (``flows.0." "``), so the path stays readable."""
+    text = str(key)
+    if isinstance(key, str) and (not text.strip() or any(c in text for c in ' ."\t\n')):
+        return _clip(json.dumps(text), 40)
+    return text
+
+
+def _clip(text: str, limit: int = _ECHO_CHARS) -> str:
+    """``text`` cut to ``limit`` characters, saying how long it was."""
+    return text if len(text) <= limit else f"{text[: limit - 3]}... ({len(text)} characters)"
+
+
+def _fmt(value: object) -> str:
+    """A value as the user wrote it in TOML (a short prefix of a long one)."""
+    if isinstance(value, _Raw):
+        return str(value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return _clip(json.dumps(value))
+    if isinstance(value, float):
+        return _num(value)
+    if value is None:
+        return "nothing"
+    if isinstance(value, dict | list | tuple):
+        try:
+            text = json.dumps(value, default=str)
+        except (ValueError, RecursionError):  # nested too deep to print
+            text = f"a {type(value).__name__} nested too deeply to show"
+        return _clip(text)
+    return _clip(str(value))
+
+
+def _num(x: object) -> str:
+    """A number as written: integral floats without ".0", others in full (54.0000001, not 54)."""
+    if isinstance(x, float) and math.isfinite(x) and x == int(x) and abs(x) < 1e15:
+        return str(int(x))
+    return repr(x) if isinstance(x, float) else _clip(str(x))
+
+
+def _names(names: Iterable[str], limit: int = 20) -> str:
+    names = list(names)
+    shown = ", ".join(json.dumps(n) for n in names[:limit])
+    return shown + (f", ... ({len(names)} in all)" if len(names) > limit else "")
+
+
+def _line(path: str, what: str, got: object = _NO_VALUE, allowed: str = "") -> str:
+    parts = []
+    if got is not _NO_VALUE:
+        parts.append(f"got {_fmt(got)}")
+    if allowed:
+        parts.append(f"allowed: {allowed}")
+    return f"{_clip(path, 120)}: {what}" + (f" ({'; '.join(parts)})" if parts else "")
+
+
+def _check_choice(
+    issues: list[_Issue],
+    loc: tuple[str | int, ...],
+    value: str | None,
+    choices: tuple[str, ...],
+    what: str,
+) -> None:
+    """An issue if ``value`` (unset is fine) is not one of ``choices``."""
+    if value is None or value in choices:
+        return
+    close = difflib.get_close_matches(value.lower(), choices, n=1)
+    hint = f"; did you mean {json.dumps(close[0])}?" if close else ""
+    issues.append(_Issue(loc, f"unknown {what}{hint}", value, ", ".join(choices)))
+
+
+# ---------------------------------------------------------------------------------------------
+# pydantic errors -> our messages
+
+
+def _strip_optional(tp: Any) -> Any:
+    if get_origin(tp) in (Union, types.UnionType):
+        args = tuple(a for a in get_args(tp) if a is not type(None))
+        return args[0] if len(args) == 1 else args
+    return tp
+
+
+def _is_model(tp: Any) -> bool:
+    return isinstance(tp, type) and issubclass(tp, BaseModel)
+
+
+def _tag_of(model: type[BaseModel]) -> str | None:
+    field = model.model_fields.get("kind")
+    if field is not None and get_origin(field.annotation) is Literal:
+        return get_args(field.annotation)[0]
+    return None
+
+
+def _walk(
+    loc: tuple[str | int, ...], root: type[BaseModel]
+) -> tuple[str, type[BaseModel] | None, FieldInfo | None]:
+    """(dotted path, model the last key was looked up in, field) for a pydantic ``loc`` that
+    starts at the model ``root`` (the :class:`~airtcp.config.models.Scenario`).
+
+    The tag segment pydantic inserts for a discriminated union is dropped from the path.
+    """
+    path: list[str] = []
+    tp: Any = root
+    owner: type[BaseModel] | None = None
+    field: FieldInfo | None = None
+    for key in loc:
+        tp = _strip_optional(tp)
+        if isinstance(tp, tuple):
+            chosen = next((m for m in tp if _is_model(m) and _tag_of(m) == key), None)
+            if chosen is not None:
+                tp = chosen
+                continue
+        path.append(_segment(key))
+        if isinstance(key, int):
+            tp = get_args(tp)[0] if get_origin(tp) is list else None
+            continue
+        if _is_model(tp):
+            owner = tp
+            field = tp.model_fields.get(key)
+            tp = field.annotation if field is not None else None
+        else:
+            owner, tp = None, None
+    return ".".join(path) or "scenario", owner, field
+
+
+def _allowed_of(field: FieldInfo | None) -> str:
+    extra = field.json_schema_extra if field is not None else None
+    return str(extra.get("allowed", "")) if isinstance(extra, dict) else ""
+
+
+_TYPE_WORDS = {
+    "int_type": "an integer",
+    "int_parsing": "an integer",
+    "int_from_float": "an integer",
+    "float_type": "a number",
+    "float_parsing": "a number",
+    "bool_type": "true or false",
+    "bool_parsing": "true or false",
+    "string_type": "a string",
+    "list_type": "an array",
+    "dict_type": "a table",
+    "model_type": "a table",
+    "model_attributes_type": "a table",
+}
+_BOUNDS = {
+    "greater_than": ("gt", ">"),
+    "greater_than_equal": ("ge", ">="),
+    "less_than": ("lt", "<"),
+    "less_than_equal": ("le", "<="),
+}
+
+
+def _convert_validation_error(exc: ValidationError, root: type[BaseModel]) -> list[str]:
+    """One line per problem in ``exc``, raised while validating the model ``root``."""
+    lines: list[str] = []
+    for err in exc.errors():
+        loc = tuple(err["loc"])
+        kind = err["type"]
+        ctx = err.get("ctx") or {}
+        got = err.get("input", _NO_VALUE)
+        if kind == "value_error" and isinstance(ctx.get("error"), ScenarioError):
+            lines.extend(ctx["error"].problems)  # raised by Scenario.__init__ under model_validate
+            continue
+        if kind == "value_error" and isinstance(ctx.get("error"), _Issues):
+            for issue in ctx["error"].issues:
+                path, _, field = _walk(loc + issue.loc, root)
+                lines.append(
+                    _line(path, issue.what, issue.got, issue.allowed or _allowed_of(field))
+                )
+            continue
+        path, owner, field = _walk(loc, root)
+        allowed = _allowed_of(field)
+        if kind == "extra_forbidden":
+            keys = list(owner.model_fields) if owner is not None else []
+            close = difflib.get_close_matches(str(loc[-1]), keys, n=1)
+            hint = f"; did you mean {json.dumps(close[0])}?" if close else ""
+            lines.append(f"{_clip(path, 120)}: unknown field{hint} (allowed: {', '.join(keys)})")
+            continue
+        if kind == "missing":
+            lines.append(_line(path, "required field is missing", allowed=allowed))
+            continue
+        if kind in _TYPE_WORDS:
+            what = f"wrong type: expected {_TYPE_WORDS[kind]}"
+            if isinstance(got, bool) and kind.startswith(("int", "float")):
+                what += " (true/false is not a number)"
+        elif kind in _BOUNDS:
+            key, op = _BOUNDS[kind]
+            what = f"must be {op} {_num(ctx.get(key))}"
+        elif kind == "finite_number":
+            what = "must be a finite number"
+        elif kind in ("literal_error", "enum"):
+            what = "not an allowed value"
+            allowed = allowed or str(ctx.get("expected", ""))
+        elif kind == "union_tag_invalid":
+            path += ".kind"
+            what, got = "unknown kind", ctx.get("tag", got)
+        elif kind == "union_tag_not_found":
+            path += ".kind"
+            what, got = "required field is missing", _NO_VALUE
+        elif kind == "string_too_short":
+            what = "must not be empty"
+        elif kind == "value_error":
+            what = str(ctx.get("error", err["msg"]))
+        else:
+            what = err["msg"][:1].lower() + err["msg"][1:]
+        lines.append(_line(path, what, got, allowed))
+    return lines

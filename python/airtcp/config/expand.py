@@ -1,0 +1,928 @@
+"""Expansion: a scenario becomes the explicit world spec (docs/world-spec.md).
+
+:func:`build_world_spec` checks what single fields cannot (rates of the standard, node names,
+links, routes, flows, reachability) and expands the scenario: generated nodes with positions,
+node indices, static routes, one flow per source, integer nanoseconds and bit/s. It runs the
+steps below in order; they share a :class:`_Build` and append their problems to its
+``issues`` in the order the error message lists them. Who hears whom and the computed routes
+are in :mod:`airtcp.config.routes`.
+"""
+
+from __future__ import annotations
+
+import difflib
+import fnmatch
+import json
+import math
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from airtcp.config.errors import _Issue, _names, _num, _Raw
+from airtcp.config.limits import (
+    _GLOB_CHARS,
+    _NS_PER_S,
+    _TCP_KINDS,
+    MAX_CBR_PACKETS_PER_S,
+    MAX_CLAP_SEGMENTS,
+    MAX_NODES,
+    MAX_REPORT_INTERVALS,
+)
+from airtcp.config.routes import Radio, computed_routes
+from airtcp.outpath import NAME_ALLOWED, safe_name
+
+if TYPE_CHECKING:
+    from airtcp.config.models import FlowConfig, Scenario
+
+# ---------------------------------------------------------------------------------------------
+# Defaults that depend on other fields
+
+
+def default_data_rate_mbps(standard: str) -> float:
+    """The standard's highest rate (54 Mbit/s for a and g, 11 for b)."""
+    from airtcp.analytic import rates_mbps
+
+    return max(rates_mbps(standard))
+
+
+def default_basic_rate_mbps(
+    standard: str, erp_mixed: bool = False, preamble: str = "long"
+) -> float:
+    """6 Mbit/s for 802.11a and pure 802.11g; 1 for 802.11b and b/g mixed mode (2 with the
+    short preamble, which has no 1 Mbit/s format)."""
+    if standard == "80211a" or (standard == "80211g" and not erp_mixed):
+        return 6.0
+    return 2.0 if preamble == "short" else 1.0
+
+
+# ---------------------------------------------------------------------------------------------
+# Helpers
+
+
+def _ns(seconds: float) -> int:
+    return round(seconds * _NS_PER_S)
+
+
+def _check_rate(
+    issues: list[_Issue], name: str, rate: float, standard: str, rates: tuple[float, ...]
+) -> float:
+    for r in rates:
+        if abs(rate - r) < 1e-9:
+            return r
+    issues.append(
+        _Issue(
+            (name,),
+            f"not a rate of {standard}",
+            rate,
+            ", ".join(_num(r) for r in rates) + " (Mbit/s)",
+        )
+    )
+    return rate
+
+
+def _check_intervals(
+    issues: list[_Issue], loc: tuple[str | int, ...], interval_s: float | None, s: Scenario
+) -> None:
+    """An issue if a report interval cuts the run into more than MAX_REPORT_INTERVALS."""
+    if interval_s is not None and s.duration_s / interval_s > MAX_REPORT_INTERVALS:
+        least = s.duration_s / MAX_REPORT_INTERVALS
+        issues.append(
+            _Issue(
+                loc,
+                f"cuts duration_s = {_num(s.duration_s)} into more than "
+                f"{MAX_REPORT_INTERVALS} intervals",
+                interval_s,
+                f"number >= {least:.3g} seconds (duration_s / {MAX_REPORT_INTERVALS}), or unset",
+            )
+        )
+
+
+def _trace_path(
+    src: int, dst: int, next_hop: dict[tuple[int, int], int], names: list[str]
+) -> str | None:
+    """Follow the route table from src to dst; None if it arrives, else why not."""
+    seen = {src}
+    u = src
+    while u != dst:
+        v = next_hop.get((u, dst))
+        if v is None:
+            return f"no path from {names[u]}" if u == src else f"no route at {names[u]}"
+        if v in seen:
+            return f"routing loop through {names[v]}"
+        seen.add(v)
+        u = v
+    return None
+
+
+class _Node:
+    __slots__ = ("loc", "name", "pos", "role")
+
+    def __init__(
+        self, name: str, pos: tuple[float, float, float], role: str, loc: tuple[str | int, ...]
+    ) -> None:
+        self.name, self.pos, self.role, self.loc = name, pos, role, loc
+
+    @property
+    def wifi(self) -> bool:
+        return self.role != "host"
+
+
+def _isolation_hint(node: _Node, rx_range: float) -> str:
+    if node.role == "sta":
+        return f"a station needs an access point within channel.rx_range_m = {_num(rx_range)} m"
+    if node.role == "host":
+        return "a host needs a [[links]] entry"
+    return f"a neighbour within channel.rx_range_m = {_num(rx_range)} m, or a [[links]] entry"
+
+
+def _clean(x: float) -> float:
+    return round(x, 9) + 0.0  # no -0.0, no 1e-16 noise from cos/sin
+
+
+def _generated_nodes(s: Scenario) -> list[_Node]:
+    if s.topology == "bss":
+        nodes = [_Node("ap", (0.0, 0.0, 0.0), "ap", ("topology",))]
+        for k in range(s.stations):
+            angle = 2.0 * math.pi * k / s.stations
+            pos = (
+                _clean(s.spacing_m * math.cos(angle)),
+                _clean(s.spacing_m * math.sin(angle)),
+                0.0,
+            )
+            nodes.append(_Node(f"sta{k + 1}", pos, "sta", ("stations",)))
+        return nodes
+    if s.topology == "chain":
+        return [
+            _Node(f"n{i}", (_clean(i * s.spacing_m), 0.0, 0.0), "adhoc", ("hops",))
+            for i in range(s.hops + 1)
+        ]
+    return []
+
+
+# ---------------------------------------------------------------------------------------------
+# The steps
+
+# A flow before its checks: its [[flows]] entry (None for a default flow), where to report its
+# problems, and its source and destination node.
+_FlowPair = tuple["FlowConfig | None", tuple[str | int, ...], int, int]
+
+
+@dataclass
+class _Build:
+    """What the steps of :func:`build_world_spec` share. Each later field is set by the step
+    named in its comment and read only by the steps after it."""
+
+    s: Scenario
+    issues: list[_Issue]
+    # _phy
+    data_rate: float = field(init=False)
+    basic_rate: float = field(init=False)
+    # _nodes: every node, in index order, and the index of each name
+    nodes: list[_Node] = field(init=False)
+    index: dict[str, int] = field(init=False)
+    names: list[str] = field(init=False)
+    # _channel: channel.matrix is set and well-formed (it overrides the ranges)
+    matrix_ok: bool = field(init=False)
+    # _wired_links: wired[i] = the nodes wired to node i
+    wired: list[set[int]] = field(init=False)
+    links_spec: list[dict[str, Any]] = field(init=False)
+    # _wireless_adjacency
+    radio: Radio = field(init=False)
+    # _explicit_routes: (node, dst) -> next hop
+    explicit: dict[tuple[int, int], int] = field(init=False)
+    # _flow_names
+    flow_pairs: list[_FlowPair] = field(init=False)
+    # _tcp_shortcuts: the kind of the default flows
+    default_kind: str = field(init=False)
+    # _tcp_base: the "tcp" table of every TCP flow before its own cc and recovery
+    tcp_base: dict[str, Any] = field(init=False)
+    # _computed_routes: (node, dst) -> next hop, explicit ones included
+    next_hop: dict[tuple[int, int], int] = field(init=False)
+    routes_spec: list[dict[str, int]] = field(init=False)
+    # _flows
+    flows_spec: list[dict[str, Any]] = field(init=False)
+
+    @property
+    def rx_range(self) -> float:
+        return self.s.channel.rx_range_m
+
+    def known(self, name: str, loc: tuple[str | int, ...]) -> int | None:
+        """The index of node ``name``; None and an issue at ``loc`` if there is no such node."""
+        if name in self.index:
+            return self.index[name]
+        close = difflib.get_close_matches(name, self.names, n=1)
+        hint = f"; did you mean {json.dumps(close[0])}?" if close else ""
+        self.issues.append(_Issue(loc, f"unknown node{hint}", name, f"one of {_names(self.names)}"))
+        return None
+
+
+def build_world_spec(s: Scenario, issues: list[_Issue]) -> dict[str, Any]:
+    """Check what single fields cannot, and expand ``s``; problems go to ``issues``.
+
+    Returns the world spec, or ``{}`` when ``issues`` is not empty at the end.
+    """
+    b = _Build(s, issues)
+    _phy(b)
+    _core_units(b)
+    _topology_knobs(b)
+    if not _nodes(b):
+        return {}
+    _scenario_checks(b)
+    _channel(b)
+    _wired_links(b)
+    _wireless_adjacency(b)
+    _explicit_routes(b)
+    _flow_names(b)
+    _tcp_shortcuts(b)
+    _tcp_base(b)
+    if issues:
+        return {}
+    _computed_routes(b)
+    _flows(b)
+    if issues:
+        return {}
+    return _world(b)
+
+
+# -- PHY ---------------------------------------------------------------------------------------
+
+
+def _phy(b: _Build) -> None:
+    """The standard's b/g mixed mode and preamble, and the data and basic rates."""
+    from airtcp.analytic import rates_mbps
+
+    s, issues = b.s, b.issues
+    if s.erp_mixed and s.standard != "80211g":
+        issues.append(
+            _Issue(
+                ("erp_mixed",),
+                f'b/g mixed mode exists for 802.11g only, not standard = "{s.standard}"',
+                True,
+                'false, or standard = "80211g"',
+            )
+        )
+    rates = rates_mbps(s.standard)
+    data_rate = s.data_rate_mbps if s.data_rate_mbps is not None else max(rates)
+    basic_rate = (
+        s.basic_rate_mbps
+        if s.basic_rate_mbps is not None
+        else default_basic_rate_mbps(s.standard, s.erp_mixed, s.preamble)
+    )
+    data_rate = _check_rate(issues, "data_rate_mbps", data_rate, s.standard, rates)
+    basic_rate = _check_rate(issues, "basic_rate_mbps", basic_rate, s.standard, rates)
+    if s.preamble == "short" and s.standard != "80211a":
+        for name, rate in (("data_rate_mbps", data_rate), ("basic_rate_mbps", basic_rate)):
+            if rate == 1.0:
+                issues.append(
+                    _Issue(
+                        (name,),
+                        'the 1 Mbit/s DSSS rate has no short-preamble format (preamble = "short")',
+                        rate,
+                        ", ".join(_num(r) for r in rates if r != 1.0) + ', or preamble = "long"',
+                    )
+                )
+    b.data_rate, b.basic_rate = data_rate, basic_rate
+
+
+def _core_units(b: _Build) -> None:
+    """Times and rates the core can hold, and a warm-up shorter than the run."""
+    s, issues = b.s, b.issues
+    # Values the core holds in whole nanoseconds and bits per second must not round to 0.
+    tiny: list[tuple[tuple[str | int, ...], float, int, str]] = [
+        (("duration_s",), s.duration_s, _ns(s.duration_s), "1e-9 seconds")
+    ]
+    tiny += [
+        (("tcp", name), getattr(s.tcp, name), round(getattr(s.tcp, name) * 1e6), "1e-6 ms")
+        for name in ("initial_rto_ms", "max_rto_ms")
+    ]
+    tiny += [
+        (("links", i, "rate_mbps"), link.rate_mbps, round(link.rate_mbps * 1e6), "1e-6 Mbit/s")
+        for i, link in enumerate(s.links)
+    ]
+    for loc, value, whole, least in tiny:
+        if whole < 1:
+            issues.append(
+                _Issue(loc, "rounds to 0 in the core's units", value, f"at least {least}")
+            )
+    if s.warmup_s >= s.duration_s:
+        issues.append(
+            _Issue(
+                ("warmup_s",),
+                f"must be < duration_s = {_num(s.duration_s)}",
+                s.warmup_s,
+                f"number >= 0 and < {_num(s.duration_s)} seconds",
+            )
+        )
+
+
+def _topology_knobs(b: _Build) -> None:
+    """``stations`` and ``hops`` only with the topology that uses them."""
+    s, issues = b.s, b.issues
+    if s.topology != "bss" and s.stations != 1:
+        issues.append(
+            _Issue(
+                ("stations",),
+                f'only used by topology = "bss", not "{s.topology}"',
+                s.stations,
+                'leave it unset, or topology = "bss"',
+            )
+        )
+    if s.topology != "chain" and s.hops != 1:
+        issues.append(
+            _Issue(
+                ("hops",),
+                f'only used by topology = "chain", not "{s.topology}"',
+                s.hops,
+                'leave it unset, or topology = "chain"',
+            )
+        )
+
+
+# -- nodes -------------------------------------------------------------------------------------
+
+
+def _nodes(b: _Build) -> bool:
+    """The generated nodes and the [[nodes]] entries; False if there are too many to go on."""
+    s, issues = b.s, b.issues
+    nodes = _generated_nodes(s)
+    generated = {n.name for n in nodes}
+    index: dict[str, int] = {n.name: i for i, n in enumerate(nodes)}
+    for i, cfg in enumerate(s.nodes):
+        loc = ("nodes", i, "name")
+        if not safe_name(cfg.name):
+            # Node names become file names (pcap export) and glob targets: a safe alphabet.
+            issues.append(_Issue(loc, "not a valid node name", cfg.name, NAME_ALLOWED))
+            continue
+        if cfg.name in index:
+            where = (
+                f'generated by topology = "{s.topology}"'
+                if cfg.name in generated
+                else "used by an earlier [[nodes]] entry"
+            )
+            issues.append(
+                _Issue(loc, f"duplicate node name ({where})", cfg.name, "a name not yet used")
+            )
+            continue
+        index[cfg.name] = len(nodes)
+        nodes.append(_Node(cfg.name, (cfg.x_m, cfg.y_m, cfg.z_m), cfg.role, ("nodes", i)))
+    b.nodes, b.index, b.names = nodes, index, [n.name for n in nodes]
+    n = len(nodes)
+    if n > MAX_NODES:
+        issues.append(
+            _Issue(
+                ("nodes",),
+                f"the scenario has {n} nodes, more than the limit of {MAX_NODES}",
+                _Raw(f"{n} nodes"),
+                f"at most {MAX_NODES} nodes in all (generated and [[nodes]])",
+            )
+        )
+        return False
+    return True
+
+
+def _scenario_checks(b: _Build) -> None:
+    """The report interval, and a scenario without traffic or without nodes."""
+    s, issues = b.s, b.issues
+    _check_intervals(issues, ("report_interval_s",), s.report_interval_s, s)
+    if "flows" in s.model_fields_set and not s.flows:
+        issues.append(
+            _Issue(
+                ("flows",),
+                "an empty list leaves the scenario without traffic",
+                [],
+                "at least one [[flows]] entry, or no flows key (the topology's default flows)",
+            )
+        )
+    if s.topology == "custom" and not s.nodes:
+        issues.append(
+            _Issue(("nodes",), "a custom topology needs at least one [[nodes]] entry", [], "")
+        )
+
+
+def _channel(b: _Build) -> None:
+    """The generated nodes within range, and the shape of channel.matrix."""
+    s, issues, names = b.s, b.issues, b.names
+    n = len(names)
+    rx_range = b.rx_range
+    matrix = s.channel.matrix
+    b.matrix_ok = False
+    if matrix is None and s.topology in ("bss", "chain") and s.spacing_m > rx_range + 1e-9:
+        what = "stations to the AP" if s.topology == "bss" else "neighbouring chain nodes"
+        issues.append(
+            _Issue(
+                ("spacing_m",),
+                f"{what} are out of range (channel.rx_range_m = {_num(rx_range)})",
+                s.spacing_m,
+                f"number > 0 and <= {_num(rx_range)} metres",
+            )
+        )
+    if matrix is None:
+        return
+    for key in ("rx", "cs"):
+        rows = getattr(matrix, key)
+        bad = len(rows) != n or any(len(r) != n for r in rows)
+        if bad:
+            lengths = sorted({len(r) for r in rows})
+            got = _Raw(f"{len(rows)} rows of {'/'.join(map(str, lengths)) or 0} entries")
+            issues.append(
+                _Issue(
+                    ("channel", "matrix", key),
+                    f"must be {n} x {n}, one row and column per node in order",
+                    got,
+                    f"{n} rows of {n} entries 0/1 for nodes {_names(names)}",
+                )
+            )
+    b.matrix_ok = not any(i.loc[:2] == ("channel", "matrix") for i in issues)
+    if b.matrix_ok:
+        for i in range(n):
+            for j in range(n):
+                if i != j and matrix.rx[i][j] and not matrix.cs[i][j]:
+                    issues.append(
+                        _Issue(
+                            ("channel", "matrix", "cs", i, j),
+                            f"must be 1 where channel.matrix.rx.{i}.{j} is 1 "
+                            f"({names[j]} decodes {names[i]}, so it senses it too)",
+                            0,
+                            "1",
+                        )
+                    )
+
+
+# -- wired links -------------------------------------------------------------------------------
+
+
+def _wired_links(b: _Build) -> None:
+    """The [[links]] entries between known, different nodes, one per pair."""
+    s, issues = b.s, b.issues
+    wired: list[set[int]] = [set() for _ in range(len(b.nodes))]
+    b.wired, b.links_spec = wired, []
+    for i, link in enumerate(s.links):
+        end_a = b.known(link.a, ("links", i, "a"))
+        end_b = b.known(link.b, ("links", i, "b"))
+        if end_a is None or end_b is None:
+            continue
+        if end_a == end_b:
+            issues.append(
+                _Issue(("links", i, "b"), "a link needs two different nodes", link.b, "not a")
+            )
+            continue
+        if end_b in wired[end_a]:
+            issues.append(
+                _Issue(
+                    ("links", i),
+                    f"duplicate link between {json.dumps(link.a)} and {json.dumps(link.b)}",
+                    _Raw(f"{link.a} - {link.b} again"),
+                    "one link per node pair",
+                )
+            )
+            continue
+        wired[end_a].add(end_b)
+        wired[end_b].add(end_a)
+        b.links_spec.append(
+            {
+                "a": end_a,
+                "b": end_b,
+                "rate_bps": round(link.rate_mbps * 1e6),
+                "delay_ns": round(link.delay_ms * 1e6),
+                "queue_limit_packets": link.queue_limit_packets,
+                "loss": link.loss,
+                "reverse_loss": link.reverse_loss,
+            }
+        )
+
+
+# -- wireless adjacency ------------------------------------------------------------------------
+
+
+def _wireless_adjacency(b: _Build) -> None:
+    """Who hears whom (airtcp.config.routes): the matrix if well-formed, else the distance."""
+    s = b.s
+    matrix = s.channel.matrix
+    b.radio = Radio(
+        nodes=b.nodes,
+        rx=matrix.rx if matrix is not None and b.matrix_ok else None,
+        rx_range=b.rx_range,
+        chain_len=s.hops + 1 if s.topology == "chain" else 0,
+    )
+
+
+# -- explicit routes ---------------------------------------------------------------------------
+
+
+def _explicit_routes(b: _Build) -> None:
+    """The [[routes]] entries: known nodes, a neighbour as next hop, one per (node, dst)."""
+    s, issues, names, wired, radio = b.s, b.issues, b.names, b.wired, b.radio
+    explicit: dict[tuple[int, int], int] = {}
+    b.explicit = explicit
+    for i, route in enumerate(s.routes):
+        u = b.known(route.node, ("routes", i, "node"))
+        d = b.known(route.dst, ("routes", i, "dst"))
+        v = b.known(route.next_hop, ("routes", i, "next_hop"))
+        if u is None or d is None or v is None:
+            continue
+        if u == d:
+            issues.append(
+                _Issue(("routes", i, "dst"), "a node needs no route to itself", route.dst, "")
+            )
+            continue
+        if v == u or not (v in wired[u] or radio.radio_neighbours(u, v)):
+            neighbours = [
+                names[k] for k in range(len(names)) if k in wired[u] or radio.radio_neighbours(u, k)
+            ]
+            issues.append(
+                _Issue(
+                    ("routes", i, "next_hop"),
+                    f"not a neighbour of {json.dumps(route.node)}",
+                    route.next_hop,
+                    f"one of {_names(neighbours)}" if neighbours else "none: the node is isolated",
+                )
+            )
+            continue
+        if (u, d) in explicit:
+            issues.append(
+                _Issue(
+                    ("routes", i),
+                    f"a second route at {json.dumps(route.node)} for {json.dumps(route.dst)}",
+                    _Raw(f"{route.node} -> {route.dst} again"),
+                    "one route per (node, dst)",
+                )
+            )
+            continue
+        explicit[(u, d)] = v
+
+
+# -- flows (names) -----------------------------------------------------------------------------
+
+
+def _flow_names(b: _Build) -> None:
+    """The flows' sources and destinations: the [[flows]] entries, else the default flows."""
+    s = b.s
+    b.flow_pairs = []
+    if s.flows:
+        for i, flow in enumerate(s.flows):
+            _flow_entry(b, i, flow)
+    elif s.topology == "bss":
+        b.flow_pairs = [(None, ("flows",), k, 0) for k in range(1, s.stations + 1)]
+    elif s.topology == "chain":
+        b.flow_pairs = [(None, ("flows",), 0, s.hops)]
+    else:
+        b.issues.append(
+            _Issue(("flows",), "a custom topology needs at least one [[flows]] entry", [], "")
+        )
+
+
+def _flow_entry(b: _Build, i: int, flow: FlowConfig) -> None:
+    """``flows.i``: its rate, report interval, start, and one pair per source it names."""
+    s, issues, names = b.s, b.issues, b.names
+    d = b.known(flow.dst, ("flows", i, "dst"))
+    if flow.rate_mbps is not None:
+        payload = flow.payload_bytes if flow.payload_bytes is not None else s.payload_bytes
+        pps = flow.rate_mbps * 1e6 / (8 * payload)
+        if pps > MAX_CBR_PACKETS_PER_S:
+            issues.append(
+                _Issue(
+                    ("flows", i, "rate_mbps"),
+                    f"{pps:.3g} packets per second of {payload} bytes, more than the "
+                    f"limit of {MAX_CBR_PACKETS_PER_S}",
+                    flow.rate_mbps,
+                    f"number > 0 and <= {_num(MAX_CBR_PACKETS_PER_S * 8 * payload / 1e6)}"
+                    f" Mbit/s for {payload}-byte packets",
+                )
+            )
+    _check_intervals(issues, ("flows", i, "report_interval_s"), flow.report_interval_s, s)
+    if flow.start_s >= s.duration_s:
+        issues.append(
+            _Issue(
+                ("flows", i, "start_s"),
+                f"must be < duration_s = {_num(s.duration_s)}",
+                flow.start_s,
+                f"number >= 0 and < {_num(s.duration_s)} seconds",
+            )
+        )
+    if any(c in flow.src for c in _GLOB_CHARS):
+        srcs = [k for k, nm in enumerate(names) if fnmatch.fnmatchcase(nm, flow.src)]
+        srcs = [k for k in srcs if k != d]
+        if not srcs:
+            issues.append(
+                _Issue(
+                    ("flows", i, "src"),
+                    "the glob matches no node (other than dst)",
+                    flow.src,
+                    f"a glob matching some of {_names(names)}",
+                )
+            )
+    else:
+        k = b.known(flow.src, ("flows", i, "src"))
+        srcs = [] if k is None else [k]
+        if k is not None and k == d:
+            issues.append(_Issue(("flows", i, "dst"), "same node as src", flow.dst, "not src"))
+            srcs = []
+    if d is not None:
+        b.flow_pairs.extend((flow, ("flows", i), src, d) for src in srcs)
+
+
+# -- TCP: the shortcuts over [tcp] -------------------------------------------------------------
+
+
+def _tcp_shortcuts(b: _Build) -> None:
+    """The top-level TCP shortcuts only with TCP flows, and min_rto <= tcp.max_rto_ms."""
+    s, issues = b.s, b.issues
+    b.default_kind = "tcp-bulk" if s.traffic == "tcp" else "udp-saturating"
+    has_tcp = (
+        any(f.is_tcp for f in s.flows) if s.flows else s.traffic == "tcp" and s.topology != "custom"
+    )
+    for name in ("cc", "recovery", "delayed_ack", "min_rto_ms"):
+        value = getattr(s, name)
+        if value is not None and not has_tcp:
+            issues.append(
+                _Issue(
+                    (name,),
+                    "only used by TCP flows, and the scenario has none",
+                    value,
+                    'unset, or traffic = "tcp" (default flows), or [[flows]] of kind '
+                    '"tcp-bulk" or "tcp-file"',
+                )
+            )
+    t = s.tcp
+    min_rto = s.min_rto_ms if s.min_rto_ms is not None else t.min_rto_ms
+    if min_rto > t.max_rto_ms:
+        if s.min_rto_ms is not None:
+            issues.append(
+                _Issue(
+                    ("min_rto_ms",),
+                    f"must be <= tcp.max_rto_ms = {_num(t.max_rto_ms)}",
+                    s.min_rto_ms,
+                    f"number 0..{_num(t.max_rto_ms)} ms, or unset",
+                )
+            )
+        else:
+            issues.append(
+                _Issue(
+                    ("tcp", "max_rto_ms"),
+                    f"must be >= tcp.min_rto_ms = {_num(t.min_rto_ms)}",
+                    t.max_rto_ms,
+                    f"number >= {_num(t.min_rto_ms)} ms",
+                )
+            )
+
+
+def _tcp_base(b: _Build) -> None:
+    """The TCP parameters of every TCP flow: [tcp] with the top-level shortcuts over it."""
+    s, t = b.s, b.s.tcp
+    min_rto = s.min_rto_ms if s.min_rto_ms is not None else t.min_rto_ms
+    delayed_ack = s.delayed_ack if s.delayed_ack is not None else t.delayed_ack
+    b.tcp_base = {
+        "cc": s.cc if s.cc is not None else t.cc,
+        "recovery": s.recovery if s.recovery is not None else t.recovery,
+        "mss_bytes": t.mss_bytes,
+        "min_rto_ms": float(min_rto),
+        "max_rto_ms": float(t.max_rto_ms),
+        "initial_rto_ms": float(t.initial_rto_ms),
+        "clock_granularity_ms": float(t.clock_granularity_ms),
+        "timestamps": t.timestamps,
+        "limited_transmit": t.limited_transmit,
+        "initial_cwnd": t.initial_cwnd,
+        "ack_every": t.ack_every if delayed_ack else 1,
+        "delack_timeout_ms": float(t.delack_timeout_ms),
+        "rcv_buf_bytes": t.rcv_buf_bytes,
+        "snd_buf_bytes": t.snd_buf_bytes,
+        "hystart": t.hystart,
+    }
+
+
+# -- computed routes: shortest hop count, ties to the lowest node index ------------------------
+
+
+def _computed_routes(b: _Build) -> None:
+    """The route table (airtcp.config.routes) with the explicit routes over it, and the routes
+    of the world spec: every entry except a neighbour as its own next hop, unless explicit."""
+    next_hop = computed_routes(b.radio, b.wired)
+    next_hop.update(b.explicit)
+    b.next_hop = next_hop
+    b.routes_spec = [
+        {"node": u, "dst": d, "next_hop": v}
+        for (u, d), v in sorted(next_hop.items())
+        if v != d or (u, d) in b.explicit
+    ]
+
+
+# -- flows (reachability) ----------------------------------------------------------------------
+
+
+def _flows(b: _Build) -> None:
+    """The flows of the world spec, each checked for a path there and, if it needs one, back."""
+    b.flows_spec = []
+    for fcfg, floc, src, dst in b.flow_pairs:
+        flow = _flow_spec(b, fcfg, floc, src, dst)
+        if flow is not None:
+            b.flows_spec.append(flow)
+
+
+def _flow_spec(
+    b: _Build, fcfg: FlowConfig | None, floc: tuple[str | int, ...], src: int, dst: int
+) -> dict[str, Any] | None:
+    """One flow of the world spec; None if it has a problem (in ``b.issues``)."""
+    s = b.s
+    if not _reachable(b, fcfg, floc, src, dst):
+        return None
+    kind = fcfg.kind if fcfg else b.default_kind
+    if kind == "clap-file" and not _clap_sender_ok(b, floc, src, dst):
+        return None
+    if not _answers_come_back(b, fcfg, floc, kind, src, dst):
+        return None
+    payload = s.payload_bytes
+    if fcfg is not None and fcfg.payload_bytes is not None:
+        payload = fcfg.payload_bytes
+    flow = {
+        "kind": kind.replace("-", "_"),
+        "src": src,
+        "dst": dst,
+        "payload_bytes": payload,
+        "rate_bps": round(fcfg.rate_mbps * 1e6) if fcfg and fcfg.rate_mbps else None,
+        "start_ns": _ns(fcfg.start_s) if fcfg else 0,
+        "stop_ns": _ns(fcfg.stop_s) if fcfg and fcfg.stop_s is not None else None,
+        "ac": fcfg.ac if fcfg else "be",
+    }
+    interval = s.report_interval_s
+    if fcfg is not None and fcfg.report_interval_s is not None:
+        interval = fcfg.report_interval_s
+    if interval is not None:
+        flow["report_interval_ns"] = _ns(interval)
+    if kind in _TCP_KINDS:
+        tcp = dict(b.tcp_base)
+        if fcfg is not None and fcfg.cc is not None:
+            tcp["cc"] = fcfg.cc
+        if fcfg is not None and fcfg.recovery is not None:
+            tcp["recovery"] = fcfg.recovery
+        flow["payload_bytes"] = tcp["mss_bytes"]
+        flow["file_bytes"] = fcfg.file_bytes if fcfg else None
+        flow["tcp"] = tcp
+    if kind == "clap-file" and fcfg is not None:
+        if not _clap_fits(b, fcfg, floc):
+            return None
+        c = s.clap
+        flow["payload_bytes"] = c.mss_bytes
+        flow["file_bytes"] = fcfg.file_bytes
+        flow["clap"] = {
+            "mss_bytes": c.mss_bytes,
+            "feedback_interval_ms": float(c.feedback_interval_ms),
+            "max_nack_ranges": c.max_nack_ranges,
+            "queue_target_frames": c.queue_target_frames,
+            "send_buffer_segments": c.send_buffer_segments,
+        }
+    return flow
+
+
+def _reachable(
+    b: _Build, fcfg: FlowConfig | None, floc: tuple[str | int, ...], src: int, dst: int
+) -> bool:
+    """The route table leads from src to dst; else an issue naming the nodes src reaches."""
+    names, next_hop = b.names, b.next_hop
+    problem = _trace_path(src, dst, next_hop, names)
+    if not problem:
+        return True
+    label = f"{names[src]} -> {names[dst]}"
+    if fcfg is None:
+        what = f'default flow {label} (topology "{b.s.topology}"): {problem}'
+    else:
+        what = f"{names[dst]} is unreachable from {names[src]}: {problem}"
+        floc = (*floc, "dst")
+    reach = [
+        names[k]
+        for k in range(len(names))
+        if k != src and _trace_path(src, k, next_hop, names) is None
+    ]
+    allowed = f"a node reachable from {names[src]}: {_names(reach)}" if reach else ""
+    if not reach:
+        allowed = _isolation_hint(b.nodes[src], b.rx_range)
+    b.issues.append(_Issue(floc, what, names[dst], allowed))
+    return False
+
+
+def _clap_sender_ok(b: _Build, floc: tuple[str | int, ...], src: int, dst: int) -> bool:
+    """A CLAP sender sends its first hop over its own WiFi; else an issue."""
+    names = b.names
+    first = b.next_hop.get((src, dst), dst)
+    why = None
+    if not b.nodes[src].wifi:
+        why = f"{names[src]} has no WiFi"
+    elif first in b.wired[src]:
+        why = f"its first hop {names[src]} -> {names[first]} is a wired link"
+    if why is None:
+        return True
+    # docs/clap.md: the sender's own MAC feeds the rate law; a wired sender (data
+    # downlink through the AP) is an open question.
+    b.issues.append(
+        _Issue(
+            (*floc, "src"),
+            f"a CLAP sender must send over its own WiFi MAC (its MAC feeds the rate), but {why}",
+            names[src],
+            "a WiFi node (not a wired host) whose first hop toward dst is radio",
+        )
+    )
+    return False
+
+
+def _answers_come_back(
+    b: _Build,
+    fcfg: FlowConfig | None,
+    floc: tuple[str | int, ...],
+    kind: str,
+    src: int,
+    dst: int,
+) -> bool:
+    """A TCP or CLAP flow's ACKs or feedback find their way back to src; else an issue."""
+    names = b.names
+    answers = kind in (*_TCP_KINDS, "clap-file")  # ACKs or feedback come back
+    back = _trace_path(dst, src, b.next_hop, names) if answers else None
+    if not back:
+        return True
+    where = f"{names[src]} -> {names[dst]}"
+    acks = "feedback" if kind == "clap-file" else "ACKs"
+    b.issues.append(
+        _Issue(
+            (*floc, "dst") if fcfg is not None else floc,
+            f"{'CLAP' if kind == 'clap-file' else 'TCP'} flow {where}: its {acks} "
+            f"cannot get back from {names[dst]} to {names[src]}: {back}",
+            names[dst],
+            "a destination with a route back (check [[routes]] and channel.matrix)",
+        )
+    )
+    return False
+
+
+def _clap_fits(b: _Build, fcfg: FlowConfig, floc: tuple[str | int, ...]) -> bool:
+    """A clap-file flow's file fits CLAP's 32-bit segment numbers; else an issue."""
+    c = b.s.clap
+    segments = -(-(fcfg.file_bytes or 0) // c.mss_bytes)
+    if segments <= MAX_CLAP_SEGMENTS:
+        return True
+    b.issues.append(
+        _Issue(
+            (*floc, "file_bytes"),
+            f"{segments} segments of clap.mss_bytes = {c.mss_bytes}, more than "
+            f"CLAP's {MAX_CLAP_SEGMENTS}",
+            fcfg.file_bytes,
+            f"at most {MAX_CLAP_SEGMENTS} x clap.mss_bytes bytes",
+        )
+    )
+    return False
+
+
+# -- the world spec ----------------------------------------------------------------------------
+
+
+def _world(b: _Build) -> dict[str, Any]:
+    """The world spec from what the steps built."""
+    s = b.s
+    return {
+        "duration_ns": _ns(s.duration_s),
+        "warmup_ns": _ns(s.warmup_s),
+        "wifi": _wifi_spec(b),
+        "channel": _channel_spec(b),
+        "nodes": [
+            {
+                "name": node.name,
+                "position_m": [float(c) for c in node.pos],
+                "wifi": node.wifi,
+                "role": node.role,
+            }
+            for node in b.nodes
+        ],
+        "wired_links": b.links_spec,
+        "routes": b.routes_spec,
+        "flows": b.flows_spec,
+        "traces": s.traces.model_dump(),
+    }
+
+
+def _wifi_spec(b: _Build) -> dict[str, Any]:
+    s, mac = b.s, b.s.mac
+    return {
+        "standard": s.standard,
+        "erp_mixed": s.erp_mixed,
+        "preamble": s.preamble,
+        "data_rate_mbps": float(b.data_rate),
+        "basic_rate_mbps": float(b.basic_rate),
+        "access": mac.access,
+        "cw_min": mac.cw_min,
+        "cw_max": mac.cw_max,
+        "aifsn": mac.aifsn,
+        "short_retry_limit": s.retry_limit if s.retry_limit is not None else mac.short_retry_limit,
+        "long_retry_limit": s.retry_limit if s.retry_limit is not None else mac.long_retry_limit,
+        "rts_threshold_bytes": mac.rts_threshold_bytes,
+        "queue_limit_packets": mac.queue_limit_packets,
+    }
+
+
+def _channel_spec(b: _Build) -> dict[str, Any]:
+    ch = b.s.channel
+    matrix = ch.matrix
+    return {
+        "rx_range_m": float(ch.rx_range_m),
+        "cs_range_m": float(ch.cs_range_m if ch.cs_range_m is not None else ch.rx_range_m),
+        "matrix": None
+        if matrix is None
+        else {"rx": [list(r) for r in matrix.rx], "cs": [list(r) for r in matrix.cs]},
+        "error": ch.error.model_dump(),
+        "preamble_detection": ch.preamble_detection,
+    }

@@ -1,0 +1,825 @@
+"""The scenario's pydantic models: :class:`Scenario` and its tables (``[mac]``, ``[tcp]``,
+``[channel]``, ``[[nodes]]`` ...).
+
+Each field carries its ``allowed`` text (shown in error messages and checked against
+docs/scenarios.md by the tests). A model's own validator checks what its fields cannot check
+alone; :class:`Scenario` then checks the rest while expanding itself into the world spec
+(:mod:`airtcp.config.expand`).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Mapping
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
+
+from airtcp.config.errors import (
+    ScenarioError,
+    _check_choice,
+    _convert_validation_error,
+    _Issue,
+    _Issues,
+    _line,
+    _num,
+)
+from airtcp.config.expand import build_world_spec
+from airtcp.config.limits import (
+    _CC_ALLOWED,
+    _FILE_KINDS,
+    _MSS_ALLOWED,
+    _PAYLOAD_ALLOWED,
+    _RECOVERY_ALLOWED,
+    _TCP_KINDS,
+    _U32_MAX,
+    CC_NAMES,
+    MAX_CBR_RATE_MBPS,
+    MAX_CLAP_MSS_BYTES,
+    MAX_DISTANCE_M,
+    MAX_FILE_BYTES,
+    MAX_INITIAL_CWND,
+    MAX_LINK_RATE_MBPS,
+    MAX_MSS_BYTES,
+    MAX_NODES,
+    MAX_PAYLOAD_BYTES,
+    MAX_QUEUE_PACKETS,
+    MAX_TIME_MS,
+    MAX_TIME_S,
+    RECOVERY_NAMES,
+)
+from airtcp.outpath import NAME_ALLOWED
+
+
+def _field(default: Any, allowed: str, doc: str, **kw: Any) -> Any:
+    """A model field whose ``allowed`` text is shown in error messages and in the docs."""
+    return Field(default, description=doc, json_schema_extra={"allowed": allowed}, **kw)
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
+
+
+class MacConfig(_Model):
+    """``[mac]``: channel access and the MAC's retry and queue limits."""
+
+    access: Literal["dcf", "edca"] = _field(
+        "dcf", '"dcf" or "edca"', "DCF (DIFS, non-QoS data) or EDCA (AIFS[AC], QoS data)"
+    )
+    cw_min: int | None = _field(
+        None,
+        "integer 1..32767 slots, or unset",
+        "CWmin override; unset = the standard's",
+        ge=1,
+        le=32767,
+    )
+    cw_max: int | None = _field(
+        None,
+        "integer 1..32767 slots, >= mac.cw_min, or unset",
+        "CWmax override; unset = the standard's",
+        ge=1,
+        le=32767,
+    )
+    aifsn: int | None = _field(
+        None,
+        "integer 1..15 slots, or unset",
+        "AIFSN override; unset = DIFS / the AC's",
+        ge=1,
+        le=15,
+    )
+    short_retry_limit: int = _field(
+        6,
+        "integer 0..31 retransmissions; 0 = never retransmit",
+        "retransmissions of frames up to rts_threshold_bytes",
+        ge=0,
+        le=31,
+    )
+    long_retry_limit: int = _field(
+        3,
+        "integer 0..31 retransmissions; 0 = never retransmit",
+        "retransmissions of frames longer than rts_threshold_bytes",
+        ge=0,
+        le=31,
+    )
+    rts_threshold_bytes: int = _field(
+        65535,
+        "integer 0..65535 bytes",
+        "MPDUs longer than this use RTS/CTS; 65535 = never",
+        ge=0,
+        le=65535,
+    )
+    queue_limit_packets: int = _field(
+        100,
+        f"integer 1..{MAX_QUEUE_PACKETS} packets",
+        "DropTail interface queue per access category",
+        ge=1,
+        le=MAX_QUEUE_PACKETS,
+    )
+
+    @model_validator(mode="after")
+    def _check(self) -> MacConfig:
+        issues = []
+        if self.cw_min is not None and self.cw_max is not None and self.cw_max < self.cw_min:
+            issues.append(
+                _Issue(
+                    ("cw_max",),
+                    f"must be >= mac.cw_min = {self.cw_min}",
+                    self.cw_max,
+                    f"integer {self.cw_min}..32767 slots",
+                )
+            )
+        if issues:
+            raise _Issues(issues)
+        return self
+
+
+class TcpConfig(_Model):
+    """``[tcp]``: parameters of every TCP flow; defaults follow Linux."""
+
+    cc: str = _field(
+        "newreno", _CC_ALLOWED, "congestion control, by its Linux name (per flow: flows.N.cc)"
+    )
+    recovery: str = _field(
+        "newreno",
+        _RECOVERY_ALLOWED,
+        "loss recovery: tahoe (slow start after every loss), reno (fast recovery), "
+        "newreno (fast recovery with partial ACKs, RFC 6582)",
+    )
+    mss_bytes: int = _field(
+        1460,
+        _MSS_ALLOWED,
+        "maximum segment size: payload bytes per segment (and the payload of the flow)",
+        ge=1,
+        le=MAX_MSS_BYTES,
+    )
+    min_rto_ms: float = _field(
+        200.0,
+        "number 0..1e10 ms",
+        "lower bound of the retransmission timeout (Linux 200 ms)",
+        ge=0.0,
+        le=MAX_TIME_MS,
+    )
+    max_rto_ms: float = _field(
+        120_000.0,
+        "number > 0 ms, >= min_rto_ms, <= 1e10",
+        "upper bound of the retransmission timeout (Linux 120 s)",
+        gt=0.0,
+        le=MAX_TIME_MS,
+    )
+    initial_rto_ms: float = _field(
+        1000.0,
+        "number > 0 ms, <= 1e10",
+        "RTO before the first RTT sample (RFC 6298: 1 s)",
+        gt=0.0,
+        le=MAX_TIME_MS,
+    )
+    clock_granularity_ms: float = _field(
+        0.0,
+        "number 0..1e10 ms; 0 = the nanosecond clock",
+        "clock granularity G: RTO = SRTT + max(G, 4 RTTVAR) (RFC 6298; NS-2 tcpTick_ 10 ms)",
+        ge=0.0,
+        le=MAX_TIME_MS,
+    )
+    timestamps: bool = _field(
+        True,
+        "true or false",
+        "RFC 7323 timestamps: 12 option bytes per segment, an RTT sample on every ACK",
+    )
+    limited_transmit: bool = _field(
+        True,
+        "true or false",
+        "RFC 3042 limited transmit: a new segment on each of the first two duplicate ACKs",
+    )
+    initial_cwnd: int = _field(
+        10,
+        f"integer 1..{MAX_INITIAL_CWND} segments",
+        "initial congestion window (RFC 6928, Linux: 10)",
+        ge=1,
+        le=MAX_INITIAL_CWND,
+    )
+    delayed_ack: bool = _field(
+        True,
+        "true or false",
+        "the receiver delays ACKs (ack_every, delack_timeout_ms); false = ACK every segment",
+    )
+    ack_every: int = _field(
+        2,
+        "integer >= 1 segments (ignored, = 1, when delayed_ack is false)",
+        "the receiver ACKs every this many full segments (2 = delayed ACK, RFC 5681)",
+        ge=1,
+        le=_U32_MAX,
+    )
+    delack_timeout_ms: float = _field(
+        40.0,
+        "number 0..1e10 ms; 0 = no timer",
+        "a held ACK goes out after this (Linux TCP_DELACK_MIN 40 ms)",
+        ge=0.0,
+        le=MAX_TIME_MS,
+    )
+    rcv_buf_bytes: int = _field(
+        6 * 1024 * 1024,
+        "integer >= tcp.mss_bytes bytes",
+        "receive buffer = the largest advertised window (Linux tcp_rmem[2] = 6 MiB)",
+        ge=1,
+        le=_U32_MAX,
+    )
+    snd_buf_bytes: int = _field(
+        4 * 1024 * 1024,
+        "integer >= tcp.mss_bytes bytes",
+        "send buffer = the most unacknowledged data (Linux tcp_wmem[2] = 4 MiB)",
+        ge=1,
+        le=_U32_MAX,
+    )
+    hystart: bool = _field(
+        True, "true or false", "CUBIC's HyStart slow-start exit (Linux default on); cubic only"
+    )
+
+    @model_validator(mode="after")
+    def _check(self) -> TcpConfig:
+        issues: list[_Issue] = []
+        _check_choice(issues, ("cc",), self.cc, CC_NAMES, "congestion control")
+        _check_choice(issues, ("recovery",), self.recovery, RECOVERY_NAMES, "loss recovery")
+        for name in ("rcv_buf_bytes", "snd_buf_bytes"):
+            value = getattr(self, name)
+            if value < self.mss_bytes:
+                issues.append(
+                    _Issue(
+                        (name,),
+                        f"must be >= tcp.mss_bytes = {self.mss_bytes}",
+                        value,
+                        f"integer {self.mss_bytes}..{_U32_MAX} bytes",
+                    )
+                )
+        if issues:
+            raise _Issues(issues)
+        return self
+
+
+class MatrixConfig(_Model):
+    """``[channel.matrix]``: explicit 0/1 connectivity, overriding the ranges."""
+
+    rx: list[list[Literal[0, 1]]] = _field(
+        ...,
+        "n x n array of 0/1, one row and one column per node in node order",
+        "rx[i][j] = 1: node j decodes node i's frames (the diagonal is ignored)",
+    )
+    cs: list[list[Literal[0, 1]]] = _field(
+        ...,
+        "n x n array of 0/1, one row and one column per node in node order, 1 wherever rx is 1",
+        "cs[i][j] = 1: node j senses (and is interfered with by) node i's frames",
+    )
+
+
+class ErrorNone(_Model):
+    """No frame errors besides collisions."""
+
+    kind: Literal["none"] = _field("none", '"none", "fer" or "ber"', "error model")
+
+
+class ErrorFer(_Model):
+    """Every data frame is corrupted with a fixed probability."""
+
+    kind: Literal["fer"] = _field(..., '"none", "fer" or "ber"', "error model")
+    fer: float = _field(..., "number in [0, 1)", "frame error rate", ge=0.0, lt=1.0)
+
+
+class ErrorBer(_Model):
+    """Every bit is corrupted independently with a fixed probability."""
+
+    kind: Literal["ber"] = _field(..., '"none", "fer" or "ber"', "error model")
+    ber: float = _field(..., "number in [0, 1)", "bit error rate", ge=0.0, lt=1.0)
+
+
+_ErrorModel = Annotated[Union[ErrorNone, ErrorFer, ErrorBer], Field(discriminator="kind")]  # noqa: UP007
+
+
+class ChannelConfig(_Model):
+    """``[channel]``: who hears whom, and the error model."""
+
+    rx_range_m: float = _field(
+        250.0, "number > 0 metres, <= 1e6", "decode range", gt=0.0, le=MAX_DISTANCE_M
+    )
+    cs_range_m: float | None = _field(
+        None,
+        "number >= channel.rx_range_m metres, <= 1e6, or unset (= rx_range_m)",
+        "carrier-sense / interference range",
+        gt=0.0,
+        le=MAX_DISTANCE_M,
+    )
+    matrix: MatrixConfig | None = _field(
+        None, "a table with rx and cs, or unset", "explicit connectivity, overrides the ranges"
+    )
+    error: _ErrorModel = Field(  # type: ignore[assignment]
+        default_factory=ErrorNone,
+        description="frame error model",
+        json_schema_extra={"allowed": 'kind = "none", "fer" (with fer) or "ber" (with ber)'},
+    )
+    preamble_detection: bool = _field(
+        False,
+        "true or false",
+        "frames starting within 4 us of each other are detected by nobody (ns-3's default)",
+    )
+
+    @model_validator(mode="after")
+    def _check(self) -> ChannelConfig:
+        if self.cs_range_m is not None and self.cs_range_m < self.rx_range_m:
+            raise _Issues(
+                [
+                    _Issue(
+                        ("cs_range_m",),
+                        f"must be >= channel.rx_range_m = {_num(self.rx_range_m)}",
+                        self.cs_range_m,
+                        f"number >= {_num(self.rx_range_m)} metres, or unset",
+                    )
+                ]
+            )
+        return self
+
+
+class NodeConfig(_Model):
+    """``[[nodes]]``: a node besides the generated ones (all nodes for topology "custom")."""
+
+    name: str = _field(
+        ..., "a unique name: " + NAME_ALLOWED, "node name, used by links/routes/flows"
+    )
+    x_m: float = _field(
+        0.0, "number -1e6..1e6 metres", "position x", ge=-MAX_DISTANCE_M, le=MAX_DISTANCE_M
+    )
+    y_m: float = _field(
+        0.0, "number -1e6..1e6 metres", "position y", ge=-MAX_DISTANCE_M, le=MAX_DISTANCE_M
+    )
+    z_m: float = _field(
+        0.0, "number -1e6..1e6 metres", "position z", ge=-MAX_DISTANCE_M, le=MAX_DISTANCE_M
+    )
+    role: Literal["ap", "sta", "adhoc", "host"] = _field(
+        ...,
+        '"ap", "sta", "adhoc" or "host"',
+        'access point, station, ad-hoc node, or "host" (no WiFi, wired links only)',
+    )
+
+
+class LinkConfig(_Model):
+    """``[[links]]``: a wired point-to-point link."""
+
+    a: str = _field(..., "a node name", "one end")
+    b: str = _field(..., "a node name", "the other end")
+    rate_mbps: float = _field(
+        ..., "number > 0 Mbit/s, <= 1e5", "link rate", gt=0.0, le=MAX_LINK_RATE_MBPS
+    )
+    delay_ms: float = _field(
+        ..., "number 0..1e10 ms", "one-way propagation delay", ge=0.0, le=MAX_TIME_MS
+    )
+    queue_limit_packets: int = _field(
+        100,
+        f"integer 1..{MAX_QUEUE_PACKETS} packets",
+        "DropTail queue per end",
+        ge=1,
+        le=MAX_QUEUE_PACKETS,
+    )
+    loss: float = _field(
+        0.0, "number in [0, 1)", "random loss of packets from a to b (netem loss)", ge=0.0, lt=1.0
+    )
+    reverse_loss: float = _field(
+        0.0, "number in [0, 1)", "random loss of packets from b to a", ge=0.0, lt=1.0
+    )
+
+
+class RouteConfig(_Model):
+    """``[[routes]]``: a static route; explicit routes win over computed ones."""
+
+    node: str = _field(..., "a node name", "the node that forwards")
+    dst: str = _field(..., "a node name", "the destination")
+    next_hop: str = _field(..., "a node name, a neighbour of node", "where node sends packets")
+
+
+FlowKind = Literal["udp-saturating", "udp-cbr", "tcp-bulk", "tcp-file", "clap-file"]
+
+
+class FlowConfig(_Model):
+    """``[[flows]]``: a traffic source; a glob ``src`` gives one flow per matching node."""
+
+    kind: FlowKind = _field(
+        ...,
+        '"udp-saturating", "udp-cbr", "tcp-bulk", "tcp-file" or "clap-file"',
+        "traffic source",
+    )
+    src: str = _field(
+        ...,
+        'a node name, or a glob like "sta*" (one flow per matching node except dst)',
+        "sender",
+    )
+    dst: str = _field(..., "a node name", "receiver")
+    payload_bytes: int | None = _field(
+        None,
+        _PAYLOAD_ALLOWED + ", or unset (= top-level payload_bytes); unset for TCP flows",
+        "UDP payload",
+        ge=1,
+    )
+    rate_mbps: float | None = _field(
+        None,
+        'number > 0 Mbit/s, <= 1e4 and <= 10^6 packets/s, for "udp-cbr"; unset for the other kinds',
+        "offered load of a CBR flow",
+        gt=0.0,
+        le=MAX_CBR_RATE_MBPS,
+    )
+    file_bytes: int | None = _field(
+        None,
+        'integer 1..10^12 bytes for "tcp-file" and "clap-file"; unset for the other kinds',
+        "bytes a tcp-file or clap-file flow transfers",
+        ge=1,
+        le=MAX_FILE_BYTES,
+    )
+    cc: str | None = _field(
+        None,
+        _CC_ALLOWED + ", or unset (= top-level cc, else tcp.cc); TCP flows only",
+        "congestion control of this flow",
+    )
+    recovery: str | None = _field(
+        None,
+        _RECOVERY_ALLOWED + ", or unset (= top-level recovery, else tcp.recovery); TCP flows only",
+        "loss recovery of this flow",
+    )
+    start_s: float = _field(0.0, "number >= 0 s, < duration_s", "start time", ge=0.0, le=MAX_TIME_S)
+    stop_s: float | None = _field(
+        None,
+        'number > start_s seconds, <= 1e7, or unset (= until the end); unset for "tcp-file"',
+        "stop time",
+        gt=0.0,
+        le=MAX_TIME_S,
+    )
+    ac: Literal["be", "bk", "vi", "vo"] = _field(
+        "be", '"be", "bk", "vi" or "vo"', "EDCA access category (ignored by DCF)"
+    )
+    report_interval_s: float | None = _field(
+        None,
+        "number > 0 seconds, >= duration_s / 10^6, or unset (= top-level report_interval_s)",
+        "goodput reported per interval, like iperf -i",
+        gt=0.0,
+        le=MAX_TIME_S,
+    )
+
+    @property
+    def is_tcp(self) -> bool:
+        return self.kind in _TCP_KINDS
+
+    @model_validator(mode="after")
+    def _check(self) -> FlowConfig:
+        issues: list[_Issue] = []
+        kind = f'kind = "{self.kind}"'
+        if self.payload_bytes is not None and self.is_tcp:
+            issues.append(
+                _Issue(
+                    ("payload_bytes",),
+                    f"not allowed for {kind} (TCP segments carry tcp.mss_bytes of payload)",
+                    self.payload_bytes,
+                    "unset; set tcp.mss_bytes instead",
+                )
+            )
+        elif self.payload_bytes is not None and self.kind == "clap-file":
+            issues.append(
+                _Issue(
+                    ("payload_bytes",),
+                    f"not allowed for {kind} (CLAP segments carry clap.mss_bytes of payload)",
+                    self.payload_bytes,
+                    "unset; set clap.mss_bytes instead",
+                )
+            )
+        elif self.payload_bytes is not None and self.payload_bytes > MAX_PAYLOAD_BYTES:
+            issues.append(
+                _Issue(
+                    ("payload_bytes",),
+                    f"must be <= {MAX_PAYLOAD_BYTES}",
+                    self.payload_bytes,
+                    _PAYLOAD_ALLOWED,
+                )
+            )
+        if self.kind == "udp-cbr" and self.rate_mbps is None:
+            issues.append(
+                _Issue(("rate_mbps",), 'required for kind = "udp-cbr"', allowed="number > 0 Mbit/s")
+            )
+        if self.kind != "udp-cbr" and self.rate_mbps is not None:
+            why = (
+                "TCP sends as fast as its window allows"
+                if self.is_tcp
+                else "CLAP's rate comes from its sender's MAC"
+                if self.kind == "clap-file"
+                else "it sends as fast as it can"
+            )
+            issues.append(
+                _Issue(
+                    ("rate_mbps",),
+                    f"not allowed for {kind} ({why})",
+                    self.rate_mbps,
+                    'unset, or kind = "udp-cbr"',
+                )
+            )
+        if self.kind in _FILE_KINDS and self.file_bytes is None:
+            issues.append(
+                _Issue(
+                    ("file_bytes",),
+                    f"required for {kind}",
+                    allowed="integer >= 1 bytes",
+                )
+            )
+        if self.kind not in _FILE_KINDS and self.file_bytes is not None:
+            issues.append(
+                _Issue(
+                    ("file_bytes",),
+                    f"not allowed for {kind} (only tcp-file and clap-file flows have a file)",
+                    self.file_bytes,
+                    'unset, or kind = "tcp-file" or "clap-file"',
+                )
+            )
+        if self.kind in _FILE_KINDS and self.stop_s is not None:
+            issues.append(
+                _Issue(
+                    ("stop_s",),
+                    f"not allowed for {kind} (it ends when the file is delivered)",
+                    self.stop_s,
+                    'unset, or kind = "tcp-bulk"',
+                )
+            )
+        if self.is_tcp:
+            _check_choice(issues, ("cc",), self.cc, CC_NAMES, "congestion control")
+            _check_choice(issues, ("recovery",), self.recovery, RECOVERY_NAMES, "loss recovery")
+        else:
+            for name in ("cc", "recovery"):
+                value = getattr(self, name)
+                if value is not None:
+                    issues.append(
+                        _Issue(
+                            (name,),
+                            f"only used by TCP flows, not {kind}",
+                            value,
+                            'unset, or kind = "tcp-bulk" or "tcp-file"',
+                        )
+                    )
+        if self.stop_s is not None and self.stop_s <= self.start_s:
+            issues.append(
+                _Issue(
+                    ("stop_s",),
+                    f"must be > start_s = {_num(self.start_s)}",
+                    self.stop_s,
+                    f"number > {_num(self.start_s)} seconds, or unset",
+                )
+            )
+        if issues:
+            raise _Issues(issues)
+        return self
+
+
+class ClapConfig(_Model):
+    """``[clap]``: parameters of every clap-file flow (docs/clap.md gives each reason)."""
+
+    mss_bytes: int = _field(
+        1000,
+        f"integer 1..{MAX_CLAP_MSS_BYTES} bytes: the 2304-byte maximum MSDU minus 8 LLC/SNAP, "
+        "20 IPv4 and 20 CLAP header bytes",
+        "payload per data segment (paper 001: 1000)",
+        ge=1,
+        le=MAX_CLAP_MSS_BYTES,
+    )
+    feedback_interval_ms: float = _field(
+        100.0,
+        "number 0.001..1e10 ms",
+        "the receiver sends one aggregate NACK feedback per interval",
+        ge=0.001,
+        le=MAX_TIME_MS,
+    )
+    max_nack_ranges: int = _field(
+        16, "integer 1..16 ranges", "NACK ranges per feedback (8 bytes each)", ge=1, le=16
+    )
+    queue_target_frames: int = _field(
+        2,
+        "integer >= 0 frames",
+        "MAC queue length the rate law aims at (q*)",
+        ge=0,
+        le=_U32_MAX,
+    )
+    send_buffer_segments: int = _field(
+        4096,
+        "integer >= 1 segments",
+        "new segments are sent only below the cumulative point + this many",
+        ge=1,
+        le=_U32_MAX,
+    )
+
+
+class TracesConfig(_Model):
+    """``[traces]``: which per-event traces the core records."""
+
+    mac_tx: bool = _field(False, "true or false", "one row per MAC transmission attempt")
+    packets: bool = _field(False, "true or false", "one row per delivered UDP packet")
+    tcp: bool = _field(
+        False,
+        "true or false",
+        "TCP sender state per ACK or timeout: cwnd, ssthresh, srtt, rto, bytes in flight, CA state",
+    )
+    tcp_segments: bool = _field(
+        False,
+        "true or false",
+        "TCP segment events: sent, retransmit, acked, dupack, timeout (sender); received, "
+        "ack_sent (receiver)",
+    )
+    frames: bool = _field(
+        False,
+        "true or false",
+        "every frame sent or decoded per node and interface, with header bytes (pcap export)",
+    )
+
+
+Standard = Literal["80211a", "80211b", "80211g"]
+
+
+class Scenario(_Model):
+    """A validated scenario. Build one with :func:`load`, :meth:`from_dict` or ``Scenario(...)``."""
+
+    name: str = _field(
+        "scenario", "a string of 1..200 characters", "names the run", min_length=1, max_length=200
+    )
+    topology: Literal["bss", "chain", "custom"] = _field(
+        "bss",
+        '"bss", "chain" or "custom"',
+        "bss: an AP with stations around it; chain: a line of ad-hoc nodes; custom: [[nodes]]",
+    )
+    stations: int = _field(
+        1,
+        f'integer 1..{MAX_NODES - 1} (topology "bss" only)',
+        'stations "sta1".."staN" around "ap"',
+        ge=1,
+        le=MAX_NODES - 1,
+    )
+    hops: int = _field(
+        1,
+        f'integer 1..{MAX_NODES - 1} (topology "chain" only)',
+        'chain "n0".."n{hops}", hops + 1 nodes',
+        ge=1,
+        le=MAX_NODES - 1,
+    )
+    spacing_m: float = _field(
+        10.0,
+        "number > 0 metres, <= 1e6",
+        "bss: distance station-AP; chain: distance between neighbours",
+        gt=0.0,
+        le=MAX_DISTANCE_M,
+    )
+    standard: Standard = _field("80211a", '"80211a", "80211b" or "80211g"', "PHY standard")
+    erp_mixed: bool = _field(
+        False, 'true or false (true only with standard = "80211g")', "802.11g b/g mixed mode"
+    )
+    preamble: Literal["long", "short"] = _field(
+        "long", '"long" or "short"', "DSSS/HR-DSSS preamble (802.11b and the DSSS rates of g)"
+    )
+    data_rate_mbps: float | None = _field(
+        None, "a rate of the standard in Mbit/s, or unset", "data frame rate", gt=0.0
+    )
+    basic_rate_mbps: float | None = _field(
+        None, "a rate of the standard in Mbit/s, or unset", "control frame rate", gt=0.0
+    )
+    payload_bytes: int = _field(
+        1500, _PAYLOAD_ALLOWED, "UDP payload per packet (UDP flows only)", ge=1
+    )
+    duration_s: float = _field(
+        10.0, "number > 0 seconds, <= 1e7", "simulated time", gt=0.0, le=MAX_TIME_S
+    )
+    warmup_s: float = _field(
+        0.0,
+        "number >= 0 seconds, < duration_s",
+        "nothing is counted before this",
+        ge=0.0,
+        le=MAX_TIME_S,
+    )
+    report_interval_s: float | None = _field(
+        None,
+        "number > 0 seconds, >= duration_s / 10^6, or unset (no per-interval report)",
+        "every flow's goodput per interval after the warm-up (paper 000: 5 s)",
+        gt=0.0,
+        le=MAX_TIME_S,
+    )
+    traffic: Literal["udp", "tcp"] = _field(
+        "udp",
+        '"udp" or "tcp"',
+        'the default flows (no [[flows]]): "udp" = udp-saturating, "tcp" = tcp-bulk',
+    )
+    cc: str | None = _field(
+        None,
+        _CC_ALLOWED + "; or unset (= tcp.cc); needs a TCP flow",
+        "shortcut for tcp.cc, overriding it",
+    )
+    recovery: str | None = _field(
+        None,
+        _RECOVERY_ALLOWED + "; or unset (= tcp.recovery); needs a TCP flow",
+        "shortcut for tcp.recovery, overriding it",
+    )
+    delayed_ack: bool | None = _field(
+        None,
+        "true, false, or unset (= tcp.delayed_ack); needs a TCP flow",
+        "shortcut for tcp.delayed_ack, overriding it",
+    )
+    min_rto_ms: float | None = _field(
+        None,
+        "number >= 0 ms, <= tcp.max_rto_ms, or unset (= tcp.min_rto_ms); needs a TCP flow",
+        "shortcut for tcp.min_rto_ms, overriding it",
+        ge=0.0,
+        le=MAX_TIME_MS,
+    )
+    retry_limit: int | None = _field(
+        None,
+        "integer 0..31 retransmissions, or unset (= mac.short_retry_limit, mac.long_retry_limit)",
+        "shortcut setting both mac.short_retry_limit and mac.long_retry_limit",
+        ge=0,
+        le=31,
+    )
+    mac: MacConfig = Field(
+        default_factory=MacConfig, json_schema_extra={"allowed": "a table"}, description="[mac]"
+    )
+    tcp: TcpConfig = Field(
+        default_factory=TcpConfig, json_schema_extra={"allowed": "a table"}, description="[tcp]"
+    )
+    clap: ClapConfig = Field(
+        default_factory=ClapConfig, json_schema_extra={"allowed": "a table"}, description="[clap]"
+    )
+    channel: ChannelConfig = Field(
+        default_factory=ChannelConfig,
+        json_schema_extra={"allowed": "a table"},
+        description="[channel]",
+    )
+    nodes: list[NodeConfig] = Field(
+        default_factory=list,
+        json_schema_extra={"allowed": "an array of tables [[nodes]]"},
+        description="extra nodes",
+    )
+    links: list[LinkConfig] = Field(
+        default_factory=list,
+        json_schema_extra={"allowed": "an array of tables [[links]]"},
+        description="wired links",
+    )
+    routes: list[RouteConfig] = Field(
+        default_factory=list,
+        json_schema_extra={"allowed": "an array of tables [[routes]]"},
+        description="static routes",
+    )
+    flows: list[FlowConfig] = Field(
+        default_factory=list,
+        json_schema_extra={"allowed": "an array of tables [[flows]]"},
+        description="traffic",
+    )
+    traces: TracesConfig = Field(
+        default_factory=TracesConfig,
+        json_schema_extra={"allowed": "a table"},
+        description="[traces]",
+    )
+
+    _spec: dict[str, Any] = PrivateAttr(default_factory=dict)
+
+    def __init__(self, **data: Any) -> None:
+        try:
+            super().__init__(**data)
+        except ValidationError as exc:
+            raise ScenarioError(_convert_validation_error(exc, Scenario)) from None
+
+    @model_validator(mode="after")
+    def _expand(self) -> Scenario:
+        issues: list[_Issue] = []
+        if self.payload_bytes > MAX_PAYLOAD_BYTES:
+            issues.append(
+                _Issue(
+                    ("payload_bytes",),
+                    f"must be <= {MAX_PAYLOAD_BYTES}",
+                    self.payload_bytes,
+                    _PAYLOAD_ALLOWED,
+                )
+            )
+        _check_choice(issues, ("cc",), self.cc, CC_NAMES, "congestion control")
+        _check_choice(issues, ("recovery",), self.recovery, RECOVERY_NAMES, "loss recovery")
+        spec = build_world_spec(self, issues)
+        if issues:
+            raise _Issues(issues)
+        self._spec = spec
+        return self
+
+    # -- construction --------------------------------------------------------------------------
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Scenario:
+        """Validate ``data`` (as parsed from TOML); raise :class:`ScenarioError` if invalid."""
+        if not isinstance(data, Mapping):
+            raise ScenarioError(_line("scenario", "expected a table", data, "a table of fields"))
+        from airtcp.config.load import check_plain  # load imports this module
+
+        check_plain(data)
+        try:
+            return cls.model_validate(dict(data))
+        except ValidationError as exc:
+            raise ScenarioError(_convert_validation_error(exc, Scenario)) from None
+
+    # -- expansion -----------------------------------------------------------------------------
+
+    def to_world_spec(self) -> dict[str, Any]:
+        """The explicit world spec (docs/world-spec.md) as a dict; a fresh copy each call."""
+        return copy.deepcopy(self._spec)
+
+    def spec_json(self) -> str:
+        """The world spec as canonical JSON (sorted keys, no whitespace)."""
+        return json.dumps(self._spec, sort_keys=True, separators=(",", ":"))
