@@ -48,6 +48,18 @@ analytic_app = typer.Typer(
 app.add_typer(analytic_app, name="analytic")
 
 
+def _core_missing(exc: ModuleNotFoundError) -> NoReturn:
+    """The native core is not built: say so in one line (exit 1); another missing module is
+    a bug and goes on up."""
+    if exc.name != "airtcp._core":
+        raise exc
+    typer.echo(
+        "error: the native core airtcp._core is not built (run `maturin develop --release`)",
+        err=True,
+    )
+    raise typer.Exit(1) from None
+
+
 def _fail(message: str) -> NoReturn:
     """Print each line of ``message`` as ``error: ...`` on stderr and exit 2."""
     for line in str(message).splitlines() or ["unknown error"]:
@@ -134,6 +146,8 @@ def run_command(
         _fail(f"{scenario}: no such scenario file")
     except (ScenarioError, OutputExistsError) as exc:
         _fail(str(exc))
+    except ModuleNotFoundError as exc:
+        _core_missing(exc)  # the scenario's tables come from the core
     except OSError as exc:
         _fail(f"{scenario}: cannot read ({exc.strerror or exc})")
 
@@ -142,13 +156,7 @@ def run_command(
     except ScenarioError as exc:
         _fail(str(exc))
     except ModuleNotFoundError as exc:
-        if exc.name != "airtcp._core":
-            raise
-        typer.echo(
-            "error: the native core airtcp._core is not built (run `maturin develop --release`)",
-            err=True,
-        )
-        raise typer.Exit(1) from None
+        _core_missing(exc)
 
     if out is not None:
         try:

@@ -255,8 +255,13 @@ def fake_core(raise_error: str | None = None) -> types.ModuleType:
         )
         return json.dumps(summary), traces
 
+    from airtcp import _core as real
+
     module = types.ModuleType("airtcp._core")
     module.run = run  # type: ignore[attr-defined]
+    # The tables and the routes are the core's, not the run's: the stand-in keeps them.
+    module.tables = real.tables  # type: ignore[attr-defined]
+    module.connectivity = real.connectivity  # type: ignore[attr-defined]
     return module
 
 

@@ -17,6 +17,7 @@ from airtcp.config import (
     load,
     load_toml,
 )
+from airtcp.config.routes import connectivity
 
 
 def spec_of(**data):
@@ -40,8 +41,13 @@ def names(spec) -> list[str]:
 
 
 def routes_by_name(spec) -> dict[tuple[str, str], str]:
+    """The routes the core runs with: computed from the topology, the explicit ones over them;
+    a neighbour that is its own next hop needs none."""
     nm = names(spec)
-    return {(nm[r["node"]], nm[r["dst"]]): nm[r["next_hop"]] for r in spec["routes"]}
+    keys = ("nodes", "channel", "wired_links", "blocked_radio_links")
+    table = connectivity({k: spec[k] for k in keys}).routes()
+    table.update({(r["node"], r["dst"]): r["next_hop"] for r in spec["routes"]})
+    return {(nm[u], nm[d]): nm[v] for (u, d), v in table.items() if v != d}
 
 
 # --- defaults ---------------------------------------------------------------------------------
@@ -143,7 +149,8 @@ def test_bss_station_to_station_goes_through_the_ap():
     assert routes[("sta1", "sta2")] == "ap"
     assert routes[("sta3", "sta1")] == "ap"
     assert ("sta1", "ap") not in routes and ("ap", "sta1") not in routes  # neighbours
-    assert len(spec["routes"]) == 3 * 2
+    assert len(routes) == 3 * 2
+    assert spec["routes"] == []  # the world spec carries only explicit routes
 
 
 def test_chain_expansion_routes_hop_by_hop():
@@ -159,7 +166,9 @@ def test_chain_expansion_routes_hop_by_hop():
     assert routes[("n4", "n0")] == "n3"
     assert routes[("n2", "n0")] == "n1"
     # a route for every pair at least two hops apart, in both directions
-    assert len(spec["routes"]) == 2 * (3 + 2 + 1)
+    assert len(routes) == 2 * (3 + 2 + 1)
+    # path enforcement: the chain blocks every radio link but consecutive nodes
+    assert spec["blocked_radio_links"] == [[0, 2], [0, 3], [0, 4], [1, 3], [1, 4], [2, 4]]
     assert [(f["src"], f["dst"]) for f in spec["flows"]] == [(0, 4)]
 
 

@@ -65,3 +65,28 @@ def test_name_tables_and_limits_match_the_core() -> None:
     assert analytic.MAX_RETRY_LIMIT == lim["max_retry_limit"]
     # 2304-byte MSDU (9.2.4.7.1) minus LLC/SNAP 8, IPv4 20 and UDP 8.
     assert lim["max_udp_payload_bytes"] == 2304 - 36
+
+
+def test_scenario_bounds_hold_within_the_cores() -> None:
+    from airtcp import config
+    from airtcp.config import limits
+
+    lim = tables.limits()
+    assert config.CC_NAMES == tables.congestion_controls()
+    assert config.RECOVERY_NAMES == tables.recoveries()
+    assert limits.RATE_CONTROL_NAMES == tables.rate_controls()
+    assert limits.MAX_QUEUE_PACKETS == lim["max_queue_packets"]
+    assert limits.MAX_INITIAL_CWND == lim["max_initial_cwnd"]
+    assert limits.MAX_REPORT_INTERVALS == lim["max_report_intervals"]
+    assert limits.MAX_PAYLOAD_BYTES == lim["max_udp_payload_bytes"]
+    # A scenario's own bound may be stricter than the core's, never looser.
+    assert limits.MAX_FILE_BYTES <= lim["max_file_bytes"]
+
+
+def test_rate_control_reaches_the_world_spec_and_a_bad_name_is_named() -> None:
+    from airtcp.config import Scenario, ScenarioError
+
+    spec = Scenario.from_dict({"stations": 1}).to_world_spec()
+    assert spec["wifi"]["rate_control"] == "constant"
+    with pytest.raises(ScenarioError, match=r"mac\.rate_control: unknown rate control"):
+        Scenario.from_dict({"stations": 1, "mac": {"rate_control": "minstrel"}})

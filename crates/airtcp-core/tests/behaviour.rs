@@ -370,3 +370,28 @@ fn the_warm_up_changes_the_reports_never_the_run_nor_the_control_meters() {
     assert!(attempts(&warm) < attempts(&cold));
     assert_eq!(cold.sched.popped(), warm.sched.popped(), "the same events");
 }
+
+#[test]
+fn a_flow_that_cannot_arrive_and_a_route_to_a_stranger_are_named() {
+    let build = |spec: &serde_json::Value| {
+        let spec: airtcp_core::WorldSpec = serde_json::from_value(spec.clone()).unwrap();
+        airtcp_core::world::World::build(&spec, 1).err().map(|e| e.0)
+    };
+    // sta2 is 200 m out, beyond the 100 m range: its flow to the AP cannot arrive.
+    let mut spec = bss(2, "80211b", 11.0, 1.0, 1000, 1.0);
+    spec["nodes"][2]["position_m"] = json!([200.0, 0.0, 0.0]);
+    assert_eq!(
+        build(&spec).as_deref(),
+        Some("flows.1.dst: node 0 (\"ap\") is unreachable from node 2 (\"sta2\"): no route at node 2 (\"sta2\")")
+    );
+    // An explicit route through a node out of range is no route at all.
+    let mut spec = bss(2, "80211b", 11.0, 1.0, 1000, 1.0);
+    spec["nodes"][2]["position_m"] = json!([200.0, 0.0, 0.0]);
+    spec["flows"] = json!([{"kind": "udp_saturating", "src": 1, "dst": 0, "payload_bytes": 100}]);
+    spec["routes"] = json!([{"node": 1, "dst": 0, "next_hop": 2}]);
+    let err = build(&spec).expect("refused");
+    assert!(err.starts_with("routes.0.next_hop: node 2 (\"sta2\") is not a neighbour of node 1"), "{err}");
+    // Within range, both stations send (never a silent, idle node).
+    let spec = bss(2, "80211b", 11.0, 1.0, 1000, 1.0);
+    assert_eq!(build(&spec), None);
+}

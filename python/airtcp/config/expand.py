@@ -27,7 +27,7 @@ from airtcp.config.limits import (
     MAX_NODES,
     MAX_REPORT_INTERVALS,
 )
-from airtcp.config.routes import Radio, computed_routes
+from airtcp.config.routes import Connectivity, chain_blocked_links, connectivity
 from airtcp.outpath import NAME_ALLOWED, safe_name
 
 if TYPE_CHECKING:
@@ -185,8 +185,9 @@ class _Build:
     # _wired_links: wired[i] = the nodes wired to node i
     wired: list[set[int]] = field(init=False)
     links_spec: list[dict[str, Any]] = field(init=False)
-    # _wireless_adjacency
-    radio: Radio = field(init=False)
+    # _wireless_adjacency: neighbours and computed routes, from the core
+    blocked: list[list[int]] = field(init=False)
+    conn: Connectivity = field(init=False)
     # _explicit_routes: (node, dst) -> next hop
     explicit: dict[tuple[int, int], int] = field(init=False)
     # _flow_names
@@ -494,15 +495,32 @@ def _wired_links(b: _Build) -> None:
 
 
 def _wireless_adjacency(b: _Build) -> None:
-    """Who hears whom (airtcp.config.routes): the matrix if well-formed, else the distance."""
+    """Neighbours and computed routes, from the core (airtcp.config.routes); a chain blocks
+    every radio link but those between consecutive chain nodes."""
     s = b.s
-    matrix = s.channel.matrix
-    b.radio = Radio(
-        nodes=b.nodes,
-        rx=matrix.rx if matrix is not None and b.matrix_ok else None,
-        rx_range=b.rx_range,
-        chain_len=s.hops + 1 if s.topology == "chain" else 0,
-    )
+    b.blocked = chain_blocked_links(s.hops + 1 if s.topology == "chain" else 0)
+    channel = _channel_spec(b)
+    if not b.matrix_ok:
+        channel["matrix"] = None  # its problems are reported; the ranges decide meanwhile
+    topology = {
+        "nodes": _nodes_spec(b),
+        "channel": channel,
+        "wired_links": b.links_spec,
+        "blocked_radio_links": b.blocked,
+    }
+    n = len(b.nodes)
+    if n == 0:  # reported by the nodes step
+        b.conn = Connectivity((), ())
+        return
+    try:
+        b.conn = connectivity(topology)
+    except ValueError as e:
+        # Every check the core makes is made here first; a disagreement is ours to report.
+        b.issues.append(_Issue(("nodes",), f"the core rejects the topology: {e}"))
+        n = len(b.nodes)
+        b.conn = Connectivity(
+            tuple(frozenset() for _ in range(n)), tuple((-1,) * n for _ in range(n))
+        )
 
 
 # -- explicit routes ---------------------------------------------------------------------------
@@ -510,7 +528,7 @@ def _wireless_adjacency(b: _Build) -> None:
 
 def _explicit_routes(b: _Build) -> None:
     """The [[routes]] entries: known nodes, a neighbour as next hop, one per (node, dst)."""
-    s, issues, names, wired, radio = b.s, b.issues, b.names, b.wired, b.radio
+    s, issues, names, neighbours_of = b.s, b.issues, b.names, b.conn.neighbours
     explicit: dict[tuple[int, int], int] = {}
     b.explicit = explicit
     for i, route in enumerate(s.routes):
@@ -524,10 +542,8 @@ def _explicit_routes(b: _Build) -> None:
                 _Issue(("routes", i, "dst"), "a node needs no route to itself", route.dst, "")
             )
             continue
-        if v == u or not (v in wired[u] or radio.radio_neighbours(u, v)):
-            neighbours = [
-                names[k] for k in range(len(names)) if k in wired[u] or radio.radio_neighbours(u, k)
-            ]
+        if v not in neighbours_of[u]:
+            neighbours = [names[k] for k in sorted(neighbours_of[u])]
             issues.append(
                 _Issue(
                     ("routes", i, "next_hop"),
@@ -693,15 +709,13 @@ def _tcp_base(b: _Build) -> None:
 
 
 def _computed_routes(b: _Build) -> None:
-    """The route table (airtcp.config.routes) with the explicit routes over it, and the routes
-    of the world spec: every entry except a neighbour as its own next hop, unless explicit."""
-    next_hop = computed_routes(b.radio, b.wired)
+    """The core's route table with the explicit routes over it (to trace the flows); the world
+    spec carries only the explicit routes, the core computes the others again."""
+    next_hop = b.conn.routes()
     next_hop.update(b.explicit)
     b.next_hop = next_hop
     b.routes_spec = [
-        {"node": u, "dst": d, "next_hop": v}
-        for (u, d), v in sorted(next_hop.items())
-        if v != d or (u, d) in b.explicit
+        {"node": u, "dst": d, "next_hop": v} for (u, d), v in sorted(b.explicit.items())
     ]
 
 
@@ -879,20 +893,25 @@ def _world(b: _Build) -> dict[str, Any]:
         "warmup_ns": _ns(s.warmup_s),
         "wifi": _wifi_spec(b),
         "channel": _channel_spec(b),
-        "nodes": [
-            {
-                "name": node.name,
-                "position_m": [float(c) for c in node.pos],
-                "wifi": node.wifi,
-                "role": node.role,
-            }
-            for node in b.nodes
-        ],
+        "nodes": _nodes_spec(b),
         "wired_links": b.links_spec,
         "routes": b.routes_spec,
+        "blocked_radio_links": b.blocked,
         "flows": b.flows_spec,
         "traces": s.traces.model_dump(),
     }
+
+
+def _nodes_spec(b: _Build) -> list[dict[str, Any]]:
+    return [
+        {
+            "name": node.name,
+            "position_m": [float(c) for c in node.pos],
+            "wifi": node.wifi,
+            "role": node.role,
+        }
+        for node in b.nodes
+    ]
 
 
 def _wifi_spec(b: _Build) -> dict[str, Any]:
@@ -911,6 +930,7 @@ def _wifi_spec(b: _Build) -> dict[str, Any]:
         "long_retry_limit": s.retry_limit if s.retry_limit is not None else mac.long_retry_limit,
         "rts_threshold_bytes": mac.rts_threshold_bytes,
         "queue_limit_packets": mac.queue_limit_packets,
+        "rate_control": mac.rate_control,
     }
 
 

@@ -1,15 +1,21 @@
 """Limits and name lists of scenarios: upper bounds (docs/scenarios.md "Limits"), the MSDU
 arithmetic behind the payload sizes, and the names the core knows (congestion controls,
-loss-recovery variants, flow kinds).
+loss-recovery variants, rate controls, flow kinds).
 
-Plain constants only: every other module of the package imports this one.
+Constants only: every other module of the package imports this one. The name tables and the
+bounds the core holds come from the core (airtcp.tables); the bounds below that are
+stricter than the core's are the scenario's own.
 """
 
 from __future__ import annotations
 
+from airtcp import tables as _tables
+
+_CORE_LIMITS = _tables.limits()
+
 # 2304-byte maximum MSDU (IEEE 802.11-2020 9.2.4.7.1 Table 9-19 footnote, non-A-MSDU) minus the
 # 8-byte LLC/SNAP header, the 20-byte IPv4 header and the 8-byte UDP header.
-MAX_PAYLOAD_BYTES = 2304 - 8 - 20 - 8
+MAX_PAYLOAD_BYTES = _CORE_LIMITS["max_udp_payload_bytes"]
 _PAYLOAD_ALLOWED = (
     f"integer 1..{MAX_PAYLOAD_BYTES} bytes: the 2304-byte maximum MSDU minus 8 LLC/SNAP, "
     "20 IPv4 and 8 UDP header bytes"
@@ -20,11 +26,14 @@ _MSS_ALLOWED = (
     f"integer 1..{MAX_MSS_BYTES} bytes: the 2304-byte maximum MSDU minus 8 LLC/SNAP, "
     "20 IPv4, 20 TCP and 12 timestamp-option bytes"
 )
-# Congestion controls by their Linux names, and loss-recovery variants (the core's lists).
-CC_NAMES = ("reno", "newreno", "cubic", "bic", "vegas", "veno", "westwood", "illinois")
-RECOVERY_NAMES = ("tahoe", "reno", "newreno", "sack")
+# Congestion controls by their Linux names, loss-recovery variants and rate controls (the
+# core's tables).
+CC_NAMES = _tables.congestion_controls()
+RECOVERY_NAMES = _tables.recoveries()
+RATE_CONTROL_NAMES = _tables.rate_controls()
 _CC_ALLOWED = ", ".join(CC_NAMES)
 _RECOVERY_ALLOWED = ", ".join(RECOVERY_NAMES)
+_RATE_CONTROL_ALLOWED = ", ".join(RATE_CONTROL_NAMES)
 _TCP_KINDS = ("tcp-bulk", "tcp-file")
 _FILE_KINDS = ("tcp-file", "clap-file")
 # 2304-byte maximum MSDU minus 8 LLC/SNAP, 20 IPv4 and 20 CLAP data-header bytes (docs/clap.md).
@@ -38,14 +47,14 @@ MAX_DISTANCE_M = 1e6  # positions and ranges: 1000 km
 MAX_LINK_RATE_MBPS = 1e5  # wired links: 100 Gbit/s
 MAX_CBR_RATE_MBPS = 1e4  # a CBR source: 10 Gbit/s ...
 MAX_CBR_PACKETS_PER_S = 1_000_000  # ... and at most 10^6 packets per simulated second
-MAX_QUEUE_PACKETS = 100_000  # the core's bound: a saturating source fills what it is given
-MAX_INITIAL_CWND = 1_000_000  # segments (the core's bound)
+MAX_QUEUE_PACKETS = _CORE_LIMITS["max_queue_packets"]  # a saturating source fills its queue
+MAX_INITIAL_CWND = _CORE_LIMITS["max_initial_cwnd"]  # segments
 MAX_CLAP_SEGMENTS = 2**32 - 1  # segments of one CLAP transfer (32-bit sequence numbers)
-MAX_FILE_BYTES = 10**12  # 1 TB
-# Nodes of a scenario: Python expands routes between every pair (a table of N^2 entries), so
-# 500 nodes take about 4 s and 250 MB before the first frame.
+MAX_FILE_BYTES = 10**12  # 1 TB (the core allows 10^15)
+# Nodes of a scenario: the core computes routes between every pair (a table of N^2 entries),
+# once for the expansion's checks and once to run.
 MAX_NODES = 500
-MAX_REPORT_INTERVALS = 1_000_000  # duration_s / report_interval_s
+MAX_REPORT_INTERVALS = _CORE_LIMITS["max_report_intervals"]  # duration_s / report_interval_s
 # Deepest nesting of tables and arrays a scenario may have (the deepest real one has 4).
 MAX_DEPTH = 32
 _GLOB_CHARS = "*?["

@@ -31,6 +31,7 @@ from airtcp.config.limits import (
     _FILE_KINDS,
     _MSS_ALLOWED,
     _PAYLOAD_ALLOWED,
+    _RATE_CONTROL_ALLOWED,
     _RECOVERY_ALLOWED,
     _TCP_KINDS,
     _U32_MAX,
@@ -47,6 +48,7 @@ from airtcp.config.limits import (
     MAX_QUEUE_PACKETS,
     MAX_TIME_MS,
     MAX_TIME_S,
+    RATE_CONTROL_NAMES,
     RECOVERY_NAMES,
 )
 from airtcp.outpath import NAME_ALLOWED
@@ -117,9 +119,18 @@ class MacConfig(_Model):
         le=MAX_QUEUE_PACKETS,
     )
 
+    rate_control: str = _field(
+        "constant",
+        _RATE_CONTROL_ALLOWED,
+        "rate control of data frames; constant: every frame at data_rate_mbps",
+    )
+
     @model_validator(mode="after")
     def _check(self) -> MacConfig:
-        issues = []
+        issues: list[_Issue] = []
+        _check_choice(
+            issues, ("rate_control",), self.rate_control, RATE_CONTROL_NAMES, "rate control"
+        )
         if self.cw_min is not None and self.cw_max is not None and self.cw_max < self.cw_min:
             issues.append(
                 _Issue(

@@ -1,88 +1,56 @@
-"""Who talks to whom: the wireless adjacency of the nodes and the routes computed over it.
+"""Who talks to whom, as the Rust core computes it (``crates/airtcp-core/src/net/routing.rs``).
 
-Kept apart from the rest of the expansion on purpose: this is the part that a call into the
-Rust core will replace. :class:`Radio` answers who decodes whom over the air and which roles
-may share a wireless hop; :func:`computed_routes` builds the shortest-hop route table over
-the radio and the wired links. Neither checks anything or reports problems.
+The core owns the rule: two WiFi nodes are radio neighbours when each decodes the other
+(the channel matrix, or the distance within ``channel.rx_range_m``), a wired link joins its
+two ends, the roles decide which radio hops the routes may use, blocked radio links are never
+used, and routes take the fewest hops with ties to the lowest node index. The expansion asks
+the core (:func:`connectivity`) for the neighbours and the computed routes, to check explicit
+routes and to explain a flow that cannot arrive; the world spec carries only the explicit
+routes and the blocked links, and the core computes the same routes again when it runs.
 """
 
 from __future__ import annotations
 
-import math
-from collections import deque
-from collections.abc import Sequence
+import json
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Any
 
-if TYPE_CHECKING:
-    from airtcp.config.expand import _Node
+__all__ = ["Connectivity", "chain_blocked_links", "connectivity"]
 
 
 @dataclass(frozen=True)
-class Radio:
-    """The wireless adjacency of ``nodes``, by their index.
+class Connectivity:
+    """Neighbours and computed routes of a topology, by node index."""
 
-    ``rx`` is channel.matrix.rx when a well-formed matrix overrides the ranges, else None (the
-    distance decides); ``chain_len`` is the number of generated chain nodes (0 unless topology
-    "chain"), which talk only to their neighbours along the chain.
+    #: per node, its neighbours: wired peers and radio neighbours, whatever their roles
+    neighbours: tuple[frozenset[int], ...]
+    #: next_hop[u][d]: the next hop from u toward d, -1 if none (or u == d)
+    next_hop: tuple[tuple[int, ...], ...]
+
+    def routes(self) -> dict[tuple[int, int], int]:
+        """Every computed route ``{(node, dst): next_hop}``; a neighbour is its own next hop."""
+        return {
+            (u, d): v for u, row in enumerate(self.next_hop) for d, v in enumerate(row) if v >= 0
+        }
+
+
+def connectivity(topology: dict[str, Any]) -> Connectivity:
+    """Ask the core for the neighbours and routes of ``topology``: the ``nodes``,
+    ``channel``, ``wired_links`` and ``blocked_radio_links`` of a world spec.
+
+    Raises ValueError (the core's message) if those sections are invalid.
     """
+    from airtcp import _core
 
-    nodes: Sequence[_Node]
-    rx: Sequence[Sequence[int]] | None
-    rx_range: float
-    chain_len: int
-
-    def hears(self, i: int, j: int) -> bool:
-        """Node j decodes node i."""
-        if self.rx is not None:
-            return bool(self.rx[i][j])
-        return math.dist(self.nodes[i].pos, self.nodes[j].pos) <= self.rx_range + 1e-9
-
-    def radio_neighbours(self, i: int, j: int) -> bool:
-        """Two different WiFi nodes that decode each other."""
-        nodes = self.nodes
-        return i != j and nodes[i].wifi and nodes[j].wifi and self.hears(i, j) and self.hears(j, i)
-
-    def may_talk(self, i: int, j: int) -> bool:
-        """Roles allow a direct wireless hop between i and j."""
-        ri, rj = self.nodes[i].role, self.nodes[j].role
-        if i < self.chain_len and j < self.chain_len:
-            return abs(i - j) == 1  # path enforcement along the chain (paper 000)
-        pair = {ri, rj}
-        if "host" in pair:
-            return False
-        if "sta" in pair:
-            return pair == {"sta", "ap"}
-        return pair != {"ap"}  # adhoc-adhoc, adhoc-ap; not ap-ap (APs meet over wires)
+    data = json.loads(_core.connectivity(json.dumps(topology)))
+    return Connectivity(
+        neighbours=tuple(frozenset(row) for row in data["neighbours"]),
+        next_hop=tuple(tuple(row) for row in data["next_hop"]),
+    )
 
 
-def computed_routes(radio: Radio, wired: Sequence[set[int]]) -> dict[tuple[int, int], int]:
-    """The next hop ``{(node, dst): next_hop}`` of every node that can reach dst: shortest hop
-    count over the wired links and the wireless hops the roles allow, ties to the lowest node
-    index. A neighbour is its own next hop."""
-    n = len(radio.nodes)
-    may_talk, radio_neighbours = radio.may_talk, radio.radio_neighbours
-    adj: list[list[int]] = [[] for _ in range(n)]
-    for i in range(n):
-        for j in range(i + 1, n):
-            if j in wired[i] or (may_talk(i, j) and radio_neighbours(i, j)):
-                adj[i].append(j)
-                adj[j].append(i)
-    for row in adj:
-        row.sort()
-
-    next_hop: dict[tuple[int, int], int] = {}
-    for d in range(n):
-        dist = [-1] * n
-        dist[d] = 0
-        queue = deque([d])
-        while queue:
-            u = queue.popleft()
-            for v in adj[u]:
-                if dist[v] < 0:
-                    dist[v] = dist[u] + 1
-                    queue.append(v)
-        for u in range(n):
-            if dist[u] > 0:
-                next_hop[(u, d)] = next(v for v in adj[u] if dist[v] == dist[u] - 1)
-    return next_hop
+def chain_blocked_links(chain_len: int) -> list[list[int]]:
+    """The radio links a chain of ``chain_len`` nodes blocks: every pair but consecutive
+    nodes, so traffic hops along the chain even where farther nodes hear each other (paper
+    000's path enforcement)."""
+    return [[i, j] for i in range(chain_len) for j in range(i + 2, chain_len)]
