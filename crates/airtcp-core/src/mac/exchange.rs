@@ -13,6 +13,8 @@ use crate::phy::TxVector;
 use crate::time::SimTime;
 use crate::xlayer::{MacEvent, TX_DONE};
 
+type TxDoneArgs = (NodeId, usize, bool, u32, crate::phy::ModeId, u64);
+
 /// How a failed attempt ended ([`Wifi::fail`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Failed {
@@ -218,17 +220,8 @@ impl Wifi {
             let arrived = self.macs[head.next_hop.idx()].peers[i].has_received(ac, head.seq);
             self.ind.push(MacInd::Dropped { node, packet: head.packet, arrived });
             self.ind.push(MacInd::Room { node });
-            if self.macs[i].events & TX_DONE != 0 {
-                self.ind.push(MacInd::Event(MacEvent::TxDone {
-                    node,
-                    peer: head.next_hop,
-                    ac: ac as u8,
-                    acked: false,
-                    retries: retries.min(255) as u8,
-                    mode,
-                    service_ns: now.since(head_since).ns(),
-                }));
-            }
+            let done = (head.next_hop, ac, false, retries, mode, now.since(head_since).ns());
+            self.tx_done(node, done);
         }
         Some(Failed { ac: ac as u8, gave_up: exceeded })
     }
@@ -256,19 +249,27 @@ impl Wifi {
             self.ind.push(MacInd::Room { node });
             return;
         };
-        let events = mac.events;
         let st = &mut mac.peers[q.next_hop.idx()];
         rate.report(&mut st.rate, TxReport::DataOk { retries }, now);
         st.link.final_status(true);
         self.ind.push(MacInd::Acked { node, packet: q.packet });
         self.ind.push(MacInd::Room { node });
-        if events & TX_DONE != 0 {
+        self.tx_done(node, (q.next_hop, ac, true, retries, mode, service_ns));
+    }
+
+    /// The head frame of `node` ended (peer, access category, acknowledged, retransmissions,
+    /// mode of the last attempt, service time): a [`MacEvent::TxDone`] if a scheme wants it.
+    #[inline]
+    fn tx_done(&mut self, node: NodeId, (peer, ac, acked, retries, mode, service_ns): TxDoneArgs) {
+        if self.macs[node.idx()].events & TX_DONE != 0 {
+            let retries = retries.min(255) as u8;
+            let ac = ac as u8;
             self.ind.push(MacInd::Event(MacEvent::TxDone {
                 node,
-                peer: q.next_hop,
-                ac: ac as u8,
-                acked: true,
-                retries: retries.min(255) as u8,
+                peer,
+                ac,
+                acked,
+                retries,
                 mode,
                 service_ns,
             }));

@@ -20,6 +20,17 @@ pub struct Topology<'a> {
     pub blocked_radio_links: &'a [[u32; 2]],
 }
 
+impl<'a> Topology<'a> {
+    pub fn new(
+        nodes: &'a [NodeSpec],
+        channel: &'a ChannelSpec,
+        wired_links: &'a [WiredLinkSpec],
+        blocked_radio_links: &'a [[u32; 2]],
+    ) -> Topology<'a> {
+        Topology { nodes, channel, wired_links, blocked_radio_links }
+    }
+}
+
 /// A node pair with no route.
 pub const NO_ROUTE: u32 = u32::MAX;
 

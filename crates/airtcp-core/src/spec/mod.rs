@@ -112,12 +112,12 @@ impl WorldSpec {
 
     /// What the routes are computed from.
     pub fn topology(&self) -> crate::net::routing::Topology<'_> {
-        crate::net::routing::Topology {
-            nodes: &self.nodes,
-            channel: &self.channel,
-            wired_links: &self.wired_links,
-            blocked_radio_links: &self.blocked_radio_links,
-        }
+        crate::net::routing::Topology::new(
+            &self.nodes,
+            &self.channel,
+            &self.wired_links,
+            &self.blocked_radio_links,
+        )
     }
 
     /// Check everything the builder relies on.

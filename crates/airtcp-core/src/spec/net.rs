@@ -162,11 +162,11 @@ impl TopologySpec {
     }
 
     pub fn topology(&self) -> crate::net::routing::Topology<'_> {
-        crate::net::routing::Topology {
-            nodes: &self.nodes,
-            channel: &self.channel,
-            wired_links: &self.wired_links,
-            blocked_radio_links: &self.blocked_radio_links,
-        }
+        crate::net::routing::Topology::new(
+            &self.nodes,
+            &self.channel,
+            &self.wired_links,
+            &self.blocked_radio_links,
+        )
     }
 }
