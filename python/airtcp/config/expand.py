@@ -281,6 +281,16 @@ def _phy(b: _Build) -> None:
                         ", ".join(_num(r) for r in rates if r != 1.0) + ', or preamble = "long"',
                     )
                 )
+    if s.data_rate_mbps is not None and s.mac.rate_control != "constant":
+        issues.append(
+            _Issue(
+                ("data_rate_mbps",),
+                f'set with mac.rate_control = "{s.mac.rate_control}", which picks the data rate '
+                "itself (from the standard's lowest rate up)",
+                s.data_rate_mbps,
+                'unset, or mac.rate_control = "constant"',
+            )
+        )
     b.data_rate, b.basic_rate = data_rate, basic_rate
 
 

@@ -382,7 +382,7 @@ impl Wifi {
 
     /// A station-table entry as a MAC of this channel starts it for each peer.
     pub fn new_station(cfg: &WifiConfig) -> station::Station {
-        station::Station::new(cfg.rate.station(), cfg.data_txv.mode)
+        station::Station::new(cfg.rate.station(), cfg.rate.initial_mode())
     }
 
     /// The retry limits of queued frame `q` of `node`: its own, else its peer's, else the

@@ -108,7 +108,7 @@ mod tests {
 
     fn station() -> Station {
         let mode = crate::phy::modes::OFDM_6;
-        Station::new(RateAlgo::parse("constant", mode).unwrap().station(), mode)
+        Station::new(RateAlgo::parse("constant", crate::phy::Standard::A, mode).unwrap().station(), mode)
     }
 
     #[test]

@@ -145,7 +145,7 @@ impl World {
         let qos = w.access == Access::Edca;
         let mut wifi = WifiConfig::new(standard, timing, data_txv, control_txv, qos);
         wifi.retry = RetryLimits { short: w.short_retry_limit, long: w.long_retry_limit };
-        wifi.rate = RateAlgo::parse(&w.rate_control, data_txv.mode)
+        wifi.rate = RateAlgo::parse(&w.rate_control, standard, data_txv.mode)
             .ok_or_else(|| SpecError(format!("wifi.rate_control: unknown {:?}", w.rate_control)))?;
         wifi.rts_threshold_bytes = w.rts_threshold_bytes;
         wifi.queue_limit = w.queue_limit_packets as usize;

@@ -6,9 +6,10 @@
 //! [`RateControl`] with its own per-station state, kept in the MAC's station table, and the
 //! MAC calls it through the [`RateAlgo`] enum (no dynamic dispatch per frame).
 
+pub mod arf;
 pub mod constant;
 
-use crate::phy::ModeId;
+use crate::phy::{ModeId, Standard};
 use crate::time::SimTime;
 
 /// What happened to one attempt (ns-3's Report* calls), as rate control hears of it.
@@ -43,26 +44,32 @@ pub trait RateControl {
 
 /// Names accepted in configurations, in the order of [`RateAlgo::parse`]; Python reads this
 /// table (`airtcp._core.tables()`).
-pub const NAMES: &[&str] = &["constant"];
+pub const NAMES: &[&str] = &["constant", "arf", "arf-ns3", "aarf"];
 
 /// The rate-control algorithm of a channel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RateAlgo {
     Constant(constant::Constant),
+    Arf(arf::Arf),
 }
 
 /// Per-peer state of the algorithm, one variant per [`RateAlgo`] variant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RateStation {
     Constant(<constant::Constant as RateControl>::Station),
+    Arf(arf::ArfStation),
 }
 
 impl RateAlgo {
-    /// The algorithm called `name`; `data_mode` is the configured data mode (the only one
-    /// `constant` uses, and the start of every adaptive algorithm).
-    pub fn parse(name: &str, data_mode: ModeId) -> Option<RateAlgo> {
+    /// The algorithm called `name` on `standard`; `data_mode` is the configured data mode
+    /// (the one `constant` uses). The adaptive algorithms climb the standard's modes.
+    pub fn parse(name: &str, standard: Standard, data_mode: ModeId) -> Option<RateAlgo> {
+        let arf = |params| RateAlgo::Arf(arf::Arf { ladder: standard.modes(), params });
         match name {
             "constant" => Some(RateAlgo::Constant(constant::Constant { mode: data_mode })),
+            "arf" => Some(arf(arf::ArfParams::QUALNET)),
+            "arf-ns3" => Some(arf(arf::ArfParams::NS3)),
+            "aarf" => Some(arf(arf::ArfParams::AARF_NS3)),
             _ => None,
         }
     }
@@ -70,6 +77,11 @@ impl RateAlgo {
     pub fn name(&self) -> &'static str {
         match self {
             RateAlgo::Constant(_) => "constant",
+            RateAlgo::Arf(a) => match (a.params.adaptive, a.params.timer) {
+                (Some(_), _) => "aarf",
+                (None, arf::ArfTimer::Time(_)) => "arf",
+                (None, arf::ArfTimer::Attempts(_)) => "arf-ns3",
+            },
         }
     }
 
@@ -77,13 +89,21 @@ impl RateAlgo {
     pub fn station(&self) -> RateStation {
         match self {
             RateAlgo::Constant(a) => RateStation::Constant(a.station()),
+            RateAlgo::Arf(a) => RateStation::Arf(a.station()),
         }
+    }
+
+    /// The mode `station()` starts at.
+    pub fn initial_mode(&self) -> ModeId {
+        self.select(&mut self.station(), 0, SimTime::ZERO)
     }
 
     #[inline]
     pub fn select(&self, st: &mut RateStation, attempt: u32, now: SimTime) -> ModeId {
         match (self, st) {
             (RateAlgo::Constant(a), RateStation::Constant(s)) => a.select(s, attempt, now),
+            (RateAlgo::Arf(a), RateStation::Arf(s)) => a.select(s, attempt, now),
+            _ => unreachable!("a station's rate state is made by its channel's algorithm"),
         }
     }
 
@@ -91,6 +111,8 @@ impl RateAlgo {
     pub fn report(&self, st: &mut RateStation, report: TxReport, now: SimTime) {
         match (self, st) {
             (RateAlgo::Constant(a), RateStation::Constant(s)) => a.report(s, report, now),
+            (RateAlgo::Arf(a), RateStation::Arf(s)) => a.report(s, report, now),
+            _ => unreachable!("a station's rate state is made by its channel's algorithm"),
         }
     }
 }
@@ -103,8 +125,8 @@ mod tests {
     fn every_name_parses_to_its_algorithm() {
         let mode = crate::phy::modes::OFDM_6;
         for name in NAMES {
-            assert_eq!(RateAlgo::parse(name, mode).map(|a| a.name()), Some(*name));
+            assert_eq!(RateAlgo::parse(name, Standard::A, mode).map(|a| a.name()), Some(*name));
         }
-        assert!(RateAlgo::parse("minstrel-typo", mode).is_none());
+        assert!(RateAlgo::parse("minstrel-typo", Standard::A, mode).is_none());
     }
 }
