@@ -36,7 +36,7 @@ impl Wifi {
             dst: q.next_hop,
             bytes: data_mpdu_bytes(q.ip_bytes, mac.qos),
             txv: TxVector { mode: txop.mode, ..self.cfg.data_txv },
-            nav: self.cfg.timing.sifs + self.cfg.ack_duration,
+            nav: self.cfg.timing.sifs + self.cfg.ack_duration_for(txop.mode),
             packet: Some(q.packet),
             seq: q.seq,
             retry: txop.data_sent,
@@ -63,7 +63,7 @@ impl Wifi {
                 kind: FrameKind::Rts,
                 bytes: RTS_BYTES,
                 txv: w.control_txv,
-                nav: w.timing.sifs.times(3) + w.cts_duration + data_dur + w.ack_duration,
+                nav: w.timing.sifs.times(3) + w.cts_duration + data_dur + w.ack_duration_for(data.txv.mode),
                 packet: None,
                 retry: false, // a control frame (9.2.4.1.4: Retry is for data and management)
                 ..data
@@ -82,7 +82,11 @@ impl Wifi {
     /// `node`'s own transmission of `frame` ended: wait for the response, or, after sending
     /// a response, be free again.
     pub fn own_tx_end(&mut self, node: NodeId, frame: &Frame, sched: &mut Scheduler<Event>, now: SimTime) {
-        let timeout = self.cfg.response_timeout;
+        // 10.3.2.11: the response's PHY-RXSTART delay is that of the mode it comes at.
+        let timeout = match frame.kind {
+            FrameKind::Data => self.cfg.answer[usize::from(frame.txv.mode.0)].2,
+            _ => self.cfg.response_timeout,
+        };
         let mac = &mut self.macs[node.idx()];
         match frame.kind {
             FrameKind::Data => {

@@ -93,10 +93,14 @@ pub struct WifiConfig {
     pub rts_threshold_bytes: u32,
     pub queue_limit: usize,
     pub qos: bool,
-    /// ACK/CTS timeout: SIFS + slot + PHY-RXSTART delay of the response (10.3.2.11).
+    /// ACK/CTS timeout after a frame sent at `control_txv`: SIFS + slot + PHY-RXSTART delay
+    /// of the response (10.3.2.11).
     pub response_timeout: Dur,
     pub ack_duration: Dur,
     pub cts_duration: Dur,
+    /// Per data mode (by index): the mode of the ACK that answers it (10.6.6.5.2), that ACK's
+    /// airtime and the ACK timeout after it.
+    pub answer: [(crate::phy::ModeId, Dur, Dur); crate::phy::MODES.len()],
 }
 
 impl WifiConfig {
@@ -123,7 +127,25 @@ impl WifiConfig {
             response_timeout: timing.sifs + timing.slot + control_txv.preamble_and_header(),
             ack_duration: control_txv.duration(frame::ACK_BYTES),
             cts_duration: control_txv.duration(frame::CTS_BYTES),
+            answer: std::array::from_fn(|i| {
+                let req = crate::phy::ModeId(i as u8);
+                let mode = crate::phy::modes::control_answer(standard, req, control_txv.mode);
+                let txv = TxVector { mode, ..control_txv };
+                (mode, txv.duration(frame::ACK_BYTES), timing.sifs + timing.slot + txv.preamble_and_header())
+            }),
         }
+    }
+
+    /// The TX vector of the ACK that answers a data frame sent at `data` (10.6.6.5.2).
+    #[inline]
+    pub fn ack_txv(&self, data: crate::phy::ModeId) -> TxVector {
+        TxVector { mode: self.answer[usize::from(data.0)].0, ..self.control_txv }
+    }
+
+    /// Airtime of the ACK that answers a data frame sent at `data`.
+    #[inline]
+    pub fn ack_duration_for(&self, data: crate::phy::ModeId) -> Dur {
+        self.answer[usize::from(data.0)].1
     }
 }
 
@@ -470,6 +492,26 @@ mod tests {
             mac.eifs = true;
             assert_eq!(mac.ifs(1, &t), Dur::from_us(eifs_us), "{standard:?} EIFS");
         }
+    }
+
+    #[test]
+    fn an_ack_answers_at_the_basic_rate_or_below_the_data_rate() {
+        // 802.11a with a 24 Mbit/s basic rate: data at 54 is answered at 24 (28 us: 14 bytes,
+        // ceil(134/96) = 2 symbols); data at 9 at the mandatory 6 (44 us), and the ACK
+        // timeout is SIFS 16 + slot 9 + the OFDM preamble and SIGNAL 20 = 45 us either way.
+        let t = PhyTiming::of(Standard::A, false);
+        let m = |k| TxVector::new(Standard::A.mode(k).unwrap(), crate::phy::Preamble::Long);
+        let cfg = WifiConfig::new(Standard::A, t, m(54_000), m(24_000), false);
+        assert_eq!(cfg.ack_duration_for(m(54_000).mode), Dur::from_us(28));
+        assert_eq!(cfg.ack_txv(m(9_000).mode), m(6_000));
+        assert_eq!(cfg.ack_duration_for(m(9_000).mode), Dur::from_us(44));
+        assert_eq!(cfg.answer[usize::from(m(9_000).mode.0)].2, Dur::from_us(45));
+        // 802.11g b/g with a 1 Mbit/s basic rate: an ERP-OFDM frame is answered at 1 Mbit/s
+        // DSSS, whose long PLCP preamble and header take 192 us: the timeout is 10 + 20 + 192.
+        let t = PhyTiming::of(Standard::G, true);
+        let g = |k| TxVector::new(Standard::G.mode(k).unwrap(), crate::phy::Preamble::Long);
+        let cfg = WifiConfig::new(Standard::G, t, g(54_000), g(1_000), false);
+        assert_eq!(cfg.answer[usize::from(g(54_000).mode.0)].2, Dur::from_us(222));
     }
 
     #[test]

@@ -33,7 +33,7 @@ impl Wifi {
                     src: j,
                     dst: frame.src,
                     bytes: ACK_BYTES,
-                    txv: w.control_txv,
+                    txv: w.ack_txv(frame.txv.mode), // 10.6.6.5.2
                     nav: Dur::ZERO,
                     packet: None,
                     seq: 0,

@@ -77,6 +77,47 @@ const MODES_G: [ModeId; 12] = [
     ModeId(19),
 ];
 
+/// Modulation classes (802.11-2020 Table 10-11 / ns-3's `WifiModulationClass`): what a
+/// control response may be sent in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ModClass {
+    /// DSSS, 1 and 2 Mbit/s (Clause 15).
+    Dsss,
+    /// HR/DSSS CCK, 5.5 and 11 Mbit/s (Clause 16).
+    HrDsss,
+    /// OFDM (Clause 17).
+    Ofdm,
+    /// ERP-OFDM (Clause 18).
+    ErpOfdm,
+}
+
+impl ModClass {
+    /// Whether a control response to a frame of this class may be sent in `answer`
+    /// (ns-3 `IsAllowedControlAnswerModulationClass`, after 10.6.6.5.2: an ERP station may
+    /// answer an ERP-OFDM frame at a DSSS or HR/DSSS rate).
+    pub fn answer_allowed(self, answer: ModClass) -> bool {
+        use ModClass::*;
+        match self {
+            Dsss => answer == Dsss,
+            HrDsss => matches!(answer, Dsss | HrDsss),
+            ErpOfdm => matches!(answer, Dsss | HrDsss | ErpOfdm),
+            Ofdm => answer == Ofdm,
+        }
+    }
+}
+
+/// The rate at which a station answers (ACK, CTS) a frame sent at `req` when the BSS basic
+/// rate set is `{basic}` (10.6.6.5.2; ns-3 `WifiRemoteStationManager::GetControlAnswerMode`):
+/// the highest basic rate not above `req` in an allowed class, else the highest mandatory
+/// rate of the standard not above `req` in an allowed class, else `req` itself.
+pub fn control_answer(standard: Standard, req: ModeId, basic: ModeId) -> ModeId {
+    let allowed = |m: ModeId| req.class().answer_allowed(m.class()) && m.rate_kbps() <= req.rate_kbps();
+    if allowed(basic) {
+        return basic;
+    }
+    standard.modes().iter().rev().copied().find(|&m| m.mandatory() && allowed(m)).unwrap_or(req)
+}
+
 impl ModeId {
     pub fn info(self) -> &'static ModeInfo {
         &MODES[usize::from(self.0)]
@@ -92,6 +133,24 @@ impl ModeId {
 
     pub fn rate_kbps(self) -> u32 {
         self.modulation().rate_kbps()
+    }
+
+    pub fn class(self) -> ModClass {
+        match self.modulation() {
+            Modulation::Dsss { rate_kbps } if rate_kbps <= 2000 => ModClass::Dsss,
+            Modulation::Dsss { .. } => ModClass::HrDsss,
+            Modulation::Ofdm { erp: false, .. } => ModClass::Ofdm,
+            Modulation::Ofdm { erp: true, .. } => ModClass::ErpOfdm,
+        }
+    }
+
+    /// A mandatory rate of its PHY: DSSS 1, 2 (15.1), HR/DSSS 5.5, 11 (16.1), OFDM and
+    /// ERP-OFDM 6, 12, 24 Mbit/s (17.3.2.2, 18.1).
+    pub fn mandatory(self) -> bool {
+        match self.class() {
+            ModClass::Dsss | ModClass::HrDsss => true,
+            ModClass::Ofdm | ModClass::ErpOfdm => matches!(self.rate_kbps(), 6000 | 12000 | 24000),
+        }
     }
 
     /// The mode called `name` (ns-3's name, e.g. `OfdmRate54Mbps`).
@@ -152,6 +211,23 @@ mod tests {
             (Standard::A.modes().len(), Standard::B.modes().len(), Standard::G.modes().len()),
             (8, 4, 12)
         );
+    }
+
+    #[test]
+    fn control_answers_follow_the_basic_rate_rule() {
+        let m = |s: Standard, k: u32| s.mode(k).unwrap();
+        let (a, b, g) = (Standard::A, Standard::B, Standard::G);
+        // The basic rate when it is not above the data rate and of an allowed class.
+        assert_eq!(control_answer(a, m(a, 54_000), m(a, 6_000)), m(a, 6_000));
+        assert_eq!(control_answer(b, m(b, 11_000), m(b, 1_000)), m(b, 1_000)); // HR/DSSS -> DSSS
+        assert_eq!(control_answer(g, m(g, 54_000), m(g, 1_000)), m(g, 1_000)); // ERP -> DSSS
+                                                                               // Above the data rate: the highest mandatory rate not above it.
+        assert_eq!(control_answer(a, m(a, 9_000), m(a, 24_000)), m(a, 6_000));
+        assert_eq!(control_answer(a, m(a, 18_000), m(a, 24_000)), m(a, 12_000));
+        assert_eq!(control_answer(b, m(b, 2_000), m(b, 11_000)), m(b, 2_000));
+        // A DSSS frame is never answered in ERP-OFDM, nor in HR/DSSS.
+        assert_eq!(control_answer(g, m(g, 2_000), m(g, 6_000)), m(g, 2_000));
+        assert_eq!(control_answer(g, m(g, 5_500), m(g, 6_000)), m(g, 5_500));
     }
 
     #[test]
