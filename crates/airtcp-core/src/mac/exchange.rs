@@ -26,6 +26,7 @@ pub struct Failed {
 impl Wifi {
     /// The data frame at the head of `node`'s queue `ac`, as its current attempt sends it
     /// (at the mode rate control picked when the attempt won access).
+    #[inline]
     pub fn data_frame(&self, node: NodeId, ac: usize) -> Option<Frame> {
         let mac = &self.macs[node.idx()];
         let txop = &mac.txops[ac];
