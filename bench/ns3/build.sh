@@ -2,10 +2,11 @@
 # Build the ns-3 reference benchmarks against the ns-3 3.44 C++ libraries shipped in the
 # PyPI wheel `ns3==3.44.post0` (headers in <site-packages>/ns3/include, libs in .../ns3/lib64).
 #
-# Usage: bench/ns3/build.sh            (PYTHON=/path/to/python to choose the interpreter)
-# Output: bench/ns3/build/{bss_saturation,chain_udp,bss_tcp,chain_tcp} (paths printed on stdout,
-#         one per line). Idempotent: installs the wheel only if missing, recompiles only when a
-#         source is newer than its binary.
+# Usage: bench/ns3/build.sh [PROGRAM...]  (PYTHON=/path/to/python to choose the interpreter;
+#        PROGRAMs from the list PROGS below, default all of them)
+# Output: bench/ns3/build/{bss_saturation,chain_udp,bss_tcp,chain_tcp,error_models} (paths
+#         printed on stdout, one per line). Idempotent: installs the wheel only if missing,
+#         recompiles only when a source is newer than its binary.
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -76,7 +77,7 @@ MODS=(core network internet mobility propagation spectrum antenna wifi applicati
 LIBS=()
 for m in "${MODS[@]}"; do LIBS+=("-lns3.44-$m"); done
 
-PROGS=(bss_saturation chain_udp bss_tcp chain_tcp)
+PROGS=(bss_saturation chain_udp bss_tcp chain_tcp error_models)
 
 # Rebuild everything if the ns-3 prefix changed since the last build (rpath points to it).
 STAMP="$OUT/.ns3-prefix"
@@ -84,7 +85,15 @@ if [[ "$(cat "$STAMP" 2>/dev/null)" != "$LIB" ]]; then
     rm -f "${PROGS[@]/#/$OUT/}"
 fi
 
-for prog in "${PROGS[@]}"; do
+WANTED=("${PROGS[@]}")
+if (($# > 0)); then
+    for prog in "$@"; do
+        [[ " ${PROGS[*]} " == *" $prog "* ]] || { log "unknown program $prog (known: ${PROGS[*]})"; exit 2; }
+    done
+    WANTED=("$@")
+fi
+
+for prog in "${WANTED[@]}"; do
     src="$HERE/$prog.cc"
     bin="$OUT/$prog"
     deps=("$src" "$HERE/common.h" "$0")

@@ -2,7 +2,7 @@
 
 from typing import Any
 
-__all__ = ["__version__", "connectivity", "run", "tables", "tx_duration_ns"]
+__all__ = ["__version__", "chunk_success", "connectivity", "run", "tables", "tx_duration_ns"]
 
 def run(spec_json: str, seed: int) -> tuple[str, dict[str, dict[str, list[Any]]]]:
     """Simulate the world spec ``spec_json`` (docs/world-spec.md) with ``seed``.
@@ -22,5 +22,12 @@ def tables() -> str:
 
 def tx_duration_ns(standard: str, rate_mbps: float, size_bytes: int, preamble: str = "long") -> int:
     """Airtime [ns] of an MPDU of ``size_bytes`` at ``rate_mbps`` (IEEE 802.11-2020 Cl. 15-18)."""
+
+def chunk_success(model: str, mode: str, snr_db: float, bits: int) -> float:
+    """Probability that ``bits`` bits sent at ``mode`` (a PHY mode name, e.g.
+    ``"OfdmRate54Mbps"``) survive an SNR of ``snr_db`` [dB] under the error-rate model ``model``
+    (``"nist"`` or ``"yans"``; DSSS modes use ns-3's DSSS model under either). Raises
+    ValueError naming the argument (``model``, ``mode``, ``snr_db``, ``bits``) if one is
+    invalid."""
 
 __version__: str

@@ -17,6 +17,7 @@
 //! A run is a pure function of (spec, seed): [`run`].
 
 pub mod capture;
+pub mod channel;
 pub mod clap;
 pub mod engine;
 pub mod event;

@@ -5,6 +5,7 @@
 //! carries channel width, guard interval and spatial streams so HT (Clause 19) slots in as
 //! one more [`Modulation`] variant.
 
+pub mod error;
 pub mod modes;
 
 pub use modes::{ModeId, ModeInfo, MODES};

@@ -74,12 +74,36 @@ fn connectivity(topology_json: &str) -> PyResult<String> {
     airtcp_core::net::routing::connectivity_json(topology_json).map_err(|e| PyValueError::new_err(e.0))
 }
 
+/// Probability that `bits` bits sent at `mode` (a mode name, e.g. "OfdmRate54Mbps") survive an
+/// SNR of `snr_db` under the error-rate model `model` ("nist" or "yans"), as
+/// `airtcp_core::phy::error::ErrorRateModel::chunk_success` (exposed for the ns-3 cross-check).
+#[pyfunction]
+fn chunk_success(model: &str, mode: &str, snr_db: f64, bits: &Bound<'_, PyAny>) -> PyResult<f64> {
+    use airtcp_core::phy::error::ErrorRateModel;
+    let erm = ErrorRateModel::parse(model).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "model: unknown {model:?}; allowed: {}",
+            ErrorRateModel::NAMES.join(", ")
+        ))
+    })?;
+    let mode_id = airtcp_core::phy::ModeId::by_name(mode)
+        .ok_or_else(|| PyValueError::new_err(format!("mode: unknown {mode:?}")))?;
+    if !snr_db.is_finite() {
+        return Err(PyValueError::new_err(format!("snr_db: not finite ({snr_db})")));
+    }
+    let nbits: u64 = bits
+        .extract()
+        .map_err(|_| PyValueError::new_err(format!("bits: not an integer 0..=2^64-1 ({})", bits)))?;
+    Ok(erm.chunk_success(10f64.powf(snr_db / 10.0), mode_id, nbits))
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(tables, m)?)?;
     m.add_function(wrap_pyfunction!(connectivity, m)?)?;
     m.add_function(wrap_pyfunction!(tx_duration_ns, m)?)?;
+    m.add_function(wrap_pyfunction!(chunk_success, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }
