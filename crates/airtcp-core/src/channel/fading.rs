@@ -7,8 +7,8 @@
 //! `NakagamiPropagationLossModel` draws afresh on every `CalcRxPower`) or `now / T_c` (one fade
 //! per coherence time, so that retries within T_c see the same fade): [`block_of`].
 
-use super::draws::{mix64, Draws, TAG_FADING};
 use super::pathloss::SPEED_OF_LIGHT_MPS;
+use crate::rng::{mix64, Draws, TAG_FADING};
 use crate::time::{Dur, SimTime};
 
 /// The fading power-gain distribution (the received power is the mean power times the gain).

@@ -6,7 +6,7 @@
 //! called with non-decreasing times; an earlier time is still answered exactly (a random
 //! waypoint walk is then replayed from its first leg).
 
-use super::draws::{Draws, TAG_WAYPOINT};
+use crate::rng::{Draws, TAG_WAYPOINT};
 use crate::time::{Dur, SimTime};
 
 /// A rectangle in the horizontal plane at height `z_m`, where random waypoint nodes move.

@@ -33,8 +33,6 @@
 //! keys (run seed, entity ids from `rng::entity_id`, block or leg index), never from a shared
 //! stream, so switching a scheme on or off elsewhere leaves the channel unchanged.
 
-mod draws;
-
 pub mod budget;
 pub mod fading;
 pub mod mobility;
