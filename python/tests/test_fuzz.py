@@ -494,6 +494,10 @@ PLAUSIBLE: dict[str, list[Any]] = {
     "mss_bytes": [1, 536, 1460, 2244, 2245, 2256],
     "fer": [0.0, 0.5, 0.999, 1.0],
     "ber": [0.0, 1e-6, 0.5],
+    "good_ms": [1e-6, 0.5, 90.0, 1e10, 0.0],
+    "bad_ms": [1e-6, 10.0, 1e10],
+    "loss_good": [0.0, 0.5, 1.0],
+    "loss_bad": [0.0, 1.0, 1.5],
     "loss": [0.0, 0.5, 0.99],
     "reverse_loss": [0.0, 0.5],
     "rate_mbps": [1.0, 10, 100, 1e-6],
@@ -523,7 +527,12 @@ PLAUSIBLE: dict[str, list[Any]] = {
     "queue_target_frames": [0, 2],
     "send_buffer_segments": [1, 4096],
     "matrix": [{"rx": [[0, 1], [1, 0]], "cs": [[0, 1], [1, 0]]}, {"rx": [], "cs": []}],
-    "error": [{"kind": "fer", "fer": 0.1}, {"kind": "ber", "ber": 1e-5}, {"kind": "none"}],
+    "error": [
+        {"kind": "fer", "fer": 0.1},
+        {"kind": "ber", "ber": 1e-5},
+        {"kind": "none"},
+        {"kind": "gilbert", "good_ms": 90.0, "bad_ms": 10.0},
+    ],
     "x_m": [0.0, 5.0, -3.0, 300.0],
     "y_m": [0.0, 5.0],
     "z_m": [0.0, 1.0],
@@ -640,7 +649,10 @@ TEMPLATES = {
 KNOWN_PATHS: list[tuple[str | int, ...]] = (
     [(f,) for f in TOP_FIELDS]
     + [(t, f) for t, fs in TABLE_FIELDS.items() for f in fs]
-    + [("channel", "error", f) for f in ("kind", "fer", "ber")]
+    + [
+        ("channel", "error", f)
+        for f in ("kind", "fer", "ber", "good_ms", "bad_ms", "loss_good", "loss_bad")
+    ]
     + [("channel", "matrix", f) for f in ("rx", "cs")]
     + [(t, 0, f) for t, fs in LIST_FIELDS.items() for f in fs]
     + [(t,) for t in (*TABLE_FIELDS, *LIST_FIELDS)]

@@ -9,6 +9,7 @@
 //! knows nothing of the MAC's state: what a MAC must learn (its medium turned busy, a garbled
 //! reception, the medium turned idle) is handed to the caller's callback, in listener order.
 
+use crate::channel::bursty::{GilbertElliott, LinkState};
 use crate::ids::{NodeId, TxId};
 use crate::mac::frame::{Frame, FrameKind};
 use crate::mac::Cca;
@@ -106,6 +107,10 @@ pub struct Medium {
     rx_rngs: Vec<Stream>,
     /// MAC header of a data frame [bytes]: the part the BER model decides apart.
     data_header_bytes: u32,
+    /// The bursty-loss channel and each directed link's state (src * n + receiver), only
+    /// with the Gilbert-Elliott error model.
+    bursty: Option<GilbertElliott>,
+    bursty_links: Vec<LinkState>,
 }
 
 /// Slack of the range comparison [m]: world-spec positions are given to the nanometre (Python
@@ -148,6 +153,13 @@ impl Medium {
         }
         let listeners =
             (0..n).map(|i| (0..n).filter(|&j| cs[i * n + j]).map(|j| NodeId(j as u32)).collect()).collect();
+        let ms = |v: f64| Dur((v * 1e6).round().max(1.0) as u64);
+        let bursty = match c.error {
+            ErrorSpec::Gilbert { good_ms, bad_ms, loss_good, loss_bad } => {
+                Some(GilbertElliott { good: ms(good_ms), bad: ms(bad_ms), loss_good, loss_bad })
+            }
+            _ => None,
+        };
         Medium {
             n,
             preamble_detection: c.preamble_detection,
@@ -160,6 +172,8 @@ impl Medium {
             error: c.error,
             rx_rngs,
             data_header_bytes,
+            bursty,
+            bursty_links: if bursty.is_some() { vec![LinkState::default(); n * n] } else { Vec::new() },
         }
     }
 
@@ -292,6 +306,16 @@ impl Medium {
             ErrorSpec::None => Outcome::Ok,
             ErrorSpec::Fer { fer } => {
                 if self.rx_rngs[j.idx()].bernoulli(fer) {
+                    Outcome::HeaderError
+                } else {
+                    Outcome::Ok
+                }
+            }
+            ErrorSpec::Gilbert { .. } => {
+                let (Some(ge), t) = (self.bursty, &self.txs[id.idx()]) else { return Outcome::Ok };
+                let link = t.frame.src.idx() * self.n + j.idx();
+                // The link's state as the frame starts; a lost frame is lost whole.
+                if ge.lost(&mut self.bursty_links[link], t.start, &mut self.rx_rngs[j.idx()]) {
                     Outcome::HeaderError
                 } else {
                     Outcome::Ok

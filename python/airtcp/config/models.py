@@ -285,24 +285,46 @@ class MatrixConfig(_Model):
 class ErrorNone(_Model):
     """No frame errors besides collisions."""
 
-    kind: Literal["none"] = _field("none", '"none", "fer" or "ber"', "error model")
+    kind: Literal["none"] = _field("none", '"none", "fer", "ber" or "gilbert"', "error model")
 
 
 class ErrorFer(_Model):
     """Every data frame is corrupted with a fixed probability."""
 
-    kind: Literal["fer"] = _field(..., '"none", "fer" or "ber"', "error model")
+    kind: Literal["fer"] = _field(..., '"none", "fer", "ber" or "gilbert"', "error model")
     fer: float = _field(..., "number in [0, 1)", "frame error rate", ge=0.0, lt=1.0)
 
 
 class ErrorBer(_Model):
     """Every bit is corrupted independently with a fixed probability."""
 
-    kind: Literal["ber"] = _field(..., '"none", "fer" or "ber"', "error model")
+    kind: Literal["ber"] = _field(..., '"none", "fer", "ber" or "gilbert"', "error model")
     ber: float = _field(..., "number in [0, 1)", "bit error rate", ge=0.0, lt=1.0)
 
 
-_ErrorModel = Annotated[Union[ErrorNone, ErrorFer, ErrorBer], Field(discriminator="kind")]  # noqa: UP007
+class ErrorGilbert(_Model):
+    """Bursty loss per directed link: a Gilbert-Elliott channel in continuous time (Good and
+    Bad states with exponential sojourns; a frame is lost with the state's probability)."""
+
+    kind: Literal["gilbert"] = _field(..., '"none", "fer", "ber" or "gilbert"', "error model")
+    good_ms: float = _field(
+        ..., "number 1e-6..1e10 ms", "mean time in the Good state", ge=1e-6, le=1e10
+    )
+    bad_ms: float = _field(
+        ..., "number 1e-6..1e10 ms", "mean time in the Bad state", ge=1e-6, le=1e10
+    )
+    loss_good: float = _field(
+        0.0, "number in [0, 1]", "probability that a frame is lost in Good", ge=0.0, le=1.0
+    )
+    loss_bad: float = _field(
+        1.0, "number in [0, 1]", "probability that a frame is lost in Bad", ge=0.0, le=1.0
+    )
+
+
+_ErrorModel = Annotated[  # noqa: UP007
+    Union[ErrorNone, ErrorFer, ErrorBer, ErrorGilbert],  # noqa: UP007
+    Field(discriminator="kind"),
+]
 
 
 class ChannelConfig(_Model):
@@ -324,7 +346,10 @@ class ChannelConfig(_Model):
     error: _ErrorModel = Field(  # type: ignore[assignment]
         default_factory=ErrorNone,
         description="frame error model",
-        json_schema_extra={"allowed": 'kind = "none", "fer" (with fer) or "ber" (with ber)'},
+        json_schema_extra={
+            "allowed": 'kind = "none", "fer" (with fer), "ber" (with ber) or "gilbert" '
+            "(with good_ms, bad_ms, loss_good, loss_bad)"
+        },
     )
     preamble_detection: bool = _field(
         False,

@@ -34,6 +34,7 @@
 //! stream, so switching a scheme on or off elsewhere leaves the channel unchanged.
 
 pub mod budget;
+pub mod bursty;
 pub mod fading;
 pub mod mobility;
 pub mod pathloss;

@@ -36,6 +36,10 @@ pub enum ErrorSpec {
     Fer { fer: f64 },
     /// Independent bit errors; the MAC header and the rest of the frame fail separately.
     Ber { ber: f64 },
+    /// Bursty loss per directed link: a Gilbert-Elliott channel in continuous time
+    /// (`channel::bursty`), Good and Bad with mean sojourns `good_ms` and `bad_ms`, a frame
+    /// lost with probability `loss_good` or `loss_bad`.
+    Gilbert { good_ms: f64, bad_ms: f64, loss_good: f64, loss_bad: f64 },
 }
 
 impl ChannelSpec {
@@ -83,6 +87,24 @@ impl ChannelSpec {
             }
             ErrorSpec::Ber { ber } if !(0.0..1.0).contains(&ber) => {
                 return err("channel.error.ber", format!("{} is out of range; allowed: [0, 1)", num(ber)));
+            }
+            ErrorSpec::Gilbert { good_ms, bad_ms, loss_good, loss_bad } => {
+                for (name, v) in [("good_ms", good_ms), ("bad_ms", bad_ms)] {
+                    if !(v.is_finite() && (1e-6..=1e10).contains(&v)) {
+                        return err(
+                            &format!("channel.error.{name}"),
+                            format!("{} is out of range; allowed: 1e-6..1e10 ms", num(v)),
+                        );
+                    }
+                }
+                for (name, v) in [("loss_good", loss_good), ("loss_bad", loss_bad)] {
+                    if !(0.0..=1.0).contains(&v) {
+                        return err(
+                            &format!("channel.error.{name}"),
+                            format!("{} is out of range; allowed: [0, 1]", num(v)),
+                        );
+                    }
+                }
             }
             _ => {}
         }

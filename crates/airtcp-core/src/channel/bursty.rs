@@ -1,0 +1,135 @@
+//! Bursty loss: a Gilbert-Elliott channel in continuous time, one per directed link (paper
+//! 000: a throughput curve over the retry limit bends down only when losses are transient and
+//! bursty). The link is Good or Bad, with exponential sojourns of means `good` and `bad`; a
+//! frame on it is lost with probability `loss_good` or `loss_bad`. Between two frames a gap
+//! `d` apart the state moves by the two-state chain's transition probabilities
+//! P(Good -> Bad) = pi_B (1 - e^(-lambda d)) and P(Bad -> Bad) = pi_B + pi_G e^(-lambda d), with
+//! lambda = 1/good + 1/bad and pi_B = bad / (good + bad) (Gilbert 1960, Elliott 1963; the
+//! continuous-time form of the research note, section 7). A link's first frame finds it in
+//! its stationary state. No event is scheduled: the state is advanced when a frame arrives.
+
+use crate::rng::Stream;
+use crate::time::{Dur, SimTime};
+
+/// Parameters of the Gilbert-Elliott channel.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GilbertElliott {
+    /// Mean time in the Good and in the Bad state.
+    pub good: Dur,
+    pub bad: Dur,
+    /// Probability that a frame is lost in each state.
+    pub loss_good: f64,
+    pub loss_bad: f64,
+}
+
+/// One directed link's state.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LinkState {
+    /// 0: no frame yet; 1: Good; 2: Bad.
+    state: u8,
+    /// When the state was last drawn.
+    at: SimTime,
+}
+
+impl GilbertElliott {
+    /// Stationary probability of the Bad state.
+    pub fn pi_bad(&self) -> f64 {
+        let (g, b) = (self.good.ns() as f64, self.bad.ns() as f64);
+        b / (g + b)
+    }
+
+    /// Long-run fraction of frames lost (frames sampling the chain at random times).
+    pub fn mean_loss(&self) -> f64 {
+        let pb = self.pi_bad();
+        (1.0 - pb) * self.loss_good + pb * self.loss_bad
+    }
+
+    /// Probability of being Bad `gap` after being Bad (`from_bad`) or Good.
+    pub fn p_bad_after(&self, from_bad: bool, gap: Dur) -> f64 {
+        let (g, b) = (self.good.ns() as f64, self.bad.ns() as f64);
+        let lambda = 1.0 / g + 1.0 / b;
+        let decay = (-lambda * gap.ns() as f64).exp();
+        let pb = b / (g + b);
+        if from_bad {
+            pb + (1.0 - pb) * decay
+        } else {
+            pb * (1.0 - decay)
+        }
+    }
+
+    /// A frame on the link with state `st` at `now`: advance the state, then whether the frame
+    /// is lost (two draws from `rng`).
+    pub fn lost(&self, st: &mut LinkState, now: SimTime, rng: &mut Stream) -> bool {
+        let p_bad = match st.state {
+            0 => self.pi_bad(),
+            s => self.p_bad_after(s == 2, now.since(st.at)),
+        };
+        let bad = rng.unit() < p_bad;
+        *st = LinkState { state: if bad { 2 } else { 1 }, at: now };
+        rng.bernoulli(if bad { self.loss_bad } else { self.loss_good })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Purpose;
+
+    fn ge(good_ms: u64, bad_ms: u64, loss_good: f64, loss_bad: f64) -> GilbertElliott {
+        GilbertElliott { good: Dur::from_ms(good_ms), bad: Dur::from_ms(bad_ms), loss_good, loss_bad }
+    }
+
+    /// Frames every `gap` on one link for `n` frames: the losses.
+    fn losses(m: &GilbertElliott, gap: Dur, n: usize) -> Vec<bool> {
+        let mut rng = Stream::derive(7, 1, Purpose::RxError);
+        let mut st = LinkState::default();
+        (0..n).map(|k| m.lost(&mut st, SimTime::ZERO + gap.times(k as u64), &mut rng)).collect()
+    }
+
+    #[test]
+    fn the_transition_probabilities_are_those_of_the_two_state_chain() {
+        let m = ge(90, 10, 0.0, 1.0);
+        assert!((m.pi_bad() - 0.1).abs() < 1e-12);
+        // No time passed: the state stays; a long gap: the stationary state.
+        assert_eq!(m.p_bad_after(true, Dur::ZERO), 1.0);
+        assert_eq!(m.p_bad_after(false, Dur::ZERO), 0.0);
+        assert!((m.p_bad_after(false, Dur::from_ms(10_000)) - 0.1).abs() < 1e-12);
+        // Hand computed: lambda = 1/90 + 1/10 per ms; after 5 ms e^(-5 lambda) = 0.57375.
+        let d = (-5.0f64 * (1.0 / 90.0 + 0.1)).exp();
+        assert!((m.p_bad_after(true, Dur::from_ms(5)) - (0.1 + 0.9 * d)).abs() < 1e-12);
+    }
+
+    #[test]
+    fn the_loss_rate_and_the_mean_loss_run_follow_the_closed_forms() {
+        // Good 90 ms, Bad 10 ms, every frame in Bad lost, none in Good; a frame every 2 ms.
+        let m = ge(90, 10, 0.0, 1.0);
+        let gap = Dur::from_ms(2);
+        let l = losses(&m, gap, 400_000);
+        let rate = l.iter().filter(|&&x| x).count() as f64 / l.len() as f64;
+        assert!((rate - m.mean_loss()).abs() < 0.005, "{rate}");
+        // Runs of losses are geometric with continuation P(Bad -> Bad over 2 ms): mean
+        // 1 / (1 - p) = 1 / (1 - 0.8116) = 5.31 frames (hand computed).
+        let p = m.p_bad_after(true, gap);
+        let (mut runs, mut total, mut cur) = (0u64, 0u64, 0u64);
+        for &x in &l {
+            if x {
+                cur += 1;
+            } else if cur > 0 {
+                (runs, total, cur) = (runs + 1, total + cur, 0);
+            }
+        }
+        let mean = total as f64 / runs as f64;
+        assert!((mean - 1.0 / (1.0 - p)).abs() / (1.0 / (1.0 - p)) < 0.03, "{mean} vs {}", 1.0 / (1.0 - p));
+        // Independent losses at the same rate would give runs of 1 / (1 - 0.1) = 1.11.
+        assert!(mean > 4.0);
+    }
+
+    #[test]
+    fn partial_losses_in_each_state() {
+        let m = ge(50, 50, 0.02, 0.6);
+        let l = losses(&m, Dur::from_ms(30), 200_000);
+        let rate = l.iter().filter(|&&x| x).count() as f64 / l.len() as f64;
+        assert!((m.mean_loss() - 0.31).abs() < 1e-12);
+        assert!((rate - 0.31).abs() < 0.006, "{rate}");
+    }
+}
