@@ -15,6 +15,7 @@ pub enum Purpose {
     RxError = 2,
     App = 3,
     LinkLoss = 4,
+    RateControl = 5,
 }
 
 /// The SplitMix64 increment (the golden ratio in 64 bits).

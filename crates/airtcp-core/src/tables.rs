@@ -57,6 +57,9 @@ mod tests {
         assert_eq!(modes[3]["name"], "DsssRate11Mbps");
         assert_eq!(t["standard_modes"]["80211b"], json!([0, 1, 2, 3]));
         assert_eq!(t["recoveries"], json!(["tahoe", "reno", "newreno", "sack"]));
-        assert_eq!(t["rate_controls"], json!(["constant", "arf", "arf-ns3", "aarf"]));
+        assert_eq!(
+            t["rate_controls"],
+            json!(["constant", "arf", "arf-ns3", "aarf", "minstrel", "minstrel-rt2800"])
+        );
     }
 }

@@ -370,6 +370,8 @@ impl Mac {
 pub struct Wifi {
     pub cfg: WifiConfig,
     pub macs: Vec<Mac>,
+    /// Rate-control states too large for the station table.
+    pub rate_arena: rate::RateArena,
     /// Results for the world, drained (and cleared) right after each handler call; the
     /// buffer is reused, so handing results up allocates nothing.
     pub ind: Vec<MacInd>,
@@ -377,7 +379,7 @@ pub struct Wifi {
 
 impl Wifi {
     pub fn new(cfg: WifiConfig, macs: Vec<Mac>) -> Wifi {
-        Wifi { cfg, macs, ind: Vec::with_capacity(8) }
+        Wifi { cfg, macs, rate_arena: rate::RateArena::default(), ind: Vec::with_capacity(8) }
     }
 
     /// The measured period starts: the report counters start from zero.
@@ -440,10 +442,10 @@ impl Wifi {
     /// [`MacEvent::RateChanged`].
     #[inline]
     pub(crate) fn select_mode(&mut self, node: NodeId, ac: usize, peer: NodeId, attempt: u32, now: SimTime) {
-        let rate = self.cfg.rate;
+        let rate = &self.cfg.rate;
         let mac = &mut self.macs[node.idx()];
         let st = &mut mac.peers[peer.idx()];
-        let mode = rate.select(&mut st.rate, attempt, now);
+        let mode = rate.select(&mut st.rate, &mut self.rate_arena, (node.idx(), peer.idx()), attempt, now);
         if mode != st.mode {
             st.mode = mode;
             if mac.events & crate::xlayer::RATE_CHANGED != 0 {

@@ -68,7 +68,12 @@ impl Wifi {
                     mac.timeout.cancel();
                     mac.exchange = Exchange::CtsReceived { ac };
                     let rate = w.rate;
-                    rate.report(&mut mac.peers[frame.src.idx()].rate, TxReport::RtsOk, now);
+                    rate.report(
+                        &mut mac.peers[frame.src.idx()].rate,
+                        &mut self.rate_arena,
+                        TxReport::RtsOk,
+                        now,
+                    );
                     if let Some(data) = self.data_frame(j, ac as usize) {
                         self.respond(j, data, sched, now);
                     }

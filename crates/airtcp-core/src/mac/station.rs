@@ -108,7 +108,8 @@ mod tests {
 
     fn station() -> Station {
         let mode = crate::phy::modes::OFDM_6;
-        Station::new(RateAlgo::parse("constant", crate::phy::Standard::A, mode).unwrap().station(), mode)
+        let t = crate::phy::PhyTiming::of(crate::phy::Standard::A, false);
+        Station::new(RateAlgo::parse("constant", crate::phy::Standard::A, &t, mode).unwrap().station(), mode)
     }
 
     #[test]

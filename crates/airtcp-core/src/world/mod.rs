@@ -145,7 +145,7 @@ impl World {
         let qos = w.access == Access::Edca;
         let mut wifi = WifiConfig::new(standard, timing, data_txv, control_txv, qos);
         wifi.retry = RetryLimits { short: w.short_retry_limit, long: w.long_retry_limit };
-        wifi.rate = RateAlgo::parse(&w.rate_control, standard, data_txv.mode)
+        wifi.rate = RateAlgo::parse(&w.rate_control, standard, &timing, data_txv.mode)
             .ok_or_else(|| SpecError(format!("wifi.rate_control: unknown {:?}", w.rate_control)))?;
         wifi.rts_threshold_bytes = w.rts_threshold_bytes;
         wifi.queue_limit = w.queue_limit_packets as usize;
@@ -228,6 +228,8 @@ impl World {
             sched.at(SimTime(f.start_ns), Event::FlowStart(id));
         }
         let mut wifi = Wifi::new(wifi, macs);
+        wifi.rate_arena.seed = seed;
+        wifi.rate_arena.entities = spec.nodes.iter().map(|ns| entity_id(&ns.name)).collect();
         for i in 0..n {
             wifi.subscribe(NodeId(i as u32), xlayer.kinds(NodeId(i as u32)));
         }

@@ -8,8 +8,10 @@
 
 pub mod arf;
 pub mod constant;
+pub mod minstrel;
 
-use crate::phy::{ModeId, Standard};
+use crate::phy::{ModeId, PhyTiming, Standard};
+use crate::rng::{mix64, Purpose, Stream};
 use crate::time::SimTime;
 
 /// What happened to one attempt (ns-3's Report* calls), as rate control hears of it.
@@ -44,28 +46,53 @@ pub trait RateControl {
 
 /// Names accepted in configurations, in the order of [`RateAlgo::parse`]; Python reads this
 /// table (`airtcp._core.tables()`).
-pub const NAMES: &[&str] = &["constant", "arf", "arf-ns3", "aarf"];
+pub const NAMES: &[&str] = &["constant", "arf", "arf-ns3", "aarf", "minstrel", "minstrel-rt2800"];
 
 /// The rate-control algorithm of a channel.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum RateAlgo {
     Constant(constant::Constant),
     Arf(arf::Arf),
+    Minstrel(minstrel::Minstrel),
 }
 
-/// Per-peer state of the algorithm, one variant per [`RateAlgo`] variant.
+/// Per-peer state of the algorithm, one variant per [`RateAlgo`] variant. Large states live
+/// in the [`RateArena`] and are made at a peer's first frame, so that the station table stays
+/// small for the pairs that never exchange data.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RateStation {
     Constant(<constant::Constant as RateControl>::Station),
     Arf(arf::ArfStation),
+    /// Index into [`RateArena`]'s Minstrel states; `u32::MAX` before the first frame.
+    Minstrel(u32),
+}
+
+/// The per-peer states too large for the station table, and what makes them.
+#[derive(Clone, Debug, Default)]
+pub struct RateArena {
+    minstrel: Vec<minstrel::MinstrelStation>,
+    /// The run's seed and each node's entity id: a peer's random state is drawn from its own
+    /// stream, keyed by (sender, peer), so adding a node perturbs no other peer.
+    pub seed: u64,
+    pub entities: Vec<u64>,
+}
+
+impl RateArena {
+    /// The Minstrel state of index `i`.
+    pub fn minstrel(&self, i: u32) -> &minstrel::MinstrelStation {
+        &self.minstrel[i as usize]
+    }
 }
 
 impl RateAlgo {
     /// The algorithm called `name` on `standard`; `data_mode` is the configured data mode
     /// (the one `constant` uses). The adaptive algorithms climb the standard's modes.
-    pub fn parse(name: &str, standard: Standard, data_mode: ModeId) -> Option<RateAlgo> {
+    pub fn parse(name: &str, standard: Standard, timing: &PhyTiming, data_mode: ModeId) -> Option<RateAlgo> {
         let arf = |params| RateAlgo::Arf(arf::Arf { ladder: standard.modes(), params });
+        let minstrel = |params| RateAlgo::Minstrel(minstrel::Minstrel::new(standard, timing, params));
         match name {
+            "minstrel" => Some(minstrel(minstrel::MinstrelParams::MRR)),
+            "minstrel-rt2800" => Some(minstrel(minstrel::MinstrelParams::RT2800)),
             "constant" => Some(RateAlgo::Constant(constant::Constant { mode: data_mode })),
             "arf" => Some(arf(arf::ArfParams::QUALNET)),
             "arf-ns3" => Some(arf(arf::ArfParams::NS3)),
@@ -82,6 +109,8 @@ impl RateAlgo {
                 (None, arf::ArfTimer::Time(_)) => "arf",
                 (None, arf::ArfTimer::Attempts(_)) => "arf-ns3",
             },
+            RateAlgo::Minstrel(m) if m.params.mrr => "minstrel",
+            RateAlgo::Minstrel(_) => "minstrel-rt2800",
         }
     }
 
@@ -90,28 +119,57 @@ impl RateAlgo {
         match self {
             RateAlgo::Constant(a) => RateStation::Constant(a.station()),
             RateAlgo::Arf(a) => RateStation::Arf(a.station()),
+            RateAlgo::Minstrel(_) => RateStation::Minstrel(u32::MAX),
         }
     }
 
-    /// The mode `station()` starts at.
+    /// The mode a peer starts at.
     pub fn initial_mode(&self) -> ModeId {
-        self.select(&mut self.station(), 0, SimTime::ZERO)
+        match self {
+            RateAlgo::Constant(a) => a.mode,
+            RateAlgo::Arf(a) => a.ladder[0],
+            RateAlgo::Minstrel(m) => m.modes[0],
+        }
     }
 
+    /// The mode of attempt `attempt` of `node`'s frame to `peer` (node indices, for the keys
+    /// of a state made now).
     #[inline]
-    pub fn select(&self, st: &mut RateStation, attempt: u32, now: SimTime) -> ModeId {
+    pub fn select(
+        &self,
+        st: &mut RateStation,
+        arena: &mut RateArena,
+        (node, peer): (usize, usize),
+        attempt: u32,
+        now: SimTime,
+    ) -> ModeId {
         match (self, st) {
             (RateAlgo::Constant(a), RateStation::Constant(s)) => a.select(s, attempt, now),
             (RateAlgo::Arf(a), RateStation::Arf(s)) => a.select(s, attempt, now),
+            (RateAlgo::Minstrel(m), RateStation::Minstrel(i)) => {
+                if *i == u32::MAX {
+                    let e = |k: usize| arena.entities.get(k).copied().unwrap_or(k as u64);
+                    let key = mix64(e(node) ^ mix64(e(peer)));
+                    let mut rng = Stream::derive(arena.seed, key, Purpose::RateControl);
+                    arena.minstrel.push(m.new_station(&mut rng));
+                    *i = (arena.minstrel.len() - 1) as u32;
+                }
+                m.select(&mut arena.minstrel[*i as usize], attempt, now)
+            }
             _ => unreachable!("a station's rate state is made by its channel's algorithm"),
         }
     }
 
     #[inline]
-    pub fn report(&self, st: &mut RateStation, report: TxReport, now: SimTime) {
+    pub fn report(&self, st: &mut RateStation, arena: &mut RateArena, report: TxReport, now: SimTime) {
         match (self, st) {
             (RateAlgo::Constant(a), RateStation::Constant(s)) => a.report(s, report, now),
             (RateAlgo::Arf(a), RateStation::Arf(s)) => a.report(s, report, now),
+            (RateAlgo::Minstrel(m), RateStation::Minstrel(i)) => {
+                if let Some(s) = arena.minstrel.get_mut(*i as usize) {
+                    m.report(s, report, now);
+                }
+            }
             _ => unreachable!("a station's rate state is made by its channel's algorithm"),
         }
     }
@@ -124,9 +182,10 @@ mod tests {
     #[test]
     fn every_name_parses_to_its_algorithm() {
         let mode = crate::phy::modes::OFDM_6;
+        let t = PhyTiming::of(Standard::A, false);
         for name in NAMES {
-            assert_eq!(RateAlgo::parse(name, Standard::A, mode).map(|a| a.name()), Some(*name));
+            assert_eq!(RateAlgo::parse(name, Standard::A, &t, mode).map(|a| a.name()), Some(*name));
         }
-        assert!(RateAlgo::parse("minstrel-typo", Standard::A, mode).is_none());
+        assert!(RateAlgo::parse("minstrel-typo", Standard::A, &t, mode).is_none());
     }
 }

@@ -1,0 +1,526 @@
+//! Minstrel as in Linux 3.x (`net/mac80211/rc80211_minstrel.c`, the legacy non-HT algorithm
+//! that `minstrel_ht` hands non-HT peers to): per-mode success probabilities from the attempts
+//! of each 100 ms window, smoothed by an EWMA of 75 % (`minstrel_update_stats`); throughput
+//! estimates from the airtime of a 1200-byte frame; a multi-rate retry chain (max throughput,
+//! second throughput or the sample, max probability, the lowest mode) with per-mode try counts
+//! that fit a 6 ms segment (`minstrel_rate_init`); and about 10 % look-around frames at a mode
+//! drawn from a table of random permutations (`minstrel_get_rate`, `init_sample_table`).
+//!
+//! Two hardware flavours: `mrr` (ath9k-like, four chain stages, 10 % sampling) and the rt2800
+//! flavour (`max_rates = 1`, `max_rate_tries = 1`: one mode per frame from Minstrel, 5 %
+//! sampling, and the hardware falls back one mode per retry within the modulation class,
+//! `LG_FBK_CFG0`), paper 000's chipset.
+//!
+//! The MAC asks for each attempt's mode with `select(attempt)`: the chain is built at the
+//! frame's first attempt and walked by the stages' counts; past its end the last stage's mode
+//! repeats. How many attempts a frame gets is the MAC's retry policy (on MRR hardware Linux
+//! lets the chain's counts rule; here the dot11 limits do, as with rt2800).
+
+use crate::phy::{ModeId, PhyTiming, Preamble, Standard, TxVector};
+use crate::rng::Stream;
+use crate::time::{Dur, SimTime};
+
+/// Most modes of one non-HT standard (802.11g: 12).
+pub const MAX_MODES: usize = 12;
+/// `SAMPLE_COLUMNS`.
+const SAMPLE_COLUMNS: usize = 10;
+/// `MINSTREL_FRAC(val, div)`: fixed point with 16 fractional bits.
+const fn frac(val: u32, div: u32) -> u32 {
+    (val << 16) / div
+}
+/// `EWMA_LEVEL`: the weight of the old probability, percent.
+const EWMA_LEVEL: u32 = 75;
+
+/// Parameters (`minstrel_alloc` and the hardware's capabilities).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MinstrelParams {
+    /// Four chain stages (`has_mrr`); false: one mode per frame, hardware fallback per retry.
+    pub mrr: bool,
+    /// Look-around share, percent (`lookaround_rate_mrr` 10, `lookaround_rate` 5).
+    pub lookaround_percent: u32,
+    /// `max_retry`: `hw->max_rate_tries`, else 7 (rt2800: 1).
+    pub max_retry: u32,
+    /// `segment_size`: the airtime a mode's tries should fit in.
+    pub segment: Dur,
+    /// `update_interval`.
+    pub update_interval: Dur,
+}
+
+impl MinstrelParams {
+    /// An MRR driver with mac80211's defaults (max_rate_tries unset: 7).
+    pub const MRR: MinstrelParams = MinstrelParams {
+        mrr: true,
+        lookaround_percent: 10,
+        max_retry: 7,
+        segment: Dur::from_us(6000),
+        update_interval: Dur::from_ms(100),
+    };
+    /// rt2800 (rt2800lib.c: max_rates 1, max_rate_tries 1).
+    pub const RT2800: MinstrelParams =
+        MinstrelParams { mrr: false, lookaround_percent: 5, max_retry: 1, ..Self::MRR };
+}
+
+/// The algorithm over a standard's modes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Minstrel {
+    pub modes: &'static [ModeId],
+    pub params: MinstrelParams,
+    /// Airtime of a 1200-byte frame per mode (`perfect_tx_time`) and of its ACK [us].
+    perfect_us: [u32; MAX_MODES],
+    ack_us: [u32; MAX_MODES],
+    /// Tries per mode within the segment (`retry_count`).
+    retry_count: [u8; MAX_MODES],
+}
+
+/// Per-mode statistics (`struct minstrel_rate`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ModeStats {
+    /// This window's attempts and successes.
+    pub attempts: u32,
+    pub success: u32,
+    /// EWMA of the success probability, 16 fractional bits (`probability`).
+    pub probability: u32,
+    /// Throughput estimate: probability x (1e6 / perfect_tx_time) (`cur_tp`).
+    pub cur_tp: u32,
+    pub adjusted_retry_count: u8,
+    /// -1: no limit; else samples left before the next update (`sample_limit`).
+    pub sample_limit: i8,
+    pub sample_skipped: u8,
+}
+
+/// What Minstrel keeps per peer (`struct minstrel_sta_info`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MinstrelStation {
+    pub r: [ModeStats; MAX_MODES],
+    pub max_tp: u8,
+    pub max_tp2: u8,
+    pub max_prob: u8,
+    pub packet_count: u32,
+    pub sample_count: u32,
+    pub sample_deferred: u32,
+    pub prev_sample: bool,
+    sample_table: [[u8; SAMPLE_COLUMNS]; MAX_MODES],
+    sample_row: u8,
+    sample_column: u8,
+    pub stats_update: SimTime,
+    /// The chain of the frame in flight: (mode index, tries) per stage, and whether it samples.
+    pub chain: [(u8, u8); 4],
+    pub chain_len: u8,
+    /// The frame in flight samples at a slower mode in its second stage
+    /// (`IEEE80211_TX_CTL_RATE_CTRL_PROBE`).
+    pub probe: bool,
+    /// The mode index of the attempt in flight.
+    pub cur: u8,
+}
+
+impl Minstrel {
+    /// Minstrel over `standard`'s modes, with its MAC timing (`minstrel_rate_init`).
+    pub fn new(standard: Standard, timing: &PhyTiming, params: MinstrelParams) -> Minstrel {
+        let modes = standard.modes();
+        let n = modes.len().min(MAX_MODES);
+        let us = |d: Dur| (d.ns() / 1000) as u32;
+        // ieee80211_frame_duration(band, len, rate, erp, short_preamble = 1): SIFS + the PPDU of
+        // `len` bytes and the FCS.
+        let frame_us = |m: ModeId, len: u32| {
+            let pre = if m.rate_kbps() > 1000 { Preamble::Short } else { Preamble::Long };
+            us(timing.sifs + TxVector::new(m, pre).duration(len + 4))
+        };
+        let mut perfect_us = [0; MAX_MODES];
+        let mut ack_us = [0; MAX_MODES];
+        for i in 0..n {
+            perfect_us[i] = frame_us(modes[i], 1200);
+            ack_us[i] = frame_us(modes[i], 10);
+        }
+        let sp_ack = ack_us[0]; // the ACK at the lowest mode (`sp_ack_dur`)
+                                // minstrel_rate_init: t_slot is taken as 9 us ("FIXME: get real slot time").
+        let (t_slot, segment) = (9u32, us(params.segment));
+        let mut retry_count = [0u8; MAX_MODES];
+        for i in 0..n {
+            let (mut rc, mut cw) = (1u32, 15u32);
+            let mut tx = perfect_us[i] + sp_ack;
+            loop {
+                tx += ack_us[i] + perfect_us[i] + ((t_slot * cw) >> 1);
+                cw = ((cw << 1) | 1).min(1023);
+                if tx >= segment {
+                    break;
+                }
+                rc += 1;
+                if rc >= params.max_retry {
+                    break;
+                }
+            }
+            retry_count[i] = rc as u8;
+        }
+        Minstrel { modes, params, perfect_us, ack_us, retry_count }
+    }
+
+    fn n(&self) -> usize {
+        self.modes.len().min(MAX_MODES)
+    }
+
+    /// The tries of mode `i` within the segment (`retry_count`).
+    pub fn retry_count(&self, i: usize) -> u8 {
+        self.retry_count[i]
+    }
+
+    /// A new peer: statistics empty, the sample table drawn from `rng` (`init_sample_table`:
+    /// each column a random arrangement of the modes above the lowest, which is never sampled).
+    pub fn new_station(&self, rng: &mut Stream) -> MinstrelStation {
+        let n = self.n();
+        let mut r = [ModeStats::default(); MAX_MODES];
+        for (i, s) in r.iter_mut().enumerate().take(n) {
+            s.adjusted_retry_count = self.retry_count[i];
+            s.sample_limit = -1;
+        }
+        let mut table = [[0u8; SAMPLE_COLUMNS]; MAX_MODES];
+        let n_srates = n - 1;
+        #[allow(clippy::needless_range_loop)] // rows and columns as init_sample_table walks them
+        for col in 0..SAMPLE_COLUMNS {
+            for i in 0..n_srates {
+                let rnd = rng.uniform_inclusive(255) as usize; // one of get_random_bytes' bytes
+                let mut idx = (i + rnd) % n_srates;
+                while table[idx][col] != 0 {
+                    idx = (idx + 1) % n_srates;
+                }
+                table[idx][col] = (i + 1) as u8;
+            }
+        }
+        MinstrelStation {
+            r,
+            max_tp: 0,
+            max_tp2: 0,
+            max_prob: 0,
+            packet_count: 0,
+            sample_count: 0,
+            sample_deferred: 0,
+            prev_sample: false,
+            sample_table: table,
+            sample_row: 0,
+            sample_column: 0,
+            stats_update: SimTime::ZERO,
+            chain: [(0, 1); 4],
+            chain_len: 1,
+            probe: false,
+            cur: 0,
+        }
+    }
+
+    /// `minstrel_update_stats`: this window's outcomes into the EWMA, then the best modes.
+    pub fn update_stats(&self, st: &mut MinstrelStation, now: SimTime) {
+        let n = self.n();
+        for i in 0..n {
+            let mr = &mut st.r[i];
+            if mr.attempts > 0 {
+                mr.sample_skipped = 0;
+                let cur = frac(mr.success, mr.attempts);
+                // minstrel_ewma(old, new, 75) = (new * 25 + old * 75) / 100
+                mr.probability = ((u64::from(cur) * u64::from(100 - EWMA_LEVEL)
+                    + u64::from(mr.probability) * u64::from(EWMA_LEVEL))
+                    / 100) as u32;
+                mr.cur_tp = mr.probability * (1_000_000 / self.perfect_us[i].max(1));
+            } else {
+                mr.sample_skipped = mr.sample_skipped.saturating_add(1);
+            }
+            mr.success = 0;
+            mr.attempts = 0;
+            // Sample less often below 10 % and above 95 % success.
+            if mr.probability > frac(95, 100) || mr.probability < frac(10, 100) {
+                mr.adjusted_retry_count = (self.retry_count[i] >> 1).min(2);
+                mr.sample_limit = 4;
+            } else {
+                mr.sample_limit = -1;
+                mr.adjusted_retry_count = self.retry_count[i];
+            }
+            if mr.adjusted_retry_count == 0 {
+                mr.adjusted_retry_count = 2;
+            }
+        }
+        let (mut max_tp, mut max_prob) = (0u32, 0u32);
+        let (mut i_tp, mut i_tp2, mut i_prob) = (0usize, 0usize, 0usize);
+        for i in 0..n {
+            if max_tp < st.r[i].cur_tp {
+                (i_tp, max_tp) = (i, st.r[i].cur_tp);
+            }
+            if max_prob < st.r[i].probability {
+                (i_prob, max_prob) = (i, st.r[i].probability);
+            }
+        }
+        max_tp = 0;
+        for i in 0..n {
+            if i != i_tp && max_tp < st.r[i].cur_tp {
+                (i_tp2, max_tp) = (i, st.r[i].cur_tp);
+            }
+        }
+        (st.max_tp, st.max_tp2, st.max_prob) = (i_tp as u8, i_tp2 as u8, i_prob as u8);
+        st.stats_update = now;
+    }
+
+    /// `minstrel_get_next_sample`.
+    fn next_sample(&self, st: &mut MinstrelStation) -> usize {
+        let idx = st.sample_table[usize::from(st.sample_row)][usize::from(st.sample_column)];
+        st.sample_row += 1;
+        if usize::from(st.sample_row) > self.n() - 2 {
+            st.sample_row = 0;
+            st.sample_column = (st.sample_column + 1) % SAMPLE_COLUMNS as u8;
+        }
+        usize::from(idx)
+    }
+
+    /// `minstrel_get_rate`: the chain of a new frame (no RTS, no CTS protection).
+    pub fn build_chain(&self, st: &mut MinstrelStation) {
+        let mrr = self.params.mrr;
+        let mut ndx = usize::from(st.max_tp);
+        st.packet_count += 1;
+        let delta = (st.packet_count * self.params.lookaround_percent / 100) as i64
+            - i64::from(st.sample_count + st.sample_deferred / 2);
+        let (mut sampling, mut indirect, mut sample_ndx) = (false, false, 0usize);
+        if delta > 0 && (mrr || !st.prev_sample) {
+            if st.packet_count >= 10_000 {
+                (st.sample_deferred, st.sample_count, st.packet_count) = (0, 0, 0);
+            } else if delta > 2 * self.n() as i64 {
+                // Do not burst out a sampling backlog.
+                st.sample_count += (delta - 2 * self.n() as i64) as u32;
+            }
+            sample_ndx = self.next_sample(st);
+            sampling = true;
+            let msr = st.r[sample_ndx];
+            // A sample slower than max_tp goes to the second stage (indirect sampling).
+            if mrr && self.perfect_us[sample_ndx] > self.perfect_us[ndx] && msr.sample_skipped < 20 {
+                indirect = true;
+            }
+            if !indirect {
+                if msr.sample_limit != 0 {
+                    ndx = sample_ndx;
+                    st.sample_count += 1;
+                    if msr.sample_limit > 0 {
+                        st.r[sample_ndx].sample_limit -= 1;
+                    }
+                } else {
+                    sampling = false;
+                }
+            } else {
+                st.sample_deferred += 1;
+            }
+        }
+        st.prev_sample = sampling;
+        // Without MRR, sampling a mode already above 95 % only wastes airtime.
+        if !mrr && sampling && st.r[ndx].probability > frac(95, 100) {
+            ndx = usize::from(st.max_tp);
+        }
+        let tries = |i: usize| st.r[i].adjusted_retry_count.max(1);
+        if !mrr {
+            let first = if sampling { tries(ndx) } else { self.params.max_retry as u8 };
+            st.chain = [(ndx as u8, first), (0, self.params.max_retry as u8), (0, 0), (0, 0)];
+            st.chain_len = 2;
+        } else {
+            let second = if sampling {
+                if indirect {
+                    sample_ndx
+                } else {
+                    usize::from(st.max_tp)
+                }
+            } else {
+                usize::from(st.max_tp2)
+            };
+            let prob = usize::from(st.max_prob);
+            st.chain = [
+                (ndx as u8, tries(ndx)),
+                (second as u8, tries(second)),
+                (prob as u8, tries(prob)),
+                (0, tries(0)),
+            ];
+            st.chain_len = 4;
+        }
+        st.probe = sampling && indirect;
+    }
+
+    /// The mode index of attempt `attempt` of the frame in flight.
+    pub fn chain_index(&self, st: &MinstrelStation, attempt: u32) -> usize {
+        if !self.params.mrr {
+            // rt2800: the hardware steps one mode down per retry, within the modulation class
+            // (LG_FBK_CFG0: OFDM never falls back to CCK).
+            let first = usize::from(st.chain[0].0);
+            let ofdm = !is_dsss(self.modes[first]);
+            let mut i = first;
+            for _ in 0..attempt {
+                match (0..i).rev().find(|&j| is_dsss(self.modes[j]) != ofdm) {
+                    Some(j) => i = j,
+                    None => break,
+                }
+            }
+            return i;
+        }
+        let mut left = attempt;
+        for &(i, count) in &st.chain[..usize::from(st.chain_len)] {
+            if left < u32::from(count) {
+                return usize::from(i);
+            }
+            left -= u32::from(count);
+        }
+        usize::from(st.chain[usize::from(st.chain_len) - 1].0)
+    }
+
+    /// The attempt in flight ended (`acked` or not); `frame_done`: it was the frame's last
+    /// (`minstrel_tx_status`, which Linux calls once per frame with each stage's count: the
+    /// same sums). At the frame's end the statistics are refreshed once `update_interval` has
+    /// passed.
+    pub fn attempt_done(&self, st: &mut MinstrelStation, acked: bool, frame_done: bool, now: SimTime) {
+        let i = usize::from(st.cur);
+        st.r[i].attempts += 1;
+        st.r[i].success += u32::from(acked);
+        if frame_done {
+            if st.probe {
+                st.sample_count += 1;
+            }
+            if st.sample_deferred > 0 {
+                st.sample_deferred -= 1;
+            }
+            if now.since(st.stats_update) > self.params.update_interval {
+                self.update_stats(st, now);
+            }
+        }
+    }
+}
+
+fn is_dsss(m: ModeId) -> bool {
+    matches!(m.modulation(), crate::phy::Modulation::Dsss { .. })
+}
+
+impl super::RateControl for Minstrel {
+    type Station = MinstrelStation;
+
+    /// Not used: a Minstrel station needs a random sample table ([`Minstrel::station`]).
+    fn station(&self) -> MinstrelStation {
+        self.new_station(&mut Stream::derive(0, 0, crate::rng::Purpose::RateControl))
+    }
+
+    fn select(&self, st: &mut MinstrelStation, attempt: u32, _now: SimTime) -> ModeId {
+        if attempt == 0 {
+            self.build_chain(st);
+        }
+        let i = self.chain_index(st, attempt);
+        st.cur = i as u8;
+        self.modes[i]
+    }
+
+    fn report(&self, st: &mut MinstrelStation, report: super::TxReport, now: SimTime) {
+        use super::TxReport::*;
+        match report {
+            DataOk { .. } => self.attempt_done(st, true, true, now),
+            DataFailed => self.attempt_done(st, false, false, now),
+            FinalDataFailed => self.attempt_done(st, false, true, now),
+            RtsFailed | RtsOk | FinalRtsFailed => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{RateControl, TxReport};
+    use super::*;
+    use crate::rng::Purpose;
+
+    fn a() -> Minstrel {
+        Minstrel::new(Standard::A, &PhyTiming::of(Standard::A, false), MinstrelParams::MRR)
+    }
+
+    fn rng() -> Stream {
+        Stream::derive(1, 2, Purpose::RateControl)
+    }
+
+    #[test]
+    fn tries_per_mode_fit_the_six_ms_segment() {
+        // minstrel_rate_init with max_retry 7 at 5 GHz (research note section 3.1, computed
+        // from the same loop): 6 Mbit/s 3, 9 Mbit/s 4, 12 Mbit/s 5, 18-54 Mbit/s 6.
+        let m = a();
+        let counts: Vec<u8> = (0..8).map(|i| m.retry_count(i)).collect();
+        assert_eq!(counts, [3, 4, 5, 6, 6, 6, 6, 6]);
+        // rt2800, max_retry 1: the loop's `++retry_count < max_retry` still counts one more
+        // before it stops, so every mode gets 2 (the hardware ignores the count anyway).
+        let r = Minstrel::new(Standard::A, &PhyTiming::of(Standard::A, false), MinstrelParams::RT2800);
+        assert!((0..8).all(|i| r.retry_count(i) == 2));
+    }
+
+    #[test]
+    fn the_sample_table_holds_each_mode_but_the_lowest_once_per_column() {
+        let m = a();
+        let st = m.new_station(&mut rng());
+        for col in 0..SAMPLE_COLUMNS {
+            let mut seen: Vec<u8> = (0..7).map(|row| st.sample_table[row][col]).collect();
+            seen.sort();
+            assert_eq!(seen, [1, 2, 3, 4, 5, 6, 7], "column {col}");
+        }
+    }
+
+    #[test]
+    fn statistics_are_an_ewma_of_75_percent_and_pick_the_best_modes() {
+        let m = a();
+        let mut st = m.new_station(&mut rng());
+        // One window: 54 Mbit/s (index 7) 10 attempts 5 acked; 36 (5) 10/10; 12 (2) 10/10.
+        for (i, att, ok) in [(7usize, 10u32, 5u32), (5, 10, 10), (2, 10, 10)] {
+            (st.r[i].attempts, st.r[i].success) = (att, ok);
+        }
+        m.update_stats(&mut st, SimTime::ZERO + Dur::from_ms(100));
+        // (new x 25 + old x 75) / 100 from 0: 0.5 -> 0.125, 1.0 -> 0.25 (16 fractional bits).
+        assert_eq!(st.r[7].probability, 8192);
+        assert_eq!(st.r[5].probability, 16384);
+        assert_eq!(st.r[7].cur_tp, 8192 * (1_000_000 / m.perfect_us[7]));
+        // Throughput: 36 Mbit/s at 0.25 beats 54 at 0.125; then 54; the most likely is the
+        // first of the equal 0.25s found (36).
+        assert_eq!((st.max_tp, st.max_tp2, st.max_prob), (5, 7, 2));
+        // Below 10 % (the untried modes): tries halved and capped at 2, four samples per window.
+        assert_eq!((st.r[0].adjusted_retry_count, st.r[0].sample_limit), (1, 4));
+        assert_eq!((st.r[5].adjusted_retry_count, st.r[5].sample_limit), (6, -1));
+    }
+
+    #[test]
+    fn the_chain_is_max_throughput_second_throughput_max_probability_lowest() {
+        let m = a();
+        let mut st = m.new_station(&mut rng());
+        (st.max_tp, st.max_tp2, st.max_prob) = (7, 5, 2);
+        for i in 0..8 {
+            st.r[i].adjusted_retry_count = m.retry_count(i);
+        }
+        st.packet_count = 1000;
+        st.sample_count = 1000; // no sampling due
+        m.build_chain(&mut st);
+        assert_eq!(st.chain, [(7, 6), (5, 6), (2, 5), (0, 3)]);
+        // The attempts walk the stages by their counts, then stay at the last.
+        let idx: Vec<usize> = [0, 5, 6, 11, 12, 16, 17, 30].iter().map(|&k| m.chain_index(&st, k)).collect();
+        assert_eq!(idx, [7, 7, 5, 5, 2, 2, 0, 0]);
+    }
+
+    #[test]
+    fn about_one_frame_in_ten_looks_around() {
+        // Every frame acknowledged at once: the share of frames whose chain samples another
+        // mode tends to lookaround_rate_mrr = 10 % (delta = packets x 10 % - samples).
+        let m = a();
+        let mut st = m.new_station(&mut rng());
+        let (mut now, mut sampled) = (SimTime::ZERO, 0);
+        for _ in 0..20_000 {
+            now += Dur::from_us(500);
+            m.select(&mut st, 0, now);
+            sampled += u32::from(st.prev_sample);
+            m.report(&mut st, TxReport::DataOk { retries: 0 }, now);
+        }
+        let share = f64::from(sampled) / 20_000.0;
+        assert!((0.08..0.12).contains(&share), "{share}");
+        // With every frame acknowledged at every mode, Minstrel settles on 54 Mbit/s.
+        assert_eq!(m.modes[usize::from(st.max_tp)].rate_kbps(), 54_000);
+    }
+
+    #[test]
+    fn rt2800_falls_back_one_mode_per_retry_and_never_from_ofdm_to_cck() {
+        let g = Minstrel::new(Standard::G, &PhyTiming::of(Standard::G, false), MinstrelParams::RT2800);
+        let mut st = g.new_station(&mut rng());
+        st.max_tp = 11; // 54 Mbit/s ERP-OFDM
+        st.packet_count = 1000;
+        st.sample_count = 1000;
+        g.build_chain(&mut st);
+        let rates: Vec<u32> = (0..10).map(|k| g.modes[g.chain_index(&st, k)].rate_kbps() / 1000).collect();
+        assert_eq!(rates, [54, 48, 36, 24, 18, 12, 9, 6, 6, 6]);
+        st.chain[0].0 = 5; // 11 Mbit/s CCK falls back through 5.5, 2, 1
+        let cck: Vec<u32> = (0..5).map(|k| g.modes[g.chain_index(&st, k)].rate_kbps()).collect();
+        assert_eq!(cck, [11_000, 5_500, 2_000, 1_000, 1_000]);
+    }
+}
