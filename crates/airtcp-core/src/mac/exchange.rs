@@ -178,7 +178,7 @@ impl Wifi {
         let head = *self.macs[i].txops[ac].queue.front()?;
         let long = !was_rts && data_mpdu_bytes(head.ip_bytes, self.macs[i].qos) > w.rts_threshold_bytes;
         let limits = self.retry_limits(node, &head);
-        let rate = w.rate;
+        let rate = &self.cfg.rate;
         let mac = &mut self.macs[i];
         mac.exchange = Exchange::None;
         mac.timeout.cancel();
@@ -234,7 +234,7 @@ impl Wifi {
     /// The head frame of `ac` was acknowledged: rate control hears of it, then
     /// [`MacInd::Acked`], [`MacInd::Room`] and a [`MacEvent::TxDone`] go up.
     pub fn succeed(&mut self, node: NodeId, ac: usize, now: SimTime) {
-        let rate = self.cfg.rate;
+        let rate = &self.cfg.rate;
         let mac = &mut self.macs[node.idx()];
         mac.exchange = Exchange::None;
         mac.counters.successes += 1;

@@ -245,7 +245,7 @@ impl World {
     /// every CLAP sender on this node whose packets enter that queue gets a link report built
     /// from the queue's service meter (the `ClapLink` cross-layer scheme).
     pub(crate) fn clap_link_report(&mut self, node: NodeId, ac: usize, meter: ServiceMeter, now: SimTime) {
-        let w = self.wifi.cfg;
+        let w = &self.wifi.cfg;
         let report = LinkReport {
             data_rate_bps: meter.rate_bps,
             basic_rate_bps: u64::from(w.control_txv.mode.rate_kbps()) * 1000,
