@@ -81,6 +81,12 @@ TRACE_KINDS: dict[str, dict[str, tuple[str, str]]] = {
     "interval": {
         "goodput": ("goodput [Mbit/s]", "the summary's interval_goodput_bps (report_interval_s)"),
     },
+    "rates": {
+        "rate": (
+            "data rate [Mbit/s]",
+            "each sender's data rate toward each peer, as rate control sets it",
+        ),
+    },
 }
 _ALIASES = {"rtt": "srtt_ns", "srtt": "srtt_ns", "rto": "rto_ns", "in_flight": "in_flight_bytes"}
 _TIME_COLUMN = {
@@ -88,6 +94,7 @@ _TIME_COLUMN = {
     "tcp_segments": "time_ns",
     "packets": "delivered_ns",
     "mac_tx": "start_ns",
+    "rates": "time_ns",
 }
 _SSTHRESH_INFINITE = 2**31 - 1  # the core's "no threshold yet" (Linux TCP_INFINITE_SSTHRESH)
 
@@ -698,8 +705,8 @@ def trace(
     y = trace_y(kind, y)
     if bin_s is not None and not (bin_s > 0 and math.isfinite(bin_s)):
         raise PlotError(f"--bin-s: {bin_s!r} (allowed: a finite number of seconds > 0)")
-    if flow is not None and kind == "mac_tx":
-        raise PlotError("--flow: mac_tx is drawn per node, not per flow (leave --flow out)")
+    if flow is not None and kind in ("mac_tx", "rates"):
+        raise PlotError(f"--flow: {kind} is drawn per node, not per flow (leave --flow out)")
     r = _source(source, kind, run)
     summary = r.summary
     end_s = float(summary.get("sim_seconds") or 0.0)
@@ -735,7 +742,7 @@ def trace(
     data = pd.DataFrame(series, columns=["line", "time_s", "value"])
 
     fig, ax = _new_figure()
-    binned = kind != "tcp" and y != "delay"
+    binned = kind not in ("tcp", "rates") and y != "delay"
     for line, sub in data.groupby("line", sort=False):
         if y == "delay":
             ax.plot(sub["time_s"], sub["value"], ".", markersize=2, label=str(line))
@@ -770,6 +777,8 @@ def _trace_notes(
 ) -> list[str]:
     if kind == "tcp" or y == "delay":
         return []
+    if kind == "rates":
+        return ["a line per sender and peer, from the first change of rate on"]
     if kind == "interval":
         return ["goodput per report interval, from the run summary (measured time only)"]
     width = bin_s if bin_s is not None else _nice_bin(end_s)
@@ -790,6 +799,15 @@ def _trace_series(
 
     def add(label: str, xs: np.ndarray, values: np.ndarray) -> None:
         out.extend((label, float(a), float(b)) for a, b in zip(xs, values, strict=True))
+
+    if kind == "rates":
+        frame = frame.assign(_t=time_s).sort_values("_t", kind="stable")
+        for (node, peer), sub in frame.groupby(["node", "peer"], sort=True):
+            label = f"{_node_label(summary, int(node))} -> {_node_label(summary, int(peer))}"
+            t = np.append(sub["_t"].to_numpy(), edges[-1])  # the last rate holds to the end
+            values = sub["rate_kbps"].to_numpy(dtype=float) * 1e-3
+            add(label, t, np.append(values, values[-1]))
+        return out
 
     if kind == "mac_tx":
         frame = frame.assign(_t=time_s)

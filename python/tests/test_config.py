@@ -85,6 +85,7 @@ def test_defaults():
         "tcp": False,
         "tcp_segments": False,
         "frames": False,
+        "rates": False,
     }
     assert spec["wired_links"] == [] and spec["routes"] == []
 

@@ -414,3 +414,22 @@ warmup_s = [0.1]
     )
     assert result.exit_code == 0, result.output
     assert (tmp_path / "rtt.pdf").read_bytes().startswith(b"%PDF")
+
+
+def test_rates_trace_of_arf_steps_up_to_54(real_core, tmp_path):
+    # 802.11a, one station, ns-3's ARF on a clean channel: one step per 10 ACKs from 6 to 54
+    # Mbit/s, then 54 to the end of the run.
+    run_dir = tmp_path / "run"
+    toml = tmp_path / "arf.toml"
+    toml.write_text(
+        'stations = 1\nstandard = "80211a"\nduration_s = 0.5\n'
+        '[mac]\nrate_control = "arf-ns3"\n[traces]\nrates = true\n'
+    )
+    result = runner.invoke(app, ["run", str(toml), "--out", str(run_dir)])
+    assert result.exit_code == 0, result.output
+    fig, data = plot.trace(run_dir, "rates")
+    assert [ln.get_label() for ln in fig.axes[0].get_lines()] == ["sta1 -> ap"]
+    assert data["value"].tolist() == [9, 12, 18, 24, 36, 48, 54, 54]
+    assert data["time_s"].iloc[-1] == pytest.approx(0.5)
+    with pytest.raises(plot.PlotError, match="--flow: rates is drawn per node"):
+        plot.trace(run_dir, "rates", flow=0)

@@ -55,6 +55,16 @@ pub struct MacTxExtra {
     pub backoff_slots: u32,
 }
 
+/// Data-mode changes: at `time_ns`, rate control at `node` moved `peer` to `mode`.
+#[derive(Default)]
+pub struct RateTrace {
+    pub time_ns: Vec<u64>,
+    pub node: Vec<u32>,
+    pub peer: Vec<u32>,
+    pub mode: Vec<&'static str>,
+    pub rate_kbps: Vec<u32>,
+}
+
 /// Every delivered packet: the raw material of delay distributions.
 #[derive(Default)]
 pub struct PacketTrace {
@@ -144,6 +154,7 @@ pub struct Traces {
     pub frames: Option<FrameTrace>,
     pub mac_tx: Option<MacTxTrace>,
     pub packets: Option<PacketTrace>,
+    pub rates: Option<RateTrace>,
     pub tcp: Option<TcpStateTrace>,
     pub tcp_segments: Option<TcpSegmentTrace>,
 }
@@ -154,6 +165,7 @@ impl Traces {
             frames: spec.frames.then(FrameTrace::default),
             mac_tx: spec.mac_tx.then(MacTxTrace::default),
             packets: spec.packets.then(PacketTrace::default),
+            rates: spec.rates.then(RateTrace::default),
             tcp: spec.tcp.then(TcpStateTrace::default),
             tcp_segments: spec.tcp_segments.then(TcpSegmentTrace::default),
         }
@@ -210,6 +222,17 @@ impl Traces {
             t.bytes.push(frame.bytes);
             t.retry.push(frame.retry);
             t.outcome.push(outcome.name());
+        }
+    }
+
+    /// Rate control at `node` moved `peer` to `mode` at `now`.
+    pub fn rate_change(&mut self, now: SimTime, node: u32, peer: u32, mode: crate::phy::ModeId) {
+        if let Some(t) = &mut self.rates {
+            t.time_ns.push(now.ns());
+            t.node.push(node);
+            t.peer.push(peer);
+            t.mode.push(mode.name());
+            t.rate_kbps.push(mode.rate_kbps());
         }
     }
 
@@ -287,6 +310,18 @@ impl Traces {
                     ("retry", Column::Bool(t.retry)),
                     ("bytes", Column::U32(t.bytes)),
                     ("head", Column::Bytes { data: t.head, ends: t.head_end }),
+                ],
+            ));
+        }
+        if let Some(t) = self.rates {
+            out.push((
+                "rates",
+                vec![
+                    ("time_ns", Column::U64(t.time_ns)),
+                    ("node", Column::U32(t.node)),
+                    ("peer", Column::U32(t.peer)),
+                    ("mode", Column::Str(t.mode)),
+                    ("rate_kbps", Column::U32(t.rate_kbps)),
                 ],
             ));
         }

@@ -449,3 +449,21 @@ fn bursty_loss_defeats_retries_that_independent_loss_of_the_same_rate_does_not()
     assert!(fer3 < 0.001, "{fer3}");
     assert!((0.005..0.03).contains(&ge3) && ge3 > 20.0 * fer3, "{ge3} vs {fer3}");
 }
+
+#[test]
+fn the_rates_trace_records_each_step_of_arf() {
+    let mut spec = bss(1, "80211a", 54.0, 6.0, 1500, 1.0);
+    spec["wifi"]["rate_control"] = json!("arf-ns3");
+    spec["traces"] = json!({"rates": true});
+    let out = run_value(&spec, 3);
+    let t =
+        out.traces.iter().find(|(name, _)| *name == "rates").map(|(_, cols)| cols).expect("a rates trace");
+    let col = |name: &str| t.iter().find(|(c, _)| *c == name).map(|(_, v)| v).expect("column");
+    let airtcp_core::Column::U32(kbps) = col("rate_kbps") else { panic!("rate_kbps") };
+    // Ten ACKs per step from 6 Mbit/s: 9, 12, 18, 24, 36, 48, 54, and no step down on a
+    // clean channel.
+    let mbps: Vec<u32> = kbps.iter().map(|k| k / 1000).collect();
+    assert_eq!(mbps, [9, 12, 18, 24, 36, 48, 54]);
+    let airtcp_core::Column::U32(peer) = col("peer") else { panic!("peer") };
+    assert!(peer.iter().all(|&p| p == 0), "toward the AP");
+}

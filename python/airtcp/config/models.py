@@ -663,6 +663,11 @@ class TracesConfig(_Model):
         "true or false",
         "every frame sent or decoded per node and interface, with header bytes (pcap export)",
     )
+    rates: bool = _field(
+        False,
+        "true or false",
+        "every change of a peer's data rate by rate control: node, peer, mode, rate",
+    )
 
 
 Standard = Literal["80211a", "80211b", "80211g"]

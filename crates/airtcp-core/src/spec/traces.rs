@@ -18,4 +18,7 @@ pub struct TraceSpec {
     /// Every frame sent or decoded, with its header bytes, for pcap export (docs/pcap.md).
     #[serde(default)]
     pub frames: bool,
+    /// Every change of a peer's data mode by rate control.
+    #[serde(default)]
+    pub rates: bool,
 }

@@ -231,7 +231,9 @@ impl World {
         wifi.rate_arena.seed = seed;
         wifi.rate_arena.entities = spec.nodes.iter().map(|ns| entity_id(&ns.name)).collect();
         for i in 0..n {
-            wifi.subscribe(NodeId(i as u32), xlayer.kinds(NodeId(i as u32)));
+            // The rates trace hears every rate change, like a scheme would.
+            let trace = if spec.traces.rates { crate::xlayer::RATE_CHANGED } else { 0 };
+            wifi.subscribe(NodeId(i as u32), xlayer.kinds(NodeId(i as u32)) | trace);
         }
         Ok(World {
             sched,

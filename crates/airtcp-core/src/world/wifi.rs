@@ -169,6 +169,9 @@ impl World {
                 MacInd::Dropped { packet, arrived: false, .. } => self.drop_packet(packet),
                 MacInd::Room { node } => self.refill(node, now),
                 MacInd::Event(ev) => {
+                    if let crate::xlayer::MacEvent::RateChanged { node, peer, mode } = ev {
+                        self.traces.rate_change(now, node.0, peer.0, mode);
+                    }
                     if self.xlayer.wants(&ev) {
                         self.on_mac_event(ev, now);
                     }
