@@ -467,3 +467,23 @@ fn the_rates_trace_records_each_step_of_arf() {
     let airtcp_core::Column::U32(peer) = col("peer") else { panic!("peer") };
     assert!(peer.iter().all(|&p| p == 0), "toward the AP");
 }
+
+#[test]
+fn minstrels_retry_chain_sets_the_attempts_on_mrr_hardware_the_mac_limit_on_rt2800() {
+    // dot11 retry limit 0 (one attempt) with FER 0.3: Linux on MRR hardware (and ns-3's
+    // Minstrel) let the chain's tries rule, so frames are retried anyway; rt2800 programs the
+    // dot11 limit into the hardware, so none is.
+    let run = |rc: &str| {
+        let mut spec = bss(1, "80211a", 54.0, 6.0, 1500, 2.0);
+        spec["wifi"]["rate_control"] = json!(rc);
+        spec["wifi"]["short_retry_limit"] = json!(0);
+        spec["channel"]["error"] = json!({"kind": "fer", "fer": 0.3});
+        let out = run_value(&spec, 2);
+        (out.summary.nodes[1].mac.retries, out.summary.flows[0].loss_ratio)
+    };
+    let (mrr_retries, mrr_loss) = run("minstrel");
+    let (rt_retries, rt_loss) = run("minstrel-rt2800");
+    assert!(mrr_retries > 0 && rt_retries == 0, "{mrr_retries} {rt_retries}");
+    // One attempt loses about 30 %; a chain of several tries far less.
+    assert!(rt_loss > 0.25 && mrr_loss < 0.01, "{rt_loss} {mrr_loss}");
+}

@@ -453,6 +453,16 @@ impl Wifi {
             }
         }
         mac.txops[ac].mode = mode;
+        if attempt == 0 {
+            // A multi-rate retry chain sets how many attempts the frame gets (Linux on MRR
+            // hardware, ns-3's MinstrelWifiManager::DoNeedRetransmission), unless the frame
+            // carries a limit of its own.
+            if let Some(n) = rate.frame_attempts(&st.rate, &self.rate_arena) {
+                if let Some(q) = mac.txops[ac].queue.front_mut() {
+                    q.retry_limit = q.retry_limit.or(Some(n.saturating_sub(1)));
+                }
+            }
+        }
     }
 }
 

@@ -12,9 +12,10 @@
 //! `LG_FBK_CFG0`), paper 000's chipset.
 //!
 //! The MAC asks for each attempt's mode with `select(attempt)`: the chain is built at the
-//! frame's first attempt and walked by the stages' counts; past its end the last stage's mode
-//! repeats. How many attempts a frame gets is the MAC's retry policy (on MRR hardware Linux
-//! lets the chain's counts rule; here the dot11 limits do, as with rt2800).
+//! frame's first attempt and walked by the stages' counts. On MRR hardware the chain's tries
+//! are the frame's attempts (`RateAlgo::frame_attempts`, set as the frame's own retry limit:
+//! Linux never clamps them to the dot11 limits, ns-3's `DoNeedRetransmission` ignores them
+//! too); on rt2800 the dot11 limits are programmed into the hardware and rule.
 
 use crate::phy::{ModeId, PhyTiming, Preamble, Standard, TxVector};
 use crate::rng::Stream;

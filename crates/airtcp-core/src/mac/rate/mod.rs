@@ -160,6 +160,22 @@ impl RateAlgo {
         }
     }
 
+    /// Attempts the frame just started may take, when the algorithm's retry chain decides it
+    /// (Minstrel on multi-rate-retry hardware: the sum of its stages' tries); `None`: the
+    /// MAC's retry limits.
+    #[inline]
+    pub fn frame_attempts(&self, st: &RateStation, arena: &RateArena) -> Option<u8> {
+        match (self, st) {
+            (RateAlgo::Minstrel(m), RateStation::Minstrel(i)) if m.params.mrr => {
+                let s = arena.minstrel.get(*i as usize)?;
+                Some(
+                    s.chain[..usize::from(s.chain_len)].iter().map(|&(_, c)| c).fold(0u8, u8::saturating_add),
+                )
+            }
+            _ => None,
+        }
+    }
+
     #[inline]
     pub fn report(&self, st: &mut RateStation, arena: &mut RateArena, report: TxReport, now: SimTime) {
         match (self, st) {
