@@ -443,6 +443,11 @@ impl Wifi {
     #[inline]
     pub(crate) fn select_mode(&mut self, node: NodeId, ac: usize, peer: NodeId, attempt: u32, now: SimTime) {
         let rate = &self.cfg.rate;
+        if let rate::RateAlgo::Constant(c) = rate {
+            // Every peer starts at this mode and stays there: nothing to select or report.
+            self.macs[node.idx()].txops[ac].mode = c.mode;
+            return;
+        }
         let mac = &mut self.macs[node.idx()];
         let st = &mut mac.peers[peer.idx()];
         let mode = rate.select(&mut st.rate, &mut self.rate_arena, (node.idx(), peer.idx()), attempt, now);
