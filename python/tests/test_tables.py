@@ -101,3 +101,21 @@ def test_an_adaptive_rate_control_takes_no_data_rate() -> None:
         ScenarioError, match=r"data_rate_mbps: set with mac\.rate_control = \"arf\""
     ):
         Scenario.from_dict({"stations": 1, "data_rate_mbps": 54, "mac": {"rate_control": "arf"}})
+
+
+def test_a_node_of_its_own_rate_control_reaches_the_world_spec() -> None:
+    from airtcp.config import Scenario, ScenarioError
+
+    nodes = [
+        {"name": "ap", "role": "ap"},
+        {"name": "sta", "role": "sta", "x_m": 5.0, "rate_control": "minstrel"},
+    ]
+    flows = [{"kind": "udp-saturating", "src": "sta", "dst": "ap"}]
+    spec = Scenario.from_dict(
+        {"topology": "custom", "nodes": nodes, "flows": flows}
+    ).to_world_spec()
+    assert "rate_control" not in spec["nodes"][0]
+    assert spec["nodes"][1]["rate_control"] == "minstrel"
+    bad = [*nodes[:1], {**nodes[1], "rate_control": "onoe"}]
+    with pytest.raises(ScenarioError, match=r"nodes\.1\.rate_control: unknown rate control"):
+        Scenario.from_dict({"topology": "custom", "nodes": bad, "flows": flows})

@@ -487,3 +487,23 @@ fn minstrels_retry_chain_sets_the_attempts_on_mrr_hardware_the_mac_limit_on_rt28
     // One attempt loses about 30 %; a chain of several tries far less.
     assert!(rt_loss > 0.25 && mrr_loss < 0.01, "{rt_loss} {mrr_loss}");
 }
+
+#[test]
+fn a_node_may_run_its_own_rate_control() {
+    // The AP answers TCP at 6 Mbit/s (constant, the channel's), the station climbs with ARF.
+    let mut spec = bss(1, "80211a", 6.0, 6.0, 1460, 1.0);
+    spec["flows"] = json!([{"kind": "tcp_bulk", "src": 1, "dst": 0, "payload_bytes": 1460}]);
+    spec["nodes"][1]["rate_control"] = json!("arf-ns3");
+    let spec_ok: airtcp_core::WorldSpec = serde_json::from_value(spec.clone()).unwrap();
+    let mut w = airtcp_core::world::World::build(&spec_ok, 1).unwrap();
+    w.run();
+    assert_eq!(w.wifi.macs[1].peers[0].mode.name(), "OfdmRate54Mbps");
+    assert_eq!(w.wifi.macs[0].peers[1].mode.name(), "OfdmRate6Mbps");
+    spec["nodes"][1]["rate_control"] = json!("samplerate");
+    let bad: airtcp_core::WorldSpec = serde_json::from_value(spec).unwrap();
+    let e = airtcp_core::world::World::build(&bad, 1).err().expect("refused").0;
+    assert!(
+        e.starts_with("nodes.1.rate_control: unknown rate control \"samplerate\"; allowed: constant"),
+        "{e}"
+    );
+}

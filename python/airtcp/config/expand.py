@@ -114,12 +114,18 @@ def _trace_path(
 
 
 class _Node:
-    __slots__ = ("loc", "name", "pos", "role")
+    __slots__ = ("loc", "name", "pos", "rate_control", "role")
 
     def __init__(
-        self, name: str, pos: tuple[float, float, float], role: str, loc: tuple[str | int, ...]
+        self,
+        name: str,
+        pos: tuple[float, float, float],
+        role: str,
+        loc: tuple[str | int, ...],
+        rate_control: str | None = None,
     ) -> None:
         self.name, self.pos, self.role, self.loc = name, pos, role, loc
+        self.rate_control = rate_control
 
     @property
     def wifi(self) -> bool:
@@ -374,7 +380,8 @@ def _nodes(b: _Build) -> bool:
             )
             continue
         index[cfg.name] = len(nodes)
-        nodes.append(_Node(cfg.name, (cfg.x_m, cfg.y_m, cfg.z_m), cfg.role, ("nodes", i)))
+        pos = (cfg.x_m, cfg.y_m, cfg.z_m)
+        nodes.append(_Node(cfg.name, pos, cfg.role, ("nodes", i), cfg.rate_control))
     b.nodes, b.index, b.names = nodes, index, [n.name for n in nodes]
     n = len(nodes)
     if n > MAX_NODES:
@@ -913,15 +920,18 @@ def _world(b: _Build) -> dict[str, Any]:
 
 
 def _nodes_spec(b: _Build) -> list[dict[str, Any]]:
-    return [
-        {
+    out: list[dict[str, Any]] = []
+    for node in b.nodes:
+        spec: dict[str, Any] = {
             "name": node.name,
             "position_m": [float(c) for c in node.pos],
             "wifi": node.wifi,
             "role": node.role,
         }
-        for node in b.nodes
-    ]
+        if node.rate_control is not None:
+            spec["rate_control"] = node.rate_control
+        out.append(spec)
+    return out
 
 
 def _wifi_spec(b: _Build) -> dict[str, Any]:

@@ -393,6 +393,25 @@ class NodeConfig(_Model):
         '"ap", "sta", "adhoc" or "host"',
         'access point, station, ad-hoc node, or "host" (no WiFi, wired links only)',
     )
+    rate_control: str | None = _field(
+        None,
+        _RATE_CONTROL_ALLOWED + ", or unset (= mac.rate_control)",
+        "this node's rate control of data frames",
+    )
+
+    @model_validator(mode="after")
+    def _check(self) -> NodeConfig:
+        issues: list[_Issue] = []
+        _check_choice(
+            issues, ("rate_control",), self.rate_control, RATE_CONTROL_NAMES, "rate control"
+        )
+        if self.rate_control is not None and self.role == "host":
+            issues.append(
+                _Issue(("rate_control",), "a host has no WiFi", self.rate_control, "unset")
+            )
+        if issues:
+            raise _Issues(issues)
+        return self
 
 
 class LinkConfig(_Model):

@@ -178,8 +178,8 @@ impl Wifi {
         let head = *self.macs[i].txops[ac].queue.front()?;
         let long = !was_rts && data_mpdu_bytes(head.ip_bytes, self.macs[i].qos) > w.rts_threshold_bytes;
         let limits = self.retry_limits(node, &head);
-        let rate = &self.cfg.rate;
         let mac = &mut self.macs[i];
+        let rate = &mac.rate;
         mac.exchange = Exchange::None;
         mac.timeout.cancel();
         mac.counters.failures += 1;
@@ -234,7 +234,6 @@ impl Wifi {
     /// The head frame of `ac` was acknowledged: rate control hears of it, then
     /// [`MacInd::Acked`], [`MacInd::Room`] and a [`MacEvent::TxDone`] go up.
     pub fn succeed(&mut self, node: NodeId, ac: usize, now: SimTime) {
-        let rate = &self.cfg.rate;
         let mac = &mut self.macs[node.idx()];
         mac.exchange = Exchange::None;
         mac.counters.successes += 1;
@@ -254,6 +253,7 @@ impl Wifi {
             self.ind.push(MacInd::Room { node });
             return;
         };
+        let rate = &mac.rate;
         let st = &mut mac.peers[q.next_hop.idx()];
         rate.report(&mut st.rate, &mut self.rate_arena, TxReport::DataOk { retries }, now);
         st.link.final_status(true);

@@ -30,11 +30,10 @@ fn wifi() -> Wifi {
     let data = TxVector::new(Standard::A.mode(54_000).unwrap(), Preamble::Long);
     let control = TxVector::new(Standard::A.mode(6_000).unwrap(), Preamble::Long);
     let cfg = WifiConfig::new(Standard::A, timing, data, control, false);
-    let peer = Wifi::new_station(&cfg);
     let macs = (0..2)
         .map(|i| {
             let rng = Stream::derive(1, i, Purpose::Backoff);
-            let mut m = Mac::new([AcParams::dcf(&timing); AC_COUNT], CountRule::Dcf, false, 2, peer, rng);
+            let mut m = Mac::new([AcParams::dcf(&timing); AC_COUNT], CountRule::Dcf, false, 2, cfg.rate, rng);
             for t in &mut m.txops {
                 (t.backoff, t.backoff_pending, t.drawn_slots) = (0, false, 0);
             }

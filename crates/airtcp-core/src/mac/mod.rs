@@ -86,7 +86,8 @@ pub struct WifiConfig {
     /// The configured data mode and preamble; rate control picks each attempt's mode.
     pub data_txv: TxVector,
     pub control_txv: TxVector,
-    /// Rate control of the data frames (`constant`: every frame at `data_txv`).
+    /// The channel's default rate control of data frames (`constant`: every frame at
+    /// `data_txv`); each MAC runs its own ([`Mac::rate`]).
     pub rate: RateAlgo,
     /// The channel's retry limits (10.3.4.4); a peer or a frame may carry its own.
     pub retry: RetryLimits,
@@ -284,21 +285,24 @@ pub struct Mac {
     pub counters: MacCounters,
     /// The node has a radio (a wired-only host never contends).
     pub wifi: bool,
+    /// This node's rate control of data frames.
+    pub rate: RateAlgo,
     /// The kinds of [`MacEvent`] a cross-layer scheme wants from this node (`xlayer::TX_DONE`,
     /// ...); the others are never made, so a node without schemes pays one test per event.
     pub events: u8,
 }
 
 impl Mac {
-    /// A MAC with these access categories, and `nodes` peers each starting as `peer`.
+    /// A MAC with these access categories and rate control, and `nodes` peers never sent to.
     pub fn new(
         params: [AcParams; AC_COUNT],
         rule: CountRule,
         qos: bool,
         nodes: usize,
-        peer: station::Station,
+        rate: RateAlgo,
         mut rng: Stream,
     ) -> Mac {
+        let peer = station::Station::new(rate.station(), rate.initial_mode());
         let txops = params.map(|p| {
             // Like ns-3 and real devices, every EDCAF starts with a random backoff.
             let backoff = rng.uniform_inclusive(p.cw_min);
@@ -337,6 +341,7 @@ impl Mac {
             rng,
             counters: MacCounters::default(),
             wifi: true,
+            rate,
             events: 0,
         }
     }
@@ -404,11 +409,6 @@ impl Wifi {
         self.macs[node.idx()].txops[ac].queue.len()
     }
 
-    /// A station-table entry as a MAC of this channel starts it for each peer.
-    pub fn new_station(cfg: &WifiConfig) -> station::Station {
-        station::Station::new(cfg.rate.station(), cfg.rate.initial_mode())
-    }
-
     /// The retry limits of queued frame `q` of `node`: its own, else its peer's, else the
     /// channel's (10.3.4.4).
     #[inline]
@@ -442,13 +442,13 @@ impl Wifi {
     /// [`MacEvent::RateChanged`].
     #[inline]
     pub(crate) fn select_mode(&mut self, node: NodeId, ac: usize, peer: NodeId, attempt: u32, now: SimTime) {
-        let rate = &self.cfg.rate;
-        if let rate::RateAlgo::Constant(c) = rate {
+        let mac = &mut self.macs[node.idx()];
+        if let rate::RateAlgo::Constant(c) = mac.rate {
             // Every peer starts at this mode and stays there: nothing to select or report.
-            self.macs[node.idx()].txops[ac].mode = c.mode;
+            mac.txops[ac].mode = c.mode;
             return;
         }
-        let mac = &mut self.macs[node.idx()];
+        let rate = &mac.rate;
         let st = &mut mac.peers[peer.idx()];
         let mode = rate.select(&mut st.rate, &mut self.rate_arena, (node.idx(), peer.idx()), attempt, now);
         if mode != st.mode {
@@ -500,11 +500,8 @@ mod tests {
         for (standard, mixed, difs_us, eifs_us) in cases {
             let t = PhyTiming::of(standard, mixed);
             let rng = crate::rng::Stream::derive(1, 1, crate::rng::Purpose::Backoff);
-            let peer = station::Station::new(
-                rate::RateStation::Constant(rate::constant::Stateless),
-                crate::phy::modes::OFDM_6,
-            );
-            let mut mac = Mac::new([AcParams::dcf(&t); AC_COUNT], CountRule::Dcf, false, 1, peer, rng);
+            let rate = RateAlgo::Constant(rate::constant::Constant { mode: crate::phy::modes::OFDM_6 });
+            let mut mac = Mac::new([AcParams::dcf(&t); AC_COUNT], CountRule::Dcf, false, 1, rate, rng);
             assert_eq!(mac.ifs(1, &t), Dur::from_us(difs_us), "{standard:?} DIFS");
             mac.eifs = true;
             assert_eq!(mac.ifs(1, &t), Dur::from_us(eifs_us), "{standard:?} EIFS");

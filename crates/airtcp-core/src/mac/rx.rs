@@ -67,7 +67,7 @@ impl Wifi {
                 if let Exchange::WaitCts { ac, .. } = mac.exchange {
                     mac.timeout.cancel();
                     mac.exchange = Exchange::CtsReceived { ac };
-                    let rate = &w.rate;
+                    let rate = &mac.rate;
                     rate.report(
                         &mut mac.peers[frame.src.idx()].rate,
                         &mut self.rate_arena,

@@ -194,7 +194,13 @@ mod tests {
     use crate::spec::ChannelSpec;
 
     fn node(name: &str, x: f64, role: Role) -> NodeSpec {
-        NodeSpec { name: name.into(), position_m: [x, 0.0, 0.0], wifi: role != Role::Host, role }
+        NodeSpec {
+            name: name.into(),
+            position_m: [x, 0.0, 0.0],
+            wifi: role != Role::Host,
+            role,
+            rate_control: None,
+        }
     }
 
     fn channel(range_m: f64) -> ChannelSpec {

@@ -20,6 +20,9 @@ pub struct NodeSpec {
     pub position_m: [f64; 3],
     pub wifi: bool,
     pub role: Role,
+    /// This node's rate control of data frames (`mac::rate::NAMES`); unset: `wifi.rate_control`.
+    #[serde(default)]
+    pub rate_control: Option<String>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -67,6 +70,18 @@ pub(super) fn validate_nodes(nodes: &[NodeSpec]) -> Result<u32, SpecError> {
         }
         if node.position_m.iter().any(|v| !v.is_finite()) {
             return err(&format!("nodes.{i}.position_m"), "coordinates must be finite");
+        }
+        if let Some(rc) = &node.rate_control {
+            if !crate::mac::rate::NAMES.contains(&rc.as_str()) {
+                return err(
+                    &format!("nodes.{i}.rate_control"),
+                    format!(
+                        "unknown rate control {}; allowed: {}",
+                        quoted(rc),
+                        crate::mac::rate::NAMES.join(", ")
+                    ),
+                );
+            }
         }
     }
     Ok(n)

@@ -159,7 +159,6 @@ impl World {
             }
         });
         let rule = if qos { CountRule::Edca } else { CountRule::Dcf };
-        let peer = Wifi::new_station(&wifi);
         let mut xlayer = CrossLayer::new(n);
         let mut nodes = Vec::with_capacity(n);
         let mut macs = Vec::with_capacity(n);
@@ -176,7 +175,13 @@ impl World {
                 sources: Vec::new(),
                 drops_no_route: 0,
             });
-            let mut mac = Mac::new(params, rule, qos, n, peer, Stream::derive(seed, ent, Purpose::Backoff));
+            // The node's own rate control, else the channel's (each standard has its modes).
+            let rate = match &ns.rate_control {
+                Some(name) => RateAlgo::parse(name, standard, &timing, data_txv.mode)
+                    .ok_or_else(|| SpecError(format!("{}: unknown rate control {name:?}", ns.name)))?,
+                None => wifi.rate,
+            };
+            let mut mac = Mac::new(params, rule, qos, n, rate, Stream::derive(seed, ent, Purpose::Backoff));
             mac.wifi = ns.wifi;
             macs.push(mac);
             rx_rngs.push(Stream::derive(seed, ent, Purpose::RxError));
