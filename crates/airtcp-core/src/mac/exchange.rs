@@ -201,7 +201,7 @@ impl Wifi {
             (true, true) => TxReport::FinalRtsFailed,
             (true, false) => TxReport::FinalDataFailed,
         };
-        rate.report(&mut st.rate, &mut self.rate_arena, report, now);
+        rate.report(&mut st.rate, &mut self.rate_arena, ac, report, now);
         if exceeded {
             st.link.final_status(false);
             let txop = &mut mac.txops[ac];
@@ -255,7 +255,7 @@ impl Wifi {
         };
         let rate = &mac.rate;
         let st = &mut mac.peers[q.next_hop.idx()];
-        rate.report(&mut st.rate, &mut self.rate_arena, TxReport::DataOk { retries }, now);
+        rate.report(&mut st.rate, &mut self.rate_arena, ac, TxReport::DataOk { retries }, now);
         st.link.final_status(true);
         self.ind.push(MacInd::Acked { node, packet: q.packet });
         self.ind.push(MacInd::Room { node });

@@ -450,7 +450,8 @@ impl Wifi {
         }
         let rate = &mac.rate;
         let st = &mut mac.peers[peer.idx()];
-        let mode = rate.select(&mut st.rate, &mut self.rate_arena, (node.idx(), peer.idx()), attempt, now);
+        let mode =
+            rate.select(&mut st.rate, &mut self.rate_arena, (node.idx(), peer.idx(), ac), attempt, now);
         if mode != st.mode {
             st.mode = mode;
             if mac.events & crate::xlayer::RATE_CHANGED != 0 {
@@ -462,7 +463,7 @@ impl Wifi {
             // A multi-rate retry chain sets how many attempts the frame gets (Linux on MRR
             // hardware, ns-3's MinstrelWifiManager::DoNeedRetransmission), unless the frame
             // carries a limit of its own.
-            if let Some(n) = rate.frame_attempts(&st.rate, &self.rate_arena) {
+            if let Some(n) = rate.frame_attempts(&st.rate, &self.rate_arena, ac) {
                 if let Some(q) = mac.txops[ac].queue.front_mut() {
                     q.retry_limit = q.retry_limit.or(Some(n.saturating_sub(1)));
                 }

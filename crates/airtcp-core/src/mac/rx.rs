@@ -71,6 +71,7 @@ impl Wifi {
                     rate.report(
                         &mut mac.peers[frame.src.idx()].rate,
                         &mut self.rate_arena,
+                        usize::from(ac),
                         TxReport::RtsOk,
                         now,
                     );

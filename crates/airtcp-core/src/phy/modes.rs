@@ -164,7 +164,34 @@ impl ModeId {
     }
 }
 
+/// 802.11g's modes by modulation class (DSSS, HR/DSSS, then ERP-OFDM), as ns-3's
+/// `WifiPhy::GetModeList` and Linux's 2.4 GHz band tables list them.
+const MODES_G_BY_CLASS: [ModeId; 12] = [
+    ModeId(0),
+    ModeId(1),
+    ModeId(2),
+    ModeId(3),
+    ModeId(12),
+    ModeId(13),
+    ModeId(14),
+    ModeId(15),
+    ModeId(16),
+    ModeId(17),
+    ModeId(18),
+    ModeId(19),
+];
+
 impl Standard {
+    /// The modes in the order ns-3 and Linux list a station's rates: by modulation class, then
+    /// by rate (on 802.11g 11 Mbit/s CCK comes before 6 Mbit/s ERP-OFDM). ns-3's ARF and AARF
+    /// step through this list, and Minstrel's tables follow it.
+    pub fn modes_by_class(self) -> &'static [ModeId] {
+        match self {
+            Standard::G => &MODES_G_BY_CLASS,
+            s => s.modes(),
+        }
+    }
+
     /// The modes of the standard, ascending by rate.
     pub fn modes(self) -> &'static [ModeId] {
         match self {

@@ -93,7 +93,9 @@ impl Arf {
 
     fn timer_expired(&self, st: &ArfStation, now: SimTime) -> bool {
         match self.params.timer {
-            ArfTimer::Attempts(_) => u64::from(st.timer) >= st.timer_threshold,
+            // ns-3 compares with ==: a count that passes the threshold on a failed attempt
+            // (and is not reset) fires no more until the next reset.
+            ArfTimer::Attempts(_) => u64::from(st.timer) == st.timer_threshold,
             ArfTimer::Time(_) => now.since(st.timer_since).ns() >= st.timer_threshold,
         }
     }
@@ -145,7 +147,7 @@ impl Arf {
         st.failed = 0;
         st.recovery = false;
         let top = (self.ladder.len() - 1) as u8;
-        if (st.success >= st.success_threshold || self.timer_expired(st, now)) && st.rate < top {
+        if (st.success == st.success_threshold || self.timer_expired(st, now)) && st.rate < top {
             st.rate += 1;
             st.success = 0;
             st.recovery = true;
@@ -171,11 +173,11 @@ impl RateControl for Arf {
     }
 
     #[inline]
-    fn select(&self, st: &mut ArfStation, _attempt: u32, _now: SimTime) -> ModeId {
+    fn select(&self, st: &mut ArfStation, _queue: usize, _attempt: u32, _now: SimTime) -> ModeId {
         self.ladder[usize::from(st.rate)]
     }
 
-    fn report(&self, st: &mut ArfStation, report: TxReport, now: SimTime) {
+    fn report(&self, st: &mut ArfStation, _queue: usize, report: TxReport, now: SimTime) {
         match report {
             TxReport::DataOk { .. } => self.data_ok(st, now),
             // ns-3 reports a final failure as a failed attempt, then as final (ignored).
@@ -198,18 +200,18 @@ mod tests {
 
     fn ok(a: &Arf, st: &mut ArfStation, n: u32, now: SimTime) {
         for _ in 0..n {
-            a.report(st, TxReport::DataOk { retries: 0 }, now);
+            a.report(st, 1, TxReport::DataOk { retries: 0 }, now);
         }
     }
 
     fn fail(a: &Arf, st: &mut ArfStation, n: u32, now: SimTime) {
         for _ in 0..n {
-            a.report(st, TxReport::DataFailed, now);
+            a.report(st, 1, TxReport::DataFailed, now);
         }
     }
 
     fn rate(a: &Arf, st: &mut ArfStation) -> u32 {
-        a.select(st, 0, T0).rate_kbps() / 1000
+        a.select(st, 1, 0, T0).rate_kbps() / 1000
     }
 
     fn ns3(params: ArfParams) -> (Arf, ArfStation) {
@@ -320,12 +322,29 @@ mod tests {
         let (a, mut st) = ns3(ArfParams::NS3);
         ok(&a, &mut st, 200, T0);
         assert_eq!(rate(&a, &mut st), 54);
-        a.report(&mut st, TxReport::RtsFailed, T0);
-        a.report(&mut st, TxReport::FinalRtsFailed, T0);
+        a.report(&mut st, 1, TxReport::RtsFailed, T0);
+        a.report(&mut st, 1, TxReport::FinalRtsFailed, T0);
         assert_eq!((rate(&a, &mut st), st.failed), (54, 0));
         // A final data failure counts as a failed attempt (ns-3 reports both).
-        a.report(&mut st, TxReport::DataFailed, T0);
-        a.report(&mut st, TxReport::FinalDataFailed, T0);
+        a.report(&mut st, 1, TxReport::DataFailed, T0);
+        a.report(&mut st, 1, TxReport::FinalDataFailed, T0);
         assert_eq!(rate(&a, &mut st), 48);
+    }
+
+    #[test]
+    fn the_counted_timer_compares_for_equality_as_ns3_does() {
+        // The timer reaches 15 on a failure that is not the second in a row: no step, no
+        // reset, and ns-3's `m_timer == m_timerThreshold` never holds again until a reset, so
+        // the next success does not step up either (it would with >=).
+        let (a, mut st) = ns3(ArfParams::NS3);
+        ok(&a, &mut st, 2, T0); // timer 2
+        for _ in 0..6 {
+            fail(&a, &mut st, 1, T0);
+            ok(&a, &mut st, 1, T0);
+        }
+        assert_eq!((st.timer, rate(&a, &mut st)), (14, 6));
+        fail(&a, &mut st, 1, T0); // the 15th attempt fails
+        ok(&a, &mut st, 1, T0); // 16: past the threshold
+        assert_eq!((rate(&a, &mut st), st.timer), (6, 16));
     }
 }

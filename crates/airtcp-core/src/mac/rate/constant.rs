@@ -21,12 +21,12 @@ impl RateControl for Constant {
     }
 
     #[inline]
-    fn select(&self, _st: &mut Stateless, _attempt: u32, _now: SimTime) -> ModeId {
+    fn select(&self, _st: &mut Stateless, _queue: usize, _attempt: u32, _now: SimTime) -> ModeId {
         self.mode
     }
 
     #[inline]
-    fn report(&self, _st: &mut Stateless, _report: TxReport, _now: SimTime) {}
+    fn report(&self, _st: &mut Stateless, _queue: usize, _report: TxReport, _now: SimTime) {}
 }
 
 #[cfg(test)]
@@ -40,8 +40,8 @@ mod tests {
         let c = Constant { mode };
         let mut st = c.station();
         for attempt in 0..7 {
-            assert_eq!(c.select(&mut st, attempt, SimTime::ZERO), mode);
-            c.report(&mut st, TxReport::DataFailed, SimTime::ZERO);
+            assert_eq!(c.select(&mut st, 1, attempt, SimTime::ZERO), mode);
+            c.report(&mut st, 1, TxReport::DataFailed, SimTime::ZERO);
         }
     }
 }

@@ -6,6 +6,14 @@
 //! that fit a 6 ms segment (`minstrel_rate_init`); and about 10 % look-around frames at a mode
 //! drawn from a table of random permutations (`minstrel_get_rate`, `init_sample_table`).
 //!
+//! The reference is Linux 3.10-3.13 (`IEEE80211_TX_MAX_RATES` 4, so an ACK at the fourth stage
+//! earns no success credit). Known differences: the chain is built as if the frame had no RTS
+//! (Linux turns multi-rate retry off for RTS-protected frames); on rt2800 each attempt is
+//! credited to the mode it was sent at, while rt2x00 reconstructs the per-rate tries from the
+//! hardware's retry count (`rt2x00lib_fill_tx_status`), which skews real Minstrel's statistics;
+//! the 1 Mbit/s frame times use the long preamble (Linux computes all with the short one: about
+//! 1 % on the lowest mode's throughput estimate, the tries unchanged).
+//!
 //! Two hardware flavours: `mrr` (ath9k-like, four chain stages, 10 % sampling) and the rt2800
 //! flavour (`max_rates = 1`, `max_rate_tries = 1`: one mode per frame from Minstrel, 5 %
 //! sampling, and the hardware falls back one mode per retry within the modulation class,
@@ -31,6 +39,8 @@ const fn frac(val: u32, div: u32) -> u32 {
 }
 /// `EWMA_LEVEL`: the weight of the old probability, percent.
 const EWMA_LEVEL: u32 = 75;
+/// `lookaround_rate`: the sampling share when multi-rate retry is off, percent.
+const LOOKAROUND_NON_MRR: u32 = 5;
 
 /// Parameters (`minstrel_alloc` and the hardware's capabilities).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -104,20 +114,34 @@ pub struct MinstrelStation {
     sample_row: u8,
     sample_column: u8,
     pub stats_update: SimTime,
-    /// The chain of the frame in flight: (mode index, tries) per stage, and whether it samples.
+    /// The frame in flight at the head of each access category's queue toward this peer.
+    pub frames: [FrameChain; crate::mac::AC_COUNT],
+}
+
+/// One frame's retry chain (what Linux keeps in the frame's `ieee80211_tx_info`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FrameChain {
+    /// (mode index, tries) per stage.
     pub chain: [(u8, u8); 4],
     pub chain_len: u8,
-    /// The frame in flight samples at a slower mode in its second stage
+    /// The frame samples at a slower mode in its second stage
     /// (`IEEE80211_TX_CTL_RATE_CTRL_PROBE`).
     pub probe: bool,
-    /// The mode index of the attempt in flight.
+    /// The mode index and the chain stage of the attempt in flight.
     pub cur: u8,
+    pub stage: u8,
+}
+
+impl Default for FrameChain {
+    fn default() -> FrameChain {
+        FrameChain { chain: [(0, 1); 4], chain_len: 1, probe: false, cur: 0, stage: 0 }
+    }
 }
 
 impl Minstrel {
     /// Minstrel over `standard`'s modes, with its MAC timing (`minstrel_rate_init`).
     pub fn new(standard: Standard, timing: &PhyTiming, params: MinstrelParams) -> Minstrel {
-        let modes = standard.modes();
+        let modes = standard.modes_by_class(); // the band's rate table order
         let n = modes.len().min(MAX_MODES);
         let us = |d: Dur| (d.ns() / 1000) as u32;
         // ieee80211_frame_duration(band, len, rate, erp, short_preamble = 1): SIFS + the PPDU of
@@ -166,7 +190,7 @@ impl Minstrel {
 
     /// A new peer: statistics empty, the sample table drawn from `rng` (`init_sample_table`:
     /// each column a random arrangement of the modes above the lowest, which is never sampled).
-    pub fn new_station(&self, rng: &mut Stream) -> MinstrelStation {
+    pub fn new_station(&self, rng: &mut Stream, now: SimTime) -> MinstrelStation {
         let n = self.n();
         let mut r = [ModeStats::default(); MAX_MODES];
         for (i, s) in r.iter_mut().enumerate().take(n) {
@@ -198,11 +222,8 @@ impl Minstrel {
             sample_table: table,
             sample_row: 0,
             sample_column: 0,
-            stats_update: SimTime::ZERO,
-            chain: [(0, 1); 4],
-            chain_len: 1,
-            probe: false,
-            cur: 0,
+            stats_update: now, // minstrel_rate_init
+            frames: [FrameChain::default(); crate::mac::AC_COUNT],
         }
     }
 
@@ -267,13 +288,15 @@ impl Minstrel {
         usize::from(idx)
     }
 
-    /// `minstrel_get_rate`: the chain of a new frame (no RTS, no CTS protection).
-    pub fn build_chain(&self, st: &mut MinstrelStation) {
-        let mrr = self.params.mrr;
+    /// `minstrel_get_rate`: the chain of a new frame at the head of `queue`; `rts`: the frame
+    /// is protected by RTS/CTS, which turns multi-rate retry off (`mrr_capable`).
+    pub fn build_chain(&self, st: &mut MinstrelStation, queue: usize, rts: bool) {
+        let mrr = self.params.mrr && !rts;
+        let lookaround = if mrr { self.params.lookaround_percent } else { LOOKAROUND_NON_MRR };
         let mut ndx = usize::from(st.max_tp);
         st.packet_count += 1;
-        let delta = (st.packet_count * self.params.lookaround_percent / 100) as i64
-            - i64::from(st.sample_count + st.sample_deferred / 2);
+        let delta =
+            (st.packet_count * lookaround / 100) as i64 - i64::from(st.sample_count + st.sample_deferred / 2);
         let (mut sampling, mut indirect, mut sample_ndx) = (false, false, 0usize);
         if delta > 0 && (mrr || !st.prev_sample) {
             if st.packet_count >= 10_000 {
@@ -309,10 +332,10 @@ impl Minstrel {
             ndx = usize::from(st.max_tp);
         }
         let tries = |i: usize| st.r[i].adjusted_retry_count.max(1);
-        if !mrr {
+        let f = if !mrr {
             let first = if sampling { tries(ndx) } else { self.params.max_retry as u8 };
-            st.chain = [(ndx as u8, first), (0, self.params.max_retry as u8), (0, 0), (0, 0)];
-            st.chain_len = 2;
+            let chain = [(ndx as u8, first), (0, self.params.max_retry as u8), (0, 0), (0, 0)];
+            FrameChain { chain, chain_len: 2, ..FrameChain::default() }
         } else {
             let second = if sampling {
                 if indirect {
@@ -324,23 +347,24 @@ impl Minstrel {
                 usize::from(st.max_tp2)
             };
             let prob = usize::from(st.max_prob);
-            st.chain = [
+            let chain = [
                 (ndx as u8, tries(ndx)),
                 (second as u8, tries(second)),
                 (prob as u8, tries(prob)),
                 (0, tries(0)),
             ];
-            st.chain_len = 4;
-        }
-        st.probe = sampling && indirect;
+            FrameChain { chain, chain_len: 4, ..FrameChain::default() }
+        };
+        st.frames[queue] = FrameChain { probe: sampling && indirect, ..f };
     }
 
-    /// The mode index of attempt `attempt` of the frame in flight.
-    pub fn chain_index(&self, st: &MinstrelStation, attempt: u32) -> usize {
+    /// The mode index and chain stage of attempt `attempt` of the frame in flight at `queue`.
+    pub fn chain_index(&self, st: &MinstrelStation, queue: usize, attempt: u32) -> (usize, u8) {
+        let f = &st.frames[queue];
         if !self.params.mrr {
             // rt2800: the hardware steps one mode down per retry, within the modulation class
             // (LG_FBK_CFG0: OFDM never falls back to CCK).
-            let first = usize::from(st.chain[0].0);
+            let first = usize::from(f.chain[0].0);
             let ofdm = !is_dsss(self.modes[first]);
             let mut i = first;
             for _ in 0..attempt {
@@ -349,28 +373,38 @@ impl Minstrel {
                     None => break,
                 }
             }
-            return i;
+            return (i, 0);
         }
         let mut left = attempt;
-        for &(i, count) in &st.chain[..usize::from(st.chain_len)] {
+        for (stage, &(i, count)) in f.chain[..usize::from(f.chain_len)].iter().enumerate() {
             if left < u32::from(count) {
-                return usize::from(i);
+                return (usize::from(i), stage as u8);
             }
             left -= u32::from(count);
         }
-        usize::from(st.chain[usize::from(st.chain_len) - 1].0)
+        (usize::from(f.chain[usize::from(f.chain_len) - 1].0), f.chain_len - 1)
     }
 
     /// The attempt in flight ended (`acked` or not); `frame_done`: it was the frame's last
     /// (`minstrel_tx_status`, which Linux calls once per frame with each stage's count: the
     /// same sums). At the frame's end the statistics are refreshed once `update_interval` has
     /// passed.
-    pub fn attempt_done(&self, st: &mut MinstrelStation, acked: bool, frame_done: bool, now: SimTime) {
-        let i = usize::from(st.cur);
+    pub fn attempt_done(
+        &self,
+        st: &mut MinstrelStation,
+        queue: usize,
+        acked: bool,
+        frame_done: bool,
+        now: SimTime,
+    ) {
+        let f = st.frames[queue];
+        let i = usize::from(f.cur);
         st.r[i].attempts += 1;
-        st.r[i].success += u32::from(acked);
+        // minstrel_tx_status credits the ACK to the last stage used, except the fourth
+        // (`i != IEEE80211_TX_MAX_RATES - 1`, with IEEE80211_TX_MAX_RATES = 4 from Linux 3.10).
+        st.r[i].success += u32::from(acked && f.stage < 3);
         if frame_done {
-            if st.probe {
+            if f.probe {
                 st.sample_count += 1;
             }
             if st.sample_deferred > 0 {
@@ -392,25 +426,26 @@ impl super::RateControl for Minstrel {
 
     /// Not used: a Minstrel station needs a random sample table ([`Minstrel::station`]).
     fn station(&self) -> MinstrelStation {
-        self.new_station(&mut Stream::derive(0, 0, crate::rng::Purpose::RateControl))
+        self.new_station(&mut Stream::derive(0, 0, crate::rng::Purpose::RateControl), SimTime::ZERO)
     }
 
-    fn select(&self, st: &mut MinstrelStation, attempt: u32, _now: SimTime) -> ModeId {
+    fn select(&self, st: &mut MinstrelStation, queue: usize, attempt: u32, _now: SimTime) -> ModeId {
         if attempt == 0 {
-            self.build_chain(st);
+            self.build_chain(st, queue, false);
         }
-        let i = self.chain_index(st, attempt);
-        st.cur = i as u8;
+        let (i, stage) = self.chain_index(st, queue, attempt);
+        (st.frames[queue].cur, st.frames[queue].stage) = (i as u8, stage);
         self.modes[i]
     }
 
-    fn report(&self, st: &mut MinstrelStation, report: super::TxReport, now: SimTime) {
+    fn report(&self, st: &mut MinstrelStation, queue: usize, report: super::TxReport, now: SimTime) {
         use super::TxReport::*;
         match report {
-            DataOk { .. } => self.attempt_done(st, true, true, now),
-            DataFailed => self.attempt_done(st, false, false, now),
-            FinalDataFailed => self.attempt_done(st, false, true, now),
-            RtsFailed | RtsOk | FinalRtsFailed => {}
+            DataOk { .. } => self.attempt_done(st, queue, true, true, now),
+            // The hardware counts an RTS that got no CTS as a try at the frame's rate.
+            DataFailed | RtsFailed => self.attempt_done(st, queue, false, false, now),
+            FinalDataFailed | FinalRtsFailed => self.attempt_done(st, queue, false, true, now),
+            RtsOk => {}
         }
     }
 }
@@ -445,7 +480,7 @@ mod tests {
     #[test]
     fn the_sample_table_holds_each_mode_but_the_lowest_once_per_column() {
         let m = a();
-        let st = m.new_station(&mut rng());
+        let st = m.new_station(&mut rng(), SimTime::ZERO);
         for col in 0..SAMPLE_COLUMNS {
             let mut seen: Vec<u8> = (0..7).map(|row| st.sample_table[row][col]).collect();
             seen.sort();
@@ -456,7 +491,7 @@ mod tests {
     #[test]
     fn statistics_are_an_ewma_of_75_percent_and_pick_the_best_modes() {
         let m = a();
-        let mut st = m.new_station(&mut rng());
+        let mut st = m.new_station(&mut rng(), SimTime::ZERO);
         // One window: 54 Mbit/s (index 7) 10 attempts 5 acked; 36 (5) 10/10; 12 (2) 10/10.
         for (i, att, ok) in [(7usize, 10u32, 5u32), (5, 10, 10), (2, 10, 10)] {
             (st.r[i].attempts, st.r[i].success) = (att, ok);
@@ -477,18 +512,23 @@ mod tests {
     #[test]
     fn the_chain_is_max_throughput_second_throughput_max_probability_lowest() {
         let m = a();
-        let mut st = m.new_station(&mut rng());
+        let mut st = m.new_station(&mut rng(), SimTime::ZERO);
         (st.max_tp, st.max_tp2, st.max_prob) = (7, 5, 2);
         for i in 0..8 {
             st.r[i].adjusted_retry_count = m.retry_count(i);
         }
         st.packet_count = 1000;
         st.sample_count = 1000; // no sampling due
-        m.build_chain(&mut st);
-        assert_eq!(st.chain, [(7, 6), (5, 6), (2, 5), (0, 3)]);
+        m.build_chain(&mut st, 1, false);
+        assert_eq!(st.frames[1].chain, [(7, 6), (5, 6), (2, 5), (0, 3)]);
         // The attempts walk the stages by their counts, then stay at the last.
-        let idx: Vec<usize> = [0, 5, 6, 11, 12, 16, 17, 30].iter().map(|&k| m.chain_index(&st, k)).collect();
-        assert_eq!(idx, [7, 7, 5, 5, 2, 2, 0, 0]);
+        let idx: Vec<(usize, u8)> =
+            [0, 5, 6, 11, 12, 16, 17, 30].iter().map(|&k| m.chain_index(&st, 1, k)).collect();
+        assert_eq!(idx, [(7, 0), (7, 0), (5, 1), (5, 1), (2, 2), (2, 2), (0, 3), (0, 3)]);
+        // Another queue's frame to the same peer has its own chain: building it leaves this one.
+        st.sample_count = 0;
+        m.build_chain(&mut st, 3, false);
+        assert_eq!(st.frames[1].chain, [(7, 6), (5, 6), (2, 5), (0, 3)]);
     }
 
     #[test]
@@ -496,13 +536,13 @@ mod tests {
         // Every frame acknowledged at once: the share of frames whose chain samples another
         // mode tends to lookaround_rate_mrr = 10 % (delta = packets x 10 % - samples).
         let m = a();
-        let mut st = m.new_station(&mut rng());
+        let mut st = m.new_station(&mut rng(), SimTime::ZERO);
         let (mut now, mut sampled) = (SimTime::ZERO, 0);
         for _ in 0..20_000 {
             now += Dur::from_us(500);
-            m.select(&mut st, 0, now);
+            m.select(&mut st, 1, 0, now);
             sampled += u32::from(st.prev_sample);
-            m.report(&mut st, TxReport::DataOk { retries: 0 }, now);
+            m.report(&mut st, 1, TxReport::DataOk { retries: 0 }, now);
         }
         let share = f64::from(sampled) / 20_000.0;
         assert!((0.08..0.12).contains(&share), "{share}");
@@ -513,15 +553,16 @@ mod tests {
     #[test]
     fn rt2800_falls_back_one_mode_per_retry_and_never_from_ofdm_to_cck() {
         let g = Minstrel::new(Standard::G, &PhyTiming::of(Standard::G, false), MinstrelParams::RT2800);
-        let mut st = g.new_station(&mut rng());
+        let mut st = g.new_station(&mut rng(), SimTime::ZERO);
         st.max_tp = 11; // 54 Mbit/s ERP-OFDM
         st.packet_count = 1000;
         st.sample_count = 1000;
-        g.build_chain(&mut st);
-        let rates: Vec<u32> = (0..10).map(|k| g.modes[g.chain_index(&st, k)].rate_kbps() / 1000).collect();
+        g.build_chain(&mut st, 1, false);
+        let rates: Vec<u32> =
+            (0..10).map(|k| g.modes[g.chain_index(&st, 1, k).0].rate_kbps() / 1000).collect();
         assert_eq!(rates, [54, 48, 36, 24, 18, 12, 9, 6, 6, 6]);
-        st.chain[0].0 = 5; // 11 Mbit/s CCK falls back through 5.5, 2, 1
-        let cck: Vec<u32> = (0..5).map(|k| g.modes[g.chain_index(&st, k)].rate_kbps()).collect();
+        st.frames[1].chain[0].0 = 3; // 11 Mbit/s CCK (the band table: 1, 2, 5.5, 11, 6, ...)
+        let cck: Vec<u32> = (0..5).map(|k| g.modes[g.chain_index(&st, 1, k).0].rate_kbps()).collect();
         assert_eq!(cck, [11_000, 5_500, 2_000, 1_000, 1_000]);
     }
 }

@@ -38,10 +38,12 @@ pub trait RateControl {
     type Station: Clone + Copy + std::fmt::Debug + PartialEq;
     /// The state of a peer never sent to.
     fn station(&self) -> Self::Station;
-    /// The mode of attempt `attempt` (0 for the first transmission) of a data frame.
-    fn select(&self, st: &mut Self::Station, attempt: u32, now: SimTime) -> ModeId;
-    /// The outcome of the last attempt.
-    fn report(&self, st: &mut Self::Station, report: TxReport, now: SimTime);
+    /// The mode of attempt `attempt` (0 for the first transmission) of the data frame at the
+    /// head of queue `queue` (a retry chain belongs to its frame, and a peer may have one frame
+    /// in each access category's queue).
+    fn select(&self, st: &mut Self::Station, queue: usize, attempt: u32, now: SimTime) -> ModeId;
+    /// The outcome of the last attempt of the frame at the head of `queue`.
+    fn report(&self, st: &mut Self::Station, queue: usize, report: TxReport, now: SimTime);
 }
 
 /// Names accepted in configurations, in the order of [`RateAlgo::parse`]; Python reads this
@@ -88,15 +90,17 @@ impl RateAlgo {
     /// The algorithm called `name` on `standard`; `data_mode` is the configured data mode
     /// (the one `constant` uses). The adaptive algorithms climb the standard's modes.
     pub fn parse(name: &str, standard: Standard, timing: &PhyTiming, data_mode: ModeId) -> Option<RateAlgo> {
+        // QualNet's ARF climbs by rate; ns-3's managers climb their station's mode list.
         let arf = |params| RateAlgo::Arf(arf::Arf { ladder: standard.modes(), params });
+        let arf_ns3 = |params| RateAlgo::Arf(arf::Arf { ladder: standard.modes_by_class(), params });
         let minstrel = |params| RateAlgo::Minstrel(minstrel::Minstrel::new(standard, timing, params));
         match name {
             "minstrel" => Some(minstrel(minstrel::MinstrelParams::MRR)),
             "minstrel-rt2800" => Some(minstrel(minstrel::MinstrelParams::RT2800)),
             "constant" => Some(RateAlgo::Constant(constant::Constant { mode: data_mode })),
             "arf" => Some(arf(arf::ArfParams::QUALNET)),
-            "arf-ns3" => Some(arf(arf::ArfParams::NS3)),
-            "aarf" => Some(arf(arf::ArfParams::AARF_NS3)),
+            "arf-ns3" => Some(arf_ns3(arf::ArfParams::NS3)),
+            "aarf" => Some(arf_ns3(arf::ArfParams::AARF_NS3)),
             _ => None,
         }
     }
@@ -139,22 +143,22 @@ impl RateAlgo {
         &self,
         st: &mut RateStation,
         arena: &mut RateArena,
-        (node, peer): (usize, usize),
+        (node, peer, queue): (usize, usize, usize),
         attempt: u32,
         now: SimTime,
     ) -> ModeId {
         match (self, st) {
-            (RateAlgo::Constant(a), RateStation::Constant(s)) => a.select(s, attempt, now),
-            (RateAlgo::Arf(a), RateStation::Arf(s)) => a.select(s, attempt, now),
+            (RateAlgo::Constant(a), RateStation::Constant(s)) => a.select(s, queue, attempt, now),
+            (RateAlgo::Arf(a), RateStation::Arf(s)) => a.select(s, queue, attempt, now),
             (RateAlgo::Minstrel(m), RateStation::Minstrel(i)) => {
                 if *i == u32::MAX {
                     let e = |k: usize| arena.entities.get(k).copied().unwrap_or(k as u64);
                     let key = mix64(e(node) ^ mix64(e(peer)));
                     let mut rng = Stream::derive(arena.seed, key, Purpose::RateControl);
-                    arena.minstrel.push(m.new_station(&mut rng));
+                    arena.minstrel.push(m.new_station(&mut rng, now));
                     *i = (arena.minstrel.len() - 1) as u32;
                 }
-                m.select(&mut arena.minstrel[*i as usize], attempt, now)
+                m.select(&mut arena.minstrel[*i as usize], queue, attempt, now)
             }
             _ => unreachable!("a station's rate state is made by its channel's algorithm"),
         }
@@ -164,12 +168,12 @@ impl RateAlgo {
     /// (Minstrel on multi-rate-retry hardware: the sum of its stages' tries); `None`: the
     /// MAC's retry limits.
     #[inline]
-    pub fn frame_attempts(&self, st: &RateStation, arena: &RateArena) -> Option<u8> {
+    pub fn frame_attempts(&self, st: &RateStation, arena: &RateArena, queue: usize) -> Option<u8> {
         match (self, st) {
             (RateAlgo::Minstrel(m), RateStation::Minstrel(i)) if m.params.mrr => {
-                let s = arena.minstrel.get(*i as usize)?;
+                let f = &arena.minstrel.get(*i as usize)?.frames[queue];
                 Some(
-                    s.chain[..usize::from(s.chain_len)].iter().map(|&(_, c)| c).fold(0u8, u8::saturating_add),
+                    f.chain[..usize::from(f.chain_len)].iter().map(|&(_, c)| c).fold(0u8, u8::saturating_add),
                 )
             }
             _ => None,
@@ -177,13 +181,20 @@ impl RateAlgo {
     }
 
     #[inline]
-    pub fn report(&self, st: &mut RateStation, arena: &mut RateArena, report: TxReport, now: SimTime) {
+    pub fn report(
+        &self,
+        st: &mut RateStation,
+        arena: &mut RateArena,
+        queue: usize,
+        report: TxReport,
+        now: SimTime,
+    ) {
         match (self, st) {
-            (RateAlgo::Constant(a), RateStation::Constant(s)) => a.report(s, report, now),
-            (RateAlgo::Arf(a), RateStation::Arf(s)) => a.report(s, report, now),
+            (RateAlgo::Constant(a), RateStation::Constant(s)) => a.report(s, queue, report, now),
+            (RateAlgo::Arf(a), RateStation::Arf(s)) => a.report(s, queue, report, now),
             (RateAlgo::Minstrel(m), RateStation::Minstrel(i)) => {
                 if let Some(s) = arena.minstrel.get_mut(*i as usize) {
-                    m.report(s, report, now);
+                    m.report(s, queue, report, now);
                 }
             }
             _ => unreachable!("a station's rate state is made by its channel's algorithm"),
