@@ -416,13 +416,14 @@ fn arf_climbs_to_the_top_mode_of_a_clean_channel_and_costs_little() {
         assert_eq!(mode, "OfdmRate54Mbps", "{rc}");
         assert!(g < constant && g > 0.98 * constant, "{rc}: {g} vs {constant}");
     }
-    // Minstrel starts at the lowest mode too, learns every mode's success from its 100 ms
-    // windows and look-around frames, and sends at 54 Mbit/s once the first window shows it
-    // best; its look-around frames at slower modes cost a little more.
+    // Minstrel starts at the lowest mode too and sends at 54 Mbit/s once a 100 ms window shows
+    // it best. The first window at slower modes is 5 % of the run at a fraction of the rate,
+    // and rt2800's direct look-around frames (5 %) go out at slower modes: both stay within
+    // 4 % of constant 54 Mbit/s (measured: 0.5 % and 2.7 % below).
     for rc in ["minstrel", "minstrel-rt2800"] {
         let (g, mode) = run(rc);
         assert_eq!(mode, "OfdmRate54Mbps", "{rc}");
-        assert!(g < constant && g > 0.9 * constant, "{rc}: {g} vs {constant}");
+        assert!(g < constant && g > 0.96 * constant, "{rc}: {g} vs {constant}");
     }
 }
 

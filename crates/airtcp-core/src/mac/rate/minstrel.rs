@@ -39,8 +39,6 @@ const fn frac(val: u32, div: u32) -> u32 {
 }
 /// `EWMA_LEVEL`: the weight of the old probability, percent.
 const EWMA_LEVEL: u32 = 75;
-/// `lookaround_rate`: the sampling share when multi-rate retry is off, percent.
-const LOOKAROUND_NON_MRR: u32 = 5;
 
 /// Parameters (`minstrel_alloc` and the hardware's capabilities).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -288,11 +286,11 @@ impl Minstrel {
         usize::from(idx)
     }
 
-    /// `minstrel_get_rate`: the chain of a new frame at the head of `queue`; `rts`: the frame
-    /// is protected by RTS/CTS, which turns multi-rate retry off (`mrr_capable`).
-    pub fn build_chain(&self, st: &mut MinstrelStation, queue: usize, rts: bool) {
-        let mrr = self.params.mrr && !rts;
-        let lookaround = if mrr { self.params.lookaround_percent } else { LOOKAROUND_NON_MRR };
+    /// `minstrel_get_rate`: the chain of a new frame at the head of `queue` (built as if the
+    /// frame had no RTS protection, which in Linux turns multi-rate retry off).
+    pub fn build_chain(&self, st: &mut MinstrelStation, queue: usize) {
+        let mrr = self.params.mrr;
+        let lookaround = self.params.lookaround_percent;
         let mut ndx = usize::from(st.max_tp);
         st.packet_count += 1;
         let delta =
@@ -431,7 +429,7 @@ impl super::RateControl for Minstrel {
 
     fn select(&self, st: &mut MinstrelStation, queue: usize, attempt: u32, _now: SimTime) -> ModeId {
         if attempt == 0 {
-            self.build_chain(st, queue, false);
+            self.build_chain(st, queue);
         }
         let (i, stage) = self.chain_index(st, queue, attempt);
         (st.frames[queue].cur, st.frames[queue].stage) = (i as u8, stage);
@@ -519,7 +517,7 @@ mod tests {
         }
         st.packet_count = 1000;
         st.sample_count = 1000; // no sampling due
-        m.build_chain(&mut st, 1, false);
+        m.build_chain(&mut st, 1);
         assert_eq!(st.frames[1].chain, [(7, 6), (5, 6), (2, 5), (0, 3)]);
         // The attempts walk the stages by their counts, then stay at the last.
         let idx: Vec<(usize, u8)> =
@@ -527,7 +525,7 @@ mod tests {
         assert_eq!(idx, [(7, 0), (7, 0), (5, 1), (5, 1), (2, 2), (2, 2), (0, 3), (0, 3)]);
         // Another queue's frame to the same peer has its own chain: building it leaves this one.
         st.sample_count = 0;
-        m.build_chain(&mut st, 3, false);
+        m.build_chain(&mut st, 3);
         assert_eq!(st.frames[1].chain, [(7, 6), (5, 6), (2, 5), (0, 3)]);
     }
 
@@ -557,7 +555,7 @@ mod tests {
         st.max_tp = 11; // 54 Mbit/s ERP-OFDM
         st.packet_count = 1000;
         st.sample_count = 1000;
-        g.build_chain(&mut st, 1, false);
+        g.build_chain(&mut st, 1);
         let rates: Vec<u32> =
             (0..10).map(|k| g.modes[g.chain_index(&st, 1, k).0].rate_kbps() / 1000).collect();
         assert_eq!(rates, [54, 48, 36, 24, 18, 12, 9, 6, 6, 6]);
