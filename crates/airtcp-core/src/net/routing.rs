@@ -9,11 +9,13 @@
 
 use crate::ids::NodeId;
 use crate::medium::reach;
+use crate::phy::Standard;
 use crate::spec::{ChannelSpec, NodeSpec, Role, RouteSpec, TopologySpec, WiredLinkSpec};
 
 /// What the routes are computed from: the parts of a world spec that shape the graph.
 #[derive(Clone, Copy, Debug)]
 pub struct Topology<'a> {
+    pub standard: Standard,
     pub nodes: &'a [NodeSpec],
     pub channel: &'a ChannelSpec,
     pub wired_links: &'a [WiredLinkSpec],
@@ -22,12 +24,13 @@ pub struct Topology<'a> {
 
 impl<'a> Topology<'a> {
     pub fn new(
+        standard: Standard,
         nodes: &'a [NodeSpec],
         channel: &'a ChannelSpec,
         wired_links: &'a [WiredLinkSpec],
         blocked_radio_links: &'a [[u32; 2]],
     ) -> Topology<'a> {
-        Topology { nodes, channel, wired_links, blocked_radio_links }
+        Topology { standard, nodes, channel, wired_links, blocked_radio_links }
     }
 }
 
@@ -77,8 +80,8 @@ impl Connectivity {
             i != j
                 && t.nodes[i].wifi
                 && t.nodes[j].wifi
-                && reach(t.channel, t.nodes, i, j).0
-                && reach(t.channel, t.nodes, j, i).0
+                && reach(t.channel, t.standard, t.nodes, i, j).0
+                && reach(t.channel, t.standard, t.nodes, j, i).0
         };
         let mut neighbours = vec![Vec::new(); n];
         let mut adj: Vec<Vec<u32>> = vec![Vec::new(); n];
@@ -200,6 +203,8 @@ mod tests {
             wifi: role != Role::Host,
             role,
             rate_control: None,
+            mobility: None,
+            tx_power_dbm: None,
         }
     }
 
@@ -213,7 +218,13 @@ mod tests {
         // two apart leaves a 3-hop path from n0 to n3 (paper 000's path enforcement).
         let nodes: Vec<_> = (0..4).map(|i| node(&format!("n{i}"), 10.0 * i as f64, Role::Adhoc)).collect();
         let ch = channel(25.0);
-        let open = Topology { nodes: &nodes, channel: &ch, wired_links: &[], blocked_radio_links: &[] };
+        let open = Topology {
+            standard: Standard::A,
+            nodes: &nodes,
+            channel: &ch,
+            wired_links: &[],
+            blocked_radio_links: &[],
+        };
         let c = Connectivity::compute(&open);
         assert_eq!((c.next_hop(0, 3), c.next_hop(0, 2)), (Some(1), Some(2)));
         let blocked = [[0, 2], [1, 3], [0, 3]];
@@ -228,7 +239,13 @@ mod tests {
     fn stations_reach_each_other_only_through_the_access_point() {
         let nodes = [node("ap", 0.0, Role::Ap), node("sta1", 5.0, Role::Sta), node("sta2", 8.0, Role::Sta)];
         let ch = channel(10.0);
-        let t = Topology { nodes: &nodes, channel: &ch, wired_links: &[], blocked_radio_links: &[] };
+        let t = Topology {
+            standard: Standard::A,
+            nodes: &nodes,
+            channel: &ch,
+            wired_links: &[],
+            blocked_radio_links: &[],
+        };
         let c = Connectivity::compute(&t);
         assert_eq!(c.next_hop(1, 2), Some(0));
         assert_eq!(c.trace(1, 2), Ok(()));
@@ -238,7 +255,13 @@ mod tests {
     fn a_node_out_of_range_has_no_route_and_a_route_loop_is_found() {
         let nodes = [node("a", 0.0, Role::Adhoc), node("b", 5.0, Role::Adhoc), node("c", 50.0, Role::Adhoc)];
         let ch = channel(10.0);
-        let t = Topology { nodes: &nodes, channel: &ch, wired_links: &[], blocked_radio_links: &[] };
+        let t = Topology {
+            standard: Standard::A,
+            nodes: &nodes,
+            channel: &ch,
+            wired_links: &[],
+            blocked_radio_links: &[],
+        };
         let mut c = Connectivity::compute(&t);
         assert_eq!(c.trace(0, 2), Err(PathBreak::NoRoute { at: NodeId(0) }));
         c.apply(&[RouteSpec { node: 0, dst: 2, next_hop: 1 }, RouteSpec { node: 1, dst: 2, next_hop: 0 }]);
@@ -256,7 +279,13 @@ mod tests {
         let d = crate::medium::distance(nodes[0].position_m, nodes[1].position_m);
         assert!(d > 10.0 && d < 10.0 + crate::medium::RANGE_SLACK_M, "{d}");
         let ch = channel(10.0);
-        let t = Topology { nodes: &nodes, channel: &ch, wired_links: &[], blocked_radio_links: &[] };
+        let t = Topology {
+            standard: Standard::A,
+            nodes: &nodes,
+            channel: &ch,
+            wired_links: &[],
+            blocked_radio_links: &[],
+        };
         assert_eq!(Connectivity::compute(&t).next_hop(1, 0), Some(0));
     }
 }

@@ -1,4 +1,5 @@
-//! The `channel` section: who hears whom (ranges or an explicit matrix) and the error model.
+//! The `channel` section: who hears whom (ranges, an explicit matrix, or a radio model of
+//! powers and SNR) and the error model.
 
 use serde::Deserialize;
 
@@ -7,8 +8,11 @@ use super::{err, num, SpecError};
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ChannelSpec {
-    pub rx_range_m: f64,
-    pub cs_range_m: f64,
+    /// The range model's decode and sense ranges: required unless `radio` is set.
+    #[serde(default)]
+    pub rx_range_m: Option<f64>,
+    #[serde(default)]
+    pub cs_range_m: Option<f64>,
     #[serde(default)]
     pub matrix: Option<MatrixSpec>,
     #[serde(default)]
@@ -18,6 +22,224 @@ pub struct ChannelSpec {
     /// detection time of each other are detected by nobody, so the overlap is energy only.
     #[serde(default)]
     pub preamble_detection: bool,
+    /// The radio model: received powers from positions, path loss and fading, receptions
+    /// decided by their SINR (`medium::snr`). Replaces the ranges and the matrix.
+    #[serde(default)]
+    pub radio: Option<RadioSpec>,
+}
+
+/// The radio model of a channel: every number in the units of its name. Defaults are ns-3
+/// 3.44's `YansWifiPhy` and `YansWifiChannelHelper::Default` (channel::budget).
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct RadioSpec {
+    pub path_loss: PathLossSpec,
+    #[serde(default)]
+    pub fading: FadingSpec,
+    /// Every node's transmit power unless its own `tx_power_dbm` is set.
+    pub tx_power_dbm: f64,
+    /// Transmit power per data rate, `[rate_mbps, dbm]` pairs (QualNet's `PHY802.11a-TX-POWER`
+    /// per rate: 20 dBm at 6 Mbit/s down to 16 at 54); a rate not listed uses `tx_power_dbm`.
+    /// A node's own `tx_power_dbm` overrides both.
+    #[serde(default)]
+    pub tx_power_by_rate_dbm: Vec<[f64; 2]>,
+    pub noise_figure_db: f64,
+    /// Signals weaker than this are not seen at all, not even as interference (ns-3
+    /// `YansWifiChannel::Receive`).
+    pub rx_sensitivity_dbm: f64,
+    /// Per data rate, `[rate_mbps, dbm]`: a frame sent at that rate is received only at or
+    /// above this power (QualNet's `PHY802.11a-RX-SENSITIVITY` per rate, −85 dBm at 6 Mbit/s
+    /// to −69 at 54; IEEE 802.11-2020 Table 17-18 gives the minimum sensitivities −82..−65).
+    #[serde(default)]
+    pub rx_sensitivity_by_rate_dbm: Vec<[f64; 2]>,
+    /// A signal at least this strong turns the medium busy (PHY-CCA, 17.3.10.6: −82 dBm for
+    /// a valid 20 MHz OFDM signal; ns-3 `CcaSensitivity`).
+    pub cca_threshold_dbm: f64,
+    /// `"nist"` or `"yans"` (phy::error::ErrorRateModel).
+    pub error_model: String,
+    /// Preamble detection (ns-3 `ThresholdPreambleDetectionModel`): a receiver locks onto a
+    /// frame only if its power is at least `min_rssi_dbm` and its SINR at least `snr_db`;
+    /// unset: every frame above the sensitivity is locked onto.
+    #[serde(default)]
+    pub preamble_detection: Option<PreambleDetectionSpec>,
+    /// Frame capture (ns-3 `SimpleFrameCaptureModel`); unset: none, ns-3's default.
+    #[serde(default)]
+    pub capture: Option<CaptureSpec>,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
+#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum PathLossSpec {
+    /// Friis free space at `frequency_hz` (ns-3 `FriisPropagationLossModel`).
+    Friis { frequency_hz: f64, system_loss_db: f64 },
+    /// Log-distance (ns-3 `LogDistancePropagationLossModel`).
+    LogDistance { exponent: f64, reference_distance_m: f64, reference_loss_db: f64 },
+}
+
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq)]
+#[serde(tag = "kind", rename_all = "lowercase", deny_unknown_fields)]
+pub enum FadingSpec {
+    #[default]
+    None,
+    /// Rayleigh block fading: one fade per frame, or per `coherence_ns` if set.
+    Rayleigh {
+        #[serde(default)]
+        coherence_ns: Option<u64>,
+    },
+    /// Nakagami-m block fading (m >= 0.5).
+    Nakagami {
+        m: f64,
+        #[serde(default)]
+        coherence_ns: Option<u64>,
+    },
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct PreambleDetectionSpec {
+    pub snr_db: f64,
+    pub min_rssi_dbm: f64,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct CaptureSpec {
+    /// The newcomer must be this much stronger than the frame being received.
+    pub margin_db: f64,
+    /// ... and start within this time of that frame's start.
+    pub window_ns: u64,
+}
+
+impl RadioSpec {
+    /// A per-rate table as one value per mode of `standard` (`fallback` where not listed);
+    /// checked against the standard's rates by `WorldSpec::validate`.
+    pub fn per_mode(
+        table: &[[f64; 2]],
+        standard: crate::phy::Standard,
+        fallback: f64,
+    ) -> [f64; crate::phy::MODES.len()] {
+        let mut out = [fallback; crate::phy::MODES.len()];
+        for [mbps, dbm] in table {
+            if let Some(mode) = standard.mode((mbps * 1000.0).round() as u32) {
+                out[usize::from(mode.0)] = *dbm;
+            }
+        }
+        out
+    }
+
+    /// Check the per-rate tables' rates against `standard`'s.
+    pub fn validate_rates(&self, standard: crate::phy::Standard) -> Result<(), SpecError> {
+        for (name, table) in [
+            ("tx_power_by_rate_dbm", &self.tx_power_by_rate_dbm),
+            ("rx_sensitivity_by_rate_dbm", &self.rx_sensitivity_by_rate_dbm),
+        ] {
+            for (k, [mbps, _]) in table.iter().enumerate() {
+                super::wifi::rate_kbps(standard, *mbps, &format!("channel.radio.{name}.{k}.0"))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The path-loss model.
+    pub fn path_loss(&self) -> crate::channel::PathLoss {
+        use crate::channel::{Friis, LogDistance, PathLoss};
+        match self.path_loss {
+            PathLossSpec::Friis { frequency_hz, system_loss_db } => {
+                PathLoss::Friis(Friis { frequency_hz, system_loss_db })
+            }
+            PathLossSpec::LogDistance { exponent, reference_distance_m, reference_loss_db } => {
+                PathLoss::LogDistance(LogDistance { exponent, reference_distance_m, reference_loss_db })
+            }
+        }
+    }
+
+    /// The fading distribution and its coherence time (unset: one fade per frame).
+    pub fn fading(&self) -> (Option<crate::channel::Fading>, Option<crate::time::Dur>) {
+        use crate::channel::Fading;
+        let dur = |c: Option<u64>| c.map(crate::time::Dur);
+        match self.fading {
+            FadingSpec::None => (None, None),
+            FadingSpec::Rayleigh { coherence_ns } => (Some(Fading::Rayleigh), dur(coherence_ns)),
+            FadingSpec::Nakagami { m, coherence_ns } => (Some(Fading::Nakagami { m }), dur(coherence_ns)),
+        }
+    }
+
+    /// The error-rate model (checked by `validate`).
+    pub fn error_model(&self) -> crate::phy::error::ErrorRateModel {
+        crate::phy::error::ErrorRateModel::parse(&self.error_model)
+            .unwrap_or(crate::phy::error::ErrorRateModel::Nist)
+    }
+
+    fn validate(&self) -> Result<(), SpecError> {
+        let in_range = |path: &str, v: f64, lo: f64, hi: f64, unit: &str| {
+            if v.is_finite() && (lo..=hi).contains(&v) {
+                Ok(())
+            } else {
+                err(
+                    &format!("channel.radio.{path}"),
+                    format!("{} is out of range; allowed: {lo}..{hi}{unit}", num(v)),
+                )
+            }
+        };
+        match self.path_loss {
+            PathLossSpec::Friis { frequency_hz, system_loss_db } => {
+                in_range("path_loss.frequency_hz", frequency_hz, 1e6, 1e12, " Hz")?;
+                in_range("path_loss.system_loss_db", system_loss_db, 0.0, 100.0, " dB")?;
+            }
+            PathLossSpec::LogDistance { exponent, reference_distance_m, reference_loss_db } => {
+                in_range("path_loss.exponent", exponent, 1.0, 10.0, "")?;
+                in_range("path_loss.reference_distance_m", reference_distance_m, 1e-3, 1e4, " m")?;
+                in_range("path_loss.reference_loss_db", reference_loss_db, 0.0, 200.0, " dB")?;
+            }
+        }
+        if let FadingSpec::Nakagami { m, .. } = self.fading {
+            in_range("fading.m", m, 0.5, 100.0, "")?;
+        }
+        if let FadingSpec::Rayleigh { coherence_ns: Some(0) }
+        | FadingSpec::Nakagami { coherence_ns: Some(0), .. } = self.fading
+        {
+            return err(
+                "channel.radio.fading.coherence_ns",
+                "0 is out of range; allowed: > 0 ns, or unset (one fade per frame)",
+            );
+        }
+        in_range("tx_power_dbm", self.tx_power_dbm, -50.0, 60.0, " dBm")?;
+        in_range("noise_figure_db", self.noise_figure_db, 0.0, 50.0, " dB")?;
+        in_range("rx_sensitivity_dbm", self.rx_sensitivity_dbm, -200.0, 0.0, " dBm")?;
+        for (name, table, lo, hi) in [
+            ("tx_power_by_rate_dbm", &self.tx_power_by_rate_dbm, -50.0, 60.0),
+            ("rx_sensitivity_by_rate_dbm", &self.rx_sensitivity_by_rate_dbm, -200.0, 0.0),
+        ] {
+            for (k, [_, dbm]) in table.iter().enumerate() {
+                in_range(&format!("{name}.{k}.1"), *dbm, lo, hi, " dBm")?;
+            }
+        }
+        in_range("cca_threshold_dbm", self.cca_threshold_dbm, -200.0, 0.0, " dBm")?;
+        if crate::phy::error::ErrorRateModel::parse(&self.error_model).is_none() {
+            return err(
+                "channel.radio.error_model",
+                format!(
+                    "unknown model {}; allowed: {}",
+                    super::quoted(&self.error_model),
+                    crate::phy::error::ErrorRateModel::NAMES.join(", ")
+                ),
+            );
+        }
+        if let Some(p) = self.preamble_detection {
+            in_range("preamble_detection.snr_db", p.snr_db, -50.0, 100.0, " dB")?;
+            in_range("preamble_detection.min_rssi_dbm", p.min_rssi_dbm, -200.0, 0.0, " dBm")?;
+        }
+        if let Some(c) = self.capture {
+            in_range("capture.margin_db", c.margin_db, 0.0, 100.0, " dB")?;
+            if c.window_ns == 0 || c.window_ns > 1_000_000_000 {
+                return err(
+                    "channel.radio.capture.window_ns",
+                    format!("{} is out of range; allowed: 1..1e9 ns", c.window_ns),
+                );
+            }
+        }
+        Ok(())
+    }
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -46,19 +268,50 @@ impl ChannelSpec {
     /// Check the `channel` section of a world of `n` nodes (a matrix has a row and a column per node).
     pub(super) fn validate(&self, n: usize) -> Result<(), SpecError> {
         let c = self;
-        if !(c.rx_range_m.is_finite() && c.rx_range_m > 0.0) {
+        if let Some(radio) = &c.radio {
+            radio.validate()?;
+            for (name, set) in [
+                ("rx_range_m", c.rx_range_m.is_some()),
+                ("cs_range_m", c.cs_range_m.is_some()),
+                ("matrix", c.matrix.is_some()),
+                ("preamble_detection", c.preamble_detection),
+            ] {
+                if set {
+                    return err(
+                        &format!("channel.{name}"),
+                        "is set together with channel.radio; allowed: one model (the radio model has \
+                         its own preamble_detection)",
+                    );
+                }
+            }
+            if c.error != ErrorSpec::None {
+                return err(
+                    "channel.error",
+                    "must be none with channel.radio (the SINR decides every reception)",
+                );
+            }
+            return Ok(());
+        }
+        let Some(rx_range_m) = c.rx_range_m else {
             return err(
                 "channel.rx_range_m",
-                format!("{} is out of range; allowed: a finite distance > 0 m", num(c.rx_range_m)),
+                "is missing; allowed: a finite distance > 0 m (or set channel.radio)",
+            );
+        };
+        if !(rx_range_m.is_finite() && rx_range_m > 0.0) {
+            return err(
+                "channel.rx_range_m",
+                format!("{} is out of range; allowed: a finite distance > 0 m", num(rx_range_m)),
             );
         }
-        if !(c.cs_range_m.is_finite() && c.cs_range_m >= c.rx_range_m) {
+        let cs_range_m = c.cs_range_m.unwrap_or(f64::NAN);
+        if !(cs_range_m.is_finite() && cs_range_m >= rx_range_m) {
             return err(
                 "channel.cs_range_m",
                 format!(
                     "{} is out of range; allowed: finite and >= rx_range_m ({})",
-                    num(c.cs_range_m),
-                    num(c.rx_range_m)
+                    if c.cs_range_m.is_some() { num(cs_range_m) } else { "missing".into() },
+                    num(rx_range_m)
                 ),
             );
         }

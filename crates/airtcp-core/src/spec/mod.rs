@@ -19,13 +19,16 @@ mod tests;
 mod traces;
 mod wifi;
 
-pub use channel::{ChannelSpec, ErrorSpec, MatrixSpec};
+pub use channel::{
+    CaptureSpec, ChannelSpec, ErrorSpec, FadingSpec, MatrixSpec, PathLossSpec, PreambleDetectionSpec,
+    RadioSpec,
+};
 pub use clap::ClapSpec;
 pub use flows::{
     AcSpec, FlowKind, FlowSpec, MAX_FILE_BYTES, MAX_REPORT_INTERVALS, MAX_UDP_PAYLOAD_BYTES,
     UDP_IP_HEADER_BYTES,
 };
-pub use net::{NodeSpec, Role, RouteSpec, TopologySpec, WiredLinkSpec};
+pub use net::{MobilitySpec, NodeSpec, Role, RouteSpec, TopologySpec, WaypointSpec, WiredLinkSpec};
 pub use tcp::{TcpSpec, MAX_INITIAL_CWND};
 pub use traces::TraceSpec;
 pub use wifi::{rate_kbps, Access, PreambleSpec, WifiSpec, MAX_RETRY_LIMIT};
@@ -113,6 +116,7 @@ impl WorldSpec {
     /// What the routes are computed from.
     pub fn topology(&self) -> crate::net::routing::Topology<'_> {
         crate::net::routing::Topology::new(
+            crate::phy::Standard::parse(&self.wifi.standard).unwrap_or(crate::phy::Standard::A),
             &self.nodes,
             &self.channel,
             &self.wired_links,
@@ -134,6 +138,11 @@ impl WorldSpec {
         // Section by section, in this order: the first problem found is the one reported.
         self.wifi.validate()?;
         self.channel.validate(self.nodes.len())?;
+        if let (Some(radio), Some(standard)) =
+            (&self.channel.radio, crate::phy::Standard::parse(&self.wifi.standard))
+        {
+            radio.validate_rates(standard)?;
+        }
         let n = net::validate_nodes(&self.nodes)?;
         net::validate_wired_links(&self.wired_links, n)?;
         net::validate_routes(&self.routes, n)?;

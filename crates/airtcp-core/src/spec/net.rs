@@ -23,6 +23,84 @@ pub struct NodeSpec {
     /// This node's rate control of data frames (`mac::rate::NAMES`); unset: `wifi.rate_control`.
     #[serde(default)]
     pub rate_control: Option<String>,
+    /// How the node moves (radio model only); unset: it stays at `position_m`.
+    #[serde(default)]
+    pub mobility: Option<MobilitySpec>,
+    /// This node's transmit power (radio model only); unset: `channel.radio.tx_power_dbm`.
+    #[serde(default)]
+    pub tx_power_dbm: Option<f64>,
+}
+
+/// How a node moves (`channel::mobility`). Positions are evaluated when a frame starts.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum MobilitySpec {
+    /// From `position_m` at `start_ns` on, at `velocity_mps` (still before).
+    ConstantVelocity {
+        velocity_mps: [f64; 3],
+        #[serde(default)]
+        start_ns: u64,
+    },
+    /// Straight lines between timed points (times strictly increasing); at the first point
+    /// before its time, at the last after it. `position_m` must be the first point.
+    Waypoints { points: Vec<WaypointSpec> },
+    /// Random waypoint in a rectangle at the height of `position_m`: speed uniform in
+    /// [`speed_min_mps`, `speed_max_mps`], `pause_ns` before each leg; `steady_state` starts
+    /// in the stationary distribution. The start is drawn, `position_m` ignored.
+    RandomWaypoint {
+        area_min_m: [f64; 2],
+        area_max_m: [f64; 2],
+        speed_min_mps: f64,
+        speed_max_mps: f64,
+        pause_ns: u64,
+        #[serde(default)]
+        steady_state: bool,
+    },
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct WaypointSpec {
+    pub time_ns: u64,
+    pub position_m: [f64; 3],
+}
+
+impl NodeSpec {
+    /// The node's motion in the run seeded `seed` (its random waypoint walk is keyed by its
+    /// name).
+    pub fn mobility(&self, seed: u64) -> crate::channel::Mobility {
+        use crate::channel::{Area, Mobility, RandomWaypointSpec};
+        use crate::time::{Dur, SimTime};
+        match &self.mobility {
+            None => Mobility::Static { position_m: self.position_m },
+            Some(MobilitySpec::ConstantVelocity { velocity_mps, start_ns }) => Mobility::ConstantVelocity {
+                start_m: self.position_m,
+                velocity_mps: *velocity_mps,
+                since: SimTime(*start_ns),
+            },
+            Some(MobilitySpec::Waypoints { points }) => Mobility::Waypoints {
+                points: points.iter().map(|p| (SimTime(p.time_ns), p.position_m)).collect(),
+            },
+            Some(MobilitySpec::RandomWaypoint {
+                area_min_m,
+                area_max_m,
+                speed_min_mps,
+                speed_max_mps,
+                pause_ns,
+                steady_state,
+            }) => Mobility::random_waypoint(
+                RandomWaypointSpec {
+                    area: Area { min_m: *area_min_m, max_m: *area_max_m, z_m: self.position_m[2] },
+                    speed_min_mps: *speed_min_mps,
+                    speed_max_mps: *speed_max_mps,
+                    pause: Dur(*pause_ns),
+                    steady_state_start: *steady_state,
+                },
+                seed,
+                crate::rng::entity_id(&self.name),
+            ),
+        }
+    }
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -70,6 +148,42 @@ pub(super) fn validate_nodes(nodes: &[NodeSpec]) -> Result<u32, SpecError> {
         }
         if node.position_m.iter().any(|v| !v.is_finite()) {
             return err(&format!("nodes.{i}.position_m"), "coordinates must be finite");
+        }
+        if let Some(m) = &node.mobility {
+            let path = format!("nodes.{i}.mobility");
+            if let MobilitySpec::ConstantVelocity { velocity_mps, .. } = m {
+                if velocity_mps.iter().any(|v| !(v.is_finite() && v.abs() <= 1e4)) {
+                    return err(
+                        &path,
+                        format!(
+                            "velocity_mps {velocity_mps:?} is out of range; allowed: finite, |v| <= 1e4 m/s"
+                        ),
+                    );
+                }
+            }
+            if let MobilitySpec::Waypoints { points } = m {
+                // The node sits at the first point until its time: that is where it starts.
+                if let Some(p) = points.first().filter(|p| p.position_m != node.position_m) {
+                    return err(
+                        &format!("nodes.{i}.position_m"),
+                        format!(
+                            "{:?} differs from the first waypoint {:?}; allowed: the same point",
+                            node.position_m, p.position_m
+                        ),
+                    );
+                }
+            }
+            if let Err(e) = node.mobility(0).check() {
+                return err(&path, e);
+            }
+        }
+        if let Some(p) = node.tx_power_dbm {
+            if !(p.is_finite() && (-50.0..=60.0).contains(&p)) {
+                return err(
+                    &format!("nodes.{i}.tx_power_dbm"),
+                    format!("{} is out of range; allowed: -50..60 dBm", num(p)),
+                );
+            }
         }
         if let Some(rc) = &node.rate_control {
             if !crate::mac::rate::NAMES.contains(&rc.as_str()) {
@@ -157,6 +271,10 @@ pub(super) fn validate_blocked(pairs: &[[u32; 2]], n: u32) -> Result<(), SpecErr
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TopologySpec {
+    /// The PHY standard (`wifi.standard`): the radio model's decode test sends at its
+    /// lowest mode. Needed with `channel.radio`.
+    #[serde(default)]
+    pub standard: Option<String>,
     pub nodes: Vec<NodeSpec>,
     pub channel: super::ChannelSpec,
     #[serde(default)]
@@ -170,6 +288,16 @@ impl TopologySpec {
     pub fn from_json(text: &str) -> Result<TopologySpec, SpecError> {
         let t: TopologySpec = serde_json::from_str(text).map_err(|e| SpecError(format!("topology: {e}")))?;
         t.channel.validate(t.nodes.len())?;
+        let known = t.standard.as_deref().and_then(crate::phy::Standard::parse).is_some();
+        if !known && (t.standard.is_some() || t.channel.radio.is_some()) {
+            return err(
+                "topology.standard",
+                format!(
+                    "{} is not a standard; allowed: 80211a, 80211b, 80211g (needed with channel.radio)",
+                    t.standard.as_deref().map_or("missing".into(), quoted)
+                ),
+            );
+        }
         let n = validate_nodes(&t.nodes)?;
         validate_wired_links(&t.wired_links, n)?;
         validate_blocked(&t.blocked_radio_links, n)?;
@@ -178,6 +306,7 @@ impl TopologySpec {
 
     pub fn topology(&self) -> crate::net::routing::Topology<'_> {
         crate::net::routing::Topology::new(
+            self.standard.as_deref().and_then(crate::phy::Standard::parse).unwrap_or(crate::phy::Standard::A),
             &self.nodes,
             &self.channel,
             &self.wired_links,

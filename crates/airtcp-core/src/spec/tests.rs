@@ -220,3 +220,61 @@ fn graph_errors_show_the_value() {
     });
     assert_eq!(e, "channel.matrix.cs.1.0: 2 is out of range; allowed: 0 or 1");
 }
+
+/// The radio model's channel section at ns-3's defaults.
+fn radio() -> serde_json::Value {
+    serde_json::json!({"radio": {
+        "path_loss": {"kind": "log-distance", "exponent": 3.0, "reference_distance_m": 1.0, "reference_loss_db": 46.6777},
+        "tx_power_dbm": 16.0206, "noise_figure_db": 7.0, "rx_sensitivity_dbm": -101.0,
+        "cca_threshold_dbm": -82.0, "error_model": "nist"
+    }})
+}
+
+#[test]
+fn radio_model_errors_name_the_field_the_value_and_what_is_allowed() {
+    assert!(crate::run_json(
+        &{
+            let mut v = good();
+            v["channel"] = radio();
+            v
+        }
+        .to_string(),
+        1
+    )
+    .is_ok());
+    let with = |edit: &dyn Fn(&mut serde_json::Value)| {
+        error_with(|v| {
+            v["channel"] = radio();
+            edit(v)
+        })
+    };
+    let e = with(&|v| v["channel"]["radio"]["error_model"] = "table".into());
+    assert_eq!(e, "channel.radio.error_model: unknown model \"table\"; allowed: nist, yans");
+    let e = with(&|v| v["channel"]["radio"]["path_loss"]["exponent"] = 0.5.into());
+    assert_eq!(e, "channel.radio.path_loss.exponent: 0.5 is out of range; allowed: 1..10");
+    let e = with(&|v| v["channel"]["rx_range_m"] = 100.0.into());
+    assert!(e.starts_with("channel.rx_range_m: is set together with channel.radio"), "{e}");
+    let e = with(&|v| v["channel"]["error"] = serde_json::json!({"kind": "fer", "fer": 0.1}));
+    assert!(e.starts_with("channel.error: must be none with channel.radio"), "{e}");
+    let e = with(&|v| v["channel"]["radio"]["tx_power_by_rate_dbm"] = serde_json::json!([[5.5, 20.0]]));
+    assert!(
+        e.starts_with("channel.radio.tx_power_by_rate_dbm.0.0: 5.5 Mbit/s is not a rate of 80211a"),
+        "{e}"
+    );
+    let e = with(&|v| v["channel"]["radio"]["fading"] = serde_json::json!({"kind": "nakagami", "m": 0.2}));
+    assert_eq!(e, "channel.radio.fading.m: 0.2 is out of range; allowed: 0.5..100");
+    let e = with(&|v| v["nodes"][1]["tx_power_dbm"] = 99.0.into());
+    assert_eq!(e, "nodes.1.tx_power_dbm: 99 is out of range; allowed: -50..60 dBm");
+    let e = with(&|v| {
+        v["nodes"][1]["mobility"] = serde_json::json!({"kind": "waypoints", "points": [{"time_ns": 0, "position_m": [1.0, 0.0, 0.0]}]})
+    });
+    assert!(e.starts_with("nodes.1.position_m: [5.0, 0.0, 0.0] differs from the first waypoint"), "{e}");
+    let e = with(&|v| {
+        v["nodes"][1]["mobility"] = serde_json::json!({"kind": "random-waypoint", "area_min_m": [0.0, 0.0],
+            "area_max_m": [10.0, 10.0], "speed_min_mps": 2.0, "speed_max_mps": 1.0, "pause_ns": 0})
+    });
+    assert!(e.starts_with("nodes.1.mobility: random waypoint speeds must satisfy"), "{e}");
+    // Without the radio model the ranges are required.
+    let e = error_with(|v| v["channel"] = serde_json::json!({"cs_range_m": 10.0}));
+    assert!(e.starts_with("channel.rx_range_m: is missing"), "{e}");
+}

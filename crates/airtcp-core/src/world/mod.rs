@@ -207,7 +207,7 @@ impl World {
         }
         let data_header_bytes =
             if qos { crate::mac::frame::QOS_DATA_HEADER_BYTES } else { crate::mac::frame::DATA_HEADER_BYTES };
-        let medium = Medium::build(spec, rx_rngs, data_header_bytes);
+        let medium = Medium::build(spec, standard, seed, rx_rngs, data_header_bytes);
         let mut flows = Vec::with_capacity(spec.flows.len());
         let mut tcps = Vec::with_capacity(spec.flows.len());
         let mut claps = Vec::with_capacity(spec.flows.len());

@@ -70,21 +70,26 @@ impl World {
         self.wifi.own_tx_end(src, frame, &mut self.sched, now);
         let mut dst_outcome = t.dst_outcome;
         // Pass 1: every listener locked on this frame learns its outcome.
-        for k in 0..self.medium.listeners(src).len() {
-            let j = self.medium.listeners(src)[k];
-            let Some(outcome) = self.medium.take_reception(j, id) else {
+        for k in 0..self.medium.receiver_count(id, src) {
+            let j = self.medium.receiver(id, src, k);
+            let Some(outcome) = self.medium.take_reception(j, id, now) else {
                 continue;
             };
             if j == frame.dst {
                 dst_outcome = outcome;
             }
-            if outcome == Outcome::Ok {
-                self.capture_wlan(t.start, j, true, frame); // ns-3 MonitorSnifferRx, rx start
-                self.wifi.rx_ok(j, frame, &mut self.sched, now);
-                self.drain_mac(now);
-            } else {
-                self.wifi.rx_corrupt(j, outcome == Outcome::PayloadError);
-                self.drain_mac(now);
+            match outcome {
+                Outcome::Ok => {
+                    self.capture_wlan(t.start, j, true, frame); // ns-3 MonitorSnifferRx, rx start
+                    self.wifi.rx_ok(j, frame, &mut self.sched, now);
+                    self.drain_mac(now);
+                }
+                // No PHY-RXSTART, so no erroneous reception for the MAC (no EIFS).
+                Outcome::PhyHeaderError | Outcome::Undetected => {}
+                _ => {
+                    self.wifi.rx_corrupt(j, outcome == Outcome::PayloadError);
+                    self.drain_mac(now);
+                }
             }
             // A response timeout that expired during this reception resolves now.
             if self.wifi.timed_out_during_reception(j) {
@@ -98,7 +103,10 @@ impl World {
         let responder = self.wifi.responds_at(frame.dst, sifs_later).then_some(frame.dst);
         // Pass 2: the medium turns idle where this was the last sensed transmission.
         if matches!(frame.kind, FrameKind::Data | FrameKind::Rts) {
-            self.wifi.macs[src.idx()].last_outcome_collision = dst_outcome == Outcome::Collision;
+            // A loss the addressee saw overlapped by another signal counts as a collision.
+            let interfered = self.medium.transmission(id).interfered; // set by pass 1
+            let collided = dst_outcome == Outcome::Collision || (dst_outcome != Outcome::Ok && interfered);
+            self.wifi.macs[src.idx()].last_outcome_collision = collided;
         }
         let (wifi, sched) = (&mut self.wifi, &mut self.sched);
         self.medium.release(id, now, responder, |j, cca| wifi.medium_idle(j, cca, sched, now));

@@ -2,17 +2,28 @@
 //! each node's radio (busy count, own transmission, the frame it is locked onto), collisions
 //! and frame errors.
 //!
-//! The medium tells the nodes that sense a transmission when it starts and ends by direct
+//! Two models of who hears whom. The range model (ranges or a 0/1 matrix, this file): fixed
+//! listener lists, a reception is lost to any overlap, errors by a fixed FER/BER or a bursty
+//! channel. The radio model ([`snr`], `channel.radio`): powers from positions, path loss and
+//! fading per frame, receptions decided by their SINR. Both share the radios and the
+//! transmissions; the methods branch once on the model.
+//!
+//! The range model tells the nodes that sense a transmission when it starts and ends by direct
 //! calls over precomputed listener lists; no per-listener events are scheduled. A node locks
 //! onto a decodable frame that starts while its medium is idle; any overlap corrupts that
 //! reception (no capture). Outcomes are decided once per transmission, at its end. The medium
 //! knows nothing of the MAC's state: what a MAC must learn (its medium turned busy, a garbled
 //! reception, the medium turned idle) is handed to the caller's callback, in listener order.
 
+mod snr;
+
+pub use snr::{decodes, DECODE_TEST_BITS};
+
 use crate::channel::bursty::{GilbertElliott, LinkState};
 use crate::ids::{NodeId, TxId};
 use crate::mac::frame::{Frame, FrameKind};
 use crate::mac::Cca;
+use crate::phy::Standard;
 use crate::rng::Stream;
 use crate::spec::{ChannelSpec, ErrorSpec, NodeSpec, WorldSpec};
 use crate::time::{Dur, SimTime};
@@ -27,6 +38,10 @@ pub enum Outcome {
     HeaderError,
     /// The MAC header survived, the payload did not (FCS fails; paper 004's case).
     PayloadError,
+    /// Radio model: the PHY header failed, so there was no reception (no PHY-RXSTART).
+    PhyHeaderError,
+    /// Radio model: the addressee did not detect the frame (too weak, or nothing to lock on).
+    Undetected,
 }
 
 impl Outcome {
@@ -36,6 +51,8 @@ impl Outcome {
             Outcome::Collision => "collision",
             Outcome::HeaderError => "header_error",
             Outcome::PayloadError => "payload_error",
+            Outcome::PhyHeaderError => "phy_header_error",
+            Outcome::Undetected => "undetected",
         }
     }
 }
@@ -77,6 +94,11 @@ impl Radio {
     pub fn active(&self) -> bool {
         self.busy > 0 || self.tx.is_some()
     }
+
+    /// What the MAC senses of this radio (PHY-CCA and PHY-RXSTART, 10.3.2.1).
+    pub fn cca(&self) -> Cca {
+        Cca { busy: self.active(), transmitting: self.tx.is_some(), receiving: self.lock.is_some() }
+    }
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -84,6 +106,9 @@ pub struct Transmission {
     pub frame: Frame,
     pub start: SimTime,
     pub dst_outcome: Outcome,
+    /// Radio model: another signal overlapped the addressee's reception (a failure is then
+    /// counted as a collision).
+    pub interfered: bool,
 }
 
 /// How long a receiver needs to detect a preamble (ns-3 `WifiPhy::GetPreambleDetectionDuration`).
@@ -111,6 +136,8 @@ pub struct Medium {
     /// with the Gilbert-Elliott error model.
     bursty: Option<GilbertElliott>,
     bursty_links: Vec<LinkState>,
+    /// The radio model, if the channel has one.
+    snr: Option<Box<snr::Snr>>,
 }
 
 /// Slack of the range comparison [m]: world-spec positions are given to the nanometre (Python
@@ -119,13 +146,20 @@ pub struct Medium {
 pub const RANGE_SLACK_M: f64 = 1e-9;
 
 /// Whether node `j` decodes node `i`'s frames, and whether it senses them (a node that
-/// decodes also senses), from the matrix if there is one, else by distance. Both WiFi nodes.
-pub fn reach(c: &ChannelSpec, nodes: &[NodeSpec], i: usize, j: usize) -> (bool, bool) {
+/// decodes also senses): from the matrix if there is one, by distance under the range model,
+/// by the mean link budget under the radio model ([`decodes`]; sensing is then decided frame
+/// by frame, and this says `decodes` for both). Both WiFi nodes.
+pub fn reach(c: &ChannelSpec, standard: Standard, nodes: &[NodeSpec], i: usize, j: usize) -> (bool, bool) {
+    if let Some(radio) = &c.radio {
+        let d = decodes(radio, standard, nodes, i, j);
+        return (d, d);
+    }
     match &c.matrix {
         Some(m) => (m.rx[i][j] == 1, m.cs[i][j] == 1 || m.rx[i][j] == 1),
         None => {
             let d = distance(nodes[i].position_m, nodes[j].position_m);
-            (d <= c.rx_range_m + RANGE_SLACK_M, d <= c.cs_range_m + RANGE_SLACK_M)
+            let (rx, cs) = (c.rx_range_m.unwrap_or(0.0), c.cs_range_m.unwrap_or(0.0));
+            (d <= rx + RANGE_SLACK_M, d <= cs + RANGE_SLACK_M)
         }
     }
 }
@@ -135,8 +169,15 @@ pub fn distance(a: [f64; 3], b: [f64; 3]) -> f64 {
 }
 
 impl Medium {
-    /// The medium of `spec`'s nodes; `rx_rngs[i]` draws node i's frame errors.
-    pub fn build(spec: &WorldSpec, rx_rngs: Vec<Stream>, data_header_bytes: u32) -> Medium {
+    /// The medium of `spec`'s nodes in the run seeded `seed`; `rx_rngs[i]` draws node i's
+    /// frame errors.
+    pub fn build(
+        spec: &WorldSpec,
+        standard: Standard,
+        seed: u64,
+        rx_rngs: Vec<Stream>,
+        data_header_bytes: u32,
+    ) -> Medium {
         let n = spec.nodes.len();
         let mut rx = vec![false; n * n];
         let mut cs = vec![false; n * n];
@@ -146,13 +187,22 @@ impl Medium {
                 if i == j || !spec.nodes[i].wifi || !spec.nodes[j].wifi {
                     continue;
                 }
-                let (r, s) = reach(c, &spec.nodes, i, j);
+                let (r, s) = reach(c, standard, &spec.nodes, i, j);
                 rx[i * n + j] = r;
                 cs[i * n + j] = s;
             }
         }
-        let listeners =
-            (0..n).map(|i| (0..n).filter(|&j| cs[i * n + j]).map(|j| NodeId(j as u32)).collect()).collect();
+        let snr = c
+            .radio
+            .as_ref()
+            .map(|r| Box::new(snr::Snr::new(r, standard, &spec.nodes, seed, data_header_bytes)));
+        // The range model's fixed listener lists (the radio model finds them frame by frame).
+        let listeners = (0..n)
+            .map(|i| match snr {
+                Some(_) => Vec::new(),
+                None => (0..n).filter(|&j| cs[i * n + j]).map(|j| NodeId(j as u32)).collect(),
+            })
+            .collect();
         let ms = |v: f64| Dur((v * 1e6).round().max(1.0) as u64);
         let bursty = match c.error {
             ErrorSpec::Gilbert { good_ms, bad_ms, loss_good, loss_bad } => {
@@ -174,6 +224,7 @@ impl Medium {
             data_header_bytes,
             bursty,
             bursty_links: if bursty.is_some() { vec![LinkState::default(); n * n] } else { Vec::new() },
+            snr,
         }
     }
 
@@ -186,15 +237,38 @@ impl Medium {
         self.cs[src.idx() * self.n + listener.idx()]
     }
 
-    /// The nodes that sense `src`, in node order.
+    /// The nodes that sense `src`, in node order (range model; empty under the radio model).
     pub fn listeners(&self, src: NodeId) -> &[NodeId] {
         &self.listeners[src.idx()]
     }
 
+    /// How many nodes may be receiving transmission `id` (from `src`): its listeners under the
+    /// range model, every node that sees it under the radio model.
+    #[inline]
+    pub fn receiver_count(&self, id: TxId, src: NodeId) -> usize {
+        match &self.snr {
+            None => self.listeners[src.idx()].len(),
+            Some(s) => s.hears[id.idx()].len(),
+        }
+    }
+
+    /// The `k`-th of [`Self::receiver_count`].
+    #[inline]
+    pub fn receiver(&self, id: TxId, src: NodeId, k: usize) -> NodeId {
+        match &self.snr {
+            None => self.listeners[src.idx()][k],
+            Some(s) => s.hears[id.idx()][k].node,
+        }
+    }
+
+    /// Where `node` is at `now` under the radio model (None under the range model).
+    pub fn position_at(&mut self, node: NodeId, now: SimTime) -> Option<[f64; 3]> {
+        self.snr.as_mut().map(|s| s.position_at(node, now))
+    }
+
     /// What `node`'s MAC senses of the medium now (PHY-CCA and PHY-RXSTART, 10.3.2.1).
     pub fn cca(&self, node: NodeId) -> Cca {
-        let r = &self.radios[node.idx()];
-        Cca { busy: r.active(), transmitting: r.tx.is_some(), receiving: r.lock.is_some() }
+        self.radios[node.idx()].cca()
     }
 
     fn alloc(&mut self, t: Transmission) -> TxId {
@@ -211,9 +285,12 @@ impl Medium {
     /// busy; what their MACs must learn goes to `mac` (the transmitter's own `Busy` first,
     /// then the listeners in order). The caller schedules the end.
     pub fn begin(&mut self, frame: Frame, now: SimTime, mut mac: impl FnMut(RadioEvent)) -> TxId {
+        if self.snr.is_some() {
+            return self.begin_radio(frame, now, mac);
+        }
         let node = frame.src;
         let i = node.idx();
-        let id = self.alloc(Transmission { frame, start: now, dst_outcome: Outcome::Ok });
+        let id = self.alloc(Transmission { frame, start: now, dst_outcome: Outcome::Ok, interfered: false });
         let r = &mut self.radios[i];
         if r.lock.is_some() {
             if r.lock_since == now {
@@ -277,6 +354,11 @@ impl Medium {
         id
     }
 
+    /// The transmission `id` as it stands (until [`Medium::release`]).
+    pub fn transmission(&self, id: TxId) -> &Transmission {
+        &self.txs[id.idx()]
+    }
+
     /// The transmission `id` ends at its transmitter: its radio stops transmitting. Returns
     /// the transmission; its slot stays readable until [`Medium::release`].
     pub fn end_tx(&mut self, id: TxId, now: SimTime) -> Transmission {
@@ -287,11 +369,91 @@ impl Medium {
         t
     }
 
-    /// If `j` is locked onto transmission `id`, unlock it and decide the frame's fate there:
-    /// a collision if the lock was corrupted, else the error model's draw.
-    pub fn take_reception(&mut self, j: NodeId, id: TxId) -> Option<Outcome> {
+    /// [`Self::begin`] under the radio model.
+    fn begin_radio(&mut self, frame: Frame, now: SimTime, mut mac: impl FnMut(RadioEvent)) -> TxId {
+        let node = frame.src;
+        let i = node.idx();
+        let id = self.alloc(Transmission {
+            frame,
+            start: now,
+            dst_outcome: Outcome::Undetected,
+            interfered: false,
+        });
+        let snr = self.snr.as_mut().expect("radio model");
+        // Half duplex: a reception in progress is abandoned, silently (no PHY-RXEND error).
+        if let Some(lost) = snr.abort(node, now) {
+            self.radios[i].lock = None;
+            let t = &mut self.txs[lost.idx()];
+            if t.frame.dst == node {
+                (t.dst_outcome, t.interfered) = (Outcome::Collision, true);
+            }
+        }
+        let r = &mut self.radios[i];
+        let was_active = r.active();
+        r.tx = Some(id);
+        if !was_active {
+            r.active_since = now;
+        }
+        mac(RadioEvent::Busy(node));
+        snr.spread(id, &frame, now);
+        for k in 0..snr.hears[id.idx()].len() {
+            let h = snr.hears[id.idx()][k];
+            let j = h.node;
+            let transmitting = self.radios[j.idx()].tx.is_some();
+            let a = snr.arrive(j, &h, id, &frame, transmitting, now);
+            if let Some(lost) = a.lost {
+                self.radios[j.idx()].lock = None;
+                let t = &mut self.txs[lost.idx()];
+                if t.frame.dst == j {
+                    (t.dst_outcome, t.interfered) = (Outcome::Collision, true);
+                }
+            }
+            if a.locked {
+                let r = &mut self.radios[j.idx()];
+                (r.lock, r.lock_since) = (Some(id), now);
+            }
+            if j == frame.dst {
+                let t = &mut self.txs[id.idx()];
+                t.dst_outcome = if a.locked {
+                    Outcome::Ok
+                } else if transmitting || self.radios[j.idx()].lock.is_some() || snr.crowded(j) {
+                    t.interfered = true;
+                    Outcome::Collision
+                } else {
+                    Outcome::Undetected
+                };
+            }
+            snr.hears[id.idx()][k].sensed = a.sensed;
+            if a.sensed {
+                let r = &mut self.radios[j.idx()];
+                let was_active = r.active();
+                r.busy += 1;
+                if !was_active {
+                    r.active_since = now;
+                    mac(RadioEvent::Busy(j));
+                }
+            }
+        }
+        id
+    }
+
+    /// If `j` is locked onto transmission `id`, which ends at `now`, unlock it and decide the
+    /// frame's fate there: under the range model a collision if the lock was corrupted, else
+    /// the error model's draw; under the radio model one draw per part of the frame.
+    pub fn take_reception(&mut self, j: NodeId, id: TxId, now: SimTime) -> Option<Outcome> {
         if self.radios[j.idx()].lock != Some(id) {
             return None;
+        }
+        if let Some(snr) = self.snr.as_mut() {
+            let (success, interfered) = snr.finish(j, id, now)?;
+            self.radios[j.idx()].lock = None;
+            let rng = &mut self.rx_rngs[j.idx()];
+            let outcome = snr::decide(success, || rng.unit());
+            let t = &mut self.txs[id.idx()];
+            if t.frame.dst == j {
+                t.interfered = interfered;
+            }
+            return Some(outcome);
         }
         let r = &mut self.radios[j.idx()];
         r.lock = None;
@@ -354,6 +516,34 @@ impl Medium {
         mut idle: impl FnMut(NodeId, Cca),
     ) {
         let src = self.txs[id.idx()].frame.src;
+        if let Some(snr) = self.snr.as_mut() {
+            // Radio model: every node that saw the frame loses its power; those that sensed it
+            // may turn idle, unless they surely sense the response (as above; with fading or
+            // motion that is not sure, and they are told).
+            for k in 0..snr.hears[id.idx()].len() {
+                let h = snr.hears[id.idx()][k];
+                snr.depart(&h, now);
+                if !h.sensed {
+                    continue;
+                }
+                let r = &mut self.radios[h.node.idx()];
+                r.busy -= 1;
+                if !r.active() {
+                    r.busy_ns += now.since(r.active_since).ns();
+                    match responder {
+                        Some(resp) if resp != h.node && snr.surely_senses(resp, h.node) => {}
+                        _ => idle(h.node, r.cca()),
+                    }
+                }
+            }
+            let r = &mut self.radios[src.idx()];
+            if !r.active() {
+                r.busy_ns += now.since(r.active_since).ns();
+                idle(src, r.cca());
+            }
+            self.free_tx.push(id.0);
+            return;
+        }
         for k in 0..self.listeners[src.idx()].len() {
             let j = self.listeners[src.idx()][k];
             let r = &mut self.radios[j.idx()];

@@ -1,0 +1,475 @@
+//! The radio model of the medium: received powers from positions, path loss and fading, and
+//! receptions decided by their SINR, chunk by chunk, part by part.
+//!
+//! When node i starts a frame at `now`, every other WiFi node j gets `P_i − L(d_ij(now)) +
+//! fade` (positions evaluated at the frame's start, no motion within a frame: ns-3
+//! `YansWifiChannel::Send`). Below the receive sensitivity j sees nothing, not even
+//! interference (ns-3 `YansWifiChannel::Receive`). At or above the CCA threshold the frame
+//! turns j's medium busy (17.3.10.6; ns-3 `CcaSensitivity`). An idle receiver locks onto the
+//! frame if its preamble is detected (power ≥ `min_rssi_dbm` and SINR ≥ `snr_db`, ns-3
+//! `ThresholdPreambleDetectionModel`); within the 4 µs detection window the stronger of two
+//! frames wins if its SINR passes, else neither is detected; afterwards a newcomer is
+//! interference, unless frame capture is on and it is `margin_db` stronger within
+//! `window_ns` (ns-3 `SimpleFrameCaptureModel`). A node that starts to transmit abandons its
+//! reception (ns-3 `RECEPTION_ABORTED_BY_TX`).
+//!
+//! A locked reception's SINR is piecewise constant between the starts and ends of other
+//! signals at the receiver. Each piece is closed as it ends and multiplied into the success
+//! probability of each part it overlaps (ns-3 `InterferenceHelper::CalculateChunkSuccessRate`,
+//! bits = rate × duration): the PHY header at its own mode, the MAC header, the rest of the
+//! PSDU. At the frame's end one draw per part, in order, decides which part (if any) failed.
+//! No list of interference events is kept: a receiver holds the running sum of the powers it
+//! sees and its lock.
+
+use crate::channel::{block_of, dbm_to_mw, link_key, mw_to_dbm, noise_mw, Fading, Mobility, PathLoss};
+use crate::ids::{NodeId, TxId};
+use crate::mac::frame::{Frame, FrameKind};
+use crate::phy::error::{plcp_header, ErrorRateModel};
+use crate::phy::{ModeId, Modulation, Preamble, Standard, MODES};
+use crate::spec::{NodeSpec, RadioSpec};
+use crate::time::{Dur, SimTime};
+
+use super::{distance, Outcome, PREAMBLE_DETECTION};
+
+/// Measurement bandwidth of the noise floor: 22 MHz for DSSS/HR-DSSS PPDUs on an 802.11b
+/// channel, 20 MHz otherwise, an 802.11g channel's DSSS PPDUs included (ns-3 3.44
+/// `DsssPhy::GetRxChannelWidth`: 20 MHz when the PHY's width is not 22; `OfdmPhy`).
+fn bandwidth_hz(mode: ModeId, standard: Standard) -> f64 {
+    match (mode.modulation(), standard) {
+        (Modulation::Dsss { .. }, Standard::B) => 22e6,
+        _ => 20e6,
+    }
+}
+
+/// The receive sensitivity is given for 20 MHz; a DSSS PPDU occupies 22 MHz, so ns-3 raises
+/// the threshold by 10·log10(22/20) = 0.41 dB for it (`YansWifiChannel::Receive`).
+fn sensitivity_scale_db(mode: ModeId) -> f64 {
+    match mode.modulation() {
+        Modulation::Dsss { .. } => 10.0 * (22.0f64 / 20.0).log10(),
+        Modulation::Ofdm { .. } => 0.0,
+    }
+}
+
+/// One node that sees a transmission: its power there and whether it senses it.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Hear {
+    pub node: NodeId,
+    pub rx_mw: f64,
+    pub sensed: bool,
+}
+
+/// A span of a PPDU decided at one mode.
+#[derive(Clone, Copy, Debug, Default)]
+struct Part {
+    from: SimTime,
+    to: SimTime,
+    mode: Option<ModeId>,
+}
+
+/// The reception a node is locked onto.
+#[derive(Clone, Copy, Debug)]
+struct Lock {
+    tx: TxId,
+    sig_mw: f64,
+    noise_mw: f64,
+    start: SimTime,
+    /// End of the last closed chunk.
+    last: SimTime,
+    /// PHY header, MAC header, rest of the PSDU.
+    parts: [Part; 3],
+    success: [f64; 3],
+    /// Another signal overlapped the reception.
+    interfered: bool,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct RxState {
+    /// Sum of the powers of the signals this node sees now \[mW\], and their number.
+    energy_mw: f64,
+    signals: u32,
+    lock: Option<Lock>,
+}
+
+/// The channel's state and parameters.
+pub(super) struct Snr {
+    seed: u64,
+    /// Stable key of each node (its name's entity id) for the fading draws.
+    keys: Vec<u64>,
+    wifi: Vec<bool>,
+    mobility: Vec<Mobility>,
+    /// Whether the node moves (else its position is read once).
+    moves: Vec<bool>,
+    /// A node's own transmit power, if it has one.
+    tx_power_dbm: Vec<Option<f64>>,
+    /// The channel's transmit power and receive sensitivity per mode (`MODES` index).
+    mode_tx_power_dbm: [f64; MODES.len()],
+    mode_sensitivity_dbm: [f64; MODES.len()],
+    path_loss: PathLoss,
+    fading: Option<Fading>,
+    coherence: Option<Dur>,
+    noise_figure_db: f64,
+    sensitivity_dbm: f64,
+    cca_dbm: f64,
+    /// (linear SINR, minimum power \[dBm\]).
+    detect: Option<(f64, f64)>,
+    /// (margin \[dB\], window).
+    capture: Option<(f64, Dur)>,
+    model: ErrorRateModel,
+    standard: Standard,
+    rx: Vec<RxState>,
+    /// Per transmission slot: the nodes that see it (reused, so no allocation per frame once
+    /// the slots have grown).
+    pub hears: Vec<Vec<Hear>>,
+    /// Positions of the current frame's evaluation, per node (scratch).
+    pos: Vec<[f64; 3]>,
+    /// `sure[i * n + j]`: j senses every frame of i, whatever its mode (both static, no
+    /// fading, the weakest mode's power at or above the CCA threshold and the sensitivity).
+    sure: Vec<bool>,
+    data_header_bytes: u32,
+}
+
+/// What happened at a node when a frame started, for the medium's bookkeeping.
+pub(super) struct Arrival {
+    pub sensed: bool,
+    /// A lock this arrival broke (the frame it was on), which becomes a collision there.
+    pub lost: Option<TxId>,
+    /// The node is now locked onto the new frame.
+    pub locked: bool,
+}
+
+impl Snr {
+    pub fn new(
+        radio: &RadioSpec,
+        standard: Standard,
+        nodes: &[NodeSpec],
+        seed: u64,
+        data_header_bytes: u32,
+    ) -> Snr {
+        let (fading, coherence) = radio.fading();
+        let n = nodes.len();
+        let mut s = Snr {
+            seed,
+            keys: nodes.iter().map(|ns| crate::rng::entity_id(&ns.name)).collect(),
+            wifi: nodes.iter().map(|ns| ns.wifi).collect(),
+            mobility: nodes.iter().map(|ns| ns.mobility(seed)).collect(),
+            moves: nodes.iter().map(|ns| ns.mobility.is_some()).collect(),
+            tx_power_dbm: nodes.iter().map(|ns| ns.tx_power_dbm).collect(),
+            mode_tx_power_dbm: RadioSpec::per_mode(&radio.tx_power_by_rate_dbm, standard, radio.tx_power_dbm),
+            mode_sensitivity_dbm: RadioSpec::per_mode(
+                &radio.rx_sensitivity_by_rate_dbm,
+                standard,
+                radio.rx_sensitivity_dbm,
+            ),
+            path_loss: radio.path_loss(),
+            fading,
+            coherence,
+            noise_figure_db: radio.noise_figure_db,
+            sensitivity_dbm: radio.rx_sensitivity_dbm,
+            cca_dbm: radio.cca_threshold_dbm,
+            detect: radio.preamble_detection.map(|p| (crate::channel::db_to_ratio(p.snr_db), p.min_rssi_dbm)),
+            capture: radio.capture.map(|c| (c.margin_db, Dur(c.window_ns))),
+            model: radio.error_model(),
+            standard,
+            rx: vec![RxState::default(); n],
+            hears: Vec::new(),
+            pos: nodes.iter().map(|ns| ns.position_m).collect(),
+            sure: Vec::new(),
+            data_header_bytes,
+        };
+        s.sure = (0..n * n).map(|k| s.surely_senses_at_build(k / n, k % n, nodes)).collect();
+        s
+    }
+
+    fn surely_senses_at_build(&self, i: usize, j: usize, nodes: &[NodeSpec]) -> bool {
+        if i == j || !self.wifi[i] || !self.wifi[j] || self.fading.is_some() || self.moves[i] || self.moves[j]
+        {
+            return false;
+        }
+        let weakest_dbm = self
+            .standard
+            .modes()
+            .iter()
+            .map(|m| self.mode_tx_power_dbm[usize::from(m.0)])
+            .fold(f64::INFINITY, f64::min);
+        let rx_dbm = self.tx_power_dbm[i].unwrap_or(weakest_dbm)
+            - self.path_loss.loss_db(distance(nodes[i].position_m, nodes[j].position_m));
+        rx_dbm >= self.cca_dbm && rx_dbm >= self.sensitivity_dbm + sensitivity_scale_db(ModeId(0))
+    }
+
+    /// Whether `j` senses every frame `i` sends (see `sure`).
+    pub fn surely_senses(&self, i: NodeId, j: NodeId) -> bool {
+        self.sure[i.idx() * self.wifi.len() + j.idx()]
+    }
+
+    /// Received power at `j` of a frame from `i` at `mode` starting at `now` \[dBm\]
+    /// (positions in `pos`).
+    fn rx_dbm(&self, i: usize, j: usize, mode: ModeId, now: SimTime) -> f64 {
+        let loss_db = self.path_loss.loss_db(distance(self.pos[i], self.pos[j]));
+        let tx_dbm = self.tx_power_dbm[i].unwrap_or(self.mode_tx_power_dbm[usize::from(mode.0)]);
+        let mut dbm = tx_dbm - loss_db;
+        if let Some(f) = self.fading {
+            // One fade per coherence block, else per frame (keyed by its start time, so the
+            // channel of a link does not depend on traffic elsewhere).
+            let block = block_of(now, self.coherence, now.ns());
+            dbm += f.gain_db(self.seed, link_key(self.keys[i], self.keys[j]), block);
+        }
+        dbm
+    }
+
+    /// Update the positions of the moving nodes to `now`.
+    fn move_to(&mut self, now: SimTime) {
+        for i in 0..self.mobility.len() {
+            if self.moves[i] {
+                self.pos[i] = self.mobility[i].position_at(now);
+            }
+        }
+    }
+
+    /// Node `node`'s position at `now` \[m\].
+    pub fn position_at(&mut self, node: NodeId, now: SimTime) -> [f64; 3] {
+        self.mobility[node.idx()].position_at(now)
+    }
+
+    /// Fill `hears[id]` with the nodes that see `frame`, sent at `now`, and their powers.
+    pub fn spread(&mut self, id: TxId, frame: &Frame, now: SimTime) {
+        while self.hears.len() <= id.idx() {
+            self.hears.push(Vec::new());
+        }
+        self.move_to(now);
+        let i = frame.src.idx();
+        let mut hears = std::mem::take(&mut self.hears[id.idx()]);
+        hears.clear();
+        for j in 0..self.wifi.len() {
+            if j == i || !self.wifi[j] {
+                continue;
+            }
+            let dbm = self.rx_dbm(i, j, frame.txv.mode, now);
+            if dbm < self.sensitivity_dbm + sensitivity_scale_db(frame.txv.mode) {
+                continue;
+            }
+            hears.push(Hear { node: NodeId(j as u32), rx_mw: dbm_to_mw(dbm), sensed: dbm >= self.cca_dbm });
+        }
+        self.hears[id.idx()] = hears;
+    }
+
+    /// Close the current chunk of `j`'s locked reception at `now`: its SINR so far is known.
+    fn close(&mut self, j: usize, now: SimTime) {
+        let rx = &mut self.rx[j];
+        let Some(lock) = rx.lock.as_mut() else { return };
+        if now <= lock.last {
+            return;
+        }
+        let interference_mw = if rx.signals > 1 { (rx.energy_mw - lock.sig_mw).max(0.0) } else { 0.0 };
+        lock.interfered |= rx.signals > 1;
+        let snr = lock.sig_mw / (lock.noise_mw + interference_mw);
+        for k in 0..3 {
+            let p = lock.parts[k];
+            let (Some(mode), from, to) = (p.mode, p.from.max(lock.last), p.to.min(now)) else { continue };
+            if to > from {
+                // ns-3 InterferenceHelper: bits = rate × duration, truncated.
+                let bits = u64::from(mode.rate_kbps()) * to.since(from).ns() / 1_000_000;
+                lock.success[k] *= self.model.chunk_success(snr, mode, bits);
+            }
+        }
+        lock.last = now;
+    }
+
+    /// The spans of `frame` (starting at `start`) decided apart: PHY header, MAC header, rest.
+    fn parts(&self, frame: &Frame, start: SimTime) -> [Part; 3] {
+        let txv = frame.txv;
+        let short = txv.preamble == Preamble::Short;
+        let (hdr_mode, hdr_bits) = plcp_header(txv.mode, short);
+        let hdr = Dur(hdr_bits * 1_000_000 / u64::from(hdr_mode.rate_kbps()));
+        let pah = txv.preamble_and_header();
+        let psdu_start = start + pah;
+        let rate_kbps = u64::from(txv.mode.rate_kbps());
+        let (service_bits, ext) = match txv.mode.modulation() {
+            // 17.3.5.2: 16 SERVICE bits precede the PSDU; 18.3.2.4: ERP signal extension.
+            Modulation::Ofdm { erp, .. } => (16, if erp { Dur::from_us(6) } else { Dur::ZERO }),
+            Modulation::Dsss { .. } => (0, Dur::ZERO),
+        };
+        let header_bytes = match frame.kind {
+            FrameKind::Data => frame.bytes.min(self.data_header_bytes),
+            _ => frame.bytes,
+        };
+        let mac_end = psdu_start + Dur((service_bits + u64::from(header_bytes) * 8) * 1_000_000 / rate_kbps);
+        let end = start + Dur(txv.duration(frame.bytes).ns() - ext.ns());
+        [
+            Part { from: start + Dur(pah.ns() - hdr.ns()), to: psdu_start, mode: Some(hdr_mode) },
+            Part { from: psdu_start, to: mac_end.min(end), mode: Some(txv.mode) },
+            Part { from: mac_end.min(end), to: end, mode: Some(txv.mode) },
+        ]
+    }
+
+    fn lock(&self, id: TxId, frame: &Frame, rx_mw: f64, now: SimTime) -> Lock {
+        Lock {
+            tx: id,
+            sig_mw: rx_mw,
+            noise_mw: noise_mw(bandwidth_hz(frame.txv.mode, self.standard), self.noise_figure_db),
+            start: now,
+            last: now,
+            parts: self.parts(frame, now),
+            success: [1.0; 3],
+            interfered: false,
+        }
+    }
+
+    /// Whether a preamble of `frame` at `rx_mw` is detected over the other signals
+    /// (`others_mw`) at a receiver.
+    pub fn detected(&self, frame: &Frame, rx_mw: f64, others_mw: f64) -> bool {
+        let mode = frame.txv.mode;
+        mw_to_dbm(rx_mw) >= self.mode_sensitivity_dbm[usize::from(mode.0)]
+            && self.passes(
+                rx_mw,
+                noise_mw(bandwidth_hz(mode, self.standard), self.noise_figure_db),
+                others_mw,
+            )
+    }
+
+    fn passes(&self, rx_mw: f64, noise_mw: f64, others_mw: f64) -> bool {
+        match self.detect {
+            None => true,
+            Some((min_snr, min_rssi_dbm)) => {
+                mw_to_dbm(rx_mw) >= min_rssi_dbm && rx_mw / (noise_mw + others_mw.max(0.0)) >= min_snr
+            }
+        }
+    }
+
+    /// Whether `j` sees other signals than one.
+    pub fn crowded(&self, j: NodeId) -> bool {
+        self.rx[j.idx()].signals > 1
+    }
+
+    /// Frame `id` (`frame`) reaches `j` at `now` with power `h.rx_mw`; `transmitting`: j is
+    /// sending. Updates j's energy and lock.
+    pub fn arrive(
+        &mut self,
+        j: NodeId,
+        h: &Hear,
+        id: TxId,
+        frame: &Frame,
+        transmitting: bool,
+        now: SimTime,
+    ) -> Arrival {
+        let jx = j.idx();
+        self.close(jx, now);
+        let rx = &mut self.rx[jx];
+        rx.energy_mw += h.rx_mw;
+        rx.signals += 1;
+        let others_mw = rx.energy_mw - h.rx_mw;
+        let mut out = Arrival { sensed: h.sensed, lost: None, locked: false };
+        if transmitting {
+            return out;
+        }
+        match self.rx[jx].lock {
+            None => {
+                if self.detected(frame, h.rx_mw, others_mw) {
+                    self.rx[jx].lock = Some(self.lock(id, frame, h.rx_mw, now));
+                    out.locked = true;
+                }
+            }
+            Some(old) => {
+                let in_window = self.detect.is_some() && now < old.start + PREAMBLE_DETECTION;
+                // ns-3 SimpleFrameCaptureModel::CaptureNewFrame: strictly more than the margin.
+                let capture = self.capture.is_some_and(|(margin_db, window)| {
+                    now <= old.start + window && mw_to_dbm(h.rx_mw) > mw_to_dbm(old.sig_mw) + margin_db
+                });
+                if in_window {
+                    // ns-3 picks the strongest preamble of the window and checks its SINR
+                    // over everything else.
+                    if h.rx_mw > old.sig_mw {
+                        out.lost = Some(old.tx);
+                        self.rx[jx].lock = None;
+                        if self.detected(frame, h.rx_mw, others_mw) {
+                            self.rx[jx].lock = Some(self.lock(id, frame, h.rx_mw, now));
+                            out.locked = true;
+                        }
+                    } else {
+                        let rest = self.rx[jx].energy_mw - old.sig_mw;
+                        if !self.passes(old.sig_mw, old.noise_mw, rest) {
+                            out.lost = Some(old.tx);
+                            self.rx[jx].lock = None;
+                        }
+                    }
+                } else if capture && self.detected(frame, h.rx_mw, others_mw) {
+                    out.lost = Some(old.tx);
+                    self.rx[jx].lock = Some(self.lock(id, frame, h.rx_mw, now));
+                    out.locked = true;
+                }
+            }
+        }
+        out.sensed |= out.locked;
+        out
+    }
+
+    /// `j` starts to transmit at `now`: it abandons the reception it was locked onto (if any),
+    /// which is returned.
+    pub fn abort(&mut self, j: NodeId, now: SimTime) -> Option<TxId> {
+        self.close(j.idx(), now);
+        self.rx[j.idx()].lock.take().map(|l| l.tx)
+    }
+
+    /// The signal of `h` leaves `j` at `now`.
+    pub fn depart(&mut self, h: &Hear, now: SimTime) {
+        let j = h.node.idx();
+        self.close(j, now);
+        let rx = &mut self.rx[j];
+        rx.signals -= 1;
+        // Exactly 0 once nothing is on the air, so rounding never accumulates.
+        rx.energy_mw = if rx.signals == 0 { 0.0 } else { rx.energy_mw - h.rx_mw };
+    }
+
+    /// If `j` is locked onto `id`, its reception ends at `now`: the success probability of
+    /// each part, in order, and whether another signal overlapped it.
+    pub fn finish(&mut self, j: NodeId, id: TxId, now: SimTime) -> Option<([f64; 3], bool)> {
+        if self.rx[j.idx()].lock.map(|l| l.tx) != Some(id) {
+            return None;
+        }
+        self.close(j.idx(), now);
+        let lock = self.rx[j.idx()].lock.take().expect("locked");
+        Some((lock.success, lock.interfered))
+    }
+}
+
+/// The outcome of a finished reception from its parts' success probabilities and a uniform
+/// draw per part (`draw()` gives U(0, 1)), in order: the first part that fails names it.
+pub(super) fn decide(success: [f64; 3], mut draw: impl FnMut() -> f64) -> Outcome {
+    const FAILS: [Outcome; 3] = [Outcome::PhyHeaderError, Outcome::HeaderError, Outcome::PayloadError];
+    for k in 0..3 {
+        if success[k] < 1.0 && draw() >= success[k] {
+            return FAILS[k];
+        }
+    }
+    Outcome::Ok
+}
+
+/// Whether static node `j` decodes node `i` on the mean channel (no fading, nobody else on the
+/// air): its preamble is detected and a 1500-byte frame at the standard's lowest mode gets
+/// through at least 90 % of the time (the routes' notion of a radio neighbour). A node that
+/// moves has a link to every other node as far as the routes go.
+pub fn decodes(radio: &RadioSpec, standard: Standard, nodes: &[NodeSpec], i: usize, j: usize) -> bool {
+    if nodes[i].mobility.is_some() || nodes[j].mobility.is_some() {
+        return true;
+    }
+    let mode = standard.modes()[0];
+    let m = usize::from(mode.0);
+    let tx_dbm = RadioSpec::per_mode(&radio.tx_power_by_rate_dbm, standard, radio.tx_power_dbm)[m];
+    let sensitivity_dbm =
+        RadioSpec::per_mode(&radio.rx_sensitivity_by_rate_dbm, standard, radio.rx_sensitivity_dbm)[m];
+    let loss_db = radio.path_loss().loss_db(distance(nodes[i].position_m, nodes[j].position_m));
+    let rx_dbm = nodes[i].tx_power_dbm.unwrap_or(tx_dbm) - loss_db;
+    if rx_dbm < radio.rx_sensitivity_dbm + sensitivity_scale_db(mode) || rx_dbm < sensitivity_dbm {
+        return false;
+    }
+    let noise = noise_mw(bandwidth_hz(mode, standard), radio.noise_figure_db);
+    let snr = dbm_to_mw(rx_dbm) / noise;
+    if let Some(p) = radio.preamble_detection {
+        if rx_dbm < p.min_rssi_dbm || snr < crate::channel::db_to_ratio(p.snr_db) {
+            return false;
+        }
+    }
+    radio.error_model().chunk_success(snr, mode, DECODE_TEST_BITS) >= 0.9
+}
+
+/// The frame of the decode test: 1500 bytes.
+pub const DECODE_TEST_BITS: u64 = 1500 * 8;
