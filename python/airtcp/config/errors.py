@@ -14,7 +14,7 @@ import json
 import math
 import types
 from collections.abc import Iterable
-from typing import Any, Literal, Union, get_args, get_origin
+from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 from pydantic import BaseModel, ValidationError
 from pydantic.fields import FieldInfo
@@ -142,9 +142,11 @@ def _check_choice(
 
 
 def _strip_optional(tp: Any) -> Any:
+    if get_origin(tp) is Annotated:  # a discriminated union: Annotated[Union[...], Field]
+        return _strip_optional(get_args(tp)[0])
     if get_origin(tp) in (Union, types.UnionType):
         args = tuple(a for a in get_args(tp) if a is not type(None))
-        return args[0] if len(args) == 1 else args
+        return _strip_optional(args[0]) if len(args) == 1 else args
     return tp
 
 

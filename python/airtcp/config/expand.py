@@ -14,6 +14,7 @@ import difflib
 import fnmatch
 import json
 import math
+import warnings
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -114,7 +115,7 @@ def _trace_path(
 
 
 class _Node:
-    __slots__ = ("loc", "name", "pos", "rate_control", "role")
+    __slots__ = ("loc", "mobility", "name", "pos", "rate_control", "role", "tx_power_dbm")
 
     def __init__(
         self,
@@ -126,13 +127,26 @@ class _Node:
     ) -> None:
         self.name, self.pos, self.role, self.loc = name, pos, role, loc
         self.rate_control = rate_control
+        self.tx_power_dbm: float | None = None
+        # The world spec's mobility table (channel.model = "radio"), or None: static.
+        self.mobility: dict[str, Any] | None = None
 
     @property
     def wifi(self) -> bool:
         return self.role != "host"
 
 
-def _isolation_hint(node: _Node, rx_range: float) -> str:
+def _isolation_hint(node: _Node, rx_range: float | None) -> str:
+    if rx_range is None:  # the radio model
+        decodes = (
+            "whose frames it decodes at the lowest rate (mean SNR, 1500 bytes, 90 %; "
+            'channel.model = "radio")'
+        )
+        if node.role == "sta":
+            return f"a station needs an access point {decodes}"
+        if node.role == "host":
+            return "a host needs a [[links]] entry"
+        return f"a neighbour {decodes}, or a [[links]] entry"
     if node.role == "sta":
         return f"a station needs an access point within channel.rx_range_m = {_num(rx_range)} m"
     if node.role == "host":
@@ -209,8 +223,9 @@ class _Build:
     flows_spec: list[dict[str, Any]] = field(init=False)
 
     @property
-    def rx_range(self) -> float:
-        return self.s.channel.rx_range_m
+    def rx_range(self) -> float | None:
+        """The decode range of the range model; None under the radio model."""
+        return self.s.channel.rx_range_m if self.s.channel.model == "range" else None
 
     def known(self, name: str, loc: tuple[str | int, ...]) -> int | None:
         """The index of node ``name``; None and an issue at ``loc`` if there is no such node."""
@@ -235,6 +250,7 @@ def build_world_spec(s: Scenario, issues: list[_Issue]) -> dict[str, Any]:
         return {}
     _scenario_checks(b)
     _channel(b)
+    _radio_rates(b)
     _wired_links(b)
     _wireless_adjacency(b)
     _explicit_routes(b)
@@ -381,7 +397,39 @@ def _nodes(b: _Build) -> bool:
             continue
         index[cfg.name] = len(nodes)
         pos = (cfg.x_m, cfg.y_m, cfg.z_m)
-        nodes.append(_Node(cfg.name, pos, cfg.role, ("nodes", i), cfg.rate_control))
+        node = _Node(cfg.name, pos, cfg.role, ("nodes", i), cfg.rate_control)
+        node.tx_power_dbm = cfg.tx_power_dbm
+        if cfg.mobility is not None:
+            node.mobility = _mobility_spec(b, cfg.mobility, node, ("nodes", i, "mobility"))
+        nodes.append(node)
+    if s.mobility is not None:
+        if s.topology != "bss":
+            issues.append(
+                _Issue(
+                    ("mobility",),
+                    f'moves the stations of topology "bss" (the topology is "{s.topology}")',
+                    _Raw("a table"),
+                    'unset, or [[nodes]] mobility for topology "chain" or "custom"',
+                )
+            )
+        else:
+            for node in nodes:
+                if node.role == "sta" and node.loc == ("stations",):
+                    node.mobility = _mobility_spec(b, s.mobility, node, ("mobility",))
+    radio = s.channel.model == "radio"
+    for node in nodes:
+        for what, value in (("mobility", node.mobility), ("tx_power_dbm", node.tx_power_dbm)):
+            if value is not None and not radio:
+                loc = ("mobility",) if node.loc == ("stations",) else (*node.loc, what)
+                issues.append(
+                    _Issue(
+                        loc,
+                        'needs channel.model = "radio" (the range model has no positions in '
+                        "time and no powers)",
+                        _Raw("set"),
+                        'unset, or channel.model = "radio"',
+                    )
+                )
     b.nodes, b.index, b.names = nodes, index, [n.name for n in nodes]
     n = len(nodes)
     if n > MAX_NODES:
@@ -395,6 +443,64 @@ def _nodes(b: _Build) -> bool:
         )
         return False
     return True
+
+
+def _mobility_spec(
+    b: _Build, m: Any, node: _Node, loc: tuple[str | int, ...]
+) -> dict[str, Any] | None:
+    """The world spec's mobility table of ``node`` from a [nodes.mobility] or [mobility]
+    table; a waypoint list moves the node to its first point."""
+    if m.kind == "constant-velocity":
+        if m.heading_deg is not None:
+            h = math.radians(m.heading_deg)
+            unit = (math.cos(h), math.sin(h), 0.0)
+        else:
+            norm = math.sqrt(sum(c * c for c in node.pos))
+            if norm == 0.0:
+                b.issues.append(
+                    _Issue(
+                        (*loc, "direction"),
+                        f"{node.name} stands at the origin: away from or toward it is no direction",
+                        m.direction,
+                        "heading_deg",
+                    )
+                )
+                return None
+            sign = 1.0 if m.direction == "away" else -1.0
+            unit = tuple(sign * c / norm for c in node.pos)  # type: ignore[assignment]
+        return {
+            "kind": "constant-velocity",
+            "velocity_mps": [_clean(m.speed_mps * c) for c in unit],
+            "start_ns": _ns(m.start_s),
+        }
+    if m.kind == "waypoints":
+        node.pos = tuple(float(c) for c in m.points[0][1:])  # type: ignore[assignment]
+        return {
+            "kind": "waypoints",
+            "points": [
+                {"time_ns": _ns(p[0]), "position_m": [float(c) for c in p[1:]]} for p in m.points
+            ],
+        }
+    x0, y0, x1, y1 = m.area_m
+    if m.speed_min_mps == 0.0:
+        # Yoon, Liu, Noble (INFOCOM 2003): legs at speed v last in proportion to 1/v.
+        warnings.warn(
+            f"{'.'.join(map(str, loc))}: random waypoint with speed_min_mps = 0: the average "
+            "speed decays towards zero as the run goes on (legs at speed v last in proportion "
+            "to 1/v; Yoon, Liu, Noble, INFOCOM 2003), so results drift with the run length. "
+            "Use speed_min_mps > 0, a warm-up, or steady_state = true",
+            UserWarning,
+            stacklevel=2,
+        )
+    return {
+        "kind": "random-waypoint",
+        "area_min_m": [float(x0), float(y0)],
+        "area_max_m": [float(x1), float(y1)],
+        "speed_min_mps": float(m.speed_min_mps),
+        "speed_max_mps": float(m.speed_max_mps),
+        "pause_ns": _ns(m.pause_s),
+        "steady_state": m.steady_state,
+    }
 
 
 def _scenario_checks(b: _Build) -> None:
@@ -423,6 +529,8 @@ def _channel(b: _Build) -> None:
     rx_range = b.rx_range
     matrix = s.channel.matrix
     b.matrix_ok = False
+    if rx_range is None:
+        return  # the radio model: the core's decode test decides (the flows' reachability)
     if matrix is None and s.topology in ("bss", "chain") and s.spacing_m > rx_range + 1e-9:
         what = "stations to the AP" if s.topology == "bss" else "neighbouring chain nodes"
         issues.append(
@@ -520,6 +628,7 @@ def _wireless_adjacency(b: _Build) -> None:
     if not b.matrix_ok:
         channel["matrix"] = None  # its problems are reported; the ranges decide meanwhile
     topology = {
+        "standard": s.standard,
         "nodes": _nodes_spec(b),
         "channel": channel,
         "wired_links": b.links_spec,
@@ -930,6 +1039,10 @@ def _nodes_spec(b: _Build) -> list[dict[str, Any]]:
         }
         if node.rate_control is not None:
             spec["rate_control"] = node.rate_control
+        if node.tx_power_dbm is not None:
+            spec["tx_power_dbm"] = float(node.tx_power_dbm)
+        if node.mobility is not None:
+            spec["mobility"] = node.mobility
         out.append(spec)
     return out
 
@@ -956,6 +1069,8 @@ def _wifi_spec(b: _Build) -> dict[str, Any]:
 
 def _channel_spec(b: _Build) -> dict[str, Any]:
     ch = b.s.channel
+    if ch.model == "radio":
+        return {"radio": _radio_spec(b)}
     matrix = ch.matrix
     return {
         "rx_range_m": float(ch.rx_range_m),
@@ -964,5 +1079,73 @@ def _channel_spec(b: _Build) -> dict[str, Any]:
         if matrix is None
         else {"rx": [list(r) for r in matrix.rx], "cs": [list(r) for r in matrix.cs]},
         "error": ch.error.model_dump(),
-        "preamble_detection": ch.preamble_detection,
+        "preamble_detection": bool(ch.preamble_detection),
+    }
+
+
+def _radio_rates(b: _Build) -> None:
+    """The per-rate tables of the radio model name rates of the standard."""
+    from airtcp.analytic import rates_mbps
+
+    allowed = rates_mbps(b.s.standard)
+    for name in ("tx_power_by_rate_dbm", "rx_sensitivity_by_rate_dbm"):
+        for k, pair in enumerate(getattr(b.s.channel, name)):
+            if not any(abs(pair[0] - r) < 1e-9 for r in allowed):
+                b.issues.append(
+                    _Issue(
+                        ("channel", name, k),
+                        f"{_num(pair[0])} Mbit/s is not a rate of {b.s.standard}",
+                        _Raw(str(pair)),
+                        "[rate_mbps, dbm] with a rate of " + ", ".join(_num(r) for r in allowed),
+                    )
+                )
+
+
+def _radio_spec(b: _Build) -> dict[str, Any]:
+    """channel.radio of the world spec (crates/airtcp-core/src/spec/channel.rs RadioSpec)."""
+    ch = b.s.channel
+    if ch.path_loss == "friis":
+        path_loss: dict[str, Any] = {
+            "kind": "friis",
+            "frequency_hz": ch.frequency_ghz * 1e9,
+            "system_loss_db": ch.system_loss_db,
+        }
+    else:
+        path_loss = {
+            "kind": "log-distance",
+            "exponent": ch.path_loss_exponent,
+            "reference_distance_m": ch.reference_distance_m,
+            "reference_loss_db": ch.reference_loss_db,
+        }
+    coherence = None if ch.coherence_ms is None else max(1, round(ch.coherence_ms * 1e6))
+    fading: dict[str, Any] = {"kind": ch.fading}
+    if ch.fading != "none":
+        fading["coherence_ns"] = coherence
+    if ch.fading == "nakagami":
+        fading["m"] = ch.nakagami_m
+    detect = ch.preamble_detection is None or ch.preamble_detection
+    return {
+        "path_loss": path_loss,
+        "fading": fading,
+        "tx_power_dbm": ch.tx_power_dbm,
+        "tx_power_by_rate_dbm": [[float(r), float(p)] for r, p in ch.tx_power_by_rate_dbm],
+        "noise_figure_db": ch.noise_figure_db,
+        "rx_sensitivity_dbm": ch.rx_sensitivity_dbm,
+        "rx_sensitivity_by_rate_dbm": [
+            [float(r), float(p)] for r, p in ch.rx_sensitivity_by_rate_dbm
+        ],
+        "cca_threshold_dbm": ch.cca_threshold_dbm,
+        "error_model": ch.error_model,
+        "preamble_detection": {
+            "snr_db": ch.preamble_detection_snr_db,
+            "min_rssi_dbm": ch.preamble_detection_min_rssi_dbm,
+        }
+        if detect
+        else None,
+        "capture": {
+            "margin_db": ch.capture_margin_db,
+            "window_ns": round(ch.capture_window_us * 1e3),
+        }
+        if ch.capture
+        else None,
     }

@@ -24,6 +24,7 @@ from airtcp.config.errors import (
     _Issues,
     _line,
     _num,
+    _Raw,
 )
 from airtcp.config.expand import build_world_spec
 from airtcp.config.limits import (
@@ -327,8 +328,46 @@ _ErrorModel = Annotated[  # noqa: UP007
 ]
 
 
+# The radio model's fields of [channel]: set only with model = "radio".
+RADIO_FIELDS = (
+    "path_loss",
+    "path_loss_exponent",
+    "reference_distance_m",
+    "reference_loss_db",
+    "frequency_ghz",
+    "system_loss_db",
+    "tx_power_dbm",
+    "tx_power_by_rate_dbm",
+    "noise_figure_db",
+    "rx_sensitivity_dbm",
+    "rx_sensitivity_by_rate_dbm",
+    "cca_threshold_dbm",
+    "error_model",
+    "fading",
+    "nakagami_m",
+    "coherence_ms",
+    "preamble_detection_snr_db",
+    "preamble_detection_min_rssi_dbm",
+    "capture",
+    "capture_margin_db",
+    "capture_window_us",
+)
+# The range model's fields: set only with model = "range".
+RANGE_FIELDS = ("rx_range_m", "cs_range_m", "matrix", "error")
+
+_RATE_TABLE = "[[rate_mbps, dbm], ...]: rates of the standard"
+
+
 class ChannelConfig(_Model):
-    """``[channel]``: who hears whom, and the error model."""
+    """``[channel]``: who hears whom, and the error model. ``model = "range"`` (ranges or a
+    matrix, fixed error models) or ``"radio"`` (powers, path loss, fading and SINR; defaults
+    are ns-3 3.44's YansWifiPhy and YansWifiChannelHelper::Default)."""
+
+    model: Literal["range", "radio"] = _field(
+        "range",
+        '"range" or "radio"',
+        "range: rx/cs ranges or a matrix; radio: received power and SINR per frame",
+    )
 
     rx_range_m: float = _field(
         250.0, "number > 0 metres, <= 1e6", "decode range", gt=0.0, le=MAX_DISTANCE_M
@@ -351,14 +390,142 @@ class ChannelConfig(_Model):
             "(with good_ms, bad_ms, loss_good, loss_bad)"
         },
     )
-    preamble_detection: bool = _field(
-        False,
-        "true or false",
-        "frames starting within 4 us of each other are detected by nobody (ns-3's default)",
+    preamble_detection: bool | None = _field(
+        None,
+        'true, false, or unset (= false with model "range", true with "radio", as ns-3)',
+        "range: frames starting within 4 us of each other are detected by nobody; radio: a "
+        "frame is locked onto only above the detection SNR and power",
+    )
+    # -- model = "radio" -----------------------------------------------------------------------
+    path_loss: Literal["log-distance", "friis"] = _field(
+        "log-distance", '"log-distance" or "friis"', "radio: the path-loss model"
+    )
+    path_loss_exponent: float = _field(
+        3.0, "number 1..10", "radio, log-distance: exponent n (ns-3: 3)", ge=1.0, le=10.0
+    )
+    reference_distance_m: float = _field(
+        1.0, "number 0.001..1e4 metres", "radio, log-distance: d0", ge=1e-3, le=1e4
+    )
+    reference_loss_db: float = _field(
+        46.6777,
+        "number 0..200 dB",
+        "radio, log-distance: loss at d0 (ns-3: 46.6777)",
+        ge=0.0,
+        le=200.0,
+    )
+    frequency_ghz: float = _field(
+        5.15, "number 0.001..1000 GHz", "radio, friis: carrier (ns-3: 5.15)", ge=1e-3, le=1e3
+    )
+    system_loss_db: float = _field(
+        0.0,
+        "number 0..100 dB",
+        "radio, friis: extra loss (ns-3 SystemLoss 1 = 0 dB)",
+        ge=0.0,
+        le=100.0,
+    )
+    tx_power_dbm: float = _field(
+        16.0206, "number -50..60 dBm", "radio: transmit power (ns-3: 40 mW)", ge=-50.0, le=60.0
+    )
+    tx_power_by_rate_dbm: list[list[float]] = _field(
+        [], _RATE_TABLE, "radio: transmit power per data rate (QualNet style)"
+    )
+    noise_figure_db: float = _field(
+        7.0, "number 0..50 dB", "radio: receiver noise figure (ns-3: 7)", ge=0.0, le=50.0
+    )
+    rx_sensitivity_dbm: float = _field(
+        -101.0,
+        "number -200..0 dBm",
+        "radio: weaker signals are not seen at all",
+        ge=-200.0,
+        le=0.0,
+    )
+    rx_sensitivity_by_rate_dbm: list[list[float]] = _field(
+        [], _RATE_TABLE, "radio: a frame at that rate is received only at or above this power"
+    )
+    cca_threshold_dbm: float = _field(
+        -82.0,
+        "number -200..0 dBm",
+        "radio: a signal this strong turns the medium busy",
+        ge=-200.0,
+        le=0.0,
+    )
+    error_model: Literal["nist", "yans"] = _field(
+        "nist", '"nist" or "yans"', "radio: SNR to chunk success (ns-3's models)"
+    )
+    fading: Literal["none", "rayleigh", "nakagami"] = _field(
+        "none", '"none", "rayleigh" or "nakagami"', "radio: block fading of every link"
+    )
+    nakagami_m: float = _field(
+        1.0, "number 0.5..100", "radio, nakagami: shape m (1 = Rayleigh)", ge=0.5, le=100.0
+    )
+    coherence_ms: float | None = _field(
+        None,
+        "number > 0 ms, <= 1e7, or unset (one fade per frame)",
+        "radio: frames starting in one coherence block share their fade",
+        gt=0.0,
+        le=MAX_TIME_MS,
+    )
+    preamble_detection_snr_db: float = _field(
+        4.0,
+        "number -50..100 dB",
+        "radio: minimum SNR to detect a preamble (ns-3: 4)",
+        ge=-50.0,
+        le=100.0,
+    )
+    preamble_detection_min_rssi_dbm: float = _field(
+        -82.0,
+        "number -200..0 dBm",
+        "radio: minimum power to detect a preamble (ns-3: -82)",
+        ge=-200.0,
+        le=0.0,
+    )
+    capture: bool = _field(
+        False, "true or false", "radio: a much stronger newcomer takes the receiver over"
+    )
+    capture_margin_db: float = _field(
+        5.0, "number 0..100 dB", "radio, capture: how much stronger (ns-3: 5)", ge=0.0, le=100.0
+    )
+    capture_window_us: float = _field(
+        16.0,
+        "number > 0 us, <= 1e6",
+        "radio, capture: how soon after the first frame's start (ns-3: 16)",
+        gt=0.0,
+        le=1e6,
     )
 
     @model_validator(mode="after")
     def _check(self) -> ChannelConfig:
+        other = RANGE_FIELDS if self.model == "radio" else RADIO_FIELDS
+        for name, lo, hi in (
+            ("tx_power_by_rate_dbm", -50.0, 60.0),
+            ("rx_sensitivity_by_rate_dbm", -200.0, 0.0),
+        ):
+            for k, pair in enumerate(getattr(self, name)):
+                if len(pair) != 2 or not lo <= pair[1] <= hi:
+                    raise _Issues(
+                        [
+                            _Issue(
+                                (name, k),
+                                "not a [rate_mbps, dbm] pair in range",
+                                _Raw(str(pair)),
+                                f"[rate_mbps, dbm] with dbm {_num(lo)}..{_num(hi)}",
+                            )
+                        ]
+                    )
+        stray = [f for f in other if f in self.model_fields_set]
+        if stray:
+            want = "range" if self.model == "radio" else "radio"
+            raise _Issues(
+                [
+                    _Issue(
+                        (f,),
+                        f'only with channel.model = "{want}" (the model is "{self.model}")',
+                        getattr(self, f) if f != "matrix" and f != "error" else _Raw("a table"),
+                        f'unset, or channel.model = "{want}"',
+                    )
+                    for f in stray
+                ]
+            )
         if self.cs_range_m is not None and self.cs_range_m < self.rx_range_m:
             raise _Issues(
                 [
@@ -371,6 +538,145 @@ class ChannelConfig(_Model):
                 ]
             )
         return self
+
+
+_MOBILITY_KINDS = '"constant-velocity", "waypoints" or "random-waypoint"'
+_MOBILITY_ALLOWED = (
+    'a table: kind = "constant-velocity" (speed_mps, direction or heading_deg, start_s), '
+    '"waypoints" (points) or "random-waypoint" (area_m, speed_min_mps, speed_max_mps, '
+    "pause_s, steady_state)"
+)
+
+
+class MobilityConstantVelocity(_Model):
+    """Straight on at a constant speed from the start position (ns-3 ConstantVelocity)."""
+
+    kind: Literal["constant-velocity"] = _field(..., _MOBILITY_KINDS, "mobility model")
+    speed_mps: float = _field(..., "number 0..1e4 m/s", "speed", ge=0.0, le=1e4)
+    direction: Literal["away", "toward"] | None = _field(
+        None,
+        '"away", "toward" (from / to the origin, where a bss AP stands), or unset',
+        "which way, relative to the origin",
+    )
+    heading_deg: float | None = _field(
+        None,
+        "number -360..360 degrees, or unset",
+        "which way: 0 = +x, 90 = +y",
+        ge=-360.0,
+        le=360.0,
+    )
+    start_s: float = _field(
+        0.0, "number >= 0 s", "the node stands still until then", ge=0.0, le=MAX_TIME_S
+    )
+
+    @model_validator(mode="after")
+    def _check(self) -> MobilityConstantVelocity:
+        if (self.direction is None) == (self.heading_deg is None):
+            raise _Issues(
+                [
+                    _Issue(
+                        ("direction",),
+                        "give exactly one of direction and heading_deg",
+                        _Raw(f"direction = {self.direction!r}, heading_deg = {self.heading_deg!r}"),
+                        '"away" or "toward", or heading_deg alone',
+                    )
+                ]
+            )
+        return self
+
+
+class MobilityWaypoints(_Model):
+    """Straight lines between timed points; the node starts at the first point."""
+
+    kind: Literal["waypoints"] = _field(..., _MOBILITY_KINDS, "mobility model")
+    points: list[list[float]] = _field(
+        ...,
+        "[[t_s, x_m, y_m, z_m], ...]: at least one point, times strictly increasing, >= 0",
+        "where the node is when",
+        min_length=1,
+    )
+
+    @model_validator(mode="after")
+    def _check(self) -> MobilityWaypoints:
+        for k, p in enumerate(self.points):
+            if len(p) != 4:
+                raise _Issues(
+                    [_Issue(("points", k), "not a point", _Raw(str(p)), "[t_s, x_m, y_m, z_m]")]
+                )
+            bad = not (0.0 <= p[0] <= MAX_TIME_S) or (k > 0 and p[0] <= self.points[k - 1][0])
+            far = any(abs(c) > MAX_DISTANCE_M for c in p[1:])
+            if bad or far:
+                raise _Issues(
+                    [
+                        _Issue(
+                            ("points", k),
+                            "time not after the previous point's"
+                            if bad
+                            else "coordinate beyond 1e6 m",
+                            _Raw(str(list(p))),
+                            "t_s >= 0 and increasing, |x|, |y|, |z| <= 1e6 m",
+                        )
+                    ]
+                )
+        return self
+
+
+class MobilityRandomWaypoint(_Model):
+    """Random waypoint in a rectangle (ns-3 RandomWaypointMobilityModel, or its steady-state
+    variant)."""
+
+    kind: Literal["random-waypoint"] = _field(..., _MOBILITY_KINDS, "mobility model")
+    area_m: list[float] = _field(
+        ...,
+        "[x_min, y_min, x_max, y_max] metres, min <= max",
+        "the rectangle",
+        min_length=4,
+        max_length=4,
+    )
+    speed_min_mps: float = _field(
+        ..., "number 0..1e4 m/s, <= speed_max_mps", "slowest leg", ge=0.0, le=1e4
+    )
+    speed_max_mps: float = _field(..., "number > 0 m/s, <= 1e4", "fastest leg", gt=0.0, le=1e4)
+    pause_s: float = _field(0.0, "number >= 0 s", "pause before each leg", ge=0.0, le=MAX_TIME_S)
+    steady_state: bool = _field(
+        False, "true or false", "start in the stationary distribution (needs speed_min_mps > 0)"
+    )
+
+    @model_validator(mode="after")
+    def _check(self) -> MobilityRandomWaypoint:
+        x0, y0, x1, y1 = self.area_m
+        issues: list[_Issue] = []
+        if not (x0 <= x1 and y0 <= y1) or max(map(abs, self.area_m)) > MAX_DISTANCE_M:
+            issues.append(
+                _Issue(("area_m",), "not a rectangle", _Raw(str(list(self.area_m))), "min <= max")
+            )
+        if self.speed_min_mps > self.speed_max_mps:
+            issues.append(
+                _Issue(
+                    ("speed_min_mps",),
+                    f"must be <= speed_max_mps = {_num(self.speed_max_mps)}",
+                    self.speed_min_mps,
+                    f"0..{_num(self.speed_max_mps)} m/s",
+                )
+            )
+        if self.steady_state and self.speed_min_mps < 1e-6:
+            issues.append(
+                _Issue(
+                    ("speed_min_mps",),
+                    "a steady-state start needs a positive minimum speed",
+                    self.speed_min_mps,
+                    ">= 1e-6 m/s",
+                )
+            )
+        if issues:
+            raise _Issues(issues)
+        return self
+
+
+_Mobility = Annotated[  # noqa: UP007
+    Union[MobilityConstantVelocity, MobilityWaypoints, MobilityRandomWaypoint],  # noqa: UP007
+    Field(discriminator="kind"),
+]
 
 
 class NodeConfig(_Model):
@@ -398,6 +704,18 @@ class NodeConfig(_Model):
         _RATE_CONTROL_ALLOWED + ", or unset (= mac.rate_control)",
         "this node's rate control of data frames",
     )
+    tx_power_dbm: float | None = _field(
+        None,
+        'number -50..60 dBm, or unset (= channel.tx_power_dbm); channel.model = "radio"',
+        "this node's transmit power",
+        ge=-50.0,
+        le=60.0,
+    )
+    mobility: _Mobility | None = Field(  # type: ignore[assignment]
+        default=None,
+        description='how the node moves (channel.model = "radio")',
+        json_schema_extra={"allowed": _MOBILITY_ALLOWED},
+    )
 
     @model_validator(mode="after")
     def _check(self) -> NodeConfig:
@@ -409,6 +727,9 @@ class NodeConfig(_Model):
             issues.append(
                 _Issue(("rate_control",), "a host has no WiFi", self.rate_control, "unset")
             )
+        for f in ("tx_power_dbm", "mobility"):
+            if getattr(self, f) is not None and self.role == "host":
+                issues.append(_Issue((f,), "a host has no WiFi", _Raw("set"), "unset"))
         if issues:
             raise _Issues(issues)
         return self
@@ -790,6 +1111,11 @@ class Scenario(_Model):
         "shortcut setting both mac.short_retry_limit and mac.long_retry_limit",
         ge=0,
         le=31,
+    )
+    mobility: _Mobility | None = Field(  # type: ignore[assignment]
+        default=None,
+        description='how the generated stations of topology "bss" move (channel.model = "radio")',
+        json_schema_extra={"allowed": _MOBILITY_ALLOWED + ', or unset; topology "bss" only'},
     )
     mac: MacConfig = Field(
         default_factory=MacConfig, json_schema_extra={"allowed": "a table"}, description="[mac]"
