@@ -4,9 +4,9 @@
 #
 # Usage: bench/ns3/build.sh [PROGRAM...]  (PYTHON=/path/to/python to choose the interpreter;
 #        PROGRAMs from the list PROGS below, default all of them)
-# Output: bench/ns3/build/{bss_saturation,chain_udp,bss_tcp,chain_tcp,error_models} (paths
-#         printed on stdout, one per line). Idempotent: installs the wheel only if missing,
-#         recompiles only when a source is newer than its binary.
+# Output: bench/ns3/build/{bss_saturation,chain_udp,bss_tcp,chain_tcp,error_models,
+#         distance_udp} (paths printed on stdout, one per line). Idempotent: installs the
+#         wheel only if missing, recompiles only when a source is newer than its binary.
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -77,7 +77,7 @@ MODS=(core network internet mobility propagation spectrum antenna wifi applicati
 LIBS=()
 for m in "${MODS[@]}"; do LIBS+=("-lns3.44-$m"); done
 
-PROGS=(bss_saturation chain_udp bss_tcp chain_tcp error_models)
+PROGS=(bss_saturation chain_udp bss_tcp chain_tcp error_models distance_udp)
 
 # Rebuild everything if the ns-3 prefix changed since the last build (rpath points to it).
 STAMP="$OUT/.ns3-prefix"

@@ -1,4 +1,5 @@
-"""Run the ns-3 3.44 reference benchmarks (bss_saturation, chain_udp, bss_tcp, chain_tcp).
+"""Run the ns-3 3.44 reference benchmarks (bss_saturation, chain_udp, bss_tcp, chain_tcp,
+distance_udp).
 
 The C++ programs live next to this file and are compiled by ``build.sh`` against the ns-3
 libraries shipped in the PyPI wheel ``ns3==3.44.post0``. Each program prints one JSON line; the
@@ -16,6 +17,7 @@ Command line (writes a Markdown table of the reference matrix of NOTES.md)::
     python bench/ns3/ns3_runner.py chain --hops 5 --standard 80211g
     python bench/ns3/ns3_runner.py bss-tcp --cc cubic --del-ack-count 1
     python bench/ns3/ns3_runner.py chain-tcp --hops 5 --retry-limit 7
+    python bench/ns3/ns3_runner.py distance --distance-m 40 --rate-manager minstrel
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 BUILD_SCRIPT = HERE / "build.sh"
-PROGRAMS = ("bss_saturation", "chain_udp", "bss_tcp", "chain_tcp")
+PROGRAMS = ("bss_saturation", "chain_udp", "bss_tcp", "chain_tcp", "distance_udp")
 
 
 def build(python: str = sys.executable) -> dict[str, Path]:
@@ -365,6 +367,62 @@ def run_chain_tcp(
     return _run(binary, [*args, *extra_args], timeout)
 
 
+def run_distance(
+    distance_m: float,
+    standard: str = "80211a",
+    rate_manager: str = "constant",
+    data_rate_mbps: float = 54.0,
+    basic_rate_mbps: float = 6.0,
+    error_model: str = "nist",
+    fading: str = "none",
+    duration_s: float = 10.0,
+    warmup_s: float = 1.0,
+    seed: int = 1,
+    retry_limit: int = 6,
+    exponent: float = 3.0,
+    reference_loss_db: float = 46.6777,
+    tx_power_dbm: float = 16.0206,
+    noise_figure_db: float = 7.0,
+    payload_bytes: int = 1500,
+    queue_packets: int = 100,
+    run: int = 1,
+    extra_args: Sequence[str] = (),
+    timeout: float | None = None,
+    python: str = sys.executable,
+) -> dict[str, Any]:
+    """One saturating UDP station -> receiver at ``distance_m`` over a log-distance channel
+    (distance_udp.cc; NOTES.md "Distance").
+
+    ``rate_manager`` is constant | arf | aarf | minstrel (``data_rate_mbps`` is used by
+    constant only); ``error_model`` nist | yans | table (table = YansWifiPhyHelper's default,
+    ns3::TableBasedErrorRateModel); ``fading`` none | rayleigh. The channel defaults are
+    ns-3's (exponent 3, 46.6777 dB at 1 m, 16.0206 dBm, noise figure 7 dB). ``extra_args`` are
+    passed verbatim (e.g. ``["--preambleMinRssiDbm=-101"]``).
+    """
+    binary = _binaries(python)["distance_udp"]
+    args = [
+        f"--distanceM={distance_m:g}",
+        f"--standard={standard}",
+        f"--rateManager={rate_manager}",
+        f"--dataRateMbps={data_rate_mbps:g}",
+        f"--basicRateMbps={basic_rate_mbps:g}",
+        f"--errorModel={error_model}",
+        f"--fading={fading}",
+        f"--durationS={duration_s:g}",
+        f"--warmupS={warmup_s:g}",
+        f"--seed={seed}",
+        f"--run={run}",
+        f"--retryLimit={retry_limit}",
+        f"--exponent={exponent!r}",
+        f"--referenceLossDb={reference_loss_db!r}",
+        f"--txPowerDbm={tx_power_dbm!r}",
+        f"--noiseFigureDb={noise_figure_db!r}",
+        f"--payloadBytes={payload_bytes}",
+        f"--queuePackets={queue_packets}",
+    ]
+    return _run(binary, [*args, *extra_args], timeout)
+
+
 # ----------------------------------------------------------------------------------------------
 # Reference matrix (NOTES.md, section "Measured")
 # ----------------------------------------------------------------------------------------------
@@ -481,6 +539,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         p.add_argument("--min-rto-ms", type=float, default=200.0)
         p.add_argument("--sack", action="store_true")
         p.add_argument("--recovery", default="classic", choices=("classic", "prr"))
+    p = sub.add_parser("distance")
+    p.add_argument("--distance-m", type=float, default=10.0)
+    p.add_argument("--standard", default="80211a")
+    p.add_argument(
+        "--rate-manager", default="constant", choices=("constant", "arf", "aarf", "minstrel")
+    )
+    p.add_argument("--data-rate-mbps", type=float, default=54.0)
+    p.add_argument("--basic-rate-mbps", type=float, default=6.0)
+    p.add_argument("--error-model", default="nist", choices=("nist", "yans", "table"))
+    p.add_argument("--fading", default="none", choices=("none", "rayleigh"))
+    p.add_argument("--duration-s", type=float, default=10.0)
+    p.add_argument("--warmup-s", type=float, default=1.0)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--retry-limit", type=int, default=6)
     args = parser.parse_args(argv)
 
     if args.command in ("bss-tcp", "chain-tcp"):
@@ -499,6 +571,21 @@ def main(argv: Sequence[str] | None = None) -> int:
             res = run_bss_tcp(*phy, args.duration_s, args.warmup_s, args.seed, **tcp)
         else:
             res = run_chain_tcp(args.hops, *phy, args.duration_s, args.warmup_s, args.seed, **tcp)
+        print(json.dumps(res))
+    elif args.command == "distance":
+        res = run_distance(
+            args.distance_m,
+            standard=args.standard,
+            rate_manager=args.rate_manager,
+            data_rate_mbps=args.data_rate_mbps,
+            basic_rate_mbps=args.basic_rate_mbps,
+            error_model=args.error_model,
+            fading=args.fading,
+            duration_s=args.duration_s,
+            warmup_s=args.warmup_s,
+            seed=args.seed,
+            retry_limit=args.retry_limit,
+        )
         print(json.dumps(res))
     elif args.command == "build":
         for name, path in build().items():

@@ -1,5 +1,9 @@
 //! Print goodput and collision probability of N saturated stations (quick look, no Python).
-//! cargo run --release -p airtcp-core --example saturation -- 80211a 54 6 2,5,10,20,50 20 [dcf|edca]
+//! cargo run --release -p airtcp-core --example saturation -- 80211a 54 6 2,5,10,20,50 20 [dcf|edca] [range|radio|rayleigh]
+//!
+//! The last argument picks the channel: the range model (default), the radio model at ns-3's
+//! defaults (log-distance path loss, NIST errors, preamble detection), or the radio model with
+//! Rayleigh fading (a fresh fade per frame and link). Stations stand 1 m from the AP.
 
 use airtcp_core::{run, WorldSpec};
 use serde_json::json;
@@ -14,18 +18,30 @@ fn main() {
         .map_or(vec![1, 2, 5, 10, 20, 50], |s| s.split(',').filter_map(|x| x.parse().ok()).collect());
     let secs: f64 = args.get(5).and_then(|s| s.parse().ok()).unwrap_or(20.0);
     let access = args.get(6).map_or("dcf", |s| s.as_str());
+    let channel = match args.get(7).map_or("range", |s| s.as_str()) {
+        "range" => json!({"rx_range_m": 1000.0, "cs_range_m": 1000.0}),
+        model @ ("radio" | "rayleigh") => json!({"radio": {
+            "path_loss": {"kind": "log-distance", "exponent": 3.0, "reference_distance_m": 1.0, "reference_loss_db": 46.6777},
+            "fading": {"kind": if model == "rayleigh" { "rayleigh" } else { "none" }},
+            "tx_power_dbm": 16.0206, "noise_figure_db": 7.0, "rx_sensitivity_dbm": -101.0,
+            "cca_threshold_dbm": -82.0, "error_model": "nist",
+            "preamble_detection": {"snr_db": 4.0, "min_rssi_dbm": -82.0},
+        }}),
+        other => panic!("channel {other:?}: allowed range, radio, rayleigh"),
+    };
     for n in ns {
         let mut nodes =
             vec![json!({"name": "ap", "position_m": [0.0, 0.0, 0.0], "wifi": true, "role": "ap"})];
         let mut flows = vec![];
         for i in 0..n {
-            nodes.push(json!({"name": format!("sta{}", i + 1), "position_m": [1.0, i as f64, 0.0], "wifi": true, "role": "sta"}));
+            let a = i as f64 * std::f64::consts::TAU / n as f64;
+            nodes.push(json!({"name": format!("sta{}", i + 1), "position_m": [a.cos(), a.sin(), 0.0], "wifi": true, "role": "sta"}));
             flows.push(json!({"kind": "udp_saturating", "src": i + 1, "dst": 0, "payload_bytes": 1500}));
         }
         let spec = json!({
             "duration_ns": (secs * 1e9) as u64, "warmup_ns": 1_000_000_000u64,
             "wifi": {"standard": standard, "data_rate_mbps": data, "basic_rate_mbps": basic, "access": access, "aifsn": if access == "edca" { Some(2) } else { None }},
-            "channel": {"rx_range_m": 1000.0, "cs_range_m": 1000.0},
+            "channel": channel,
             "nodes": nodes, "flows": flows,
         });
         let spec: WorldSpec = serde_json::from_value(spec).unwrap();

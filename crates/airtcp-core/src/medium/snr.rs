@@ -21,10 +21,10 @@
 //! No list of interference events is kept: a receiver holds the running sum of the powers it
 //! sees and its lock.
 
-use crate::channel::{block_of, dbm_to_mw, link_key, mw_to_dbm, noise_mw, Fading, Mobility, PathLoss};
+use crate::channel::{block_of, db_to_ratio, dbm_to_mw, link_key, noise_mw, Fading, Mobility, PathLoss};
 use crate::ids::{NodeId, TxId};
 use crate::mac::frame::{Frame, FrameKind};
-use crate::phy::error::{plcp_header, ErrorRateModel};
+use crate::phy::error::{plcp_header, ErrorRateModel, UnitSuccess};
 use crate::phy::{ModeId, Modulation, Preamble, Standard, MODES};
 use crate::spec::{NodeSpec, RadioSpec};
 use crate::time::{Dur, SimTime};
@@ -90,6 +90,39 @@ struct RxState {
     lock: Option<Lock>,
 }
 
+/// The last unit success rates computed, by (SNR, mode): a static link without fading sees
+/// the same SNR frame after frame, and the CCK symbol error integral costs microseconds.
+/// Direct-mapped; a hit returns exactly what [`ErrorRateModel::unit_success`] would.
+struct UnitCache {
+    slots: Vec<(u64, u8, UnitSuccess)>,
+}
+
+impl UnitCache {
+    const SLOTS: usize = 256;
+
+    fn new() -> UnitCache {
+        UnitCache {
+            slots: vec![
+                (u64::MAX, u8::MAX, UnitSuccess { p: 1.0, bits_per_unit: 1.0, cap: false });
+                Self::SLOTS
+            ],
+        }
+    }
+
+    #[inline]
+    fn unit(&mut self, model: ErrorRateModel, snr: f64, mode: ModeId) -> UnitSuccess {
+        let key = snr.to_bits();
+        let slot = (crate::rng::mix64(key ^ u64::from(mode.0)) as usize) % Self::SLOTS;
+        let (k, m, u) = self.slots[slot];
+        if k == key && m == mode.0 {
+            return u;
+        }
+        let u = model.unit_success(snr, mode);
+        self.slots[slot] = (key, mode.0, u);
+        u
+    }
+}
+
 /// The channel's state and parameters.
 pub(super) struct Snr {
     seed: u64,
@@ -99,22 +132,29 @@ pub(super) struct Snr {
     mobility: Vec<Mobility>,
     /// Whether the node moves (else its position is read once).
     moves: Vec<bool>,
+    // Powers in mW and ratios linear, so a frame costs no logarithm: per mode (`MODES`
+    // index) the channel's transmit power, the power below which a frame is not seen at all
+    // (the sensitivity, +0.41 dB for a 22 MHz DSSS PPDU), the per-rate sensitivity a lock
+    // needs, and the noise floor.
     /// A node's own transmit power, if it has one.
-    tx_power_dbm: Vec<Option<f64>>,
-    /// The channel's transmit power and receive sensitivity per mode (`MODES` index).
-    mode_tx_power_dbm: [f64; MODES.len()],
-    mode_sensitivity_dbm: [f64; MODES.len()],
+    tx_mw: Vec<Option<f64>>,
+    mode_tx_mw: [f64; MODES.len()],
+    mode_hear_mw: [f64; MODES.len()],
+    mode_lock_mw: [f64; MODES.len()],
+    mode_noise_mw: [f64; MODES.len()],
+    /// `gain[i * n + j]`: the path gain 10^(−L/10) from i to j when both stand still, NaN
+    /// where one of them moves (computed per frame then).
+    gain: Vec<f64>,
     path_loss: PathLoss,
     fading: Option<Fading>,
     coherence: Option<Dur>,
-    noise_figure_db: f64,
-    sensitivity_dbm: f64,
-    cca_dbm: f64,
-    /// (linear SINR, minimum power \[dBm\]).
+    cca_mw: f64,
+    /// (linear SINR, minimum power [mW]).
     detect: Option<(f64, f64)>,
-    /// (margin \[dB\], window).
+    /// (margin as a power ratio, window).
     capture: Option<(f64, Dur)>,
     model: ErrorRateModel,
+    cache: UnitCache,
     standard: Standard,
     rx: Vec<RxState>,
     /// Per transmission slot: the nodes that see it (reused, so no allocation per frame once
@@ -153,22 +193,30 @@ impl Snr {
             wifi: nodes.iter().map(|ns| ns.wifi).collect(),
             mobility: nodes.iter().map(|ns| ns.mobility(seed)).collect(),
             moves: nodes.iter().map(|ns| ns.mobility.is_some()).collect(),
-            tx_power_dbm: nodes.iter().map(|ns| ns.tx_power_dbm).collect(),
-            mode_tx_power_dbm: RadioSpec::per_mode(&radio.tx_power_by_rate_dbm, standard, radio.tx_power_dbm),
-            mode_sensitivity_dbm: RadioSpec::per_mode(
+            tx_mw: nodes.iter().map(|ns| ns.tx_power_dbm.map(dbm_to_mw)).collect(),
+            mode_tx_mw: RadioSpec::per_mode(&radio.tx_power_by_rate_dbm, standard, radio.tx_power_dbm)
+                .map(dbm_to_mw),
+            mode_hear_mw: std::array::from_fn(|m| {
+                dbm_to_mw(radio.rx_sensitivity_dbm + sensitivity_scale_db(ModeId(m as u8)))
+            }),
+            mode_lock_mw: RadioSpec::per_mode(
                 &radio.rx_sensitivity_by_rate_dbm,
                 standard,
                 radio.rx_sensitivity_dbm,
-            ),
+            )
+            .map(dbm_to_mw),
+            mode_noise_mw: std::array::from_fn(|m| {
+                noise_mw(bandwidth_hz(ModeId(m as u8), standard), radio.noise_figure_db)
+            }),
+            gain: Vec::new(),
             path_loss: radio.path_loss(),
             fading,
             coherence,
-            noise_figure_db: radio.noise_figure_db,
-            sensitivity_dbm: radio.rx_sensitivity_dbm,
-            cca_dbm: radio.cca_threshold_dbm,
-            detect: radio.preamble_detection.map(|p| (crate::channel::db_to_ratio(p.snr_db), p.min_rssi_dbm)),
-            capture: radio.capture.map(|c| (c.margin_db, Dur(c.window_ns))),
+            cca_mw: dbm_to_mw(radio.cca_threshold_dbm),
+            detect: radio.preamble_detection.map(|p| (db_to_ratio(p.snr_db), dbm_to_mw(p.min_rssi_dbm))),
+            capture: radio.capture.map(|c| (db_to_ratio(c.margin_db), Dur(c.window_ns))),
             model: radio.error_model(),
+            cache: UnitCache::new(),
             standard,
             rx: vec![RxState::default(); n],
             hears: Vec::new(),
@@ -176,24 +224,31 @@ impl Snr {
             sure: Vec::new(),
             data_header_bytes,
         };
-        s.sure = (0..n * n).map(|k| s.surely_senses_at_build(k / n, k % n, nodes)).collect();
+        s.gain = (0..n * n)
+            .map(|k| {
+                let (i, j) = (k / n, k % n);
+                if s.moves[i] || s.moves[j] {
+                    f64::NAN
+                } else {
+                    db_to_ratio(-s.path_loss.loss_db(distance(nodes[i].position_m, nodes[j].position_m)))
+                }
+            })
+            .collect();
+        s.sure = (0..n * n).map(|k| s.surely_senses_at_build(k / n, k % n)).collect();
         s
     }
 
-    fn surely_senses_at_build(&self, i: usize, j: usize, nodes: &[NodeSpec]) -> bool {
-        if i == j || !self.wifi[i] || !self.wifi[j] || self.fading.is_some() || self.moves[i] || self.moves[j]
+    fn surely_senses_at_build(&self, i: usize, j: usize) -> bool {
+        let n = self.wifi.len();
+        if i == j || !self.wifi[i] || !self.wifi[j] || self.fading.is_some() || self.gain[i * n + j].is_nan()
         {
             return false;
         }
-        let weakest_dbm = self
-            .standard
-            .modes()
-            .iter()
-            .map(|m| self.mode_tx_power_dbm[usize::from(m.0)])
-            .fold(f64::INFINITY, f64::min);
-        let rx_dbm = self.tx_power_dbm[i].unwrap_or(weakest_dbm)
-            - self.path_loss.loss_db(distance(nodes[i].position_m, nodes[j].position_m));
-        rx_dbm >= self.cca_dbm && rx_dbm >= self.sensitivity_dbm + sensitivity_scale_db(ModeId(0))
+        let modes = self.standard.modes().iter().map(|m| usize::from(m.0));
+        let weakest_mw = modes.clone().map(|m| self.mode_tx_mw[m]).fold(f64::INFINITY, f64::min);
+        let hear_mw = modes.map(|m| self.mode_hear_mw[m]).fold(0.0, f64::max);
+        let rx_mw = self.tx_mw[i].unwrap_or(weakest_mw) * self.gain[i * n + j];
+        rx_mw >= self.cca_mw && rx_mw >= hear_mw
     }
 
     /// Whether `j` senses every frame `i` sends (see `sure`).
@@ -201,19 +256,23 @@ impl Snr {
         self.sure[i.idx() * self.wifi.len() + j.idx()]
     }
 
-    /// Received power at `j` of a frame from `i` at `mode` starting at `now` \[dBm\]
+    /// Received power at `j` of a frame from `i` at `mode` starting at `now` [mW]
     /// (positions in `pos`).
-    fn rx_dbm(&self, i: usize, j: usize, mode: ModeId, now: SimTime) -> f64 {
-        let loss_db = self.path_loss.loss_db(distance(self.pos[i], self.pos[j]));
-        let tx_dbm = self.tx_power_dbm[i].unwrap_or(self.mode_tx_power_dbm[usize::from(mode.0)]);
-        let mut dbm = tx_dbm - loss_db;
+    #[inline]
+    fn rx_mw(&self, i: usize, j: usize, mode: ModeId, now: SimTime) -> f64 {
+        let n = self.wifi.len();
+        let mut gain = self.gain[i * n + j];
+        if gain.is_nan() {
+            gain = db_to_ratio(-self.path_loss.loss_db(distance(self.pos[i], self.pos[j])));
+        }
+        let mut mw = self.tx_mw[i].unwrap_or(self.mode_tx_mw[usize::from(mode.0)]) * gain;
         if let Some(f) = self.fading {
             // One fade per coherence block, else per frame (keyed by its start time, so the
             // channel of a link does not depend on traffic elsewhere).
             let block = block_of(now, self.coherence, now.ns());
-            dbm += f.gain_db(self.seed, link_key(self.keys[i], self.keys[j]), block);
+            mw *= f.gain(self.seed, link_key(self.keys[i], self.keys[j]), block);
         }
-        dbm
+        mw
     }
 
     /// Update the positions of the moving nodes to `now`.
@@ -243,17 +302,18 @@ impl Snr {
             if j == i || !self.wifi[j] {
                 continue;
             }
-            let dbm = self.rx_dbm(i, j, frame.txv.mode, now);
-            if dbm < self.sensitivity_dbm + sensitivity_scale_db(frame.txv.mode) {
+            let mw = self.rx_mw(i, j, frame.txv.mode, now);
+            if mw < self.mode_hear_mw[usize::from(frame.txv.mode.0)] {
                 continue;
             }
-            hears.push(Hear { node: NodeId(j as u32), rx_mw: dbm_to_mw(dbm), sensed: dbm >= self.cca_dbm });
+            hears.push(Hear { node: NodeId(j as u32), rx_mw: mw, sensed: mw >= self.cca_mw });
         }
         self.hears[id.idx()] = hears;
     }
 
     /// Close the current chunk of `j`'s locked reception at `now`: its SINR so far is known.
     fn close(&mut self, j: usize, now: SimTime) {
+        let (model, cache) = (self.model, &mut self.cache);
         let rx = &mut self.rx[j];
         let Some(lock) = rx.lock.as_mut() else { return };
         if now <= lock.last {
@@ -268,7 +328,7 @@ impl Snr {
             if to > from {
                 // ns-3 InterferenceHelper: bits = rate × duration, truncated.
                 let bits = u64::from(mode.rate_kbps()) * to.since(from).ns() / 1_000_000;
-                lock.success[k] *= self.model.chunk_success(snr, mode, bits);
+                lock.success[k] *= cache.unit(model, snr, mode).chunk(bits);
             }
         }
         lock.last = now;
@@ -305,7 +365,7 @@ impl Snr {
         Lock {
             tx: id,
             sig_mw: rx_mw,
-            noise_mw: noise_mw(bandwidth_hz(frame.txv.mode, self.standard), self.noise_figure_db),
+            noise_mw: self.mode_noise_mw[usize::from(frame.txv.mode.0)],
             start: now,
             last: now,
             parts: self.parts(frame, now),
@@ -317,20 +377,15 @@ impl Snr {
     /// Whether a preamble of `frame` at `rx_mw` is detected over the other signals
     /// (`others_mw`) at a receiver.
     pub fn detected(&self, frame: &Frame, rx_mw: f64, others_mw: f64) -> bool {
-        let mode = frame.txv.mode;
-        mw_to_dbm(rx_mw) >= self.mode_sensitivity_dbm[usize::from(mode.0)]
-            && self.passes(
-                rx_mw,
-                noise_mw(bandwidth_hz(mode, self.standard), self.noise_figure_db),
-                others_mw,
-            )
+        let m = usize::from(frame.txv.mode.0);
+        rx_mw >= self.mode_lock_mw[m] && self.passes(rx_mw, self.mode_noise_mw[m], others_mw)
     }
 
     fn passes(&self, rx_mw: f64, noise_mw: f64, others_mw: f64) -> bool {
         match self.detect {
             None => true,
-            Some((min_snr, min_rssi_dbm)) => {
-                mw_to_dbm(rx_mw) >= min_rssi_dbm && rx_mw / (noise_mw + others_mw.max(0.0)) >= min_snr
+            Some((min_snr, min_rssi_mw)) => {
+                rx_mw >= min_rssi_mw && rx_mw / (noise_mw + others_mw.max(0.0)) >= min_snr
             }
         }
     }
@@ -371,8 +426,8 @@ impl Snr {
             Some(old) => {
                 let in_window = self.detect.is_some() && now < old.start + PREAMBLE_DETECTION;
                 // ns-3 SimpleFrameCaptureModel::CaptureNewFrame: strictly more than the margin.
-                let capture = self.capture.is_some_and(|(margin_db, window)| {
-                    now <= old.start + window && mw_to_dbm(h.rx_mw) > mw_to_dbm(old.sig_mw) + margin_db
+                let capture = self.capture.is_some_and(|(margin, window)| {
+                    now <= old.start + window && h.rx_mw > old.sig_mw * margin
                 });
                 if in_window {
                     // ns-3 picks the strongest preamble of the window and checks its SINR
@@ -473,3 +528,39 @@ pub fn decodes(radio: &RadioSpec, standard: Standard, nodes: &[NodeSpec], i: usi
 
 /// The frame of the decode test: 1500 bytes.
 pub const DECODE_TEST_BITS: u64 = 1500 * 8;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::phy::Standard;
+
+    #[test]
+    fn the_unit_cache_returns_exactly_what_the_model_computes() {
+        // Many SNRs and modes through 256 slots: hits, misses and evictions alike must give
+        // the model's own value, bit for bit.
+        let mut cache = UnitCache::new();
+        for model in [ErrorRateModel::Nist, ErrorRateModel::Yans] {
+            for round in 0..3 {
+                for k in 0..400 {
+                    let snr = 10f64.powf(f64::from(k % 97) / 40.0 - 0.5) + f64::from(round) * 1e-9;
+                    for &mode in Standard::G.modes() {
+                        let got = cache.unit(model, snr, mode);
+                        assert_eq!(got, model.unit_success(snr, mode));
+                        assert_eq!(got.chunk(12_000), model.chunk_success(snr, mode, 12_000));
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn outcomes_name_the_first_part_that_fails() {
+        let ones = || 0.999_999;
+        assert_eq!(decide([1.0, 1.0, 1.0], ones), Outcome::Ok);
+        assert_eq!(decide([0.5, 1.0, 1.0], ones), Outcome::PhyHeaderError);
+        assert_eq!(decide([1.0, 0.5, 0.0], ones), Outcome::HeaderError);
+        assert_eq!(decide([1.0, 1.0, 0.5], ones), Outcome::PayloadError);
+        // A draw below a part's success lets it through.
+        assert_eq!(decide([0.5, 0.5, 0.5], || 0.25), Outcome::Ok);
+    }
+}

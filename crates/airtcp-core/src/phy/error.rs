@@ -62,14 +62,20 @@ impl ErrorRateModel {
     /// ns-3 error-rate-model.cc `ErrorRateModel::GetChunkSuccessRate` (DSSS branch) and
     /// `{Nist,Yans}ErrorRateModel::DoGetChunkSuccessRate`. A negative or NaN `snr` counts as 0.
     pub fn chunk_success(&self, snr: f64, mode: ModeId, bits: u64) -> f64 {
+        self.unit_success(snr, mode).chunk(bits)
+    }
+
+    /// The success probability of one unit (a bit, or a CCK symbol) at `mode` and `snr`:
+    /// the costly part of [`Self::chunk_success`], to keep while the SNR stays the same.
+    pub fn unit_success(&self, snr: f64, mode: ModeId) -> UnitSuccess {
         let snr = if snr > 0.0 { snr } else { 0.0 };
         match mode.modulation() {
-            Modulation::Dsss { rate_kbps } => dsss_chunk_success(rate_kbps, snr, bits),
+            Modulation::Dsss { rate_kbps } => dsss_unit_success(rate_kbps, snr),
             Modulation::Ofdm { rate_kbps, .. } => {
                 let (m, code) = ofdm_params(rate_kbps);
                 match self {
-                    ErrorRateModel::Nist => nist_chunk_success(m, code, snr, bits),
-                    ErrorRateModel::Yans => yans_chunk_success(m, code, rate_kbps, snr, bits),
+                    ErrorRateModel::Nist => nist_unit_success(m, code, snr),
+                    ErrorRateModel::Yans => yans_unit_success(m, code, rate_kbps, snr),
                 }
             }
         }
@@ -80,6 +86,37 @@ impl ErrorRateModel {
     pub fn header_success(&self, snr: f64, mode: ModeId, short_preamble: bool) -> f64 {
         let (header_mode, bits) = plcp_header(mode, short_preamble);
         self.chunk_success(snr, header_mode, bits)
+    }
+}
+
+/// The success probability `p` of one unit of `bits_per_unit` bits: a chunk of n bits
+/// survives with `p^(n / bits_per_unit)` (capped at 1 for CCK, as ns-3).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct UnitSuccess {
+    pub p: f64,
+    pub bits_per_unit: f64,
+    pub cap: bool,
+}
+
+impl UnitSuccess {
+    fn bit(p: f64) -> UnitSuccess {
+        UnitSuccess { p, bits_per_unit: 1.0, cap: false }
+    }
+
+    /// Probability that `bits` bits all survive.
+    #[inline]
+    pub fn chunk(&self, bits: u64) -> f64 {
+        let n = bits as f64;
+        if self.bits_per_unit == 1.0 {
+            self.p.powf(n)
+        } else {
+            let s = self.p.powf(n / self.bits_per_unit);
+            if self.cap {
+                s.min(1.0)
+            } else {
+                s
+            }
+        }
     }
 }
 
@@ -395,22 +432,21 @@ fn gauss_legendre_16() -> &'static ([f64; 16], [f64; 16]) {
 /// DSSS/HR-DSSS chunk success (both models).
 /// ns-3 error-rate-model.cc `ErrorRateModel::GetChunkSuccessRate`, DSSS branch, which calls
 /// dsss-error-rate-model.cc `GetDsss{Dbpsk,Dqpsk,DqpskCck5_5,DqpskCck11}SuccessRate`.
-fn dsss_chunk_success(rate_kbps: u32, snr: f64, bits: u64) -> f64 {
-    let n = bits as f64;
+fn dsss_unit_success(rate_kbps: u32, snr: f64) -> UnitSuccess {
     match rate_kbps {
-        1000 => (1.0 - dsss_dbpsk_ber(snr)).powf(n),
-        2000 => (1.0 - dsss_dqpsk_ber(snr)).powf(n),
+        1000 => UnitSuccess::bit(1.0 - dsss_dbpsk_ber(snr)),
+        2000 => UnitSuccess::bit(1.0 - dsss_dqpsk_ber(snr)),
         5500 => {
             // 4 bits per CCK symbol at 1.375 Msymbol/s.
             let eb_n0 = snr * 22000000.0 / 1375000.0 / 4.0;
             let ser = cck16_ser(4.0 * eb_n0 / 2.0);
-            (1.0 - ser).powf(n / 4.0).min(1.0)
+            UnitSuccess { p: 1.0 - ser, bits_per_unit: 4.0, cap: true }
         }
         11000 => {
             // 8 bits per CCK symbol at 1.375 Msymbol/s.
             let eb_n0 = snr * 22000000.0 / 1375000.0 / 8.0;
             let ser = cck256_ser(8.0 * eb_n0 / 2.0);
-            (1.0 - ser).powf(n / 8.0).min(1.0)
+            UnitSuccess { p: 1.0 - ser, bits_per_unit: 8.0, cap: true }
         }
         other => panic!("no DSSS mode at {other} kbit/s"),
     }
@@ -463,17 +499,17 @@ pub fn nist_pe(p: f64, code: CodeRate) -> f64 {
 /// NIST chunk success of an OFDM mode with constellation `m` and code `code`.
 /// ns-3 nist-error-rate-model.cc `NistErrorRateModel::DoGetChunkSuccessRate` and
 /// `GetFec{Bpsk,Qpsk,Qam}Ber`.
-fn nist_chunk_success(m: u32, code: CodeRate, snr: f64, bits: u64) -> f64 {
+fn nist_unit_success(m: u32, code: CodeRate, snr: f64) -> UnitSuccess {
     let ber = match m {
         2 => bpsk_ber(snr),
         4 => qpsk_ber(snr),
         _ => qam_ber(m, snr),
     };
     if ber == 0.0 {
-        return 1.0;
+        return UnitSuccess::bit(1.0);
     }
     let pe = nist_pe(ber, code).min(1.0);
-    (1.0 - pe).powf(bits as f64)
+    UnitSuccess::bit(1.0 - pe)
 }
 
 /// Binomial probability C(n, k) p^k (1 - p)^(n - k).
@@ -507,7 +543,7 @@ pub fn yans_pd(ber: f64, d: u32) -> f64 {
 /// (d_free, a_dfree, a_dfree+1) = (10, 11, 0) for rate 1/2, (5, 8, 31) for 3/4, (6, 1, 16) for
 /// 2/3; BPSK takes only the first term. ns-3 yans-error-rate-model.cc
 /// `YansErrorRateModel::DoGetChunkSuccessRate`, `GetFecBpskBer` and `GetFecQamBer`.
-fn yans_chunk_success(m: u32, code: CodeRate, rate_kbps: u32, snr: f64, bits: u64) -> f64 {
+fn yans_unit_success(m: u32, code: CodeRate, rate_kbps: u32, snr: f64) -> UnitSuccess {
     // ns-3 OfdmPhy::CalculatePhyRate: data rate / code ratio, truncated to whole bit/s.
     let phy_rate = (f64::from(rate_kbps) * 1000.0 / code.ratio()) as u64;
     let eb_n0 = snr * 20.0 * 1e6 / phy_rate as f64;
@@ -518,13 +554,13 @@ fn yans_chunk_success(m: u32, code: CodeRate, rate_kbps: u32, snr: f64, bits: u6
     };
     let ber = if m == 2 { yans_bpsk_ber(eb_n0) } else { yans_qam_ber(m, eb_n0) };
     if ber == 0.0 {
-        return 1.0;
+        return UnitSuccess::bit(1.0);
     }
     let mut pmu = a_dfree * yans_pd(ber, d_free);
     if m != 2 {
         pmu += a_dfree1 * yans_pd(ber, d_free + 1);
     }
-    (1.0 - pmu.min(1.0)).powf(bits as f64)
+    UnitSuccess::bit(1.0 - pmu.min(1.0))
 }
 
 // Reference values keep the digits they were computed with (more than an f64 holds).
