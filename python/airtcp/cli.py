@@ -827,7 +827,9 @@ def plot_trace_command(
     kind: Annotated[
         str,
         typer.Option(
-            "--kind", help="tcp, tcp_segments, packets, mac_tx, or interval (summary goodput)."
+            "--kind",
+            help="tcp, tcp_segments, packets, mac_tx, rates, receptions, positions, or interval "
+            "(summary goodput).",
         ),
     ] = "tcp",
     y: Annotated[

@@ -87,6 +87,16 @@ TRACE_KINDS: dict[str, dict[str, tuple[str, str]]] = {
             "each sender's data rate toward each peer, as rate control sets it",
         ),
     },
+    "receptions": {
+        "sinr": ("lowest SINR [dB]", "each locked reception's lowest SINR, per link (radio)"),
+        "snr": ("SNR [dB]", "each locked reception's power over the noise floor (radio)"),
+        "rx_power": ("received power [dBm]", "each locked reception's power, fade included"),
+    },
+    "positions": {
+        "distance": ("distance from the origin [m]", "each moving node at its frames (radio)"),
+        "x": ("x [m]", "each moving node's x at its frames"),
+        "y": ("y [m]", "each moving node's y at its frames"),
+    },
 }
 _ALIASES = {"rtt": "srtt_ns", "srtt": "srtt_ns", "rto": "rto_ns", "in_flight": "in_flight_bytes"}
 _TIME_COLUMN = {
@@ -95,6 +105,8 @@ _TIME_COLUMN = {
     "packets": "delivered_ns",
     "mac_tx": "start_ns",
     "rates": "time_ns",
+    "receptions": "time_ns",
+    "positions": "time_ns",
 }
 _SSTHRESH_INFINITE = 2**31 - 1  # the core's "no threshold yet" (Linux TCP_INFINITE_SSTHRESH)
 
@@ -705,7 +717,7 @@ def trace(
     y = trace_y(kind, y)
     if bin_s is not None and not (bin_s > 0 and math.isfinite(bin_s)):
         raise PlotError(f"--bin-s: {bin_s!r} (allowed: a finite number of seconds > 0)")
-    if flow is not None and kind in ("mac_tx", "rates"):
+    if flow is not None and kind in ("mac_tx", "rates", "receptions", "positions"):
         raise PlotError(f"--flow: {kind} is drawn per node, not per flow (leave --flow out)")
     r = _source(source, kind, run)
     summary = r.summary
@@ -742,12 +754,14 @@ def trace(
     data = pd.DataFrame(series, columns=["line", "time_s", "value"])
 
     fig, ax = _new_figure()
-    binned = kind not in ("tcp", "rates") and y != "delay"
+    binned = kind not in ("tcp", "rates", "receptions", "positions") and y != "delay"
     for line, sub in data.groupby("line", sort=False):
-        if y == "delay":
+        if y == "delay" or kind == "receptions":
             ax.plot(sub["time_s"], sub["value"], ".", markersize=2, label=str(line))
         else:
             style = "steps-mid" if binned else "steps-post"
+            if kind == "positions":
+                style = "default"  # straight legs between the sampled positions
             ax.plot(sub["time_s"], sub["value"], drawstyle=style, label=str(line))
     measured = summary.get("measured_seconds")
     if isinstance(measured, int | float) and end_s and summary.get("sim_seconds"):
@@ -779,6 +793,10 @@ def _trace_notes(
         return []
     if kind == "rates":
         return ["a line per sender and peer, from the first change of rate on"]
+    if kind == "receptions":
+        return ["a point per locked reception, per link (sender -> receiver)"]
+    if kind == "positions":
+        return ["a moving node's position at each frame it starts"]
     if kind == "interval":
         return ["goodput per report interval, from the run summary (measured time only)"]
     width = bin_s if bin_s is not None else _nice_bin(end_s)
@@ -807,6 +825,25 @@ def _trace_series(
             t = np.append(sub["_t"].to_numpy(), edges[-1])  # the last rate holds to the end
             values = sub["rate_kbps"].to_numpy(dtype=float) * 1e-3
             add(label, t, np.append(values, values[-1]))
+        return out
+
+    if kind == "receptions":
+        column = {"sinr": "min_sinr_db", "snr": "snr_db", "rx_power": "rx_dbm"}[y]
+        frame = frame.assign(_t=time_s)
+        for (src, node), sub in frame.groupby(["src", "node"], sort=True):
+            label = f"{_node_label(summary, int(src))} -> {_node_label(summary, int(node))}"
+            add(label, sub["_t"].to_numpy(), sub[column].to_numpy(dtype=float))
+        return out
+
+    if kind == "positions":
+        frame = frame.assign(_t=time_s)
+        for node, sub in frame.groupby("node", sort=True):
+            if y == "distance":
+                xyz = sub[["x_m", "y_m", "z_m"]].to_numpy(dtype=float)
+                values = np.sqrt((xyz**2).sum(axis=1))
+            else:
+                values = sub[f"{y}_m"].to_numpy(dtype=float)
+            add(_node_label(summary, int(node)), sub["_t"].to_numpy(), values)
         return out
 
     if kind == "mac_tx":

@@ -86,6 +86,8 @@ def test_defaults():
         "tcp_segments": False,
         "frames": False,
         "rates": False,
+        "receptions": False,
+        "positions": False,
     }
     assert spec["wired_links"] == [] and spec["routes"] == []
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import warnings
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import airtcp
@@ -236,3 +237,36 @@ def test_mobile_and_rayleigh_examples_run(examples_dir: Path) -> None:
     sta = r.summary["nodes"][1]["mac"]
     assert sta["rx_corrupt"] > 0 and 0 < sta["rx_payload_corrupt"] < sta["rx_corrupt"]
     assert r.summary["totals"]["goodput_bps"] > 0
+
+
+def test_positions_and_receptions_traces(examples_dir: Path) -> None:
+    from airtcp import plot
+
+    data = load_toml(examples_dir / "mobile-tcp.toml")
+    data["duration_s"] = 4.0
+    data["traces"] = {"receptions": True, "positions": True}
+    r = airtcp.run(Scenario.from_dict(data), seed=1)
+    pos = r.traces["positions"].to_pandas()
+    # sta1 (node 1) walks away from 10 m at 5 m/s: x = 10 + 5 t, exactly (closed form).
+    assert set(pos["node"]) == {1}
+    t_s = pos["time_ns"] / 1e9
+    assert (abs(pos["x_m"] - (10.0 + 5.0 * t_s)) < 1e-9).all()
+    rec = r.traces["receptions"].to_pandas()
+    # The AP's 6 Mbit/s frames at the station, alone on the air: power = 20 dBm - 53.64 dB -
+    # 20 log10(d) at the frame's start, SNR over -174 + 73.01 + 7 = -93.97 dBm (hand).
+    first = rec[(rec["node"] == 1) & (rec["mode"] == "OfdmRate6Mbps") & ~rec["interfered"]].iloc[0]
+    d = 10.0 + 5.0 * (first["time_ns"] / 1e9)
+    assert abs(first["rx_dbm"] - (20.0 - 53.64 - 20 * np.log10(d))) < 0.01
+    assert abs(first["snr_db"] - (first["rx_dbm"] + 93.966)) < 0.01
+    assert (rec["min_sinr_db"] <= rec["snr_db"] + 1e-9).all()
+    assert set(rec["outcome"]) <= {"ok", "phy_header_error", "header_error", "payload_error"}
+    _, series = plot.trace(r, "positions")
+    assert series["value"].iloc[-1] > 20.0
+    _, series = plot.trace(r, "receptions", "snr")
+    assert len(series) == len(rec)
+
+
+def test_radio_traces_need_the_radio_model() -> None:
+    with pytest.raises(ScenarioError) as e:
+        Scenario.from_dict({"traces": {"positions": True}})
+    assert 'traces.positions: needs channel.model = "radio"' in str(e.value)

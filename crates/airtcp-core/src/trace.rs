@@ -16,6 +16,7 @@ pub enum Column {
     OptU32(Vec<Option<u32>>),
     Str(Vec<&'static str>),
     Bool(Vec<bool>),
+    F64(Vec<f64>),
     /// Variable-length byte strings, concatenated; value i is `data[ends[i-1]..ends[i]]`.
     Bytes {
         data: Vec<u8>,
@@ -63,6 +64,33 @@ pub struct RateTrace {
     pub peer: Vec<u32>,
     pub mode: Vec<&'static str>,
     pub rate_kbps: Vec<u32>,
+}
+
+/// Radio model: every reception a node locked onto, at its end.
+#[derive(Default)]
+pub struct ReceptionTrace {
+    pub time_ns: Vec<u64>,
+    pub node: Vec<u32>,
+    pub src: Vec<u32>,
+    pub kind: Vec<&'static str>,
+    pub mode: Vec<&'static str>,
+    /// Received power, the fade included [dBm]; its ratio to the noise floor [dB]; the lowest
+    /// SINR over the reception's chunks [dB] (the SNR when nothing overlapped).
+    pub rx_dbm: Vec<f64>,
+    pub snr_db: Vec<f64>,
+    pub min_sinr_db: Vec<f64>,
+    pub interfered: Vec<bool>,
+    pub outcome: Vec<&'static str>,
+}
+
+/// Radio model: where a moving node is when it starts a frame.
+#[derive(Default)]
+pub struct PositionTrace {
+    pub time_ns: Vec<u64>,
+    pub node: Vec<u32>,
+    pub x_m: Vec<f64>,
+    pub y_m: Vec<f64>,
+    pub z_m: Vec<f64>,
 }
 
 /// Every delivered packet: the raw material of delay distributions.
@@ -155,6 +183,8 @@ pub struct Traces {
     pub mac_tx: Option<MacTxTrace>,
     pub packets: Option<PacketTrace>,
     pub rates: Option<RateTrace>,
+    pub receptions: Option<ReceptionTrace>,
+    pub positions: Option<PositionTrace>,
     pub tcp: Option<TcpStateTrace>,
     pub tcp_segments: Option<TcpSegmentTrace>,
 }
@@ -166,6 +196,8 @@ impl Traces {
             mac_tx: spec.mac_tx.then(MacTxTrace::default),
             packets: spec.packets.then(PacketTrace::default),
             rates: spec.rates.then(RateTrace::default),
+            receptions: spec.receptions.then(ReceptionTrace::default),
+            positions: spec.positions.then(PositionTrace::default),
             tcp: spec.tcp.then(TcpStateTrace::default),
             tcp_segments: spec.tcp_segments.then(TcpSegmentTrace::default),
         }
@@ -233,6 +265,39 @@ impl Traces {
             t.peer.push(peer);
             t.mode.push(mode.name());
             t.rate_kbps.push(mode.rate_kbps());
+        }
+    }
+
+    /// A reception at `node` of `frame` ended at `now` with `outcome`.
+    pub fn reception(
+        &mut self,
+        now: SimTime,
+        node: u32,
+        frame: &Frame,
+        rx: crate::medium::RxInfo,
+        outcome: Outcome,
+    ) {
+        if let Some(t) = &mut self.receptions {
+            t.time_ns.push(now.ns());
+            t.node.push(node);
+            t.src.push(frame.src.0);
+            t.kind.push(frame.kind.name());
+            t.mode.push(frame.txv.mode.name());
+            t.rx_dbm.push(crate::channel::mw_to_dbm(rx.rx_mw));
+            t.snr_db.push(crate::channel::ratio_to_db(rx.rx_mw / rx.noise_mw));
+            t.min_sinr_db.push(crate::channel::ratio_to_db(rx.min_sinr));
+            t.interfered.push(rx.interfered);
+            t.outcome.push(outcome.name());
+        }
+    }
+
+    pub fn position(&mut self, now: SimTime, node: u32, p: [f64; 3]) {
+        if let Some(t) = &mut self.positions {
+            t.time_ns.push(now.ns());
+            t.node.push(node);
+            t.x_m.push(p[0]);
+            t.y_m.push(p[1]);
+            t.z_m.push(p[2]);
         }
     }
 
@@ -322,6 +387,35 @@ impl Traces {
                     ("peer", Column::U32(t.peer)),
                     ("mode", Column::Str(t.mode)),
                     ("rate_kbps", Column::U32(t.rate_kbps)),
+                ],
+            ));
+        }
+        if let Some(t) = self.receptions {
+            out.push((
+                "receptions",
+                vec![
+                    ("time_ns", Column::U64(t.time_ns)),
+                    ("node", Column::U32(t.node)),
+                    ("src", Column::U32(t.src)),
+                    ("kind", Column::Str(t.kind)),
+                    ("mode", Column::Str(t.mode)),
+                    ("rx_dbm", Column::F64(t.rx_dbm)),
+                    ("snr_db", Column::F64(t.snr_db)),
+                    ("min_sinr_db", Column::F64(t.min_sinr_db)),
+                    ("interfered", Column::Bool(t.interfered)),
+                    ("outcome", Column::Str(t.outcome)),
+                ],
+            ));
+        }
+        if let Some(t) = self.positions {
+            out.push((
+                "positions",
+                vec![
+                    ("time_ns", Column::U64(t.time_ns)),
+                    ("node", Column::U32(t.node)),
+                    ("x_m", Column::F64(t.x_m)),
+                    ("y_m", Column::F64(t.y_m)),
+                    ("z_m", Column::F64(t.z_m)),
                 ],
             ));
         }

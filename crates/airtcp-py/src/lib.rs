@@ -26,6 +26,7 @@ fn run(py: Python<'_>, spec_json: &str, seed: u64) -> PyResult<(String, Py<PyDic
                 Column::OptU32(v) => table.set_item(col, v)?,
                 Column::Str(v) => table.set_item(col, v)?,
                 Column::Bool(v) => table.set_item(col, v)?,
+                Column::F64(v) => table.set_item(col, v)?,
                 Column::Bytes { data, ends } => {
                     let mut start = 0usize;
                     let mut items = Vec::with_capacity(ends.len());

@@ -506,6 +506,16 @@ def _mobility_spec(
 def _scenario_checks(b: _Build) -> None:
     """The report interval, and a scenario without traffic or without nodes."""
     s, issues = b.s, b.issues
+    for name in ("receptions", "positions"):
+        if getattr(s.traces, name) and s.channel.model != "radio":
+            issues.append(
+                _Issue(
+                    ("traces", name),
+                    'needs channel.model = "radio" (the range model has no powers and no motion)',
+                    True,
+                    'false, or channel.model = "radio"',
+                )
+            )
     _check_intervals(issues, ("report_interval_s",), s.report_interval_s, s)
     if "flows" in s.model_fields_set and not s.flows:
         issues.append(

@@ -1008,6 +1008,16 @@ class TracesConfig(_Model):
         "true or false",
         "every change of a peer's data rate by rate control: node, peer, mode, rate",
     )
+    receptions: bool = _field(
+        False,
+        'true or false (channel.model = "radio")',
+        "every reception a node locked onto: power, SNR, lowest SINR, outcome",
+    )
+    positions: bool = _field(
+        False,
+        'true or false (channel.model = "radio")',
+        "where each moving node is at every frame it starts",
+    )
 
 
 Standard = Literal["80211a", "80211b", "80211g"]

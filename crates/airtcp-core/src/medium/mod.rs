@@ -57,6 +57,17 @@ impl Outcome {
     }
 }
 
+/// Radio model: what a finished reception saw (the receptions trace).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct RxInfo {
+    /// Received power, the fade included, and the noise floor [mW].
+    pub rx_mw: f64,
+    pub noise_mw: f64,
+    /// The lowest SINR over the reception's chunks (linear).
+    pub min_sinr: f64,
+    pub interfered: bool,
+}
+
 /// What a node's MAC learns from its radio when a transmission starts (in listener order).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RadioEvent {
@@ -138,6 +149,8 @@ pub struct Medium {
     bursty_links: Vec<LinkState>,
     /// The radio model, if the channel has one.
     snr: Option<Box<snr::Snr>>,
+    /// Radio model: the last reception [`Medium::take_reception`] decided.
+    pub last_rx: RxInfo,
 }
 
 /// Slack of the range comparison [m]: world-spec positions are given to the nanometre (Python
@@ -225,6 +238,7 @@ impl Medium {
             bursty,
             bursty_links: if bursty.is_some() { vec![LinkState::default(); n * n] } else { Vec::new() },
             snr,
+            last_rx: RxInfo::default(),
         }
     }
 
@@ -259,6 +273,11 @@ impl Medium {
             None => self.listeners[src.idx()][k],
             Some(s) => s.hears[id.idx()][k].node,
         }
+    }
+
+    /// Whether `node` moves (radio model).
+    pub fn moves(&self, node: NodeId) -> bool {
+        self.snr.as_ref().is_some_and(|s| s.moves(node))
     }
 
     /// Where `node` is at `now` under the radio model (None under the range model).
@@ -445,7 +464,9 @@ impl Medium {
             return None;
         }
         if let Some(snr) = self.snr.as_mut() {
-            let (success, interfered) = snr.finish(j, id, now)?;
+            let (success, info) = snr.finish(j, id, now)?;
+            let interfered = info.interfered;
+            self.last_rx = info;
             self.radios[j.idx()].lock = None;
             let rng = &mut self.rx_rngs[j.idx()];
             let outcome = snr::decide(success, || rng.unit());

@@ -80,6 +80,8 @@ struct Lock {
     success: [f64; 3],
     /// Another signal overlapped the reception.
     interfered: bool,
+    /// The lowest SINR of a closed chunk (linear).
+    min_sinr: f64,
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -322,6 +324,7 @@ impl Snr {
         let interference_mw = if rx.signals > 1 { (rx.energy_mw - lock.sig_mw).max(0.0) } else { 0.0 };
         lock.interfered |= rx.signals > 1;
         let snr = lock.sig_mw / (lock.noise_mw + interference_mw);
+        lock.min_sinr = lock.min_sinr.min(snr);
         for k in 0..3 {
             let p = lock.parts[k];
             let (Some(mode), from, to) = (p.mode, p.from.max(lock.last), p.to.min(now)) else { continue };
@@ -371,6 +374,7 @@ impl Snr {
             parts: self.parts(frame, now),
             success: [1.0; 3],
             interfered: false,
+            min_sinr: f64::INFINITY,
         }
     }
 
@@ -474,15 +478,26 @@ impl Snr {
         rx.energy_mw = if rx.signals == 0 { 0.0 } else { rx.energy_mw - h.rx_mw };
     }
 
+    /// Whether `node` moves.
+    pub fn moves(&self, node: NodeId) -> bool {
+        self.moves[node.idx()]
+    }
+
     /// If `j` is locked onto `id`, its reception ends at `now`: the success probability of
-    /// each part, in order, and whether another signal overlapped it.
-    pub fn finish(&mut self, j: NodeId, id: TxId, now: SimTime) -> Option<([f64; 3], bool)> {
+    /// each part, in order, and what the reception saw.
+    pub fn finish(&mut self, j: NodeId, id: TxId, now: SimTime) -> Option<([f64; 3], super::RxInfo)> {
         if self.rx[j.idx()].lock.map(|l| l.tx) != Some(id) {
             return None;
         }
         self.close(j.idx(), now);
         let lock = self.rx[j.idx()].lock.take().expect("locked");
-        Some((lock.success, lock.interfered))
+        let info = super::RxInfo {
+            rx_mw: lock.sig_mw,
+            noise_mw: lock.noise_mw,
+            min_sinr: lock.min_sinr,
+            interfered: lock.interfered,
+        };
+        Some((lock.success, info))
     }
 }
 

@@ -138,6 +138,14 @@ impl WorldSpec {
         // Section by section, in this order: the first problem found is the one reported.
         self.wifi.validate()?;
         self.channel.validate(self.nodes.len())?;
+        for (name, on) in [("receptions", self.traces.receptions), ("positions", self.traces.positions)] {
+            if on && self.channel.radio.is_none() {
+                return err(
+                    &format!("traces.{name}"),
+                    "true needs channel.radio (the range model has no powers and no motion); allowed: false",
+                );
+            }
+        }
         if let (Some(radio), Some(standard)) =
             (&self.channel.radio, crate::phy::Standard::parse(&self.wifi.standard))
         {

@@ -278,3 +278,15 @@ fn radio_model_errors_name_the_field_the_value_and_what_is_allowed() {
     let e = error_with(|v| v["channel"] = serde_json::json!({"cs_range_m": 10.0}));
     assert!(e.starts_with("channel.rx_range_m: is missing"), "{e}");
 }
+
+#[test]
+fn radio_traces_need_the_radio_model() {
+    let e = error_with(|v| v["traces"] = serde_json::json!({"receptions": true}));
+    assert!(e.starts_with("traces.receptions: true needs channel.radio"), "{e}");
+    let mut v = good();
+    v["channel"] = radio();
+    v["traces"] = serde_json::json!({"receptions": true, "positions": true});
+    let out = crate::run_json(&v.to_string(), 1).expect("runs");
+    let names: Vec<_> = out.traces.iter().map(|(n, _)| *n).collect();
+    assert!(names.contains(&"receptions") && names.contains(&"positions"), "{names:?}");
+}

@@ -21,4 +21,10 @@ pub struct TraceSpec {
     /// Every change of a peer's data mode by rate control.
     #[serde(default)]
     pub rates: bool,
+    /// Radio model: every locked reception, with its power, SNR and worst SINR.
+    #[serde(default)]
+    pub receptions: bool,
+    /// Radio model: where a moving node is at each frame it starts.
+    #[serde(default)]
+    pub positions: bool,
 }

@@ -55,6 +55,10 @@ impl World {
     fn transmit(&mut self, node: NodeId, frame: Frame, now: SimTime) {
         self.capture_wlan(now, node, false, &frame); // ns-3 MonitorSnifferTx: at tx start
         let dur = frame.txv.duration(frame.bytes);
+        if self.traces.positions.is_some() && self.medium.moves(node) {
+            let p = self.medium.position_at(node, now).expect("radio model");
+            self.traces.position(now, node.0, p);
+        }
         let wifi = &mut self.wifi;
         let id = self.medium.begin(frame, now, |ev| match ev {
             RadioEvent::Busy(j) => wifi.freeze(j, now),
@@ -77,6 +81,9 @@ impl World {
             };
             if j == frame.dst {
                 dst_outcome = outcome;
+            }
+            if self.traces.receptions.is_some() {
+                self.traces.reception(now, j.0, frame, self.medium.last_rx, outcome);
             }
             match outcome {
                 Outcome::Ok => {
