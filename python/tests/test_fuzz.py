@@ -532,6 +532,7 @@ PLAUSIBLE: dict[str, list[Any]] = {
         {"kind": "ber", "ber": 1e-5},
         {"kind": "none"},
         {"kind": "gilbert", "good_ms": 90.0, "bad_ms": 10.0},
+        {"kind": "interferer", "on_ms": 5.0, "off_ms": 20.0},
     ],
     "x_m": [0.0, 5.0, -3.0, 300.0],
     "y_m": [0.0, 5.0],

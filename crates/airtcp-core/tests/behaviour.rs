@@ -508,3 +508,26 @@ fn a_node_may_run_its_own_rate_control() {
         "{e}"
     );
 }
+
+#[test]
+fn an_on_off_interferer_hits_long_frames_harder() {
+    // channel.error = interferer, on 5 ms / off 20 ms (pi_on = 0.2), no retries, 802.11b. A
+    // 1564-byte frame lasts 1.31 ms at 11 Mbit/s and 12.7 ms at 1 Mbit/s; an isolated frame
+    // is lost with 0.2 + 0.8 (1 - e^(-d/20 ms)): 0.25 and 0.57 (closed form,
+    // channel::bursty::OnOff). The Gilbert channel with the same periods loses a frame by its
+    // start alone, whatever its length.
+    let first_try_loss = |rate: f64, error: serde_json::Value| {
+        let mut spec = bss(1, "80211b", rate, 1.0, 1500, 20.0);
+        spec["wifi"]["short_retry_limit"] = json!(0);
+        spec["channel"]["error"] = error;
+        let out = run_value(&spec, 1);
+        let m = &out.summary.nodes[1].mac;
+        1.0 - m.successes as f64 / m.attempts as f64
+    };
+    let onoff = json!({"kind": "interferer", "on_ms": 5.0, "off_ms": 20.0});
+    let (fast, slow) = (first_try_loss(11.0, onoff.clone()), first_try_loss(1.0, onoff));
+    assert!(fast > 0.2 && slow > fast + 0.2, "11 Mbit/s {fast:.3}, 1 Mbit/s {slow:.3}");
+    let ge = json!({"kind": "gilbert", "good_ms": 20.0, "bad_ms": 5.0, "loss_good": 0.0, "loss_bad": 1.0});
+    let (fast, slow) = (first_try_loss(11.0, ge.clone()), first_try_loss(1.0, ge));
+    assert!((slow - fast).abs() < 0.08, "Gilbert: 11 Mbit/s {fast:.3}, 1 Mbit/s {slow:.3}");
+}

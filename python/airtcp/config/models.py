@@ -283,23 +283,26 @@ class MatrixConfig(_Model):
     )
 
 
+_ERROR_KINDS = '"none", "fer", "ber", "gilbert" or "interferer"'
+
+
 class ErrorNone(_Model):
     """No frame errors besides collisions."""
 
-    kind: Literal["none"] = _field("none", '"none", "fer", "ber" or "gilbert"', "error model")
+    kind: Literal["none"] = _field("none", _ERROR_KINDS, "error model")
 
 
 class ErrorFer(_Model):
     """Every data frame is corrupted with a fixed probability."""
 
-    kind: Literal["fer"] = _field(..., '"none", "fer", "ber" or "gilbert"', "error model")
+    kind: Literal["fer"] = _field(..., _ERROR_KINDS, "error model")
     fer: float = _field(..., "number in [0, 1)", "frame error rate", ge=0.0, lt=1.0)
 
 
 class ErrorBer(_Model):
     """Every bit is corrupted independently with a fixed probability."""
 
-    kind: Literal["ber"] = _field(..., '"none", "fer", "ber" or "gilbert"', "error model")
+    kind: Literal["ber"] = _field(..., _ERROR_KINDS, "error model")
     ber: float = _field(..., "number in [0, 1)", "bit error rate", ge=0.0, lt=1.0)
 
 
@@ -307,7 +310,7 @@ class ErrorGilbert(_Model):
     """Bursty loss per directed link: a Gilbert-Elliott channel in continuous time (Good and
     Bad states with exponential sojourns; a frame is lost with the state's probability)."""
 
-    kind: Literal["gilbert"] = _field(..., '"none", "fer", "ber" or "gilbert"', "error model")
+    kind: Literal["gilbert"] = _field(..., _ERROR_KINDS, "error model")
     good_ms: float = _field(
         ..., "number 1e-6..1e10 ms", "mean time in the Good state", ge=1e-6, le=1e10
     )
@@ -322,8 +325,17 @@ class ErrorGilbert(_Model):
     )
 
 
+class ErrorInterferer(_Model):
+    """An external on/off interferer per directed link: on and off for exponential periods; a
+    frame it overlaps at any instant is lost."""
+
+    kind: Literal["interferer"] = _field(..., _ERROR_KINDS, "error model")
+    on_ms: float = _field(..., "number 1e-6..1e10 ms", "mean on (burst) time", ge=1e-6, le=1e10)
+    off_ms: float = _field(..., "number 1e-6..1e10 ms", "mean off time", ge=1e-6, le=1e10)
+
+
 _ErrorModel = Annotated[  # noqa: UP007
-    Union[ErrorNone, ErrorFer, ErrorBer, ErrorGilbert],  # noqa: UP007
+    Union[ErrorNone, ErrorFer, ErrorBer, ErrorGilbert, ErrorInterferer],  # noqa: UP007
     Field(discriminator="kind"),
 ]
 
@@ -386,8 +398,8 @@ class ChannelConfig(_Model):
         default_factory=ErrorNone,
         description="frame error model",
         json_schema_extra={
-            "allowed": 'kind = "none", "fer" (with fer), "ber" (with ber) or "gilbert" '
-            "(with good_ms, bad_ms, loss_good, loss_bad)"
+            "allowed": 'kind = "none", "fer" (with fer), "ber" (with ber), "gilbert" '
+            '(with good_ms, bad_ms, loss_good, loss_bad) or "interferer" (with on_ms, off_ms)'
         },
     )
     preamble_detection: bool | None = _field(

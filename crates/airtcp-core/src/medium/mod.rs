@@ -19,7 +19,7 @@ mod snr;
 
 pub use snr::{decodes, DECODE_TEST_BITS};
 
-use crate::channel::bursty::{GilbertElliott, LinkState};
+use crate::channel::bursty::{GilbertElliott, LinkState, OnOff};
 use crate::ids::{NodeId, TxId};
 use crate::mac::frame::{Frame, FrameKind};
 use crate::mac::Cca;
@@ -146,6 +146,8 @@ pub struct Medium {
     /// The bursty-loss channel and each directed link's state (src * n + receiver), only
     /// with the Gilbert-Elliott error model.
     bursty: Option<GilbertElliott>,
+    /// The on/off interferer, only with that error model (its links in `bursty_links`).
+    interferer: Option<OnOff>,
     bursty_links: Vec<LinkState>,
     /// The radio model, if the channel has one.
     snr: Option<Box<snr::Snr>>,
@@ -223,6 +225,10 @@ impl Medium {
             }
             _ => None,
         };
+        let interferer = match c.error {
+            ErrorSpec::Interferer { on_ms, off_ms } => Some(OnOff { on: ms(on_ms), off: ms(off_ms) }),
+            _ => None,
+        };
         Medium {
             n,
             preamble_detection: c.preamble_detection,
@@ -236,7 +242,12 @@ impl Medium {
             rx_rngs,
             data_header_bytes,
             bursty,
-            bursty_links: if bursty.is_some() { vec![LinkState::default(); n * n] } else { Vec::new() },
+            interferer,
+            bursty_links: if bursty.is_some() || interferer.is_some() {
+                vec![LinkState::default(); n * n]
+            } else {
+                Vec::new()
+            },
             snr,
             last_rx: RxInfo::default(),
         }
@@ -489,6 +500,16 @@ impl Medium {
             ErrorSpec::None => Outcome::Ok,
             ErrorSpec::Fer { fer } => {
                 if self.rx_rngs[j.idx()].bernoulli(fer) {
+                    Outcome::HeaderError
+                } else {
+                    Outcome::Ok
+                }
+            }
+            ErrorSpec::Interferer { .. } => {
+                let (Some(oo), t) = (self.interferer, &self.txs[id.idx()]) else { return Outcome::Ok };
+                let link = t.frame.src.idx() * self.n + j.idx();
+                let dur = t.frame.txv.duration(t.frame.bytes);
+                if oo.lost(&mut self.bursty_links[link], t.start, dur, &mut self.rx_rngs[j.idx()]) {
                     Outcome::HeaderError
                 } else {
                     Outcome::Ok

@@ -262,6 +262,9 @@ pub enum ErrorSpec {
     /// (`channel::bursty`), Good and Bad with mean sojourns `good_ms` and `bad_ms`, a frame
     /// lost with probability `loss_good` or `loss_bad`.
     Gilbert { good_ms: f64, bad_ms: f64, loss_good: f64, loss_bad: f64 },
+    /// An external on/off interferer per directed link (`channel::bursty::OnOff`): on and off
+    /// for exponential periods of means `on_ms` and `off_ms`; a frame it overlaps is lost.
+    Interferer { on_ms: f64, off_ms: f64 },
 }
 
 impl ChannelSpec {
@@ -340,6 +343,16 @@ impl ChannelSpec {
             }
             ErrorSpec::Ber { ber } if !(0.0..1.0).contains(&ber) => {
                 return err("channel.error.ber", format!("{} is out of range; allowed: [0, 1)", num(ber)));
+            }
+            ErrorSpec::Interferer { on_ms, off_ms } => {
+                for (name, v) in [("on_ms", on_ms), ("off_ms", off_ms)] {
+                    if !(v.is_finite() && (1e-6..=1e10).contains(&v)) {
+                        return err(
+                            &format!("channel.error.{name}"),
+                            format!("{} is out of range; allowed: 1e-6..1e10 ms", num(v)),
+                        );
+                    }
+                }
             }
             ErrorSpec::Gilbert { good_ms, bad_ms, loss_good, loss_bad } => {
                 for (name, v) in [("good_ms", good_ms), ("bad_ms", bad_ms)] {

@@ -69,7 +69,7 @@ fn missing_unknown_and_misspelt_fields_are_named() {
     let e = error_with(|v| v["wifi"]["access"] = "hcf".into());
     assert_eq!(e, "wifi.access: unknown value \"hcf\"; allowed: dcf or edca");
     let e = error_with(|v| v["channel"]["error"] = serde_json::json!({"kind": "awgn"}));
-    assert_eq!(e, "channel.error.kind: unknown value \"awgn\"; allowed: none, fer, ber, gilbert");
+    assert_eq!(e, "channel.error.kind: unknown value \"awgn\"; allowed: none, fer, ber, gilbert, interferer");
     // A key that is not a word is quoted, and a long one cut short.
     let e = error_with(|v| v["traces"] = serde_json::json!({"bad key": true}));
     assert!(e.starts_with("traces.\"bad key\": unknown field"), "{e}");
