@@ -370,6 +370,7 @@ mod tests {
             seq: 0,
             retry: false,
             ac: 1,
+            upper_bytes: 0,
         }
     }
 

@@ -42,6 +42,7 @@ impl Wifi {
             seq: q.seq,
             retry: txop.data_sent,
             ac: ac as u8,
+            upper_bytes: 0,
         })
     }
 

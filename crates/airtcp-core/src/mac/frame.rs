@@ -58,6 +58,11 @@ pub struct Frame {
     pub retry: bool,
     /// Access category index of the data frame (0 BK, 1 BE, 2 VI, 3 VO).
     pub ac: u8,
+    /// A data frame's bytes after the MAC header that are headers too: LLC/SNAP, IPv4 and the
+    /// TCP or UDP header (the radio model decides them apart from the payload, paper 004's
+    /// "headers intact, payload corrupt"); set by the world as the frame goes on the air
+    /// under the radio model, 0 otherwise.
+    pub upper_bytes: u16,
 }
 
 /// MPDU size of a data frame carrying an IP packet of `ip_bytes`.

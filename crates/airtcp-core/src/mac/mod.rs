@@ -250,7 +250,8 @@ pub struct MacCounters {
     pub rts_attempts: u64,
     pub rx_ok: u64,
     pub rx_corrupt: u64,
-    /// Corrupt receptions whose MAC header was intact (paper 004: header ok, payload hit).
+    /// Corrupt receptions whose MAC header was intact (paper 004: header ok, payload hit; under
+    /// the radio model the IP/TCP headers may have been hit, see the receptions trace).
     pub rx_payload_corrupt: u64,
     pub rx_duplicates: u64,
 }

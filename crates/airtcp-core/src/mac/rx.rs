@@ -39,6 +39,7 @@ impl Wifi {
                     seq: 0,
                     retry: false,
                     ac: frame.ac,
+                    upper_bytes: 0,
                 };
                 self.respond(j, ack, sched, now);
                 if dup {

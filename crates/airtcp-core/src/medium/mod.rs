@@ -36,8 +36,11 @@ pub enum Outcome {
     Collision,
     /// Bit errors hit the MAC header (or the whole frame under a fixed FER).
     HeaderError,
-    /// The MAC header survived, the payload did not (FCS fails; paper 004's case).
+    /// The MAC header survived, the payload did not (FCS fails; paper 004's case). Under the
+    /// radio model: the IP and transport headers survived too.
     PayloadError,
+    /// Radio model: the MAC header survived, the LLC/SNAP, IP or transport header did not.
+    UpperHeaderError,
     /// Radio model: the PHY header failed, so there was no reception (no PHY-RXSTART).
     PhyHeaderError,
     /// Radio model: the addressee did not detect the frame (too weak, or nothing to lock on).
@@ -52,6 +55,7 @@ impl Outcome {
             Outcome::HeaderError => "header_error",
             Outcome::PayloadError => "payload_error",
             Outcome::PhyHeaderError => "phy_header_error",
+            Outcome::UpperHeaderError => "upper_header_error",
             Outcome::Undetected => "undetected",
         }
     }
@@ -286,6 +290,12 @@ impl Medium {
         }
     }
 
+    /// Whether the channel runs the radio model.
+    #[inline]
+    pub fn is_radio(&self) -> bool {
+        self.snr.is_some()
+    }
+
     /// Whether `node` moves (radio model).
     pub fn moves(&self, node: NodeId) -> bool {
         self.snr.as_ref().is_some_and(|s| s.moves(node))
@@ -314,10 +324,18 @@ impl Medium {
     /// `frame` goes on the air from `frame.src` at `now`. Every radio that senses it turns
     /// busy; what their MACs must learn goes to `mac` (the transmitter's own `Busy` first,
     /// then the listeners in order). The caller schedules the end.
-    pub fn begin(&mut self, frame: Frame, now: SimTime, mut mac: impl FnMut(RadioEvent)) -> TxId {
+    #[inline(always)]
+    pub fn begin(&mut self, frame: Frame, now: SimTime, mac: impl FnMut(RadioEvent)) -> TxId {
         if self.snr.is_some() {
-            return self.begin_radio(frame, now, mac);
+            self.begin_radio(frame, now, mac)
+        } else {
+            self.begin_range(frame, now, mac)
         }
+    }
+
+    /// [`Self::begin`] under the range model.
+    #[inline(always)]
+    fn begin_range(&mut self, frame: Frame, now: SimTime, mut mac: impl FnMut(RadioEvent)) -> TxId {
         let node = frame.src;
         let i = node.idx();
         let id = self.alloc(Transmission { frame, start: now, dst_outcome: Outcome::Ok, interfered: false });
@@ -399,7 +417,9 @@ impl Medium {
         t
     }
 
-    /// [`Self::begin`] under the radio model.
+    /// [`Self::begin`] under the radio model (kept out of line: the range model's path stays
+    /// small).
+    #[inline(never)]
     fn begin_radio(&mut self, frame: Frame, now: SimTime, mut mac: impl FnMut(RadioEvent)) -> TxId {
         let node = frame.src;
         let i = node.idx();
@@ -474,18 +494,8 @@ impl Medium {
         if self.radios[j.idx()].lock != Some(id) {
             return None;
         }
-        if let Some(snr) = self.snr.as_mut() {
-            let (success, info) = snr.finish(j, id, now)?;
-            let interfered = info.interfered;
-            self.last_rx = info;
-            self.radios[j.idx()].lock = None;
-            let rng = &mut self.rx_rngs[j.idx()];
-            let outcome = snr::decide(success, || rng.unit());
-            let t = &mut self.txs[id.idx()];
-            if t.frame.dst == j {
-                t.interfered = interfered;
-            }
-            return Some(outcome);
+        if self.snr.is_some() {
+            return self.take_reception_radio(j, id, now);
         }
         let r = &mut self.radios[j.idx()];
         r.lock = None;
@@ -493,6 +503,22 @@ impl Medium {
             return Some(Outcome::Collision);
         }
         Some(self.draw_error(j, id))
+    }
+
+    /// [`Self::take_reception`] under the radio model, `j` locked onto `id`.
+    #[inline(never)]
+    fn take_reception_radio(&mut self, j: NodeId, id: TxId, now: SimTime) -> Option<Outcome> {
+        let snr = self.snr.as_mut().expect("radio model");
+        let (success, info) = snr.finish(j, id, now)?;
+        self.last_rx = info;
+        self.radios[j.idx()].lock = None;
+        let rng = &mut self.rx_rngs[j.idx()];
+        let outcome = snr::decide(success, || rng.unit());
+        let t = &mut self.txs[id.idx()];
+        if t.frame.dst == j {
+            t.interfered = info.interfered;
+        }
+        Some(outcome)
     }
 
     fn draw_error(&mut self, j: NodeId, id: TxId) -> Outcome {
@@ -550,7 +576,24 @@ impl Medium {
     /// the transmitter last. A listener that will sense `responder`'s response after SIFS is
     /// left out (its countdown would only be frozen again at the response's start). Frees the
     /// transmission's slot.
+    #[inline(always)]
     pub fn release(
+        &mut self,
+        id: TxId,
+        now: SimTime,
+        responder: Option<NodeId>,
+        idle: impl FnMut(NodeId, Cca),
+    ) {
+        if self.snr.is_some() {
+            self.release_radio(id, now, responder, idle)
+        } else {
+            self.release_range(id, now, responder, idle)
+        }
+    }
+
+    /// [`Self::release`] under the range model.
+    #[inline(always)]
+    fn release_range(
         &mut self,
         id: TxId,
         now: SimTime,
@@ -558,34 +601,6 @@ impl Medium {
         mut idle: impl FnMut(NodeId, Cca),
     ) {
         let src = self.txs[id.idx()].frame.src;
-        if let Some(snr) = self.snr.as_mut() {
-            // Radio model: every node that saw the frame loses its power; those that sensed it
-            // may turn idle, unless they surely sense the response (as above; with fading or
-            // motion that is not sure, and they are told).
-            for k in 0..snr.hears[id.idx()].len() {
-                let h = snr.hears[id.idx()][k];
-                snr.depart(&h, now);
-                if !h.sensed {
-                    continue;
-                }
-                let r = &mut self.radios[h.node.idx()];
-                r.busy -= 1;
-                if !r.active() {
-                    r.busy_ns += now.since(r.active_since).ns();
-                    match responder {
-                        Some(resp) if resp != h.node && snr.surely_senses(resp, h.node) => {}
-                        _ => idle(h.node, r.cca()),
-                    }
-                }
-            }
-            let r = &mut self.radios[src.idx()];
-            if !r.active() {
-                r.busy_ns += now.since(r.active_since).ns();
-                idle(src, r.cca());
-            }
-            self.free_tx.push(id.0);
-            return;
-        }
         for k in 0..self.listeners[src.idx()].len() {
             let j = self.listeners[src.idx()][k];
             let r = &mut self.radios[j.idx()];
@@ -603,6 +618,44 @@ impl Medium {
         if !r.active() {
             r.busy_ns += now.since(r.active_since).ns();
             idle(src, self.cca(src));
+        }
+        self.free_tx.push(id.0);
+    }
+
+    /// [`Self::release`] under the radio model.
+    #[inline(never)]
+    fn release_radio(
+        &mut self,
+        id: TxId,
+        now: SimTime,
+        responder: Option<NodeId>,
+        mut idle: impl FnMut(NodeId, Cca),
+    ) {
+        let src = self.txs[id.idx()].frame.src;
+        let snr = self.snr.as_mut().expect("radio model");
+        // Every node that saw the frame loses its power; those that sensed it may turn idle,
+        // unless they surely sense the response (as above; with fading or motion that is not
+        // sure, and they are told).
+        for k in 0..snr.hears[id.idx()].len() {
+            let h = snr.hears[id.idx()][k];
+            snr.depart(&h, now);
+            if !h.sensed {
+                continue;
+            }
+            let r = &mut self.radios[h.node.idx()];
+            r.busy -= 1;
+            if !r.active() {
+                r.busy_ns += now.since(r.active_since).ns();
+                match responder {
+                    Some(resp) if resp != h.node && snr.surely_senses(resp, h.node) => {}
+                    _ => idle(h.node, r.cca()),
+                }
+            }
+        }
+        let r = &mut self.radios[src.idx()];
+        if !r.active() {
+            r.busy_ns += now.since(r.active_since).ns();
+            idle(src, r.cca());
         }
         self.free_tx.push(id.0);
     }

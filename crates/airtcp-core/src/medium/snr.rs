@@ -16,8 +16,8 @@
 //! A locked reception's SINR is piecewise constant between the starts and ends of other
 //! signals at the receiver. Each piece is closed as it ends and multiplied into the success
 //! probability of each part it overlaps (ns-3 `InterferenceHelper::CalculateChunkSuccessRate`,
-//! bits = rate × duration): the PHY header at its own mode, the MAC header, the rest of the
-//! PSDU. At the frame's end one draw per part, in order, decides which part (if any) failed.
+//! bits = rate × duration): the PHY header at its own mode, the MAC header, the upper headers
+//! of a data frame (LLC/SNAP, IP, TCP or UDP), the payload. At the frame's end one draw per part, in order, decides which part (if any) failed.
 //! No list of interference events is kept: a receiver holds the running sum of the powers it
 //! sees and its lock.
 
@@ -75,9 +75,9 @@ struct Lock {
     start: SimTime,
     /// End of the last closed chunk.
     last: SimTime,
-    /// PHY header, MAC header, rest of the PSDU.
-    parts: [Part; 3],
-    success: [f64; 3],
+    /// PHY header, MAC header, upper headers (LLC/SNAP, IP, TCP/UDP), the rest of the PSDU.
+    parts: [Part; 4],
+    success: [f64; 4],
     /// Another signal overlapped the reception.
     interfered: bool,
     /// The lowest SINR of a closed chunk (linear).
@@ -325,7 +325,7 @@ impl Snr {
         lock.interfered |= rx.signals > 1;
         let snr = lock.sig_mw / (lock.noise_mw + interference_mw);
         lock.min_sinr = lock.min_sinr.min(snr);
-        for k in 0..3 {
+        for k in 0..4 {
             let p = lock.parts[k];
             let (Some(mode), from, to) = (p.mode, p.from.max(lock.last), p.to.min(now)) else { continue };
             if to > from {
@@ -337,31 +337,11 @@ impl Snr {
         lock.last = now;
     }
 
-    /// The spans of `frame` (starting at `start`) decided apart: PHY header, MAC header, rest.
-    fn parts(&self, frame: &Frame, start: SimTime) -> [Part; 3] {
-        let txv = frame.txv;
-        let short = txv.preamble == Preamble::Short;
-        let (hdr_mode, hdr_bits) = plcp_header(txv.mode, short);
-        let hdr = Dur(hdr_bits * 1_000_000 / u64::from(hdr_mode.rate_kbps()));
-        let pah = txv.preamble_and_header();
-        let psdu_start = start + pah;
-        let rate_kbps = u64::from(txv.mode.rate_kbps());
-        let (service_bits, ext) = match txv.mode.modulation() {
-            // 17.3.5.2: 16 SERVICE bits precede the PSDU; 18.3.2.4: ERP signal extension.
-            Modulation::Ofdm { erp, .. } => (16, if erp { Dur::from_us(6) } else { Dur::ZERO }),
-            Modulation::Dsss { .. } => (0, Dur::ZERO),
-        };
-        let header_bytes = match frame.kind {
-            FrameKind::Data => frame.bytes.min(self.data_header_bytes),
-            _ => frame.bytes,
-        };
-        let mac_end = psdu_start + Dur((service_bits + u64::from(header_bytes) * 8) * 1_000_000 / rate_kbps);
-        let end = start + Dur(txv.duration(frame.bytes).ns() - ext.ns());
-        [
-            Part { from: start + Dur(pah.ns() - hdr.ns()), to: psdu_start, mode: Some(hdr_mode) },
-            Part { from: psdu_start, to: mac_end.min(end), mode: Some(txv.mode) },
-            Part { from: mac_end.min(end), to: end, mode: Some(txv.mode) },
-        ]
+    /// The spans of `frame` (starting at `start`) decided apart: PHY header, MAC header, upper
+    /// headers (data frames), the rest. Bits map to time at the data rate after the 16 OFDM
+    /// SERVICE bits (17.3.5.2); an ERP-OFDM signal extension (18.3.2.4) carries no bits.
+    fn parts(&self, frame: &Frame, start: SimTime) -> [Part; 4] {
+        parts(frame, start, self.data_header_bytes)
     }
 
     fn lock(&self, id: TxId, frame: &Frame, rx_mw: f64, now: SimTime) -> Lock {
@@ -372,7 +352,7 @@ impl Snr {
             start: now,
             last: now,
             parts: self.parts(frame, now),
-            success: [1.0; 3],
+            success: [1.0; 4],
             interfered: false,
             min_sinr: f64::INFINITY,
         }
@@ -485,7 +465,7 @@ impl Snr {
 
     /// If `j` is locked onto `id`, its reception ends at `now`: the success probability of
     /// each part, in order, and what the reception saw.
-    pub fn finish(&mut self, j: NodeId, id: TxId, now: SimTime) -> Option<([f64; 3], super::RxInfo)> {
+    pub fn finish(&mut self, j: NodeId, id: TxId, now: SimTime) -> Option<([f64; 4], super::RxInfo)> {
         if self.rx[j.idx()].lock.map(|l| l.tx) != Some(id) {
             return None;
         }
@@ -501,11 +481,50 @@ impl Snr {
     }
 }
 
+/// The spans of `frame` (starting at `start`) decided apart: PHY header, MAC header (a data
+/// frame's is `data_header_bytes` long; a control frame is all header), upper headers, the
+/// rest (see [`Snr::parts`]).
+fn parts(frame: &Frame, start: SimTime, data_header_bytes: u32) -> [Part; 4] {
+    let txv = frame.txv;
+    let short = txv.preamble == Preamble::Short;
+    let (hdr_mode, hdr_bits) = plcp_header(txv.mode, short);
+    let hdr = Dur(hdr_bits * 1_000_000 / u64::from(hdr_mode.rate_kbps()));
+    let pah = txv.preamble_and_header();
+    let psdu_start = start + pah;
+    let rate_kbps = u64::from(txv.mode.rate_kbps());
+    let (service_bits, ext) = match txv.mode.modulation() {
+        Modulation::Ofdm { erp, .. } => (16, if erp { Dur::from_us(6) } else { Dur::ZERO }),
+        Modulation::Dsss { .. } => (0, Dur::ZERO),
+    };
+    let (header_bytes, upper_bytes) = match frame.kind {
+        FrameKind::Data => {
+            let h = frame.bytes.min(data_header_bytes);
+            (h, u32::from(frame.upper_bytes).min(frame.bytes - h))
+        }
+        _ => (frame.bytes, 0),
+    };
+    let end = start + Dur(txv.duration(frame.bytes).ns() - ext.ns());
+    let at = |bytes: u32| {
+        (psdu_start + Dur((service_bits + u64::from(bytes) * 8) * 1_000_000 / rate_kbps)).min(end)
+    };
+    // A control frame is header all through, its tail and pad bits included.
+    let mac_end = if frame.kind == FrameKind::Data { at(header_bytes) } else { end };
+    let upper_end = at(header_bytes + upper_bytes).max(mac_end);
+    let mode = Some(txv.mode);
+    [
+        Part { from: start + Dur(pah.ns() - hdr.ns()), to: psdu_start, mode: Some(hdr_mode) },
+        Part { from: psdu_start, to: mac_end, mode },
+        Part { from: mac_end, to: upper_end, mode },
+        Part { from: upper_end, to: end, mode },
+    ]
+}
+
 /// The outcome of a finished reception from its parts' success probabilities and a uniform
 /// draw per part (`draw()` gives U(0, 1)), in order: the first part that fails names it.
-pub(super) fn decide(success: [f64; 3], mut draw: impl FnMut() -> f64) -> Outcome {
-    const FAILS: [Outcome; 3] = [Outcome::PhyHeaderError, Outcome::HeaderError, Outcome::PayloadError];
-    for k in 0..3 {
+pub(super) fn decide(success: [f64; 4], mut draw: impl FnMut() -> f64) -> Outcome {
+    const FAILS: [Outcome; 4] =
+        [Outcome::PhyHeaderError, Outcome::HeaderError, Outcome::UpperHeaderError, Outcome::PayloadError];
+    for k in 0..4 {
         if success[k] < 1.0 && draw() >= success[k] {
             return FAILS[k];
         }
@@ -569,13 +588,48 @@ mod tests {
     }
 
     #[test]
+    fn a_data_frame_splits_into_phy_header_mac_header_upper_headers_and_payload() {
+        // 802.11a 54 Mbit/s, 1564-byte MPDU (1500 B of UDP payload), 24-byte MAC header, 36
+        // bytes of LLC/SNAP + IPv4 + UDP. Hand computation (17.3.2, 17.3.5.2): L-SIG 16..20 us;
+        // the MAC header ends (16 + 192) / 54 = 3.851 us into the PSDU; the upper headers
+        // (16 + 480) / 54 = 9.185 us; 59 symbols end the frame at 20 + 236 = 256 us.
+        let frame = Frame {
+            kind: FrameKind::Data,
+            src: NodeId(1),
+            dst: NodeId(0),
+            bytes: 1564,
+            txv: crate::phy::TxVector::new(Standard::A.mode(54_000).unwrap(), Preamble::Long),
+            nav: Dur::ZERO,
+            packet: None,
+            seq: 0,
+            retry: false,
+            ac: 1,
+            upper_bytes: 36,
+        };
+        let p = parts(&frame, SimTime::ZERO, 24);
+        let ns = |t: SimTime| t.ns();
+        assert_eq!((ns(p[0].from), ns(p[0].to)), (16_000, 20_000));
+        assert_eq!(p[0].mode, Some(crate::phy::modes::OFDM_6));
+        assert_eq!((ns(p[1].from), ns(p[1].to)), (20_000, 23_851));
+        assert_eq!((ns(p[2].from), ns(p[2].to)), (23_851, 29_185));
+        assert_eq!((ns(p[3].from), ns(p[3].to)), (29_185, 256_000));
+        // An ACK is header all through, to the end of its last symbol.
+        let ack = Frame { kind: FrameKind::Ack, bytes: 14, upper_bytes: 0, ..frame };
+        let p = parts(&ack, SimTime::ZERO, 24);
+        assert_eq!(ns(p[1].to), 24_000);
+        assert_eq!(p[2].from, p[2].to);
+        assert_eq!(p[3].from, p[3].to);
+    }
+
+    #[test]
     fn outcomes_name_the_first_part_that_fails() {
         let ones = || 0.999_999;
-        assert_eq!(decide([1.0, 1.0, 1.0], ones), Outcome::Ok);
-        assert_eq!(decide([0.5, 1.0, 1.0], ones), Outcome::PhyHeaderError);
-        assert_eq!(decide([1.0, 0.5, 0.0], ones), Outcome::HeaderError);
-        assert_eq!(decide([1.0, 1.0, 0.5], ones), Outcome::PayloadError);
+        assert_eq!(decide([1.0; 4], ones), Outcome::Ok);
+        assert_eq!(decide([0.5, 1.0, 1.0, 1.0], ones), Outcome::PhyHeaderError);
+        assert_eq!(decide([1.0, 0.5, 0.0, 0.0], ones), Outcome::HeaderError);
+        assert_eq!(decide([1.0, 1.0, 0.5, 0.0], ones), Outcome::UpperHeaderError);
+        assert_eq!(decide([1.0, 1.0, 1.0, 0.5], ones), Outcome::PayloadError);
         // A draw below a part's success lets it through.
-        assert_eq!(decide([0.5, 0.5, 0.5], || 0.25), Outcome::Ok);
+        assert_eq!(decide([0.5; 4], || 0.25), Outcome::Ok);
     }
 }

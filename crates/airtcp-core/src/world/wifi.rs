@@ -52,19 +52,33 @@ impl World {
 
     /// Put a frame on the air.
     #[inline]
-    fn transmit(&mut self, node: NodeId, frame: Frame, now: SimTime) {
+    fn transmit(&mut self, node: NodeId, mut frame: Frame, now: SimTime) {
+        if self.medium.is_radio() {
+            self.radio_frame(node, &mut frame, now);
+        }
         self.capture_wlan(now, node, false, &frame); // ns-3 MonitorSnifferTx: at tx start
         let dur = frame.txv.duration(frame.bytes);
-        if self.traces.positions.is_some() && self.medium.moves(node) {
-            let p = self.medium.position_at(node, now).expect("radio model");
-            self.traces.position(now, node.0, p);
-        }
+
         let wifi = &mut self.wifi;
         let id = self.medium.begin(frame, now, |ev| match ev {
             RadioEvent::Busy(j) => wifi.freeze(j, now),
             RadioEvent::Garbled(j) => wifi.macs[j.idx()].eifs = true,
         });
         self.sched.at(now + dur, Event::TxEnd(id));
+    }
+
+    /// Under the radio model, before `frame` goes on the air: its upper headers' size (LLC/SNAP
+    /// + IPv4 + TCP/UDP, decided apart from the payload), and the positions trace.
+    #[inline(never)]
+    fn radio_frame(&mut self, node: NodeId, frame: &mut Frame, now: SimTime) {
+        if let (FrameKind::Data, Some(id)) = (frame.kind, frame.packet) {
+            let p = self.packets.get(id);
+            frame.upper_bytes = (crate::mac::frame::LLC_SNAP_BYTES + p.ip_bytes - p.payload_bytes) as u16;
+        }
+        if self.traces.positions.is_some() && self.medium.moves(node) {
+            let p = self.medium.position_at(node, now).expect("radio model");
+            self.traces.position(now, node.0, p);
+        }
     }
 
     pub(crate) fn on_tx_end(&mut self, id: TxId, now: SimTime) {
@@ -74,7 +88,9 @@ impl World {
         self.wifi.own_tx_end(src, frame, &mut self.sched, now);
         let mut dst_outcome = t.dst_outcome;
         // Pass 1: every listener locked on this frame learns its outcome.
-        for k in 0..self.medium.receiver_count(id, src) {
+        let receivers = self.medium.receiver_count(id, src);
+        let trace_receptions = self.traces.receptions.is_some();
+        for k in 0..receivers {
             let j = self.medium.receiver(id, src, k);
             let Some(outcome) = self.medium.take_reception(j, id, now) else {
                 continue;
@@ -82,7 +98,7 @@ impl World {
             if j == frame.dst {
                 dst_outcome = outcome;
             }
-            if self.traces.receptions.is_some() {
+            if trace_receptions {
                 self.traces.reception(now, j.0, frame, self.medium.last_rx, outcome);
             }
             match outcome {
@@ -94,7 +110,9 @@ impl World {
                 // No PHY-RXSTART, so no erroneous reception for the MAC (no EIFS).
                 Outcome::PhyHeaderError | Outcome::Undetected => {}
                 _ => {
-                    self.wifi.rx_corrupt(j, outcome == Outcome::PayloadError);
+                    // The MAC header held: the frame is known, its content is not (paper 004).
+                    let mac_header_ok = matches!(outcome, Outcome::PayloadError | Outcome::UpperHeaderError);
+                    self.wifi.rx_corrupt(j, mac_header_ok);
                     self.drain_mac(now);
                 }
             }
