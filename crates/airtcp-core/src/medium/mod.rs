@@ -531,21 +531,20 @@ impl Medium {
                     Outcome::Ok
                 }
             }
-            ErrorSpec::Interferer { .. } => {
-                let (Some(oo), t) = (self.interferer, &self.txs[id.idx()]) else { return Outcome::Ok };
-                let link = t.frame.src.idx() * self.n + j.idx();
-                let dur = t.frame.txv.duration(t.frame.bytes);
-                if oo.lost(&mut self.bursty_links[link], t.start, dur, &mut self.rx_rngs[j.idx()]) {
-                    Outcome::HeaderError
-                } else {
-                    Outcome::Ok
-                }
-            }
-            ErrorSpec::Gilbert { .. } => {
-                let (Some(ge), t) = (self.bursty, &self.txs[id.idx()]) else { return Outcome::Ok };
-                let link = t.frame.src.idx() * self.n + j.idx();
-                // The link's state as the frame starts; a lost frame is lost whole.
-                if ge.lost(&mut self.bursty_links[link], t.start, &mut self.rx_rngs[j.idx()]) {
+            ErrorSpec::Gilbert { .. } | ErrorSpec::Interferer { .. } => {
+                let t = &self.txs[id.idx()];
+                let (st, rng) = (
+                    &mut self.bursty_links[t.frame.src.idx() * self.n + j.idx()],
+                    &mut self.rx_rngs[j.idx()],
+                );
+                // The link's state as the frame starts (Gilbert), or over the whole frame (an
+                // interferer); a lost frame is lost whole.
+                let lost = match (self.bursty, self.interferer) {
+                    (Some(ge), _) => ge.lost(st, t.start, rng),
+                    (_, Some(oo)) => oo.lost(st, t.start, t.frame.txv.duration(t.frame.bytes), rng),
+                    _ => false,
+                };
+                if lost {
                     Outcome::HeaderError
                 } else {
                     Outcome::Ok
@@ -614,12 +613,7 @@ impl Medium {
                 _ => idle(j, self.cca(j)),
             }
         }
-        let r = &mut self.radios[src.idx()];
-        if !r.active() {
-            r.busy_ns += now.since(r.active_since).ns();
-            idle(src, self.cca(src));
-        }
-        self.free_tx.push(id.0);
+        self.release_source(id, src, now, idle);
     }
 
     /// [`Self::release`] under the radio model.
@@ -652,6 +646,13 @@ impl Medium {
                 }
             }
         }
+        self.release_source(id, src, now, idle);
+    }
+
+    /// The end of [`Self::release`], both models: the transmitter's own radio may turn idle
+    /// (told last), and the transmission's slot is freed.
+    #[inline(always)]
+    fn release_source(&mut self, id: TxId, src: NodeId, now: SimTime, mut idle: impl FnMut(NodeId, Cca)) {
         let r = &mut self.radios[src.idx()];
         if !r.active() {
             r.busy_ns += now.since(r.active_since).ns();

@@ -208,6 +208,11 @@ mod tests {
         }
     }
 
+    /// The topology of `nodes` on channel `ch`: 802.11a, no wires, nothing blocked.
+    fn open<'a>(nodes: &'a [NodeSpec], ch: &'a ChannelSpec) -> Topology<'a> {
+        Topology { standard: Standard::A, nodes, channel: ch, wired_links: &[], blocked_radio_links: &[] }
+    }
+
     fn channel(range_m: f64) -> ChannelSpec {
         serde_json::from_value(serde_json::json!({"rx_range_m": range_m, "cs_range_m": range_m})).unwrap()
     }
@@ -218,13 +223,7 @@ mod tests {
         // two apart leaves a 3-hop path from n0 to n3 (paper 000's path enforcement).
         let nodes: Vec<_> = (0..4).map(|i| node(&format!("n{i}"), 10.0 * i as f64, Role::Adhoc)).collect();
         let ch = channel(25.0);
-        let open = Topology {
-            standard: Standard::A,
-            nodes: &nodes,
-            channel: &ch,
-            wired_links: &[],
-            blocked_radio_links: &[],
-        };
+        let open = open(&nodes, &ch);
         let c = Connectivity::compute(&open);
         assert_eq!((c.next_hop(0, 3), c.next_hop(0, 2)), (Some(1), Some(2)));
         let blocked = [[0, 2], [1, 3], [0, 3]];
@@ -239,13 +238,7 @@ mod tests {
     fn stations_reach_each_other_only_through_the_access_point() {
         let nodes = [node("ap", 0.0, Role::Ap), node("sta1", 5.0, Role::Sta), node("sta2", 8.0, Role::Sta)];
         let ch = channel(10.0);
-        let t = Topology {
-            standard: Standard::A,
-            nodes: &nodes,
-            channel: &ch,
-            wired_links: &[],
-            blocked_radio_links: &[],
-        };
+        let t = open(&nodes, &ch);
         let c = Connectivity::compute(&t);
         assert_eq!(c.next_hop(1, 2), Some(0));
         assert_eq!(c.trace(1, 2), Ok(()));
@@ -255,13 +248,7 @@ mod tests {
     fn a_node_out_of_range_has_no_route_and_a_route_loop_is_found() {
         let nodes = [node("a", 0.0, Role::Adhoc), node("b", 5.0, Role::Adhoc), node("c", 50.0, Role::Adhoc)];
         let ch = channel(10.0);
-        let t = Topology {
-            standard: Standard::A,
-            nodes: &nodes,
-            channel: &ch,
-            wired_links: &[],
-            blocked_radio_links: &[],
-        };
+        let t = open(&nodes, &ch);
         let mut c = Connectivity::compute(&t);
         assert_eq!(c.trace(0, 2), Err(PathBreak::NoRoute { at: NodeId(0) }));
         c.apply(&[RouteSpec { node: 0, dst: 2, next_hop: 1 }, RouteSpec { node: 1, dst: 2, next_hop: 0 }]);
@@ -279,13 +266,7 @@ mod tests {
         let d = crate::medium::distance(nodes[0].position_m, nodes[1].position_m);
         assert!(d > 10.0 && d < 10.0 + crate::medium::RANGE_SLACK_M, "{d}");
         let ch = channel(10.0);
-        let t = Topology {
-            standard: Standard::A,
-            nodes: &nodes,
-            channel: &ch,
-            wired_links: &[],
-            blocked_radio_links: &[],
-        };
+        let t = open(&nodes, &ch);
         assert_eq!(Connectivity::compute(&t).next_hop(1, 0), Some(0));
     }
 }
