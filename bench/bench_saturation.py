@@ -5,9 +5,11 @@
     .venv/bin/python bench/bench_saturation.py --no-ns3              # airtcp only
 
 Prints, per scenario: airtcp's goodput, collision probability, events, events per delivered
-frame, events per wall second and simulated seconds per wall second, both under the standard's
-EIFS rule and with channel.preamble_detection (what ns-3's default preamble detection model
-does with equal-power collisions, see docs/validation.md); ns-3's goodput, failure probability
+frame, events per wall second and simulated seconds per wall second, under the range model with
+the standard's EIFS rule and with channel.preamble_detection (what ns-3's default preamble
+detection model does with equal-power collisions, see docs/validation.md), and under the radio
+model (path loss, SINR, ns-3's defaults) without and with Rayleigh fading: the cost of the
+channel per frame; ns-3's goodput, failure probability
 and wall time (Simulator::Run only, like airtcp's core time); the goodput gap to the like-for-
 like airtcp run and the wall-time ratio. The ns-3 programs are built on first use by bench/ns3/build.sh against the
 PyPI wheel ns3==3.44.post0 (installed into the running interpreter if missing). Speed is
@@ -31,8 +33,19 @@ PAYLOAD_BYTES = 1500
 WARMUP_S = 1.0
 
 
+# The channels airtcp runs, by label: the range model under the standard's EIFS rule and with
+# preamble detection, and the radio model at ns-3's defaults (stations 10 m from the AP:
+# log-distance path loss, NIST errors, preamble detection), without and with Rayleigh fading.
+CHANNELS: dict[str, dict[str, Any]] = {
+    "airtcp": {"preamble_detection": False},
+    "airtcp_pd": {"preamble_detection": True},
+    "radio": {"model": "radio"},
+    "rayleigh": {"model": "radio", "fading": "rayleigh"},
+}
+
+
 def run_airtcp(
-    stations: int, standard: str, duration_s: float, seed: int, preamble_detection: bool = False
+    stations: int, standard: str, duration_s: float, seed: int, channel: dict[str, Any]
 ) -> dict[str, Any]:
     data, basic = RATES[standard]
     r = airtcp.run(
@@ -45,7 +58,7 @@ def run_airtcp(
             "payload_bytes": PAYLOAD_BYTES,
             "duration_s": duration_s,
             "warmup_s": WARMUP_S,
-            "channel": {"preamble_detection": preamble_detection},
+            "channel": channel,
         },
         seed=seed,
     )
@@ -94,8 +107,8 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     for n in [int(x) for x in args.stations.split(",")]:
         row: dict[str, Any] = {"stations": n, "standard": args.standard}
-        for label, pd in (("airtcp", False), ("airtcp_pd", True)):
-            a = run_airtcp(n, args.standard, args.duration_s, args.seed, preamble_detection=pd)
+        for label, channel in CHANNELS.items():
+            a = run_airtcp(n, args.standard, args.duration_s, args.seed, channel)
             row[label] = a
             print(
                 f"{args.standard} N={n:<3} {args.duration_s:g} s  {label:>9}: "
