@@ -12,6 +12,7 @@
 //! busy period would be one indication per listener per frame.
 
 pub mod clap_link;
+pub mod lnmac;
 
 use crate::ids::NodeId;
 use crate::phy::ModeId;
