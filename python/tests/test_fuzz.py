@@ -569,7 +569,9 @@ PLAUSIBLE: dict[str, list[Any]] = {
     "rcv_buf_bytes": [1460, 20000, 6291456],
     "snd_buf_bytes": [1460, 20000, 4194304],
     **{b: [True, False] for b in ("timestamps", "limited_transmit", "hystart", "delayed_ack")},
-    **{b: [True, False] for b in ("erp_mixed", "preamble_detection")},
+    **{b: [True, False] for b in ("erp_mixed", "preamble_detection", "pass_corrupt", "lnmac")},
+    "data_header_bytes": [24, 26, 30, 32, 28],
+    "corruption": ["off", "aggressive", "conservative", "sometimes"],
 }
 # Booleans of [traces], by path ("tcp" alone is the [tcp] table).
 PLAUSIBLE_PATHS: dict[tuple[str | int, ...], list[Any]] = {
@@ -617,6 +619,9 @@ TABLE_FIELDS = {
         "long_retry_limit",
         "rts_threshold_bytes",
         "queue_limit_packets",
+        "data_header_bytes",
+        "pass_corrupt",
+        "lnmac",
     ],
     "tcp": [
         "cc",
@@ -635,6 +640,7 @@ TABLE_FIELDS = {
         "rcv_buf_bytes",
         "snd_buf_bytes",
         "hystart",
+        "corruption",
     ],
     "clap": [
         "mss_bytes",

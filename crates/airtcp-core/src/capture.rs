@@ -11,7 +11,9 @@ use crate::mac::frame::{Frame, FrameKind};
 use crate::net::Packet;
 use crate::phy::{Modulation, Preamble, Standard, TxVector};
 use crate::spec::Role;
-use crate::tcp::conn::{Recovery, Segment, TcpParams, ACK, FIN, SYN};
+use crate::tcp::conn::{
+    Recovery, Segment, TcpParams, ACK, CDO_OPTION_BYTES, CNO_OPTION_BYTES, FIN, OPT_CDO, OPT_CNO, SYN,
+};
 use crate::time::SimTime;
 use crate::world::World;
 
@@ -70,8 +72,17 @@ pub fn ds_bits(src: (NodeId, Role), dst: (NodeId, Role), bss_ap: Option<NodeId>)
     }
 }
 
-/// The 802.11 MAC header of `frame` (no FCS). `ds` is (ToDS, FromDS, BSSID) for data frames.
-pub fn mac_header(buf: &mut Vec<u8>, frame: &Frame, qos: bool, ds: (bool, bool, [u8; 6])) {
+/// The 802.11 MAC header of `frame` (no FCS). `ds` is (ToDS, FromDS, BSSID) for data frames;
+/// `four_address`: data frames use the four-address format (ToDS and FromDS set, Address 4).
+pub fn mac_header(
+    buf: &mut Vec<u8>,
+    frame: &Frame,
+    qos: bool,
+    ds: (bool, bool, [u8; 6]),
+    four_address: bool,
+) {
+    let four = four_address && frame.kind == FrameKind::Data;
+    let ds = if four { (true, true, ds.2) } else { ds };
     // IEEE 802.11-2016 9.2.4.1.3 Table 9-1: type/subtype in FC octet 0 (version 0)
     let fc0: u8 = match frame.kind {
         FrameKind::Data if qos => 0x88, // type 2 subtype 8: QoS Data
@@ -102,6 +113,7 @@ pub fn mac_header(buf: &mut Vec<u8>, frame: &Frame, qos: bool, ds: (bool, bool, 
             let a3 = match (to, from) {
                 (true, false) => ra, // DA: the AP routes the packet on
                 (false, true) => ta, // SA: the AP itself
+                (true, true) => ra,  // Table 9-26, both set: A3 = DA (this hop's)
                 _ => bssid,
             };
             let a1 = if to && !from { bssid } else { ra };
@@ -111,6 +123,9 @@ pub fn mac_header(buf: &mut Vec<u8>, frame: &Frame, qos: bool, ds: (bool, bool, 
             buf.extend_from_slice(&a3);
             // IEEE 802.11-2016 9.2.4.4: Sequence Control = sequence number << 4 | fragment 0
             buf.extend_from_slice(&((frame.seq & 0x0fff) << 4).to_le_bytes());
+            if four {
+                buf.extend_from_slice(&ta); // Address 4: SA (this hop's)
+            }
             if qos {
                 // IEEE 802.11-2016 9.2.4.5.2: TID = user priority; 10.2.4.2 Table 10-1 AC -> UP
                 const UP: [u8; 4] = [1, 0, 5, 6]; // BK, BE, VI, VO
@@ -189,8 +204,41 @@ pub fn ports(flow: FlowId, tcp: bool, from_sender: bool) -> (u16, u16) {
     }
 }
 
-/// TCP options exactly as long as `Segment::ip_bytes` accounts for them.
-fn tcp_options(buf: &mut Vec<u8>, seg: &Segment, w: &TcpWire) {
+/// RFC 6994 experimental TCP option kind (RFC 4727 assigns 253 and 254 to experiments).
+pub const EXPERIMENTAL_OPTION_KIND: u8 = 253;
+/// The 16-bit experiment identifiers airtcp gives paper 004's options (RFC 6994 section 3;
+/// draft-welzl-tcp-corruption-00 predates ExIDs and registered none).
+pub const CDO_EXID: u16 = 0xCD01;
+pub const CNO_EXID: u16 = 0xC701;
+
+/// The CDO's CRC32c (RFC 3309's Castagnoli polynomial, as SCTP) over the fields a corrupt
+/// segment needs intact (paper 004 II-A): source and destination address, ports, sequence and
+/// acknowledgment numbers, the CWR, ECE, ACK, RST, SYN and FIN bits (URG and PSH masked) and
+/// the IP ECN field, in that order as they appear on the wire.
+pub fn cdo_crc32c(
+    src: [u8; 4],
+    dst: [u8; 4],
+    ports: (u16, u16),
+    seq: u32,
+    ack: u32,
+    flags: u8,
+    ecn: u8,
+) -> u32 {
+    let mut covered = [0u8; 22];
+    covered[0..4].copy_from_slice(&src);
+    covered[4..8].copy_from_slice(&dst);
+    covered[8..10].copy_from_slice(&ports.0.to_be_bytes());
+    covered[10..12].copy_from_slice(&ports.1.to_be_bytes());
+    covered[12..16].copy_from_slice(&seq.to_be_bytes());
+    covered[16..20].copy_from_slice(&ack.to_be_bytes());
+    covered[20] = flags & 0xd7; // CWR ECE . ACK . RST SYN FIN
+    covered[21] = ecn & 0x03;
+    crc32c::crc32c(&covered)
+}
+
+/// TCP options exactly as long as `Segment::ip_bytes` accounts for them; `cdo_crc` is the
+/// CDO's CRC32c when the segment carries one.
+fn tcp_options(buf: &mut Vec<u8>, seg: &Segment, w: &TcpWire, cdo_crc: u32) {
     const NOP: u8 = 1;
     // RFC 7323 3.2: kind 8, length 10, TSval, TSecr (here in microseconds)
     let ts = |buf: &mut Vec<u8>| {
@@ -221,6 +269,17 @@ fn tcp_options(buf: &mut Vec<u8>, seg: &Segment, w: &TcpWire) {
         // RFC 7323 appendix A: NOP, NOP, timestamps
         buf.extend_from_slice(&[NOP, NOP]);
         ts(buf);
+    }
+    if seg.opts & OPT_CDO != 0 {
+        // Paper 004 Fig. 1 in RFC 6994's experimental form: kind 253, length 8, ExID, CRC32c
+        buf.extend_from_slice(&[EXPERIMENTAL_OPTION_KIND, CDO_OPTION_BYTES as u8]);
+        buf.extend_from_slice(&CDO_EXID.to_be_bytes());
+        buf.extend_from_slice(&cdo_crc.to_be_bytes());
+    }
+    if seg.opts & OPT_CNO != 0 {
+        // Paper 004 Fig. 2, RFC 6994 form: kind 253, length 4, ExID
+        buf.extend_from_slice(&[EXPERIMENTAL_OPTION_KIND, CNO_OPTION_BYTES as u8]);
+        buf.extend_from_slice(&CNO_EXID.to_be_bytes());
     }
     if seg.sack_n > 0 {
         // RFC 2018 3: NOP, NOP, kind 5, length 2 + 8n, blocks [left, right)
@@ -275,7 +334,13 @@ pub fn ip_headers(buf: &mut Vec<u8>, p: &Packet, tcp: Option<TcpWire>, from_send
             let field = if seg.flags & SYN != 0 { wnd.min(0xffff) } else { (wnd >> w.wscale).min(0xffff) };
             buf.extend_from_slice(&(field as u16).to_be_bytes());
             buf.extend_from_slice(&[0, 0, 0, 0]);
-            tcp_options(buf, &seg, &w);
+            let crc = if seg.opts & OPT_CDO != 0 {
+                let ack_field = if acking { ack as u32 } else { 0 };
+                cdo_crc32c(src, dst, (sport, dport), seq as u32, ack_field, flags, 0)
+            } else {
+                0
+            };
+            tcp_options(buf, &seg, &w, crc);
             let hdr = buf.len() - l4;
             buf[off_at] = ((hdr / 4) as u8) << 4;
             let csum = l4_checksum(&buf[l4..], src, dst, proto, l4_len);
@@ -323,7 +388,8 @@ impl World {
         radiotap(buf, self.wifi.cfg.standard, &frame.txv);
         let role = |n: NodeId| self.nodes[n.idx()].role;
         let ds = ds_bits((frame.src, role(frame.src)), (frame.dst, role(frame.dst)), self.bss_ap);
-        mac_header(buf, frame, self.wifi.cfg.qos, ds);
+        let four = self.wifi.cfg.data_header_bytes >= 30;
+        mac_header(buf, frame, self.wifi.cfg.qos, ds, four);
         if let (FrameKind::Data, Some(id)) = (frame.kind, frame.packet) {
             llc_snap(buf);
             let p = self.packets.get(id);
@@ -371,6 +437,7 @@ mod tests {
             retry: false,
             ac: 1,
             upper_bytes: 0,
+            sn_t: 0,
         }
     }
 
@@ -378,7 +445,7 @@ mod tests {
     fn an_ack_header_is_10_bytes_plus_the_fcs() {
         // 9.3.1.3: FC d4 00, Duration 0, RA = node 0's MAC 02:00:00:00:00:01 (hand written).
         let mut buf = Vec::new();
-        mac_header(&mut buf, &ack(), false, (false, false, IBSS_BSSID));
+        mac_header(&mut buf, &ack(), false, (false, false, IBSS_BSSID), false);
         assert_eq!(buf, [0xd4, 0, 0, 0, 2, 0, 0, 0, 0, 1]);
         assert_eq!(buf.len() as u32 + 4, ACK_BYTES);
     }
@@ -397,7 +464,7 @@ mod tests {
         };
         let mut buf = Vec::new();
         let ds = ds_bits((f.src, Role::Sta), (f.dst, Role::Ap), Some(NodeId(0)));
-        mac_header(&mut buf, &f, true, ds);
+        mac_header(&mut buf, &f, true, ds, false);
         let ap = [2, 0, 0, 0, 0, 1];
         let sta = [2, 0, 0, 0, 0, 2];
         let mut want = vec![0x88, 0x09, 44, 0];
@@ -447,6 +514,7 @@ mod tests {
             delack_timeout: Dur::from_ms(40),
             rcv_buf: 6 << 20,
             snd_buf: 4 << 20,
+            corruption: crate::tcp::conn::Corruption::Off,
         };
         for (ts, recovery) in
             [(true, Recovery::Sack), (false, Recovery::Sack), (true, Recovery::Reno), (false, Recovery::Reno)]
@@ -499,7 +567,7 @@ mod tests {
         let syn = Segment { flags: SYN, ts_val: 1001, ..Default::default() };
         let opts = |w: TcpWire| {
             let mut buf = Vec::new();
-            tcp_options(&mut buf, &syn, &w);
+            tcp_options(&mut buf, &syn, &w, 0);
             buf
         };
         let ts = [8, 10, 0, 0, 0, 1, 0, 0, 0, 0];

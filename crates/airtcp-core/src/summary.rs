@@ -108,6 +108,9 @@ pub struct TcpSummary {
     /// tcp_file: when the receiver had every byte [s since the start]; null otherwise or if
     /// the transfer did not finish.
     pub completion_s: Option<f64>,
+    /// Paper 004's CDO/CNO counters; absent when the options are off.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub corruption: Option<CorruptionSummary>,
 }
 
 fn tcp_summary(t: &crate::world::tcp::TcpFlow, measured_ns: f64) -> TcpSummary {
@@ -120,7 +123,16 @@ fn tcp_summary(t: &crate::world::tcp::TcpFlow, measured_ns: f64) -> TcpSummary {
         retransmissions: t.snd.stats.retransmissions - base.retransmissions,
         timeouts: t.snd.stats.timeouts - base.timeouts,
         fast_retransmits: t.snd.stats.fast_retransmits - base.fast_retransmits,
+        cno_received: t.snd.stats.cno_received - base.cno_received,
+        cno_retransmits: t.snd.stats.cno_retransmits - base.cno_retransmits,
     };
+    let rb = t.rcv_at_warmup;
+    let corruption = (t.snd.p.corruption != crate::tcp::conn::Corruption::Off).then(|| CorruptionSummary {
+        cno_sent: t.rcv.stats.cno_sent - rb.cno_sent,
+        corrupt_ignored: t.rcv.stats.corrupt_ignored - rb.corrupt_ignored,
+        cno_received: st.cno_received,
+        cno_retransmits: st.cno_retransmits,
+    });
     TcpSummary {
         segments_sent: st.segments_sent,
         retransmissions: st.retransmissions,
@@ -133,7 +145,21 @@ fn tcp_summary(t: &crate::world::tcp::TcpFlow, measured_ns: f64) -> TcpSummary {
         rtt_p99_s: rtt.quantile_s(0.99),
         mean_cwnd_segments: ratio(t.cwnd_area, measured_ns),
         completion_s: t.completed.map(|c| c.as_secs_f64()),
+        corruption,
     }
+}
+
+/// Paper 004's corruption options at work on one connection (present when they are on).
+#[derive(Debug, Serialize)]
+pub struct CorruptionSummary {
+    /// ACKs with a CNO the receiver sent: one per corrupt copy whose CDO checked and per
+    /// LN-MAC notification, of a segment it did not hold.
+    pub cno_sent: u64,
+    /// Corrupt copies and notifications of segments the receiver already held (no CNO).
+    pub corrupt_ignored: u64,
+    /// CNOs that reached the sender, and the retransmissions they made.
+    pub cno_received: u64,
+    pub cno_retransmits: u64,
 }
 
 /// One CLAP transfer (docs/clap.md); counters from the end of the warm-up on.
@@ -204,6 +230,14 @@ pub struct MacSummary {
     pub rx_corrupt: u64,
     pub rx_payload_corrupt: u64,
     pub rx_duplicates: u64,
+    /// Paper 004: corrupt data frames handed up (pass_corrupt) and LN-MAC notifications
+    /// injected; absent when zero.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub rx_payload_only: u64,
+    #[serde(skip_serializing_if = "is_zero")]
+    pub rx_corrupt_up: u64,
+    #[serde(skip_serializing_if = "is_zero")]
+    pub lnmac_notifications: u64,
     pub busy_air_fraction: f64,
     pub tx_air_fraction: f64,
 }
@@ -215,6 +249,10 @@ pub struct Totals {
     /// Collisions per channel access (data frames sent after a backoff, or RTS frames).
     pub collision_probability: f64,
     pub goodput_bps: f64,
+}
+
+fn is_zero(v: &u64) -> bool {
+    *v == 0
 }
 
 fn ratio(a: f64, b: f64) -> f64 {
@@ -281,6 +319,9 @@ impl Summary {
                         rx_corrupt: c.rx_corrupt,
                         rx_payload_corrupt: c.rx_payload_corrupt,
                         rx_duplicates: c.rx_duplicates,
+                        rx_payload_only: c.rx_payload_only,
+                        rx_corrupt_up: c.rx_corrupt_up,
+                        lnmac_notifications: c.lnmac_notifications,
                         busy_air_fraction: ratio(busy_ns as f64, measured_ns),
                         tx_air_fraction: ratio(tx_ns as f64, measured_ns),
                     },

@@ -839,6 +839,8 @@ def _tcp_base(b: _Build) -> None:
         "snd_buf_bytes": t.snd_buf_bytes,
         "hystart": t.hystart,
     }
+    if t.corruption != "off":  # only when on: older configurations keep their spec
+        b.tcp_base["corruption"] = t.corruption
 
 
 # -- computed routes: shortest hop count, ties to the lowest node index ------------------------
@@ -1074,6 +1076,10 @@ def _wifi_spec(b: _Build) -> dict[str, Any]:
         "rts_threshold_bytes": mac.rts_threshold_bytes,
         "queue_limit_packets": mac.queue_limit_packets,
         "rate_control": mac.rate_control,
+        # Paper 004's fields only when set: older configurations keep their spec.
+        **({"data_header_bytes": mac.data_header_bytes} if mac.data_header_bytes else {}),
+        **({"pass_corrupt": True} if mac.pass_corrupt else {}),
+        **({"lnmac": True} if mac.lnmac else {}),
     }
 
 

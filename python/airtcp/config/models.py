@@ -125,6 +125,24 @@ class MacConfig(_Model):
         _RATE_CONTROL_ALLOWED,
         "rate control of data frames; constant: every frame at data_rate_mbps",
     )
+    data_header_bytes: Literal[24, 26, 30, 32] | None = _field(
+        None,
+        "24 or 30 (dcf), 26 or 32 (edca), or unset",
+        "data frames' MAC header without FCS: three or four addresses; unset = 24 (dcf) or "
+        "26 (edca); 30 = the four-address header (+ 4 FCS = ns-2's and paper 004's 34 bytes)",
+    )
+    pass_corrupt: bool = _field(
+        False,
+        "true or false",
+        "paper 004: hand data frames whose FCS failed but whose MAC header held up the stack, "
+        "marked with the part hit (TCP with tcp.corruption answers them with a CNO)",
+    )
+    lnmac: bool = _field(
+        False,
+        "true or false",
+        "paper 004's LN-MAC at every WiFi node: the MACs track TCP sequence numbers and "
+        "notify the TCP receiver (empty CDO segment) of a segment that vanished over the air",
+    )
 
     @model_validator(mode="after")
     def _check(self) -> MacConfig:
@@ -132,6 +150,17 @@ class MacConfig(_Model):
         _check_choice(
             issues, ("rate_control",), self.rate_control, RATE_CONTROL_NAMES, "rate control"
         )
+        if self.data_header_bytes is not None:
+            pair = (26, 32) if self.access == "edca" else (24, 30)
+            if self.data_header_bytes not in pair:
+                issues.append(
+                    _Issue(
+                        ("data_header_bytes",),
+                        f"not a data header of {self.access} access",
+                        self.data_header_bytes,
+                        f"{pair[0]} (three addresses) or {pair[1]} (four), or unset",
+                    )
+                )
         if self.cw_min is not None and self.cw_max is not None and self.cw_max < self.cw_min:
             issues.append(
                 _Issue(
@@ -245,6 +274,13 @@ class TcpConfig(_Model):
     )
     hystart: bool = _field(
         True, "true or false", "CUBIC's HyStart slow-start exit (Linux default on); cubic only"
+    )
+    corruption: Literal["off", "aggressive", "conservative"] = _field(
+        "off",
+        '"off", "aggressive" or "conservative"',
+        "paper 004's CDO/CNO options: a receiver answers a corrupt segment whose headers held "
+        "with a CNO; the sender retransmits it with cwnd unchanged (aggressive) or cut as for "
+        "a loss (conservative)",
     )
 
     @model_validator(mode="after")
@@ -1217,6 +1253,9 @@ class Scenario(_Model):
         from airtcp.config.load import check_plain  # load imports this module
 
         check_plain(data)
+        from airtcp.config.templates import expand_template  # templates import this package
+
+        data = expand_template(data)
         try:
             return cls.model_validate(dict(data))
         except ValidationError as exc:

@@ -3,7 +3,7 @@
 //! success, or failure with the short/long retry counters and the retry limit (10.3.4.4).
 
 use super::backoff::next_cw;
-use super::frame::{data_mpdu_bytes, Frame, FrameKind, RTS_BYTES};
+use super::frame::{mpdu_bytes, Frame, FrameKind, RTS_BYTES};
 use super::rate::TxReport;
 use super::{Cca, Exchange, MacInd, Wifi};
 use crate::engine::Scheduler;
@@ -35,7 +35,7 @@ impl Wifi {
             kind: FrameKind::Data,
             src: node,
             dst: q.next_hop,
-            bytes: data_mpdu_bytes(q.ip_bytes, mac.qos),
+            bytes: mpdu_bytes(q.ip_bytes, self.cfg.data_header_bytes),
             txv: TxVector { mode: txop.mode, ..self.cfg.data_txv },
             nav: self.cfg.timing.sifs + self.cfg.ack_duration_for(txop.mode),
             packet: Some(q.packet),
@@ -43,6 +43,7 @@ impl Wifi {
             retry: txop.data_sent,
             ac: ac as u8,
             upper_bytes: 0,
+            sn_t: 0,
         })
     }
 
@@ -177,7 +178,7 @@ impl Wifi {
         };
         let w = &self.cfg;
         let head = *self.macs[i].txops[ac].queue.front()?;
-        let long = !was_rts && data_mpdu_bytes(head.ip_bytes, self.macs[i].qos) > w.rts_threshold_bytes;
+        let long = !was_rts && mpdu_bytes(head.ip_bytes, w.data_header_bytes) > w.rts_threshold_bytes;
         let limits = self.retry_limits(node, &head);
         let mac = &mut self.macs[i];
         let rate = &mac.rate;

@@ -7,7 +7,7 @@
 use super::backoff::CountRule;
 use super::frame::{Frame, FrameKind, ACK_BYTES};
 use super::retry::RetryLimits;
-use super::{AcParams, Cca, Exchange, Mac, MacInd, Wifi, WifiConfig, AC_COUNT};
+use super::{AcParams, Cca, Exchange, Hit, Mac, MacInd, Wifi, WifiConfig, AC_COUNT};
 use crate::engine::Scheduler;
 use crate::event::Event;
 use crate::ids::{NodeId, PacketId};
@@ -348,9 +348,44 @@ fn tx_done_is_made_only_for_a_subscribed_node() {
     w.rx_ok(A, &ack, &mut s, end + Dur::from_us(16 + 44));
     assert_eq!(w.ind, vec![MacInd::Acked { node: A, packet: PacketId(7) }, MacInd::Room { node: A }]);
     w.ind.clear();
-    w.rx_corrupt(B, true);
+    w.rx_corrupt(B, &frame, Some(Hit::Payload));
     assert!(w.ind.is_empty());
     w.subscribe(B, crate::xlayer::CORRUPT_RX);
-    w.rx_corrupt(B, true);
+    w.rx_corrupt(B, &frame, Some(Hit::Payload));
     assert_eq!(w.ind, vec![MacInd::Event(MacEvent::CorruptRx { node: B, payload_only: true })]);
+}
+
+#[test]
+fn a_corrupt_frame_goes_up_only_under_the_policy_and_only_once_received_copies_are_known() {
+    // Paper 004 II: with pass_corrupt, a data frame for B with an intact MAC header goes up
+    // marked with the part hit; it is not acknowledged (no response scheduled).
+    let (mut w, mut s) = (wifi(), Scheduler::new());
+    let frame = a_sends_data(&mut w, &mut s, us(0));
+    w.rx_corrupt(B, &frame, Some(Hit::Payload));
+    assert!(w.ind.is_empty(), "the policy is off");
+    w.macs[1].pass_corrupt = true;
+    w.rx_corrupt(B, &frame, None); // the MAC header failed: nothing can be passed
+    w.rx_corrupt(B, &frame, Some(Hit::UpperHeader));
+    w.rx_corrupt(B, &frame, Some(Hit::Payload));
+    assert_eq!(
+        w.ind,
+        vec![
+            MacInd::DeliveredCorrupt { node: B, packet: PacketId(7), hit: Hit::UpperHeader },
+            MacInd::DeliveredCorrupt { node: B, packet: PacketId(7), hit: Hit::Payload },
+        ]
+    );
+    assert!(w.macs[1].response.is_none());
+    assert_eq!((w.macs[1].counters.rx_corrupt, w.macs[1].counters.rx_corrupt_up), (4, 2));
+    w.ind.clear();
+    // A frame for someone else is never passed up.
+    w.macs[0].pass_corrupt = true;
+    w.rx_corrupt(A, &frame, Some(Hit::Payload));
+    assert!(w.ind.is_empty());
+    // Once B has the frame intact, a corrupt retransmission of it is a duplicate: not passed.
+    let end = s.now() + frame.txv.duration(frame.bytes);
+    w.rx_ok(B, &frame, &mut s, end);
+    w.ind.clear();
+    let retry = Frame { retry: true, ..frame };
+    w.rx_corrupt(B, &retry, Some(Hit::Payload));
+    assert!(w.ind.is_empty());
 }

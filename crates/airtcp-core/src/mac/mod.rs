@@ -92,6 +92,8 @@ pub struct WifiConfig {
     /// The channel's retry limits (10.3.4.4); a peer or a frame may carry its own.
     pub retry: RetryLimits,
     pub rts_threshold_bytes: u32,
+    /// A data frame's MAC header without the FCS [bytes] (24, 26 for QoS Data).
+    pub data_header_bytes: u32,
     pub queue_limit: usize,
     pub qos: bool,
     /// ACK/CTS timeout after a frame sent at `control_txv`: SIFS + slot + PHY-RXSTART delay
@@ -123,6 +125,7 @@ impl WifiConfig {
             rate: RateAlgo::Constant(rate::constant::Constant { mode: data_txv.mode }),
             retry: RetryLimits::DEFAULT,
             rts_threshold_bytes: 65535,
+            data_header_bytes: if qos { frame::QOS_DATA_HEADER_BYTES } else { frame::DATA_HEADER_BYTES },
             queue_limit: 100,
             qos,
             response_timeout: timing.sifs + timing.slot + control_txv.preamble_and_header(),
@@ -173,10 +176,23 @@ pub enum MacInd {
     /// `node` gave `packet` up at the retry limit; `arrived`: the next hop had received it
     /// (only the ACKs were lost), so the flow lost nothing.
     Dropped { node: NodeId, packet: PacketId, arrived: bool },
+    /// `node` received the data frame carrying `packet` with a failed FCS and passes it up
+    /// ([`Mac::pass_corrupt`]): `hit` says which part the errors were in.
+    DeliveredCorrupt { node: NodeId, packet: PacketId, hit: Hit },
     /// A frame left `node`'s queue: there is room for a source to refill.
     Room { node: NodeId },
     /// An event for the cross-layer schemes (`xlayer`).
     Event(MacEvent),
+}
+
+/// Where the bit errors of a corrupt frame whose MAC header held were (paper 004 II-A: only
+/// a corrupt payload leaves the headers CDO checks intact).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hit {
+    /// LLC/SNAP, IP or transport header (radio model); the stack cannot trust the segment.
+    UpperHeader,
+    /// The payload alone (under the range model: the MSDU, its headers not told apart).
+    Payload,
 }
 
 /// One access category's queue and backoff entity (an EDCAF, 10.22.2).
@@ -254,6 +270,15 @@ pub struct MacCounters {
     /// the radio model the IP/TCP headers may have been hit, see the receptions trace).
     pub rx_payload_corrupt: u64,
     pub rx_duplicates: u64,
+    /// Corrupt receptions whose errors were in the payload alone: MAC, LLC/SNAP, IP and
+    /// transport headers intact (under the radio model, or when the world sizes the upper
+    /// headers for [`Mac::pass_corrupt`]); CDO can name these (paper 004 II-A).
+    pub rx_payload_only: u64,
+    /// Corrupt data frames handed up the stack ([`Mac::pass_corrupt`]).
+    pub rx_corrupt_up: u64,
+    /// LN-MAC: empty CDO segments this MAC injected toward a TCP receiver (a segment of the
+    /// connection vanished over the air).
+    pub lnmac_notifications: u64,
 }
 
 /// The MAC of one node.
@@ -291,6 +316,10 @@ pub struct Mac {
     /// The kinds of [`MacEvent`] a cross-layer scheme wants from this node (`xlayer::TX_DONE`,
     /// ...); the others are never made, so a node without schemes pays one test per event.
     pub events: u8,
+    /// Receive policy (paper 004 section II): hand a data frame addressed here whose FCS
+    /// failed but whose MAC header held up the stack, marked with the part that was hit,
+    /// instead of discarding it.
+    pub pass_corrupt: bool,
 }
 
 impl Mac {
@@ -344,6 +373,7 @@ impl Mac {
             wifi: true,
             rate,
             events: 0,
+            pass_corrupt: false,
         }
     }
 
@@ -381,11 +411,20 @@ pub struct Wifi {
     /// Results for the world, drained (and cleared) right after each handler call; the
     /// buffer is reused, so handing results up allocates nothing.
     pub ind: Vec<MacInd>,
+    /// Some MAC passes corrupt frames up ([`Mac::pass_corrupt`]): data frames carry the size
+    /// of their upper headers, so that a channel decides them apart from the payload.
+    pub upper_aware: bool,
 }
 
 impl Wifi {
     pub fn new(cfg: WifiConfig, macs: Vec<Mac>) -> Wifi {
-        Wifi { cfg, macs, rate_arena: rate::RateArena::default(), ind: Vec::with_capacity(8) }
+        Wifi {
+            cfg,
+            macs,
+            rate_arena: rate::RateArena::default(),
+            ind: Vec::with_capacity(8),
+            upper_aware: false,
+        }
     }
 
     /// The measured period starts: the report counters start from zero.

@@ -4,7 +4,7 @@
 
 use super::frame::{Frame, FrameKind, ACK_BYTES, CTS_BYTES};
 use super::rate::TxReport;
-use super::{Exchange, MacInd, Wifi};
+use super::{Exchange, Hit, MacInd, Wifi};
 use crate::engine::Scheduler;
 use crate::event::Event;
 use crate::ids::NodeId;
@@ -40,6 +40,7 @@ impl Wifi {
                     retry: false,
                     ac: frame.ac,
                     upper_bytes: 0,
+                    sn_t: 0,
                 };
                 self.respond(j, ack, sched, now);
                 if dup {
@@ -90,15 +91,30 @@ impl Wifi {
         }
     }
 
-    /// A frame reached `j` corrupted (collision or bit errors): counted, the next countdown
-    /// waits EIFS (10.3.2.3.7), and [`MacEvent::CorruptRx`] goes up.
-    pub fn rx_corrupt(&mut self, j: NodeId, payload_only: bool) {
+    /// `frame` reached `j` corrupted (collision or bit errors): counted, the next countdown
+    /// waits EIFS (10.3.2.3.7), and [`MacEvent::CorruptRx`] goes up. `hit`: where the errors
+    /// were if the MAC header held (None: it did not, or the frame collided). Under the
+    /// pass-corrupt policy a data frame addressed to `j` with an intact header that is no
+    /// duplicate (its sequence number is readable) goes up as [`MacInd::DeliveredCorrupt`];
+    /// it is not acknowledged, and the duplicate filter does not learn it.
+    pub fn rx_corrupt(&mut self, j: NodeId, frame: &Frame, hit: Option<Hit>) {
         let mac = &mut self.macs[j.idx()];
         mac.counters.rx_corrupt += 1;
-        mac.counters.rx_payload_corrupt += u64::from(payload_only);
+        mac.counters.rx_payload_corrupt += u64::from(hit.is_some());
+        // Only where the upper headers were decided apart from the payload.
+        mac.counters.rx_payload_only += u64::from(hit == Some(Hit::Payload) && frame.upper_bytes > 0);
         mac.eifs = true;
         if mac.events & CORRUPT_RX != 0 {
-            self.ind.push(MacInd::Event(MacEvent::CorruptRx { node: j, payload_only }));
+            self.ind.push(MacInd::Event(MacEvent::CorruptRx { node: j, payload_only: hit.is_some() }));
+        }
+        if let (true, Some(hit), FrameKind::Data, Some(packet)) =
+            (mac.pass_corrupt, hit, frame.kind, frame.packet)
+        {
+            let peer = &mac.peers[frame.src.idx()];
+            if frame.dst == j && !(frame.retry && peer.has_received(usize::from(frame.ac), frame.seq)) {
+                mac.counters.rx_corrupt_up += 1;
+                self.ind.push(MacInd::DeliveredCorrupt { node: j, packet, hit });
+            }
         }
     }
 }

@@ -558,9 +558,14 @@ impl Medium {
                     _ => frame.bytes,
                 };
                 let body = frame.bytes - header;
+                // The upper headers apart when the world sized them (corrupt frames passed up).
+                let upper = u32::from(frame.upper_bytes).min(body);
+                let body = body - upper;
                 let rng = &mut self.rx_rngs[j.idx()];
                 if rng.bernoulli(1.0 - (1.0 - ber).powf(f64::from(header * 8))) {
                     Outcome::HeaderError
+                } else if upper > 0 && rng.bernoulli(1.0 - (1.0 - ber).powf(f64::from(upper * 8))) {
+                    Outcome::UpperHeaderError
                 } else if body > 0 && rng.bernoulli(1.0 - (1.0 - ber).powf(f64::from(body * 8))) {
                     Outcome::PayloadError
                 } else {

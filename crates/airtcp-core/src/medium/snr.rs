@@ -605,6 +605,7 @@ mod tests {
             retry: false,
             ac: 1,
             upper_bytes: 36,
+            sn_t: 0,
         };
         let p = parts(&frame, SimTime::ZERO, 24);
         let ns = |t: SimTime| t.ns();

@@ -39,6 +39,9 @@ pub struct TcpSpec {
     pub snd_buf_bytes: u32,
     /// CUBIC's HyStart (Linux module parameter `hystart`, default on); ignored by the others.
     pub hystart: bool,
+    /// Paper 004's corruption options (CDO in data, CNO from the receiver): "off",
+    /// "aggressive" (a CNO leaves cwnd alone) or "conservative" (a CNO cuts it as a loss).
+    pub corruption: String,
 }
 
 impl Default for TcpSpec {
@@ -59,6 +62,7 @@ impl Default for TcpSpec {
             rcv_buf_bytes: 6 * 1024 * 1024,
             snd_buf_bytes: 4 * 1024 * 1024,
             hystart: true,
+            corruption: "off".into(),
         }
     }
 }
@@ -90,6 +94,16 @@ pub(super) fn validate_tcp(i: usize, f: &FlowSpec) -> Result<(), SpecError> {
         return err(
             &path("tcp.cc"),
             format!("unknown congestion control {}; allowed: {allowed}", quoted(&t.cc)),
+        );
+    }
+    if crate::tcp::conn::Corruption::parse(&t.corruption).is_none() {
+        return err(
+            &path("tcp.corruption"),
+            format!(
+                "unknown setting {}; allowed: {}",
+                quoted(&t.corruption),
+                crate::tcp::conn::CORRUPTION_NAMES.join(", ")
+            ),
         );
     }
     if crate::tcp::conn::Recovery::parse(&t.recovery).is_none() {

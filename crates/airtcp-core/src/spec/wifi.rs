@@ -49,6 +49,19 @@ pub struct WifiSpec {
     /// `data_rate_mbps`).
     #[serde(default = "default_rate_control")]
     pub rate_control: String,
+    /// The data frame's MAC header without the FCS [bytes]; unset: 24 (DCF) or 26 (QoS
+    /// Data). 30 is the four-address header (9.3.2.1) that, with the FCS, gives the 34 bytes
+    /// of ns-2's 802.11 model and paper 004's Table I.
+    #[serde(default)]
+    pub data_header_bytes: Option<u32>,
+    /// Receive policy of paper 004 (section II): a data frame whose FCS failed but whose MAC
+    /// header held goes up the stack marked corrupt instead of being discarded.
+    #[serde(default)]
+    pub pass_corrupt: bool,
+    /// LN-MAC (paper 004 II-B) at every WiFi node: the MACs track TCP sequence numbers per
+    /// connection and notify the TCP receiver of a segment that vanished over the air.
+    #[serde(default)]
+    pub lnmac: bool,
 }
 
 /// Largest retry limit [retransmissions] the spec accepts (airtcp's bound: 32 attempts keep a
@@ -154,6 +167,21 @@ impl WifiSpec {
                 if cw < lo {
                     return err("wifi.cw_max", format!("{cw} must be >= cw_min {lo}"));
                 }
+            }
+        }
+        if let Some(h) = w.data_header_bytes {
+            // 9.3.2.1: three or four addresses, plus QoS Control under EDCA.
+            let allowed = if w.access == Access::Edca { [26, 32] } else { [24, 30] };
+            if !allowed.contains(&h) {
+                return err(
+                    "wifi.data_header_bytes",
+                    format!(
+                        "{h} is not a data header of {} access; allowed: {} (three addresses) or {} (four)",
+                        if w.access == Access::Edca { "edca" } else { "dcf" },
+                        allowed[0],
+                        allowed[1]
+                    ),
+                );
             }
         }
         if let Some(a) = w.aifsn {

@@ -29,6 +29,18 @@ pub fn syn_option_bytes(timestamps: bool, sack_permitted: bool) -> u32 {
     4 + ts_sack + 4
 }
 
+/// The Corruption Detection Option in a data segment (draft-welzl-tcp-corruption-00 as paper
+/// 004 Fig. 1 draws it: a CRC32c over the fields needed to deliver a corrupt segment), in the
+/// RFC 6994 experimental form: kind 253, length 8, a 16-bit ExID, the CRC32c. Eight bytes: the
+/// draft's six padded to a 32-bit boundary would take as many.
+pub const CDO_OPTION_BYTES: u32 = 8;
+/// The Corruption Notification Option in an ACK (paper 004 Fig. 2), RFC 6994 form: kind 253,
+/// length 4, the ExID (the draft's two bytes, padded, would take as many).
+pub const CNO_OPTION_BYTES: u32 = 4;
+/// Option bits of a [`Segment`].
+pub const OPT_CDO: u8 = 1;
+pub const OPT_CNO: u8 = 2;
+
 /// Segment flags.
 pub const SYN: u8 = 1;
 pub const ACK: u8 = 2;
@@ -54,6 +66,13 @@ pub struct Segment {
     /// RFC 2018 SACK blocks [start, end) carried by an ACK; `sack_n` of them are valid.
     pub sack: [(u64, u64); sack::MAX_BLOCKS],
     pub sack_n: u8,
+    /// Paper 004's options: [`OPT_CDO`] (a data segment, or LN-MAC's empty notification),
+    /// [`OPT_CNO`] (an ACK naming the corrupt segment `cno_seq`).
+    pub opts: u8,
+    /// The segment a CNO names (its first sequence number). The draft's two-byte option names
+    /// nothing: the ACK carrying it does, by echoing the corrupt segment's TSval; the model
+    /// carries the name itself, so that it needs no timestamps.
+    pub cno_seq: u64,
 }
 
 impl Segment {
@@ -68,7 +87,9 @@ impl Segment {
         };
         // RFC 2018: NOP, NOP, kind, length, then 8 bytes per block.
         let sack = if self.sack_n > 0 { 4 + 8 * u32::from(self.sack_n) } else { 0 };
-        TCP_IP_HEADER_BYTES + opts + sack + self.len
+        let corruption = if self.opts & OPT_CDO != 0 { CDO_OPTION_BYTES } else { 0 }
+            + if self.opts & OPT_CNO != 0 { CNO_OPTION_BYTES } else { 0 };
+        TCP_IP_HEADER_BYTES + opts + sack + corruption + self.len
     }
 }
 
@@ -126,6 +147,37 @@ pub struct TcpParams {
     pub rcv_buf: u32,
     /// Sender buffer [bytes]: unacknowledged data never exceeds it.
     pub snd_buf: u32,
+    /// Paper 004's corruption options: off, or CDO in data segments and CNO from the receiver
+    /// with the sender's reaction to a CNO.
+    pub corruption: Corruption,
+}
+
+/// What a connection does with corruption (paper 004 section II-A, draft-welzl-tcp-corruption).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Corruption {
+    /// No options: a corrupt segment is dropped below TCP, as plain TCP.
+    #[default]
+    Off,
+    /// CDO/CNO; a CNO retransmits the segment at once and leaves cwnd unchanged (the paper's
+    /// choice, as TCP HACK [15]).
+    Aggressive,
+    /// CDO/CNO; a CNO retransmits the segment and the window is cut as for a loss found by
+    /// fast retransmit (the draft's conservative reading).
+    Conservative,
+}
+
+/// Names of the corruption settings, as configurations spell them.
+pub const CORRUPTION_NAMES: &[&str] = &["off", "aggressive", "conservative"];
+
+impl Corruption {
+    pub fn parse(name: &str) -> Option<Corruption> {
+        match name {
+            "off" => Some(Corruption::Off),
+            "aggressive" => Some(Corruption::Aggressive),
+            "conservative" => Some(Corruption::Conservative),
+            _ => None,
+        }
+    }
 }
 
 /// Sender-side counters.
@@ -136,6 +188,9 @@ pub struct SenderStats {
     pub retransmissions: u64,
     pub timeouts: u64,
     pub fast_retransmits: u64,
+    /// ACKs carrying a CNO, and the retransmissions they caused.
+    pub cno_received: u64,
+    pub cno_retransmits: u64,
 }
 
 /// Sender connection state.
@@ -227,10 +282,16 @@ impl Sender {
             retransmit: false,
             sack: [(0, 0); sack::MAX_BLOCKS],
             sack_n: 0,
+            opts: 0,
+            cno_seq: 0,
         }
     }
 
     fn emit(&mut self, mut seg: Segment, now: SimTime, out: &mut Vec<Segment>) {
+        // Paper 004 II-A: every data segment (and the FIN) carries the CDO.
+        if self.p.corruption != Corruption::Off && (seg.len > 0 || seg.flags & FIN != 0) {
+            seg.opts |= OPT_CDO;
+        }
         let end = seg.seq + u64::from(seg.len) + u64::from(seg.flags & (SYN | FIN) != 0);
         seg.retransmit = seg.seq < self.snd_max;
         self.stats.segments_sent += 1;
@@ -368,6 +429,53 @@ impl Sender {
         TimerCmd::Keep
     }
 
+    /// An ACK carrying a CNO (paper 004 II-A): the segment `cno_seq` arrived corrupt (or
+    /// vanished, by LN-MAC). The sender updates RTT and RTO from it (the echoed TSval; without
+    /// timestamps, the timed segment if it is the one named), takes any new data the ACK
+    /// acknowledges, and retransmits the named segment: cwnd unchanged (aggressive) or cut as
+    /// for a loss (conservative). The CNO ACK is no duplicate ACK: a notification, not a sign
+    /// of a segment arriving out of order.
+    fn on_cno(&mut self, seg: &Segment, now: SimTime, out: &mut Vec<Segment>) -> TimerCmd {
+        self.stats.cno_received += 1;
+        let named = seg.cno_seq;
+        let mut timer = TimerCmd::Keep;
+        if seg.ack > self.snd_una {
+            timer = self.on_new_ack(seg, now, out); // takes the RTT sample of the echo too
+        } else {
+            self.peer_wnd = seg.wnd;
+            let sample = if self.p.timestamps && seg.ts_ecr > 0 {
+                Some(now.since(SimTime(seg.ts_ecr - 1)))
+            } else {
+                match self.timed {
+                    Some((t, sent)) if t == named => {
+                        self.timed = None;
+                        Some(now.since(sent))
+                    }
+                    _ => None,
+                }
+            };
+            if let Some(r) = sample {
+                self.stats.rtt_samples += 1;
+                self.rto.sample(r);
+                self.last_rtt = Some(r);
+                self.s.srtt = self.rto.srtt().unwrap_or(r);
+            }
+        }
+        if self.state != SendState::Established || named < self.snd_una || named >= self.snd_max {
+            return timer;
+        }
+        let sent = self.stats.retransmissions;
+        let cmd = match self.p.corruption {
+            Corruption::Conservative => self.notify_loss(named, now, out),
+            _ => self.notify_corruption(named, now, out),
+        };
+        self.stats.cno_retransmits += self.stats.retransmissions - sent;
+        match cmd {
+            TimerCmd::Keep => timer,
+            other => other,
+        }
+    }
+
     /// Retransmit the segment that starts at `seq` (clamped to the data and the FIN).
     fn retransmit_at(&mut self, seq: u64, now: SimTime, out: &mut Vec<Segment>) {
         let una = self.snd_una;
@@ -432,6 +540,9 @@ impl Sender {
         }
         if seg.ack < self.snd_una || seg.ack > self.snd_max {
             return TimerCmd::Keep; // old or bogus
+        }
+        if seg.opts & OPT_CNO != 0 {
+            return self.on_cno(seg, now, out);
         }
         self.peer_wnd = seg.wnd;
         if self.p.recovery == Recovery::Sack {
@@ -711,6 +822,10 @@ impl Sender {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ReceiverStats {
     pub acks_sent: u64,
+    /// ACKs carrying a CNO (one per corrupt copy or LN-MAC notification of a missing segment).
+    pub cno_sent: u64,
+    /// Corrupt copies and notifications of segments already received: nothing sent.
+    pub corrupt_ignored: u64,
     pub dupacks_sent: u64,
     pub out_of_order: u64,
 }
@@ -774,6 +889,8 @@ impl Receiver {
             retransmit: false,
             sack: [(0, 0); sack::MAX_BLOCKS],
             sack_n: 0,
+            opts: 0,
+            cno_seq: 0,
         };
         if self.p.recovery == Recovery::Sack && !self.ooo.is_empty() {
             // RFC 2018 section 4: the block holding the latest segment first, then the others
@@ -817,6 +934,9 @@ impl Receiver {
         }
         let end = seg.seq + u64::from(seg.len) + u64::from(seg.flags & FIN != 0);
         if seg.len == 0 && seg.flags & FIN == 0 {
+            if seg.opts & OPT_CDO != 0 && self.on_corrupt(seg, now, out) {
+                return (TimerCmd::Stop, 0); // LN-MAC's notification, answered with a CNO
+            }
             return (TimerCmd::Keep, 0); // a pure ACK (the handshake's third segment)
         }
         if end <= self.rcv_nxt {
@@ -857,6 +977,32 @@ impl Receiver {
             return (TimerCmd::Keep, fresh); // the timer runs from the first unacked segment
         }
         (TimerCmd::Arm(now + self.p.delack_timeout), fresh)
+    }
+
+    /// A segment whose payload arrived corrupt while its CDO checked (paper 004 II-A), or
+    /// LN-MAC's empty notification with the CDO naming a segment that vanished (II-B): unless
+    /// the segment at `seg.seq` has arrived already, an ACK with a CNO naming it goes out at
+    /// once, echoing its TSval (the draft's RTT sample). Every corrupt copy gets its own CNO
+    /// (the paper's observation with MAC retries). Returns whether a CNO went out; without
+    /// the options (or before the handshake) nothing happens: the segment is dropped.
+    pub fn on_corrupt(&mut self, seg: &Segment, now: SimTime, out: &mut Vec<Segment>) -> bool {
+        if self.p.corruption == Corruption::Off || !self.syn_seen || seg.flags & SYN != 0 {
+            return false;
+        }
+        let held = seg.seq < self.rcv_nxt || self.ooo.iter().any(|&(a, b)| a <= seg.seq && seg.seq < b);
+        if held {
+            self.stats.corrupt_ignored += 1;
+            return false;
+        }
+        self.ack(0, false, now, out);
+        let cno = out.last_mut().expect("ack() pushed the ACK");
+        cno.opts |= OPT_CNO;
+        cno.cno_seq = seg.seq;
+        if self.p.timestamps {
+            cno.ts_ecr = seg.ts_val;
+        }
+        self.stats.cno_sent += 1;
+        true
     }
 
     /// Payload bytes of [seq, end) that are neither below `rcv_nxt` nor held out of order.
@@ -916,6 +1062,7 @@ mod clock_tests {
             delack_timeout: Dur::from_ms(40),
             rcv_buf: 1 << 20,
             snd_buf: 1 << 20,
+            corruption: Corruption::Off,
         }
     }
 

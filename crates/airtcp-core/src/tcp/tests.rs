@@ -3,7 +3,7 @@
 //! are lost and checks the exact transmissions and windows that follow.
 
 use super::cc::{Algorithm, CaState};
-use super::conn::{Receiver, Recovery, Segment, Sender, TcpParams, TimerCmd};
+use super::conn::{Corruption, Receiver, Recovery, Segment, Sender, TcpParams, TimerCmd};
 use super::rto::RtoConfig;
 use crate::engine::{Scheduler, Timer};
 use crate::time::{Dur, SimTime};
@@ -54,6 +54,7 @@ fn params(recovery: Recovery) -> TcpParams {
         delack_timeout: Dur::ZERO,
         rcv_buf: 1 << 30,
         snd_buf: 1 << 30,
+        corruption: Corruption::Off,
     }
 }
 
@@ -397,4 +398,153 @@ fn out_of_order_data_never_shrinks_the_advertised_window() {
     assert_eq!(pipe.delivered, 200 * u64::from(MSS));
     assert!(pipe.ack_windows.len() > 200, "one ACK per segment, duplicates included");
     assert!(pipe.ack_windows.iter().all(|&w| w == 20 * MSS), "{:?}", pipe.ack_windows);
+}
+
+/// Paper 004's CDO/CNO (section II-A): a sender and a receiver past the handshake, driven by
+/// hand.
+mod corruption {
+    use super::*;
+    use crate::tcp::conn::{OPT_CDO, OPT_CNO};
+
+    fn at_ms(ms: u64) -> SimTime {
+        SimTime(ms * 1_000_000)
+    }
+
+    /// Handshake done at 2 ms; returns the pair and the initial window the sender sent.
+    fn connected(corruption: Corruption) -> (Sender, Receiver, Vec<Segment>) {
+        let p = TcpParams { corruption, ..params(Recovery::NewReno) };
+        let (mut snd, mut rcv) =
+            (Sender::new(p.clone(), Algorithm::from_name("reno").unwrap(), None), Receiver::new(p));
+        let mut out = Vec::new();
+        snd.start(at_ms(0), &mut out);
+        let syn = out.pop().unwrap();
+        rcv.on_segment(&syn, at_ms(1), &mut out);
+        let syn_ack = out.pop().unwrap();
+        snd.on_ack(&syn_ack, at_ms(2), &mut out);
+        let window: Vec<Segment> = out.drain(..).filter(|s| s.len > 0).collect();
+        (snd, rcv, window)
+    }
+
+    #[test]
+    fn data_segments_carry_the_cdo_and_it_is_sized() {
+        let (_, _, window) = connected(Corruption::Aggressive);
+        assert_eq!(window.len(), 10);
+        assert!(window.iter().all(|s| s.opts == OPT_CDO));
+        // 40 header bytes + 12 timestamps + 8 CDO (kind 253, length 8, ExID, CRC32c) + MSS.
+        assert_eq!(window[0].ip_bytes(true, false), 40 + 12 + 8 + MSS);
+        let (_, _, plain) = connected(Corruption::Off);
+        assert!(plain.iter().all(|s| s.opts == 0));
+        assert_eq!(plain[0].ip_bytes(true, false), 40 + 12 + MSS);
+    }
+
+    #[test]
+    fn every_corrupt_copy_of_a_missing_segment_gets_one_cno() {
+        let (_, mut rcv, window) = connected(Corruption::Aggressive);
+        let mut out = Vec::new();
+        rcv.on_segment(&window[0], at_ms(3), &mut out);
+        out.clear();
+        // Segment 1 arrives corrupt twice (two MAC attempts), headers intact: two CNOs, each
+        // naming it, acknowledging what arrived (segment 0), echoing its TSval.
+        for copy in 0..2 {
+            assert!(rcv.on_corrupt(&window[1], at_ms(4 + copy), &mut out));
+        }
+        assert_eq!(out.len(), 2);
+        for cno in &out {
+            assert_eq!(
+                (cno.opts, cno.cno_seq, cno.ack),
+                (OPT_CNO, window[1].seq, window[0].seq + u64::from(MSS))
+            );
+            assert_eq!(cno.ts_ecr, window[1].ts_val);
+            assert_eq!(cno.ip_bytes(true, false), 40 + 12 + 4); // CNO: kind 253, length 4, ExID
+        }
+        assert_eq!(rcv.stats.cno_sent, 2);
+        out.clear();
+        // Once it has arrived intact, a further corrupt copy asks for nothing.
+        rcv.on_segment(&window[1], at_ms(7), &mut out);
+        out.clear();
+        assert!(!rcv.on_corrupt(&window[1], at_ms(8), &mut out));
+        assert!(out.is_empty());
+        assert_eq!(rcv.stats.corrupt_ignored, 1);
+        // Nor does a segment held out of order.
+        rcv.on_segment(&window[3], at_ms(9), &mut out);
+        out.clear();
+        assert!(!rcv.on_corrupt(&window[3], at_ms(9), &mut out));
+        // Without the options the corrupt segment is dropped: no answer.
+        let (_, mut plain, w) = connected(Corruption::Off);
+        assert!(!plain.on_corrupt(&w[0], at_ms(3), &mut out));
+        assert!(out.is_empty());
+    }
+
+    #[test]
+    fn an_lnmac_notification_is_answered_with_a_cno() {
+        // LN-MAC's empty segment with the CDO and sequence number SN_T (paper 004 II-B).
+        let (_, mut rcv, window) = connected(Corruption::Aggressive);
+        let mut out = Vec::new();
+        let note =
+            Segment { seq: window[2].seq, flags: crate::tcp::conn::ACK, opts: OPT_CDO, ..Segment::default() };
+        let (cmd, bytes) = rcv.on_segment(&note, at_ms(3), &mut out);
+        assert_eq!((cmd, bytes, out.len()), (TimerCmd::Stop, 0, 1));
+        assert_eq!((out[0].opts, out[0].cno_seq), (OPT_CNO, window[2].seq));
+        // A pure ACK without the CDO (the handshake's third segment) is still ignored.
+        out.clear();
+        let pure = Segment { opts: 0, ..note };
+        assert_eq!(rcv.on_segment(&pure, at_ms(4), &mut out), (TimerCmd::Keep, 0));
+        assert!(out.is_empty());
+    }
+
+    fn cno_for(snd: &Sender, seq: u64) -> Segment {
+        Segment {
+            seq: 1,
+            ack: snd.snd_una,
+            flags: crate::tcp::conn::ACK,
+            wnd: 1 << 20,
+            opts: OPT_CNO,
+            cno_seq: seq,
+            ..Segment::default()
+        }
+    }
+
+    #[test]
+    fn a_cno_retransmits_at_once_and_leaves_the_window_alone() {
+        let (mut snd, _, window) = connected(Corruption::Aggressive);
+        let before = (snd.s.cwnd, snd.s.ssthresh, snd.ca, snd.dupacks);
+        let mut out = Vec::new();
+        for k in 0..2 {
+            snd.on_ack(&cno_for(&snd, window[4].seq), at_ms(5 + k), &mut out);
+        }
+        // Each CNO: exactly one retransmission of the named segment, no new data.
+        assert_eq!(out.len(), 2);
+        assert!(out.iter().all(|s| s.seq == window[4].seq && s.len == MSS && s.retransmit));
+        assert_eq!((snd.s.cwnd, snd.s.ssthresh, snd.ca, snd.dupacks), before);
+        assert_eq!((snd.stats.cno_received, snd.stats.cno_retransmits), (2, 2));
+        assert_eq!(snd.stats.fast_retransmits, 0);
+        // A CNO naming what is already acknowledged does nothing.
+        out.clear();
+        snd.on_ack(&cno_for(&snd, 0), at_ms(8), &mut out);
+        assert!(out.is_empty());
+    }
+
+    #[test]
+    fn the_conservative_choice_cuts_the_window_as_for_a_loss() {
+        let (mut snd, _, window) = connected(Corruption::Conservative);
+        let cwnd = snd.s.cwnd;
+        let mut out = Vec::new();
+        snd.on_ack(&cno_for(&snd, window[4].seq), at_ms(5), &mut out);
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].seq, window[4].seq);
+        // Reno's ssthresh: half the flight (10 segments), cwnd = ssthresh, in recovery.
+        assert_eq!((snd.s.ssthresh, snd.s.cwnd, snd.ca), (cwnd / 2, cwnd / 2, CaState::Recovery));
+    }
+
+    #[test]
+    fn a_cno_updates_the_rtt_from_the_echoed_timestamp() {
+        let (mut snd, _, window) = connected(Corruption::Aggressive);
+        let samples = snd.stats.rtt_samples;
+        let mut out = Vec::new();
+        // Sent at 2 ms (TSval 2 ms + 1 ns), notified at 30 ms: a 28 ms sample.
+        let cno = Segment { ts_ecr: window[4].ts_val, ..cno_for(&snd, window[4].seq) };
+        snd.on_ack(&cno, at_ms(30), &mut out);
+        assert_eq!(snd.stats.rtt_samples, samples + 1);
+        assert_eq!(snd.last_rtt, Some(Dur::from_ms(28)));
+    }
 }

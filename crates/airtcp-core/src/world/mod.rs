@@ -183,6 +183,7 @@ impl World {
             };
             let mut mac = Mac::new(params, rule, qos, n, rate, Stream::derive(seed, ent, Purpose::Backoff));
             mac.wifi = ns.wifi;
+            mac.pass_corrupt = w.pass_corrupt && ns.wifi;
             macs.push(mac);
             rx_rngs.push(Stream::derive(seed, ent, Purpose::RxError));
         }
@@ -205,8 +206,10 @@ impl World {
             link.rng = Stream::derive(seed, entity_id(&key), Purpose::LinkLoss);
             links.push(link);
         }
-        let data_header_bytes =
-            if qos { crate::mac::frame::QOS_DATA_HEADER_BYTES } else { crate::mac::frame::DATA_HEADER_BYTES };
+        if let Some(h) = w.data_header_bytes {
+            wifi.data_header_bytes = h;
+        }
+        let data_header_bytes = wifi.data_header_bytes;
         let medium = Medium::build(spec, standard, seed, rx_rngs, data_header_bytes);
         let mut flows = Vec::with_capacity(spec.flows.len());
         let mut tcps = Vec::with_capacity(spec.flows.len());
@@ -232,7 +235,15 @@ impl World {
             });
             sched.at(SimTime(f.start_ns), Event::FlowStart(id));
         }
+        if w.lnmac {
+            for (i, ns) in spec.nodes.iter().enumerate() {
+                if ns.wifi {
+                    xlayer.install(NodeId(i as u32), Scheme::LnMac);
+                }
+            }
+        }
         let mut wifi = Wifi::new(wifi, macs);
+        wifi.upper_aware = w.pass_corrupt;
         wifi.rate_arena.seed = seed;
         wifi.rate_arena.entities = spec.nodes.iter().map(|ns| entity_id(&ns.name)).collect();
         for i in 0..n {

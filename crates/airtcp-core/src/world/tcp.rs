@@ -8,7 +8,7 @@ use crate::ids::{FlowId, NodeId, PacketId};
 use crate::net::Packet;
 use crate::spec::{FlowKind, FlowSpec, TcpSpec};
 use crate::tcp::cc::Algorithm;
-use crate::tcp::conn::{Receiver, Recovery, Segment, Sender, TcpParams, TimerCmd};
+use crate::tcp::conn::{Corruption, Receiver, Recovery, Segment, Sender, TcpParams, TimerCmd};
 use crate::tcp::rto::RtoConfig;
 use crate::tcp::rtt_hist::RttHistogram;
 use crate::time::{Dur, SimTime};
@@ -34,6 +34,7 @@ pub struct TcpFlow {
     /// The sender's counters when the measured period started: the summary reports what
     /// they counted after.
     pub stats_at_warmup: crate::tcp::conn::SenderStats,
+    pub rcv_at_warmup: crate::tcp::conn::ReceiverStats,
     out: Vec<Segment>,
 }
 
@@ -61,6 +62,7 @@ impl TcpFlow {
             cwnd_since: SimTime::ZERO,
             completed: None,
             stats_at_warmup: Default::default(),
+            rcv_at_warmup: Default::default(),
             out: Vec::with_capacity(64),
         }
     }
@@ -83,6 +85,7 @@ fn params(t: &TcpSpec) -> TcpParams {
         delack_timeout: ms(t.delack_timeout_ms),
         rcv_buf: t.rcv_buf_bytes,
         snd_buf: t.snd_buf_bytes,
+        corruption: Corruption::parse(&t.corruption).unwrap_or_default(),
     }
 }
 
@@ -113,6 +116,7 @@ impl World {
             t.cwnd_area = 0.0;
             t.rtt = RttHistogram::default();
             t.stats_at_warmup = t.snd.stats;
+            t.rcv_at_warmup = t.rcv.stats;
         }
     }
 
@@ -209,6 +213,29 @@ impl World {
             self.tcp_trace_state(f, now);
             self.tcp_emit(f, true, now);
         }
+    }
+
+    /// A corrupt data frame handed up at `node` (the pass-corrupt receive policy, paper 004
+    /// II): TCP takes it only if it is a segment for this node's receiver that carries the CDO
+    /// and whose headers held (the CRC32c checks: `hit` is the payload); the receiver then
+    /// answers with a CNO. Everything else is dropped, as a stack without the option would
+    /// (IP or TCP checksum).
+    pub(crate) fn deliver_corrupt(&mut self, node: NodeId, p: Packet, hit: crate::mac::Hit, now: SimTime) {
+        let Some(seg) = p.tcp else { return };
+        let f = p.flow;
+        let cdo_checks = hit == crate::mac::Hit::Payload && seg.opts & crate::tcp::conn::OPT_CDO != 0;
+        if p.dst != node || node != self.flows[f.idx()].dst || !cdo_checks {
+            return;
+        }
+        self.traces.tcp_segment(now, f.0, &seg, "corrupt_received");
+        let t = self.tcp(f);
+        let mut out = std::mem::take(&mut t.out);
+        let cno = t.rcv.on_corrupt(&seg, now, &mut out);
+        t.out = out;
+        if cno {
+            self.tcp_delack_cmd(f, TimerCmd::Stop); // the CNO acknowledged what was pending
+        }
+        self.tcp_emit(f, false, now);
     }
 
     pub(crate) fn on_tcp_rto(&mut self, f: FlowId, gen: u32, now: SimTime) {

@@ -8,7 +8,7 @@ use super::World;
 use crate::event::Event;
 use crate::ids::{NodeId, PacketId, TxId};
 use crate::mac::frame::{Frame, FrameKind};
-use crate::mac::MacInd;
+use crate::mac::{Hit, MacInd};
 use crate::medium::{Outcome, RadioEvent};
 use crate::time::SimTime;
 use crate::trace::MacTxExtra;
@@ -53,8 +53,11 @@ impl World {
     /// Put a frame on the air.
     #[inline]
     fn transmit(&mut self, node: NodeId, mut frame: Frame, now: SimTime) {
-        if self.medium.is_radio() {
+        if self.medium.is_radio() || self.wifi.upper_aware {
             self.radio_frame(node, &mut frame, now);
+        }
+        if self.xlayer.reads_frames && frame.kind == FrameKind::Data {
+            self.lnmac_stamp(node, &mut frame);
         }
         self.capture_wlan(now, node, false, &frame); // ns-3 MonitorSnifferTx: at tx start
         let dur = frame.txv.duration(frame.bytes);
@@ -67,15 +70,16 @@ impl World {
         self.sched.at(now + dur, Event::TxEnd(id));
     }
 
-    /// Under the radio model, before `frame` goes on the air: its upper headers' size (LLC/SNAP
-    /// + IPv4 + TCP/UDP, decided apart from the payload), and the positions trace.
+    /// Under the radio model (or when some MAC passes corrupt frames up), before `frame` goes
+    /// on the air: its upper headers' size (LLC/SNAP + IPv4 + TCP/UDP, decided apart from the
+    /// payload), and the positions trace.
     #[inline(never)]
     fn radio_frame(&mut self, node: NodeId, frame: &mut Frame, now: SimTime) {
         if let (FrameKind::Data, Some(id)) = (frame.kind, frame.packet) {
             let p = self.packets.get(id);
             frame.upper_bytes = (crate::mac::frame::LLC_SNAP_BYTES + p.ip_bytes - p.payload_bytes) as u16;
         }
-        if self.traces.positions.is_some() && self.medium.moves(node) {
+        if self.traces.positions.is_some() && self.medium.is_radio() && self.medium.moves(node) {
             let p = self.medium.position_at(node, now).expect("radio model");
             self.traces.position(now, node.0, p);
         }
@@ -103,6 +107,9 @@ impl World {
             }
             match outcome {
                 Outcome::Ok => {
+                    if self.xlayer.reads_frames && frame.kind == FrameKind::Data && j == frame.dst {
+                        self.lnmac_receive(j, frame, now);
+                    }
                     self.capture_wlan(t.start, j, true, frame); // ns-3 MonitorSnifferRx, rx start
                     self.wifi.rx_ok(j, frame, &mut self.sched, now);
                     self.drain_mac(now);
@@ -111,8 +118,12 @@ impl World {
                 Outcome::PhyHeaderError | Outcome::Undetected => {}
                 _ => {
                     // The MAC header held: the frame is known, its content is not (paper 004).
-                    let mac_header_ok = matches!(outcome, Outcome::PayloadError | Outcome::UpperHeaderError);
-                    self.wifi.rx_corrupt(j, mac_header_ok);
+                    let hit = match outcome {
+                        Outcome::PayloadError => Some(Hit::Payload),
+                        Outcome::UpperHeaderError => Some(Hit::UpperHeader),
+                        _ => None,
+                    };
+                    self.wifi.rx_corrupt(j, frame, hit);
                     self.drain_mac(now);
                 }
             }
@@ -196,6 +207,10 @@ impl World {
                     let copy = *self.packets.get(packet);
                     let id = self.packets.alloc(copy);
                     self.send(node, id, now);
+                }
+                MacInd::DeliveredCorrupt { node, packet, hit } => {
+                    let copy = *self.packets.get(packet);
+                    self.deliver_corrupt(node, copy, hit, now);
                 }
                 MacInd::Acked { packet, .. } => self.packets.free(packet),
                 MacInd::Dropped { packet, arrived: true, .. } => self.packets.free(packet),

@@ -2,7 +2,12 @@
 //! installed at its node, which act on the layers the world holds.
 
 use super::World;
+use crate::ids::NodeId;
+use crate::mac::frame::Frame;
+use crate::net::Packet;
+use crate::tcp::conn::{Segment, ACK, OPT_CDO};
 use crate::time::SimTime;
+use crate::xlayer::lnmac::Conn;
 use crate::xlayer::{MacEvent, Scheme};
 
 impl World {
@@ -18,5 +23,49 @@ impl World {
             }
             MacEvent::RateChanged { .. } | MacEvent::CorruptRx { .. } => {}
         }
+    }
+
+    /// LN-MAC at `node`, a data frame about to go on the air: if it carries a TCP segment,
+    /// the MAC records the segment's sequence number as SN_T of its connection and the frame
+    /// carries the previous SN_T (paper 004 II-B, Fig. 3).
+    #[inline(never)]
+    pub(crate) fn lnmac_stamp(&mut self, node: NodeId, frame: &mut Frame) {
+        if !self.xlayer.runs(node, Scheme::LnMac) {
+            return;
+        }
+        let Some(id) = frame.packet else { return };
+        let p = self.packets.get(id);
+        let Some(seg) = p.tcp else { return };
+        let conn = Conn { flow: p.flow, from: p.src };
+        frame.sn_t = self.xlayer.lnmac[node.idx()].0.attempt(conn, seg.seq as u32);
+    }
+
+    /// LN-MAC at `node`, a data frame addressed to it arrived intact: if the SN_T it carries
+    /// is not the last segment received (SN_R), that segment vanished over the air, and the
+    /// MAC sends an empty segment with the CDO and sequence number SN_T toward the TCP
+    /// receiver, which answers with a CNO (paper 004 II-B). Sent before the frame's own
+    /// segment goes up.
+    #[inline(never)]
+    pub(crate) fn lnmac_receive(&mut self, node: NodeId, frame: &Frame, now: SimTime) {
+        if !self.xlayer.runs(node, Scheme::LnMac) {
+            return;
+        }
+        let Some(id) = frame.packet else { return };
+        let p = *self.packets.get(id);
+        let Some(seg) = p.tcp else { return };
+        let conn = Conn { flow: p.flow, from: p.src };
+        let Some(lost) = self.xlayer.lnmac[node.idx()].1.receive(conn, seg.seq as u32, frame.sn_t) else {
+            return;
+        };
+        // The 32-bit SN_T lies before the segment that carried it: back to 64-bit sequence space.
+        let behind = u64::from((seg.seq as u32).wrapping_sub(lost));
+        let Some(seq) = seg.seq.checked_sub(behind) else { return };
+        let note =
+            Segment { seq, ack: seg.ack, flags: ACK, wnd: seg.wnd, opts: OPT_CDO, ..Segment::default() };
+        let ip_bytes = crate::tcp::conn::TCP_IP_HEADER_BYTES + crate::tcp::conn::CDO_OPTION_BYTES;
+        let packet =
+            Packet { tcp: Some(note), ..Packet::new(p.flow, 0, p.src, p.dst, ip_bytes, 0, now, p.ac) };
+        self.wifi.macs[node.idx()].counters.lnmac_notifications += 1;
+        self.send_new(node, packet, now);
     }
 }

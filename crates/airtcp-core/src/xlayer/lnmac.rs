@@ -12,8 +12,8 @@
 //! 2^32 with no special case. A connection is its flow and direction (`Conn`); a MAC holds a
 //! handful of them, kept in a small vector (no allocation per frame once they are known).
 //!
-//! This module is the state machine alone; the MAC and TCP wiring comes with paper 004's
-//! reproduction (issue 12).
+//! This module is the state machine; `world::xlayer` stamps SN_T on frames as they go on the
+//! air and feeds SN_R from the frames that arrive intact.
 
 use crate::ids::{FlowId, NodeId};
 

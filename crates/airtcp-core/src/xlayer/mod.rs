@@ -61,6 +61,8 @@ pub const CORRUPT_RX: u8 = 4;
 pub enum Scheme {
     /// CLAP's link report: service time and queue of the sender's MAC (docs/clap.md).
     ClapLink = 1,
+    /// LN-MAC (paper 004 II-B): reads the TCP segments of the frames it sends and receives.
+    LnMac = 2,
 }
 
 impl Scheme {
@@ -68,6 +70,7 @@ impl Scheme {
     pub fn kinds(self) -> u8 {
         match self {
             Scheme::ClapLink => TX_DONE,
+            Scheme::LnMac => 0, // it reads frames as they go on the air and arrive
         }
     }
 }
@@ -82,6 +85,10 @@ pub struct CrossLayer {
     wants: Vec<u8>,
     /// CLAP's link report: service meters of the nodes that host a CLAP sender.
     pub clap_link: clap_link::ClapLink,
+    /// LN-MAC's state per node (empty where it does not run).
+    pub lnmac: Vec<(lnmac::LnMacTx, lnmac::LnMacRx)>,
+    /// Some scheme reads the frames themselves (LN-MAC): the one test the frame path pays.
+    pub reads_frames: bool,
 }
 
 impl CrossLayer {
@@ -90,6 +97,8 @@ impl CrossLayer {
             schemes: vec![0; nodes],
             wants: vec![0; nodes],
             clap_link: clap_link::ClapLink::new(nodes),
+            lnmac: vec![Default::default(); nodes],
+            reads_frames: false,
         }
     }
 
@@ -98,6 +107,7 @@ impl CrossLayer {
     pub fn install(&mut self, node: NodeId, scheme: Scheme) {
         self.schemes[node.idx()] |= scheme as u8;
         self.wants[node.idx()] |= scheme.kinds();
+        self.reads_frames |= scheme == Scheme::LnMac;
     }
 
     /// The event kinds the schemes at `node` want.
