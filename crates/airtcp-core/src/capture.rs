@@ -437,7 +437,6 @@ mod tests {
             retry: false,
             ac: 1,
             upper_bytes: 0,
-            sn_t: 0,
         }
     }
 

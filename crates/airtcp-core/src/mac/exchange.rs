@@ -43,7 +43,6 @@ impl Wifi {
             retry: txop.data_sent,
             ac: ac as u8,
             upper_bytes: 0,
-            sn_t: 0,
         })
     }
 

@@ -63,10 +63,6 @@ pub struct Frame {
     /// "headers intact, payload corrupt"); set by the world as the frame goes on the air
     /// under the radio model, 0 otherwise.
     pub upper_bytes: u16,
-    /// LN-MAC (paper 004 Fig. 3): the TCP sequence number of the last segment the sender's
-    /// MAC attempted on this frame's connection, carried "without adding any bits" (so it
-    /// adds none to `bytes`); 0 when LN-MAC is off.
-    pub sn_t: u32,
 }
 
 /// MPDU size of a data frame with a MAC header of `header_bytes` carrying `ip_bytes`.

@@ -40,7 +40,6 @@ impl Wifi {
                     retry: false,
                     ac: frame.ac,
                     upper_bytes: 0,
-                    sn_t: 0,
                 };
                 self.respond(j, ack, sched, now);
                 if dup {

@@ -605,7 +605,6 @@ mod tests {
             retry: false,
             ac: 1,
             upper_bytes: 36,
-            sn_t: 0,
         };
         let p = parts(&frame, SimTime::ZERO, 24);
         let ns = |t: SimTime| t.ns();

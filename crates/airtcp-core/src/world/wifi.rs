@@ -56,11 +56,9 @@ impl World {
         if self.medium.is_radio() || self.wifi.upper_aware {
             self.radio_frame(node, &mut frame, now);
         }
-        if self.xlayer.reads_frames && frame.kind == FrameKind::Data {
-            self.lnmac_stamp(node, &mut frame);
-        }
         self.capture_wlan(now, node, false, &frame); // ns-3 MonitorSnifferTx: at tx start
         let dur = frame.txv.duration(frame.bytes);
+        let (lnmac, packet) = (self.xlayer.reads_frames, frame.packet);
 
         let wifi = &mut self.wifi;
         let id = self.medium.begin(frame, now, |ev| match ev {
@@ -68,6 +66,9 @@ impl World {
             RadioEvent::Garbled(j) => wifi.macs[j.idx()].eifs = true,
         });
         self.sched.at(now + dur, Event::TxEnd(id));
+        if lnmac {
+            self.lnmac_stamp(node, id, packet);
+        }
     }
 
     /// Under the radio model (or when some MAC passes corrupt frames up), before `frame` goes
@@ -101,15 +102,15 @@ impl World {
             };
             if j == frame.dst {
                 dst_outcome = outcome;
+                if outcome == Outcome::Ok && self.xlayer.reads_frames {
+                    self.lnmac_receive(j, id, frame, now); // before the frame's own segment goes up
+                }
             }
             if trace_receptions {
                 self.traces.reception(now, j.0, frame, self.medium.last_rx, outcome);
             }
             match outcome {
                 Outcome::Ok => {
-                    if self.xlayer.reads_frames && frame.kind == FrameKind::Data && j == frame.dst {
-                        self.lnmac_receive(j, frame, now);
-                    }
                     self.capture_wlan(t.start, j, true, frame); // ns-3 MonitorSnifferRx, rx start
                     self.wifi.rx_ok(j, frame, &mut self.sched, now);
                     self.drain_mac(now);

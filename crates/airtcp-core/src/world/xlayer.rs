@@ -2,8 +2,8 @@
 //! installed at its node, which act on the layers the world holds.
 
 use super::World;
-use crate::ids::NodeId;
-use crate::mac::frame::Frame;
+use crate::ids::{NodeId, PacketId, TxId};
+use crate::mac::frame::{Frame, FrameKind};
 use crate::net::Packet;
 use crate::tcp::conn::{Segment, ACK, OPT_CDO};
 use crate::time::SimTime;
@@ -25,19 +25,27 @@ impl World {
         }
     }
 
-    /// LN-MAC at `node`, a data frame about to go on the air: if it carries a TCP segment,
-    /// the MAC records the segment's sequence number as SN_T of its connection and the frame
-    /// carries the previous SN_T (paper 004 II-B, Fig. 3).
+    /// LN-MAC at `node`, a data frame just put on the air as transmission `tx`: if it carries
+    /// a TCP segment, the MAC records the segment's sequence number as SN_T of its connection
+    /// and the frame carries the previous SN_T (paper 004 II-B, Fig. 3).
     #[inline(never)]
-    pub(crate) fn lnmac_stamp(&mut self, node: NodeId, frame: &mut Frame) {
-        if !self.xlayer.runs(node, Scheme::LnMac) {
+    pub(crate) fn lnmac_stamp(&mut self, node: NodeId, tx: TxId, packet: Option<PacketId>) {
+        let x = &mut self.xlayer;
+        if packet.is_none() {
+            return; // a control frame carries no segment
+        }
+        if x.lnmac_sn_t.len() <= tx.idx() {
+            x.lnmac_sn_t.resize(tx.idx() + 1, 0);
+        }
+        x.lnmac_sn_t[tx.idx()] = 0;
+        if !x.runs(node, Scheme::LnMac) {
             return;
         }
-        let Some(id) = frame.packet else { return };
+        let Some(id) = packet else { return };
         let p = self.packets.get(id);
         let Some(seg) = p.tcp else { return };
         let conn = Conn { flow: p.flow, from: p.src };
-        frame.sn_t = self.xlayer.lnmac[node.idx()].0.attempt(conn, seg.seq as u32);
+        x.lnmac_sn_t[tx.idx()] = x.lnmac[node.idx()].0.attempt(conn, seg.seq as u32);
     }
 
     /// LN-MAC at `node`, a data frame addressed to it arrived intact: if the SN_T it carries
@@ -46,15 +54,16 @@ impl World {
     /// receiver, which answers with a CNO (paper 004 II-B). Sent before the frame's own
     /// segment goes up.
     #[inline(never)]
-    pub(crate) fn lnmac_receive(&mut self, node: NodeId, frame: &Frame, now: SimTime) {
-        if !self.xlayer.runs(node, Scheme::LnMac) {
+    pub(crate) fn lnmac_receive(&mut self, node: NodeId, tx: TxId, frame: &Frame, now: SimTime) {
+        if frame.kind != FrameKind::Data || !self.xlayer.runs(node, Scheme::LnMac) {
             return;
         }
         let Some(id) = frame.packet else { return };
         let p = *self.packets.get(id);
         let Some(seg) = p.tcp else { return };
         let conn = Conn { flow: p.flow, from: p.src };
-        let Some(lost) = self.xlayer.lnmac[node.idx()].1.receive(conn, seg.seq as u32, frame.sn_t) else {
+        let sn_t = self.xlayer.lnmac_sn_t[tx.idx()];
+        let Some(lost) = self.xlayer.lnmac[node.idx()].1.receive(conn, seg.seq as u32, sn_t) else {
             return;
         };
         // The 32-bit SN_T lies before the segment that carried it: back to 64-bit sequence space.

@@ -87,6 +87,10 @@ pub struct CrossLayer {
     pub clap_link: clap_link::ClapLink,
     /// LN-MAC's state per node (empty where it does not run).
     pub lnmac: Vec<(lnmac::LnMacTx, lnmac::LnMacRx)>,
+    /// LN-MAC (paper 004 Fig. 3): the SN_T a data frame on the air carries, by the medium's
+    /// transmission id. Carried "without adding any bits": not in `Frame::bytes`, and kept
+    /// beside the frame so that a run without LN-MAC copies no larger frames.
+    pub lnmac_sn_t: Vec<u32>,
     /// Some scheme reads the frames themselves (LN-MAC): the one test the frame path pays.
     pub reads_frames: bool,
 }
@@ -98,6 +102,7 @@ impl CrossLayer {
             wants: vec![0; nodes],
             clap_link: clap_link::ClapLink::new(nodes),
             lnmac: vec![Default::default(); nodes],
+            lnmac_sn_t: Vec::new(),
             reads_frames: false,
         }
     }
