@@ -14,6 +14,7 @@ __all__ = ["PAPERS", "ReproduceError", "reproduce"]
 # Paper id -> (module name, one-line title).
 PAPERS: dict[str, tuple[str, str]] = {
     "001": ("airtcp.reproduce.p001", "Brar et al., TCP in conflict-based wireless links"),
+    "004": ("airtcp.reproduce.p004", "Ravichandran et al., LN-MAC: explicit loss notification"),
 }
 
 

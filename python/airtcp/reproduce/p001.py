@@ -23,11 +23,9 @@ Definitions (also in the report and docs/paper-001.md):
 
 from __future__ import annotations
 
-import itertools
 import json
 import math
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +34,15 @@ import pandas as pd
 
 from airtcp import analytic, store, sweep
 from airtcp.config import load_toml
+from airtcp.reproduce.common import (
+    Claim,
+    Estimate,
+    _version,
+    mean_ci,
+    ratio_ci,
+    run_sweeps,
+    write_report_lines,
+)
 
 __all__ = ["SCENARIO", "Claim", "reproduce", "scenario", "sweeps"]
 
@@ -48,7 +55,6 @@ LOW_UTIL_FRACTION = 0.25
 LOW_UTIL_MIN_S = 0.5
 PEAK_QUANTILE = 0.9
 # Bootstrap resamples for ratio confidence intervals (fixed generator: reruns agree).
-BOOTSTRAP = 4000
 
 
 def scenario() -> dict[str, Any]:
@@ -245,59 +251,6 @@ def _available(root: Path) -> tuple[float, list[float], np.ndarray]:
 
 # ---------------------------------------------------------------------------------------------
 # Statistics
-
-
-@dataclass(frozen=True)
-class Estimate:
-    """A mean (or ratio of means) with its 95 % confidence interval and sample size."""
-
-    value: float
-    low: float
-    high: float
-    n: int
-
-    def fmt(self, scale: float = 1.0, digits: int = 2, unit: str = "") -> str:
-        v, lo, hi = self.value * scale, self.low * scale, self.high * scale
-        tail = f" {unit}" if unit else ""
-        if math.isnan(lo):
-            return f"{v:.{digits}f}{tail} (n={self.n})"
-        return f"{v:.{digits}f}{tail} [{lo:.{digits}f}, {hi:.{digits}f}] (n={self.n})"
-
-
-def mean_ci(values: Sequence[float]) -> Estimate:
-    """Mean and Student-t 95 % interval (n = 1: no interval)."""
-    from scipy import stats
-
-    x = np.asarray(values, dtype=float)
-    n = len(x)
-    m = float(x.mean())
-    if n < 2:
-        return Estimate(m, math.nan, math.nan, n)
-    half = float(stats.t.ppf(0.975, n - 1)) * float(x.std(ddof=1)) / math.sqrt(n)
-    return Estimate(m, m - half, m + half, n)
-
-
-def ratio_ci(a: Sequence[float], b: Sequence[float], seed: int = 0) -> Estimate:
-    """mean(a) / mean(b) with a percentile-bootstrap 95 % interval (independent samples)."""
-    x, y = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    rng = np.random.default_rng(seed)
-    xs = rng.choice(x, size=(BOOTSTRAP, len(x))).mean(axis=1)
-    ys = rng.choice(y, size=(BOOTSTRAP, len(y))).mean(axis=1)
-    r = xs / ys
-    lo, hi = np.quantile(r, [0.025, 0.975])
-    return Estimate(float(x.mean() / y.mean()), float(lo), float(hi), min(len(x), len(y)))
-
-
-@dataclass(frozen=True)
-class Claim:
-    """One claim of the paper beside airtcp's measurement, with a plain verdict."""
-
-    section: str
-    claim: str
-    paper: str
-    airtcp: str
-    verdict: str
-    why: str
 
 
 def verdict_value(paper: float, est: Estimate, tolerance: float = 0.10) -> str:
@@ -724,8 +677,6 @@ def write_report(
     clap: pd.DataFrame | None = None,
 ) -> Path:
     """Write report.md atomically; return its path."""
-    from airtcp.result import atomic_file
-
     model = analytic.paper001_overheads()
     avail = mean_ci(per_rep)
     lines = [
@@ -770,16 +721,7 @@ def write_report(
         .strip(),
         "",
     ]
-    path = out / "report.md"
-    with atomic_file(path, prefix=".report.") as tmp:
-        tmp.write_text("\n".join(lines), encoding="utf-8")
-    return path
-
-
-def _version() -> str:
-    from airtcp import __version__
-
-    return __version__
+    return write_report_lines(out, lines)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -796,21 +738,7 @@ def reproduce(
     """Run the sweeps into ``out/store`` (resuming), draw ``out/figures`` and write
     ``out/report.md``; return the report's path."""
     root = out / "store"
-    for name, spec in sweeps(quick).items():
-        runs = sweep.expand(spec)
-        stored = sweep.stored_hashes(root)
-        already = sum(r.run_hash in stored for r in runs)
-        counter = itertools.count(already + 1)
-        if progress:
-            progress(name, already, len(runs))
-
-        def tick(
-            _row: dict[str, Any], name: str = name, total: int = len(runs), c: Any = counter
-        ) -> None:
-            if progress:
-                progress(name, next(c), total)
-
-        sweep.run_sweep(spec, root, workers=workers, on_done=tick)
+    run_sweeps(sweeps(quick), root, workers=workers, progress=progress)
     _CONNECTIONS.pop(root, None)
     try:
         return _analyse(root, out, quick)

@@ -1,0 +1,124 @@
+"""What every paper's reproduction shares: running its sweeps into one resumable store with
+progress, the estimates with their 95 % intervals, and a claim with its verdict."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from airtcp import sweep
+
+__all__ = [
+    "BOOTSTRAP",
+    "Claim",
+    "Estimate",
+    "mean_ci",
+    "ratio_ci",
+    "run_sweeps",
+    "write_report_lines",
+]
+
+# Bootstrap resamples for ratio confidence intervals (fixed generator: reruns agree).
+BOOTSTRAP = 4000
+
+
+def run_sweeps(
+    specs: Mapping[str, sweep.SweepSpec],
+    root: Path,
+    *,
+    workers: int | None = None,
+    progress: Callable[[str, int, int], None] | None = None,
+) -> None:
+    """Run each named sweep into the store ``root`` (what is stored already is skipped);
+    ``progress(name, done, total)`` is called as runs finish."""
+    for name, spec in specs.items():
+        runs = sweep.expand(spec)
+        stored = sweep.stored_hashes(root)
+        already = sum(r.run_hash in stored for r in runs)
+        counter = itertools.count(already + 1)
+        if progress:
+            progress(name, already, len(runs))
+
+        def tick(
+            _row: dict[str, Any], name: str = name, total: int = len(runs), c: Any = counter
+        ) -> None:
+            if progress:
+                progress(name, next(c), total)
+
+        sweep.run_sweep(spec, root, workers=workers, on_done=tick)
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A mean (or ratio of means) with its 95 % confidence interval and sample size."""
+
+    value: float
+    low: float
+    high: float
+    n: int
+
+    def fmt(self, scale: float = 1.0, digits: int = 2, unit: str = "") -> str:
+        v, lo, hi = self.value * scale, self.low * scale, self.high * scale
+        tail = f" {unit}" if unit else ""
+        if math.isnan(lo):
+            return f"{v:.{digits}f}{tail} (n={self.n})"
+        return f"{v:.{digits}f}{tail} [{lo:.{digits}f}, {hi:.{digits}f}] (n={self.n})"
+
+
+def mean_ci(values: Sequence[float]) -> Estimate:
+    """Mean and Student-t 95 % interval (n = 1: no interval)."""
+    from scipy import stats
+
+    x = np.asarray(values, dtype=float)
+    n = len(x)
+    m = float(x.mean())
+    if n < 2:
+        return Estimate(m, math.nan, math.nan, n)
+    half = float(stats.t.ppf(0.975, n - 1)) * float(x.std(ddof=1)) / math.sqrt(n)
+    return Estimate(m, m - half, m + half, n)
+
+
+def ratio_ci(a: Sequence[float], b: Sequence[float], seed: int = 0) -> Estimate:
+    """mean(a) / mean(b) with a percentile-bootstrap 95 % interval (independent samples)."""
+    x, y = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    rng = np.random.default_rng(seed)
+    xs = rng.choice(x, size=(BOOTSTRAP, len(x))).mean(axis=1)
+    ys = rng.choice(y, size=(BOOTSTRAP, len(y))).mean(axis=1)
+    r = xs / ys
+    lo, hi = np.quantile(r, [0.025, 0.975])
+    return Estimate(float(x.mean() / y.mean()), float(lo), float(hi), min(len(x), len(y)))
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One claim of the paper beside airtcp's measurement, with a plain verdict."""
+
+    section: str
+    claim: str
+    paper: str
+    airtcp: str
+    verdict: str
+    why: str
+
+
+def _version() -> str:
+    from airtcp import __version__
+
+    return __version__
+
+
+def write_report_lines(out: Path, lines: Sequence[str]) -> Path:
+    """Write ``out/report.md`` from ``lines`` atomically (a reader never sees half a report);
+    return its path."""
+    from airtcp.result import atomic_file
+
+    path = out / "report.md"
+    with atomic_file(path, prefix=".report.") as tmp:
+        tmp.write_text("\n".join(lines), encoding="utf-8")
+    return path

@@ -1,0 +1,297 @@
+"""Paper 004 (LN-MAC): the template, the FER calibration against simulated frames, the corrupt-
+frame policy with CDO/CNO and LN-MAC end to end, the channel unchanged by the scheme, the pcap
+options under tshark, and the reproduction's analysis (docs/paper-004.md)."""
+
+from __future__ import annotations
+
+import math
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from scipy import integrate
+
+import airtcp
+from airtcp import _core, fading
+from airtcp.config import ScenarioError, load_toml
+from airtcp.config.templates import p004_distance_m, p004_mss_bytes
+from airtcp.pcap import write_pcaps
+
+EXAMPLE = Path(__file__).parents[2] / "examples" / "paper-004.toml"
+
+
+def scenario(**knobs: Any) -> dict[str, Any]:
+    return {**load_toml(EXAMPLE), **knobs}
+
+
+# ---------------------------------------------------------------------------------------------
+# the closed form
+
+
+def test_rayleigh_fer_agrees_with_an_independent_quadrature() -> None:
+    # FER = 1 - int_0^inf CS(h S) e^-h dh, here by scipy's adaptive quadrature on the same
+    # chunk success function; fading.fer uses fixed Gauss-Legendre panels.
+    frame = fading.FrameBits.dsss(1500)
+    for snr_db in (5.0, 10.0, 20.0):
+
+        def ok(h: float, snr_db: float = snr_db) -> float:
+            s = snr_db + 10 * math.log10(h)
+            p = _core.chunk_success("nist", "DsssRate1Mbps", s, 48)
+            return p * _core.chunk_success("nist", "DsssRate11Mbps", s, 12000) * math.exp(-h)
+
+        pts = [10 ** (k / 4) for k in range(-40, 7)]
+        total = sum(
+            integrate.quad(ok, a, b, limit=200)[0] for a, b in zip(pts, pts[1:], strict=False)
+        )
+        assert fading.fer(snr_db, frame) == pytest.approx(1 - total, abs=2e-6)
+
+
+def test_the_calibration_inverts_the_fer_and_places_the_station() -> None:
+    frame = fading.FrameBits.dsss(1500)
+    snr = fading.snr_db_for_fer(0.4, frame)
+    assert fading.fer(snr, frame) == pytest.approx(0.4, abs=1e-4)
+    # Footnote 3 of the paper: 100 mW, exponent 4, 40.05 dB at 1 m: -107 dBm at ~150 m.
+    link = fading.Link()
+    assert link.mean_rx_dbm(150.0) == pytest.approx(-107.1, abs=0.1)
+    d = fading.distance_for_snr_db(snr, link)
+    assert link.mean_rx_dbm(d) - link.noise_dbm == pytest.approx(snr, abs=1e-9)
+    # Rayleigh block fading: 300-byte frames fail almost as often as 1500-byte ones.
+    assert 0.3 < fading.fer(snr, fading.FrameBits.dsss(300)) < 0.4
+    with pytest.raises(ValueError, match="fer"):
+        fading.snr_db_for_fer(1.0, frame)
+
+
+# ---------------------------------------------------------------------------------------------
+# the template
+
+
+def test_the_template_builds_fig5_with_table_1() -> None:
+    spec = airtcp.Scenario.from_dict(scenario(scheme="cdo", fer=0.3)).to_world_spec()
+    names = [n["name"] for n in spec["nodes"]]
+    assert names == ["A", "B", "C"]
+    c = spec["nodes"][2]["position_m"]
+    assert c[0] == pytest.approx(p004_distance_m(0.3)) and c[0] == pytest.approx(36.8, abs=0.1)
+    w = spec["wifi"]
+    assert (w["cw_min"], w["cw_max"], w["data_header_bytes"]) == (31, 255, 30)
+    assert (w["short_retry_limit"], w["pass_corrupt"]) == (0, True)
+    assert "lnmac" not in w
+    tcp = spec["flows"][0]["tcp"]
+    assert tcp["corruption"] == "aggressive"
+    # The data frame is frame_bytes: 34 MAC + 8 LLC + 40 IP/TCP + 12 timestamps + 8 CDO + MSS.
+    assert tcp["mss_bytes"] == 1500 - 34 - 8 - 40 - 12 - 8 == p004_mss_bytes(1500, "cdo")
+    radio = spec["channel"]["radio"]
+    assert radio["cca_threshold_dbm"] == -107.0 and radio["rx_sensitivity_dbm"] == -137.0
+    four = airtcp.Scenario.from_dict(scenario(interferers=1, scheme="lnmac")).to_world_spec()
+    assert [n["name"] for n in four["nodes"]] == ["A", "B", "C", "D", "E"]
+    assert four["wifi"]["lnmac"] is True and "pass_corrupt" not in four["wifi"]
+    assert len(four["flows"]) == 2
+    # Keys beside the knobs are merged over the expansion.
+    merged = airtcp.Scenario.from_dict(
+        scenario(duration_s=3.0, warmup_s=1.0, tcp={"timestamps": False})
+    )
+    assert merged.to_world_spec()["flows"][0]["tcp"]["mss_bytes"] == 1500 - 82
+
+
+@pytest.mark.parametrize(
+    ("knobs", "needle"),
+    [
+        ({"scheme": "snoop"}, "scheme"),
+        ({"fer": 1.5}, "fer"),
+        ({"frame_bytes": 90}, "frame_bytes"),
+        ({"retry_limit": 0}, "retry_limit"),
+        ({"interferers": 2}, "interferers"),
+        ({"template": "paper-999"}, "template"),
+    ],
+)
+def test_bad_knobs_name_the_field(knobs: dict[str, Any], needle: str) -> None:
+    with pytest.raises(ScenarioError) as err:
+        airtcp.Scenario.from_dict(scenario(**knobs))
+    assert needle in str(err.value)
+
+
+def test_a_data_header_must_fit_the_access() -> None:
+    with pytest.raises(ScenarioError, match="data_header_bytes"):
+        airtcp.Scenario.from_dict({"standard": "80211b", "mac": {"data_header_bytes": 26}})
+    with pytest.raises(ScenarioError, match="corruption"):
+        airtcp.Scenario.from_dict({"traffic": "tcp", "tcp": {"corruption": "maybe"}})
+
+
+# ---------------------------------------------------------------------------------------------
+# the simulated channel against the closed form
+
+
+@pytest.mark.parametrize("channel", ["rayleigh", "bit-errors"])
+def test_measured_frame_errors_match_the_closed_form(channel: str) -> None:
+    # A saturating UDP flow B -> C (no frames from C but MAC ACKs): the share of exchanges
+    # that fail is 1 - (1 - FER(data)) (1 - FER(ACK)), the data frame 1500 bytes.
+    from airtcp.reproduce.p004 import expected_exchange_failure
+
+    cfg = scenario(errors=channel, fer=0.3, duration_s=10.0, warmup_s=0.0)
+    cfg["flows"] = [{"kind": "udp-saturating", "src": "B", "dst": "C", "payload_bytes": 1500 - 70}]
+    cfg["tcp"] = {}
+    s = airtcp.run(cfg, seed=7).summary
+    b = s["nodes"][1]["mac"]
+    n = b["attempts"] - b["collisions"]
+    got = (b["failures"] - b["collisions"]) / n
+    _, expect = expected_exchange_failure(channel, 0.3, 1500)
+    sigma = math.sqrt(expect * (1 - expect) / n)
+    assert n > 3000
+    assert abs(got - expect) < 4 * sigma, (got, expect, sigma)
+
+
+# ---------------------------------------------------------------------------------------------
+# the schemes end to end
+
+
+def test_cdo_answers_corrupt_frames_and_plain_drops_them() -> None:
+    plain = airtcp.run(scenario(retry_limit=2, duration_s=15.0), seed=3).summary
+    cdo = airtcp.run(scenario(scheme="cdo", retry_limit=2, duration_s=15.0), seed=3).summary
+    assert "corruption" not in plain["flows"][0]["tcp"]
+    assert "rx_corrupt_up" not in plain["nodes"][2]["mac"]
+    c = cdo["nodes"][2]["mac"]
+    k = cdo["flows"][0]["tcp"]["corruption"]
+    # Every corrupt data frame with an intact MAC header went up; the receiver answered those
+    # whose headers held (payload only) with a CNO unless it held the segment.
+    assert c["rx_corrupt_up"] > 20
+    assert c["rx_payload_only"] <= c["rx_corrupt_up"]
+    assert 0 < k["cno_sent"] <= c["rx_payload_only"]
+    assert k["cno_sent"] + k["corrupt_ignored"] <= c["rx_payload_only"]
+    # Each CNO that reached A made one retransmission (aggressive: no window cut).
+    assert 0 < k["cno_received"] <= k["cno_sent"]
+    assert k["cno_retransmits"] == k["cno_received"]
+
+
+def test_lnmac_notifies_segments_lost_over_the_air() -> None:
+    s = airtcp.run(scenario(scheme="lnmac", fer=0.2, duration_s=15.0), seed=5).summary
+    c = s["nodes"][2]["mac"]
+    k = s["flows"][0]["tcp"]["corruption"]
+    assert "rx_corrupt_up" not in c  # LN-MAC alone passes no corrupt frame up
+    assert c["lnmac_notifications"] > 10
+    # Every notification is answered with a CNO unless the segment arrived meanwhile.
+    assert k["cno_sent"] + k["corrupt_ignored"] == c["lnmac_notifications"]
+    # ... and each CNO that reached A retransmitted the segment (throughput is the
+    # reproduction's business: one seed says little at FER 0.2 with one attempt).
+    assert 0 < k["cno_received"] == k["cno_retransmits"]
+
+
+def test_the_scheme_does_not_change_the_channel() -> None:
+    # With LN-MAC on and off the traffic differs, but the fade of a link in a coherence block is
+    # the same: every data frame B -> C received in the same 10 ms block in both runs had the
+    # same power (fades are a function of seed, link and time, never of the traffic).
+    def powers(scheme: str) -> dict[int, set[float]]:
+        cfg = scenario(scheme=scheme, retry_limit=6, duration_s=4.0, warmup_s=0.0)
+        cfg["channel"] = {"coherence_ms": 10.0}
+        cfg["traces"] = {"receptions": True}
+        t = airtcp.run(cfg, seed=11).traces["receptions"].to_pandas()
+        data = t[(t["node"] == 2) & (t["src"] == 1) & (t["kind"] == "data")]
+        # A 1500-byte frame at 11 Mbit/s lasts 1.3 ms: one that ends 2 ms into a block began in it.
+        data = data[(data["time_ns"] % 10_000_000) > 2_000_000]
+        out: dict[int, set[float]] = {}
+        for ns, dbm in zip(data["time_ns"], data["rx_dbm"], strict=True):
+            out.setdefault(int(ns) // 10_000_000, set()).add(round(float(dbm), 9))
+        return out
+
+    on, off = powers("lnmac"), powers("plain")
+    shared = sorted(set(on) & set(off))
+    assert len(shared) > 100
+    for block in shared:
+        assert on[block] == off[block] and len(on[block]) == 1, block
+
+
+# ---------------------------------------------------------------------------------------------
+# pcap
+
+
+TSHARK = shutil.which("tshark")
+
+
+@pytest.mark.skipif(TSHARK is None, reason="tshark is not installed (scripts/setup.sh)")
+def test_tshark_decodes_the_cdo_and_cno_options(tmp_path: Path) -> None:
+    cfg = scenario(scheme="cdo", retry_limit=2, duration_s=3.0, warmup_s=0.0)
+    cfg["traces"] = {"frames": True}
+    result = airtcp.run(cfg, seed=3)
+    assert result.summary["flows"][0]["tcp"]["corruption"]["cno_sent"] > 0
+    pcaps = write_pcaps(result, tmp_path / "pcap")
+    wired = next(p for p in pcaps if p.name.startswith("A-"))
+    assert TSHARK is not None
+
+    def rows(filt: str, fields: list[str]) -> list[list[str]]:
+        cmd = [TSHARK, "-n", "-r", str(wired), "-T", "fields", "-E", "separator=\t", "-Y", filt]
+        for f in fields:
+            cmd += ["-e", f]
+        out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+        return [line.split("\t") for line in out.splitlines()]
+
+    fields = ["tcp.len", "tcp.option_len", "tcp.options.experimental.exid", "tcp.hdr_len"]
+    data = rows("tcp.len > 0", fields)
+    assert data and all("8" in r[1].split(",") and "0xcd01" in r[2] for r in data)
+    cnos = rows("tcp.options.experimental.exid == 0xc701", fields)
+    assert cnos and all(r[0] == "0" and "4" in r[1].split(",") for r in cnos)
+    # Header lengths: 20 + 12 timestamps + 8 CDO on data, 20 + 12 + 4 CNO on a CNO ACK.
+    assert {r[3] for r in data} == {"40"} and {r[3] for r in cnos} == {"36"}
+    # The CDO's CRC32c covers addresses, ports, sequence and acknowledgment numbers, the
+    # control bits but URG and PSH, and the ECN field: recompute every one here.
+    fields = ["ip.src", "ip.dst", "tcp.srcport", "tcp.dstport", "tcp.seq_raw", "tcp.ack_raw",
+              "tcp.flags", "ip.dsfield.ecn", "tcp.options.experimental.data"]  # fmt: skip
+    raw = rows("tcp.len > 0", fields)
+    assert raw
+    for src, dst, sport, dport, seq, ack, flags, ecn, crc in raw:
+        covered = (
+            bytes(int(x) for x in src.split("."))
+            + bytes(int(x) for x in dst.split("."))
+            + int(sport).to_bytes(2, "big")
+            + int(dport).to_bytes(2, "big")
+            + int(seq).to_bytes(4, "big")
+            + int(ack).to_bytes(4, "big")
+            + bytes([int(flags, 16) & 0xD7, int(ecn)])
+        )
+        assert crc32c(covered) == int(crc, 16)
+
+
+def crc32c(data: bytes) -> int:
+    """CRC32c (Castagnoli, reflected 0x82F63B78; RFC 3720 B.4), bit by bit."""
+    crc = 0xFFFFFFFF
+    for byte in data:
+        crc ^= byte
+        for _ in range(8):
+            crc = (crc >> 1) ^ (0x82F63B78 if crc & 1 else 0)
+    return crc ^ 0xFFFFFFFF
+
+
+def test_crc32c_of_the_check_string() -> None:
+    assert crc32c(b"123456789") == 0xE3069283  # RFC 3720 / iSCSI check value
+
+
+# ---------------------------------------------------------------------------------------------
+# the report
+
+
+def test_the_analysis_reads_a_small_store(tmp_path: Path) -> None:
+    from airtcp.reproduce import p004
+    from airtcp.sweep import SweepSpec, run_sweep
+
+    spec = SweepSpec(
+        base={**p004.BASE, "duration_s": 4.0, "warmup_s": 1.0, "retry_limit": 6},
+        grid={"scheme": list(p004.SCHEMES), "fer": [0.1, 0.3]},
+        zips=[],
+        replications=2,
+        seed=1,
+    )
+    run_sweep(spec, tmp_path / "store", workers=1)
+    t = p004.table(tmp_path / "store")
+    assert len(t) == 16 and set(t["scheme"]) == set(p004.SCHEMES)
+    claims = p004.claims(t)
+    verdicts = {c.section: c.verdict for c in claims}
+    assert set(verdicts.values()) <= {"matches", "partly", "differs", "not run"}
+    # Retry limit 6 only: Fig. 9's claim is measured, Fig. 10's (retry limit 1) is not.
+    assert verdicts["III-A, Fig. 9"] != "not run"
+    assert verdicts["III-A, Fig. 10"] == "not run"
+    fig9 = next(c for c in claims if "Fig. 9" in c.section)
+    assert "rayleigh" in fig9.airtcp.lower()
+    # Figures and the report are drawn from whatever the store holds.
+    paths = p004.figures(t, tmp_path / "figures")
+    assert all(p.exists() for p in paths)
+    report = p004.write_report(tmp_path, t, claims, paths, quick=True).read_text()
+    assert "| III-A, Fig. 9 |" in report and "0.1 | 1500 |" in report
