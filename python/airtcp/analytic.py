@@ -1370,3 +1370,162 @@ def paper001_overheads(
 
 
 __all__ += ["OverheadRow", "PacketOverheads", "paper001_overheads", "paper001_table1"]
+
+
+# ---------------------------------------------------------------------------------------------
+# Paper 003 (Kashibuchi et al.): the ARF-aware window, Eq. 1-13
+
+# Mandatory rates a control response may use when the basic rate is above the data rate
+# (Clause 17.3.2 for OFDM; 802.11-2020 10.6.6.5.2), ascending.
+_MANDATORY_MBPS: dict[str, tuple[float, ...]] = {
+    "80211a": (6.0, 12.0, 24.0),
+    "80211b": (1.0, 2.0),
+    "80211g": (6.0, 12.0, 24.0),
+}
+
+
+def p003_mean_backoff_ns(cw_min: int, n_active: int, slot_ns: float) -> float:
+    """Eq. 1: the mean backoff of one access with ``n_active`` stations contending,
+    CWmin / (N + 1) slots (the least of N + 1 uniform draws, paper 003's approximation)."""
+    cw = _check_int("cw_min", cw_min, 1, 32767)
+    n = _check_int("n_active", n_active, 1, None)
+    return cw / (n + 1) * slot_ns
+
+
+def _answer_rate(standard: str, rate: float, basic: float) -> float:
+    """The rate of the ACK (or CTS) answering a frame at ``rate`` (10.6.6.5.2, as the core's
+    `control_answer`): the basic rate if not above it, else the highest mandatory one below."""
+    if basic <= rate:
+        return basic
+    return max(r for r in _MANDATORY_MBPS[standard] if r <= rate)
+
+
+@dataclass(frozen=True)
+class P003Link:
+    """The BSS's constants for paper 003's Eq. 1-4, 9, 10: PHY, control rate, RTS/CTS, the
+    TCP options on every segment, and the number of active stations N."""
+
+    standard: str = "80211a"
+    basic_rate_mbps: float = 6.0
+    rts_cts: bool = False
+    n_active: int = 1
+    timestamps: bool = True
+    preamble: str = "long"
+
+    def _timing(self) -> PhyTiming:
+        return phy_timing(self.standard, self.basic_rate_mbps, preamble=self.preamble)
+
+    def _tx_us(self, rate: float, size_bytes: int) -> int:
+        return _tx_duration_us(self.standard, rate, size_bytes, self.preamble, "rate_mbps")
+
+    def frame_ns(self, rate_mbps: float, segment_bytes: int) -> int:
+        """t_DATA(C, lambda): a data frame carrying a TCP segment of ``segment_bytes``."""
+        rate = _check_rate("rate_mbps", self.standard, rate_mbps)
+        mpdu = tcp_mpdu_bytes(segment_bytes, timestamps=self.timestamps)
+        return self._tx_us(rate, mpdu) * _US
+
+    def ack_ns(self, rate_mbps: float) -> int:
+        """t_ACK(C): the MAC ACK answering a frame at ``rate_mbps``."""
+        rate = _check_rate("rate_mbps", self.standard, rate_mbps)
+        return self._tx_us(_answer_rate(self.standard, rate, self.basic_rate_mbps), ACK_BYTES) * _US
+
+    def rts_ns(self) -> int:
+        """t_RTS: an RTS at the basic rate (paper 003: RTS at the lowest rate, heard by all)."""
+        return self._tx_us(self.basic_rate_mbps, RTS_BYTES) * _US
+
+    def cts_ns(self) -> int:
+        """t_CTS: a CTS answering an RTS at the basic rate."""
+        return self._tx_us(self.basic_rate_mbps, CTS_BYTES) * _US
+
+    def mean_backoff_ns(self) -> float:
+        t = self._timing()
+        return p003_mean_backoff_ns(t.cw_min, self.n_active, t.slot_ns)
+
+    def t_data_ns(self, rate_mbps: float, segment_bytes: int) -> float:
+        """Eq. 10: one frame exchange carrying a segment of ``segment_bytes`` at ``rate_mbps``:
+        DIFS + mean backoff [+ RTS + SIFS + CTS + SIFS] + DATA + SIFS + ACK. Without RTS/CTS
+        (the paper's evaluation; its text omits the case) the bracket is left out."""
+        t = self._timing()
+        rts = self.rts_ns() + t.sifs_ns + self.cts_ns() + t.sifs_ns if self.rts_cts else 0
+        return (
+            t.difs_ns
+            + self.mean_backoff_ns()
+            + rts
+            + self.frame_ns(rate_mbps, segment_bytes)
+            + t.sifs_ns
+            + self.ack_ns(rate_mbps)
+        )
+
+    def t_tcp_ns(self, rate_mbps: float, segment_bytes: int, b: int) -> float:
+        """Eq. 9: b data segments of ``segment_bytes`` and one TCP ACK at ``rate_mbps``."""
+        b = _check_int("b", b, 1, None)
+        return self.t_data_ns(rate_mbps, segment_bytes) * b + self.t_data_ns(rate_mbps, 0)
+
+    def occupancy_ns(self, rate_mbps: float, segment_bytes: int) -> float:
+        """Eq. 2-4: the channel time one exchange takes, as any station estimates it. With
+        RTS/CTS, d = DIFS + backoff + t_RTS + delta_RTS (delta_RTS = 3 SIFS + CTS + DATA + ACK,
+        the RTS's Duration field), or from a CTS, + SIFS + delta_CTS: the same sum. Without,
+        DIFS + backoff + DATA + its Duration (SIFS + ACK)."""
+        return self.t_data_ns(rate_mbps, segment_bytes)
+
+
+@dataclass(frozen=True)
+class P003Slot:
+    """What a station observed in one observation slot of paper 003 (Section III-B)."""
+
+    slot_s: float  # T
+    beacon_s: float  # t_beacon: the AP's beacons in T
+    stations_s: tuple[float, ...]  # t_n of every active station n = 1..N (the station too)
+    own_s: float  # t_i: the station's own channel time in T
+    adapted_bits: float  # S_i: bits of its frames' adaptive-modulation sections in T
+    connection_s: float  # tau_ij: the connection's channel time in T
+    connections: int  # M_i
+    segment_bytes: float  # mean TCP segment length lambda_ij in T
+    rtt_s: float  # RTT_ij
+
+
+@dataclass(frozen=True)
+class P003Window:
+    """Eq. 5-13 for one rate change: each intermediate and the window."""
+
+    delta_s: float  # Delta+ (Eq. 5) or Delta- (Eq. 12)
+    remain_s: float  # t_remain (Eq. 6)
+    share_s: float  # Delta t_i (Eq. 7 or 13)
+    connection_share_s: float  # Delta tau_ij = Delta t_i / M_i
+    t_tcp_s: float  # Eq. 9 at the new rate
+    theta_bps: float  # Eq. 8
+    wnd_max_bytes: float  # Eq. 11
+
+
+def p003_wnd_max(link: P003Link, slot: P003Slot, rate_mbps: float, new_rate_mbps: float, *,
+                 b: int = 1) -> P003Window:  # fmt: skip
+    """Paper 003 Eq. 5-13: the window bound of connection j of station i after its rate goes
+    from ``rate_mbps`` (C_i) to ``new_rate_mbps`` (C_i^new), from one observation slot.
+
+    Up (Eq. 5-7): Delta t = S_i/C_i - S_i/C_new + t_remain, shared by the N stations.
+    Down (Eq. 12-13): Delta t_i = t_remain / N - (S_i/C_new - S_i/C_i), possibly negative.
+    Then Delta tau = Delta t_i / M_i, Theta = (tau + Delta tau) / T_TCP(C_new, lambda, b) x
+    8 lambda b / T [bit/s] (Eq. 8-10), wnd_max = RTT x Theta [bytes] (Eq. 11), never below 0.
+    """
+    if not (slot.slot_s > 0 and slot.connections >= 1 and slot.stations_s):
+        raise ValueError("slot: T > 0, connections >= 1 and at least one station are needed")
+    c_old = _check_rate("rate_mbps", link.standard, rate_mbps) * 1e6
+    c_new = _check_rate("new_rate_mbps", link.standard, new_rate_mbps) * 1e6
+    n = len(slot.stations_s)
+    remain = slot.slot_s - sum(slot.stations_s) - slot.beacon_s  # Eq. 6
+    if c_new > c_old:
+        delta = slot.adapted_bits / c_old - slot.adapted_bits / c_new  # Eq. 5
+        share = (delta + remain) / n  # Eq. 7
+    else:
+        delta = slot.adapted_bits / c_new - slot.adapted_bits / c_old  # Eq. 12
+        share = remain / n - delta  # Eq. 13
+    per_conn = share / slot.connections
+    lam = int(round(slot.segment_bytes))
+    t_tcp = link.t_tcp_ns(new_rate_mbps, lam, b) * 1e-9  # Eq. 9-10
+    theta = max(
+        0.0, (slot.connection_s + per_conn) / t_tcp * 8 * slot.segment_bytes * b / slot.slot_s
+    )
+    return P003Window(delta, remain, share, per_conn, t_tcp, theta, slot.rtt_s * theta / 8)
+
+
+__all__ += ["P003Link", "P003Slot", "P003Window", "p003_mean_backoff_ns", "p003_wnd_max"]

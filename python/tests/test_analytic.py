@@ -722,3 +722,70 @@ def test_paper001_overheads_agree_with_the_core_airtime() -> None:
     assert ack_frame_us == o.rows[2].duration_us + o.rows[3].duration_us
     assert data_frame_us - ack_frame_us == o.t_data_us
     assert _core.tx_duration_ns("80211b", 1.0, 14) / 1000 == o.rows[4].duration_us - 10
+
+
+# ---------------------------------------------------------------------------------------------
+# Paper 003 Eq. 1-13 (hand computation, 802.11a: slot 9 us, SIFS 16, DIFS 34, CWmin 15)
+
+
+def test_p003_frame_times_and_eq_1_9_10_by_hand() -> None:
+    link = a.P003Link()  # 802.11a, basic 6 Mbit/s, no RTS/CTS, N = 1, timestamps
+    # Eq. 1: CWmin / (N + 1) slots: 15 / 2 x 9 us = 67.5 us; with N = 3: 15 / 4 x 9 = 33.75 us.
+    assert link.mean_backoff_ns() == 67_500
+    assert a.p003_mean_backoff_ns(15, 3, 9000) == 33_750
+    # 1460 + 40 + 12 + 8 + 24 + 4 = 1548 bytes at 54: ceil((16 + 12384 + 6) / 216) = 58
+    # symbols, 20 + 232 = 252 us; a TCP ACK (88 bytes): 4 symbols, 36 us; the MAC ACK at 6:
+    # ceil(134 / 24) = 6 symbols, 44 us.
+    assert (link.frame_ns(54, 1460), link.frame_ns(54, 0), link.ack_ns(54)) == (
+        252_000,
+        36_000,
+        44_000,
+    )
+    # Eq. 10 without RTS/CTS: 34 + 67.5 + 252 + 16 + 44 = 413.5 us; a TCP ACK: 197.5 us.
+    assert link.t_data_ns(54, 1460) == 413_500 and link.t_data_ns(54, 0) == 197_500
+    # Eq. 9, b = 1: 611 us; b = 2: 2 x 413.5 + 197.5 = 1024.5 us.
+    assert link.t_tcp_ns(54, 1460, 1) == 611_000 and link.t_tcp_ns(54, 1460, 2) == 1_024_500
+    # With RTS/CTS: + RTS (20 bytes at 6: 8 symbols, 52 us) + SIFS + CTS (44 us) + SIFS:
+    # 541.5 us; Eq. 2-4 give the same channel time, the Duration fields covering the rest.
+    rts = a.P003Link(rts_cts=True)
+    assert (rts.rts_ns(), rts.cts_ns()) == (52_000, 44_000)
+    assert rts.t_data_ns(54, 1460) == 541_500 == rts.occupancy_ns(54, 1460)
+    # 10.6.6.5.2: with basic rate 24, an 18 Mbit/s frame is answered at 12 (the highest
+    # mandatory rate below): 14 bytes, ceil(134 / 48) = 3 symbols, 32 us.
+    assert a.P003Link(basic_rate_mbps=24).ack_ns(18) == 32_000
+
+
+def test_p003_wnd_max_eq_5_to_13_by_hand() -> None:
+    link = a.P003Link()
+    slot = a.P003Slot(
+        slot_s=1.0, beacon_s=0.002, stations_s=(0.5,), own_s=0.5, adapted_bits=8e6,
+        connection_s=0.5, connections=1, segment_bytes=1460, rtt_s=0.02,
+    )  # fmt: skip
+    up = a.p003_wnd_max(link, slot, 36, 48)
+    # Eq. 5: 8e6/36e6 - 8e6/48e6 = 0.05556 s; Eq. 6: 1 - 0.5 - 0.002 = 0.498 s; Eq. 7 (N = 1):
+    # 0.55356 s. At 48 Mbit/s: DATA 65 symbols = 280 us, T_TCP = (34 + 67.5 + 280 + 16 + 44)
+    # + 197.5 = 639 us. Eq. 8: (0.5 + 0.55356) / 639e-6 x 11680 bit / 1 s = 19.2575 Mbit/s;
+    # Eq. 11: 0.02 s x 19.2575e6 / 8 = 48143.7 bytes.
+    assert up.delta_s == pytest.approx(1 / 18)
+    assert up.remain_s == pytest.approx(0.498)
+    assert up.share_s == pytest.approx(0.498 + 1 / 18)
+    assert up.t_tcp_s == pytest.approx(639e-6)
+    assert up.theta_bps == pytest.approx((0.5 + 0.498 + 1 / 18) / 639e-6 * 11680)
+    assert up.wnd_max_bytes == pytest.approx(48143.7, abs=0.1)
+    down = a.p003_wnd_max(link, slot, 48, 36)
+    # Eq. 12: 8e6/36e6 - 8e6/48e6 again; Eq. 13: 0.498 / 1 - 0.05556 = 0.44244 s. At 36:
+    # DATA ceil(12406 / 144) = 87 symbols = 368 us, TCP ACK 6 symbols = 44 us: T_TCP =
+    # 529.5 + 205.5 = 735 us; Theta = 0.94244 / 735e-6 x 11680 = 14.977 Mbit/s.
+    assert down.share_s == pytest.approx(0.498 - 1 / 18)
+    assert down.t_tcp_s == pytest.approx(735e-6)
+    assert down.wnd_max_bytes == pytest.approx(0.02 * (0.5 + 0.498 - 1 / 18) / 735e-6 * 11680 / 8)
+    # Two stations share the newly free time; two connections share the station's.
+    two = a.p003_wnd_max(
+        link, a.P003Slot(**{**slot.__dict__, "stations_s": (0.5, 0.3), "connections": 2}),
+        36, 48,
+    )  # fmt: skip
+    assert two.remain_s == pytest.approx(0.198)
+    assert two.connection_share_s == pytest.approx((0.198 + 1 / 18) / 2 / 2)
+    # A crowded slot gives a negative share; the window never goes below zero.
+    full = a.P003Slot(**{**slot.__dict__, "stations_s": (0.999,), "connection_s": 0.01})
+    assert a.p003_wnd_max(link, full, 48, 6).wnd_max_bytes == 0.0
