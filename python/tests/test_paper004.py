@@ -160,7 +160,8 @@ def test_cdo_answers_corrupt_frames_and_plain_drops_them() -> None:
     assert k["cno_sent"] + k["corrupt_ignored"] <= c["rx_payload_only"]
     # Each CNO that reached A made one retransmission (aggressive: no window cut).
     assert 0 < k["cno_received"] <= k["cno_sent"]
-    assert k["cno_retransmits"] == k["cno_received"]
+    # At most one each: none when a partial ACK in recovery has just resent the segment.
+    assert 0 < k["cno_retransmits"] <= k["cno_received"]
 
 
 def test_lnmac_notifies_segments_lost_over_the_air() -> None:
@@ -173,7 +174,7 @@ def test_lnmac_notifies_segments_lost_over_the_air() -> None:
     assert k["cno_sent"] + k["corrupt_ignored"] == c["lnmac_notifications"]
     # ... and each CNO that reached A retransmitted the segment (throughput is the
     # reproduction's business: one seed says little at FER 0.2 with one attempt).
-    assert 0 < k["cno_received"] == k["cno_retransmits"]
+    assert 0 < k["cno_retransmits"] <= k["cno_received"]
 
 
 def test_the_scheme_does_not_change_the_channel() -> None:

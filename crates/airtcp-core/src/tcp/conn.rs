@@ -410,6 +410,7 @@ impl Sender {
         }
         self.sync_cc(now);
         if !matches!(self.ca, CaState::Recovery | CaState::Loss) {
+            self.stats.fast_retransmits += 1; // a window cut as fast retransmit's
             self.s.ssthresh = self.cc.ssthresh(&self.s).max(2);
             self.s.cwnd = self.s.ssthresh;
             self.recover = self.snd_max;
@@ -438,11 +439,18 @@ impl Sender {
     fn on_cno(&mut self, seg: &Segment, now: SimTime, out: &mut Vec<Segment>) -> TimerCmd {
         self.stats.cno_received += 1;
         let named = seg.cno_seq;
+        // What any ACK tells: the window, SACK blocks.
+        self.peer_wnd = seg.wnd;
+        if self.p.recovery == Recovery::Sack {
+            for &(a, b) in &seg.sack[..usize::from(seg.sack_n)] {
+                self.sb.add(a, b.min(self.snd_max), seg.ack);
+            }
+        }
         let mut timer = TimerCmd::Keep;
+        let before = out.len();
         if seg.ack > self.snd_una {
             timer = self.on_new_ack(seg, now, out); // takes the RTT sample of the echo too
         } else {
-            self.peer_wnd = seg.wnd;
             let sample = if self.p.timestamps && seg.ts_ecr > 0 {
                 Some(now.since(SimTime(seg.ts_ecr - 1)))
             } else {
@@ -455,13 +463,14 @@ impl Sender {
                 }
             };
             if let Some(r) = sample {
-                self.stats.rtt_samples += 1;
-                self.rto.sample(r);
-                self.last_rtt = Some(r);
-                self.s.srtt = self.rto.srtt().unwrap_or(r);
+                self.record_rtt(r);
             }
         }
         if self.state != SendState::Established || named < self.snd_una || named >= self.snd_max {
+            return timer;
+        }
+        // A partial ACK in recovery may have resent the named segment already.
+        if out[before..].iter().any(|s| s.retransmit && s.seq == named) {
             return timer;
         }
         let sent = self.stats.retransmissions;
@@ -608,13 +617,18 @@ impl Sender {
             }
         };
         if let Some(r) = sample {
-            self.stats.rtt_samples += 1;
-            self.rto.sample(r);
-            self.last_rtt = Some(r);
-            self.s.min_rtt = if self.s.min_rtt == Dur::ZERO { r } else { self.s.min_rtt.min(r) };
-            self.s.srtt = self.rto.srtt().unwrap_or(r);
+            self.record_rtt(r);
         }
         sample
+    }
+
+    /// An RTT sample `r`: the estimator, the statistics and the congestion control's view.
+    fn record_rtt(&mut self, r: Dur) {
+        self.stats.rtt_samples += 1;
+        self.rto.sample(r);
+        self.last_rtt = Some(r);
+        self.s.min_rtt = if self.s.min_rtt == Dur::ZERO { r } else { self.s.min_rtt.min(r) };
+        self.s.srtt = self.rto.srtt().unwrap_or(r);
     }
 
     fn on_dupack(&mut self, seg: &Segment, now: SimTime, out: &mut Vec<Segment>) -> TimerCmd {

@@ -525,6 +525,34 @@ mod corruption {
     }
 
     #[test]
+    fn a_cno_acking_new_data_in_recovery_resends_its_segment_once_and_takes_the_window() {
+        // Segments 1 and 5 lost: three duplicate ACKs start NewReno recovery (resending 1);
+        // then a CNO ACK covers up to 5 (a partial ACK, which resends 5) and names 5: one
+        // retransmission of 5, not two; its advertised window is taken.
+        let (mut snd, _, w) = connected(Corruption::Aggressive);
+        let mut out = Vec::new();
+        let ack = |a: u64| Segment {
+            seq: 1,
+            ack: a,
+            flags: crate::tcp::conn::ACK,
+            wnd: 1 << 20,
+            ..Segment::default()
+        };
+        snd.on_ack(&ack(w[1].seq), at_ms(20), &mut out);
+        for k in 0..3 {
+            snd.on_ack(&ack(w[1].seq), at_ms(21 + k), &mut out);
+        }
+        assert_eq!(snd.ca, CaState::Recovery);
+        out.clear();
+        let cno = Segment { opts: OPT_CNO, cno_seq: w[5].seq, wnd: 3000, ..ack(w[5].seq) };
+        snd.on_ack(&cno, at_ms(30), &mut out);
+        let resent = out.iter().filter(|s| s.seq == w[5].seq && s.retransmit).count();
+        assert_eq!(resent, 1, "{out:?}");
+        assert_eq!(snd.peer_wnd, 3000);
+        assert_eq!(snd.stats.cno_retransmits, 0); // the partial ACK resent it
+    }
+
+    #[test]
     fn the_conservative_choice_cuts_the_window_as_for_a_loss() {
         let (mut snd, _, window) = connected(Corruption::Conservative);
         let cwnd = snd.s.cwnd;
@@ -534,6 +562,7 @@ mod corruption {
         assert_eq!(out[0].seq, window[4].seq);
         // Reno's ssthresh: half the flight (10 segments), cwnd = ssthresh, in recovery.
         assert_eq!((snd.s.ssthresh, snd.s.cwnd, snd.ca), (cwnd / 2, cwnd / 2, CaState::Recovery));
+        assert_eq!(snd.stats.fast_retransmits, 1); // counted as the window cut it is
     }
 
     #[test]

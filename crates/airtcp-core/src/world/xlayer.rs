@@ -66,9 +66,9 @@ impl World {
         let Some(lost) = self.xlayer.lnmac[node.idx()].1.receive(conn, seg.seq as u32, sn_t) else {
             return;
         };
-        // The 32-bit SN_T lies before the segment that carried it: back to 64-bit sequence space.
-        let behind = u64::from((seg.seq as u32).wrapping_sub(lost));
-        let Some(seq) = seg.seq.checked_sub(behind) else { return };
+        // Back to 64-bit sequence space from the 32-bit SN_T: it lies within 2^31 of the segment
+        // that carried it, before it or (when that segment is a TCP retransmission) after it.
+        let Some(seq) = seq_near(seg.seq, lost) else { return };
         let note =
             Segment { seq, ack: seg.ack, flags: ACK, wnd: seg.wnd, opts: OPT_CDO, ..Segment::default() };
         let ip_bytes = crate::tcp::conn::TCP_IP_HEADER_BYTES + crate::tcp::conn::CDO_OPTION_BYTES;
@@ -76,5 +76,30 @@ impl World {
             Packet { tcp: Some(note), ..Packet::new(p.flow, 0, p.src, p.dst, ip_bytes, 0, now, p.ac) };
         self.wifi.macs[node.idx()].counters.lnmac_notifications += 1;
         self.send_new(node, packet, now);
+    }
+}
+
+/// The 64-bit sequence number whose low 32 bits are `low` and which lies within 2^31 of `near`
+/// (RFC 9293 3.4's modular comparison); None below 0.
+fn seq_near(near: u64, low: u32) -> Option<u64> {
+    let d = i64::from(low.wrapping_sub(near as u32) as i32);
+    near.checked_add_signed(d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::seq_near;
+
+    #[test]
+    fn a_32_bit_sn_t_goes_back_to_the_segment_it_names_before_or_after_the_carrier() {
+        // Behind the carrier (the usual case), ahead of it (the carrier is a TCP retransmission
+        // of an older segment, the lost one newer), across a 2^32 wrap, and below 0.
+        assert_eq!(seq_near(90_871, 81_085), Some(81_085));
+        assert_eq!(seq_near(81_085, 90_871), Some(90_871));
+        let top = (1u64 << 32) - 100; // 2^32 - 100, then 1360 past the wrap
+        assert_eq!(seq_near(top + 1460, top as u32), Some(top));
+        assert_eq!(seq_near(top, (top + 1460) as u32), Some(top + 1460));
+        assert_eq!(seq_near((1 << 33) + 5, 1), Some((1 << 33) + 1));
+        assert_eq!(seq_near(5, u32::MAX), None);
     }
 }
