@@ -571,6 +571,7 @@ PLAUSIBLE: dict[str, list[Any]] = {
     **{b: [True, False] for b in ("timestamps", "limited_transmit", "hystart", "delayed_ack")},
     **{b: [True, False] for b in ("erp_mixed", "preamble_detection", "pass_corrupt", "lnmac")},
     "data_header_bytes": [24, 26, 30, 32, 28],
+    "beacon_interval_tu": [1, 100, 0, 65536],
     "corruption": ["off", "aggressive", "conservative", "sometimes"],
 }
 # Booleans of [traces], by path ("tcp" alone is the [tcp] table).
@@ -620,6 +621,7 @@ TABLE_FIELDS = {
         "rts_threshold_bytes",
         "queue_limit_packets",
         "data_header_bytes",
+        "beacon_interval_tu",
         "pass_corrupt",
         "lnmac",
     ],

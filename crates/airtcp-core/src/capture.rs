@@ -34,6 +34,9 @@ pub const WLAN_IFACE: u32 = 0;
 
 /// Locally administered unicast MAC of a node: 02:00 + (index + 1), like its IPv4 host part.
 pub fn mac_address(node: NodeId) -> [u8; 6] {
+    if node == NodeId::BROADCAST {
+        return [0xff; 6]; // 9.2.4.3.3: the broadcast address
+    }
     let h = (node.0 + 1).to_be_bytes();
     [0x02, 0x00, h[0], h[1], h[2], h[3]]
 }
@@ -90,6 +93,7 @@ pub fn mac_header(
         FrameKind::Rts => 0xb4,         // type 1 subtype 11
         FrameKind::Cts => 0xc4,         // type 1 subtype 12
         FrameKind::Ack => 0xd4,         // type 1 subtype 13
+        FrameKind::Beacon => 0x80,      // type 0 subtype 8
     };
     let data = frame.kind == FrameKind::Data;
     // IEEE 802.11-2016 9.2.4.1.1: FC octet 1 bit 0 To DS, bit 1 From DS, bit 3 Retry
@@ -106,6 +110,13 @@ pub fn mac_header(
         FrameKind::Rts => {
             buf.extend_from_slice(&ra);
             buf.extend_from_slice(&ta);
+        }
+        // IEEE 802.11-2016 9.3.3.2 management frame: DA (broadcast), SA, BSSID (the AP itself)
+        FrameKind::Beacon => {
+            buf.extend_from_slice(&ra);
+            buf.extend_from_slice(&ta);
+            buf.extend_from_slice(&ta);
+            buf.extend_from_slice(&((frame.seq & 0x0fff) << 4).to_le_bytes());
         }
         FrameKind::Data => {
             // IEEE 802.11-2016 Table 9-26: each hop's L2 source/destination are TA/RA
@@ -133,6 +144,32 @@ pub fn mac_header(
             }
         }
     }
+}
+
+/// A Beacon's body (9.3.3.2), exactly `frame::beacon_body_bytes` long: Timestamp (the TSF,
+/// here the simulated time in us), Beacon Interval [TU], Capability (ESS), SSID, Supported
+/// Rates in 500 kbit/s units with the basic rate flagged (9.4.2.3), Extended Supported Rates
+/// beyond 8, DS Parameter Set on 2.4 GHz (channel 1, as the radiotap header), TIM (DTIM count
+/// 0, period 1, no buffered traffic).
+pub fn beacon_body(buf: &mut Vec<u8>, standard: Standard, basic_kbps: u32, tsf_us: u64, interval_tu: u16) {
+    buf.extend_from_slice(&tsf_us.to_le_bytes());
+    buf.extend_from_slice(&interval_tu.to_le_bytes());
+    buf.extend_from_slice(&0x0001_u16.to_le_bytes()); // 9.4.1.4: ESS
+    buf.extend_from_slice(&[0, crate::mac::frame::SSID.len() as u8]);
+    buf.extend_from_slice(crate::mac::frame::SSID);
+    let rates: Vec<u8> =
+        standard.rates_kbps().map(|k| (k / 500) as u8 | if k == basic_kbps { 0x80 } else { 0 }).collect();
+    let (first, rest) = rates.split_at(rates.len().min(8));
+    buf.extend_from_slice(&[1, first.len() as u8]);
+    buf.extend_from_slice(first);
+    if !rest.is_empty() {
+        buf.extend_from_slice(&[50, rest.len() as u8]); // 9.4.2.13 Extended Supported Rates
+        buf.extend_from_slice(rest);
+    }
+    if standard != Standard::A {
+        buf.extend_from_slice(&[3, 1, 1]); // 9.4.2.4 DS Parameter Set: channel 1
+    }
+    buf.extend_from_slice(&[5, 4, 0, 1, 0, 0]); // 9.4.2.6 TIM
 }
 
 /// RFC 1042 LLC/SNAP header of an IPv4 packet.
@@ -387,9 +424,18 @@ impl World {
         let buf = &mut t.head;
         radiotap(buf, self.wifi.cfg.standard, &frame.txv);
         let role = |n: NodeId| self.nodes[n.idx()].role;
-        let ds = ds_bits((frame.src, role(frame.src)), (frame.dst, role(frame.dst)), self.bss_ap);
+        let ds = if frame.kind == FrameKind::Data {
+            ds_bits((frame.src, role(frame.src)), (frame.dst, role(frame.dst)), self.bss_ap)
+        } else {
+            (false, false, IBSS_BSSID) // control and management frames carry no DS bits here
+        };
         let four = self.wifi.cfg.data_header_bytes >= 30;
         mac_header(buf, frame, self.wifi.cfg.qos, ds, four);
+        if frame.kind == FrameKind::Beacon {
+            let cfg = &self.wifi.cfg;
+            let interval_tu = cfg.beacon.map_or(100, |b| b.interval.ns() / 1_024_000) as u16;
+            beacon_body(buf, cfg.standard, cfg.control_txv.mode.rate_kbps(), time.ns() / 1000, interval_tu);
+        }
         if let (FrameKind::Data, Some(id)) = (frame.kind, frame.packet) {
             llc_snap(buf);
             let p = self.packets.get(id);

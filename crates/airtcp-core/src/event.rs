@@ -55,6 +55,13 @@ pub enum Event {
         flow: FlowId,
         gen: u32,
     },
+    /// A target beacon transmission time of an AP (11.1.3.2).
+    Beacon(NodeId),
+    /// An AP's pending beacon may go: the medium has been idle for PIFS.
+    BeaconGrant {
+        node: NodeId,
+        gen: u32,
+    },
 }
 
 #[cfg(test)]

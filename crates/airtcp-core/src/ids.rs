@@ -18,6 +18,11 @@ id!(
     /// A node (station, AP, wired host).
     NodeId
 );
+impl NodeId {
+    /// The broadcast address as a frame's destination (a beacon): no node's index.
+    pub const BROADCAST: NodeId = NodeId(u32::MAX);
+}
+
 id!(
     /// A flow (one application source and its sink).
     FlowId

@@ -1080,6 +1080,7 @@ def _wifi_spec(b: _Build) -> dict[str, Any]:
         **({"data_header_bytes": mac.data_header_bytes} if mac.data_header_bytes else {}),
         **({"pass_corrupt": True} if mac.pass_corrupt else {}),
         **({"lnmac": True} if mac.lnmac else {}),
+        **({"beacon_interval_tu": mac.beacon_interval_tu} if mac.beacon_interval_tu else {}),
     }
 
 

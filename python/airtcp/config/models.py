@@ -137,6 +137,14 @@ class MacConfig(_Model):
         "paper 004: hand data frames whose FCS failed but whose MAC header held up the stack, "
         "marked with the part hit (TCP with tcp.corruption answers them with a CNO)",
     )
+    beacon_interval_tu: int | None = _field(
+        None,
+        "integer 1..65535 TU (1 TU = 1024 us), or unset (no beacons)",
+        "every AP sends a Beacon every this many TUs (100 = 102.4 ms) at the standard's lowest "
+        "rate, PIFS after the medium turns idle",
+        ge=1,
+        le=65535,
+    )
     lnmac: bool = _field(
         False,
         "true or false",

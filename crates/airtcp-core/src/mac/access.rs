@@ -4,6 +4,7 @@
 //! the medium turns busy first.
 
 use super::backoff::{grant_time, slots_consumed};
+use super::frame::{Frame, FrameKind};
 use super::{Cca, Queued, Wifi, AC_COUNT};
 use crate::engine::Scheduler;
 use crate::event::Event;
@@ -76,6 +77,51 @@ impl Wifi {
             }
             txop.grant.schedule(at, sched, |gen| Event::Grant { node, ac: ac as u8, gen });
         }
+        if mac.beacon_pending {
+            // AIFSN 1, CW 0: PIFS (SIFS + a slot, 10.3.2.3.4) after the idle start, EIFS after
+            // an erroneous reception as any access function.
+            let mut ifs = timing.sifs + timing.slot;
+            if mac.eifs {
+                ifs = ifs + timing.sifs + timing.eifs_ack;
+            }
+            let at = (mac.idle_start + ifs).max(now);
+            if mac.beacon_grant.deadline() != Some(at) {
+                mac.beacon_grant.schedule(at, sched, |gen| Event::BeaconGrant { node, gen });
+            }
+        }
+    }
+
+    /// A TBTT of the AP `node`: its beacon waits for PIFS of idle medium.
+    pub fn beacon_due(&mut self, node: NodeId, cca: Cca, sched: &mut Scheduler<Event>, now: SimTime) {
+        self.macs[node.idx()].beacon_pending = true;
+        self.contend(node, cca, sched, now);
+    }
+
+    /// The beacon grant of `node` fired: the Beacon to put on the air, if the node is free
+    /// (it broadcasts: no response, no retry; 11.1.3.2).
+    pub fn beacon_grant(&mut self, node: NodeId, gen: u32, cca: Cca, now: SimTime) -> Option<Frame> {
+        let beacon = self.cfg.beacon?;
+        let mac = &mut self.macs[node.idx()];
+        if !mac.beacon_grant.fire(gen) || !mac.beacon_pending || mac.blocked() || cca.transmitting {
+            return None;
+        }
+        let _ = now;
+        mac.beacon_pending = false;
+        let seq = mac.next_seq;
+        mac.next_seq = (mac.next_seq + 1) % 4096;
+        Some(Frame {
+            kind: FrameKind::Beacon,
+            src: node,
+            dst: NodeId::BROADCAST,
+            bytes: beacon.bytes,
+            txv: beacon.txv,
+            nav: crate::time::Dur::ZERO, // 9.2.4.2: group-addressed, Duration 0
+            packet: None,
+            seq,
+            retry: false,
+            ac: 3,
+            upper_bytes: 0,
+        })
     }
 
     /// The medium turns busy for `node`: freeze every running countdown.
@@ -101,6 +147,9 @@ impl Wifi {
             if txop.grant.deadline().is_some_and(|d| d > now) {
                 txop.grant.cancel();
             }
+        }
+        if mac.beacon_pending && mac.beacon_grant.deadline().is_some_and(|d| d > now) {
+            mac.beacon_grant.cancel();
         }
     }
 

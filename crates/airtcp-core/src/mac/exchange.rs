@@ -101,6 +101,7 @@ impl Wifi {
                 mac.response = None;
                 return;
             }
+            FrameKind::Beacon => return, // broadcast: no response awaited
         }
         // 10.3.2.11: wait SIFS + slot + PHY-RXSTART delay for the response to begin.
         mac.timeout.schedule(now + timeout, sched, |gen| Event::Timeout { node, gen });

@@ -26,6 +26,8 @@ pub enum FrameKind {
     Ack,
     Rts,
     Cts,
+    /// A management Beacon (9.3.3.2), broadcast by an AP at each TBTT.
+    Beacon,
 }
 
 impl FrameKind {
@@ -35,6 +37,7 @@ impl FrameKind {
             FrameKind::Ack => "ack",
             FrameKind::Rts => "rts",
             FrameKind::Cts => "cts",
+            FrameKind::Beacon => "beacon",
         }
     }
 }
@@ -63,6 +66,19 @@ pub struct Frame {
     /// "headers intact, payload corrupt"); set by the world as the frame goes on the air
     /// under the radio model, 0 otherwise.
     pub upper_bytes: u16,
+}
+
+/// The SSID every airtcp AP announces (an SSID element of 6 bytes).
+pub const SSID: &[u8; 6] = b"airtcp";
+
+/// The body of a Beacon (9.3.3.2, the elements of 9.4.2 in Table 9-27's order): Timestamp 8,
+/// Beacon Interval 2, Capability 2; SSID; Supported Rates (up to 8 rates, the rest in Extended
+/// Supported Rates); DS Parameter Set (2.4 GHz PHYs only); TIM (DTIM count, period, bitmap
+/// control, one bitmap byte). `rates`: the standard's rates.
+pub fn beacon_body_bytes(rates: usize, dsss_channel: bool) -> u32 {
+    let n = rates as u32;
+    let ext = if n > 8 { 2 + (n - 8) } else { 0 };
+    12 + (2 + SSID.len() as u32) + (2 + n.min(8)) + ext + if dsss_channel { 3 } else { 0 } + 6
 }
 
 /// MPDU size of a data frame with a MAC header of `header_bytes` carrying `ip_bytes`.

@@ -104,6 +104,19 @@ pub struct WifiConfig {
     /// Per data mode (by index): the mode of the ACK that answers it (10.6.6.5.2), that ACK's
     /// airtime and the ACK timeout after it.
     pub answer: [(crate::phy::ModeId, Dur, Dur); crate::phy::MODES.len()],
+    /// Beacons of every AP (11.1.3.2): none when unset.
+    pub beacon: Option<BeaconConfig>,
+}
+
+/// How APs beacon: every `interval` (dot11BeaconPeriod TUs), a Beacon of `bytes` at `txv`
+/// (the standard's lowest rate), through an access function of AIFSN 1 and CW 0, i.e. PIFS
+/// after the medium turns idle with no backoff (ns-3 `ApWifiMac`'s beacon Txop, ath9k's
+/// beacon queue `ath9k_beaconq_setup`: AIFS 1, CWmin = CWmax = 0).
+#[derive(Clone, Copy, Debug)]
+pub struct BeaconConfig {
+    pub interval: Dur,
+    pub txv: TxVector,
+    pub bytes: u32,
 }
 
 impl WifiConfig {
@@ -131,6 +144,7 @@ impl WifiConfig {
             response_timeout: timing.sifs + timing.slot + control_txv.preamble_and_header(),
             ack_duration: control_txv.duration(frame::ACK_BYTES),
             cts_duration: control_txv.duration(frame::CTS_BYTES),
+            beacon: None,
             answer: std::array::from_fn(|i| {
                 let req = crate::phy::ModeId(i as u8);
                 let mode = crate::phy::modes::control_answer(standard, req, control_txv.mode);
@@ -291,6 +305,9 @@ pub struct Mac {
     /// The response (ACK, CTS or data after CTS) waiting out its SIFS.
     pub response: Option<frame::Frame>,
     pub response_timer: Timer,
+    /// An AP's beacon waits for the medium (the TBTT passed, PIFS of idle medium not yet).
+    pub beacon_pending: bool,
+    pub beacon_grant: Timer,
     /// ACK or CTS timeout.
     pub timeout: Timer,
     /// Virtual carrier sense: the NAV runs until this time (10.3.2.4).
@@ -360,6 +377,8 @@ impl Mac {
             exchange: Exchange::None,
             response: None,
             response_timer: Timer::default(),
+            beacon_pending: false,
+            beacon_grant: Timer::default(),
             timeout: Timer::default(),
             nav_end: SimTime::ZERO,
             idle_start: SimTime::ZERO,

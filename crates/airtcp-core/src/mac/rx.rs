@@ -87,6 +87,7 @@ impl Wifi {
                     self.succeed(j, ac as usize, now);
                 }
             }
+            FrameKind::Beacon => {} // broadcast: handled above as a third party's frame
         }
     }
 

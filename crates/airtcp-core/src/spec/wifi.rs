@@ -62,6 +62,10 @@ pub struct WifiSpec {
     /// connection and notify the TCP receiver of a segment that vanished over the air.
     #[serde(default)]
     pub lnmac: bool,
+    /// Every AP beacons each this many TUs (1024 us; dot11BeaconPeriod, 11.1.3.2); unset: no
+    /// beacons.
+    #[serde(default)]
+    pub beacon_interval_tu: Option<u32>,
 }
 
 /// Largest retry limit [retransmissions] the spec accepts (airtcp's bound: 32 attempts keep a
@@ -181,6 +185,14 @@ impl WifiSpec {
                         allowed[0],
                         allowed[1]
                     ),
+                );
+            }
+        }
+        if let Some(tu) = w.beacon_interval_tu {
+            if !(1..=65535).contains(&tu) {
+                return err(
+                    "wifi.beacon_interval_tu",
+                    format!("{tu} is out of range; allowed: 1..=65535 TU (100 = 102.4 ms)"),
                 );
             }
         }

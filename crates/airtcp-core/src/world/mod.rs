@@ -242,6 +242,25 @@ impl World {
                 }
             }
         }
+        if let Some(tu) = w.beacon_interval_tu {
+            // The standard's lowest rate, long preamble; a 24-byte management header + FCS.
+            let lowest = standard.modes()[0];
+            let rates = standard.modes().len();
+            let body = crate::mac::frame::beacon_body_bytes(rates, standard != Standard::A);
+            wifi.beacon = Some(crate::mac::BeaconConfig {
+                interval: Dur::from_us(u64::from(tu) * 1024),
+                txv: TxVector::new(lowest, Preamble::Long),
+                bytes: crate::mac::frame::DATA_HEADER_BYTES + body + crate::mac::frame::FCS_BYTES,
+            });
+            // TBTTs from the start; several APs are spread over the interval (their TSFs are
+            // independent: none would beacon in step with another).
+            let aps: Vec<usize> =
+                (0..n).filter(|&i| spec.nodes[i].role == Role::Ap && spec.nodes[i].wifi).collect();
+            for (k, &i) in aps.iter().enumerate() {
+                let offset = Dur::from_us(u64::from(tu) * 1024 * k as u64 / aps.len() as u64);
+                sched.at(SimTime::ZERO + offset, Event::Beacon(NodeId(i as u32)));
+            }
+        }
         let mut wifi = Wifi::new(wifi, macs);
         wifi.upper_aware = w.pass_corrupt;
         wifi.rate_arena.seed = seed;
@@ -316,6 +335,8 @@ impl World {
                 Event::TcpDelack { flow, gen } => self.on_tcp_delack(flow, gen, now),
                 Event::ClapSender { flow, gen } => self.on_clap_sender_timer(flow, gen, now),
                 Event::ClapReceiver { flow, gen } => self.on_clap_receiver_timer(flow, gen, now),
+                Event::Beacon(node) => self.on_beacon(node, now),
+                Event::BeaconGrant { node, gen } => self.on_beacon_grant(node, gen, now),
             }
         }
         if !self.measuring {

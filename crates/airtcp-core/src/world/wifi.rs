@@ -137,7 +137,8 @@ impl World {
         // can win access within SIFS, so those that will sense the response do not resume
         // their countdowns for that gap (it would be frozen again at the response's start).
         let sifs_later = now + self.wifi.cfg.timing.sifs;
-        let responder = self.wifi.responds_at(frame.dst, sifs_later).then_some(frame.dst);
+        let responder = (frame.kind != FrameKind::Beacon && self.wifi.responds_at(frame.dst, sifs_later))
+            .then_some(frame.dst);
         // Pass 2: the medium turns idle where this was the last sensed transmission.
         if matches!(frame.kind, FrameKind::Data | FrameKind::Rts) {
             // A loss the addressee saw overlapped by another signal counts as a collision.
@@ -163,12 +164,28 @@ impl World {
                 (ready.min(start), slots)
             }
             FrameKind::Ack | FrameKind::Cts => (start, 0), // a response: SIFS, no backoff
+            FrameKind::Beacon => (start, 0),               // PIFS, no backoff
         };
         MacTxExtra {
             flow: packet.map(|p| p.flow.0),
             segment: packet.and_then(|p| p.tcp).map(|s| (s.seq, s.ack, s.len)),
             ready,
             backoff_slots: slots,
+        }
+    }
+
+    /// A TBTT of the AP `node`: the next one is scheduled and the beacon waits for the medium.
+    pub(crate) fn on_beacon(&mut self, node: NodeId, now: SimTime) {
+        let Some(b) = self.wifi.cfg.beacon else { return };
+        self.sched.at(now + b.interval, Event::Beacon(node));
+        let cca = self.medium.cca(node);
+        self.wifi.beacon_due(node, cca, &mut self.sched, now);
+    }
+
+    pub(crate) fn on_beacon_grant(&mut self, node: NodeId, gen: u32, now: SimTime) {
+        let cca = self.medium.cca(node);
+        if let Some(frame) = self.wifi.beacon_grant(node, gen, cca, now) {
+            self.transmit(node, frame, now);
         }
     }
 
