@@ -859,6 +859,10 @@ pub struct Receiver {
     pub wnd_override: Option<u32>,
     ts_recent: u64,
     last_ack_sent: u64,
+    /// The receiver's own RTT estimate from timestamps (Linux `rcv_rtt_est`; paper 003's RTT
+    /// at a receiving station), and the TSecr it last sampled.
+    pub rcv_rtt: Option<Dur>,
+    rcv_rtt_last_tsecr: u64,
     /// Sequence number of the FIN, once seen.
     pub fin_seq: Option<u64>,
     pub stats: ReceiverStats,
@@ -876,6 +880,8 @@ impl Receiver {
             wnd_override: None,
             ts_recent: 0,
             last_ack_sent: 0,
+            rcv_rtt: None,
+            rcv_rtt_last_tsecr: 0,
             fin_seq: None,
             stats: ReceiverStats::default(),
         }
@@ -946,6 +952,7 @@ impl Receiver {
         if seg.ts_val >= self.ts_recent && seg.seq <= self.last_ack_sent {
             self.ts_recent = seg.ts_val;
         }
+        self.measure_rcv_rtt(seg, now);
         let end = seg.seq + u64::from(seg.len) + u64::from(seg.flags & FIN != 0);
         if seg.len == 0 && seg.flags & FIN == 0 {
             if seg.opts & OPT_CDO != 0 && self.on_corrupt(seg, now, out) {
@@ -991,6 +998,24 @@ impl Receiver {
             return (TimerCmd::Keep, fresh); // the timer runs from the first unacked segment
         }
         (TimerCmd::Arm(now + self.p.delack_timeout), fresh)
+    }
+
+    /// Linux `tcp_rcv_rtt_measure_ts`: a full-sized data segment whose TSecr is new echoes the
+    /// TSval of one of our ACKs, so now - TSecr is a round trip; `tcp_rcv_rtt_update` smooths
+    /// it with gain 1/8 (timestamps: not window-dependent).
+    fn measure_rcv_rtt(&mut self, seg: &Segment, now: SimTime) {
+        if seg.ts_ecr == 0 || seg.ts_ecr == self.rcv_rtt_last_tsecr {
+            return;
+        }
+        self.rcv_rtt_last_tsecr = seg.ts_ecr;
+        if seg.len < self.p.mss || now.ns() + 1 < seg.ts_ecr {
+            return;
+        }
+        let sample = now.since(SimTime(seg.ts_ecr - 1));
+        self.rcv_rtt = Some(match self.rcv_rtt {
+            None => sample,
+            Some(old) => Dur(((old.ns() * 7) + sample.ns()) / 8),
+        });
     }
 
     /// A segment whose payload arrived corrupt while its CDO checked (paper 004 II-A), or

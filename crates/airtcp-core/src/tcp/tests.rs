@@ -577,3 +577,34 @@ mod corruption {
         assert_eq!(snd.last_rtt, Some(Dur::from_ms(28)));
     }
 }
+
+#[test]
+fn the_receiver_estimates_its_rtt_from_the_echoed_timestamps() {
+    // Linux tcp_rcv_rtt_measure_ts: a full-sized segment echoing our ACK's TSval gives a round
+    // trip; the first sets the estimate, later ones move it by 1/8; a repeated TSecr, a short
+    // segment or no timestamp gives nothing.
+    let mut rcv = Receiver::new(params(Recovery::NewReno));
+    let mut out = Vec::new();
+    let at = |ms: u64| SimTime(ms * 1_000_000);
+    rcv.on_segment(&Segment { flags: super::conn::SYN, ts_val: 1, ..Segment::default() }, at(0), &mut out);
+    let data = |seq: u64, len: u32, ecr_ms: u64| Segment {
+        seq,
+        len,
+        flags: super::conn::ACK,
+        ts_val: 5,
+        ts_ecr: ecr_ms * 1_000_000 + 1,
+        ..Segment::default()
+    };
+    assert_eq!(rcv.rcv_rtt, None);
+    rcv.on_segment(&data(1, MSS, 10), at(50), &mut out); // echoes an ACK sent at 10 ms: 40 ms
+    assert_eq!(rcv.rcv_rtt, Some(Dur::from_ms(40)));
+    rcv.on_segment(&data(1 + u64::from(MSS), MSS, 10), at(70), &mut out); // same TSecr: no sample
+    assert_eq!(rcv.rcv_rtt, Some(Dur::from_ms(40)));
+    rcv.on_segment(&data(1 + 2 * u64::from(MSS), MSS, 60), at(140), &mut out); // 80 ms sample
+    assert_eq!(rcv.rcv_rtt, Some(Dur::from_ms(45))); // 40 + (80 - 40) / 8
+    rcv.on_segment(&data(1 + 3 * u64::from(MSS), 10, 100), at(400), &mut out); // short: none
+    assert_eq!(rcv.rcv_rtt, Some(Dur::from_ms(45)));
+    let no_ts = Segment { ts_ecr: 0, ..data(1 + 4 * u64::from(MSS), MSS, 0) };
+    rcv.on_segment(&no_ts, at(500), &mut out);
+    assert_eq!(rcv.rcv_rtt, Some(Dur::from_ms(45)));
+}
