@@ -572,11 +572,13 @@ PLAUSIBLE: dict[str, list[Any]] = {
     **{b: [True, False] for b in ("erp_mixed", "preamble_detection", "pass_corrupt", "lnmac")},
     "data_header_bytes": [24, 26, 30, 32, 28],
     "beacon_interval_tu": [1, 100, 0, 65536],
+    "arf_window_slot_ms": [0.5, 100.0, 0.0, -1.0],
     "corruption": ["off", "aggressive", "conservative", "sometimes"],
 }
 # Booleans of [traces], by path ("tcp" alone is the [tcp] table).
 PLAUSIBLE_PATHS: dict[tuple[str | int, ...], list[Any]] = {
-    ("traces", t): [True, False] for t in ("mac_tx", "packets", "tcp", "tcp_segments", "frames")
+    ("traces", t): [True, False]
+    for t in ("mac_tx", "packets", "tcp", "tcp_segments", "frames", "windows")
 }
 
 
@@ -622,6 +624,7 @@ TABLE_FIELDS = {
         "queue_limit_packets",
         "data_header_bytes",
         "beacon_interval_tu",
+        "arf_window_slot_ms",
         "pass_corrupt",
         "lnmac",
     ],
@@ -652,7 +655,7 @@ TABLE_FIELDS = {
         "send_buffer_segments",
     ],
     "channel": ["rx_range_m", "cs_range_m", "matrix", "error", "preamble_detection"],
-    "traces": ["mac_tx", "packets", "tcp", "tcp_segments", "frames"],
+    "traces": ["mac_tx", "packets", "tcp", "tcp_segments", "frames", "windows"],
 }
 LIST_FIELDS = {
     "nodes": ["name", "x_m", "y_m", "z_m", "role"],

@@ -66,6 +66,21 @@ pub struct RateTrace {
     pub rate_kbps: Vec<u32>,
 }
 
+/// Paper 003's ARF-aware window: at `time_ns` station `node` acted on a change of its rate from
+/// `old_kbps` to `new_kbps` for connection `flow`: Eq. 11's window and the one it applied (the
+/// advertised window as a receiver, the cwnd cap as a sender, in bytes).
+#[derive(Default)]
+pub struct WindowTrace {
+    pub time_ns: Vec<u64>,
+    pub node: Vec<u32>,
+    pub flow: Vec<u32>,
+    pub old_kbps: Vec<u32>,
+    pub new_kbps: Vec<u32>,
+    pub wnd_max_bytes: Vec<f64>,
+    pub applied_bytes: Vec<u32>,
+    pub role: Vec<&'static str>,
+}
+
 /// Radio model: every reception a node locked onto, at its end.
 #[derive(Default)]
 pub struct ReceptionTrace {
@@ -185,6 +200,7 @@ pub struct Traces {
     pub rates: Option<RateTrace>,
     pub receptions: Option<ReceptionTrace>,
     pub positions: Option<PositionTrace>,
+    pub windows: Option<WindowTrace>,
     pub tcp: Option<TcpStateTrace>,
     pub tcp_segments: Option<TcpSegmentTrace>,
 }
@@ -198,6 +214,7 @@ impl Traces {
             rates: spec.rates.then(RateTrace::default),
             receptions: spec.receptions.then(ReceptionTrace::default),
             positions: spec.positions.then(PositionTrace::default),
+            windows: spec.windows.then(WindowTrace::default),
             tcp: spec.tcp.then(TcpStateTrace::default),
             tcp_segments: spec.tcp_segments.then(TcpSegmentTrace::default),
         }
@@ -375,6 +392,21 @@ impl Traces {
                     ("retry", Column::Bool(t.retry)),
                     ("bytes", Column::U32(t.bytes)),
                     ("head", Column::Bytes { data: t.head, ends: t.head_end }),
+                ],
+            ));
+        }
+        if let Some(t) = self.windows {
+            out.push((
+                "windows",
+                vec![
+                    ("time_ns", Column::U64(t.time_ns)),
+                    ("node", Column::U32(t.node)),
+                    ("flow", Column::U32(t.flow)),
+                    ("old_kbps", Column::U32(t.old_kbps)),
+                    ("new_kbps", Column::U32(t.new_kbps)),
+                    ("wnd_max_bytes", Column::F64(t.wnd_max_bytes)),
+                    ("applied_bytes", Column::U32(t.applied_bytes)),
+                    ("role", Column::Str(t.role)),
                 ],
             ));
         }

@@ -516,6 +516,15 @@ def _scenario_checks(b: _Build) -> None:
                     'false, or channel.model = "radio"',
                 )
             )
+    if s.traces.windows and s.mac.arf_window_slot_ms is None:
+        issues.append(
+            _Issue(
+                ("traces", "windows"),
+                "needs mac.arf_window_slot_ms (paper 003's window makes the decisions it traces)",
+                True,
+                "false, or mac.arf_window_slot_ms set",
+            )
+        )
     _check_intervals(issues, ("report_interval_s",), s.report_interval_s, s)
     if "flows" in s.model_fields_set and not s.flows:
         issues.append(
@@ -1036,7 +1045,8 @@ def _world(b: _Build) -> dict[str, Any]:
         "routes": b.routes_spec,
         "blocked_radio_links": b.blocked,
         "flows": b.flows_spec,
-        "traces": s.traces.model_dump(),
+        # `windows` only when on: older configurations keep their spec.
+        "traces": s.traces.model_dump(exclude=set() if s.traces.windows else {"windows"}),
     }
 
 
@@ -1081,6 +1091,7 @@ def _wifi_spec(b: _Build) -> dict[str, Any]:
         **({"pass_corrupt": True} if mac.pass_corrupt else {}),
         **({"lnmac": True} if mac.lnmac else {}),
         **({"beacon_interval_tu": mac.beacon_interval_tu} if mac.beacon_interval_tu else {}),
+        **({"arf_window_slot_ms": float(mac.arf_window_slot_ms)} if mac.arf_window_slot_ms else {}),
     }
 
 

@@ -145,6 +145,15 @@ class MacConfig(_Model):
         ge=1,
         le=65535,
     )
+    arf_window_slot_ms: float | None = _field(
+        None,
+        "number > 0 ms, <= 1e6, or unset (off)",
+        "paper 003's ARF-aware window at every station, with this observation slot T: on each "
+        "rate change its TCP connections' window (advertised as a receiver, cwnd cap as a "
+        "sender) is bounded by Eq. 1-13 from the last complete slot",
+        gt=0.0,
+        le=1e6,
+    )
     lnmac: bool = _field(
         False,
         "true or false",
@@ -1073,6 +1082,11 @@ class TracesConfig(_Model):
         False,
         'true or false (channel.model = "radio")',
         "where each moving node is at every frame it starts",
+    )
+    windows: bool = _field(
+        False,
+        "true or false (mac.arf_window_slot_ms set)",
+        "paper 003's window decisions: each rate change a station acted on, the window set",
     )
 
 

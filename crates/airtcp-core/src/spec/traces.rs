@@ -27,4 +27,7 @@ pub struct TraceSpec {
     /// Radio model: where a moving node is at each frame it starts.
     #[serde(default)]
     pub positions: bool,
+    /// Paper 003's window decisions: each rate change a station acted on and the window set.
+    #[serde(default)]
+    pub windows: bool,
 }

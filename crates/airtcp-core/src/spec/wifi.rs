@@ -66,6 +66,10 @@ pub struct WifiSpec {
     /// beacons.
     #[serde(default)]
     pub beacon_interval_tu: Option<u32>,
+    /// Paper 003's ARF-aware window at every station, with this observation slot T [ms];
+    /// unset: off.
+    #[serde(default)]
+    pub arf_window_slot_ms: Option<f64>,
 }
 
 /// Largest retry limit [retransmissions] the spec accepts (airtcp's bound: 32 attempts keep a
@@ -185,6 +189,14 @@ impl WifiSpec {
                         allowed[0],
                         allowed[1]
                     ),
+                );
+            }
+        }
+        if let Some(t) = w.arf_window_slot_ms {
+            if !(t.is_finite() && t > 0.0 && t <= 1e6) {
+                return err(
+                    "wifi.arf_window_slot_ms",
+                    format!("{} is out of range; allowed: a number of ms > 0 and <= 1e6", num(t)),
                 );
             }
         }

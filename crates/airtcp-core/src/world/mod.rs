@@ -261,6 +261,21 @@ impl World {
                 sched.at(SimTime::ZERO + offset, Event::Beacon(NodeId(i as u32)));
             }
         }
+        if let Some(t_ms) = w.arf_window_slot_ms {
+            let slot = Dur((t_ms * 1e6).round() as u64);
+            for (i, ns) in spec.nodes.iter().enumerate() {
+                if ns.wifi && ns.role != Role::Ap {
+                    let node = NodeId(i as u32);
+                    xlayer.install(node, Scheme::ArfWindow);
+                    xlayer.arf[i] = Some(crate::xlayer::ArfStation {
+                        meter: crate::xlayer::arf_window::Meter::new(node, slot),
+                        gate: Default::default(),
+                        tx_mode: None,
+                        rx_mode: None,
+                    });
+                }
+            }
+        }
         let mut wifi = Wifi::new(wifi, macs);
         wifi.upper_aware = w.pass_corrupt;
         wifi.rate_arena.seed = seed;

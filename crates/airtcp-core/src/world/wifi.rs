@@ -95,6 +95,7 @@ impl World {
         // Pass 1: every listener locked on this frame learns its outcome.
         let receivers = self.medium.receiver_count(id, src);
         let trace_receptions = self.traces.receptions.is_some();
+        let reads_frames = self.xlayer.reads_frames;
         for k in 0..receivers {
             let j = self.medium.receiver(id, src, k);
             let Some(outcome) = self.medium.take_reception(j, id, now) else {
@@ -108,6 +109,9 @@ impl World {
             }
             if trace_receptions {
                 self.traces.reception(now, j.0, frame, self.medium.last_rx, outcome);
+            }
+            if reads_frames && outcome == Outcome::Ok {
+                self.arf_heard(j, frame, now); // paper 003: what a station overhears counts
             }
             match outcome {
                 Outcome::Ok => {
@@ -132,6 +136,9 @@ impl World {
             if self.wifi.timed_out_during_reception(j) {
                 self.mac_fail(j, now);
             }
+        }
+        if reads_frames {
+            self.arf_heard(src, frame, now); // its own frame takes the channel, received or not
         }
         // A response (ACK, CTS) that the addressee now sends after SIFS is certain: no station
         // can win access within SIFS, so those that will sense the response do not resume

@@ -2,11 +2,14 @@
 //! installed at its node, which act on the layers the world holds.
 
 use super::World;
+use crate::ids::FlowId;
 use crate::ids::{NodeId, PacketId, TxId};
 use crate::mac::frame::{Frame, FrameKind};
 use crate::net::Packet;
+use crate::spec::Role;
 use crate::tcp::conn::{Segment, ACK, OPT_CDO};
 use crate::time::SimTime;
+use crate::xlayer::arf_window::{wnd_max, Act, Exchange, Heard};
 use crate::xlayer::lnmac::Conn;
 use crate::xlayer::{MacEvent, Scheme};
 
@@ -14,14 +17,28 @@ impl World {
     /// Dispatch `ev` to the schemes at its node (the caller checked that one wants it).
     pub(crate) fn on_mac_event(&mut self, ev: MacEvent, now: SimTime) {
         match ev {
-            MacEvent::TxDone { node, ac, mode, service_ns, .. } => {
+            MacEvent::TxDone { node, ac, mode, service_ns, acked, .. } => {
+                if self.xlayer.runs(node, Scheme::ArfWindow) {
+                    self.arf_tx_done(node, acked, mode, now);
+                }
                 if self.xlayer.runs(node, Scheme::ClapLink) {
                     let rate_bps = u64::from(mode.rate_kbps()) * 1000;
                     let meter = self.xlayer.clap_link.sample(node, usize::from(ac), service_ns, rate_bps);
                     self.clap_link_report(node, usize::from(ac), meter, now);
                 }
             }
-            MacEvent::RateChanged { .. } | MacEvent::CorruptRx { .. } => {}
+            MacEvent::RateChanged { node, mode, .. } => {
+                if self.xlayer.runs(node, Scheme::ArfWindow) {
+                    let st = self.xlayer.arf[node.idx()].as_mut().expect("paper 003's window runs here");
+                    let old = st.tx_mode.replace(mode);
+                    if let Some(old) = old.filter(|&o| o != mode) {
+                        if let Act::Recompute(o, n) = st.gate.rate_changed(old, mode) {
+                            self.arf_apply(node, o, n, now, false);
+                        }
+                    }
+                }
+            }
+            MacEvent::CorruptRx { .. } => {}
         }
     }
 
@@ -76,6 +93,127 @@ impl World {
             Packet { tcp: Some(note), ..Packet::new(p.flow, 0, p.src, p.dst, ip_bytes, 0, now, p.ac) };
         self.wifi.macs[node.idx()].counters.lnmac_notifications += 1;
         self.send_new(node, packet, now);
+    }
+
+    /// Paper 003 at `node`: its own data frame at `mode` finished; the first success at a new,
+    /// higher rate releases the pending increase (III-B-1).
+    fn arf_tx_done(&mut self, node: NodeId, acked: bool, mode: crate::phy::ModeId, now: SimTime) {
+        let st = self.xlayer.arf[node.idx()].as_mut().expect("paper 003's window runs here");
+        if st.tx_mode.is_none() {
+            st.tx_mode = Some(mode);
+        }
+        if acked {
+            if let Act::Recompute(o, n) = st.gate.succeeded(mode) {
+                self.arf_apply(node, o, n, now, false);
+            }
+        }
+    }
+
+    /// Paper 003 at station `j`: a frame it sent, received or overheard at `now` (III-A): its
+    /// exchange's channel time goes to the meter (Eq. 2-4: DIFS + mean backoff [+ RTS + SIFS +
+    /// CTS + SIFS] + the frame + its Duration, which covers SIFS + ACK; a beacon's airtime as
+    /// t_beacon; RTS, CTS and ACK frames are inside their data frame's exchange). A data frame
+    /// from the AP received here at another rate than the last is a change of the receiving
+    /// rate, acted on at once: it is itself the first frame received at the new rate.
+    #[inline(never)]
+    pub(crate) fn arf_heard(&mut self, j: NodeId, frame: &Frame, now: SimTime) {
+        if !self.xlayer.runs(j, Scheme::ArfWindow) {
+            return;
+        }
+        let is_ap = |n: NodeId| n != NodeId::BROADCAST && self.nodes[n.idx()].role == Role::Ap;
+        let (end, segment) = match frame.kind {
+            FrameKind::Beacon => (None, None),
+            FrameKind::Data => {
+                let end = if is_ap(frame.src) { frame.dst } else { frame.src };
+                let seg = frame.packet.and_then(|id| {
+                    let p = self.packets.get(id);
+                    p.tcp.map(|s| (p.flow, s.len))
+                });
+                (Some(end), seg)
+            }
+            _ => return,
+        };
+        let from_ap = is_ap(frame.src);
+        let cfg = &self.wifi.cfg;
+        let st = self.xlayer.arf[j.idx()].as_mut().expect("paper 003's window runs here");
+        let air = frame.txv.duration(frame.bytes);
+        let occupancy_ns = if frame.kind == FrameKind::Beacon {
+            air.ns() as f64
+        } else {
+            let t = cfg.timing;
+            let n = st.meter.last().map_or(1, |o| o.ends.len().max(1) as u32);
+            let backoff = f64::from(t.cw_min) / f64::from(n + 1) * t.slot.ns() as f64; // Eq. 1
+            let rts = if frame.bytes > cfg.rts_threshold_bytes {
+                cfg.control_txv.duration(crate::mac::frame::RTS_BYTES) + t.sifs + cfg.cts_duration + t.sifs
+            } else {
+                crate::time::Dur::ZERO
+            };
+            (t.sifs + t.slot.times(2) + rts + air + frame.nav).ns() as f64 + backoff
+        };
+        let psdu_bits = f64::from(frame.bytes) * 8.0;
+        st.meter.observe(Heard { end, occupancy_ns, psdu_bits, segment }, now);
+        if frame.kind == FrameKind::Data && frame.dst == j && from_ap {
+            let mode = frame.txv.mode;
+            if let Some(old) = st.rx_mode.replace(mode).filter(|&o| o != mode) {
+                self.arf_apply(j, old, mode, now, true);
+            }
+        }
+    }
+
+    /// Paper 003 at `node`: its receiving (`receiving`) or sending rate went from `old` to
+    /// `new`: each of its TCP connections in that direction gets Eq. 11's window from the last
+    /// complete observation slot, as the advertised window (receiver, III-C-2) or the cwnd cap
+    /// (sender, III-C-1), within [one segment, the buffer]: a zero window would stall the
+    /// connection, which has no persist timer here. Nothing before the first slot has ended,
+    /// or before the connection has an RTT.
+    fn arf_apply(
+        &mut self,
+        node: NodeId,
+        old: crate::phy::ModeId,
+        new: crate::phy::ModeId,
+        now: SimTime,
+        receiving: bool,
+    ) {
+        let Some(obs) = self.xlayer.arf[node.idx()].as_ref().and_then(|s| s.meter.last()).cloned() else {
+            return;
+        };
+        let cfg = self.wifi.cfg;
+        for f in 0..self.flows.len() {
+            let flow = &self.flows[f];
+            if (receiving && flow.dst != node) || (!receiving && flow.src != node) {
+                continue;
+            }
+            let Some(t) = self.tcps[f].as_mut() else { continue };
+            let p = if receiving { &t.rcv.p } else { &t.snd.p };
+            let rtt = if receiving { t.rcv.rcv_rtt } else { t.snd.rto.srtt() };
+            let Some(rtt) = rtt else { continue };
+            let (mss, buf, b) = (p.mss, if receiving { p.rcv_buf } else { p.snd_buf }, p.ack_every.max(1));
+            let overhead = crate::tcp::conn::TCP_IP_HEADER_BYTES
+                + if p.timestamps { crate::tcp::conn::TIMESTAMP_OPTION_BYTES } else { 0 }
+                + crate::mac::frame::LLC_SNAP_BYTES
+                + cfg.data_header_bytes
+                + crate::mac::frame::FCS_BYTES;
+            let x = Exchange::of(&cfg, overhead, cfg.rts_threshold_bytes < overhead + mss);
+            let slot = obs.slot_for(node, FlowId(f as u32), rtt.ns() as f64 * 1e-9);
+            let w = wnd_max(&x, &slot, old, new, cfg.ack_duration_for(new), b);
+            let applied =
+                (w.wnd_max_bytes.max(0.0) as u64).clamp(u64::from(mss), u64::from(buf.max(mss))) as u32;
+            if receiving {
+                t.rcv.wnd_override = Some(applied);
+            } else {
+                t.snd.set_cwnd_cap(Some(applied.div_ceil(mss)));
+            }
+            if let Some(tr) = &mut self.traces.windows {
+                tr.time_ns.push(now.ns());
+                tr.node.push(node.0);
+                tr.flow.push(f as u32);
+                tr.old_kbps.push(old.rate_kbps());
+                tr.new_kbps.push(new.rate_kbps());
+                tr.wnd_max_bytes.push(w.wnd_max_bytes);
+                tr.applied_bytes.push(applied);
+                tr.role.push(if receiving { "receiver" } else { "sender" });
+            }
+        }
     }
 }
 

@@ -277,3 +277,196 @@ mod tests {
         assert_eq!(g.rate_changed(a(48), a(36)), Act::Recompute(a(48), a(36)));
     }
 }
+
+/// The meter of one station (paper 003 III-A): the channel time of every exchange it sends,
+/// receives or overhears, attributed to the exchange's station end (a frame from the AP to
+/// its receiver, any other to its sender), summed per observation slot of length T. At each
+/// slot boundary the current slot becomes the last complete one, which is what a rate change
+/// is computed from ([`Meter::last`]).
+#[derive(Clone, Debug)]
+pub struct Meter {
+    /// This station.
+    pub me: crate::ids::NodeId,
+    /// T.
+    pub slot: Dur,
+    /// Start of the slot being filled.
+    start: crate::time::SimTime,
+    /// The slot being filled: per station end, its channel time [ns]; this station's own
+    /// bits at the adaptive rate; per connection (flow) its channel time [ns], segment bytes
+    /// and count; the beacons' time [ns].
+    ends: Vec<(crate::ids::NodeId, f64)>,
+    adapted_bits: f64,
+    flows: Vec<(crate::ids::FlowId, f64, f64, u32)>,
+    beacon_ns: f64,
+    /// The last complete slot, if any.
+    last: Option<Observed>,
+}
+
+/// A complete observation slot of a [`Meter`].
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Observed {
+    pub slot_s: f64,
+    pub beacon_s: f64,
+    /// Per station end, its channel time [s].
+    pub ends: Vec<(crate::ids::NodeId, f64)>,
+    pub adapted_bits: f64,
+    /// Per connection: channel time [s], mean segment length [bytes].
+    pub flows: Vec<(crate::ids::FlowId, f64, f64)>,
+}
+
+impl Observed {
+    /// The [`Slot`] of connection `flow` of station `me` with round trip `rtt_s`.
+    pub fn slot_for(&self, me: crate::ids::NodeId, flow: crate::ids::FlowId, rtt_s: f64) -> Slot {
+        let (connection_s, segment_bytes) =
+            self.flows.iter().find(|f| f.0 == flow).map_or((0.0, 0.0), |f| (f.1, f.2));
+        Slot {
+            slot_s: self.slot_s,
+            beacon_s: self.beacon_s,
+            stations_s: self.ends.iter().map(|e| e.1).sum(),
+            active: (self.ends.len() as u32 + u32::from(!self.ends.iter().any(|e| e.0 == me))).max(1),
+            adapted_bits: self.adapted_bits,
+            connection_s,
+            connections: (self.flows.len() as u32).max(1),
+            segment_bytes,
+            rtt_s,
+        }
+    }
+}
+
+/// One exchange a station observed.
+#[derive(Clone, Copy, Debug)]
+pub struct Heard {
+    /// The exchange's station end (not the AP), or None for a beacon.
+    pub end: Option<crate::ids::NodeId>,
+    /// Its channel time (Eq. 2-4) [ns].
+    pub occupancy_ns: f64,
+    /// Bits sent at the adaptive rate (the PSDU).
+    pub psdu_bits: f64,
+    /// The TCP connection and segment payload it carries, if any.
+    pub segment: Option<(crate::ids::FlowId, u32)>,
+}
+
+impl Meter {
+    pub fn new(me: crate::ids::NodeId, slot: Dur) -> Meter {
+        Meter {
+            me,
+            slot,
+            start: crate::time::SimTime::ZERO,
+            ends: Vec::new(),
+            adapted_bits: 0.0,
+            flows: Vec::new(),
+            beacon_ns: 0.0,
+            last: None,
+        }
+    }
+
+    /// Close every slot that ended by `now` (an empty slot in between is observed as empty).
+    pub fn roll(&mut self, now: crate::time::SimTime) {
+        if self.slot == Dur::ZERO || now < self.start + self.slot {
+            return;
+        }
+        let elapsed = (now.ns() - self.start.ns()) / self.slot.ns();
+        let t = self.slot.ns() as f64;
+        let s = |ns: f64| ns * 1e-9;
+        self.last = Some(if elapsed == 1 {
+            Observed {
+                slot_s: s(t),
+                beacon_s: s(self.beacon_ns),
+                ends: self.ends.iter().map(|&(n, v)| (n, s(v))).collect(),
+                adapted_bits: self.adapted_bits,
+                flows: self
+                    .flows
+                    .iter()
+                    .map(|&(f, ns, bytes, n)| (f, s(ns), if n > 0 { bytes / f64::from(n) } else { 0.0 }))
+                    .collect(),
+            }
+        } else {
+            Observed { slot_s: s(t), ..Observed::default() }
+        });
+        self.start = crate::time::SimTime(self.start.ns() + elapsed * self.slot.ns());
+        self.ends.clear();
+        self.flows.clear();
+        (self.adapted_bits, self.beacon_ns) = (0.0, 0.0);
+    }
+
+    /// An exchange observed at `now` (at the end of its frame).
+    pub fn observe(&mut self, h: Heard, now: crate::time::SimTime) {
+        self.roll(now);
+        let Some(end) = h.end else {
+            self.beacon_ns += h.occupancy_ns;
+            return;
+        };
+        match self.ends.iter_mut().find(|e| e.0 == end) {
+            Some(e) => e.1 += h.occupancy_ns,
+            None => self.ends.push((end, h.occupancy_ns)),
+        }
+        if end != self.me {
+            return;
+        }
+        self.adapted_bits += h.psdu_bits;
+        if let Some((flow, len)) = h.segment {
+            match self.flows.iter_mut().find(|f| f.0 == flow) {
+                Some(f) => {
+                    f.1 += h.occupancy_ns;
+                    if len > 0 {
+                        (f.2, f.3) = (f.2 + f64::from(len), f.3 + 1);
+                    }
+                }
+                None => self.flows.push((flow, h.occupancy_ns, f64::from(len), u32::from(len > 0))),
+            }
+        }
+    }
+
+    /// The last complete slot, if one has ended.
+    pub fn last(&self) -> Option<&Observed> {
+        self.last.as_ref()
+    }
+}
+
+#[cfg(test)]
+mod meter_tests {
+    use super::*;
+    use crate::ids::{FlowId, NodeId};
+    use crate::time::SimTime;
+
+    fn heard(end: Option<u32>, us: f64, seg: Option<(u32, u32)>) -> Heard {
+        Heard {
+            end: end.map(NodeId),
+            occupancy_ns: us * 1e3,
+            psdu_bits: 8000.0,
+            segment: seg.map(|(f, len)| (FlowId(f), len)),
+        }
+    }
+
+    #[test]
+    fn a_slot_sums_channel_time_per_station_and_connection() {
+        // Station 1 (me) with flow 0, station 2 beside it, beacons; T = 100 ms.
+        let mut m = Meter::new(NodeId(1), Dur::from_ms(100));
+        let at = |ms: u64| SimTime(ms * 1_000_000);
+        m.observe(heard(Some(1), 400.0, Some((0, 1460))), at(1));
+        m.observe(heard(Some(1), 200.0, Some((0, 0))), at(2)); // its TCP ACK: no segment bytes
+        m.observe(heard(Some(2), 300.0, None), at(3));
+        m.observe(heard(None, 112.0, None), at(4));
+        m.observe(heard(Some(1), 400.0, Some((0, 1000))), at(50));
+        assert!(m.last().is_none(), "no slot has ended yet");
+        m.observe(heard(Some(2), 300.0, None), at(120)); // rolls: the first slot is complete
+        let o = m.last().unwrap().clone();
+        assert_eq!(o.slot_s, 0.1);
+        assert!((o.beacon_s - 112e-6).abs() < 1e-12);
+        assert_eq!(o.ends.iter().map(|e| e.0).collect::<Vec<_>>(), vec![NodeId(1), NodeId(2)]);
+        assert!((o.ends[0].1 - 1000e-6).abs() < 1e-12 && (o.ends[1].1 - 300e-6).abs() < 1e-12);
+        assert_eq!(o.adapted_bits, 3.0 * 8000.0); // only its own frames
+        assert_eq!(o.flows.len(), 1);
+        assert!((o.flows[0].1 - 1000e-6).abs() < 1e-12 && o.flows[0].2 == 1230.0);
+        let s = o.slot_for(NodeId(1), FlowId(0), 0.03);
+        assert_eq!((s.active, s.connections), (2, 1));
+        assert!((s.stations_s - 1300e-6).abs() < 1e-12 && (s.connection_s - 1000e-6).abs() < 1e-12);
+        // Two slots later with nothing heard in between: the last complete slot is empty.
+        m.roll(at(320));
+        let empty = m.last().unwrap();
+        assert!(empty.ends.is_empty() && empty.adapted_bits == 0.0 && empty.slot_s == 0.1);
+        // A station that heard only others counts itself among the active ones.
+        let others = Observed { slot_s: 0.1, ends: vec![(NodeId(2), 0.01)], ..Observed::default() };
+        assert_eq!(others.slot_for(NodeId(1), FlowId(0), 0.03).active, 2);
+    }
+}

@@ -56,6 +56,18 @@ pub const TX_DONE: u8 = 1;
 pub const RATE_CHANGED: u8 = 2;
 pub const CORRUPT_RX: u8 = 4;
 
+/// Paper 003's window at one station: its meter, the gate of its own rate's changes, and the
+/// rates it last used and received.
+#[derive(Clone, Debug)]
+pub struct ArfStation {
+    pub meter: arf_window::Meter,
+    pub gate: arf_window::Gate,
+    /// The mode of its own data frames (rate control's choice for the AP).
+    pub tx_mode: Option<ModeId>,
+    /// The mode of the data frames it last received from the AP.
+    pub rx_mode: Option<ModeId>,
+}
+
 /// A cross-layer scheme; each runs at the nodes it is installed on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u8)]
@@ -64,6 +76,9 @@ pub enum Scheme {
     ClapLink = 1,
     /// LN-MAC (paper 004 II-B): reads the TCP segments of the frames it sends and receives.
     LnMac = 2,
+    /// Paper 003's ARF-aware window: meters the channel time of the frames a station sends and
+    /// overhears and bounds its connections' windows on each rate change.
+    ArfWindow = 4,
 }
 
 impl Scheme {
@@ -72,6 +87,7 @@ impl Scheme {
         match self {
             Scheme::ClapLink => TX_DONE,
             Scheme::LnMac => 0, // it reads frames as they go on the air and arrive
+            Scheme::ArfWindow => TX_DONE | RATE_CHANGED, // and reads frames
         }
     }
 }
@@ -94,6 +110,8 @@ pub struct CrossLayer {
     pub lnmac_sn_t: Vec<u32>,
     /// Some scheme reads the frames themselves (LN-MAC): the one test the frame path pays.
     pub reads_frames: bool,
+    /// Paper 003's window per node (None where it does not run).
+    pub arf: Vec<Option<ArfStation>>,
 }
 
 impl CrossLayer {
@@ -105,6 +123,7 @@ impl CrossLayer {
             lnmac: vec![Default::default(); nodes],
             lnmac_sn_t: Vec::new(),
             reads_frames: false,
+            arf: vec![None; nodes],
         }
     }
 
@@ -113,7 +132,7 @@ impl CrossLayer {
     pub fn install(&mut self, node: NodeId, scheme: Scheme) {
         self.schemes[node.idx()] |= scheme as u8;
         self.wants[node.idx()] |= scheme.kinds();
-        self.reads_frames |= scheme == Scheme::LnMac;
+        self.reads_frames |= matches!(scheme, Scheme::LnMac | Scheme::ArfWindow);
     }
 
     /// The event kinds the schemes at `node` want.

@@ -1,0 +1,72 @@
+"""Paper 003's ARF-aware window in the world (issue 13): a station metering the channel
+bounds its connection's advertised window on every change of the rate it receives at, and the
+ACKs it sends carry exactly min(buffer, max(MSS, wnd_max)) (docs/scenarios.md,
+mac.arf_window_slot_ms; the arithmetic: xlayer/arf_window.rs, airtcp.analytic.p003_wnd_max)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import airtcp
+from airtcp.config import ScenarioError
+
+MOBILE = Path(__file__).parents[2] / "examples" / "mobile-tcp.toml"
+RADIOTAP, MAC, LLC, IP = 14, 24, 8, 20  # header bytes before the TCP header of a wlan record
+
+
+def run(**over: Any) -> Any:
+    base = {"duration_s": 10.0, "traces.windows": True, "mac.arf_window_slot_ms": 100.0}
+    return airtcp.run(MOBILE, seed=1, overrides={**base, **over})
+
+
+def test_the_advertised_window_after_a_rate_change_is_the_bound() -> None:
+    r = run(**{"traces.frames": True, "traces.tcp_segments": True})
+    w = r.traces["windows"].to_pandas()
+    assert len(w) > 5 and set(w["role"]) == {"receiver"} and set(w["node"]) == {1}
+    # Every decision is a change of the receiving rate, applied within [MSS, buffer].
+    assert (w["old_kbps"] != w["new_kbps"]).all()
+    want = w["wnd_max_bytes"].clip(lower=1460, upper=131072).astype(int)
+    assert (w["applied_bytes"] == want).all()
+    assert (w["applied_bytes"] < 131072).any(), "some bound below the buffer"
+    # Every ACK the station builds after a decision (acknowledging the segment whose frame
+    # triggered it, or later ones) and sends before the next advertises it; ACKs queued before
+    # the decision carry the old window. RFC 7323 window scale 2 for a 131072-byte buffer: the
+    # field holds the window >> 2.
+    segs = r.traces["tcp_segments"].to_pandas()
+    got = segs[segs["event"] == "received"]
+    fr = r.traces["frames"].to_pandas()
+    acks = fr[(fr["node"] == 1) & (fr["iface"] == 0) & ~fr["rx"] & (fr["kind"] == "data")]
+    tcp = RADIOTAP + MAC + LLC + IP
+    fields = [bytes(h) for h in acks["head"]]
+    ack_no = [int.from_bytes(h[tcp + 8 : tcp + 12], "big") for h in fields]
+    window = [int.from_bytes(h[tcp + 14 : tcp + 16], "big") << 2 for h in fields]
+    sent = list(acks["time_ns"])
+    checked = 0
+    times = list(w["time_ns"])
+    for k, applied in enumerate(w["applied_bytes"][:-1]):
+        trigger = got[got["time_ns"] == times[k]]
+        assert len(trigger) == 1, times[k]
+        end = int(trigger["seq"].iloc[0] + trigger["len"].iloc[0])
+        for at, a, wnd in zip(sent, ack_no, window, strict=True):
+            if times[k] < at < times[k + 1] and a >= end:
+                assert wnd == applied & ~3, (times[k], at, wnd, applied)
+                checked += 1
+    assert checked > 5
+
+
+def test_the_window_helps_or_does_no_harm_and_is_off_unless_asked() -> None:
+    plain = airtcp.run(MOBILE, seed=1, overrides={"duration_s": 10.0})
+    assert "windows" not in plain.traces
+    on = run()
+    # Walking away at 5 m/s from 10 m for 10 s: never out of the 54 Mbit/s zone's reach.
+    assert on.summary["flows"][0]["goodput_bps"] > 0.9 * plain.summary["flows"][0]["goodput_bps"]
+    with pytest.raises(ScenarioError, match="arf_window_slot_ms"):
+        airtcp.run(MOBILE, overrides={"mac.arf_window_slot_ms": 0})
+
+
+def test_the_windows_trace_needs_the_scheme() -> None:
+    with pytest.raises(ScenarioError, match=r"traces\.windows"):
+        airtcp.run(MOBILE, overrides={"traces.windows": True, "duration_s": 1.0})
