@@ -70,3 +70,31 @@ def test_the_window_helps_or_does_no_harm_and_is_off_unless_asked() -> None:
 def test_the_windows_trace_needs_the_scheme() -> None:
     with pytest.raises(ScenarioError, match=r"traces\.windows"):
         airtcp.run(MOBILE, overrides={"traces.windows": True, "duration_s": 1.0})
+
+
+EXAMPLE = Path(__file__).parents[2] / "examples" / "paper-003.toml"
+
+
+def test_the_paper_003_template() -> None:
+    from airtcp.config import load_toml
+
+    base = load_toml(EXAMPLE)
+    spec = airtcp.Scenario.from_dict({**base, "speed_mps": 10.0}).to_world_spec()
+    # from 10 m to 360 m at 10 m/s: 35 s; standard TCP: no window scheme; beacons on.
+    assert spec["duration_ns"] == 35_000_000_000
+    assert spec["nodes"][1]["position_m"][0] == 10.0
+    assert spec["wifi"]["beacon_interval_tu"] == 100 and "arf_window_slot_ms" not in spec["wifi"]
+    assert spec["wifi"]["rate_control"] == "arf" and spec["wifi"]["rts_threshold_bytes"] == 65535
+    toward = airtcp.Scenario.from_dict(
+        {**base, "mobility": "toward", "scheme": "wnd_max", "rts_cts": True}
+    )
+    t = toward.to_world_spec()
+    assert t["nodes"][1]["position_m"][0] == 360.0 and t["duration_ns"] == 70_000_000_000
+    assert t["wifi"]["arf_window_slot_ms"] == 100.0 and t["wifi"]["rts_threshold_bytes"] == 0
+    # B: the paper's minimum speed 0, with the Yoon-Liu-Noble warning; the square inside the cell.
+    with pytest.warns(UserWarning, match="speed_min_mps = 0"):
+        rwp = airtcp.Scenario.from_dict({**base, "mobility": "random-waypoint", "duration_s": 60.0})
+    m = rwp.to_world_spec()["nodes"][1]["mobility"]
+    assert "random" in str(m) and rwp.to_world_spec()["duration_ns"] == 60_000_000_000
+    with pytest.raises(ScenarioError, match="speed_mps"):
+        airtcp.Scenario.from_dict({**base, "speed_mps": 0.0})

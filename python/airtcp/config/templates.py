@@ -206,7 +206,125 @@ def paper004(knobs: Paper004Knobs, rest: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+class Paper003Knobs(BaseModel):
+    """Paper 003's knobs (Kashibuchi et al., TCP over ARF; docs/scenarios.md#templates)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
+
+    scheme: Literal["standard", "wnd_max"] = _field(
+        "standard",
+        '"standard" or "wnd_max"',
+        "standard TCP NewReno, or with the ARF-aware window (mac.arf_window_slot_ms)",
+    )
+    mobility: Literal["away", "toward", "random-waypoint"] = _field(
+        "away",
+        '"away", "toward" or "random-waypoint"',
+        "A-1: from 10 m straight out to the 6 Mbit/s edge; A-2: from the edge straight in to "
+        "10 m; B: random waypoint in the square inscribed in the cell, speed 0..speed_mps, no "
+        "pause",
+    )
+    speed_mps: float = _field(
+        5.0, "number 0.1..10 m/s", "the station's speed (B: the fastest leg)", ge=0.1, le=10.0
+    )
+    rts_cts: bool = _field(False, "true or false", "RTS/CTS before every data frame")
+    slot_ms: float = _field(
+        100.0, "number 1..10000 ms", "wnd_max's observation slot T", ge=1.0, le=10000.0
+    )
+    duration_s: float = _field(
+        300.0,
+        "number 1..3600 s",
+        "B only (A-1 and A-2 last until the station has crossed the cell)",
+        ge=1.0,
+        le=3600.0,
+    )
+
+
+# Paper 003's cell (section IV; the QualNet tables of examples/mobile-tcp.toml, docs/validation.md
+# section 12): the 6 Mbit/s edge at 370 m, 54 Mbit/s at 37 m.
+P003_EDGE_M = 370.0
+# Where A-1 starts and A-2 ends, and where A-1 ends and A-2 starts: 10 m from the AP, and 10 m
+# inside the edge (the paper does not say; the station never leaves the cell).
+P003_NEAR_M, P003_FAR_M = 10.0, 360.0
+
+
+def paper003(knobs: Paper003Knobs, rest: Mapping[str, Any]) -> dict[str, Any]:
+    """Paper 003's BSS (Fig. 3): an AP, one station (N = 1) downloading from an FTP server on a
+    100 Mbit/s wired link behind the AP, 802.11a with QualNet's power and sensitivity tables,
+    ARF with QualNet's constants, beacons every 100 TU."""
+    k = knobs
+    del rest
+    if k.mobility == "random-waypoint":
+        half = P003_EDGE_M / math.sqrt(2) - 1.0  # the square inside the circle, 1 m margin
+        mobility: dict[str, Any] = {
+            "kind": "random-waypoint",
+            "area_m": [-half, -half, half, half],
+            "speed_min_mps": 0.0,  # the paper's minimum (Yoon-Liu-Noble: speeds decay)
+            "speed_max_mps": k.speed_mps,
+            "pause_s": 0.0,
+        }
+        start_m, duration_s = P003_NEAR_M, k.duration_s
+    else:
+        mobility = {"kind": "constant-velocity", "speed_mps": k.speed_mps, "direction": k.mobility}
+        start_m = P003_NEAR_M if k.mobility == "away" else P003_FAR_M
+        duration_s = (P003_FAR_M - P003_NEAR_M) / k.speed_mps
+    return {
+        "name": f"paper-003-{k.scheme}",
+        "topology": "bss",
+        "stations": 1,
+        "spacing_m": start_m,
+        "standard": "80211a",
+        "basic_rate_mbps": 6,
+        "duration_s": round(duration_s, 6),
+        "warmup_s": 0.0,
+        "cc": "newreno",
+        "delayed_ack": False,  # b = 1
+        "mobility": mobility,
+        "mac": {
+            "rate_control": "arf",  # QualNet's: theta_up 10, theta_down 2, T_up 60 ms
+            "rts_threshold_bytes": 0 if k.rts_cts else 65535,
+            "beacon_interval_tu": 100,
+            **({"arf_window_slot_ms": k.slot_ms} if k.scheme == "wnd_max" else {}),
+        },
+        "tcp": {
+            "mss_bytes": 1460,
+            "timestamps": True,
+            "rcv_buf_bytes": 131072,
+            "snd_buf_bytes": 131072,
+        },
+        "channel": {
+            "model": "radio",
+            "path_loss_exponent": 2.0,
+            "reference_loss_db": 53.64,
+            "tx_power_dbm": 20.0,
+            "tx_power_by_rate_dbm": [
+                [6, 20],
+                [9, 20],
+                [12, 19],
+                [18, 19],
+                [24, 18],
+                [36, 18],
+                [48, 16],
+                [54, 16],
+            ],
+            "rx_sensitivity_by_rate_dbm": [
+                [6, -85],
+                [9, -85],
+                [12, -83],
+                [18, -83],
+                [24, -78],
+                [36, -78],
+                [48, -69],
+                [54, -69],
+            ],
+        },  # fmt: skip
+        "nodes": [{"name": "server", "role": "host"}],
+        "links": [{"a": "ap", "b": "server", "rate_mbps": 100, "delay_ms": 1}],
+        "flows": [{"kind": "tcp-bulk", "src": "server", "dst": "sta1"}],
+    }
+
+
 TEMPLATES: dict[str, tuple[type[BaseModel], Callable[[Any, Mapping[str, Any]], dict[str, Any]]]] = {
+    "paper-003": (Paper003Knobs, paper003),
     "paper-004": (Paper004Knobs, paper004),
 }
 
