@@ -31,6 +31,8 @@ def test_the_advertised_window_after_a_rate_change_is_the_bound() -> None:
     want = w["wnd_max_bytes"].clip(lower=1460, upper=131072).astype(int)
     assert (w["applied_bytes"] == want).all()
     assert (w["applied_bytes"] < 131072).any(), "some bound below the buffer"
+    # A connection idle in the last slot (a stall) gets no bound from it: Eq. 8 would be 0.
+    assert (w["wnd_max_bytes"] > 0).all()
     # Every ACK the station builds after a decision (acknowledging the segment whose frame
     # triggered it, or later ones) and sends before the next advertises it; ACKs queued before
     # the decision carry the old window. RFC 7323 window scale 2 for a 131072-byte buffer: the

@@ -165,7 +165,8 @@ impl World {
     /// complete observation slot, as the advertised window (receiver, III-C-2) or the cwnd cap
     /// (sender, III-C-1), within [one segment, the buffer]: a zero window would stall the
     /// connection, which has no persist timer here. Nothing before the first slot has ended,
-    /// or before the connection has an RTT.
+    /// before the connection has an RTT, or for a connection that sent no segment in the last
+    /// slot (not one of the M_i active connections).
     fn arf_apply(
         &mut self,
         node: NodeId,
@@ -195,6 +196,11 @@ impl World {
                 + crate::mac::frame::FCS_BYTES;
             let x = Exchange::of(&cfg, overhead, cfg.rts_threshold_bytes < overhead + mss);
             let slot = obs.slot_for(node, FlowId(f as u32), rtt.ns() as f64 * 1e-9);
+            if slot.segment_bytes <= 0.0 {
+                // Not among the M_i connections active in T (a stalled slot): no lambda, no
+                // channel time; Eq. 8 would give 0. Its window stays as it is.
+                continue;
+            }
             let w = wnd_max(&x, &slot, old, new, cfg.ack_duration_for(new), b);
             let applied =
                 (w.wnd_max_bytes.max(0.0) as u64).clamp(u64::from(mss), u64::from(buf.max(mss))) as u32;
