@@ -35,6 +35,10 @@ pub struct ArfParams {
     /// AARF: a failed probe multiplies the success threshold and the timer by `k` (up to
     /// `max_success_threshold`); `None` for ARF.
     pub adaptive: Option<AarfParams>,
+    /// The fallback after a failed probe ends the recovery: from then on two failures in a
+    /// row step down again (Kamerman and Monteban, paper 003's description). ns-3 keeps the
+    /// recovery until a frame is acknowledged, so a fallback mode that fails too is kept.
+    pub recovery_ends_at_fallback: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,17 +49,26 @@ pub struct AarfParams {
 
 impl ArfParams {
     /// QualNet's ARF: 10 successes, 2 failures, 60 ms.
-    pub const QUALNET: ArfParams =
-        ArfParams { success_threshold: 10, timer: ArfTimer::Time(Dur::from_ms(60)), adaptive: None };
+    pub const QUALNET: ArfParams = ArfParams {
+        success_threshold: 10,
+        timer: ArfTimer::Time(Dur::from_ms(60)),
+        adaptive: None,
+        recovery_ends_at_fallback: true,
+    };
     /// ns-3's ArfWifiManager defaults.
-    pub const NS3: ArfParams =
-        ArfParams { success_threshold: 10, timer: ArfTimer::Attempts(15), adaptive: None };
+    pub const NS3: ArfParams = ArfParams {
+        success_threshold: 10,
+        timer: ArfTimer::Attempts(15),
+        adaptive: None,
+        recovery_ends_at_fallback: false,
+    };
     /// ns-3's AarfWifiManager defaults (SuccessK 2, TimerK 2, MinSuccessThreshold 10,
     /// MaxSuccessThreshold 60, MinTimerThreshold 15).
     pub const AARF_NS3: ArfParams = ArfParams {
         success_threshold: 10,
         timer: ArfTimer::Attempts(15),
         adaptive: Some(AarfParams { k: 2, max_success_threshold: 60 }),
+        recovery_ends_at_fallback: false,
     };
 }
 
@@ -123,6 +136,11 @@ impl Arf {
                         (st.timer_threshold * u64::from(a.k)).max(u64::from(self.params.success_threshold));
                 }
                 st.rate = st.rate.saturating_sub(1);
+                if self.params.recovery_ends_at_fallback {
+                    // Back at the former mode, normal again: two more failures step down.
+                    st.recovery = false;
+                    st.failed = 0;
+                }
             }
             Self::timer_reset(st, now);
         } else {
@@ -239,6 +257,29 @@ mod tests {
         // Recovery lasts until an ACK: a second failure does not step down again.
         fail(&a, &mut st, 1, T0);
         assert_eq!(rate(&a, &mut st), 6);
+    }
+
+    #[test]
+    fn qualnet_arf_is_normal_again_after_the_fallback_and_never_sticks() {
+        // Kamerman and Monteban (paper 003 II): after a failed probe the rate goes back and
+        // the timer restarts; two more failures in a row step down again. (ns-3 keeps the
+        // recovery until an ACK, above: a station walking out of the fallback mode's range
+        // would keep sending at it.)
+        let a = Arf { ladder: Standard::A.modes(), params: ArfParams::QUALNET };
+        let mut st = a.station();
+        ok(&a, &mut st, 10, T0); // 6 -> 9, recovery
+        fail(&a, &mut st, 1, T0);
+        assert_eq!((rate(&a, &mut st), st.recovery, st.failed), (6, false, 0));
+        ok(&a, &mut st, 10, ms(1)); // 6 -> 9 again
+        ok(&a, &mut st, 1, ms(1)); // recovery over (1 success at 9)
+        ok(&a, &mut st, 9, ms(2)); // the 10th success: 9 -> 12, recovery
+        assert_eq!((rate(&a, &mut st), st.recovery), (12, true));
+        fail(&a, &mut st, 1, ms(2)); // back to 9
+        assert_eq!((rate(&a, &mut st), st.recovery), (9, false));
+        fail(&a, &mut st, 1, ms(3));
+        assert_eq!(rate(&a, &mut st), 9, "one failure after the fallback is not enough");
+        fail(&a, &mut st, 1, ms(3));
+        assert_eq!(rate(&a, &mut st), 6, "two in a row step down");
     }
 
     #[test]
