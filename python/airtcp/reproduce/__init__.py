@@ -14,6 +14,10 @@ __all__ = ["PAPERS", "ReproduceError", "reproduce"]
 # Paper id -> (module name, one-line title).
 PAPERS: dict[str, tuple[str, str]] = {
     "001": ("airtcp.reproduce.p001", "Brar et al., TCP in conflict-based wireless links"),
+    "003": (
+        "airtcp.reproduce.p003",
+        "Kashibuchi et al., TCP over adaptive multi-rate 802.11 (ARF)",
+    ),
     "004": ("airtcp.reproduce.p004", "Ravichandran et al., LN-MAC: explicit loss notification"),
 }
 
