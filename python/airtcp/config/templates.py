@@ -230,6 +230,13 @@ class Paper003Knobs(BaseModel):
     slot_ms: float = _field(
         100.0, "number 1..10000 ms", "wnd_max's observation slot T", ge=1.0, le=10000.0
     )
+    queue_packets: int = _field(
+        100,
+        "integer 1..10000 packets",
+        "the AP's interface queue (the paper does not give QualNet's)",
+        ge=1,
+        le=10000,
+    )
     duration_s: float = _field(
         300.0,
         "number 1..3600 s",
@@ -283,6 +290,7 @@ def paper003(knobs: Paper003Knobs, rest: Mapping[str, Any]) -> dict[str, Any]:
             "rate_control": "arf",  # QualNet's: theta_up 10, theta_down 2, T_up 60 ms
             "rts_threshold_bytes": 0 if k.rts_cts else 65535,
             "beacon_interval_tu": 100,
+            "queue_limit_packets": k.queue_packets,
             **({"arf_window_slot_ms": k.slot_ms} if k.scheme == "wnd_max" else {}),
         },
         "tcp": {
