@@ -274,6 +274,31 @@ impl Traces {
         }
     }
 
+    /// Paper 003's window at station `node` for `flow` after its rate went `modes.0` ->
+    /// `modes.1`: Eq. 11's value and the window applied (as a receiver or a sender).
+    #[allow(clippy::too_many_arguments)]
+    pub fn window(
+        &mut self,
+        now: SimTime,
+        node: u32,
+        flow: u32,
+        modes: (crate::phy::ModeId, crate::phy::ModeId),
+        wnd_max_bytes: f64,
+        applied_bytes: u32,
+        receiving: bool,
+    ) {
+        if let Some(t) = &mut self.windows {
+            t.time_ns.push(now.ns());
+            t.node.push(node);
+            t.flow.push(flow);
+            t.old_kbps.push(modes.0.rate_kbps());
+            t.new_kbps.push(modes.1.rate_kbps());
+            t.wnd_max_bytes.push(wnd_max_bytes);
+            t.applied_bytes.push(applied_bytes);
+            t.role.push(if receiving { "receiver" } else { "sender" });
+        }
+    }
+
     /// Rate control at `node` moved `peer` to `mode` at `now`.
     pub fn rate_change(&mut self, now: SimTime, node: u32, peer: u32, mode: crate::phy::ModeId) {
         if let Some(t) = &mut self.rates {

@@ -99,13 +99,12 @@ impl Wifi {
 
     /// The beacon grant of `node` fired: the Beacon to put on the air, if the node is free
     /// (it broadcasts: no response, no retry; 11.1.3.2).
-    pub fn beacon_grant(&mut self, node: NodeId, gen: u32, cca: Cca, now: SimTime) -> Option<Frame> {
+    pub fn beacon_grant(&mut self, node: NodeId, gen: u32, cca: Cca) -> Option<Frame> {
         let beacon = self.cfg.beacon?;
         let mac = &mut self.macs[node.idx()];
         if !mac.beacon_grant.fire(gen) || !mac.beacon_pending || mac.blocked() || cca.transmitting {
             return None;
         }
-        let _ = now;
         mac.beacon_pending = false;
         let seq = mac.next_seq;
         mac.next_seq = (mac.next_seq + 1) % 4096;

@@ -88,8 +88,7 @@ pub fn mpdu_bytes(ip_bytes: u32, header_bytes: u32) -> u32 {
 
 /// MPDU size of a data frame carrying an IP packet of `ip_bytes`.
 pub fn data_mpdu_bytes(ip_bytes: u32, qos: bool) -> u32 {
-    let header = if qos { QOS_DATA_HEADER_BYTES } else { DATA_HEADER_BYTES };
-    ip_bytes + LLC_SNAP_BYTES + header + FCS_BYTES
+    mpdu_bytes(ip_bytes, if qos { QOS_DATA_HEADER_BYTES } else { DATA_HEADER_BYTES })
 }
 
 #[cfg(test)]

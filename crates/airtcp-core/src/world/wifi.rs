@@ -103,7 +103,7 @@ impl World {
             };
             if j == frame.dst {
                 dst_outcome = outcome;
-                if outcome == Outcome::Ok && self.xlayer.reads_frames {
+                if outcome == Outcome::Ok && reads_frames {
                     self.lnmac_receive(j, id, frame, now); // before the frame's own segment goes up
                 }
             }
@@ -191,7 +191,7 @@ impl World {
 
     pub(crate) fn on_beacon_grant(&mut self, node: NodeId, gen: u32, now: SimTime) {
         let cca = self.medium.cca(node);
-        if let Some(frame) = self.wifi.beacon_grant(node, gen, cca, now) {
+        if let Some(frame) = self.wifi.beacon_grant(node, gen, cca) {
             self.transmit(node, frame, now);
         }
     }

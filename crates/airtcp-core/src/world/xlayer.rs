@@ -9,7 +9,7 @@ use crate::net::Packet;
 use crate::spec::Role;
 use crate::tcp::conn::{Segment, ACK, OPT_CDO};
 use crate::time::SimTime;
-use crate::xlayer::arf_window::{wnd_max, Act, Exchange, Heard};
+use crate::xlayer::arf_window::{wnd_max, Act, ExchangeTime, Heard};
 use crate::xlayer::lnmac::Conn;
 use crate::xlayer::{MacEvent, Scheme};
 
@@ -47,10 +47,8 @@ impl World {
     /// and the frame carries the previous SN_T (paper 004 II-B, Fig. 3).
     #[inline(never)]
     pub(crate) fn lnmac_stamp(&mut self, node: NodeId, tx: TxId, packet: Option<PacketId>) {
+        let Some(id) = packet else { return }; // a control frame carries no segment
         let x = &mut self.xlayer;
-        if packet.is_none() {
-            return; // a control frame carries no segment
-        }
         if x.lnmac_sn_t.len() <= tx.idx() {
             x.lnmac_sn_t.resize(tx.idx() + 1, 0);
         }
@@ -58,7 +56,6 @@ impl World {
         if !x.runs(node, Scheme::LnMac) {
             return;
         }
-        let Some(id) = packet else { return };
         let p = self.packets.get(id);
         let Some(seg) = p.tcp else { return };
         let conn = Conn { flow: p.flow, from: p.src };
@@ -140,15 +137,8 @@ impl World {
         let occupancy_ns = if frame.kind == FrameKind::Beacon {
             air.ns() as f64
         } else {
-            let t = cfg.timing;
             let n = st.meter.last().map_or(1, |o| o.ends.len().max(1) as u32);
-            let backoff = f64::from(t.cw_min) / f64::from(n + 1) * t.slot.ns() as f64; // Eq. 1
-            let rts = if frame.bytes > cfg.rts_threshold_bytes {
-                cfg.control_txv.duration(crate::mac::frame::RTS_BYTES) + t.sifs + cfg.cts_duration + t.sifs
-            } else {
-                crate::time::Dur::ZERO
-            };
-            (t.sifs + t.slot.times(2) + rts + air + frame.nav).ns() as f64 + backoff
+            ExchangeTime::of(cfg, 0, frame.bytes > cfg.rts_threshold_bytes).exchange_ns(air, frame.nav, n)
         };
         let psdu_bits = f64::from(frame.bytes) * 8.0;
         st.meter.observe(Heard { end, occupancy_ns, psdu_bits, segment }, now);
@@ -194,7 +184,7 @@ impl World {
                 + crate::mac::frame::LLC_SNAP_BYTES
                 + cfg.data_header_bytes
                 + crate::mac::frame::FCS_BYTES;
-            let x = Exchange::of(&cfg, overhead, cfg.rts_threshold_bytes < overhead + mss);
+            let x = ExchangeTime::of(&cfg, overhead, cfg.rts_threshold_bytes < overhead + mss);
             let slot = obs.slot_for(node, FlowId(f as u32), rtt.ns() as f64 * 1e-9);
             if slot.segment_bytes <= 0.0 {
                 // Not among the M_i connections active in T (a stalled slot): no lambda, no
@@ -209,16 +199,7 @@ impl World {
             } else {
                 t.snd.set_cwnd_cap(Some(applied.div_ceil(mss)));
             }
-            if let Some(tr) = &mut self.traces.windows {
-                tr.time_ns.push(now.ns());
-                tr.node.push(node.0);
-                tr.flow.push(f as u32);
-                tr.old_kbps.push(old.rate_kbps());
-                tr.new_kbps.push(new.rate_kbps());
-                tr.wnd_max_bytes.push(w.wnd_max_bytes);
-                tr.applied_bytes.push(applied);
-                tr.role.push(if receiving { "receiver" } else { "sender" });
-            }
+            self.traces.window(now, node.0, f as u32, (old, new), w.wnd_max_bytes, applied, receiving);
         }
     }
 }

@@ -39,7 +39,7 @@ pub struct Slot {
 /// The constants of Eq. 1, 9 and 10: the MAC's timing, the TCP/IP and MAC bytes around a
 /// segment, and whether exchanges use RTS/CTS.
 #[derive(Clone, Copy, Debug)]
-pub struct Exchange {
+pub struct ExchangeTime {
     pub sifs: Dur,
     pub slot: Dur,
     pub cw_min: u32,
@@ -53,10 +53,10 @@ pub struct Exchange {
     pub preamble: crate::phy::Preamble,
 }
 
-impl Exchange {
+impl ExchangeTime {
     /// From the channel's MAC settings, with `overhead_bytes` around each segment.
-    pub fn of(cfg: &WifiConfig, overhead_bytes: u32, rts_cts: bool) -> Exchange {
-        Exchange {
+    pub fn of(cfg: &WifiConfig, overhead_bytes: u32, rts_cts: bool) -> ExchangeTime {
+        ExchangeTime {
             sifs: cfg.timing.sifs,
             slot: cfg.timing.slot,
             cw_min: cfg.timing.cw_min,
@@ -73,13 +73,20 @@ impl Exchange {
         f64::from(self.cw_min) / f64::from(n.max(1) + 1) * self.slot.ns() as f64
     }
 
+    /// Eq. 2-4 and 10: the channel time of one exchange whose data frame takes `data` and is
+    /// followed by `after` (SIFS + ACK: the data frame's Duration) [ns]: DIFS + mean backoff
+    /// [+ RTS + SIFS + CTS + SIFS] + DATA + `after`.
+    pub fn exchange_ns(&self, data: Dur, after: Dur, n: u32) -> f64 {
+        let difs = self.sifs + self.slot.times(2); // 10.3.2.3.5
+        let rts = if self.rts_cts { self.rts + self.sifs + self.cts + self.sifs } else { Dur::ZERO };
+        (difs + rts + data + after).ns() as f64 + self.mean_backoff_ns(n)
+    }
+
     /// Eq. 10: one exchange carrying a segment of `segment_bytes` at `mode` [ns]: DIFS + mean
     /// backoff [+ RTS + SIFS + CTS + SIFS] + DATA + SIFS + ACK (`ack`: the ACK's airtime).
     pub fn t_data_ns(&self, mode: ModeId, segment_bytes: u32, ack: Dur, n: u32) -> f64 {
-        let difs = self.sifs + self.slot.times(2); // 10.3.2.3.5
         let data = TxVector::new(mode, self.preamble).duration(segment_bytes + self.overhead_bytes);
-        let rts = if self.rts_cts { self.rts + self.sifs + self.cts + self.sifs } else { Dur::ZERO };
-        (difs + rts + data + self.sifs + ack).ns() as f64 + self.mean_backoff_ns(n)
+        self.exchange_ns(data, self.sifs + ack, n)
     }
 
     /// Eq. 9: b segments and one TCP ACK at `mode` [ns].
@@ -108,7 +115,7 @@ pub struct Window {
 /// Paper 003 Eq. 5-13: the window of a connection after its station's rate goes from `old`
 /// to `new`. `ack` is the MAC ACK's airtime after a frame at `new`; `b` the segments per TCP
 /// ACK.
-pub fn wnd_max(x: &Exchange, slot: &Slot, old: ModeId, new: ModeId, ack: Dur, b: u32) -> Window {
+pub fn wnd_max(x: &ExchangeTime, slot: &Slot, old: ModeId, new: ModeId, ack: Dur, b: u32) -> Window {
     let (c_old, c_new) = (f64::from(old.rate_kbps()) * 1e3, f64::from(new.rate_kbps()) * 1e3);
     let n = slot.active.max(1);
     let remain = slot.slot_s - slot.stations_s - slot.beacon_s; // Eq. 6
@@ -193,10 +200,10 @@ mod tests {
 
     /// 802.11a: slot 9 us, SIFS 16, CWmin 15; segments with TCP/IP 40 + timestamps 12 + LLC 8 +
     /// MAC 24 + FCS 4 = 88 bytes around them; the MAC ACK at 6 Mbit/s is 44 us.
-    fn exchange(rts_cts: bool) -> Exchange {
+    fn exchange(rts_cts: bool) -> ExchangeTime {
         let t = PhyTiming::of(Standard::A, false);
         let ctl = TxVector::new(a(6), Preamble::Long);
-        Exchange {
+        ExchangeTime {
             sifs: t.sifs,
             slot: t.slot,
             cw_min: t.cw_min,
