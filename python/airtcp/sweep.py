@@ -57,6 +57,9 @@ class SweepSpec:
     zips: list[dict[str, list[Any]]]
     replications: int
     seed: int
+    # Grid keys whose values share seeds (common random numbers): runs that differ only in
+    # these get the same seed, so a comparison across them is paired.
+    paired: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -75,7 +78,7 @@ class RunSpec:
 MAX_RUNS = 100_000
 # Most worker processes (more than the runs to do are never started).
 MAX_WORKERS = 1024
-_SWEEP_FIELDS = ("base", "seed", "replications", "grid", "zip")
+_SWEEP_FIELDS = ("base", "seed", "replications", "grid", "zip", "paired")
 
 
 def _key(key: str, limit: int = 60) -> str:
@@ -230,7 +233,17 @@ def load_sweep(path: str | Path) -> SweepSpec:
             f"the sweep expands to {total} runs (grid x zips x replications; allowed: at most "
             f"{MAX_RUNS}): split it into several sweeps"
         )
-    return SweepSpec(base=base, grid=grid, zips=zips, replications=reps, seed=seed)
+    paired_v = raw.get("paired", [])
+    if not isinstance(paired_v, list) or not all(isinstance(k, str) for k in paired_v):
+        raise SweepError(f"paired: {_short(paired_v)} (allowed: an array of grid keys)")
+    for k in paired_v:
+        if k not in grid:
+            raise SweepError(
+                f"paired: {_short(k)} is not a grid key (allowed: {', '.join(grid) or 'none'})"
+            )
+    return SweepSpec(
+        base=base, grid=grid, zips=zips, replications=reps, seed=seed, paired=tuple(paired_v)
+    )
 
 
 def _digest(*parts: str) -> str:
@@ -247,19 +260,34 @@ def expand(spec: SweepSpec) -> list[RunSpec]:
     for z in spec.zips:
         n = len(next(iter(z.values())))
         axes.append([{k: vals[i] for k, vals in z.items()} for i in range(n)])
+    for k in spec.paired:
+        if k not in spec.grid:
+            raise SweepError(f"paired: {_short(k)} is not a grid key")
     runs = []
+    seed_specs: dict[str, str] = {}  # the canonical spec seeds derive from, by its parameters
     for combo in itertools.product(*axes) if axes else [()]:
         params: dict[str, Any] = {}
         for part in combo:
             params.update(part)
+        # A paired key takes its first value for the seed: the runs that differ only in
+        # paired keys share seeds (common random numbers).
+        seeding = {**params, **{k: spec.grid[k][0] for k in spec.paired}}
         try:
             config = apply_value_overrides(spec.base, params)
             canonical = Scenario.from_dict(config).spec_json()
+            key = json.dumps(seeding, sort_keys=True)
+            if key not in seed_specs:
+                seed_specs[key] = (
+                    canonical
+                    if seeding == params
+                    else Scenario.from_dict(apply_value_overrides(spec.base, seeding)).spec_json()
+                )
         except ScenarioError as exc:
             raise SweepError(f"run {_short(params, 200)}: {exc}") from None
         for rep in range(spec.replications):
-            # The seed: from the sweep seed, the run's canonical spec and the replication.
-            seed = int(_digest(str(spec.seed), canonical, str(rep))[:15], 16)
+            # The seed: from the sweep seed, the canonical spec of the run with its paired keys
+            # at their first values, and the replication.
+            seed = int(_digest(str(spec.seed), seed_specs[key], str(rep))[:15], 16)
             run_hash = _digest(canonical, str(seed), __version__)[:32]
             runs.append(RunSpec(params, rep, config, seed, run_hash))
     return runs

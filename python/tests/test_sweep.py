@@ -78,6 +78,8 @@ def test_the_example_sweep_has_the_shape_of_paper_000_fig_3():
         ('base = {}\ncolour = "red"', "colour: unknown field"),
         ("base = {}\n[[zip]]\na = [1]\nb = [1, 2]", "zip.0: lists of lengths [1, 2]"),
         ("base = {}\n[grid]\nstations = [0]", "run {'stations': 0}: stations"),
+        ('base = {}\npaired = "cc"', "paired: 'cc' (allowed: an array of grid keys)"),
+        ('base = {}\npaired = ["cc"]\n[grid]\nstations = [1]', "paired: 'cc' is not a grid key"),
     ],
 )
 def test_bad_sweep_files_say_what_is_wrong(tmp_path, text, needle):
@@ -97,6 +99,48 @@ def test_hashes_and_seeds_are_stable_across_processes(tmp_path):
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout
     assert [tuple(x) for x in json.loads(out)] == here
+
+
+@pytest.mark.filterwarnings("ignore:.*speed_min_mps = 0")  # paper 003's B: stated there
+def test_paired_keys_share_seeds_and_give_paired_walks(tmp_path):
+    # Common random numbers: the runs that differ only in a paired key share each
+    # replication's seed (hence the station's random waypoint walk); other axes do not.
+    text = f"""
+base = "{EXAMPLES / "paper-003.toml"}"
+replications = 2
+paired = ["scheme"]
+[grid]
+scheme = ["standard", "wnd_max"]
+queue_packets = [20, 100]
+mobility = ["random-waypoint"]
+duration_s = [3.0]
+"""
+    runs = sweep.expand(sweep.load_sweep(write(tmp_path, text)))
+    seeds: dict[tuple[int, int], set[int]] = {}
+    for r in runs:
+        seeds.setdefault((r.params["queue_packets"], r.replication), set()).add(r.seed)
+    assert all(len(v) == 1 for v in seeds.values()), "one seed per (queue, replication)"
+    assert len({next(iter(v)) for v in seeds.values()}) == 4, "other axes keep their own"
+    assert len({r.run_hash for r in runs}) == len(runs)
+    # Unpaired, the first value's runs keep the seeds they had: pairing moves only the others.
+    plain = sweep.expand(sweep.load_sweep(write(tmp_path, text.replace('paired = ["scheme"]', ""))))
+    first = {(r.params["queue_packets"], r.replication): r.seed for r in plain
+             if r.params["scheme"] == "standard"}  # fmt: skip
+    assert {k: next(iter(v)) for k, v in seeds.items()} == first
+    assert len({r.seed for r in plain}) == len(plain)
+    # The same seed gives the same walk under both schemes: identical frames and positions
+    # until the first observation slot (100 ms) lets the scheme act.
+    import airtcp
+
+    pair = [r for r in runs if r.params["queue_packets"] == 20 and r.replication == 0]
+    pos = []
+    for r in pair:
+        res = airtcp.run(
+            airtcp.Scenario.from_dict(r.config), seed=r.seed, overrides={"traces.positions": True}
+        )
+        p = res.traces["positions"].to_pandas()
+        pos.append(p[p["time_ns"] < 100_000_000][["time_ns", "x_m", "y_m"]])
+    assert pos[0].equals(pos[1]) and len(pos[0]) > 10
 
 
 def test_adding_a_grid_value_leaves_the_other_runs_alone(tmp_path):
