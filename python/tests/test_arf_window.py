@@ -102,3 +102,22 @@ def test_the_paper_003_template() -> None:
     assert "random" in str(m) and rwp.to_world_spec()["duration_ns"] == 60_000_000_000
     with pytest.raises(ScenarioError, match="speed_mps"):
         airtcp.Scenario.from_dict({**base, "speed_mps": 0.0})
+
+
+def test_an_uploading_station_caps_its_cwnd_at_the_bound() -> None:
+    # III-C-1: at a sending station wnd_max is a cap on cwnd (Linux's snd_cwnd_clamp), in
+    # segments rounded up; between two decisions cwnd never exceeds the last one's cap.
+    over = {"scheme": "wnd_max", "direction": "upload", "speed_mps": 10.0, "traces.tcp": True,
+            "traces.windows": True}  # fmt: skip
+    r = airtcp.run(EXAMPLE, seed=1, overrides=over)
+    w = r.traces["windows"].to_pandas()
+    assert len(w) > 20 and set(w["role"]) == {"sender"} and set(w["node"]) == {1}
+    cwnd = r.traces["tcp"].to_pandas()
+    times = [*w["time_ns"], 1 << 62]
+    capped = 0
+    for k, applied in enumerate(w["applied_bytes"]):
+        cap = -(-int(applied) // 1460)
+        seen = cwnd[(cwnd["time_ns"] >= times[k]) & (cwnd["time_ns"] < times[k + 1])]["cwnd"]
+        assert (seen <= cap).all(), (times[k], cap, seen.max())
+        capped += int((seen == cap).any())
+    assert capped > 5, "the cap binds"

@@ -227,6 +227,12 @@ class Paper003Knobs(BaseModel):
         5.0, "number 0.1..10 m/s", "the station's speed (B: the fastest leg)", ge=0.1, le=10.0
     )
     rts_cts: bool = _field(False, "true or false", "RTS/CTS before every data frame")
+    direction: Literal["download", "upload"] = _field(
+        "download",
+        '"download" or "upload"',
+        "the station downloads from the server (the paper's case: wnd_max is its advertised "
+        "window) or uploads to it (wnd_max caps its cwnd, III-C-1)",
+    )
     slot_ms: float = _field(
         100.0, "number 1..10000 ms", "wnd_max's observation slot T", ge=1.0, le=10000.0
     )
@@ -275,7 +281,7 @@ def paper003(knobs: Paper003Knobs, rest: Mapping[str, Any]) -> dict[str, Any]:
         start_m = P003_NEAR_M if k.mobility == "away" else P003_FAR_M
         duration_s = (P003_FAR_M - P003_NEAR_M) / k.speed_mps
     return {
-        "name": f"paper-003-{k.scheme}",
+        "name": f"paper-003-{k.scheme}" + ("" if k.direction == "download" else "-upload"),
         "topology": "bss",
         "stations": 1,
         "spacing_m": start_m,
@@ -330,7 +336,11 @@ def paper003(knobs: Paper003Knobs, rest: Mapping[str, Any]) -> dict[str, Any]:
         },  # fmt: skip
         "nodes": [{"name": "server", "role": "host"}],
         "links": [{"a": "ap", "b": "server", "rate_mbps": 100, "delay_ms": 1}],
-        "flows": [{"kind": "tcp-bulk", "src": "server", "dst": "sta1"}],
+        "flows": [
+            {"kind": "tcp-bulk", "src": "server", "dst": "sta1"}
+            if k.direction == "download"
+            else {"kind": "tcp-bulk", "src": "sta1", "dst": "server"}
+        ],
     }
 
 
