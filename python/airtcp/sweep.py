@@ -57,8 +57,9 @@ class SweepSpec:
     zips: list[dict[str, list[Any]]]
     replications: int
     seed: int
-    # Grid keys whose values share seeds (common random numbers): runs that differ only in
-    # these get the same seed, so a comparison across them is paired.
+    # Swept keys (grid or zip) whose values share seeds (common random numbers): runs that
+    # differ only in these get the same seed, so a comparison across them is paired. A zip
+    # key pairs its whole zip.
     paired: tuple[str, ...] = ()
 
 
@@ -235,11 +236,11 @@ def load_sweep(path: str | Path) -> SweepSpec:
         )
     paired_v = raw.get("paired", [])
     if not isinstance(paired_v, list) or not all(isinstance(k, str) for k in paired_v):
-        raise SweepError(f"paired: {_short(paired_v)} (allowed: an array of grid keys)")
+        raise SweepError(f"paired: {_short(paired_v)} (allowed: an array of swept keys)")
     for k in paired_v:
-        if k not in grid:
+        if k not in seen:
             raise SweepError(
-                f"paired: {_short(k)} is not a grid key (allowed: {', '.join(grid) or 'none'})"
+                f"paired: {_short(k)} is not swept (allowed: {', '.join(seen) or 'none'})"
             )
     return SweepSpec(
         base=base, grid=grid, zips=zips, replications=reps, seed=seed, paired=tuple(paired_v)
@@ -260,9 +261,15 @@ def expand(spec: SweepSpec) -> list[RunSpec]:
     for z in spec.zips:
         n = len(next(iter(z.values())))
         axes.append([{k: vals[i] for k, vals in z.items()} for i in range(n)])
+    first: dict[str, Any] = {}  # the paired keys' first values (a zip key: its whole zip's)
     for k in spec.paired:
-        if k not in spec.grid:
-            raise SweepError(f"paired: {_short(k)} is not a grid key")
+        if k in spec.grid:
+            first[k] = spec.grid[k][0]
+            continue
+        z = next((z for z in spec.zips if k in z), None)
+        if z is None:
+            raise SweepError(f"paired: {_short(k)} is not swept")
+        first.update({zk: vals[0] for zk, vals in z.items()})
     runs = []
     seed_specs: dict[str, str] = {}  # the canonical spec seeds derive from, by its parameters
     for combo in itertools.product(*axes) if axes else [()]:
@@ -271,7 +278,7 @@ def expand(spec: SweepSpec) -> list[RunSpec]:
             params.update(part)
         # A paired key takes its first value for the seed: the runs that differ only in
         # paired keys share seeds (common random numbers).
-        seeding = {**params, **{k: spec.grid[k][0] for k in spec.paired}}
+        seeding = {**params, **first}
         try:
             config = apply_value_overrides(spec.base, params)
             canonical = Scenario.from_dict(config).spec_json()

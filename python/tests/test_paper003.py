@@ -18,15 +18,23 @@ def test_the_analysis_reads_a_small_store(tmp_path: Path) -> None:
         zips=[],
         replications=2,
         seed=1,
+        paired=("scheme",),
     )
     specs = p003.sweeps(quick=True)
     timeline = specs["timeline"]
+    up = specs["upload"]
+    up = SweepSpec(base={**up.base, "duration_s": 5.0, "queue_packets": 5}, grid={"scheme": list(p003.SCHEMES)},
+                   zips=[], replications=2, seed=1, paired=("scheme",))  # fmt: skip
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
         run_sweep(line, root, workers=1)
         run_sweep(timeline, root, workers=1)
+        run_sweep(up, root, workers=1)
     t = p003.table(root)
-    assert set(t["sweep"]) == {"main", "timeline"} and len(t) == 9
+    assert set(t["sweep"]) == {"main", "timeline", "upload"} and len(t) == 14
+    # Uploading, drops are the station's: a 5-packet queue under a 131072-byte window drops.
+    assert (t[t["sweep"] == "upload"]["drop_rate_pct"] > 0).all()
+    assert "| upload (cwnd cap) | 5 |" in "\n".join(p003._variant_rows(t))
     claims = p003.claims(t)
     fig4 = [c for c in claims if "Fig. 4" in c.section]
     assert len(fig4) == 2 and all(c.verdict in ("matches", "partly", "differs") for c in fig4)

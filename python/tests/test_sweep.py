@@ -78,8 +78,11 @@ def test_the_example_sweep_has_the_shape_of_paper_000_fig_3():
         ('base = {}\ncolour = "red"', "colour: unknown field"),
         ("base = {}\n[[zip]]\na = [1]\nb = [1, 2]", "zip.0: lists of lengths [1, 2]"),
         ("base = {}\n[grid]\nstations = [0]", "run {'stations': 0}: stations"),
-        ('base = {}\npaired = "cc"', "paired: 'cc' (allowed: an array of grid keys)"),
-        ('base = {}\npaired = ["cc"]\n[grid]\nstations = [1]', "paired: 'cc' is not a grid key"),
+        ('base = {}\npaired = "cc"', "paired: 'cc' (allowed: an array of swept keys)"),
+        (
+            'base = {}\npaired = ["cc"]\n[grid]\nstations = [1]',
+            "paired: 'cc' is not swept (allowed: stations)",
+        ),
     ],
 )
 def test_bad_sweep_files_say_what_is_wrong(tmp_path, text, needle):
@@ -128,6 +131,12 @@ duration_s = [3.0]
              if r.params["scheme"] == "standard"}  # fmt: skip
     assert {k: next(iter(v)) for k, v in seeds.items()} == first
     assert len({r.seed for r in plain}) == len(plain)
+    # A zip key pairs its whole zip (a scheme and the trace only it can give).
+    zipped = text.replace('scheme = ["standard", "wnd_max"]\n', "") + (
+        '[[zip]]\nscheme = ["standard", "wnd_max"]\n"traces.windows" = [false, true]\n'
+    )
+    z = sweep.expand(sweep.load_sweep(write(tmp_path, zipped)))
+    assert {(r.params["queue_packets"], r.replication): r.seed for r in z} == first
     # The same seed gives the same walk under both schemes: identical frames and positions
     # until the first observation slot (100 ms) lets the scheme act.
     import airtcp

@@ -19,6 +19,7 @@ __all__ = [
     "Claim",
     "Estimate",
     "mean_ci",
+    "paired_diff_ci",
     "ratio_ci",
     "run_sweeps",
     "write_report_lines",
@@ -34,11 +35,15 @@ def run_sweeps(
     *,
     workers: int | None = None,
     progress: Callable[[str, int, int], None] | None = None,
-) -> None:
+) -> set[str]:
     """Run each named sweep into the store ``root`` (what is stored already is skipped);
-    ``progress(name, done, total)`` is called as runs finish."""
+    ``progress(name, done, total)`` is called as runs finish. Returns the run hashes of these
+    sweeps: a store may also hold runs of other versions or modes of them (a quick run, a
+    sweep since changed), which the analysis must leave out."""
+    hashes: set[str] = set()
     for name, spec in specs.items():
         runs = sweep.expand(spec)
+        hashes.update(r.run_hash for r in runs)
         stored = sweep.stored_hashes(root)
         already = sum(r.run_hash in stored for r in runs)
         counter = itertools.count(already + 1)
@@ -52,6 +57,7 @@ def run_sweeps(
                 progress(name, next(c), total)
 
         sweep.run_sweep(spec, root, workers=workers, on_done=tick)
+    return hashes
 
 
 @dataclass(frozen=True)
@@ -82,6 +88,13 @@ def mean_ci(values: Sequence[float]) -> Estimate:
         return Estimate(m, math.nan, math.nan, n)
     half = float(stats.t.ppf(0.975, n - 1)) * float(x.std(ddof=1)) / math.sqrt(n)
     return Estimate(m, m - half, m + half, n)
+
+
+def paired_diff_ci(a: Mapping[int, float], b: Mapping[int, float]) -> Estimate:
+    """mean(a[r] - b[r]) over the replications ``r`` both have, with a Student-t 95 % interval:
+    the paired comparison of two schemes run with common random numbers (sweep ``paired``)."""
+    common = sorted(set(a) & set(b))
+    return mean_ci([a[r] - b[r] for r in common])
 
 
 def ratio_ci(a: Sequence[float], b: Sequence[float], seed: int = 0) -> Estimate:

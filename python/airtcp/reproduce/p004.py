@@ -156,8 +156,8 @@ _KNOBS = ("errors", "scheme", "fer", "frame_bytes", "retry_limit", "delay_ms", "
 _COND = ["channel", "interferers", "retry_limit", "delay_ms", "fer", "frame_bytes"]
 
 
-def table(root: Path) -> pd.DataFrame:
-    """One row per stored run: its knobs and measures."""
+def table(root: Path, only: set[str] | None = None) -> pd.DataFrame:
+    """One row per stored run (of the run hashes ``only``, if given): its knobs and measures."""
     con = store.connect(root)
     try:
         cols = ", ".join(f'"config.{k}" AS "{k}"' for k in _KNOBS)
@@ -166,6 +166,8 @@ def table(root: Path) -> pd.DataFrame:
         ).df()
     finally:
         con.close()
+    if only is not None:
+        runs = runs[runs["run_hash"].isin(only)]
     failed = runs[runs["error"].notna()]
     if len(failed):
         raise RuntimeError(f"{len(failed)} runs failed, e.g. {failed['error'].iloc[0]}")
@@ -725,8 +727,8 @@ def reproduce(
     """Run the sweeps into ``out/store`` (resuming), draw ``out/figures`` and write
     ``out/report.md``; return the report's path."""
     root = out / "store"
-    run_sweeps(sweeps(quick), root, workers=workers, progress=progress)
-    t = table(root)
+    current = run_sweeps(sweeps(quick), root, workers=workers, progress=progress)
+    t = table(root, current)
     claim_list = claims(t)
     paths = figures(t, out / "figures")
     t.to_csv(out / "runs.csv", index=False)
