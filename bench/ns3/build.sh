@@ -5,7 +5,7 @@
 # Usage: bench/ns3/build.sh [PROGRAM...]  (PYTHON=/path/to/python to choose the interpreter;
 #        PROGRAMs from the list PROGS below, default all of them)
 # Output: bench/ns3/build/{bss_saturation,chain_udp,bss_tcp,chain_tcp,error_models,
-#         distance_udp} (paths printed on stdout, one per line). Idempotent: installs the
+#         distance_udp,ht_upload} (paths printed on stdout, one per line). Idempotent: installs the
 #         wheel only if missing, recompiles only when a source is newer than its binary.
 set -euo pipefail
 
@@ -77,7 +77,7 @@ MODS=(core network internet mobility propagation spectrum antenna wifi applicati
 LIBS=()
 for m in "${MODS[@]}"; do LIBS+=("-lns3.44-$m"); done
 
-PROGS=(bss_saturation chain_udp bss_tcp chain_tcp error_models distance_udp)
+PROGS=(bss_saturation chain_udp bss_tcp chain_tcp error_models distance_udp ht_upload)
 
 # Rebuild everything if the ns-3 prefix changed since the last build (rpath points to it).
 STAMP="$OUT/.ns3-prefix"
@@ -97,7 +97,7 @@ for prog in "${WANTED[@]}"; do
     src="$HERE/$prog.cc"
     bin="$OUT/$prog"
     deps=("$src" "$HERE/common.h" "$0")
-    [[ "$prog" == *_tcp ]] && deps+=("$HERE/tcp_common.h")
+    [[ "$prog" == *_tcp || "$prog" == ht_upload ]] && deps+=("$HERE/tcp_common.h")
     stale=0
     for dep in "${deps[@]}"; do
         [[ -x "$bin" && "$bin" -nt "$dep" ]] || stale=1

@@ -1,5 +1,5 @@
 """Run the ns-3 3.44 reference benchmarks (bss_saturation, chain_udp, bss_tcp, chain_tcp,
-distance_udp).
+distance_udp, ht_upload).
 
 The C++ programs live next to this file and are compiled by ``build.sh`` against the ns-3
 libraries shipped in the PyPI wheel ``ns3==3.44.post0``. Each program prints one JSON line; the
@@ -18,6 +18,8 @@ Command line (writes a Markdown table of the reference matrix of NOTES.md)::
     python bench/ns3/ns3_runner.py bss-tcp --cc cubic --del-ack-count 1
     python bench/ns3/ns3_runner.py chain-tcp --hops 5 --retry-limit 7
     python bench/ns3/ns3_runner.py distance --distance-m 40 --rate-manager minstrel
+    python bench/ns3/ns3_runner.py ht --mcs 7 --traffic tcp --max-ampdu-bytes 0
+    python bench/ns3/ns3_runner.py ht-table   # the 802.11n cases of NOTES.md "802.11n (HT)"
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 BUILD_SCRIPT = HERE / "build.sh"
-PROGRAMS = ("bss_saturation", "chain_udp", "bss_tcp", "chain_tcp", "distance_udp")
+PROGRAMS = ("bss_saturation", "chain_udp", "bss_tcp", "chain_tcp", "distance_udp", "ht_upload")
 
 
 def build(python: str = sys.executable) -> dict[str, Path]:
@@ -423,6 +425,118 @@ def run_distance(
     return _run(binary, [*args, *extra_args], timeout)
 
 
+def run_ht(
+    mcs: int = 7,
+    traffic: str = "udp",
+    rate_manager: str = "constant",
+    channel_width: int = 20,
+    short_gi: bool = False,
+    band: str = "5",
+    max_ampdu_bytes: int = 65535,
+    ap_max_ampdu_bytes: int | None = None,
+    cc: str = "cubic",
+    mss: int = 1448,
+    payload_bytes: int = 1472,
+    distance_m: float = 1.0,
+    duration_s: float = 10.0,
+    warmup_s: float = 2.0,
+    seed: int = 1,
+    run: int = 1,
+    retry_limit: int = 6,
+    queue_packets: int = 100,
+    error_model: str = "table",
+    extra_args: Sequence[str] = (),
+    timeout: float | None = None,
+    python: str = sys.executable,
+) -> dict[str, Any]:
+    """One 802.11n station uploading to an AP (infrastructure BSS) over a log-distance channel
+    (ht_upload.cc; NOTES.md "802.11n (HT)").
+
+    ``traffic`` udp (saturating, ``payload_bytes``) | tcp (one bulk flow, ``cc``, ``mss``);
+    ``rate_manager`` constant (HT MCS ``mcs``) | minstrel-ht | ideal; ``band`` "5" | "2.4";
+    ``max_ampdu_bytes`` is the station's BE_MaxAmpduSize (0 = no A-MPDU, no Block Ack
+    agreement); ``ap_max_ampdu_bytes`` the AP's (None = the same). The other TCP settings are
+    tcp_common.h's defaults (airtcp-like, SACK off); pass e.g. ``["--sack=1"]`` in
+    ``extra_args``. Station counters: ``ppdus``, ``mpdus``, ``mean_mpdus_per_ppdu``,
+    ``mpdus_per_ppdu_hist``, ``retransmitted_mpdus``, ``dropped_mpdus``; details in
+    ``result["sta"]`` and ``result["ap"]``.
+    """
+    binary = _binaries(python)["ht_upload"]
+    args = [
+        f"--mcs={mcs}",
+        f"--traffic={traffic}",
+        f"--rateManager={rate_manager}",
+        f"--channelWidth={channel_width}",
+        f"--shortGi={_bool(short_gi)}",
+        f"--band={band}",
+        f"--maxAmpduBytes={max_ampdu_bytes}",
+        f"--apMaxAmpduBytes={-1 if ap_max_ampdu_bytes is None else ap_max_ampdu_bytes}",
+        f"--cc={cc}",
+        f"--mss={mss}",
+        f"--payloadBytes={payload_bytes}",
+        f"--distanceM={distance_m:g}",
+        f"--durationS={duration_s:g}",
+        f"--warmupS={warmup_s:g}",
+        f"--seed={seed}",
+        f"--run={run}",
+        f"--retryLimit={retry_limit}",
+        f"--queuePackets={queue_packets}",
+        f"--errorModel={error_model}",
+    ]
+    return _run(binary, [*args, *extra_args], timeout)
+
+
+def ht_matrix(seed: int = 1, extra_args: Sequence[str] = ()) -> list[dict[str, Any]]:
+    """The 802.11n cases of NOTES.md "802.11n (HT)": MCS 0/7 (20 MHz, long GI, 5 GHz) x UDP /
+    TCP CUBIC x A-MPDU on (65535) / off (0), 10 s after a 2 s warm-up."""
+    rows: list[dict[str, Any]] = []
+    for mcs in (0, 7):
+        for traffic in ("udp", "tcp"):
+            for ampdu in (65535, 0):
+                res = run_ht(
+                    mcs=mcs,
+                    traffic=traffic,
+                    cc="cubic",
+                    max_ampdu_bytes=ampdu,
+                    duration_s=10.0,
+                    warmup_s=2.0,
+                    seed=seed,
+                    extra_args=extra_args,
+                )
+                row = {
+                    "case": f"MCS {mcs} {traffic}{' cubic' if traffic == 'tcp' else ''} "
+                    f"A-MPDU {'on' if ampdu else 'off'}",
+                    "goodput_mbps": res["goodput_bps"] / 1e6,
+                    "mean_mpdus_per_ppdu": res["mean_mpdus_per_ppdu"],
+                    "ppdus": res["ppdus"],
+                    "mpdus": res["mpdus"],
+                    "retransmitted_mpdus": res["retransmitted_mpdus"],
+                    "tcp_retransmissions": res.get("tcp", {}).get("retransmissions", ""),
+                    "events": res["events"],
+                    "run_wall_s": res["wall_seconds"],
+                    "process_wall_s": res["process_wall_seconds"],
+                }
+                rows.append(row)
+                print(json.dumps(row), file=sys.stderr, flush=True)
+    return rows
+
+
+def _ht_markdown(rows: list[dict[str, Any]]) -> str:
+    head = (
+        "| case | goodput (Mbit/s) | MPDUs/PPDU | PPDUs | MPDUs | MPDU retx | TCP retx "
+        "| events | Run() wall (s) | process wall (s) |"
+    )
+    lines = [head, "|" + "---|" * 10]
+    for r in rows:
+        lines.append(
+            f"| {r['case']} | {r['goodput_mbps']:.3f} | {r['mean_mpdus_per_ppdu']:.3f} "
+            f"| {r['ppdus']} | {r['mpdus']} | {r['retransmitted_mpdus']} "
+            f"| {r['tcp_retransmissions']} | {r['events']} | {r['run_wall_s']:.2f} "
+            f"| {r['process_wall_s']:.2f} |"
+        )
+    return "\n".join(lines)
+
+
 # ----------------------------------------------------------------------------------------------
 # Reference matrix (NOTES.md, section "Measured")
 # ----------------------------------------------------------------------------------------------
@@ -553,6 +667,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--warmup-s", type=float, default=1.0)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--retry-limit", type=int, default=6)
+    p = sub.add_parser("ht")
+    p.add_argument("--mcs", type=int, default=7)
+    p.add_argument("--traffic", default="udp", choices=("udp", "tcp"))
+    p.add_argument(
+        "--rate-manager", default="constant", choices=("constant", "minstrel-ht", "ideal")
+    )
+    p.add_argument("--channel-width", type=int, default=20, choices=(20, 40))
+    p.add_argument("--short-gi", action="store_true")
+    p.add_argument("--band", default="5", choices=("5", "2.4"))
+    p.add_argument("--max-ampdu-bytes", type=int, default=65535)
+    p.add_argument("--cc", default="cubic")
+    p.add_argument("--distance-m", type=float, default=1.0)
+    p.add_argument("--duration-s", type=float, default=10.0)
+    p.add_argument("--warmup-s", type=float, default=2.0)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--queue-packets", type=int, default=100)
+    p = sub.add_parser("ht-table")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--extra-arg", action="append", default=[])
     args = parser.parse_args(argv)
 
     if args.command in ("bss-tcp", "chain-tcp"):
@@ -587,6 +720,25 @@ def main(argv: Sequence[str] | None = None) -> int:
             retry_limit=args.retry_limit,
         )
         print(json.dumps(res))
+    elif args.command == "ht":
+        res = run_ht(
+            mcs=args.mcs,
+            traffic=args.traffic,
+            rate_manager=args.rate_manager,
+            channel_width=args.channel_width,
+            short_gi=args.short_gi,
+            band=args.band,
+            max_ampdu_bytes=args.max_ampdu_bytes,
+            cc=args.cc,
+            distance_m=args.distance_m,
+            duration_s=args.duration_s,
+            warmup_s=args.warmup_s,
+            seed=args.seed,
+            queue_packets=args.queue_packets,
+        )
+        print(json.dumps(res))
+    elif args.command == "ht-table":
+        print(_ht_markdown(ht_matrix(args.seed, args.extra_arg)))
     elif args.command == "build":
         for name, path in build().items():
             print(f"{name}: {path}")

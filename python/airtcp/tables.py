@@ -27,7 +27,8 @@ __all__ = [
 @dataclass(frozen=True)
 class PhyMode:
     """One PHY mode: its index in the core's mode table, its ns-3 name, its modulation
-    (``dsss``, ``ofdm`` or ``erp-ofdm``) and its data rate."""
+    (``dsss``, ``ofdm``, ``erp-ofdm`` or ``ht``) and its data rate (an HT mode: at its own
+    width and guard interval)."""
 
     index: int
     name: str

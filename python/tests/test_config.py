@@ -377,6 +377,7 @@ def test_docs_mention_every_field(repo_root):
     models = [
         config.Scenario,
         config.MacConfig,
+        config.HtConfig,
         config.ChannelConfig,
         config.MatrixConfig,
         config.ErrorFer,
@@ -684,9 +685,10 @@ def test_zero_link_rate():
 
 
 def test_unknown_standard():
-    msg = one_problem({"standard": "80211n"})
+    msg = one_problem({"standard": "80211ac"})
     assert msg == (
-        'standard: not an allowed value (got "80211n"; allowed: "80211a", "80211b" or "80211g")'
+        'standard: not an allowed value (got "80211ac"; allowed: "80211a", "80211b", "80211g" or '
+        '"80211n")'
     )
 
 

@@ -41,8 +41,12 @@ pub fn mac_address(node: NodeId) -> [u8; 6] {
     [0x02, 0x00, h[0], h[1], h[2], h[3]]
 }
 
-/// Radiotap header with Flags, Rate and Channel (little endian, fields aligned to their size).
+/// Radiotap header with Flags, Rate and Channel (little endian, fields aligned to their size);
+/// an HT PPDU has MCS in place of Rate (17 bytes).
 pub fn radiotap(buf: &mut Vec<u8>, standard: Standard, txv: &TxVector) {
+    if let Modulation::Ht { mcs, width40, sgi } = txv.mode.modulation() {
+        return radiotap_ht(buf, standard, mcs, width40, sgi);
+    }
     // radiotap: https://www.radiotap.org/ : it_version 0, it_pad, it_len, it_present
     buf.extend_from_slice(&[0, 0]);
     buf.extend_from_slice(&RADIOTAP_BYTES.to_le_bytes());
@@ -57,13 +61,40 @@ pub fn radiotap(buf: &mut Vec<u8>, standard: Standard, txv: &TxVector) {
     buf.push((rate / 500) as u8);
     // radiotap: https://www.radiotap.org/fields/Channel 0x0080 2 GHz, 0x0100 5 GHz,
     // 0x0020 CCK, 0x0040 OFDM, 0x0400 dynamic CCK-OFDM; channel 1 = 2412 MHz, 36 = 5180 MHz
-    let (freq, flags): (u16, u16) = match standard {
+    let (freq, flags) = channel(standard);
+    buf.extend_from_slice(&freq.to_le_bytes());
+    buf.extend_from_slice(&flags.to_le_bytes());
+}
+
+/// Radiotap Channel field: frequency [MHz] and flags (0x0080 2 GHz, 0x0100 5 GHz, 0x0020 CCK,
+/// 0x0040 OFDM, 0x0400 dynamic CCK-OFDM); channel 1 = 2412 MHz, 36 = 5180 MHz.
+fn channel(standard: Standard) -> (u16, u16) {
+    match standard {
         Standard::A => (5180, 0x0100 | 0x0040),
         Standard::B => (2412, 0x0080 | 0x0020),
         Standard::G => (2412, 0x0080 | 0x0400),
-    };
+        Standard::N(c) if c.band == crate::phy::Band::Ghz5 => (5180, 0x0100 | 0x0040),
+        Standard::N(_) => (2412, 0x0080 | 0x0040),
+    }
+}
+
+/// Radiotap length of an HT PPDU's header: 8 + Flags 1 + pad 1 + Channel 4 + MCS 3.
+pub const RADIOTAP_HT_BYTES: u16 = 17;
+
+/// Radiotap header of an HT PPDU: Flags, Channel and MCS (https://www.radiotap.org/fields/MCS:
+/// known = bandwidth, MCS index, guard interval, HT format, FEC type; flags bits 0-1 the
+/// bandwidth (1 = 40 MHz), bit 2 short GI, bit 3 greenfield (0: HT-mixed), bit 4 LDPC (0:
+/// BCC); the MCS index).
+fn radiotap_ht(buf: &mut Vec<u8>, standard: Standard, mcs: u8, width40: bool, sgi: bool) {
+    buf.extend_from_slice(&[0, 0]);
+    buf.extend_from_slice(&RADIOTAP_HT_BYTES.to_le_bytes());
+    // present bits 1 Flags, 3 Channel, 19 MCS
+    buf.extend_from_slice(&0x0008_000a_u32.to_le_bytes());
+    buf.extend_from_slice(&[0x10, 0]); // Flags: FCS at end; pad to Channel's 2-byte alignment
+    let (freq, flags) = channel(standard);
     buf.extend_from_slice(&freq.to_le_bytes());
     buf.extend_from_slice(&flags.to_le_bytes());
+    buf.extend_from_slice(&[0x1f, u8::from(width40) | u8::from(sgi) << 2, mcs]);
 }
 
 /// ToDS, FromDS and BSSID of a data frame from `src` to `dst` (IEEE 802.11-2016 Table 9-26).
@@ -166,7 +197,7 @@ pub fn beacon_body(buf: &mut Vec<u8>, standard: Standard, basic_kbps: u32, tsf_u
         buf.extend_from_slice(&[50, rest.len() as u8]); // 9.4.2.13 Extended Supported Rates
         buf.extend_from_slice(rest);
     }
-    if standard != Standard::A {
+    if standard.legacy() != Standard::A {
         buf.extend_from_slice(&[3, 1, 1]); // 9.4.2.4 DS Parameter Set: channel 1
     }
     buf.extend_from_slice(&[5, 4, 0, 1, 0, 0]); // 9.4.2.6 TIM

@@ -1,9 +1,9 @@
-//! PHY tables and airtime: 802.11b DSSS/HR-DSSS, 802.11a OFDM, 802.11g ERP.
+//! PHY tables and airtime: 802.11b DSSS/HR-DSSS, 802.11a OFDM, 802.11g ERP, 802.11n HT.
 //!
-//! Airtime is a pure function of the frame size and a [`TxVector`]. Clause numbers are those
-//! of IEEE Std 802.11-2020 (Clause 15 DSSS, 16 HR/DSSS, 17 OFDM, 18 ERP). The tx vector
-//! carries channel width, guard interval and spatial streams so HT (Clause 19) slots in as
-//! one more [`Modulation`] variant.
+//! Airtime is a pure function of the PSDU size and a [`TxVector`]. Clause numbers are those
+//! of IEEE Std 802.11-2020 (Clause 15 DSSS, 16 HR/DSSS, 17 OFDM, 18 ERP, 19 HT). An HT mode
+//! carries its MCS, channel width and guard interval (one mode per rate, as ath9k and
+//! Minstrel-HT tabulate them); the number of spatial streams follows from the MCS.
 
 pub mod error;
 pub mod modes;
@@ -21,14 +21,44 @@ pub enum Standard {
     B,
     /// 802.11g, Clause 18 ERP (ERP-OFDM and ERP-DSSS/CCK).
     G,
+    /// 802.11n, Clause 19 HT, in one band with the configuration its stations share; the
+    /// band's non-HT modes (802.11a's in 5 GHz, 802.11g's in 2.4 GHz) carry control frames
+    /// and beacons.
+    N(HtConfig),
+}
+
+/// The frequency band of an HT channel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Band {
+    Ghz2_4,
+    Ghz5,
+}
+
+/// What every station of an 802.11n BSS supports: the channel width (20 or 40 MHz), the
+/// short guard interval, and the spatial streams (1 or 2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct HtConfig {
+    pub band: Band,
+    pub width40: bool,
+    pub sgi: bool,
+    pub streams: u8,
+}
+
+impl Default for HtConfig {
+    /// ns-3's 802.11n defaults: 5 GHz, 20 MHz, long guard interval, one spatial stream.
+    fn default() -> HtConfig {
+        HtConfig { band: Band::Ghz5, width40: false, sgi: false, streams: 1 }
+    }
 }
 
 impl Standard {
+    /// The standard called `name`; "80211n" with [`HtConfig::default`].
     pub fn parse(name: &str) -> Option<Standard> {
         match name {
             "80211a" => Some(Standard::A),
             "80211b" => Some(Standard::B),
             "80211g" => Some(Standard::G),
+            "80211n" => Some(Standard::N(HtConfig::default())),
             _ => None,
         }
     }
@@ -38,6 +68,25 @@ impl Standard {
             Standard::A => "80211a",
             Standard::B => "80211b",
             Standard::G => "80211g",
+            Standard::N(_) => "80211n",
+        }
+    }
+
+    /// The non-HT standard of the band: itself, or for 802.11n 802.11a (5 GHz) or 802.11g
+    /// (2.4 GHz, an all-ERP BSS).
+    pub fn legacy(self) -> Standard {
+        match self {
+            Standard::N(HtConfig { band: Band::Ghz5, .. }) => Standard::A,
+            Standard::N(HtConfig { band: Band::Ghz2_4, .. }) => Standard::G,
+            s => s,
+        }
+    }
+
+    /// The HT configuration, for 802.11n.
+    pub fn ht(self) -> Option<HtConfig> {
+        match self {
+            Standard::N(c) => Some(c),
+            _ => None,
         }
     }
 }
@@ -56,12 +105,51 @@ pub enum Modulation {
     Dsss { rate_kbps: u32 },
     /// OFDM (802.11a) or ERP-OFDM (802.11g, `erp`: adds the 6 us signal extension).
     Ofdm { rate_kbps: u32, erp: bool },
+    /// HT MCS 0-15 (BCC, one encoder: every rate up to 300 Mbit/s) at 40 MHz or 20, with the
+    /// 400 ns guard interval (`sgi`) or 800 ns; MCS 8-15 send two spatial streams.
+    Ht { mcs: u8, width40: bool, sgi: bool },
 }
 
+/// Data bits per OFDM symbol of HT MCS 0-7 in 20 and 40 MHz (Tables 19-27 and 19-28);
+/// MCS 8-15 send twice as many on two streams (Tables 19-29 and 19-30).
+const HT_NDBPS: [[u32; 8]; 2] =
+    [[26, 52, 78, 104, 156, 208, 234, 260], [54, 108, 162, 216, 324, 432, 486, 540]];
+
 impl Modulation {
+    /// The data rate [kbit/s]; an HT rate with the short guard interval is N_DBPS / 3.6 us,
+    /// rounded down to a whole kbit/s (72 222 for MCS 7 in 20 MHz).
     pub fn rate_kbps(self) -> u32 {
         match self {
             Modulation::Dsss { rate_kbps } | Modulation::Ofdm { rate_kbps, .. } => rate_kbps,
+            Modulation::Ht { sgi: false, .. } => self.ht_ndbps() * 250,
+            Modulation::Ht { sgi: true, .. } => self.ht_ndbps() * 10_000 / 36,
+        }
+    }
+
+    /// N_DBPS of an HT mode (0 for the others).
+    pub fn ht_ndbps(self) -> u32 {
+        match self {
+            Modulation::Ht { mcs, width40, .. } => {
+                HT_NDBPS[usize::from(width40)][usize::from(mcs % 8)] * (1 + u32::from(mcs / 8))
+            }
+            _ => 0,
+        }
+    }
+
+    /// Spatial streams: 2 for HT MCS 8-15, else 1.
+    pub fn streams(self) -> u8 {
+        match self {
+            Modulation::Ht { mcs, .. } => 1 + mcs / 8,
+            _ => 1,
+        }
+    }
+
+    /// The width [MHz] an OFDM or HT PPDU occupies: 40 for HT40, else 20 (the medium
+    /// measures noise over 22 MHz for DSSS on an 802.11b channel).
+    pub fn width_mhz(self) -> u32 {
+        match self {
+            Modulation::Ht { width40: true, .. } => 40,
+            _ => 20,
         }
     }
 }
@@ -71,16 +159,19 @@ impl Modulation {
 pub struct TxVector {
     pub mode: ModeId,
     pub preamble: Preamble,
-    /// [MHz]; 20 for every non-HT mode.
-    pub channel_width_mhz: u16,
-    /// [ns]; 800 for every non-HT mode.
-    pub guard_interval_ns: u16,
-    pub spatial_streams: u8,
+    /// An HT PPDU in the 2.4 GHz band: it ends with the 6 us signal extension (19.3.2,
+    /// aSignalExtension; ERP-OFDM modes carry their own, 18.3.2.4).
+    pub signal_extension: bool,
 }
+
+/// HT-mixed preamble and headers before the data: L-STF 8 + L-LTF 8 + L-SIG 4 + HT-SIG 8 +
+/// HT-STF 4 us (19.3.9; ns-3 `HtPhy::GetDuration`), then one 4 us HT-LTF per stream (N_LTF =
+/// 1, 2 for 1, 2 streams; 19.3.9.4.6).
+const HT_MF_FIXED_US: u64 = 8 + 8 + 4 + 8 + 4;
 
 impl TxVector {
     pub fn new(mode: ModeId, preamble: Preamble) -> TxVector {
-        TxVector { mode, preamble, channel_width_mhz: 20, guard_interval_ns: 800, spatial_streams: 1 }
+        TxVector { mode, preamble, signal_extension: false }
     }
 
     /// Duration of the PHY preamble and header: the time until PHY-RXSTART.indication.
@@ -93,6 +184,8 @@ impl TxVector {
             (Modulation::Dsss { .. }, Preamble::Short) => Dur::from_us(96),
             // 17.3.2.4 / Table 17-5: 16 us preamble (TPREAMBLE) + 4 us SIGNAL.
             (Modulation::Ofdm { .. }, _) => Dur::from_us(20),
+            // HT-mixed: 36 us with one stream, 40 with two.
+            (m @ Modulation::Ht { .. }, _) => Dur::from_us(HT_MF_FIXED_US + 4 * u64::from(m.streams())),
         }
     }
 
@@ -112,6 +205,17 @@ impl TxVector {
                 // 18.3.2.4: ERP-OFDM PPDUs end with a 6 us signal extension.
                 let ext = if erp { Dur::from_us(6) } else { Dur::ZERO };
                 self.preamble_and_header() + Dur::from_us(4 * n_sym) + ext
+            }
+            m @ Modulation::Ht { sgi, .. } => {
+                // 19.3.11.5 / Eq. 19-32 (BCC, one encoder, no STBC): N_SYM = ceil((8 LENGTH +
+                // 16 + 6) / N_DBPS). 19.4.3 TXTIME (HT-mixed format): the data symbols
+                // last 4 us, or with the short GI 3.6 us rounded up to the 4 us boundary the
+                // L-SIG's length counts in (ns-3 and ath9k leave out this rounding: at most
+                // 3.6 us shorter). In 2.4 GHz the PPDU ends with the 6 us signal extension.
+                let n_sym = (16 + bits + 6).div_ceil(u64::from(m.ht_ndbps()));
+                let data_us = if sgi { 4 * (9 * n_sym).div_ceil(10) } else { 4 * n_sym };
+                let ext = if self.signal_extension { Dur::from_us(6) } else { Dur::ZERO };
+                self.preamble_and_header() + Dur::from_us(data_us) + ext
             }
         }
     }
@@ -161,6 +265,9 @@ impl PhyTiming {
                 cw_max: 1023,
                 eifs_ack: if erp_mixed { ack(modes::DSSS_1) } else { ack(modes::ERP_OFDM_6) },
             },
+            // 19.4.4 Table 19-25: the band's OFDM timing (5 GHz: 802.11a's; 2.4 GHz: an
+            // all-ERP BSS's, short slot).
+            Standard::N(_) => PhyTiming::of(standard.legacy(), false),
         }
     }
 }
@@ -223,6 +330,86 @@ mod tests {
         assert_eq!(dur(Standard::G, 54000, Preamble::Long, 1564), 262);
         // ERP-DSSS/CCK is timed as HR/DSSS.
         assert_eq!(dur(Standard::G, 11000, Preamble::Long, 1564), 1330);
+    }
+
+    fn ht(mcs: u8, width40: bool, sgi: bool, bytes: u32, ext: bool) -> u64 {
+        let mut t = TxVector::new(ModeId::ht(mcs, width40, sgi).unwrap(), Preamble::Long);
+        t.signal_extension = ext;
+        t.duration(bytes).ns() / 1000
+    }
+
+    // Hand computations from 19.3.11.5 (N_SYM = ceil((8 L + 22) / N_DBPS)), Tables 19-27 to
+    // 19-30 (N_DBPS) and 19.4.3 (HT-mixed: 36 us + 4 us per extra stream's HT-LTF, symbols of
+    // 4 us or 3.6 us rounded up to 4 us, + 6 us in 2.4 GHz).
+    #[test]
+    fn ht_durations() {
+        // 1538-byte MPDU at MCS 7, 20 MHz: ceil(12326 / 260) = 48 symbols: 36 + 192 = 228 us.
+        assert_eq!(ht(7, false, false, 1538, false), 228);
+        // Short GI: 48 x 3.6 = 172.8 us, rounded up to 176: 212 us (ns-3: 208.8).
+        assert_eq!(ht(7, false, true, 1538, false), 212);
+        // In 2.4 GHz: + 6 us signal extension.
+        assert_eq!(ht(7, false, false, 1538, true), 234);
+        // MCS 0, 20 MHz (6.5 Mbit/s): ceil(12326 / 26) = 475 symbols: 36 + 1900 = 1936 us.
+        assert_eq!(ht(0, false, false, 1538, false), 1936);
+        // MCS 11, 40 MHz (108 Mbit/s, two streams: 40 us preamble): ceil(12326 / 432) = 29.
+        assert_eq!(ht(11, true, false, 1538, false), 40 + 116);
+        // MCS 15, 40 MHz, short GI (300 Mbit/s), 65535 bytes: ceil(524302 / 1080) = 486
+        // symbols, 486 x 3.6 = 1749.6 -> 1752 us: 1792 us.
+        assert_eq!(ht(15, true, true, 65535, false), 1792);
+        // The research note's worked example (ath9k's ath_pkt_duration agrees): 64 x 1538-byte
+        // MPDUs in one A-MPDU, 98,814 bytes at MCS 7, 20 MHz: 3041 symbols, 12,200 us in
+        // 5 GHz and 12,206 us in 2.4 GHz.
+        assert_eq!(ht(7, false, false, 98_814, false), 12_200);
+        assert_eq!(ht(7, false, false, 98_814, true), 12_206);
+    }
+
+    #[test]
+    fn ht_rates_include_paper_002s_table_i() {
+        // Tables 19-27 to 19-30: rate = N_DBPS / symbol time.
+        let rate = |mcs, w, g| ModeId::ht(mcs, w, g).unwrap().rate_kbps();
+        assert_eq!(rate(7, false, false), 65_000);
+        assert_eq!(rate(7, false, true), 72_222);
+        // Paper 002 Table I, as ath9k's table for a 2-stream HT40 peer lists them.
+        let table_i = [
+            (0, false, false),
+            (0, true, false),
+            (1, true, false),
+            (2, true, false),
+            (3, true, false),
+            (4, true, false),
+            (11, true, false),
+            (12, true, false),
+            (13, true, false),
+            (14, true, false),
+            (15, true, false),
+            (15, true, true),
+        ];
+        let got: Vec<u32> = table_i.iter().map(|&(m, w, g)| rate(m, w, g)).collect();
+        assert_eq!(
+            got,
+            [
+                6_500, 13_500, 27_000, 40_500, 54_000, 81_000, 108_000, 162_000, 216_000, 243_000, 270_000,
+                300_000
+            ]
+        );
+        assert_eq!(ModeId::ht(16, false, false), None);
+        assert_eq!(ModeId::ht(15, true, true).unwrap().name(), "HtMcs15Ht40Sgi");
+    }
+
+    #[test]
+    fn ht_standard_modes_and_timing() {
+        let n = |band, width40, sgi, streams| Standard::N(HtConfig { band, width40, sgi, streams });
+        // 20 MHz, long GI, one stream: MCS 0-7; 40 MHz, short GI, two streams: 16 x 4.
+        assert_eq!(n(Band::Ghz5, false, false, 1).ht_modes().len(), 8);
+        assert_eq!(n(Band::Ghz5, true, true, 2).ht_modes().len(), 64);
+        // Control frames and beacons use the band's non-HT modes and timing.
+        let n5 = n(Band::Ghz5, false, false, 1);
+        let n24 = n(Band::Ghz2_4, false, false, 1);
+        assert_eq!(n5.modes(), Standard::A.modes());
+        assert_eq!(n24.modes(), Standard::G.modes());
+        assert_eq!(PhyTiming::of(n5, false), PhyTiming::of(Standard::A, false));
+        assert_eq!(PhyTiming::of(n24, false), PhyTiming::of(Standard::G, false));
+        assert!(n5.has(ModeId::ht(7, false, false).unwrap()) && !n5.has(ModeId::ht(7, true, false).unwrap()));
     }
 
     #[test]

@@ -14,13 +14,20 @@ pub fn tables() -> Value {
                 Modulation::Dsss { .. } => "dsss",
                 Modulation::Ofdm { erp: false, .. } => "ofdm",
                 Modulation::Ofdm { erp: true, .. } => "erp-ofdm",
+                Modulation::Ht { .. } => "ht",
             };
-            json!({
+            let mut v = json!({
                 "index": m.0,
                 "name": m.name(),
                 "modulation": kind,
                 "rate_kbps": m.rate_kbps(),
-            })
+            });
+            if let Modulation::Ht { mcs, width40, sgi } = m.modulation() {
+                v["mcs"] = json!(mcs);
+                v["channel_width_mhz"] = json!(if width40 { 40 } else { 20 });
+                v["short_gi"] = json!(sgi);
+            }
+            v
         })
         .collect();
     let standards: serde_json::Map<String, Value> = [Standard::A, Standard::B, Standard::G]

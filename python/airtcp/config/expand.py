@@ -32,7 +32,7 @@ from airtcp.config.routes import Connectivity, chain_blocked_links, connectivity
 from airtcp.outpath import NAME_ALLOWED, safe_name
 
 if TYPE_CHECKING:
-    from airtcp.config.models import FlowConfig, Scenario
+    from airtcp.config.models import FlowConfig, HtConfig, Scenario
 
 # ---------------------------------------------------------------------------------------------
 # Defaults that depend on other fields
@@ -196,6 +196,7 @@ class _Build:
     # _phy
     data_rate: float = field(init=False)
     basic_rate: float = field(init=False)
+    ht: HtConfig | None = None  # 802.11n's PHY (standard = "80211n")
     # _nodes: every node, in index order, and the index of each name
     nodes: list[_Node] = field(init=False)
     index: dict[str, int] = field(init=False)
@@ -283,6 +284,17 @@ def _phy(b: _Build) -> None:
                 'false, or standard = "80211g"',
             )
         )
+    if s.ht is not None and s.standard != "80211n":
+        issues.append(
+            _Issue(
+                ("ht",),
+                f'[ht] is for 802.11n, not standard = "{s.standard}"',
+                "a table",
+                'no [ht], or standard = "80211n"',
+            )  # fmt: skip
+        )
+    if s.standard == "80211n":
+        return _phy_ht(b)
     rates = rates_mbps(s.standard)
     data_rate = s.data_rate_mbps if s.data_rate_mbps is not None else max(rates)
     basic_rate = (
@@ -314,6 +326,58 @@ def _phy(b: _Build) -> None:
             )
         )
     b.data_rate, b.basic_rate = data_rate, basic_rate
+
+
+def _non_ht(s: Scenario) -> str:
+    """The non-HT standard of the scenario's band: itself, or for 802.11n 802.11a (5 GHz) or
+    802.11g (2.4 GHz)."""
+    if s.standard != "80211n":
+        return s.standard
+    return "80211a" if s.ht is None or s.ht.band_ghz == 5.0 else "80211g"
+
+
+def _phy_ht(b: _Build) -> None:
+    """802.11n: the MCS within the streams, control frames at a non-HT rate of the band."""
+    from airtcp.analytic import rates_mbps
+    from airtcp.config.models import HtConfig
+
+    s, issues = b.s, b.issues
+    ht = s.ht or HtConfig()
+    if ht.mcs > 8 * ht.streams - 1:
+        issues.append(
+            _Issue(
+                ("ht", "mcs"),
+                f"needs more than {ht.streams} spatial stream(s)",
+                ht.mcs,
+                f"0..{8 * ht.streams - 1}, or ht.streams = 2",
+            )  # fmt: skip
+        )
+    if s.data_rate_mbps is not None:
+        issues.append(
+            _Issue(
+                ("data_rate_mbps",),
+                "802.11n names its data rate by MCS",
+                s.data_rate_mbps,
+                "unset, and ht.mcs",
+            )  # fmt: skip
+        )
+    if s.mac.rate_control != "constant":
+        issues.append(
+            _Issue(
+                ("mac", "rate_control"),
+                "802.11n's rate controls (Minstrel-HT, ath9k's) are not built yet",
+                s.mac.rate_control,
+                '"constant" on 802.11n',
+            )  # fmt: skip
+        )
+    # The band's non-HT rates carry control frames and beacons (802.11a's, 802.11g's).
+    rates = rates_mbps(_non_ht(s))
+    # 24 with the mandatory rates below it answers as ns-3's HT BSS does with its basic rate
+    # set {6, 12, 24}: each frame at the highest of them not above its reference rate.
+    basic = s.basic_rate_mbps if s.basic_rate_mbps is not None else 24.0
+    b.basic_rate = _check_rate(issues, "basic_rate_mbps", basic, s.standard, rates)
+    b.data_rate = 0.0
+    b.ht = ht
 
 
 def _core_units(b: _Build) -> None:
@@ -1071,11 +1135,25 @@ def _nodes_spec(b: _Build) -> list[dict[str, Any]]:
 
 def _wifi_spec(b: _Build) -> dict[str, Any]:
     s, mac = b.s, b.s.mac
+    ht = b.ht
     return {
         "standard": s.standard,
         "erp_mixed": s.erp_mixed,
         "preamble": s.preamble,
-        "data_rate_mbps": float(b.data_rate),
+        **({"data_rate_mbps": float(b.data_rate)} if ht is None else {}),
+        **(
+            {
+                "ht": {
+                    "band_ghz": float(ht.band_ghz),
+                    "channel_width_mhz": ht.channel_width_mhz,
+                    "short_gi": ht.short_gi,
+                    "streams": ht.streams,
+                    "mcs": ht.mcs,
+                }
+            }
+            if ht is not None
+            else {}
+        ),  # fmt: skip
         "basic_rate_mbps": float(b.basic_rate),
         "access": mac.access,
         "cw_min": mac.cw_min,
@@ -1112,10 +1190,11 @@ def _channel_spec(b: _Build) -> dict[str, Any]:
 
 
 def _radio_rates(b: _Build) -> None:
-    """The per-rate tables of the radio model name rates of the standard."""
+    """The per-rate tables of the radio model name rates of the standard (for 802.11n its
+    band's non-HT rates; HT modes take the fallback power and sensitivity)."""
     from airtcp.analytic import rates_mbps
 
-    allowed = rates_mbps(b.s.standard)
+    allowed = rates_mbps(_non_ht(b.s))
     for name in ("tx_power_by_rate_dbm", "rx_sensitivity_by_rate_dbm"):
         for k, pair in enumerate(getattr(b.s.channel, name)):
             if not any(abs(pair[0] - r) < 1e-9 for r in allowed):

@@ -1090,7 +1090,24 @@ class TracesConfig(_Model):
     )
 
 
-Standard = Literal["80211a", "80211b", "80211g"]
+Standard = Literal["80211a", "80211b", "80211g", "80211n"]
+
+
+class HtConfig(_Model):
+    """``[ht]``: 802.11n's PHY (``standard = "80211n"`` only); defaults as ns-3's."""
+
+    band_ghz: Literal[2.4, 5.0] = _field(5.0, "2.4 or 5", "the frequency band [GHz]")
+    channel_width_mhz: Literal[20, 40] = _field(20, "20 or 40", "the channel width [MHz]")
+    short_gi: bool = _field(False, "true or false", "the 400 ns guard interval (else 800 ns)")
+    streams: Literal[1, 2] = _field(1, "1 or 2", "spatial streams every station supports")
+    mcs: int = _field(
+        7,
+        "integer 0..7 (one stream) or 0..15 (two)",
+        "the data frames' MCS at the channel's width and guard interval (mac.rate_control = "
+        '"constant")',
+        ge=0,
+        le=15,
+    )
 
 
 class Scenario(_Model):
@@ -1125,7 +1142,14 @@ class Scenario(_Model):
         gt=0.0,
         le=MAX_DISTANCE_M,
     )
-    standard: Standard = _field("80211a", '"80211a", "80211b" or "80211g"', "PHY standard")
+    standard: Standard = _field(
+        "80211a", '"80211a", "80211b", "80211g" or "80211n"', "PHY standard"
+    )
+    ht: HtConfig | None = Field(
+        default=None,
+        json_schema_extra={"allowed": 'a table (standard = "80211n" only)'},
+        description="[ht]: 802.11n's band, width, guard interval, streams and MCS",
+    )
     erp_mixed: bool = _field(
         False, 'true or false (true only with standard = "80211g")', "802.11g b/g mixed mode"
     )

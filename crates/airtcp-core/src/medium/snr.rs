@@ -37,16 +37,17 @@ use super::{distance, Outcome, PREAMBLE_DETECTION};
 fn bandwidth_hz(mode: ModeId, standard: Standard) -> f64 {
     match (mode.modulation(), standard) {
         (Modulation::Dsss { .. }, Standard::B) => 22e6,
-        _ => 20e6,
+        (m, _) => f64::from(m.width_mhz()) * 1e6, // ns-3 InterferenceHelper::CalculateSnr
     }
 }
 
-/// The receive sensitivity is given for 20 MHz; a DSSS PPDU occupies 22 MHz, so ns-3 raises
-/// the threshold by 10·log10(22/20) = 0.41 dB for it (`YansWifiChannel::Receive`).
+/// The receive sensitivity is given for 20 MHz; a DSSS PPDU occupies 22 MHz and an HT40 one
+/// 40, so ns-3 raises the threshold by 10·log10(width / 20): 0.41 and 3.01 dB
+/// (`YansWifiChannel::Receive`).
 fn sensitivity_scale_db(mode: ModeId) -> f64 {
     match mode.modulation() {
         Modulation::Dsss { .. } => 10.0 * (22.0f64 / 20.0).log10(),
-        Modulation::Ofdm { .. } => 0.0,
+        m => 10.0 * (f64::from(m.width_mhz()) / 20.0).log10(),
     }
 }
 
@@ -494,6 +495,7 @@ fn parts(frame: &Frame, start: SimTime, data_header_bytes: u32) -> [Part; 4] {
     let rate_kbps = u64::from(txv.mode.rate_kbps());
     let (service_bits, ext) = match txv.mode.modulation() {
         Modulation::Ofdm { erp, .. } => (16, if erp { Dur::from_us(6) } else { Dur::ZERO }),
+        Modulation::Ht { .. } => (16, if txv.signal_extension { Dur::from_us(6) } else { Dur::ZERO }),
         Modulation::Dsss { .. } => (0, Dur::ZERO),
     };
     let (header_bytes, upper_bytes) = match frame.kind {

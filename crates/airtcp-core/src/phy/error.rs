@@ -73,9 +73,21 @@ impl ErrorRateModel {
             Modulation::Dsss { rate_kbps } => dsss_unit_success(rate_kbps, snr),
             Modulation::Ofdm { rate_kbps, .. } => {
                 let (m, code) = ofdm_params(rate_kbps);
+                let phy_bps = (f64::from(rate_kbps) * 1000.0 / code.ratio()) as u64;
                 match self {
                     ErrorRateModel::Nist => nist_unit_success(m, code, snr),
-                    ErrorRateModel::Yans => yans_unit_success(m, code, rate_kbps, snr),
+                    ErrorRateModel::Yans => yans_unit_success(m, code, phy_bps, 20, snr),
+                }
+            }
+            ht @ Modulation::Ht { mcs, sgi, .. } => {
+                let (m, code) = HT_PARAMS[usize::from(mcs % 8)];
+                // ns-3 HtPhy::GetDataRate / CalculatePhyRate: N_DBPS per 4 or 3.6 us symbol,
+                // over the code rate, truncated to whole bit/s.
+                let data_bps = f64::from(ht.ht_ndbps()) * 1e6 / if sgi { 3.6 } else { 4.0 };
+                let phy_bps = (data_bps / code.ratio()) as u64;
+                match self {
+                    ErrorRateModel::Nist => nist_unit_success(m, code, snr),
+                    ErrorRateModel::Yans => yans_unit_success(m, code, phy_bps, ht.width_mhz(), snr),
                 }
             }
         }
@@ -134,8 +146,25 @@ pub fn plcp_header(mode: ModeId, short_preamble: bool) -> (ModeId, u64) {
         Modulation::Dsss { .. } => (DSSS_1, 48),
         Modulation::Ofdm { erp: false, .. } => (OFDM_6, 24),
         Modulation::Ofdm { erp: true, .. } => (ERP_OFDM_6, 24),
+        // HT-mixed: L-SIG (24 bits, 4 us) and HT-SIG (48 bits, 8 us), both BPSK rate 1/2 at
+        // 6 Mbit/s in 20 MHz (19.3.9.3.5, 19.3.9.4.3; ns-3 `HtPhy::GetLSigMode`,
+        // `GetHtSigMode`); the training fields carry no bits.
+        Modulation::Ht { .. } => (OFDM_6, 72),
     }
 }
+
+/// Constellation size and code rate of HT MCS 0-7 (and 8-15, per stream; Tables 19-27 to
+/// 19-30; ns-3 `HtPhy::GetHtMcs`).
+const HT_PARAMS: [(u32, CodeRate); 8] = [
+    (2, CodeRate::R1_2),
+    (4, CodeRate::R1_2),
+    (4, CodeRate::R3_4),
+    (16, CodeRate::R1_2),
+    (16, CodeRate::R3_4),
+    (64, CodeRate::R2_3),
+    (64, CodeRate::R3_4),
+    (64, CodeRate::R5_6),
+];
 
 /// DSSS 2 Mbit/s (DQPSK), the short-preamble header's mode.
 const DSSS_2: ModeId = ModeId(1);
@@ -146,6 +175,8 @@ pub enum CodeRate {
     R1_2,
     R2_3,
     R3_4,
+    /// HT MCS 7 and 15 (19.3.11.6).
+    R5_6,
 }
 
 impl CodeRate {
@@ -155,6 +186,7 @@ impl CodeRate {
             CodeRate::R1_2 => 1.0 / 2.0,
             CodeRate::R2_3 => 2.0 / 3.0,
             CodeRate::R3_4 => 3.0 / 4.0,
+            CodeRate::R5_6 => 5.0 / 6.0,
         }
     }
 }
@@ -453,7 +485,8 @@ fn dsss_unit_success(rate_kbps: u32, snr: f64) -> UnitSuccess {
 }
 
 /// NIST union bound on the decoded bit error probability, from the uncoded BER `p` through
-/// D = sqrt(4 p (1 - p)) and the distance spectra of the rate-1/2, 2/3 and 3/4 codes.
+/// D = sqrt(4 p (1 - p)) and the distance spectra of the rate-1/2, 2/3, 3/4 and 5/6 codes
+/// (5/6: Haccoun and Begin, IEEE Trans. Commun. 32(3), 1984, Table V).
 /// ns-3 nist-error-rate-model.cc `NistErrorRateModel::CalculatePe`.
 pub fn nist_pe(p: f64, code: CodeRate) -> f64 {
     // (first exponent of D, exponent step, weights, scale), terms summed in ns-3's order.
@@ -486,6 +519,23 @@ pub fn nist_pe(p: f64, code: CodeRate) -> f64 {
                 428005675.0,
             ],
             1.0 / (2.0 * 3.0),
+        ),
+        CodeRate::R5_6 => (
+            4.0,
+            1.0,
+            &[
+                92.0,
+                528.0,
+                8694.0,
+                79453.0,
+                792114.0,
+                7375573.0,
+                67884974.0,
+                610875423.0,
+                5427275376.0,
+                47664215639.0,
+            ],
+            1.0 / (2.0 * 5.0),
         ),
     };
     let d = (4.0 * p * (1.0 - p)).sqrt();
@@ -538,19 +588,19 @@ pub fn yans_pd(ber: f64, d: u32) -> f64 {
     pd
 }
 
-/// YANS chunk success of an OFDM mode with constellation `m`, code `code` and data rate
-/// `rate_kbps` in 20 MHz: Eb/N0 = snr * 20 MHz / PHY rate (PHY rate = data rate / code rate),
-/// (d_free, a_dfree, a_dfree+1) = (10, 11, 0) for rate 1/2, (5, 8, 31) for 3/4, (6, 1, 16) for
-/// 2/3; BPSK takes only the first term. ns-3 yans-error-rate-model.cc
+/// YANS chunk success of an OFDM or HT mode with constellation `m`, code `code` and PHY rate
+/// `phy_rate` [bit/s] (data rate / code rate, truncated; ns-3 `CalculatePhyRate`) spread over
+/// `width_mhz`: Eb/N0 = snr * width / PHY rate, (d_free, a_dfree, a_dfree+1) = (10, 11, 0) for
+/// rate 1/2, (5, 8, 31) for 3/4, (6, 1, 16) for 2/3, (4, 14, 69) for 5/6 (Frenger et al.,
+/// Table B.32); BPSK takes only the first term. ns-3 yans-error-rate-model.cc
 /// `YansErrorRateModel::DoGetChunkSuccessRate`, `GetFecBpskBer` and `GetFecQamBer`.
-fn yans_unit_success(m: u32, code: CodeRate, rate_kbps: u32, snr: f64) -> UnitSuccess {
-    // ns-3 OfdmPhy::CalculatePhyRate: data rate / code ratio, truncated to whole bit/s.
-    let phy_rate = (f64::from(rate_kbps) * 1000.0 / code.ratio()) as u64;
-    let eb_n0 = snr * 20.0 * 1e6 / phy_rate as f64;
+fn yans_unit_success(m: u32, code: CodeRate, phy_rate: u64, width_mhz: u32, snr: f64) -> UnitSuccess {
+    let eb_n0 = snr * f64::from(width_mhz) * 1e6 / phy_rate as f64;
     let (d_free, a_dfree, a_dfree1) = match code {
         CodeRate::R1_2 => (10, 11.0, 0.0),
         CodeRate::R3_4 => (5, 8.0, 31.0),
         CodeRate::R2_3 => (6, 1.0, 16.0),
+        CodeRate::R5_6 => (4, 14.0, 69.0),
     };
     let ber = if m == 2 { yans_bpsk_ber(eb_n0) } else { yans_qam_ber(m, eb_n0) };
     if ber == 0.0 {
@@ -836,6 +886,48 @@ mod tests {
                 assert!((got - want).abs() < 1e-6, "{model:?} DSSS {rate}: {got} vs ns-3 {want}");
             }
         }
+    }
+
+    #[test]
+    fn ht_mcs0_matches_ns3s_siso_reference() {
+        // ns-3 3.44 wifi-error-rate-models-test.cc (WifiErrorRateModelsTestCaseMimo, SISO):
+        // NIST, HtMcs0 in 20 MHz at 4 dB for 2 ms (6.5 Mbit/s x 2 ms = 13,000 bits): 0.905685.
+        let mcs0 = ModeId::ht(0, false, false).unwrap();
+        let got = ErrorRateModel::Nist.chunk_success(db(4.0), mcs0, 13_000);
+        assert!((got - 0.905685).abs() < 1e-6, "{got}");
+    }
+
+    #[test]
+    fn ht_modes_err_like_ofdm_of_the_same_modulation_and_coding() {
+        let ht = |m, w| ModeId::ht(m, w, false).unwrap();
+        let ofdm = |k| crate::phy::Standard::A.mode(k).unwrap();
+        // NIST depends on the constellation and code only: MCS 0, 1, 3 are BPSK 1/2, QPSK 1/2,
+        // 16-QAM 1/2 as 6, 12, 24 Mbit/s OFDM; MCS 8 is MCS 0 on two streams.
+        for snr_db in [0.0, 3.0, 6.0, 12.0] {
+            for (m, k) in [(0, 6000), (1, 12_000), (3, 24_000), (8, 6000)] {
+                let n = ErrorRateModel::Nist;
+                assert_eq!(n.unit_success(db(snr_db), ht(m, false)), n.unit_success(db(snr_db), ofdm(k)));
+            }
+        }
+        // YANS scales the SNR by width / PHY rate: MCS 0 in 20 MHz (PHY rate 13 Mbit/s) at
+        // SNR s is OFDM 6 (12 Mbit/s) at s x 12/13; in 40 MHz (27 Mbit/s over 40) at s x 24/27.
+        let y = ErrorRateModel::Yans;
+        for s in [1.0, 2.0, 4.0] {
+            let a = y.unit_success(s, ht(0, false)).p;
+            let b = y.unit_success(s * 12.0 / 13.0, ofdm(6000)).p;
+            assert!((a - b).abs() < 1e-12, "{a} {b}");
+            let a = y.unit_success(s, ht(0, true)).p;
+            let b = y.unit_success(s * 24.0 / 27.0, ofdm(6000)).p;
+            assert!((a - b).abs() < 1e-12, "{a} {b}");
+        }
+        // 5/6 (MCS 7) needs more SNR than 3/4 (MCS 6) for the same success, under both.
+        for model in [ErrorRateModel::Nist, ErrorRateModel::Yans] {
+            let p6 = model.chunk_success(db(20.0), ht(6, false), 8000);
+            let p7 = model.chunk_success(db(20.0), ht(7, false), 8000);
+            assert!(p7 < p6, "{model:?} {p6} {p7}");
+        }
+        // HT headers: L-SIG and HT-SIG, 72 bits at 6 Mbit/s.
+        assert_eq!(plcp_header(ht(7, true), false), (OFDM_6, 72));
     }
 
     #[test]

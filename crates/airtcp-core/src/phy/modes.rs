@@ -3,7 +3,9 @@
 //! 13 Mbit/s), so rate control and the spec pick modes by [`ModeId`]; Python reads this table
 //! (`airtcp._core.phy_modes`) instead of keeping a copy. Names follow ns-3's `WifiMode` names.
 
-use super::{Modulation, Standard};
+use std::sync::OnceLock;
+
+use super::{Band, HtConfig, Modulation, Standard};
 
 /// Index of a mode in [`MODES`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -24,10 +26,18 @@ const fn ofdm(name: &'static str, rate_kbps: u32, erp: bool) -> ModeInfo {
     ModeInfo { name, modulation: Modulation::Ofdm { rate_kbps, erp } }
 }
 
+const fn ht(name: &'static str, mcs: u8, width40: bool, sgi: bool) -> ModeInfo {
+    ModeInfo { name, modulation: Modulation::Ht { mcs, width40, sgi } }
+}
+
 /// Every mode: DSSS 1 and 2 Mbit/s (Clause 15) and HR/DSSS CCK 5.5 and 11 Mbit/s (Clause 16),
 /// also sent as ERP-DSSS/CCK in 802.11g; OFDM 6-54 Mbit/s (Clause 17, Table 17-4); ERP-OFDM
-/// 6-54 Mbit/s (Clause 18, 18.3.2.4: OFDM plus a 6 us signal extension).
-pub static MODES: [ModeInfo; 20] = [
+/// 6-54 Mbit/s (Clause 18, 18.3.2.4: OFDM plus a 6 us signal extension); HT MCS 0-15 (Clause
+/// 19, Tables 19-27 to 19-30) at 20 and 40 MHz with the long (800 ns) and short (400 ns) guard
+/// interval, named as ns-3 names the MCS (`HtMcs7`) with `Ht40` and `Sgi` for the other widths
+/// and intervals: one mode per rate a station can send, as ath9k's and Minstrel-HT's tables
+/// list them (paper 002's Table I is 12 of these).
+pub static MODES: [ModeInfo; 84] = [
     dsss("DsssRate1Mbps", 1000),
     dsss("DsssRate2Mbps", 2000),
     dsss("DsssRate5_5Mbps", 5500),
@@ -48,7 +58,75 @@ pub static MODES: [ModeInfo; 20] = [
     ofdm("ErpOfdmRate36Mbps", 36000, true),
     ofdm("ErpOfdmRate48Mbps", 48000, true),
     ofdm("ErpOfdmRate54Mbps", 54000, true),
+    ht("HtMcs0", 0, false, false),
+    ht("HtMcs0Sgi", 0, false, true),
+    ht("HtMcs0Ht40", 0, true, false),
+    ht("HtMcs0Ht40Sgi", 0, true, true),
+    ht("HtMcs1", 1, false, false),
+    ht("HtMcs1Sgi", 1, false, true),
+    ht("HtMcs1Ht40", 1, true, false),
+    ht("HtMcs1Ht40Sgi", 1, true, true),
+    ht("HtMcs2", 2, false, false),
+    ht("HtMcs2Sgi", 2, false, true),
+    ht("HtMcs2Ht40", 2, true, false),
+    ht("HtMcs2Ht40Sgi", 2, true, true),
+    ht("HtMcs3", 3, false, false),
+    ht("HtMcs3Sgi", 3, false, true),
+    ht("HtMcs3Ht40", 3, true, false),
+    ht("HtMcs3Ht40Sgi", 3, true, true),
+    ht("HtMcs4", 4, false, false),
+    ht("HtMcs4Sgi", 4, false, true),
+    ht("HtMcs4Ht40", 4, true, false),
+    ht("HtMcs4Ht40Sgi", 4, true, true),
+    ht("HtMcs5", 5, false, false),
+    ht("HtMcs5Sgi", 5, false, true),
+    ht("HtMcs5Ht40", 5, true, false),
+    ht("HtMcs5Ht40Sgi", 5, true, true),
+    ht("HtMcs6", 6, false, false),
+    ht("HtMcs6Sgi", 6, false, true),
+    ht("HtMcs6Ht40", 6, true, false),
+    ht("HtMcs6Ht40Sgi", 6, true, true),
+    ht("HtMcs7", 7, false, false),
+    ht("HtMcs7Sgi", 7, false, true),
+    ht("HtMcs7Ht40", 7, true, false),
+    ht("HtMcs7Ht40Sgi", 7, true, true),
+    ht("HtMcs8", 8, false, false),
+    ht("HtMcs8Sgi", 8, false, true),
+    ht("HtMcs8Ht40", 8, true, false),
+    ht("HtMcs8Ht40Sgi", 8, true, true),
+    ht("HtMcs9", 9, false, false),
+    ht("HtMcs9Sgi", 9, false, true),
+    ht("HtMcs9Ht40", 9, true, false),
+    ht("HtMcs9Ht40Sgi", 9, true, true),
+    ht("HtMcs10", 10, false, false),
+    ht("HtMcs10Sgi", 10, false, true),
+    ht("HtMcs10Ht40", 10, true, false),
+    ht("HtMcs10Ht40Sgi", 10, true, true),
+    ht("HtMcs11", 11, false, false),
+    ht("HtMcs11Sgi", 11, false, true),
+    ht("HtMcs11Ht40", 11, true, false),
+    ht("HtMcs11Ht40Sgi", 11, true, true),
+    ht("HtMcs12", 12, false, false),
+    ht("HtMcs12Sgi", 12, false, true),
+    ht("HtMcs12Ht40", 12, true, false),
+    ht("HtMcs12Ht40Sgi", 12, true, true),
+    ht("HtMcs13", 13, false, false),
+    ht("HtMcs13Sgi", 13, false, true),
+    ht("HtMcs13Ht40", 13, true, false),
+    ht("HtMcs13Ht40Sgi", 13, true, true),
+    ht("HtMcs14", 14, false, false),
+    ht("HtMcs14Sgi", 14, false, true),
+    ht("HtMcs14Ht40", 14, true, false),
+    ht("HtMcs14Ht40Sgi", 14, true, true),
+    ht("HtMcs15", 15, false, false),
+    ht("HtMcs15Sgi", 15, false, true),
+    ht("HtMcs15Ht40", 15, true, false),
+    ht("HtMcs15Ht40Sgi", 15, true, true),
 ];
+
+/// Index of the first HT mode in [`MODES`]; HT MCS `m` at width `w40` and interval `sgi` is
+/// at `HT_BASE + 4 m + 2 w40 + sgi`.
+const HT_BASE: u8 = 20;
 
 /// DSSS 1 Mbit/s, the lowest mandatory rate of 802.11b and of b/g mixed mode.
 pub const DSSS_1: ModeId = ModeId(0);
@@ -89,6 +167,8 @@ pub enum ModClass {
     Ofdm,
     /// ERP-OFDM (Clause 18).
     ErpOfdm,
+    /// HT (Clause 19).
+    Ht,
 }
 
 impl ModClass {
@@ -102,16 +182,22 @@ impl ModClass {
             HrDsss => matches!(answer, Dsss | HrDsss),
             ErpOfdm => matches!(answer, Dsss | HrDsss | ErpOfdm),
             Ofdm => answer == Ofdm,
+            // ns-3 3.44 wifi-phy-common.cc: any class answers an HT frame; the band's own
+            // modes are the only candidates (`control_answer`).
+            Ht => true,
         }
     }
 }
 
-/// The rate at which a station answers (ACK, CTS) a frame sent at `req` when the BSS basic
-/// rate set is `{basic}` (10.6.6.5.2; ns-3 `WifiRemoteStationManager::GetControlAnswerMode`):
-/// the highest basic rate not above `req` in an allowed class, else the highest mandatory
-/// rate of the standard not above `req` in an allowed class, else `req` itself.
+/// The rate at which a station answers (ACK, CTS, Block Ack) a frame sent at `req` when the
+/// BSS basic rate set is `{basic}` (10.6.6.5.2; ns-3 `WifiRemoteStationManager::
+/// GetControlAnswerMode`): the highest basic rate not above `req`'s (for an HT frame its
+/// non-HT reference rate, 10.6.6.5.2 and Table 10-10: the non-HT rate of the same modulation
+/// and coding) in an allowed class, else the highest mandatory rate of the standard not above
+/// it in an allowed class, else `req` itself.
 pub fn control_answer(standard: Standard, req: ModeId, basic: ModeId) -> ModeId {
-    let allowed = |m: ModeId| req.class().answer_allowed(m.class()) && m.rate_kbps() <= req.rate_kbps();
+    let allowed =
+        |m: ModeId| req.class().answer_allowed(m.class()) && m.rate_kbps() <= req.reference_rate_kbps();
     if allowed(basic) {
         return basic;
     }
@@ -141,7 +227,26 @@ impl ModeId {
             Modulation::Dsss { .. } => ModClass::HrDsss,
             Modulation::Ofdm { erp: false, .. } => ModClass::Ofdm,
             Modulation::Ofdm { erp: true, .. } => ModClass::ErpOfdm,
+            Modulation::Ht { .. } => ModClass::Ht,
         }
+    }
+
+    /// The rate a control response is chosen against (10.6.6.5.2): the mode's own rate, or
+    /// for an HT mode the non-HT reference rate of its modulation and coding (Table 10-10;
+    /// ns-3 `HtPhy::CalculateNonHtReferenceRate`): BPSK 1/2 6, QPSK 1/2 12, QPSK 3/4 18,
+    /// 16-QAM 1/2 24, 16-QAM 3/4 36, 64-QAM 2/3 48, 64-QAM 3/4 and 5/6 54 Mbit/s.
+    pub fn reference_rate_kbps(self) -> u32 {
+        match self.modulation() {
+            Modulation::Ht { mcs, .. } => {
+                [6000, 12000, 18000, 24000, 36000, 48000, 54000, 54000][usize::from(mcs % 8)]
+            }
+            m => m.rate_kbps(),
+        }
+    }
+
+    /// HT MCS `mcs` (0-15) at 40 MHz (`width40`) or 20, with the short guard interval or not.
+    pub fn ht(mcs: u8, width40: bool, sgi: bool) -> Option<ModeId> {
+        (mcs < 16).then(|| ModeId(HT_BASE + 4 * mcs + 2 * u8::from(width40) + u8::from(sgi)))
     }
 
     /// A mandatory rate of its PHY: DSSS 1, 2 (15.1), HR/DSSS 5.5, 11 (16.1), OFDM and
@@ -150,6 +255,8 @@ impl ModeId {
         match self.class() {
             ModClass::Dsss | ModClass::HrDsss => true,
             ModClass::Ofdm | ModClass::ErpOfdm => matches!(self.rate_kbps(), 6000 | 12000 | 24000),
+            // HT MCS 0-7 are mandatory (19.1.1) but never a control response's rate here.
+            ModClass::Ht => false,
         }
     }
 
@@ -188,17 +295,51 @@ impl Standard {
     pub fn modes_by_class(self) -> &'static [ModeId] {
         match self {
             Standard::G => &MODES_G_BY_CLASS,
+            Standard::N(_) => self.legacy().modes_by_class(),
             s => s.modes(),
         }
     }
 
-    /// The modes of the standard, ascending by rate.
+    /// The non-HT modes of the standard (of its band, for 802.11n), ascending by rate: every
+    /// rate of 802.11a/b/g, and 802.11n's control-frame and beacon rates.
     pub fn modes(self) -> &'static [ModeId] {
         match self {
             Standard::A => &MODES_A,
             Standard::B => &MODES_B,
             Standard::G => &MODES_G,
+            Standard::N(_) => self.legacy().modes(),
         }
+    }
+
+    /// The HT modes an 802.11n BSS's stations can send (empty for the others): MCS 0 to 8 x
+    /// streams - 1 at 20 MHz and, on a 40 MHz channel, at 40; with the long guard interval
+    /// and, where supported, the short one. In MCS order, 20 MHz before 40, long GI first.
+    pub fn ht_modes(self) -> &'static [ModeId] {
+        static SETS: OnceLock<Vec<(HtConfig, Vec<ModeId>)>> = OnceLock::new();
+        let Standard::N(cfg) = self else { return &[] };
+        let sets = SETS.get_or_init(|| {
+            let mut out = Vec::new();
+            for band in [Band::Ghz2_4, Band::Ghz5] {
+                for width40 in [false, true] {
+                    for sgi in [false, true] {
+                        for streams in [1, 2] {
+                            let c = HtConfig { band, width40, sgi, streams };
+                            let modes = (0..8 * streams)
+                                .flat_map(|mcs| {
+                                    [(false, false), (false, true), (true, false), (true, true)]
+                                        .into_iter()
+                                        .filter(move |&(w, g)| (!w || width40) && (!g || sgi))
+                                        .filter_map(move |(w, g)| ModeId::ht(mcs, w, g))
+                                })
+                                .collect();
+                            out.push((c, modes));
+                        }
+                    }
+                }
+            }
+            out
+        });
+        sets.iter().find(|(c, _)| *c == cfg).map_or(&[], |(_, m)| m.as_slice())
     }
 
     /// Rates of the standard [kbit/s], ascending.
@@ -206,10 +347,15 @@ impl Standard {
         self.modes().iter().map(|m| m.rate_kbps())
     }
 
-    /// The mode of this standard sending at `rate_kbps`, if it has that rate (each rate has
-    /// one mode per non-HT standard).
+    /// The non-HT mode of this standard sending at `rate_kbps`, if it has that rate (each
+    /// rate has one non-HT mode per standard; HT modes are named, [`ModeId::by_name`]).
     pub fn mode(self, rate_kbps: u32) -> Option<ModeId> {
         self.modes().iter().copied().find(|m| m.rate_kbps() == rate_kbps)
+    }
+
+    /// Whether a station of this standard can send `mode`.
+    pub fn has(self, mode: ModeId) -> bool {
+        self.modes().contains(&mode) || self.ht_modes().contains(&mode)
     }
 }
 
@@ -255,6 +401,25 @@ mod tests {
         // A DSSS frame is never answered in ERP-OFDM, nor in HR/DSSS.
         assert_eq!(control_answer(g, m(g, 2_000), m(g, 6_000)), m(g, 2_000));
         assert_eq!(control_answer(g, m(g, 5_500), m(g, 6_000)), m(g, 5_500));
+    }
+
+    #[test]
+    fn ht_frames_are_answered_at_their_non_ht_reference_rate() {
+        use crate::phy::{HtConfig, Modulation};
+        let n = Standard::N(HtConfig::default());
+        let a = |k: u32| Standard::A.mode(k).unwrap();
+        let mcs = |m| ModeId::ht(m, false, false).unwrap();
+        // Table 10-10's reference rates: MCS 7 (64-QAM 5/6) -> 54, MCS 1 (QPSK 1/2) -> 12,
+        // MCS 9 (two streams of QPSK 1/2) -> 12 Mbit/s.
+        assert_eq!(mcs(7).reference_rate_kbps(), 54_000);
+        assert_eq!(mcs(9).reference_rate_kbps(), 12_000);
+        // The basic rate when it is not above the reference rate, else the highest mandatory
+        // rate not above it (10.6.6.5.2).
+        assert_eq!(control_answer(n, mcs(7), a(6_000)), a(6_000));
+        assert_eq!(control_answer(n, mcs(7), a(24_000)), a(24_000));
+        assert_eq!(control_answer(n, mcs(1), a(24_000)), a(12_000));
+        assert_eq!(control_answer(n, mcs(0), a(24_000)), a(6_000));
+        assert!(matches!(mcs(7).modulation(), Modulation::Ht { mcs: 7, .. }));
     }
 
     #[test]

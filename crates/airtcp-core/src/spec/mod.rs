@@ -116,7 +116,7 @@ impl WorldSpec {
     /// What the routes are computed from.
     pub fn topology(&self) -> crate::net::routing::Topology<'_> {
         crate::net::routing::Topology::new(
-            crate::phy::Standard::parse(&self.wifi.standard).unwrap_or(crate::phy::Standard::A),
+            self.wifi.standard().unwrap_or(crate::phy::Standard::A),
             &self.nodes,
             &self.channel,
             &self.wired_links,
@@ -146,9 +146,7 @@ impl WorldSpec {
                 );
             }
         }
-        if let (Some(radio), Some(standard)) =
-            (&self.channel.radio, crate::phy::Standard::parse(&self.wifi.standard))
-        {
+        if let (Some(radio), Some(standard)) = (&self.channel.radio, self.wifi.standard()) {
             radio.validate_rates(standard)?;
         }
         let n = net::validate_nodes(&self.nodes)?;

@@ -293,7 +293,7 @@ impl TopologySpec {
             return err(
                 "topology.standard",
                 format!(
-                    "{} is not a standard; allowed: 80211a, 80211b, 80211g (needed with channel.radio)",
+                    "{} is not a standard; allowed: 80211a, 80211b, 80211g, 80211n (needed with channel.radio)",
                     t.standard.as_deref().map_or("missing".into(), quoted)
                 ),
             );

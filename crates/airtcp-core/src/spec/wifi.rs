@@ -3,7 +3,7 @@
 use serde::Deserialize;
 
 use super::{default_queue, err, num, quoted, SpecError, MAX_QUEUE_PACKETS};
-use crate::phy::Standard;
+use crate::phy::{Band, HtConfig, ModeId, Standard};
 
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
@@ -27,8 +27,14 @@ pub struct WifiSpec {
     pub erp_mixed: bool,
     #[serde(default = "default_preamble")]
     pub preamble: PreambleSpec,
-    pub data_rate_mbps: f64,
+    /// The data rate of 802.11a/b/g (with `rate_control = "constant"`, every data frame's;
+    /// else the first); 802.11n names its MCS in `ht.mcs` instead.
+    #[serde(default)]
+    pub data_rate_mbps: Option<f64>,
     pub basic_rate_mbps: f64,
+    /// 802.11n's PHY: required with `standard = "80211n"`, refused otherwise.
+    #[serde(default)]
+    pub ht: Option<HtSpec>,
     #[serde(default = "default_access")]
     pub access: Access,
     #[serde(default)]
@@ -70,6 +76,71 @@ pub struct WifiSpec {
     /// unset: off.
     #[serde(default)]
     pub arf_window_slot_ms: Option<f64>,
+}
+
+/// The `wifi.ht` table: what an 802.11n BSS's stations share, and the data MCS.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HtSpec {
+    /// 2.4 or 5 [GHz].
+    pub band_ghz: f64,
+    /// 20 or 40 [MHz].
+    pub channel_width_mhz: u32,
+    #[serde(default)]
+    pub short_gi: bool,
+    /// 1 or 2.
+    #[serde(default = "one")]
+    pub streams: u8,
+    /// MCS 0-15 of every data frame (constant rate) or the first.
+    pub mcs: u8,
+}
+
+fn one() -> u8 {
+    1
+}
+
+impl HtSpec {
+    /// The HT configuration (the spec was validated).
+    pub fn config(&self) -> HtConfig {
+        HtConfig {
+            band: if self.band_ghz == 5.0 { Band::Ghz5 } else { Band::Ghz2_4 },
+            width40: self.channel_width_mhz == 40,
+            sgi: self.short_gi,
+            streams: self.streams,
+        }
+    }
+
+    /// The data mode: `mcs` at the channel's width and guard interval.
+    pub fn data_mode(&self) -> ModeId {
+        let c = self.config();
+        ModeId::ht(self.mcs, c.width40, c.sgi).expect("validated MCS")
+    }
+
+    fn validate(&self) -> Result<(), SpecError> {
+        if self.band_ghz != 2.4 && self.band_ghz != 5.0 {
+            return err("wifi.ht.band_ghz", format!("{} is not a band; allowed: 2.4, 5", num(self.band_ghz)));
+        }
+        if self.channel_width_mhz != 20 && self.channel_width_mhz != 40 {
+            return err(
+                "wifi.ht.channel_width_mhz",
+                format!("{} is not an HT channel width; allowed: 20, 40", self.channel_width_mhz),
+            );
+        }
+        if !(1..=2).contains(&self.streams) {
+            return err("wifi.ht.streams", format!("{} is out of range; allowed: 1, 2", self.streams));
+        }
+        let top = 8 * self.streams - 1;
+        if self.mcs > top {
+            return err(
+                "wifi.ht.mcs",
+                format!(
+                    "{} needs more than {} spatial stream(s); allowed: 0..={top}",
+                    self.mcs, self.streams
+                ),
+            );
+        }
+        Ok(())
+    }
 }
 
 /// Largest retry limit [retransmissions] the spec accepts (airtcp's bound: 32 attempts keep a
@@ -116,13 +187,21 @@ pub fn rate_kbps(standard: Standard, mbps: f64, path: &str) -> Result<u32, SpecE
 }
 
 impl WifiSpec {
+    /// The standard with its HT configuration (None for an unknown name).
+    pub fn standard(&self) -> Option<Standard> {
+        match (Standard::parse(&self.standard)?, &self.ht) {
+            (Standard::N(_), Some(ht)) => Some(Standard::N(ht.config())),
+            (s, _) => Some(s),
+        }
+    }
+
     /// Check the `wifi` section.
     pub(super) fn validate(&self) -> Result<(), SpecError> {
         let w = self;
         let Some(standard) = Standard::parse(&w.standard) else {
             return err(
                 "wifi.standard",
-                format!("unknown standard {}; allowed: 80211a, 80211b, 80211g", quoted(&w.standard)),
+                format!("unknown standard {}; allowed: 80211a, 80211b, 80211g, 80211n", quoted(&w.standard)),
             );
         };
         if w.erp_mixed && standard != Standard::G {
@@ -131,8 +210,39 @@ impl WifiSpec {
                 format!("true needs standard 80211g (got {})", quoted(&w.standard)),
             );
         }
-        rate_kbps(standard, w.data_rate_mbps, "wifi.data_rate_mbps")?;
+        let standard = match (&w.ht, standard) {
+            (Some(ht), Standard::N(_)) => {
+                ht.validate()?;
+                if let Some(r) = w.data_rate_mbps {
+                    return err(
+                        "wifi.data_rate_mbps",
+                        format!("{} is not used on 80211n; name the data rate by wifi.ht.mcs", num(r)),
+                    );
+                }
+                Standard::N(ht.config())
+            }
+            (None, Standard::N(_)) => {
+                return err("wifi.ht", "missing; 80211n needs its band, channel width and MCS".to_string())
+            }
+            (Some(_), s) => return err("wifi.ht", format!("is only for 80211n (got {})", s.name())),
+            (None, s) => {
+                let Some(r) = w.data_rate_mbps else {
+                    return err("wifi.data_rate_mbps", format!("missing; {} needs a data rate", s.name()));
+                };
+                rate_kbps(s, r, "wifi.data_rate_mbps")?;
+                s
+            }
+        };
         rate_kbps(standard, w.basic_rate_mbps, "wifi.basic_rate_mbps")?;
+        if standard.ht().is_some() && w.rate_control != "constant" {
+            return err(
+                "wifi.rate_control",
+                format!(
+                    "{} does not run on 80211n yet (802.11n's rate controls come with its aggregation); allowed on 80211n: constant",
+                    quoted(&w.rate_control)
+                ),
+            );
+        }
         if !crate::mac::rate::NAMES.contains(&w.rate_control.as_str()) {
             return err(
                 "wifi.rate_control",

@@ -125,7 +125,7 @@ impl World {
     pub fn build(spec: &WorldSpec, seed: u64) -> Result<World, SpecError> {
         spec.validate()?;
         let w = &spec.wifi;
-        let standard = Standard::parse(&w.standard).ok_or_else(|| SpecError("wifi.standard".into()))?;
+        let standard = w.standard().ok_or_else(|| SpecError("wifi.standard".into()))?;
         let timing = PhyTiming::of(standard, w.erp_mixed);
         let preamble = match w.preamble {
             PreambleSpec::Long => Preamble::Long,
@@ -134,10 +134,14 @@ impl World {
         let mode = |kbps: u32, path: &str| -> Result<ModeId, SpecError> {
             standard.mode(kbps).ok_or_else(|| SpecError(format!("{path}: no mode for {kbps} kbit/s")))
         };
-        let data_txv = TxVector::new(
-            mode(rate_kbps(standard, w.data_rate_mbps, "wifi.data_rate_mbps")?, "wifi.data_rate_mbps")?,
-            preamble,
-        );
+        let data_mode = match (&w.ht, w.data_rate_mbps) {
+            (Some(ht), _) => ht.data_mode(),
+            (None, Some(r)) => mode(rate_kbps(standard, r, "wifi.data_rate_mbps")?, "wifi.data_rate_mbps")?,
+            (None, None) => return Err(SpecError("wifi.data_rate_mbps: missing".into())),
+        };
+        let mut data_txv = TxVector::new(data_mode, preamble);
+        // An HT PPDU in 2.4 GHz ends with the signal extension (19.3.2).
+        data_txv.signal_extension = standard.ht().is_some_and(|c| c.band == crate::phy::Band::Ghz2_4);
         let control_txv = TxVector::new(
             mode(rate_kbps(standard, w.basic_rate_mbps, "wifi.basic_rate_mbps")?, "wifi.basic_rate_mbps")?,
             preamble,
@@ -246,7 +250,7 @@ impl World {
             // The standard's lowest rate, long preamble; a 24-byte management header + FCS.
             let lowest = standard.modes()[0];
             let rates = standard.modes().len();
-            let body = crate::mac::frame::beacon_body_bytes(rates, standard != Standard::A);
+            let body = crate::mac::frame::beacon_body_bytes(rates, standard.legacy() != Standard::A);
             wifi.beacon = Some(crate::mac::BeaconConfig {
                 interval: Dur::from_us(u64::from(tu) * 1024),
                 txv: TxVector::new(lowest, Preamble::Long),

@@ -1,0 +1,699 @@
+// ht_upload.cc -- ns-3 3.44 reference for airtcp's 802.11n (HT) model: ONE station uploading to
+// an access point (saturating UDP or one bulk TCP flow) over a log-distance channel, with
+// ns-3's HT MAC: A-MPDU aggregation and an HT immediate Block Ack agreement set up by ADDBA.
+//
+// Topology: node 0 = AP (ns3::ApWifiMac, receiver of the data) at the origin, node 1 = the
+// station (ns3::StaWifiMac) at (--distanceM, 0, 0), one infrastructure BSS (Ssid "airtcp-ht").
+// Unlike the other programs of this directory this is NOT ad hoc: the AP sends beacons (every
+// 102.4 ms at the lowest basic rate) and the station associates first (passive scanning). The
+// traffic starts when the station's "Assoc" trace fires (flow_start_s in the JSON), because
+// StaWifiMac drops every packet handed to it before association (WifiMac::Enqueue ->
+// StaWifiMac::CanForwardPacketsTo, sta-wifi-mac.cc:1027-1030).
+//
+// WiFi: WIFI_STANDARD_80211n; ChannelSettings "{0, --channelWidth, BAND_5GHZ|BAND_2_4GHZ, 0}"
+// (channel number 0 = ns-3's default channel for that width and band: 36 / 38 at 5 GHz, 1 / 3
+// at 2.4 GHz); HtConfiguration::ShortGuardIntervalSupported = --shortGi. Everything else of the
+// MAC is ns-3's default: EDCA AC_BE (TXOP limit 0: one PPDU per channel access), no RTS/CTS,
+// BE_MaxAmpduSize 65535 (--maxAmpduBytes), BE_MaxAmsduSize 0 (no A-MSDU), BlockAckThreshold 0.
+// With A-MPDU enabled HtFrameExchangeManager::NeedSetupBlockAck (ht-frame-exchange-manager.cc:
+// 106-141) asks for a Block Ack agreement (ADDBA request/response, immediate policy, buffer
+// size 64 for HT) as soon as the queue holds > 1 packet for the recipient; with
+// --maxAmpduBytes=0 no agreement is made and every MPDU gets a Normal Ack.
+// --maxAmpduBytes is set on the station's WifiMac; the AP's BE_MaxAmpduSize is
+// --apMaxAmpduBytes, which defaults to the same value (-1), so that "A-MPDU off" also stops the
+// AP from aggregating TCP ACKs (the station's HT capabilities would still allow the AP 8191-byte
+// A-MPDUs: wifi-mac.cc:2225-2230).
+//
+// Rate control (--rateManager): constant = ns3::ConstantRateWifiManager, DataMode "HtMcs<--mcs>",
+// ControlMode the non-HT reference rate of the MCS ("OfdmRate<r>Mbps" at 5 GHz,
+// "ErpOfdmRate<r>Mbps" at 2.4 GHz, as examples/wireless/wifi-ht-network.cc); minstrel-ht =
+// ns3::MinstrelHtWifiManager; ideal = ns3::IdealWifiManager (the WifiHelper default), both
+// with ns-3's default attributes. MCS 8-15 need two spatial streams: --antennas=0 (default)
+// means 2 antennas/streams at both ends for a constant MCS >= 8, else 1.
+//
+// Channel and PHY as distance_udp.cc: YansWifiChannel, LogDistancePropagationLossModel
+// (exponent 3, ReferenceLoss at 1 m = 46.6777 dB (ns-3 default) at 5 GHz, 40.046 dB at 2.4 GHz
+// as in wifi-ht-network.cc), ConstantSpeedPropagationDelayModel, TxPower 16.0206 dBm, noise
+// figure 7 dB, ns-3's default preamble detection. Error rate model: --errorModel=table (the
+// YansWifiPhyHelper default, ns3::TableBasedErrorRateModel, which has HT MCS tables) | nist |
+// yans. At the default 1 m the SNR is ~63 dB: no channel errors.
+//
+// IP as the other programs (common.h BuildIp): IPv4 only, static ARP, no queue disc, a
+// WifiMacQueue of --queuePackets packets (no lifetime limit unless --queueMaxDelayMs > 0).
+// UDP: common.h's SaturatingSender keeps the station's AC_BE queue at --queuePackets MPDUs
+// (payload --payloadBytes, default 1472 = 1500-byte IP packets). TCP: tcp_common.h (TcpArgs,
+// airtcp/Linux-style TCP defaults as bss_tcp) with MSS --mss default 1448 (1500-byte IP packets
+// with the timestamp option) and --cc default cubic.
+//
+// Output: one JSON line. Counters are after --warmupS unless named *_total.
+//
+// Example:
+//   ./ht_upload --mcs=7 --traffic=udp --durationS=10 --warmupS=2 --seed=1
+//   ./ht_upload --mcs=0 --traffic=tcp --cc=cubic --maxAmpduBytes=0
+
+#include "tcp_common.h"
+
+#include <algorithm>
+
+using namespace ns3;
+using namespace airtcp_bench;
+
+namespace
+{
+
+struct HtArgs
+{
+    std::string traffic{"udp"};          ///< udp | tcp
+    std::string rateManager{"constant"}; ///< constant | minstrel-ht | ideal
+    uint32_t mcs{7};                     ///< HT MCS for --rateManager=constant
+    uint32_t channelWidth{20};           ///< MHz: 20 | 40
+    bool shortGi{false};
+    std::string band{"5"};      ///< 5 | 2.4 (GHz)
+    uint32_t antennas{0};       ///< 0 = auto (2 for a constant MCS >= 8, else 1)
+    uint32_t maxAmpduBytes{65535};  ///< station's BE_MaxAmpduSize (0 = no A-MPDU)
+    int64_t apMaxAmpduBytes{-1};    ///< AP's BE_MaxAmpduSize (-1 = --maxAmpduBytes)
+    uint32_t payloadBytes{1472};    ///< UDP payload
+    double distanceM{1};
+    double exponent{3};
+    double referenceLossDb{-1}; ///< < 0: 46.6777 (5 GHz) / 40.046 (2.4 GHz)
+    double txPowerDbm{16.0206};
+    double noiseFigureDb{7};
+    std::string errorModel{"table"}; ///< table | nist | yans
+    double durationS{10};
+    double warmupS{2};
+    uint32_t seed{1};
+    uint32_t run{1};
+    uint32_t retryLimit{6}; ///< FrameRetryLimit = retryLimit + 1 = 7 (ns-3 default)
+    uint32_t queuePackets{100};
+    double queueMaxDelayMs{0}; ///< WifiMacQueue::MaxDelay; 0 = none (1e6 s)
+
+    void Register(CommandLine& cmd)
+    {
+        cmd.AddValue("traffic", "udp (saturating) | tcp (one bulk flow)", traffic);
+        cmd.AddValue("rateManager", "constant | minstrel-ht | ideal", rateManager);
+        cmd.AddValue("mcs", "HT MCS 0..15 for --rateManager=constant", mcs);
+        cmd.AddValue("channelWidth", "channel width (MHz): 20 | 40", channelWidth);
+        cmd.AddValue("shortGi", "short guard interval 400 ns (0/1)", shortGi);
+        cmd.AddValue("band", "5 | 2.4 (GHz)", band);
+        cmd.AddValue("antennas",
+                     "antennas = max spatial streams at both ends; 0 = auto (2 for MCS 8-15)",
+                     antennas);
+        cmd.AddValue("maxAmpduBytes",
+                     "station's BE_MaxAmpduSize (bytes, <= 65535; 0 disables A-MPDU)",
+                     maxAmpduBytes);
+        cmd.AddValue("apMaxAmpduBytes",
+                     "AP's BE_MaxAmpduSize (bytes; -1 = same as --maxAmpduBytes)",
+                     apMaxAmpduBytes);
+        cmd.AddValue("payloadBytes", "UDP payload size (bytes)", payloadBytes);
+        cmd.AddValue("distanceM", "station-AP distance (m)", distanceM);
+        cmd.AddValue("exponent", "LogDistancePropagationLossModel::Exponent", exponent);
+        cmd.AddValue("referenceLossDb",
+                     "ReferenceLoss at 1 m (dB); < 0: 46.6777 at 5 GHz, 40.046 at 2.4 GHz",
+                     referenceLossDb);
+        cmd.AddValue("txPowerDbm", "WifiPhy TxPowerStart = TxPowerEnd (dBm)", txPowerDbm);
+        cmd.AddValue("noiseFigureDb", "WifiPhy::RxNoiseFigure (dB)", noiseFigureDb);
+        cmd.AddValue("errorModel", "table (YansWifiPhyHelper default) | nist | yans", errorModel);
+        cmd.AddValue("durationS", "simulated time (s)", durationS);
+        cmd.AddValue("warmupS", "counting starts at this time (s)", warmupS);
+        cmd.AddValue("seed", "RngSeedManager seed", seed);
+        cmd.AddValue("run", "RngSeedManager run number", run);
+        cmd.AddValue("retryLimit",
+                     "max retransmissions (attempts = retryLimit+1 = WifiMac::FrameRetryLimit)",
+                     retryLimit);
+        cmd.AddValue("queuePackets", "WifiMacQueue size (packets)", queuePackets);
+        cmd.AddValue("queueMaxDelayMs",
+                     "WifiMacQueue::MaxDelay (ms); 0 = no lifetime limit (ns-3 default 500)",
+                     queueMaxDelayMs);
+    }
+
+    void Validate() const
+    {
+        NS_ABORT_MSG_IF(traffic != "udp" && traffic != "tcp", "--traffic must be udp or tcp");
+        NS_ABORT_MSG_IF(rateManager != "constant" && rateManager != "minstrel-ht" &&
+                            rateManager != "ideal",
+                        "--rateManager must be constant, minstrel-ht or ideal");
+        NS_ABORT_MSG_IF(mcs > 15, "--mcs must be 0..15");
+        NS_ABORT_MSG_IF(channelWidth != 20 && channelWidth != 40, "--channelWidth must be 20|40");
+        NS_ABORT_MSG_IF(band != "5" && band != "2.4", "--band must be 5 or 2.4");
+        NS_ABORT_MSG_IF(antennas > 4, "--antennas must be 0..4");
+        NS_ABORT_MSG_IF(rateManager == "constant" && mcs >= 8 && antennas == 1,
+                        "MCS 8-15 need --antennas >= 2");
+        NS_ABORT_MSG_IF(maxAmpduBytes > 65535, "--maxAmpduBytes must be <= 65535 (HT)");
+        NS_ABORT_MSG_IF(apMaxAmpduBytes < -1 || apMaxAmpduBytes > 65535,
+                        "--apMaxAmpduBytes must be -1..65535");
+        NS_ABORT_MSG_IF(payloadBytes < 1 || payloadBytes > 2200, "--payloadBytes out of range");
+        NS_ABORT_MSG_IF(!(distanceM > 0), "--distanceM must be > 0");
+        NS_ABORT_MSG_IF(errorModel != "table" && errorModel != "nist" && errorModel != "yans",
+                        "--errorModel must be table, nist or yans");
+        NS_ABORT_MSG_IF(warmupS < 0 || warmupS >= durationS, "need 0 <= --warmupS < --durationS");
+        NS_ABORT_MSG_IF(queuePackets < 1, "--queuePackets must be >= 1");
+        NS_ABORT_MSG_IF(queueMaxDelayMs < 0, "--queueMaxDelayMs must be >= 0");
+    }
+
+    uint32_t Antennas() const
+    {
+        if (antennas > 0)
+        {
+            return antennas;
+        }
+        return (rateManager == "constant" && mcs >= 8) ? 2 : 1;
+    }
+
+    uint32_t ApMaxAmpdu() const
+    {
+        return apMaxAmpduBytes < 0 ? maxAmpduBytes : static_cast<uint32_t>(apMaxAmpduBytes);
+    }
+
+    double ReferenceLoss() const
+    {
+        if (referenceLossDb >= 0)
+        {
+            return referenceLossDb;
+        }
+        return band == "5" ? 46.6777 : 40.046;
+    }
+};
+
+/// What one node put on the air (PhyTxPsduBegin), after warmup.
+struct NodeTx
+{
+    uint64_t dataPpdus{0};    ///< PPDUs whose PSDU carries data MPDUs
+    uint64_t dataMpdus{0};    ///< data MPDUs in them (retransmissions included)
+    uint64_t ampdus{0};       ///< of which A-MPDUs with > 1 MPDU
+    uint64_t retryMpdus{0};   ///< data MPDUs with the Retry bit set (retransmissions)
+    uint64_t dataPsduBytes{0};
+    double dataAirtimeS{0};   ///< sum of the data PPDU durations
+    double maxDataPpduUs{0};
+    std::map<uint64_t, uint64_t> hist; ///< MPDUs per data PPDU -> count
+    std::map<std::string, uint64_t> dataModes; ///< "HtMcs7/20MHz/800ns/1ss" -> data PPDUs
+    std::map<std::string, uint64_t> frames;    ///< "<type>@<mode>" -> PPDUs (all frames)
+    uint64_t acked{0};        ///< WifiMac AckedMpdu
+    uint64_t nacked{0};       ///< WifiMac NAckedMpdu (negative in a BlockAck)
+    uint64_t mpduTimeouts{0}; ///< MpduResponseTimeout (missing Normal Ack)
+    uint64_t psduTimeouts{0}; ///< PsduResponseTimeout (missing BlockAck)
+    std::map<std::string, uint64_t> drops;      ///< DroppedMpdu by reason
+    std::map<std::string, uint64_t> dropsTotal; ///< DroppedMpdu by reason, whole run
+    uint64_t macTxDropsTotal{0}; ///< MacTxDrop (refused before the queue), whole run
+    uint64_t rxErrors{0};        ///< WifiPhyStateHelper RxError at this node
+    /// originator Block Ack agreement state changes (whole run): (time s, tid, state)
+    std::vector<std::tuple<double, uint32_t, std::string>> baStates;
+};
+
+NodeTx g_tx[2]; // 0 = AP, 1 = STA
+
+struct FlowState
+{
+    HtArgs a;
+    TcpArgs t;
+    NodeContainer nodes;
+    Ipv4InterfaceContainer ifs;
+    NetDeviceContainer devices; // 0 = AP, 1 = STA
+    TcpFlowStats flow;
+    Ptr<SaturatingSender> udpApp;
+    double assocS{-1};
+    double flowStartS{-1};
+    uint32_t assocCount{0};
+    uint32_t deassocCount{0};
+};
+
+FlowState g_fs;
+WifiPhyBand g_band{WIFI_PHY_BAND_5GHZ}; ///< for CalculateTxDuration in OnTx
+
+const char* kDropNames[] = {"FAILED_ENQUEUE", "EXPIRED_LIFETIME", "REACHED_RETRY_LIMIT",
+                            "QOS_OLD_PACKET"};
+
+void
+OnTx(uint32_t node, WifiConstPsduMap psduMap, WifiTxVector txv, double /*w*/)
+{
+    if (!InWindow())
+    {
+        return;
+    }
+    NodeTx& s = g_tx[node];
+    for (const auto& [staId, psdu] : psduMap)
+    {
+        const WifiMacHeader& hdr = psdu->GetHeader(0);
+        s.frames[std::string(hdr.GetTypeString()) + "@" + txv.GetMode().GetUniqueName()]++;
+        if (!hdr.HasData())
+        {
+            continue;
+        }
+        const auto n = psdu->GetNMpdus();
+        s.dataPpdus++;
+        s.dataMpdus += n;
+        s.hist[n]++;
+        if (psdu->IsAggregate() && n > 1)
+        {
+            s.ampdus++;
+        }
+        for (const auto& mpdu : *psdu)
+        {
+            if (mpdu->GetHeader().IsRetry())
+            {
+                s.retryMpdus++;
+            }
+        }
+        s.dataPsduBytes += psdu->GetSize();
+        const double us = WifiPhy::CalculateTxDuration(psduMap, txv, g_band).GetMicroSeconds();
+        s.dataAirtimeS += us * 1e-6;
+        s.maxDataPpduUs = std::max(s.maxDataPpduUs, us);
+        std::ostringstream key;
+        key << txv.GetMode().GetUniqueName() << "/" << txv.GetChannelWidth() << "MHz/"
+            << txv.GetGuardInterval().GetNanoSeconds() << "ns/" << +txv.GetNss() << "ss";
+        s.dataModes[key.str()]++;
+    }
+}
+
+void
+OnAcked(uint32_t node, Ptr<const WifiMpdu>)
+{
+    if (InWindow())
+    {
+        g_tx[node].acked++;
+    }
+}
+
+void
+OnNAcked(uint32_t node, Ptr<const WifiMpdu>)
+{
+    if (InWindow())
+    {
+        g_tx[node].nacked++;
+    }
+}
+
+void
+OnDropped(uint32_t node, WifiMacDropReason reason, Ptr<const WifiMpdu>)
+{
+    const std::string name = reason < 4 ? kDropNames[reason] : "OTHER";
+    g_tx[node].dropsTotal[name]++;
+    if (InWindow())
+    {
+        g_tx[node].drops[name]++;
+    }
+}
+
+void
+OnMacTxDrop(uint32_t node, Ptr<const Packet>)
+{
+    g_tx[node].macTxDropsTotal++;
+}
+
+void
+OnMpduTimeout(uint32_t node, uint8_t, Ptr<const WifiMpdu>, const WifiTxVector&)
+{
+    if (InWindow())
+    {
+        g_tx[node].mpduTimeouts++;
+    }
+}
+
+void
+OnPsduTimeout(uint32_t node, uint8_t, Ptr<const WifiPsdu>, const WifiTxVector&)
+{
+    if (InWindow())
+    {
+        g_tx[node].psduTimeouts++;
+    }
+}
+
+void
+OnRxError(uint32_t node, Ptr<const Packet> p, double snr)
+{
+    OnPhyRxError(p, snr); // common.h g_stats.phyRxErrors (after warmup)
+    if (InWindow())
+    {
+        g_tx[node].rxErrors++;
+    }
+}
+
+void
+OnBaState(uint32_t node,
+          Time now,
+          Mac48Address,
+          uint8_t tid,
+          OriginatorBlockAckAgreement::State state)
+{
+    static const char* names[] = {"PENDING", "ESTABLISHED", "NO_REPLY", "RESET", "REJECTED"};
+    g_tx[node].baStates.emplace_back(now.GetSeconds(),
+                                     tid,
+                                     state <= 4 ? names[state] : "OTHER");
+}
+
+/// Start the traffic (called once, right after the station's first association).
+void
+StartFlow()
+{
+    auto& fs = g_fs;
+    fs.flowStartS = Simulator::Now().GetSeconds();
+    const Time stop = Seconds(fs.a.durationS) - Simulator::Now(); // relative to now
+    if (fs.a.traffic == "udp")
+    {
+        fs.udpApp = CreateObject<SaturatingSender>();
+        fs.udpApp->Setup(InetSocketAddress(fs.ifs.GetAddress(0), 9),
+                         fs.a.payloadBytes,
+                         fs.devices.Get(1),
+                         true, // QoS: AC_BE queue
+                         fs.a.queuePackets);
+        fs.nodes.Get(1)->AddApplication(fs.udpApp); // Initialize (and start) now
+        fs.udpApp->SetStartTime(Seconds(0));
+        fs.udpApp->SetStopTime(stop);
+    }
+    else
+    {
+        auto [bulk, sink] = InstallBulkFlow(fs.nodes.Get(1),
+                                            fs.nodes.Get(0),
+                                            fs.ifs.GetAddress(0),
+                                            5001,
+                                            fs.t.mss,
+                                            Seconds(0),
+                                            stop);
+        fs.flow.Attach(bulk, sink, fs.t.mss, Seconds(0));
+    }
+}
+
+void
+OnAssoc(Mac48Address)
+{
+    g_fs.assocCount++;
+    if (g_fs.assocS < 0)
+    {
+        g_fs.assocS = Simulator::Now().GetSeconds();
+        Simulator::ScheduleNow(&StartFlow);
+    }
+}
+
+void
+OnDeAssoc(Mac48Address)
+{
+    g_fs.deassocCount++;
+}
+
+std::string
+JsonHist(const std::map<uint64_t, uint64_t>& m)
+{
+    std::ostringstream os;
+    os << "{";
+    bool first = true;
+    for (const auto& [k, v] : m)
+    {
+        os << (first ? "" : ", ") << "\"" << k << "\": " << v;
+        first = false;
+    }
+    os << "}";
+    return os.str();
+}
+
+/// Established originator agreement of `node` towards `peer` for TID 0, as JSON (or null).
+std::string
+JsonAgreement(uint32_t node, Mac48Address peer)
+{
+    auto mac = DynamicCast<WifiNetDevice>(g_fs.devices.Get(node))->GetMac();
+    auto agr = mac->GetQosTxop(AC_BE)->GetBaManager()->GetAgreementAsOriginator(peer, 0);
+    std::ostringstream os;
+    os << std::setprecision(10) << "{\"final\": ";
+    if (!agr)
+    {
+        os << "null";
+    }
+    else
+    {
+        const auto& g = agr->get();
+        os << "{\"established\": " << (g.IsEstablished() ? "true" : "false")
+           << ", \"buffer_size\": " << g.GetBufferSize()
+           << ", \"immediate\": " << (g.IsImmediateBlockAck() ? "true" : "false")
+           << ", \"amsdu_supported\": " << (g.IsAmsduSupported() ? "true" : "false")
+           << ", \"ht_supported\": " << (g.IsHtSupported() ? "true" : "false")
+           << ", \"timeout\": " << g.GetTimeout() << "}";
+    }
+    os << ", \"states\": [";
+    const auto& st = g_tx[node].baStates;
+    for (size_t i = 0; i < st.size(); ++i)
+    {
+        os << (i ? ", " : "") << "{\"t_s\": " << std::get<0>(st[i])
+           << ", \"tid\": " << std::get<1>(st[i]) << ", \"state\": \"" << std::get<2>(st[i])
+           << "\"}";
+    }
+    os << "]}";
+    return os.str();
+}
+
+std::string
+JsonNode(uint32_t node)
+{
+    const NodeTx& s = g_tx[node];
+    std::ostringstream os;
+    os << std::setprecision(10);
+    os << "{\"data_ppdus\": " << s.dataPpdus << ", \"data_mpdus\": " << s.dataMpdus
+       << ", \"mean_mpdus_per_ppdu\": "
+       << (s.dataPpdus ? static_cast<double>(s.dataMpdus) / s.dataPpdus : 0.0)
+       << ", \"ampdus\": " << s.ampdus << ", \"mpdus_per_ppdu_hist\": " << JsonHist(s.hist)
+       << ", \"retransmitted_mpdus\": " << s.retryMpdus
+       << ", \"data_psdu_bytes\": " << s.dataPsduBytes
+       << ", \"data_airtime_s\": " << s.dataAirtimeS << ", \"mean_data_ppdu_us\": "
+       << (s.dataPpdus ? s.dataAirtimeS * 1e6 / s.dataPpdus : 0.0)
+       << ", \"max_data_ppdu_us\": " << s.maxDataPpduUs << ", \"acked_mpdus\": " << s.acked
+       << ", \"nacked_mpdus\": " << s.nacked << ", \"mpdu_response_timeouts\": " << s.mpduTimeouts
+       << ", \"psdu_response_timeouts\": " << s.psduTimeouts
+       << ", \"dropped_mpdus\": " << JsonStrMap(s.drops)
+       << ", \"dropped_mpdus_total\": " << JsonStrMap(s.dropsTotal)
+       << ", \"mac_tx_drops_total\": " << s.macTxDropsTotal
+       << ", \"phy_rx_errors\": " << s.rxErrors << ", \"data_modes\": " << JsonStrMap(s.dataModes)
+       << ", \"frames\": " << JsonStrMap(s.frames) << "}";
+    return os.str();
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    HtArgs& a = g_fs.a;
+    TcpArgs& t = g_fs.t;
+    t.cc = "cubic"; // ns-3's default congestion control (TcpL4Protocol::SocketType)
+    t.mss = 1448;   // 1500-byte IP packets with the timestamp option (as wifi-ht-network.cc)
+    CommandLine cmd(__FILE__);
+    a.Register(cmd);
+    t.Register(cmd);
+    cmd.Parse(argc, argv);
+    a.Validate();
+    if (a.traffic == "tcp")
+    {
+        t.Validate();
+    }
+
+    RngSeedManager::SetSeed(a.seed);
+    RngSeedManager::SetRun(a.run);
+    g_stats.warmup = Seconds(a.warmupS);
+    if (a.traffic == "tcp")
+    {
+        t.Apply(); // before the internet stack is installed
+    }
+
+    NodeContainer& nodes = g_fs.nodes;
+    nodes.Create(2); // node 0 = AP (receiver), node 1 = STA (sender)
+
+    MobilityHelper mobility;
+    auto pos = CreateObject<ListPositionAllocator>();
+    pos->Add(Vector(0, 0, 0));
+    pos->Add(Vector(a.distanceM, 0, 0));
+    mobility.SetPositionAllocator(pos);
+    mobility.SetMobilityModel("ns3::ConstantPositionMobilityModel");
+    mobility.Install(nodes);
+
+    // ---- WiFi
+    Config::SetDefault("ns3::WifiMacQueue::MaxSize",
+                       QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, a.queuePackets)));
+    Config::SetDefault("ns3::WifiMacQueue::MaxDelay",
+                       TimeValue(a.queueMaxDelayMs > 0 ? MilliSeconds(a.queueMaxDelayMs)
+                                                       : Seconds(1e6)));
+
+    WifiHelper wifi;
+    wifi.SetStandard(WIFI_STANDARD_80211n);
+    std::string dataMode;
+    std::string controlMode;
+    if (a.rateManager == "constant")
+    {
+        dataMode = "HtMcs" + std::to_string(a.mcs);
+        const auto refMbps = HtPhy::GetNonHtReferenceRate(a.mcs) / 1000000;
+        controlMode = (a.band == "5" ? "OfdmRate" : "ErpOfdmRate") + std::to_string(refMbps) +
+                      "Mbps";
+        wifi.SetRemoteStationManager("ns3::ConstantRateWifiManager",
+                                     "DataMode",
+                                     StringValue(dataMode),
+                                     "ControlMode",
+                                     StringValue(controlMode));
+    }
+    else if (a.rateManager == "minstrel-ht")
+    {
+        wifi.SetRemoteStationManager("ns3::MinstrelHtWifiManager");
+    }
+    else
+    {
+        wifi.SetRemoteStationManager("ns3::IdealWifiManager");
+    }
+    wifi.ConfigHtOptions("ShortGuardIntervalSupported", BooleanValue(a.shortGi));
+
+    auto loss = CreateObject<LogDistancePropagationLossModel>();
+    loss->SetAttribute("Exponent", DoubleValue(a.exponent));
+    loss->SetAttribute("ReferenceDistance", DoubleValue(1.0));
+    loss->SetAttribute("ReferenceLoss", DoubleValue(a.ReferenceLoss()));
+    auto channel = CreateObject<YansWifiChannel>();
+    channel->SetPropagationLossModel(loss);
+    channel->SetPropagationDelayModel(CreateObject<ConstantSpeedPropagationDelayModel>());
+
+    YansWifiPhyHelper phy; // default error model: TableBasedErrorRateModel
+    phy.SetChannel(channel);
+    const std::string channelSettings = "{0, " + std::to_string(a.channelWidth) + ", " +
+                                        (a.band == "5" ? "BAND_5GHZ" : "BAND_2_4GHZ") + ", 0}";
+    phy.Set("ChannelSettings", StringValue(channelSettings));
+    phy.Set("TxPowerStart", DoubleValue(a.txPowerDbm));
+    phy.Set("TxPowerEnd", DoubleValue(a.txPowerDbm));
+    phy.Set("RxNoiseFigure", DoubleValue(a.noiseFigureDb));
+    phy.Set("Antennas", UintegerValue(a.Antennas()));
+    phy.Set("MaxSupportedTxSpatialStreams", UintegerValue(a.Antennas()));
+    phy.Set("MaxSupportedRxSpatialStreams", UintegerValue(a.Antennas()));
+    if (a.errorModel == "nist")
+    {
+        phy.SetErrorRateModel("ns3::NistErrorRateModel");
+    }
+    else if (a.errorModel == "yans")
+    {
+        phy.SetErrorRateModel("ns3::YansErrorRateModel");
+    }
+
+    const uint32_t frameRetryLimit = a.retryLimit + 1;
+    const Ssid ssid("airtcp-ht");
+    WifiMacHelper mac;
+    mac.SetType("ns3::ApWifiMac",
+                "Ssid",
+                SsidValue(ssid),
+                "BE_MaxAmpduSize",
+                UintegerValue(a.ApMaxAmpdu()),
+                "FrameRetryLimit",
+                UintegerValue(frameRetryLimit));
+    NetDeviceContainer apDev = wifi.Install(phy, mac, nodes.Get(0));
+    mac.SetType("ns3::StaWifiMac",
+                "Ssid",
+                SsidValue(ssid),
+                "BE_MaxAmpduSize",
+                UintegerValue(a.maxAmpduBytes),
+                "FrameRetryLimit",
+                UintegerValue(frameRetryLimit));
+    NetDeviceContainer staDev = wifi.Install(phy, mac, nodes.Get(1));
+    NetDeviceContainer& devices = g_fs.devices;
+    devices.Add(apDev);
+    devices.Add(staDev);
+    // fixed RNG stream numbers -> results depend only on --seed/--run
+    wifi.AssignStreams(devices, 0);
+
+    for (uint32_t i = 0; i < 2; ++i)
+    {
+        auto dev = DynamicCast<WifiNetDevice>(devices.Get(i));
+        auto wphy = dev->GetPhy();
+        auto wmac = dev->GetMac();
+        wphy->TraceConnectWithoutContext("PhyTxPsduBegin", MakeBoundCallback(&OnTx, i));
+        wphy->TraceConnectWithoutContext("PhyRxDrop", MakeCallback(&OnPhyRxDrop));
+        wphy->GetState()->TraceConnectWithoutContext("RxError", MakeBoundCallback(&OnRxError, i));
+        wmac->TraceConnectWithoutContext("AckedMpdu", MakeBoundCallback(&OnAcked, i));
+        wmac->TraceConnectWithoutContext("NAckedMpdu", MakeBoundCallback(&OnNAcked, i));
+        wmac->TraceConnectWithoutContext("DroppedMpdu", MakeBoundCallback(&OnDropped, i));
+        wmac->TraceConnectWithoutContext("MacTxDrop", MakeBoundCallback(&OnMacTxDrop, i));
+        wmac->TraceConnectWithoutContext("MpduResponseTimeout",
+                                         MakeBoundCallback(&OnMpduTimeout, i));
+        wmac->TraceConnectWithoutContext("PsduResponseTimeout",
+                                         MakeBoundCallback(&OnPsduTimeout, i));
+        wmac->GetQosTxop(AC_BE)->GetBaManager()->TraceConnectWithoutContext(
+            "AgreementState",
+            MakeBoundCallback(&OnBaState, i));
+    }
+    g_band = DynamicCast<WifiNetDevice>(staDev.Get(0))->GetPhy()->GetPhyBand();
+    auto staMac = DynamicCast<WifiNetDevice>(staDev.Get(0))->GetMac();
+    staMac->TraceConnectWithoutContext("Assoc", MakeCallback(&OnAssoc));
+    staMac->TraceConnectWithoutContext("DeAssoc", MakeCallback(&OnDeAssoc));
+
+    // ---- IP (common.h: static ARP, no queue disc), traffic
+    g_fs.ifs = BuildIp(nodes, devices);
+    CountTcDropsAfterWarmup(nodes);
+    CountingSink udpSink;
+    if (a.traffic == "udp")
+    {
+        udpSink.Install(nodes.Get(0), 9);
+    }
+
+    const double wall = TimedRun(a.durationS);
+    const uint64_t events = Simulator::GetEventCount();
+    if (a.traffic == "tcp")
+    {
+        g_fs.flow.Finish();
+    }
+
+    const double window = a.durationS - a.warmupS;
+    const uint64_t rxBytes = a.traffic == "udp" ? udpSink.m_totalBytes : g_fs.flow.RxBytes();
+    const double goodput = rxBytes * 8.0 / window;
+
+    auto staPhy = DynamicCast<WifiNetDevice>(staDev.Get(0))->GetPhy();
+    const Mac48Address apAddr = Mac48Address::ConvertFrom(apDev.Get(0)->GetAddress());
+    const Mac48Address staAddr = Mac48Address::ConvertFrom(staDev.Get(0)->GetAddress());
+    std::map<std::string, uint64_t> phyDrops;
+    for (const auto& [reason, n] : g_stats.phyRxDrops)
+    {
+        std::ostringstream r;
+        r << static_cast<WifiPhyRxfailureReason>(reason);
+        phyDrops[r.str()] = n;
+    }
+    const double rxPowerDbm = loss->CalcRxPower(a.txPowerDbm,
+                                                nodes.Get(1)->GetObject<MobilityModel>(),
+                                                nodes.Get(0)->GetObject<MobilityModel>());
+    const NodeTx& sta = g_tx[1];
+
+    std::ostringstream os;
+    os << std::setprecision(10);
+    os << "{\"goodput_bps\": " << goodput << ", \"events\": " << events
+       << ", \"wall_seconds\": " << wall << ", \"ppdus\": " << sta.dataPpdus
+       << ", \"mpdus\": " << sta.dataMpdus << ", \"mean_mpdus_per_ppdu\": "
+       << (sta.dataPpdus ? static_cast<double>(sta.dataMpdus) / sta.dataPpdus : 0.0)
+       << ", \"mpdus_per_ppdu_hist\": " << JsonHist(sta.hist)
+       << ", \"retransmitted_mpdus\": " << sta.retryMpdus
+       << ", \"dropped_mpdus\": " << JsonStrMap(sta.drops)
+       << ", \"associated_at_s\": " << g_fs.assocS << ", \"flow_start_s\": " << g_fs.flowStartS
+       << ", \"associations\": " << g_fs.assocCount
+       << ", \"disassociations\": " << g_fs.deassocCount
+       << ", \"block_ack_sta_to_ap\": " << JsonAgreement(1, apAddr)
+       << ", \"block_ack_ap_to_sta\": " << JsonAgreement(0, staAddr)
+       << ", \"sta\": " << JsonNode(1) << ", \"ap\": " << JsonNode(0)
+       << ", \"phy_rx_errors\": " << g_stats.phyRxErrors
+       << ", \"phy_rx_drops\": " << JsonStrMap(phyDrops)
+       << ", \"queue_full_drops\": " << g_stats.tcDrops
+       << ", \"rx_power_dbm\": " << rxPowerDbm
+       << ", \"channel_number\": " << +staPhy->GetChannelNumber()
+       << ", \"frequency_mhz\": " << staPhy->GetFrequency()
+       << ", \"channel_width_mhz\": " << staPhy->GetChannelWidth()
+       << ", \"slot_us\": " << staPhy->GetSlot().GetMicroSeconds()
+       << ", \"sifs_us\": " << staPhy->GetSifs().GetMicroSeconds()
+       << ", \"measured_s\": " << window;
+    if (a.traffic == "tcp")
+    {
+        os << JsonTcp(t, g_fs.flow, window);
+    }
+    os << ", \"config\": {\"traffic\": \"" << a.traffic << "\", \"rate_manager\": \""
+       << a.rateManager << "\", \"mcs\": " << a.mcs << ", \"data_mode\": \"" << dataMode
+       << "\", \"control_mode\": \"" << controlMode
+       << "\", \"channel_width_mhz\": " << a.channelWidth << ", \"short_gi\": " << a.shortGi
+       << ", \"band\": \"" << a.band << "\", \"channel_settings\": \"" << channelSettings
+       << "\", \"antennas\": " << a.Antennas() << ", \"max_ampdu_bytes\": " << a.maxAmpduBytes
+       << ", \"ap_max_ampdu_bytes\": " << a.ApMaxAmpdu()
+       << ", \"payload_bytes\": " << (a.traffic == "udp" ? a.payloadBytes : t.mss)
+       << ", \"distance_m\": " << a.distanceM << ", \"exponent\": " << a.exponent
+       << ", \"reference_loss_db\": " << a.ReferenceLoss()
+       << ", \"tx_power_dbm\": " << a.txPowerDbm << ", \"noise_figure_db\": " << a.noiseFigureDb
+       << ", \"error_model\": \"" << a.errorModel << "\", \"duration_s\": " << a.durationS
+       << ", \"warmup_s\": " << a.warmupS << ", \"seed\": " << a.seed << ", \"run\": " << a.run
+       << ", \"retry_limit\": " << a.retryLimit << ", \"frame_retry_limit\": " << frameRetryLimit
+       << ", \"queue_packets\": " << a.queuePackets
+       << ", \"queue_max_delay_ms\": " << a.queueMaxDelayMs << "}}";
+    std::cout << os.str() << std::endl;
+
+    Simulator::Destroy();
+    return 0;
+}
