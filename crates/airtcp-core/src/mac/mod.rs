@@ -12,6 +12,7 @@ pub mod access;
 pub mod backoff;
 pub mod exchange;
 pub mod frame;
+pub mod ht;
 pub mod rate;
 pub mod retry;
 pub mod rx;
