@@ -30,8 +30,9 @@ def ht_us(mpdu_bytes: int, ndbps: int, streams: int = 1, sgi: bool = False) -> f
 
 
 def udp(**ht: Any) -> dict[str, Any]:
-    return {"standard": "80211n", "ht": ht, "traffic": "udp", "stations": 1, "spacing_m": 1.0,
-            "duration_s": 4.0, "warmup_s": 0.5}  # fmt: skip
+    """Single MPDUs under DCF (the A-MPDU tests are test_ampdu.py)."""
+    return {"standard": "80211n", "ht": {"ampdu": False, **ht}, "traffic": "udp", "stations": 1,
+            "spacing_m": 1.0, "duration_s": 4.0, "warmup_s": 0.5, "mac": {"access": "dcf"}}  # fmt: skip
 
 
 @pytest.mark.parametrize(

@@ -197,6 +197,7 @@ class _Build:
     data_rate: float = field(init=False)
     basic_rate: float = field(init=False)
     ht: HtConfig | None = None  # 802.11n's PHY (standard = "80211n")
+    access: str = ""  # mac.access, or 802.11n's default EDCA
     # _nodes: every node, in index order, and the index of each name
     nodes: list[_Node] = field(init=False)
     index: dict[str, int] = field(init=False)
@@ -326,6 +327,7 @@ def _phy(b: _Build) -> None:
             )
         )
     b.data_rate, b.basic_rate = data_rate, basic_rate
+    b.access = s.mac.access
 
 
 def _non_ht(s: Scenario) -> str:
@@ -376,8 +378,28 @@ def _phy_ht(b: _Build) -> None:
     # set {6, 12, 24}: each frame at the highest of them not above its reference rate.
     basic = s.basic_rate_mbps if s.basic_rate_mbps is not None else 24.0
     b.basic_rate = _check_rate(issues, "basic_rate_mbps", basic, s.standard, rates)
+    if ht.ampdu and "access" in s.mac.model_fields_set and s.mac.access != "edca":
+        issues.append(
+            _Issue(
+                ("mac", "access"),
+                "A-MPDU under Block Ack needs QoS data (EDCA)",
+                s.mac.access,
+                '"edca" (802.11n\'s default), or ht.ampdu = false',
+            )  # fmt: skip
+        )
+    if ht.ampdu and s.channel.model == "radio":
+        issues.append(
+            _Issue(
+                ("ht", "ampdu"),
+                "the radio model does not decide A-MPDU subframes yet (a later part of issue 14)",
+                True,
+                'false, or channel.model = "range"',
+            )  # fmt: skip
+        )
     b.data_rate = 0.0
     b.ht = ht
+    # 802.11n sends QoS data (EDCA) unless the scenario says otherwise.
+    b.access = s.mac.access if "access" in s.mac.model_fields_set else "edca"
 
 
 def _core_units(b: _Build) -> None:
@@ -1149,13 +1171,17 @@ def _wifi_spec(b: _Build) -> dict[str, Any]:
                     "short_gi": ht.short_gi,
                     "streams": ht.streams,
                     "mcs": ht.mcs,
+                    "ampdu": ht.ampdu,
+                    "aggregation": ht.aggregation,
+                    "ppdu_attempts": ht.ppdu_attempts,
+                    "mpdu_retries": ht.mpdu_retries,
                 }
             }
             if ht is not None
             else {}
         ),  # fmt: skip
         "basic_rate_mbps": float(b.basic_rate),
-        "access": mac.access,
+        "access": b.access,
         "cw_min": mac.cw_min,
         "cw_max": mac.cw_max,
         "aifsn": mac.aifsn,

@@ -1108,6 +1108,32 @@ class HtConfig(_Model):
         ge=0,
         le=15,
     )
+    ampdu: bool = _field(
+        True,
+        "true or false",
+        "A-MPDU under HT-immediate Block Ack (needs EDCA, the default on 802.11n); false: "
+        "every data frame alone, acknowledged by an ACK",
+    )
+    aggregation: Literal["ns3", "ath9k"] = _field(
+        "ns3",
+        '"ns3" or "ath9k"',
+        "the aggregate's limits: 65,535 bytes and 5.484 ms (ns-3), or also 32 subframes and "
+        "4 ms (ath9k)",
+    )
+    ppdu_attempts: int = _field(
+        20,
+        "integer 1..255",
+        "transmissions of one A-MPDU while no BlockAck answers (ath9k's hardware tries: 20)",
+        ge=1,
+        le=255,
+    )
+    mpdu_retries: int = _field(
+        10,
+        "integer 0..255",
+        "software retries of one MPDU under Block Ack, then it is given up (ath9k 3.2: 10)",
+        ge=0,
+        le=255,
+    )
 
 
 class Scenario(_Model):

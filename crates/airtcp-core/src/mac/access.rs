@@ -30,14 +30,24 @@ impl Wifi {
         // node's own pending response does not make it busy.
         let idle = !cca.busy && self.macs[node.idx()].nav_end <= now;
         let limit = self.cfg.queue_limit;
-        let mac = &mut self.macs[node.idx()];
-        if mac.txops[ac].queue.len() >= limit {
-            mac.counters.drops_queue += 1;
+        if self.macs[node.idx()].txops[ac].queue.len() >= limit {
+            self.macs[node.idx()].counters.drops_queue += 1;
             return false;
         }
-        let seq = mac.next_seq;
-        mac.next_seq = (mac.next_seq + 1) % 4096;
-        mac.txops[ac].queue.push_back(Queued { packet, next_hop, seq, ip_bytes, retry_limit: None });
+        let seq = if self.cfg.ampdu.is_some() {
+            // 10.3.2.14.2: under Block Ack, numbers count per receiver and TID.
+            let s = &mut self.ba_peer(node, next_hop).seq[ac];
+            let seq = *s;
+            *s = (*s + 1) % 4096;
+            seq
+        } else {
+            let mac = &mut self.macs[node.idx()];
+            let seq = mac.next_seq;
+            mac.next_seq = (mac.next_seq + 1) % 4096;
+            seq
+        };
+        let mac = &mut self.macs[node.idx()];
+        mac.txops[ac].queue.push_back(Queued::new(packet, next_hop, seq, ip_bytes));
         if mac.txops[ac].queue.len() == 1 {
             // The head of its queue: ready to contend, and its service time runs.
             mac.txops[ac].attempt_since = now;
@@ -120,6 +130,7 @@ impl Wifi {
             retry: false,
             ac: 3,
             upper_bytes: 0,
+            subframes: 0,
         })
     }
 

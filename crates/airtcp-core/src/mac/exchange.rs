@@ -43,12 +43,16 @@ impl Wifi {
             retry: txop.data_sent,
             ac: ac as u8,
             upper_bytes: 0,
+            subframes: 0,
         })
     }
 
     /// `node` won access for `ac`: rate control picks the attempt's mode, and the frame that
     /// opens the exchange (RTS or DATA) is for the caller to put on the air.
     pub fn start_exchange(&mut self, node: NodeId, ac: usize, now: SimTime) -> Option<Frame> {
+        if self.cfg.ampdu.is_some() {
+            return self.start_ampdu(node, ac, now);
+        }
         let txop = &self.macs[node.idx()].txops[ac];
         let (peer, attempt) = (txop.queue.front()?.next_hop, txop.src + txop.lrc);
         self.select_mode(node, ac, peer, attempt, now);
@@ -91,13 +95,13 @@ impl Wifi {
         };
         let mac = &mut self.macs[node.idx()];
         match frame.kind {
-            FrameKind::Data => {
+            FrameKind::Data | FrameKind::BlockAckReq => {
                 mac.exchange = Exchange::WaitAck { ac: frame.ac, extended: false };
             }
             FrameKind::Rts => {
                 mac.exchange = Exchange::WaitCts { ac: frame.ac, extended: false };
             }
-            FrameKind::Ack | FrameKind::Cts => {
+            FrameKind::Ack | FrameKind::Cts | FrameKind::BlockAck => {
                 mac.response = None;
                 return;
             }
@@ -176,6 +180,9 @@ impl Wifi {
             Exchange::WaitCts { ac, .. } => (ac as usize, true),
             _ => return None,
         };
+        if self.cfg.ampdu.is_some() {
+            return Some(self.fail_ampdu(node, ac, now));
+        }
         let w = &self.cfg;
         let head = *self.macs[i].txops[ac].queue.front()?;
         let long = !was_rts && mpdu_bytes(head.ip_bytes, w.data_header_bytes) > w.rts_threshold_bytes;

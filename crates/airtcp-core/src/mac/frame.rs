@@ -28,6 +28,11 @@ pub enum FrameKind {
     Cts,
     /// A management Beacon (9.3.3.2), broadcast by an AP at each TBTT.
     Beacon,
+    /// A compressed BlockAck (9.3.1.8): `seq` is its Starting Sequence Number; its bitmap
+    /// is the sender's `Mac::block_ack_bitmap` (kept out of every frame's size).
+    BlockAck,
+    /// A compressed BlockAckReq (9.3.1.7): `seq` is its Starting Sequence Number.
+    BlockAckReq,
 }
 
 impl FrameKind {
@@ -38,6 +43,8 @@ impl FrameKind {
             FrameKind::Rts => "rts",
             FrameKind::Cts => "cts",
             FrameKind::Beacon => "beacon",
+            FrameKind::BlockAck => "block_ack",
+            FrameKind::BlockAckReq => "block_ack_req",
         }
     }
 }
@@ -66,6 +73,9 @@ pub struct Frame {
     /// "headers intact, payload corrupt"); set by the world as the frame goes on the air
     /// under the radio model, 0 otherwise.
     pub upper_bytes: u16,
+    /// Subframes of the A-MPDU this PPDU carries (its MPDUs are the sender's aggregate,
+    /// `Txop::agg`; `bytes` is the PSDU's length); 0: a single MPDU, not aggregated.
+    pub subframes: u8,
 }
 
 /// The SSID every airtcp AP announces (an SSID element of 6 bytes).

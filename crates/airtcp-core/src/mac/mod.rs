@@ -9,6 +9,7 @@
 //! access-category queues (one EDCAF each); DCF is the special case of one queue with AIFSN 2.
 
 pub mod access;
+pub mod aggregate;
 pub mod backoff;
 pub mod exchange;
 pub mod frame;
@@ -36,6 +37,8 @@ use retry::RetryLimits;
 
 /// Number of access categories (BK, BE, VI, VO).
 pub const AC_COUNT: usize = 4;
+/// The most packets a reordering buffer releases at once (its window).
+const WINDOW_CAPACITY: usize = ht::blockack::WINDOW as usize;
 
 /// Contention parameters of one access category.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -77,6 +80,48 @@ pub struct Queued {
     /// Retransmissions allowed for this frame alone (both counters); `None`: the peer's or
     /// the channel's limits ([`Wifi::retry_limits`]).
     pub retry_limit: Option<u8>,
+    /// Under Block Ack: software retries so far (the Block-Ack-based budget,
+    /// `ht::blockack::fate`).
+    pub sw_retries: u8,
+    /// Under Block Ack: the MPDU is in the A-MPDU on its way (`Txop::agg`).
+    pub in_flight: bool,
+}
+
+impl Queued {
+    /// A frame just queued.
+    pub fn new(packet: PacketId, next_hop: NodeId, seq: u16, ip_bytes: u32) -> Queued {
+        Queued { packet, next_hop, seq, ip_bytes, retry_limit: None, sw_retries: 0, in_flight: false }
+    }
+}
+
+/// 802.11n aggregation of a channel: every data frame goes in an A-MPDU under an
+/// HT-immediate Block Ack agreement (configured for every peer and TID from the start).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AmpduConfig {
+    pub limits: ht::ampdu::AggLimits,
+    pub retry: ht::blockack::BaRetryLimits,
+}
+
+/// The A-MPDU an access category has on its way (sent, or about to be, and not yet
+/// answered): its MPDUs are the queued frames to `peer` with these sequence numbers, in
+/// order; the PPDU is sent again unchanged until a BlockAck answers or its hardware tries run
+/// out.
+#[derive(Clone, Copy, Debug)]
+pub struct Agg {
+    /// Subframes (0: none on its way).
+    pub n: u8,
+    pub peer: NodeId,
+    /// PSDU length [bytes].
+    pub bytes: u32,
+    /// Transmissions of this PPDU that got no BlockAck.
+    pub attempts: u8,
+    pub seqs: [u16; ht::blockack::WINDOW as usize],
+}
+
+impl Default for Agg {
+    fn default() -> Agg {
+        Agg { n: 0, peer: NodeId(0), bytes: 0, attempts: 0, seqs: [0; ht::blockack::WINDOW as usize] }
+    }
 }
 
 /// Wifi settings shared by every node of the channel.
@@ -107,6 +152,8 @@ pub struct WifiConfig {
     pub answer: [(crate::phy::ModeId, Dur, Dur); crate::phy::MODES.len()],
     /// Beacons of every AP (11.1.3.2): none when unset.
     pub beacon: Option<BeaconConfig>,
+    /// 802.11n A-MPDU under Block Ack: none when unset.
+    pub ampdu: Option<AmpduConfig>,
 }
 
 /// How APs beacon: every `interval` (dot11BeaconPeriod TUs), a Beacon of `bytes` at `txv`
@@ -146,6 +193,7 @@ impl WifiConfig {
             ack_duration: control_txv.duration(frame::ACK_BYTES),
             cts_duration: control_txv.duration(frame::CTS_BYTES),
             beacon: None,
+            ampdu: None,
             answer: std::array::from_fn(|i| {
                 let req = crate::phy::ModeId(i as u8);
                 let mode = crate::phy::modes::control_answer(standard, req, control_txv.mode);
@@ -196,6 +244,9 @@ pub enum MacInd {
     DeliveredCorrupt { node: NodeId, packet: PacketId, hit: Hit },
     /// A frame left `node`'s queue: there is room for a source to refill.
     Room { node: NodeId },
+    /// `node`'s Block Ack reordering buffer passes `packet` (already `node`'s own copy) up,
+    /// in order.
+    Released { node: NodeId, packet: PacketId },
     /// An event for the cross-layer schemes (`xlayer`).
     Event(MacEvent),
 }
@@ -239,6 +290,41 @@ pub struct Txop {
     /// (`attempt_since`, `drawn_slots`) as they were when the current attempt won access: a
     /// frame queued during the exchange may draw again before the exchange ends.
     pub granted: (SimTime, u32),
+}
+
+/// An access category's state under aggregation (802.11n; `Wifi::ht_tx`, kept out of
+/// [`Txop`] so channels without it pay nothing).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct HtTx {
+    /// The A-MPDU on its way.
+    pub agg: Agg,
+    /// A BlockAckReq owed to a peer after an MPDU was given up (its Starting Sequence Number),
+    /// sent before the next A-MPDU; and whether it is the frame on the air now.
+    pub bar: Option<(NodeId, u16)>,
+    pub bar_sent: bool,
+    /// Transmissions of the owed BlockAckReq that got no BlockAck.
+    pub bar_attempts: u8,
+}
+
+/// What a MAC keeps about one peer under Block Ack (`Station::ba` indexes `Wifi::ba_peers`):
+/// the next sequence number per TID to the peer (10.3.2.14.2: QoS data under an agreement
+/// count per receiver and TID), the originator's window per TID, and this MAC's recipients
+/// for the peer's A-MPDUs (10.25.6).
+#[derive(Clone, Copy, Debug)]
+pub struct BaPeer {
+    pub seq: [u16; AC_COUNT],
+    pub tx: [ht::blockack::TxWindow; AC_COUNT],
+    pub rx: [ht::blockack::Recipient; AC_COUNT],
+}
+
+impl Default for BaPeer {
+    fn default() -> BaPeer {
+        BaPeer {
+            seq: [0; AC_COUNT],
+            tx: [ht::blockack::TxWindow::new(0); AC_COUNT],
+            rx: [ht::blockack::Recipient::new(0); AC_COUNT],
+        }
+    }
 }
 
 /// Where the node stands in a frame exchange it initiated.
@@ -331,6 +417,9 @@ pub struct Mac {
     pub wifi: bool,
     /// This node's rate control of data frames.
     pub rate: RateAlgo,
+    /// The bitmap of the last BlockAck this node sent (a frame carries only its Starting
+    /// Sequence Number, so that frames stay small).
+    pub block_ack_bitmap: u64,
     /// The kinds of [`MacEvent`] a cross-layer scheme wants from this node (`xlayer::TX_DONE`,
     /// ...); the others are never made, so a node without schemes pays one test per event.
     pub events: u8,
@@ -392,6 +481,7 @@ impl Mac {
             counters: MacCounters::default(),
             wifi: true,
             rate,
+            block_ack_bitmap: 0,
             events: 0,
             pass_corrupt: false,
         }
@@ -434,6 +524,13 @@ pub struct Wifi {
     /// Some MAC passes corrupt frames up ([`Mac::pass_corrupt`]): data frames carry the size
     /// of their upper headers, so that a channel decides them apart from the payload.
     pub upper_aware: bool,
+    /// Under aggregation, each (node, access category)'s [`HtTx`], at `node * 4 + ac`; empty
+    /// otherwise.
+    pub ht_tx: Vec<HtTx>,
+    /// Block Ack state per (node, peer) pair that exchanged A-MPDUs (`Station::ba`).
+    pub ba_peers: Vec<BaPeer>,
+    /// Scratch for the packets a recipient releases (reused: no allocation per frame).
+    pub released: Vec<PacketId>,
 }
 
 impl Wifi {
@@ -444,6 +541,9 @@ impl Wifi {
             rate_arena: rate::RateArena::default(),
             ind: Vec::with_capacity(8),
             upper_aware: false,
+            ht_tx: Vec::new(),
+            ba_peers: Vec::new(),
+            released: Vec::with_capacity(WINDOW_CAPACITY),
         }
     }
 

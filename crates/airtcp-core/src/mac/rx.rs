@@ -40,6 +40,7 @@ impl Wifi {
                     retry: false,
                     ac: frame.ac,
                     upper_bytes: 0,
+                    subframes: 0,
                 };
                 self.respond(j, ack, sched, now);
                 if dup {
@@ -76,7 +77,12 @@ impl Wifi {
                         TxReport::RtsOk,
                         now,
                     );
-                    if let Some(data) = self.data_frame(j, ac as usize) {
+                    let data = if self.cfg.ampdu.is_some() {
+                        self.ampdu_frame(j, ac as usize)
+                    } else {
+                        self.data_frame(j, ac as usize)
+                    };
+                    if let Some(data) = data {
                         self.respond(j, data, sched, now);
                     }
                 }
@@ -87,6 +93,12 @@ impl Wifi {
                     self.succeed(j, ac as usize, now);
                 }
             }
+            FrameKind::BlockAck => {
+                if let Exchange::WaitAck { ac, .. } = mac.exchange {
+                    self.block_ack_received(j, usize::from(ac), frame, now);
+                }
+            }
+            FrameKind::BlockAckReq => self.block_ack_req_received(j, frame, sched, now),
             FrameKind::Beacon => {} // broadcast: handled above as a third party's frame
         }
     }

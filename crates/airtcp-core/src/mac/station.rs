@@ -25,12 +25,21 @@ pub struct Station {
     pub retry: Option<RetryLimits>,
     /// Outcomes of the data frames sent to this peer.
     pub link: LinkStats,
+    /// Under Block Ack (802.11n): this pair's `Wifi::ba_peers` entry (`u32::MAX`: none yet).
+    pub ba: u32,
 }
 
 impl Station {
     /// A peer never exchanged with: rate-control state `rate`, starting at `mode`.
     pub fn new(rate: RateStation, mode: ModeId) -> Station {
-        Station { last_seq: [None; AC_COUNT], rate, mode, retry: None, link: LinkStats::default() }
+        Station {
+            last_seq: [None; AC_COUNT],
+            rate,
+            mode,
+            retry: None,
+            link: LinkStats::default(),
+            ba: u32::MAX,
+        }
     }
 
     /// A data frame from this peer with `seq` on `tid` arrived intact: whether it repeats the

@@ -521,7 +521,24 @@ impl Medium {
         Some(outcome)
     }
 
+    /// Whether an MPDU of `bytes` in an A-MPDU reaching `j` survives the error model on its
+    /// own (a fixed FER per MPDU, or independent bit errors over its bits; the bursty models
+    /// decided the whole PPDU already).
+    pub fn mpdu_survives(&mut self, j: NodeId, bytes: u32) -> bool {
+        let rng = &mut self.rx_rngs[j.idx()];
+        match self.error {
+            ErrorSpec::Fer { fer } => !rng.bernoulli(fer),
+            ErrorSpec::Ber { ber } => !rng.bernoulli(1.0 - (1.0 - ber).powf(f64::from(bytes * 8))),
+            _ => true,
+        }
+    }
+
     fn draw_error(&mut self, j: NodeId, id: TxId) -> Outcome {
+        if matches!(self.error, ErrorSpec::Fer { .. } | ErrorSpec::Ber { .. })
+            && self.txs[id.idx()].frame.subframes > 0
+        {
+            return Outcome::Ok; // an A-MPDU's subframes are decided one by one (mpdu_survives)
+        }
         match self.error {
             ErrorSpec::None => Outcome::Ok,
             ErrorSpec::Fer { fer } => {

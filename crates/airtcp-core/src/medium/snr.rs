@@ -607,6 +607,7 @@ mod tests {
             retry: false,
             ac: 1,
             upper_bytes: 36,
+            subframes: 0,
         };
         let p = parts(&frame, SimTime::ZERO, 24);
         let ns = |t: SimTime| t.ns();

@@ -93,6 +93,30 @@ pub struct HtSpec {
     pub streams: u8,
     /// MCS 0-15 of every data frame (constant rate) or the first.
     pub mcs: u8,
+    /// A-MPDU with HT-immediate Block Ack (an agreement per peer and TID, configured from the
+    /// start); false: every data frame alone, acknowledged by an ACK.
+    #[serde(default)]
+    pub ampdu: bool,
+    /// The aggregate's limits: "ns3" (65,535 bytes, 5.484 ms) or "ath9k" (also 32
+    /// subframes and 4 ms).
+    #[serde(default = "ns3")]
+    pub aggregation: String,
+    /// Transmissions of one A-MPDU while no BlockAck answers (ath9k's hardware tries: 20).
+    #[serde(default = "twenty")]
+    pub ppdu_attempts: u8,
+    /// Software retries of one MPDU under Block Ack (ath9k 3.2 `ATH_MAX_SW_RETRIES`: 10).
+    #[serde(default = "ten")]
+    pub mpdu_retries: u8,
+}
+
+fn ns3() -> String {
+    "ns3".into()
+}
+fn twenty() -> u8 {
+    20
+}
+fn ten() -> u8 {
+    10
 }
 
 fn one() -> u8 {
@@ -128,6 +152,15 @@ impl HtSpec {
         }
         if !(1..=2).contains(&self.streams) {
             return err("wifi.ht.streams", format!("{} is out of range; allowed: 1, 2", self.streams));
+        }
+        if !["ns3", "ath9k"].contains(&self.aggregation.as_str()) {
+            return err(
+                "wifi.ht.aggregation",
+                format!("unknown limits {}; allowed: ns3, ath9k", quoted(&self.aggregation)),
+            );
+        }
+        if self.ppdu_attempts == 0 {
+            return err("wifi.ht.ppdu_attempts", "0 is out of range; allowed: 1..=255".to_string());
         }
         let top = 8 * self.streams - 1;
         if self.mcs > top {
@@ -234,6 +267,12 @@ impl WifiSpec {
             }
         };
         rate_kbps(standard, w.basic_rate_mbps, "wifi.basic_rate_mbps")?;
+        if w.ht.as_ref().is_some_and(|h| h.ampdu) && w.access != Access::Edca {
+            return err(
+                "wifi.ht.ampdu",
+                "true needs QoS data (wifi.access edca): a Block Ack agreement is per TID".to_string(),
+            );
+        }
         if standard.ht().is_some() && w.rate_control != "constant" {
             return err(
                 "wifi.rate_control",

@@ -148,6 +148,13 @@ impl World {
         );
         let qos = w.access == Access::Edca;
         let mut wifi = WifiConfig::new(standard, timing, data_txv, control_txv, qos);
+        if let Some(ht) = w.ht.as_ref().filter(|h| h.ampdu) {
+            use crate::mac::ht::{ampdu::AggLimits, blockack::BaRetryLimits};
+            wifi.ampdu = Some(crate::mac::AmpduConfig {
+                limits: if ht.aggregation == "ath9k" { AggLimits::ATH9K } else { AggLimits::NS3 },
+                retry: BaRetryLimits { ppdu_attempts: ht.ppdu_attempts, mpdu_retries: ht.mpdu_retries },
+            });
+        }
         wifi.retry = RetryLimits { short: w.short_retry_limit, long: w.long_retry_limit };
         wifi.rate = RateAlgo::parse(&w.rate_control, standard, &timing, data_txv.mode)
             .ok_or_else(|| SpecError(format!("wifi.rate_control: unknown {:?}", w.rate_control)))?;

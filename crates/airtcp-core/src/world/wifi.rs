@@ -96,6 +96,8 @@ impl World {
         let receivers = self.medium.receiver_count(id, src);
         let trace_receptions = self.traces.receptions.is_some();
         let reads_frames = self.xlayer.reads_frames;
+        // An A-MPDU's addressee decides its subframes one by one.
+        let ampdu_dst = if frame.subframes > 0 { frame.dst } else { NodeId::BROADCAST };
         for k in 0..receivers {
             let j = self.medium.receiver(id, src, k);
             let Some(outcome) = self.medium.take_reception(j, id, now) else {
@@ -116,7 +118,11 @@ impl World {
             match outcome {
                 Outcome::Ok => {
                     self.capture_wlan(t.start, j, true, frame); // ns-3 MonitorSnifferRx, rx start
-                    self.wifi.rx_ok(j, frame, &mut self.sched, now);
+                    if j == ampdu_dst {
+                        self.rx_ampdu(j, frame, now);
+                    } else {
+                        self.wifi.rx_ok(j, frame, &mut self.sched, now);
+                    }
                     self.drain_mac(now);
                 }
                 // No PHY-RXSTART, so no erroneous reception for the MAC (no EIFS).
@@ -161,6 +167,37 @@ impl World {
         }
     }
 
+    /// An A-MPDU reached its addressee `j` with its PHY header intact: each subframe is
+    /// decided on its own (a copy of each MPDU received goes to `j`'s recipient, which passes
+    /// them up in order), and a BlockAck answers if any got through (an A-MPDU with no MPDU
+    /// left is an erroneous reception: EIFS, 10.3.2.3.7).
+    #[inline(never)]
+    fn rx_ampdu(&mut self, j: NodeId, frame: &Frame, now: SimTime) {
+        let (src, ac) = (frame.src, usize::from(frame.ac));
+        let mut any = false;
+        for k in 0..usize::from(frame.subframes) {
+            let (seq, packet, bytes) = self.wifi.subframe(src, ac, k);
+            if !self.medium.mpdu_survives(j, bytes) {
+                continue;
+            }
+            any = true;
+            let copy = *self.packets.get(packet);
+            let id = self.packets.alloc(copy);
+            if !self.wifi.recipient_receive(j, src, ac, seq, id) {
+                self.packets.free(id);
+            }
+        }
+        let mac = &mut self.wifi.macs[j.idx()];
+        if any {
+            mac.counters.rx_ok += 1;
+            mac.eifs = false;
+            self.wifi.respond_block_ack(j, src, ac, frame.txv.mode, &mut self.sched, now);
+        } else {
+            mac.counters.rx_corrupt += 1;
+            mac.eifs = true;
+        }
+    }
+
     /// What the mac_tx trace records beyond the frame: the TCP segment a data frame carries
     /// and when the frame became ready to contend, with its backoff.
     fn mac_tx_extra(&self, frame: &Frame, start: SimTime) -> MacTxExtra {
@@ -170,8 +207,10 @@ impl World {
                 let (ready, slots) = self.wifi.macs[frame.src.idx()].txops[usize::from(frame.ac)].granted;
                 (ready.min(start), slots)
             }
-            FrameKind::Ack | FrameKind::Cts => (start, 0), // a response: SIFS, no backoff
-            FrameKind::Beacon => (start, 0),               // PIFS, no backoff
+            // A response: SIFS, no backoff (a BlockAckReq contends, but carries no frame's
+            // backoff of its own here).
+            FrameKind::Ack | FrameKind::Cts | FrameKind::BlockAck | FrameKind::BlockAckReq => (start, 0),
+            FrameKind::Beacon => (start, 0), // PIFS, no backoff
         };
         MacTxExtra {
             flow: packet.map(|p| p.flow.0),
@@ -241,6 +280,9 @@ impl World {
                 MacInd::Dropped { packet, arrived: true, .. } => self.packets.free(packet),
                 MacInd::Dropped { packet, arrived: false, .. } => self.drop_packet(packet),
                 MacInd::Room { node } => self.refill(node, now),
+                MacInd::Released { node, packet } => {
+                    self.send(node, packet, now);
+                }
                 MacInd::Event(ev) => {
                     if let crate::xlayer::MacEvent::RateChanged { node, peer, mode } = ev {
                         self.traces.rate_change(now, node.0, peer.0, mode);

@@ -11,3 +11,10 @@
 pub mod ampdu;
 pub mod blockack;
 pub mod seq;
+
+/// The TID a QoS data frame of access category `ac` (0 BK, 1 BE, 2 VI, 3 VO) carries: the
+/// first of its user priorities (Table 10-1: BK 1, BE 0, VI 5, VO 7 as ns-3 and Linux map
+/// them).
+pub fn tid_of_ac(ac: u8) -> u8 {
+    [1, 0, 5, 7][usize::from(ac & 3)]
+}

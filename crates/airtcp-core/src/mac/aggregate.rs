@@ -1,0 +1,398 @@
+//! 802.11n A-MPDU exchanges under HT-immediate Block Ack (10.12, 10.25): the originator
+//! builds an aggregate from the MPDUs queued for the head frame's peer (within its transmit
+//! window and the aggregate's limits), sends it until a BlockAck answers or the hardware's
+//! tries run out, then settles each MPDU by the bitmap with its own software retry budget
+//! (`ht::blockack::fate`), giving up past it and owing the peer a BlockAckReq; the recipient
+//! scores every MPDU received, answers with a compressed BlockAck after SIFS, and passes the
+//! MSDUs up in order through its reordering buffer.
+//!
+//! Follows ath9k in Linux 3.2 (`ath_tx_form_aggr`, `ath_tx_complete_aggr`) where it differs
+//! from the standard's freedom: the aggregate is resent whole after a missing BlockAck, and a
+//! single queued MPDU still goes as a one-subframe A-MPDU answered by a BlockAck (ath9k sends
+//! it unaggregated with a normal ACK: 4 bytes and the BlockAck's 18 bytes more airtime).
+
+use super::backoff::next_cw;
+use super::frame::{mpdu_bytes, Frame, FrameKind, RTS_BYTES};
+use super::ht::ampdu::len_with;
+use super::ht::blockack::{fate, Fate, BLOCK_ACK_BYTES, BLOCK_ACK_REQ_BYTES, WINDOW};
+use super::ht::seq::distance;
+use super::rate::TxReport;
+use super::{BaPeer, Exchange, HtTx, MacInd, Wifi, AC_COUNT};
+use crate::engine::Scheduler;
+use crate::event::Event;
+use crate::ids::{NodeId, PacketId};
+use crate::phy::{ModeId, TxVector};
+use crate::time::{Dur, SimTime};
+
+use super::exchange::Failed;
+
+impl Wifi {
+    /// `node`'s aggregation state on `ac` (made for every node and AC at the first use).
+    #[inline]
+    pub(crate) fn ht_tx(&mut self, node: NodeId, ac: usize) -> &mut HtTx {
+        if self.ht_tx.is_empty() {
+            self.ht_tx = vec![HtTx::default(); self.macs.len() * AC_COUNT];
+        }
+        &mut self.ht_tx[node.idx() * AC_COUNT + ac]
+    }
+
+    /// The Block Ack state `node` keeps about `peer` (made at the pair's first use).
+    pub(crate) fn ba_peer(&mut self, node: NodeId, peer: NodeId) -> &mut BaPeer {
+        let st = &mut self.macs[node.idx()].peers[peer.idx()];
+        if st.ba == u32::MAX {
+            st.ba = self.ba_peers.len() as u32;
+            self.ba_peers.push(BaPeer::default());
+        }
+        &mut self.ba_peers[st.ba as usize]
+    }
+
+    /// `node` won access for `ac` under aggregation: the BlockAckReq it owes, else its A-MPDU
+    /// (built now from the queue if none is on its way), behind an RTS if it is longer than
+    /// the RTS threshold.
+    #[inline(never)]
+    pub(crate) fn start_ampdu(&mut self, node: NodeId, ac: usize, now: SimTime) -> Option<Frame> {
+        let cfg = self.cfg.ampdu?;
+        let i = node.idx();
+        if let Some((peer, ssn)) = self.ht_tx(node, ac).bar {
+            self.ht_tx(node, ac).bar_sent = true;
+            let w = &self.cfg;
+            let ba_air = w.ack_txv(w.control_txv.mode).duration(BLOCK_ACK_BYTES);
+            let mac = &mut self.macs[i];
+            mac.counters.accesses += 1;
+            mac.exchange = Exchange::TxData { ac: ac as u8 };
+            return Some(Frame {
+                kind: FrameKind::BlockAckReq,
+                src: node,
+                dst: peer,
+                bytes: BLOCK_ACK_REQ_BYTES,
+                txv: w.control_txv,
+                nav: w.timing.sifs + ba_air,
+                packet: None,
+                seq: ssn,
+                retry: false,
+                ac: ac as u8,
+                upper_bytes: 0,
+                subframes: 0,
+            });
+        }
+        let agg = self.ht_tx(node, ac).agg;
+        if agg.n == 0 {
+            let peer = self.macs[i].txops[ac].queue.front()?.next_hop;
+            self.select_mode(node, ac, peer, 0, now);
+            self.build_ampdu(node, ac, peer, cfg.limits);
+        } else {
+            self.select_mode(node, ac, agg.peer, u32::from(agg.attempts), now);
+        }
+        let data = self.ampdu_frame(node, ac)?;
+        let w = &self.cfg;
+        let mac = &mut self.macs[i];
+        mac.counters.accesses += 1;
+        if data.bytes > w.rts_threshold_bytes {
+            // 10.3.2.5: the RTS covers CTS, the A-MPDU, the BlockAck and three SIFS.
+            mac.exchange = Exchange::TxRts { ac: ac as u8 };
+            mac.counters.rts_attempts += 1;
+            let ba_air = w.ack_txv(data.txv.mode).duration(BLOCK_ACK_BYTES);
+            return Some(Frame {
+                kind: FrameKind::Rts,
+                bytes: RTS_BYTES,
+                txv: w.control_txv,
+                nav: w.timing.sifs.times(3) + w.cts_duration + data.txv.duration(data.bytes) + ba_air,
+                packet: None,
+                retry: false,
+                subframes: 0,
+                ..data
+            });
+        }
+        mac.exchange = Exchange::TxData { ac: ac as u8 };
+        mac.txops[ac].data_sent = true;
+        mac.peers[data.dst.idx()].link.attempts += 1;
+        mac.counters.attempts += 1;
+        mac.counters.retries += u64::from(data.retry);
+        Some(data)
+    }
+
+    /// Put the MPDUs queued for `peer` into `ac`'s aggregate, oldest first, while they lie in
+    /// the transmit window and fit the limits at the attempt's mode (ath9k
+    /// `ath_tx_form_aggr`); a first MPDU that alone exceeds a limit goes alone.
+    fn build_ampdu(&mut self, node: NodeId, ac: usize, peer: NodeId, limits: super::ht::ampdu::AggLimits) {
+        let header = self.cfg.data_header_bytes;
+        let txv = TxVector { mode: self.macs[node.idx()].txops[ac].mode, ..self.cfg.data_txv };
+        let mut win = self.ba_peer(node, peer).tx[ac];
+        let mut agg = self.ht_tx(node, ac).agg;
+        let (mut n, mut len) = (0u32, 0u32);
+        for q in self.macs[node.idx()].txops[ac].queue.iter_mut().filter(|q| q.next_hop == peer) {
+            let m = mpdu_bytes(q.ip_bytes, header);
+            if !win.admits(q.seq) || (n > 0 && !limits.fits(n, len, m, &txv)) || n == u32::from(WINDOW) {
+                break;
+            }
+            q.in_flight = true;
+            win.add(q.seq);
+            agg.seqs[n as usize] = q.seq;
+            len = len_with(len, m);
+            n += 1;
+        }
+        agg.n = n as u8;
+        agg.peer = peer;
+        agg.bytes = len;
+        agg.attempts = 0;
+        self.ba_peer(node, peer).tx[ac] = win;
+        self.ht_tx(node, ac).agg = agg;
+    }
+
+    /// The PPDU of `node`'s A-MPDU on `ac` as its current attempt sends it.
+    #[inline(never)]
+    pub fn ampdu_frame(&self, node: NodeId, ac: usize) -> Option<Frame> {
+        let agg = &self.ht_tx.get(node.idx() * AC_COUNT + ac)?.agg;
+        if agg.n == 0 {
+            return None;
+        }
+        let txop = &self.macs[node.idx()].txops[ac];
+        let first = txop.queue.iter().find(|q| q.next_hop == agg.peer && q.seq == agg.seqs[0])?;
+        let retried = agg.attempts > 0
+            || txop.queue.iter().any(|q| q.in_flight && q.next_hop == agg.peer && q.sw_retries > 0);
+        let ba_air = self.cfg.ack_txv(txop.mode).duration(BLOCK_ACK_BYTES);
+        Some(Frame {
+            kind: FrameKind::Data,
+            src: node,
+            dst: agg.peer,
+            bytes: agg.bytes,
+            txv: TxVector { mode: txop.mode, ..self.cfg.data_txv },
+            nav: self.cfg.timing.sifs + ba_air, // 10.3.2.5 (the BlockAck's airtime)
+            packet: Some(first.packet),
+            seq: first.seq,
+            retry: retried,
+            ac: ac as u8,
+            upper_bytes: 0,
+            subframes: agg.n,
+        })
+    }
+
+    /// Subframe `k` of `src`'s A-MPDU on `ac`: its sequence number, packet and MPDU length.
+    pub fn subframe(&self, src: NodeId, ac: usize, k: usize) -> (u16, PacketId, u32) {
+        let agg = &self.ht_tx[src.idx() * AC_COUNT + ac].agg;
+        let seq = agg.seqs[k];
+        let q = self.macs[src.idx()].txops[ac]
+            .queue
+            .iter()
+            .find(|q| q.next_hop == agg.peer && q.seq == seq)
+            .expect("an MPDU of the aggregate on the air is queued");
+        (seq, q.packet, mpdu_bytes(q.ip_bytes, self.cfg.data_header_bytes))
+    }
+
+    /// The BlockAck answering `node`'s A-MPDU or BlockAckReq on `ac` arrived (its bitmap is
+    /// its sender's `block_ack_bitmap`).
+    #[inline(never)]
+    pub(crate) fn block_ack_received(&mut self, node: NodeId, ac: usize, frame: &Frame, now: SimTime) {
+        let mac = &mut self.macs[node.idx()];
+        mac.timeout.cancel();
+        mac.exchange = Exchange::None;
+        let bitmap = self.macs[frame.src.idx()].block_ack_bitmap;
+        let ht = self.ht_tx(node, ac);
+        if ht.bar_sent {
+            *ht = HtTx { agg: ht.agg, ..HtTx::default() };
+            let mac = &mut self.macs[node.idx()];
+            mac.txops[ac].cw = mac.txops[ac].params.cw_min;
+            mac.draw_backoff(ac);
+            mac.txops[ac].attempt_since = now;
+            return;
+        }
+        if ht.agg.n > 0 {
+            self.settle(node, ac, Some((frame.seq, bitmap)), now);
+        }
+    }
+
+    /// No BlockAck (or no CTS) came for `node`'s A-MPDU or BlockAckReq on `ac`: the PPDU goes
+    /// again until its hardware tries run out; then every MPDU of it is settled without a
+    /// bitmap (one software retry each, or given up).
+    #[inline(never)]
+    pub(crate) fn fail_ampdu(&mut self, node: NodeId, ac: usize, now: SimTime) -> Failed {
+        let cfg = self.cfg.ampdu.expect("aggregation");
+        let mac = &mut self.macs[node.idx()];
+        mac.exchange = Exchange::None;
+        mac.timeout.cancel();
+        mac.counters.failures += 1;
+        mac.counters.collisions += u64::from(mac.last_outcome_collision);
+        mac.idle_start = now.max(mac.nav_end);
+        let ht = self.ht_tx(node, ac);
+        if ht.bar_sent {
+            ht.bar_sent = false;
+            ht.bar_attempts += 1;
+            if ht.bar_attempts >= cfg.retry.ppdu_attempts {
+                // Given up: the recipient's window moves on with the next MPDUs anyway.
+                ht.bar = None;
+                ht.bar_attempts = 0;
+            }
+        } else {
+            ht.agg.attempts = ht.agg.attempts.saturating_add(1);
+            if ht.agg.attempts >= cfg.retry.ppdu_attempts {
+                self.settle(node, ac, None, now);
+                return Failed { ac: ac as u8, gave_up: true };
+            }
+        }
+        let mac = &mut self.macs[node.idx()];
+        let txop = &mut mac.txops[ac];
+        txop.cw = next_cw(txop.cw, txop.params.cw_max);
+        mac.draw_backoff(ac);
+        mac.txops[ac].attempt_since = now;
+        Failed { ac: ac as u8, gave_up: false }
+    }
+
+    /// Settle every MPDU of `node`'s A-MPDU on `ac` by the BlockAck `ba` (its Starting
+    /// Sequence Number and bitmap; `None`: the hardware gave the PPDU up): acknowledged ones
+    /// leave the queue, the others are queued again or given up (ath9k 3.2
+    /// `ath_tx_complete_aggr`), the window moves, and a BlockAckReq is owed after a drop.
+    fn settle(&mut self, node: NodeId, ac: usize, ba: Option<(u16, u64)>, now: SimTime) {
+        let limits = self.cfg.ampdu.expect("aggregation").retry;
+        let i = node.idx();
+        let agg = self.ht_tx(node, ac).agg;
+        let peer = agg.peer;
+        let mut win = self.ba_peer(node, peer).tx[ac];
+        let (mut acked, mut removed, mut dropped) = (0u32, false, false);
+        for &seq in &agg.seqs[..usize::from(agg.n)] {
+            let in_bitmap = ba.map(|(ssn, bitmap)| {
+                let d = distance(ssn, seq);
+                d < WINDOW && bitmap >> d & 1 == 1
+            });
+            let mac = &mut self.macs[i];
+            let txop = &mut mac.txops[ac];
+            let Some(pos) = txop.queue.iter().position(|q| q.next_hop == peer && q.seq == seq) else {
+                continue;
+            };
+            let q = &mut txop.queue[pos];
+            q.in_flight = false;
+            let verdict = fate(in_bitmap, &mut q.sw_retries, limits);
+            if verdict == Fate::Retry {
+                mac.counters.retries += 1;
+                continue;
+            }
+            let q = txop.queue.remove(pos).expect("found");
+            removed = true;
+            win.complete(seq);
+            let st = &mut mac.peers[peer.idx()];
+            if verdict == Fate::Acked {
+                acked += 1;
+                mac.counters.successes += 1;
+                st.link.final_status(true);
+                self.ind.push(MacInd::Acked { node, packet: q.packet });
+            } else {
+                dropped = true;
+                mac.counters.drops_retry_limit += 1;
+                st.link.final_status(false);
+                let arrived = self.recipient_holds(peer, node, ac, seq);
+                self.ind.push(MacInd::Dropped { node, packet: q.packet, arrived });
+            }
+        }
+        self.ba_peer(node, peer).tx[ac] = win;
+        let ht = self.ht_tx(node, ac);
+        ht.agg.n = 0;
+        ht.agg.attempts = 0;
+        if dropped {
+            ht.bar = Some((peer, win.start()));
+        }
+        let mac = &mut self.macs[i];
+        let rate = &mac.rate;
+        let report = if acked > 0 {
+            TxReport::DataOk { retries: u32::from(agg.attempts) }
+        } else {
+            TxReport::FinalDataFailed
+        };
+        rate.report(&mut mac.peers[peer.idx()].rate, &mut self.rate_arena, ac, report, now);
+        let txop = &mut mac.txops[ac];
+        txop.cw = txop.params.cw_min;
+        txop.data_sent = false;
+        txop.head_since = now;
+        mac.draw_backoff(ac);
+        mac.txops[ac].attempt_since = now;
+        if removed {
+            self.ind.push(MacInd::Room { node });
+        }
+    }
+
+    /// Whether `j`'s recipient for `src` on `ac` has MPDU `seq` (scored, or passed up):
+    /// a given-up MPDU whose BlockAcks were lost has arrived all the same.
+    fn recipient_holds(&self, j: NodeId, src: NodeId, ac: usize, seq: u16) -> bool {
+        let k = self.macs[j.idx()].peers[src.idx()].ba;
+        if k == u32::MAX {
+            return false;
+        }
+        let r = &self.ba_peers[k as usize].rx[ac];
+        let (ssn, bitmap) = r.block_ack();
+        let d = distance(ssn, seq);
+        (d < WINDOW && bitmap >> d & 1 == 1) || super::ht::seq::before(seq, r.next_expected())
+    }
+
+    /// MPDU `seq` of `src`'s A-MPDU on `ac` reached `j` intact, carrying `packet` (the world's
+    /// copy, now `j`'s): the recipient scores and buffers it; what is now in order goes up as
+    /// [`MacInd::Released`]. False: a duplicate (the caller frees the copy).
+    #[inline(never)]
+    pub fn recipient_receive(
+        &mut self,
+        j: NodeId,
+        src: NodeId,
+        ac: usize,
+        seq: u16,
+        packet: PacketId,
+    ) -> bool {
+        let mut up = std::mem::take(&mut self.released);
+        let taken = self.ba_peer(j, src).rx[ac].receive(seq, packet, &mut up);
+        for p in up.drain(..) {
+            self.ind.push(MacInd::Released { node: j, packet: p });
+        }
+        self.released = up;
+        if !taken {
+            self.macs[j.idx()].counters.rx_duplicates += 1;
+        }
+        taken
+    }
+
+    /// `j` answers `src`'s A-MPDU (sent at `req`) or BlockAckReq on `ac` with a compressed
+    /// BlockAck after SIFS (10.25.6.5), at the rate an ACK would take (10.6.6.5.2).
+    #[inline(never)]
+    pub fn respond_block_ack(
+        &mut self,
+        j: NodeId,
+        src: NodeId,
+        ac: usize,
+        req: ModeId,
+        sched: &mut Scheduler<Event>,
+        now: SimTime,
+    ) {
+        let (ssn, bitmap) = self.ba_peer(j, src).rx[ac].block_ack();
+        self.macs[j.idx()].block_ack_bitmap = bitmap;
+        let ba = Frame {
+            kind: FrameKind::BlockAck,
+            src: j,
+            dst: src,
+            bytes: BLOCK_ACK_BYTES,
+            txv: self.cfg.ack_txv(req),
+            nav: Dur::ZERO,
+            packet: None,
+            seq: ssn,
+            retry: false,
+            ac: ac as u8,
+            upper_bytes: 0,
+            subframes: 0,
+        };
+        self.respond(j, ba, sched, now);
+    }
+
+    /// A BlockAckReq from `src` on `ac` with Starting Sequence Number `ssn` reached `j`: what
+    /// waited behind holes before `ssn` goes up, and a BlockAck answers.
+    #[inline(never)]
+    pub(crate) fn block_ack_req_received(
+        &mut self,
+        j: NodeId,
+        frame: &Frame,
+        sched: &mut Scheduler<Event>,
+        now: SimTime,
+    ) {
+        let (src, ac) = (frame.src, usize::from(frame.ac));
+        let mut up = std::mem::take(&mut self.released);
+        self.ba_peer(j, src).rx[ac].block_ack_req(frame.seq, &mut up);
+        for p in up.drain(..) {
+            self.ind.push(MacInd::Released { node: j, packet: p });
+        }
+        self.released = up;
+        self.respond_block_ack(j, src, ac, frame.txv.mode, sched, now);
+    }
+}

@@ -1,0 +1,106 @@
+"""802.11n A-MPDU under HT-immediate Block Ack (issue 14): aggregates as large as the limits
+allow, one BlockAck per aggregate, the two retry budgets counted apart, BlockAckReq after a
+drop, and in-order delivery through the recipient's reordering buffer. Exchange times by hand
+from IEEE 802.11-2020 19.4.3 (HT-mixed TXTIME) and the EDCA timing of 802.11a in 5 GHz."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pytest
+
+import airtcp
+from airtcp.config import ScenarioError
+
+AIFS_US, SLOT_US, SIFS_US = 43.0, 9.0, 16.0  # AC_BE: SIFS + 3 slots (Table 9-155)
+BA_24_US = 32.0  # 32-byte BlockAck at 24 Mbit/s: 20 + 4 x ceil((16 + 256 + 6) / 96)
+MPDU = 1500 + 8 + 20 + 8 + 26 + 4  # UDP payload + UDP + IP + LLC/SNAP + QoS header + FCS
+
+
+def scenario(traffic: str = "udp", **over: Any) -> dict[str, Any]:
+    ht = {"mcs": 7, **over.pop("ht", {})}
+    return {"standard": "80211n", "ht": ht, "traffic": traffic, "stations": 1,
+            "spacing_m": 1.0, "duration_s": 3.0, "warmup_s": 0.5, **over}  # fmt: skip
+
+
+def ampdu_us(n: int, ndbps: int = 260) -> float:
+    """HT-mixed TXTIME of n subframes of MPDU bytes (each padded to 4 but the last)."""
+    psdu = (n - 1) * (4 + MPDU + (4 - (4 + MPDU) % 4) % 4) + 4 + MPDU
+    return 36 + 4 * math.ceil((8 * psdu + 22) / ndbps)
+
+
+@pytest.mark.parametrize(("aggregation", "n"), [("ns3", 28), ("ath9k", 20)])
+def test_saturated_udp_sends_aggregates_as_large_as_the_limits(aggregation: str, n: int) -> None:
+    # MCS 7, 20 MHz, 1566-byte MPDUs: 5.484 ms holds 28 subframes (5,456 us), ath9k's 4 ms 20
+    # (3,908 us). Each exchange: AIFS + 7.5 slots + the A-MPDU + SIFS + a BlockAck at 24.
+    r = airtcp.run(airtcp.Scenario.from_dict(scenario(ht={"aggregation": aggregation})), seed=1)
+    sta = r.summary["nodes"][1]["mac"]
+    assert sta["successes"] == n * sta["attempts"], "every PPDU full, every MPDU acknowledged"
+    cycle = AIFS_US + 7.5 * SLOT_US + ampdu_us(n) + SIFS_US + BA_24_US
+    got = r.summary["flows"][0]["goodput_bps"] / 1e6
+    assert got == pytest.approx(n * 1500 * 8 / cycle, rel=0.01)
+
+
+def test_block_ack_retransmission_hides_frame_errors_from_tcp() -> None:
+    # 10 % of MPDUs (and of BlockAcks) lost, a 64 KiB window that never fills the station's
+    # queue: the software retries recover every MPDU (none given up), the reordering buffer
+    # passes the segments up in order, and TCP sees no loss at all: no retransmission, no
+    # duplicate ACK that would trigger one.
+    cfg = scenario("tcp", channel={"error": {"kind": "fer", "fer": 0.1}}, duration_s=4.0,
+                   warmup_s=0.0, tcp={"rcv_buf_bytes": 65536})  # fmt: skip
+    r = airtcp.run(airtcp.Scenario.from_dict(cfg), seed=3)
+    sta, ap = (r.summary["nodes"][k]["mac"] for k in (1, 0))
+    assert sta["retries"] > 100 and ap["retries"] > 10
+    assert sta["drops_retry_limit"] == sta["drops_queue"] == ap["drops_retry_limit"] == 0
+    tcp = r.summary["flows"][0]["tcp"]
+    assert tcp["retransmissions"] == tcp["fast_retransmits"] == tcp["timeouts"] == 0
+    assert r.summary["flows"][0]["goodput_bps"] > 20e6
+
+
+def test_an_mpdu_past_its_software_limit_is_dropped_and_a_block_ack_req_follows() -> None:
+    # Bit errors that lose half the 1566-byte MPDUs (BER 5.53e-5) and b = 1.4 % of the
+    # 32-byte BlockAcks; one software retry. A round of an MPDU lasts until a BlockAck comes
+    # (a 28-subframe PPDU always gets some MPDU through); the recipient scores every copy, so
+    # the MPDU fails a round with (1 - b) p / (1 - b p) and is given up after two such rounds.
+    ber = 1 - 0.5 ** (1 / (8 * MPDU))
+    cfg = scenario(ht={"mpdu_retries": 1}, channel={"error": {"kind": "ber", "ber": ber}},
+                   traces={"mac_tx": True})  # fmt: skip
+    r = airtcp.run(airtcp.Scenario.from_dict(cfg), seed=1)
+    sta = r.summary["nodes"][1]["mac"]
+    done = sta["successes"] + sta["drops_retry_limit"]
+    p = sta["drops_retry_limit"] / done
+    b = 1 - (1 - ber) ** (8 * 32)
+    want = ((1 - b) * 0.5 / (1 - b * 0.5)) ** 2
+    assert abs(p - want) < 4 * math.sqrt(want * (1 - want) / done), (p, want, done)
+    kinds = r.traces["mac_tx"].to_pandas()["kind"].value_counts()
+    assert kinds.get("block_ack_req", 0) > 10 and kinds["block_ack"] > kinds["block_ack_req"]
+
+
+def test_a_ppdu_without_block_ack_costs_each_mpdu_one_software_retry() -> None:
+    # Every MPDU lost (BER 0.01: a 1566-byte MPDU survives with 0.99^12528, about e^-126):
+    # no BlockAck ever. Each A-MPDU is sent 3 times (ppdu_attempts),
+    # then each of its MPDUs is charged one software retry; after 2 retries (3 rounds) it is
+    # dropped: 9 transmissions per MPDU, 28 MPDUs per PPDU.
+    cfg = scenario(ht={"ppdu_attempts": 3, "mpdu_retries": 2},
+                   channel={"error": {"kind": "ber", "ber": 0.01}})  # fmt: skip
+    r = airtcp.run(airtcp.Scenario.from_dict(cfg), seed=1)
+    sta = r.summary["nodes"][1]["mac"]
+    # Every data PPDU failed (failures also count the BlockAckReqs, lost too).
+    assert sta["successes"] == 0 and sta["failures"] >= sta["attempts"]
+    dropped, sent = sta["drops_retry_limit"], sta["attempts"]
+    assert dropped > 0 and dropped * 9 <= sent * 28 <= dropped * 9 + 28 * 9
+
+
+@pytest.mark.parametrize(
+    ("cfg", "needle"),
+    [
+        ({"ht": {"aggregation": "linux"}}, "ht.aggregation"),
+        ({"ht": {"ppdu_attempts": 0}}, "ht.ppdu_attempts"),
+        ({"mac": {"access": "dcf"}}, "mac.access: A-MPDU under Block Ack needs QoS data"),
+        ({"channel": {"model": "radio"}}, "ht.ampdu: the radio model"),
+    ],
+)
+def test_bad_aggregation_settings_name_the_field(cfg: dict[str, Any], needle: str) -> None:
+    with pytest.raises(ScenarioError, match=needle):
+        airtcp.Scenario.from_dict({"standard": "80211n", **cfg})
