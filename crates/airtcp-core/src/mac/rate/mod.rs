@@ -7,8 +7,10 @@
 //! MAC calls it through the [`RateAlgo`] enum (no dynamic dispatch per frame).
 
 pub mod arf;
+pub mod ath9k;
 pub mod constant;
 pub mod minstrel;
+pub mod minstrel_ht;
 
 use crate::phy::{ModeId, PhyTiming, Standard};
 use crate::rng::{mix64, Purpose, Stream};
