@@ -89,7 +89,7 @@ def test_rate_control_reaches_the_world_spec_and_a_bad_name_is_named() -> None:
     spec = Scenario.from_dict({"stations": 1}).to_world_spec()
     assert spec["wifi"]["rate_control"] == "constant"
     with pytest.raises(ScenarioError, match=r"mac\.rate_control: unknown rate control"):
-        Scenario.from_dict({"stations": 1, "mac": {"rate_control": "minstrel-ht"}})
+        Scenario.from_dict({"stations": 1, "mac": {"rate_control": "minstrel-htt"}})
 
 
 def test_an_adaptive_rate_control_takes_no_data_rate() -> None:

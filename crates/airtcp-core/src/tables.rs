@@ -66,7 +66,16 @@ mod tests {
         assert_eq!(t["recoveries"], json!(["tahoe", "reno", "newreno", "sack"]));
         assert_eq!(
             t["rate_controls"],
-            json!(["constant", "arf", "arf-ns3", "aarf", "minstrel", "minstrel-rt2800"])
+            json!([
+                "constant",
+                "arf",
+                "arf-ns3",
+                "aarf",
+                "minstrel",
+                "minstrel-rt2800",
+                "minstrel-ht",
+                "ath9k"
+            ])
         );
     }
 }

@@ -316,6 +316,15 @@ def _phy(b: _Build) -> None:
                         ", ".join(_num(r) for r in rates if r != 1.0) + ', or preamble = "long"',
                     )
                 )
+    if s.mac.rate_control in ("minstrel-ht", "ath9k"):
+        issues.append(
+            _Issue(
+                ("mac", "rate_control"),
+                "an 802.11n rate control (HT modes only)",
+                s.mac.rate_control,
+                f'standard = "80211n", or another rate control on {s.standard}',
+            )
+        )
     if s.data_rate_mbps is not None and s.mac.rate_control != "constant":
         issues.append(
             _Issue(
@@ -363,14 +372,14 @@ def _phy_ht(b: _Build) -> None:
                 "unset, and ht.mcs",
             )  # fmt: skip
         )
-    if s.mac.rate_control != "constant":
+    if s.mac.rate_control in ("minstrel", "minstrel-rt2800"):
         issues.append(
             _Issue(
                 ("mac", "rate_control"),
-                "802.11n's rate controls (Minstrel-HT, ath9k's) are not built yet",
+                "legacy Minstrel's tables hold non-HT modes; on 802.11n Minstrel-HT replaces it",
                 s.mac.rate_control,
-                '"constant" on 802.11n',
-            )  # fmt: skip
+                '"minstrel-ht", "ath9k", "arf", "arf-ns3", "aarf" or "constant"',
+            )
         )
     # The band's non-HT rates carry control frames and beacons (802.11a's, 802.11g's).
     rates = rates_mbps(_non_ht(s))

@@ -79,7 +79,14 @@ impl Wifi {
         if agg.n == 0 {
             let peer = self.macs[i].txops[ac].queue.front()?.next_hop;
             self.select_mode(node, ac, peer, 0, now);
-            self.build_ampdu(node, ac, peer, cfg.limits);
+            // The rate control's series may bound the PPDU's tries and forbid aggregating it
+            // (a probe; ath9k's series with a legacy rate).
+            let mac = &self.macs[i];
+            let st = &mac.peers[peer.idx()].rate;
+            let single = mac.rate.single_mpdu(st, &self.rate_arena, ac);
+            let limit = mac.rate.frame_attempts(st, &self.rate_arena, ac).unwrap_or(cfg.retry.ppdu_attempts);
+            self.build_ampdu(node, ac, peer, cfg.limits, if single { 1 } else { u32::from(WINDOW) });
+            self.ht_tx(node, ac).agg.limit = limit;
         } else {
             self.select_mode(node, ac, agg.peer, u32::from(agg.attempts), now);
         }
@@ -114,7 +121,14 @@ impl Wifi {
     /// Put the MPDUs queued for `peer` into `ac`'s aggregate, oldest first, while they lie in
     /// the transmit window and fit the limits at the attempt's mode (ath9k
     /// `ath_tx_form_aggr`); a first MPDU that alone exceeds a limit goes alone.
-    fn build_ampdu(&mut self, node: NodeId, ac: usize, peer: NodeId, limits: super::ht::ampdu::AggLimits) {
+    fn build_ampdu(
+        &mut self,
+        node: NodeId,
+        ac: usize,
+        peer: NodeId,
+        limits: super::ht::ampdu::AggLimits,
+        most: u32,
+    ) {
         let header = self.cfg.data_header_bytes;
         let txv = TxVector { mode: self.macs[node.idx()].txops[ac].mode, ..self.cfg.data_txv };
         let mut win = self.ba_peer(node, peer).tx[ac];
@@ -122,7 +136,7 @@ impl Wifi {
         let (mut n, mut len) = (0u32, 0u32);
         for q in self.macs[node.idx()].txops[ac].queue.iter_mut().filter(|q| q.next_hop == peer) {
             let m = mpdu_bytes(q.ip_bytes, header);
-            if !win.admits(q.seq) || (n > 0 && !limits.fits(n, len, m, &txv)) || n == u32::from(WINDOW) {
+            if !win.admits(q.seq) || (n > 0 && !limits.fits(n, len, m, &txv)) || n == most {
                 break;
             }
             q.in_flight = true;
@@ -224,10 +238,14 @@ impl Wifi {
             }
         } else {
             ht.agg.attempts = ht.agg.attempts.saturating_add(1);
-            if ht.agg.attempts >= cfg.retry.ppdu_attempts {
+            if ht.agg.attempts >= ht.agg.limit {
                 self.settle(node, ac, None, now);
                 return Failed { ac: ac as u8, gave_up: true };
             }
+            let peer = ht.agg.peer;
+            let mac = &mut self.macs[node.idx()];
+            let rate = &mac.rate;
+            rate.report(&mut mac.peers[peer.idx()].rate, &mut self.rate_arena, ac, TxReport::DataFailed, now);
         }
         let mac = &mut self.macs[node.idx()];
         let txop = &mut mac.txops[ac];
@@ -247,7 +265,8 @@ impl Wifi {
         let agg = self.ht_tx(node, ac).agg;
         let peer = agg.peer;
         let mut win = self.ba_peer(node, peer).tx[ac];
-        let (mut acked, mut removed, mut dropped) = (0u32, false, false);
+        let (mut acked, mut completed, mut removed, mut dropped) = (0u32, 0u32, false, false);
+        let mut first_acked = false;
         for &seq in &agg.seqs[..usize::from(agg.n)] {
             let in_bitmap = ba.map(|(ssn, bitmap)| {
                 let d = distance(ssn, seq);
@@ -267,6 +286,8 @@ impl Wifi {
             }
             let q = txop.queue.remove(pos).expect("found");
             removed = true;
+            completed += 1;
+            first_acked |= verdict == Fate::Acked && seq == agg.seqs[0];
             win.complete(seq);
             let st = &mut mac.peers[peer.idx()];
             if verdict == Fate::Acked {
@@ -291,10 +312,13 @@ impl Wifi {
         }
         let mac = &mut self.macs[i];
         let rate = &mac.rate;
-        let report = if acked > 0 {
-            TxReport::DataOk { retries: u32::from(agg.attempts) }
-        } else {
-            TxReport::FinalDataFailed
+        let report = TxReport::Ppdu {
+            attempts: u32::from(agg.attempts) + u32::from(ba.is_some()),
+            block_ack: ba.is_some(),
+            mpdus: agg.n,
+            acked: acked as u8,
+            completed: completed as u8,
+            first_acked,
         };
         rate.report(&mut mac.peers[peer.idx()].rate, &mut self.rate_arena, ac, report, now);
         let txop = &mut mac.txops[ac];

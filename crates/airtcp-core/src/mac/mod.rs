@@ -113,14 +113,23 @@ pub struct Agg {
     pub peer: NodeId,
     /// PSDU length [bytes].
     pub bytes: u32,
-    /// Transmissions of this PPDU that got no BlockAck.
+    /// Transmissions of this PPDU that got no BlockAck, and how many it may have (the rate
+    /// control's series, else the channel's `ppdu_attempts`).
     pub attempts: u8,
+    pub limit: u8,
     pub seqs: [u16; ht::blockack::WINDOW as usize],
 }
 
 impl Default for Agg {
     fn default() -> Agg {
-        Agg { n: 0, peer: NodeId(0), bytes: 0, attempts: 0, seqs: [0; ht::blockack::WINDOW as usize] }
+        Agg {
+            n: 0,
+            peer: NodeId(0),
+            bytes: 0,
+            attempts: 0,
+            limit: 1,
+            seqs: [0; ht::blockack::WINDOW as usize],
+        }
     }
 }
 

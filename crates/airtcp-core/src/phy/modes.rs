@@ -353,6 +353,34 @@ impl Standard {
         self.modes().iter().copied().find(|m| m.rate_kbps() == rate_kbps)
     }
 
+    /// The HT modes the ARF family climbs on an 802.11n BSS (empty for the others): MCS 0 to
+    /// 8 x streams - 1 at the channel's width with its guard interval (short if supported),
+    /// ascending by rate, a rate two MCS share taken once at its single-stream MCS (13 Mbit/s
+    /// is MCS 1, not MCS 8).
+    pub fn ht_ladder(self) -> &'static [ModeId] {
+        static SETS: OnceLock<Vec<(HtConfig, Vec<ModeId>)>> = OnceLock::new();
+        let Standard::N(cfg) = self else { return &[] };
+        let sets = SETS.get_or_init(|| {
+            let mut out = Vec::new();
+            for band in [Band::Ghz2_4, Band::Ghz5] {
+                for width40 in [false, true] {
+                    for sgi in [false, true] {
+                        for streams in [1u8, 2] {
+                            let c = HtConfig { band, width40, sgi, streams };
+                            let mut modes: Vec<ModeId> =
+                                (0..8 * streams).filter_map(|m| ModeId::ht(m, width40, sgi)).collect();
+                            modes.sort_by_key(|m| m.rate_kbps()); // stable: MCS order on ties
+                            modes.dedup_by_key(|m| m.rate_kbps());
+                            out.push((c, modes));
+                        }
+                    }
+                }
+            }
+            out
+        });
+        sets.iter().find(|(c, _)| *c == cfg).map_or(&[], |(_, m)| m.as_slice())
+    }
+
     /// Whether a station of this standard can send `mode`.
     pub fn has(self, mode: ModeId) -> bool {
         self.modes().contains(&mode) || self.ht_modes().contains(&mode)

@@ -146,6 +146,13 @@ impl WorldSpec {
                 );
             }
         }
+        if let Some(standard) = self.wifi.standard() {
+            for (i, node) in self.nodes.iter().enumerate() {
+                if let Some(rc) = &node.rate_control {
+                    wifi::check_rate_control(standard, rc, &format!("nodes.{i}.rate_control"))?;
+                }
+            }
+        }
         if let (Some(radio), Some(standard)) = (&self.channel.radio, self.wifi.standard()) {
             radio.validate_rates(standard)?;
             if self.wifi.ht.as_ref().is_some_and(|h| h.ampdu) {

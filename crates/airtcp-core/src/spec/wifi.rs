@@ -176,6 +176,28 @@ impl HtSpec {
     }
 }
 
+/// Whether rate control `name` runs on `standard` (802.11n: [`crate::mac::rate::HT_NAMES`];
+/// the others: every name but Minstrel-HT and ath9k's).
+pub fn check_rate_control(standard: Standard, name: &str, path: &str) -> Result<(), SpecError> {
+    use crate::mac::rate::{HT_NAMES, NAMES};
+    let ht = standard.ht().is_some();
+    let ht_only = ["minstrel-ht", "ath9k"];
+    let allowed: Vec<&str> =
+        if ht { HT_NAMES.to_vec() } else { NAMES.iter().copied().filter(|n| !ht_only.contains(n)).collect() };
+    if NAMES.contains(&name) && !allowed.contains(&name) {
+        return err(
+            path,
+            format!(
+                "{} does not run on {}; allowed there: {}",
+                quoted(name),
+                standard.name(),
+                allowed.join(", ")
+            ),
+        );
+    }
+    Ok(())
+}
+
 /// Largest retry limit [retransmissions] the spec accepts (airtcp's bound: 32 attempts keep a
 /// frame on the air for seconds at the lowest rates).
 pub const MAX_RETRY_LIMIT: u32 = 31;
@@ -273,15 +295,7 @@ impl WifiSpec {
                 "true needs QoS data (wifi.access edca): a Block Ack agreement is per TID".to_string(),
             );
         }
-        if standard.ht().is_some() && w.rate_control != "constant" {
-            return err(
-                "wifi.rate_control",
-                format!(
-                    "{} does not run on 80211n yet (802.11n's rate controls come with its aggregation); allowed on 80211n: constant",
-                    quoted(&w.rate_control)
-                ),
-            );
-        }
+        check_rate_control(standard, &w.rate_control, "wifi.rate_control")?;
         if !crate::mac::rate::NAMES.contains(&w.rate_control.as_str()) {
             return err(
                 "wifi.rate_control",

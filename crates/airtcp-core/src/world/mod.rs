@@ -156,7 +156,12 @@ impl World {
             });
         }
         wifi.retry = RetryLimits { short: w.short_retry_limit, long: w.long_retry_limit };
-        wifi.rate = RateAlgo::parse(&w.rate_control, standard, &timing, data_txv.mode)
+        let ampdu = w.ht.as_ref().is_some_and(|h| h.ampdu);
+        let parse = |name: &str| match standard.ht() {
+            Some(cfg) => RateAlgo::parse_ht(name, cfg, &timing, data_txv.mode, ampdu),
+            None => RateAlgo::parse(name, standard, &timing, data_txv.mode),
+        };
+        wifi.rate = parse(&w.rate_control)
             .ok_or_else(|| SpecError(format!("wifi.rate_control: unknown {:?}", w.rate_control)))?;
         wifi.rts_threshold_bytes = w.rts_threshold_bytes;
         wifi.queue_limit = w.queue_limit_packets as usize;
@@ -188,7 +193,7 @@ impl World {
             });
             // The node's own rate control, else the channel's (each standard has its modes).
             let rate = match &ns.rate_control {
-                Some(name) => RateAlgo::parse(name, standard, &timing, data_txv.mode)
+                Some(name) => parse(name)
                     .ok_or_else(|| SpecError(format!("{}: unknown rate control {name:?}", ns.name)))?,
                 None => wifi.rate,
             };

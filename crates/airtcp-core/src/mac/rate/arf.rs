@@ -200,6 +200,9 @@ impl RateControl for Arf {
             TxReport::DataOk { .. } => self.data_ok(st, now),
             // ns-3 reports a final failure as a failed attempt, then as final (ignored).
             TxReport::DataFailed | TxReport::FinalDataFailed => self.data_failed(st, now),
+            // An A-MPDU's end: answered, or its last attempt failed.
+            TxReport::Ppdu { block_ack: true, .. } => self.data_ok(st, now),
+            TxReport::Ppdu { block_ack: false, .. } => self.data_failed(st, now),
             TxReport::RtsFailed | TxReport::RtsOk | TxReport::FinalRtsFailed => {}
         }
     }

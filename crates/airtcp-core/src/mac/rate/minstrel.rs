@@ -443,6 +443,7 @@ impl super::RateControl for Minstrel {
             // The hardware counts an RTS that got no CTS as a try at the frame's rate.
             DataFailed | RtsFailed => self.attempt_done(st, queue, false, false, now),
             FinalDataFailed | FinalRtsFailed => self.attempt_done(st, queue, false, true, now),
+            Ppdu { block_ack, .. } => self.attempt_done(st, queue, block_ack, true, now),
             RtsOk => {}
         }
     }
