@@ -98,9 +98,28 @@ def test_a_ppdu_without_block_ack_costs_each_mpdu_one_software_retry() -> None:
         ({"ht": {"aggregation": "linux"}}, "ht.aggregation"),
         ({"ht": {"ppdu_attempts": 0}}, "ht.ppdu_attempts"),
         ({"mac": {"access": "dcf"}}, "mac.access: A-MPDU under Block Ack needs QoS data"),
-        ({"channel": {"model": "radio"}}, "ht.ampdu: the radio model"),
     ],
 )
 def test_bad_aggregation_settings_name_the_field(cfg: dict[str, Any], needle: str) -> None:
     with pytest.raises(ScenarioError, match=needle):
         airtcp.Scenario.from_dict({"standard": "80211n", **cfg})
+
+
+@pytest.mark.parametrize("distance_m", [21.0, 22.0])
+def test_the_radio_model_decides_each_subframe_at_its_sinr(distance_m: float) -> None:
+    # One station, the radio model, no fading: every subframe of every A-MPDU meets the same
+    # SNR, so each MPDU transmission gets through with the NIST chunk success of its 1570
+    # bytes (delimiter and MPDU) at MCS 7 (ns-3 InterferenceHelper, per MPDU of an A-MPDU).
+    # Transmissions = acknowledged + retried + given up (each MPDU's last failure).
+    from airtcp import _core
+
+    cfg = scenario(spacing_m=distance_m, channel={"model": "radio"}, traces={"receptions": True})
+    r = airtcp.run(airtcp.Scenario.from_dict(cfg), seed=1)
+    rx = r.traces["receptions"].to_pandas()
+    snr_db = rx[(rx["node"] == 0) & (rx["kind"] == "data")]["snr_db"]
+    assert snr_db.nunique() == 1
+    p = _core.chunk_success("nist", "HtMcs7", float(snr_db.iloc[0]), 8 * (4 + MPDU))
+    sta = r.summary["nodes"][1]["mac"]
+    n = sta["successes"] + sta["retries"] + sta["drops_retry_limit"]
+    got = sta["successes"] / n
+    assert 0.2 < p < 0.9 and abs(got - p) < 4 * math.sqrt(p * (1 - p) / n), (got, p, n)

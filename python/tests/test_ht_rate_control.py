@@ -33,11 +33,12 @@ def test_an_error_free_link_climbs_to_the_top_mcs(rc: str) -> None:
     assert got > 245, (rc, got)
 
 
+@pytest.mark.parametrize("ampdu", [True, False])
 @pytest.mark.parametrize("rc", ADAPTIVE)
-def test_a_weak_link_settles_where_frames_get_through(rc: str) -> None:
-    # The radio model at 40 m (single MPDUs: the radio model does not decide A-MPDU
-    # subframes yet): MCS 7 loses every frame, the adaptive controls find a lower MCS.
-    cfg = {"ht": {"ampdu": False}, "spacing_m": 40.0, "channel": {"model": "radio"}}
+def test_a_weak_link_settles_where_frames_get_through(rc: str, ampdu: bool) -> None:
+    # The radio model at 40 m: MCS 7 loses every frame, the adaptive controls find a lower
+    # MCS, with A-MPDUs (each subframe decided at its SINR) and with single MPDUs.
+    cfg = {"ht": {"ampdu": ampdu}, "spacing_m": 40.0, "channel": {"model": "radio"}}
     assert run("constant", **cfg)["flows"][0]["goodput_bps"] == 0
     got = run(rc, **cfg)["flows"][0]["goodput_bps"] / 1e6
     assert got > 12, (rc, got)

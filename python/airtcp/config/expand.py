@@ -396,15 +396,6 @@ def _phy_ht(b: _Build) -> None:
                 '"edca" (802.11n\'s default), or ht.ampdu = false',
             )  # fmt: skip
         )
-    if ht.ampdu and s.channel.model == "radio":
-        issues.append(
-            _Issue(
-                ("ht", "ampdu"),
-                "the radio model does not decide A-MPDU subframes yet (a later part of issue 14)",
-                True,
-                'false, or channel.model = "range"',
-            )  # fmt: skip
-        )
     b.data_rate = 0.0
     b.ht = ht
     # 802.11n sends QoS data (EDCA) unless the scenario says otherwise.

@@ -113,8 +113,7 @@ impl Wifi {
         mac.exchange = Exchange::TxData { ac: ac as u8 };
         mac.txops[ac].data_sent = true;
         mac.peers[data.dst.idx()].link.attempts += 1;
-        mac.counters.attempts += 1;
-        mac.counters.retries += u64::from(data.retry);
+        mac.counters.attempts += 1; // PPDUs; MPDU retries are counted as they are settled
         Some(data)
     }
 

@@ -513,6 +513,9 @@ impl Medium {
         self.last_rx = info;
         self.radios[j.idx()].lock = None;
         let rng = &mut self.rx_rngs[j.idx()];
+        // An A-MPDU: the PHY header here; its subframes one by one (`mpdu_survives`).
+        let success =
+            if self.txs[id.idx()].frame.subframes > 0 { [success[0], 1.0, 1.0, 1.0] } else { success };
         let outcome = snr::decide(success, || rng.unit());
         let t = &mut self.txs[id.idx()];
         if t.frame.dst == j {
@@ -521,10 +524,24 @@ impl Medium {
         Some(outcome)
     }
 
-    /// Whether an MPDU of `bytes` in an A-MPDU reaching `j` survives the error model on its
-    /// own (a fixed FER per MPDU, or independent bit errors over its bits; the bursty models
-    /// decided the whole PPDU already).
-    pub fn mpdu_survives(&mut self, j: NodeId, bytes: u32) -> bool {
+    /// Whether the subframe at PSDU bytes `[from_byte, to_byte)` of the A-MPDU `frame` (sent
+    /// at `start`) reaching `j` survives, decided on its own: under the radio model at the
+    /// SINR of each chunk of the reception it overlaps; under the range model by the error
+    /// model (a fixed FER per MPDU, or independent bit errors over its MPDU's `mpdu_bytes`; the
+    /// bursty models decided the whole PPDU already).
+    pub fn mpdu_survives(
+        &mut self,
+        j: NodeId,
+        frame: &Frame,
+        start: SimTime,
+        span: (u32, u32),
+        mpdu_bytes: u32,
+    ) -> bool {
+        if let Some(snr) = self.snr.as_mut() {
+            let p = snr.subframe_success(j, frame, start, span.0, span.1);
+            return p >= 1.0 || self.rx_rngs[j.idx()].unit() < p;
+        }
+        let bytes = mpdu_bytes;
         let rng = &mut self.rx_rngs[j.idx()];
         match self.error {
             ErrorSpec::Fer { fer } => !rng.bernoulli(fer),

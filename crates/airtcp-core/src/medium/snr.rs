@@ -83,6 +83,8 @@ struct Lock {
     interfered: bool,
     /// The lowest SINR of a closed chunk (linear).
     min_sinr: f64,
+    /// An A-MPDU: its chunks' SINRs are kept (`Snr::history`) to decide each subframe.
+    ampdu: bool,
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -160,6 +162,9 @@ pub(super) struct Snr {
     cache: UnitCache,
     standard: Standard,
     rx: Vec<RxState>,
+    /// Per node, the chunks (from, to, SINR) of the A-MPDU it is locked onto, or last was:
+    /// each subframe's success is the product over the chunks it overlaps.
+    history: Vec<Vec<(SimTime, SimTime, f64)>>,
     /// Per transmission slot: the nodes that see it (reused, so no allocation per frame once
     /// the slots have grown).
     pub hears: Vec<Vec<Hear>>,
@@ -222,6 +227,7 @@ impl Snr {
             cache: UnitCache::new(),
             standard,
             rx: vec![RxState::default(); n],
+            history: vec![Vec::new(); n],
             hears: Vec::new(),
             pos: nodes.iter().map(|ns| ns.position_m).collect(),
             sure: Vec::new(),
@@ -326,6 +332,9 @@ impl Snr {
         lock.interfered |= rx.signals > 1;
         let snr = lock.sig_mw / (lock.noise_mw + interference_mw);
         lock.min_sinr = lock.min_sinr.min(snr);
+        if lock.ampdu {
+            self.history[j].push((lock.last, now, snr));
+        }
         for k in 0..4 {
             let p = lock.parts[k];
             let (Some(mode), from, to) = (p.mode, p.from.max(lock.last), p.to.min(now)) else { continue };
@@ -356,7 +365,38 @@ impl Snr {
             success: [1.0; 4],
             interfered: false,
             min_sinr: f64::INFINITY,
+            ampdu: frame.subframes > 0,
         }
+    }
+
+    /// Whether the A-MPDU `frame` that `j` received (it started at `start`) delivers the
+    /// subframe at PSDU bytes `[from_byte, to_byte)`: the chance that its bits, at the SINR of
+    /// each chunk they overlap (ns-3 `InterferenceHelper` per MPDU of an A-MPDU), all
+    /// survive.
+    pub fn subframe_success(
+        &mut self,
+        j: NodeId,
+        frame: &Frame,
+        start: SimTime,
+        from_byte: u32,
+        to_byte: u32,
+    ) -> f64 {
+        let txv = frame.txv;
+        let mode = txv.mode;
+        let rate_kbps = u64::from(mode.rate_kbps());
+        let psdu_start = start + txv.preamble_and_header();
+        let at = |bytes: u32| psdu_start + Dur((16 + u64::from(bytes) * 8) * 1_000_000 / rate_kbps);
+        let (from, to) = (at(from_byte), at(to_byte));
+        let (model, cache) = (self.model, &mut self.cache);
+        let mut p = 1.0;
+        for &(a, b, snr) in &self.history[j.idx()] {
+            let (lo, hi) = (a.max(from), b.min(to));
+            if hi > lo {
+                let bits = rate_kbps * hi.since(lo).ns() / 1_000_000;
+                p *= cache.unit(model, snr, mode).chunk(bits);
+            }
+        }
+        p
     }
 
     /// Whether a preamble of `frame` at `rx_mw` is detected over the other signals
@@ -404,7 +444,10 @@ impl Snr {
         match self.rx[jx].lock {
             None => {
                 if self.detected(frame, h.rx_mw, others_mw) {
-                    self.rx[jx].lock = Some(self.lock(id, frame, h.rx_mw, now));
+                    {
+                        self.history[jx].clear();
+                        self.rx[jx].lock = Some(self.lock(id, frame, h.rx_mw, now));
+                    }
                     out.locked = true;
                 }
             }
@@ -421,7 +464,10 @@ impl Snr {
                         out.lost = Some(old.tx);
                         self.rx[jx].lock = None;
                         if self.detected(frame, h.rx_mw, others_mw) {
-                            self.rx[jx].lock = Some(self.lock(id, frame, h.rx_mw, now));
+                            {
+                                self.history[jx].clear();
+                                self.rx[jx].lock = Some(self.lock(id, frame, h.rx_mw, now));
+                            }
                             out.locked = true;
                         }
                     } else {
@@ -433,7 +479,10 @@ impl Snr {
                     }
                 } else if capture && self.detected(frame, h.rx_mw, others_mw) {
                     out.lost = Some(old.tx);
-                    self.rx[jx].lock = Some(self.lock(id, frame, h.rx_mw, now));
+                    {
+                        self.history[jx].clear();
+                        self.rx[jx].lock = Some(self.lock(id, frame, h.rx_mw, now));
+                    }
                     out.locked = true;
                 }
             }

@@ -155,12 +155,6 @@ impl WorldSpec {
         }
         if let (Some(radio), Some(standard)) = (&self.channel.radio, self.wifi.standard()) {
             radio.validate_rates(standard)?;
-            if self.wifi.ht.as_ref().is_some_and(|h| h.ampdu) {
-                return err(
-                    "wifi.ht.ampdu",
-                    "true needs the range model for now (the radio model decides A-MPDU subframes apart in a later part of issue 14)",
-                );
-            }
         }
         let n = net::validate_nodes(&self.nodes)?;
         net::validate_wired_links(&self.wired_links, n)?;

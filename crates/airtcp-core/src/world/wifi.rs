@@ -119,7 +119,7 @@ impl World {
                 Outcome::Ok => {
                     self.capture_wlan(t.start, j, true, frame); // ns-3 MonitorSnifferRx, rx start
                     if j == ampdu_dst {
-                        self.rx_ampdu(j, frame, now);
+                        self.rx_ampdu(j, frame, t.start, now);
                     } else {
                         self.wifi.rx_ok(j, frame, &mut self.sched, now);
                     }
@@ -172,12 +172,16 @@ impl World {
     /// them up in order), and a BlockAck answers if any got through (an A-MPDU with no MPDU
     /// left is an erroneous reception: EIFS, 10.3.2.3.7).
     #[inline(never)]
-    fn rx_ampdu(&mut self, j: NodeId, frame: &Frame, now: SimTime) {
+    fn rx_ampdu(&mut self, j: NodeId, frame: &Frame, start: SimTime, now: SimTime) {
+        use crate::mac::ht::ampdu::{len_with, padding};
         let (src, ac) = (frame.src, usize::from(frame.ac));
         let mut any = false;
+        let mut len = 0;
         for k in 0..usize::from(frame.subframes) {
             let (seq, packet, bytes) = self.wifi.subframe(src, ac, k);
-            if !self.medium.mpdu_survives(j, bytes) {
+            let from = if k == 0 { 0 } else { len + padding(len) };
+            len = len_with(len, bytes);
+            if !self.medium.mpdu_survives(j, frame, start, (from, len), bytes) {
                 continue;
             }
             any = true;
