@@ -344,7 +344,84 @@ def paper003(knobs: Paper003Knobs, rest: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+class HtUploadKnobs(BaseModel):
+    """One 802.11n station uploading (docs/scenarios.md#templates); defaults as ns-3's."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
+
+    mcs: int = _field(
+        7, "integer 0..15", "the MCS of every data frame (rate_control constant), else the first",
+        ge=0, le=15,
+    )  # fmt: skip
+    rate_control: Literal["constant", "arf", "arf-ns3", "aarf", "minstrel-ht", "ath9k"] = _field(
+        "constant",
+        '"constant", "arf", "arf-ns3", "aarf", "minstrel-ht" or "ath9k"',
+        "how the data frames' MCS is chosen",
+    )
+    channel_width_mhz: Literal[20, 40] = _field(20, "20 or 40", "the channel width [MHz]")
+    short_gi: bool = _field(False, "true or false", "the 400 ns guard interval")
+    streams: Literal[1, 2] = _field(1, "1 or 2", "spatial streams (2 for MCS 8-15)")
+    band_ghz: Literal[2.4, 5.0] = _field(5.0, "2.4 or 5", "the frequency band [GHz]")
+    ampdu: bool = _field(True, "true or false", "A-MPDU under Block Ack (ns-3: 65,535 bytes)")
+    traffic: Literal["tcp", "udp"] = _field(
+        "udp", '"tcp" or "udp"', "a bulk TCP flow or saturating UDP"
+    )
+    cc: str = _field("cubic", "a congestion control (tcp.cc)", "TCP's congestion control")
+    server: Literal["ap", "wired"] = _field(
+        "ap",
+        '"ap" or "wired"',
+        "the receiver: the AP, or a server on a 1 Gbit/s, 1 ms link behind it",
+    )
+    distance_m: float = _field(
+        1.0, "number 0.1..1000 m", "station to AP (the radio model: ns-3's log-distance defaults)",
+        ge=0.1, le=1000.0,
+    )  # fmt: skip
+    duration_s: float = _field(10.0, "number 0.1..3600 s", "simulated time", ge=0.1, le=3600.0)
+
+
+def ht_upload(knobs: HtUploadKnobs, rest: Mapping[str, Any]) -> dict[str, Any]:
+    """One 802.11n station `distance_m` from its AP sending UDP or TCP to the AP or to a
+    wired server behind it; the radio model (log-distance path loss, NIST errors: ns-3's
+    defaults), EDCA, a 1 s warm-up when the run is long enough."""
+    k = knobs
+    del rest
+    cfg: dict[str, Any] = {
+        "name": f"ht-upload-mcs{k.mcs}"
+        if k.rate_control == "constant"
+        else f"ht-upload-{k.rate_control}",
+        "topology": "bss",
+        "stations": 1,
+        "spacing_m": k.distance_m,
+        "standard": "80211n",
+        "ht": {
+            "band_ghz": k.band_ghz,
+            "channel_width_mhz": k.channel_width_mhz,
+            "short_gi": k.short_gi,
+            "streams": k.streams,
+            "mcs": k.mcs,
+            "ampdu": k.ampdu,
+        },
+        "duration_s": k.duration_s,
+        "warmup_s": 1.0 if k.duration_s > 2.0 else 0.0,
+        "mac": {"rate_control": k.rate_control},
+        "channel": {"model": "radio"},
+        "payload_bytes": 1472,  # ns-3's HT examples: 1500-byte IP packets
+    }
+    dst = "ap"
+    if k.server == "wired":
+        cfg["nodes"] = [{"name": "server", "role": "host"}]
+        cfg["links"] = [{"a": "ap", "b": "server", "rate_mbps": 1000, "delay_ms": 1}]
+        dst = "server"
+    if k.traffic == "tcp":
+        cfg["tcp"] = {"cc": k.cc, "mss_bytes": 1448}
+        cfg["flows"] = [{"kind": "tcp-bulk", "src": "sta1", "dst": dst}]
+    else:
+        cfg["flows"] = [{"kind": "udp-saturating", "src": "sta1", "dst": dst}]
+    return cfg
+
+
 TEMPLATES: dict[str, tuple[type[BaseModel], Callable[[Any, Mapping[str, Any]], dict[str, Any]]]] = {
+    "ht-upload": (HtUploadKnobs, ht_upload),
     "paper-003": (Paper003Knobs, paper003),
     "paper-004": (Paper004Knobs, paper004),
 }
