@@ -84,7 +84,8 @@ impl Wifi {
             let mac = &self.macs[i];
             let st = &mac.peers[peer.idx()].rate;
             let single = mac.rate.single_mpdu(st, &self.rate_arena, ac);
-            let limit = mac.rate.frame_attempts(st, &self.rate_arena, ac).unwrap_or(cfg.retry.ppdu_attempts);
+            let own = mac.peers[peer.idx()].ba_retry.unwrap_or(cfg.retry).ppdu_attempts;
+            let limit = mac.rate.frame_attempts(st, &self.rate_arena, ac).unwrap_or(own);
             self.build_ampdu(node, ac, peer, cfg.limits, if single { 1 } else { u32::from(WINDOW) });
             self.ht_tx(node, ac).agg.limit = limit;
         } else {
@@ -259,7 +260,6 @@ impl Wifi {
     /// leave the queue, the others are queued again or given up (ath9k 3.2
     /// `ath_tx_complete_aggr`), the window moves, and a BlockAckReq is owed after a drop.
     fn settle(&mut self, node: NodeId, ac: usize, ba: Option<(u16, u64)>, now: SimTime) {
-        let limits = self.cfg.ampdu.expect("aggregation").retry;
         let i = node.idx();
         let agg = self.ht_tx(node, ac).agg;
         let peer = agg.peer;
@@ -276,6 +276,9 @@ impl Wifi {
             let Some(pos) = txop.queue.iter().position(|q| q.next_hop == peer && q.seq == seq) else {
                 continue;
             };
+            let limits = self.ba_limits(node, &self.macs[i].txops[ac].queue[pos]);
+            let mac = &mut self.macs[i];
+            let txop = &mut mac.txops[ac];
             let q = &mut txop.queue[pos];
             q.in_flight = false;
             let verdict = fate(in_bitmap, &mut q.sw_retries, limits);

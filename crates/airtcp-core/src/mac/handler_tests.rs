@@ -389,3 +389,66 @@ fn a_corrupt_frame_goes_up_only_under_the_policy_and_only_once_received_copies_a
     w.rx_corrupt(B, &retry, Some(Hit::Payload));
     assert!(w.ind.is_empty());
 }
+
+/// Node A with aggregation (ath9k's budgets) and five 1528-byte packets queued for B, after
+/// winning access: the A-MPDU it sends.
+fn a_sends_ampdu(w: &mut Wifi, s: &mut Scheduler<Event>) -> Frame {
+    use super::ht::{ampdu::AggLimits, blockack::BaRetryLimits};
+    w.cfg.ampdu = Some(super::AmpduConfig { limits: AggLimits::NS3, retry: BaRetryLimits::ATH9K_3_2 });
+    for p in 0..5 {
+        assert!(w.enqueue(A, B, PacketId(p), 1528, BE, IDLE, s, us(0)));
+    }
+    let Some(Event::Grant { gen, .. }) = s.pop_until(us(1_000_000)) else { panic!("no grant") };
+    assert!(w.grant(A, BE, gen, IDLE));
+    w.start_exchange(A, BE, s.now()).expect("a frame")
+}
+
+#[test]
+fn an_ampdu_takes_the_queued_mpdus_in_order() {
+    let (mut w, mut s) = (wifi(), Scheduler::new());
+    let f = a_sends_ampdu(&mut w, &mut s);
+    // Sequence numbers per (receiver, TID) from 0; 4 + 1564 bytes each, padded but the last.
+    assert_eq!((f.kind, f.subframes, f.seq, f.dst), (FrameKind::Data, 5, 0, B));
+    assert_eq!(f.bytes, 4 * 1568 + 1568);
+    assert_eq!(w.subframe(A, BE, 4), (4, PacketId(4), 1564));
+}
+
+#[test]
+fn the_retry_seam_sets_each_budget_per_peer_and_per_frame() {
+    use super::ht::blockack::BaRetryLimits;
+    let (mut w, mut s) = (wifi(), Scheduler::new());
+    let f = a_sends_ampdu(&mut w, &mut s);
+    // Packet 2 may not be retried at all (a frame's own limit: its software retries).
+    assert!(w.set_frame_retry_limit(A, PacketId(2), Some(0)));
+    let t0 = s.now();
+    w.own_tx_end(A, &f, &mut s, t0);
+    // A BlockAck from B acknowledging 0, 1 and 3 (not 2, not 4).
+    w.macs[B.idx()].block_ack_bitmap = 0b01011;
+    let ba = Frame { kind: FrameKind::BlockAck, src: B, dst: A, bytes: 32, seq: 0, ..f };
+    w.rx_ok(A, &ba, &mut s, t0);
+    let inds: Vec<MacInd> = w.ind.drain(..).collect();
+    let acked = inds.iter().filter(|i| matches!(i, MacInd::Acked { .. })).count();
+    assert_eq!(acked, 3);
+    assert!(inds.contains(&MacInd::Dropped { node: A, packet: PacketId(2), arrived: false }));
+    assert_eq!(w.macs[A.idx()].txops[BE].queue.len(), 1, "packet 4 waits for its retry");
+    assert_eq!(w.macs[A.idx()].txops[BE].queue[0].sw_retries, 1);
+    // The peer's own budgets: 2 PPDU attempts. A BlockAckReq (for the drop) goes first.
+    w.set_peer_ba_limits(A, B, Some(BaRetryLimits { ppdu_attempts: 2, mpdu_retries: 1 }));
+    let now = t0 + Dur::from_ms(1);
+    let bar = w.start_exchange(A, BE, now).expect("BAR");
+    assert_eq!((bar.kind, bar.seq), (FrameKind::BlockAckReq, 4), "0-3 done: the window starts at 4");
+    w.own_tx_end(A, &bar, &mut s, now);
+    w.rx_ok(A, &Frame { kind: FrameKind::BlockAck, seq: 4, ..ba }, &mut s, now);
+    // Packet 4 alone now, twice unanswered: settled without a bitmap, its second software
+    // retry exceeds the peer's limit of 1: given up.
+    for k in 0..2 {
+        let f = w.start_exchange(A, BE, now).expect("A-MPDU");
+        assert_eq!((f.subframes, f.seq), (1, 4));
+        w.own_tx_end(A, &f, &mut s, now);
+        w.macs[A.idx()].timeout.cancel();
+        let failed = w.fail(A, now).expect("failed");
+        assert_eq!(failed.gave_up, k == 1);
+    }
+    assert!(w.ind.iter().any(|i| matches!(i, MacInd::Dropped { packet: PacketId(4), .. })));
+    assert!(w.macs[A.idx()].txops[BE].queue.is_empty());
+}

@@ -594,8 +594,28 @@ impl Wifi {
         self.macs[node.idx()].peers[peer.idx()].retry = limits;
     }
 
-    /// Give the queued frame of `node` carrying `packet` its own retry limit; false if no such
-    /// frame is queued.
+    /// From now on, A-MPDUs of `node` to `peer` use the Block Ack retry budgets `limits`
+    /// (`None`: the channel's `ht.ppdu_attempts` and `ht.mpdu_retries`).
+    pub fn set_peer_ba_limits(
+        &mut self,
+        node: NodeId,
+        peer: NodeId,
+        limits: Option<ht::blockack::BaRetryLimits>,
+    ) {
+        self.macs[node.idx()].peers[peer.idx()].ba_retry = limits;
+    }
+
+    /// The Block Ack retry budgets of queued MPDU `q` of `node`: the peer's or the channel's,
+    /// its software retries being the frame's own limit if it carries one
+    /// ([`Wifi::set_frame_retry_limit`]; paper 002 sets one per TCP frame).
+    pub fn ba_limits(&self, node: NodeId, q: &Queued) -> ht::blockack::BaRetryLimits {
+        let channel = self.cfg.ampdu.map_or(ht::blockack::BaRetryLimits::ATH9K_3_2, |a| a.retry);
+        let peer = self.macs[node.idx()].peers[q.next_hop.idx()].ba_retry.unwrap_or(channel);
+        ht::blockack::BaRetryLimits { mpdu_retries: q.retry_limit.unwrap_or(peer.mpdu_retries), ..peer }
+    }
+
+    /// Give the queued frame of `node` carrying `packet` its own retry limit (under Block Ack:
+    /// its software retries); false if no such frame is queued.
     pub fn set_frame_retry_limit(&mut self, node: NodeId, packet: PacketId, retries: Option<u8>) -> bool {
         for txop in &mut self.macs[node.idx()].txops {
             if let Some(q) = txop.queue.iter_mut().find(|q| q.packet == packet) {
@@ -628,7 +648,7 @@ impl Wifi {
             }
         }
         mac.txops[ac].mode = mode;
-        if attempt == 0 {
+        if attempt == 0 && self.cfg.ampdu.is_none() {
             // A multi-rate retry chain sets how many attempts the frame gets (Linux on MRR
             // hardware, ns-3's MinstrelWifiManager::DoNeedRetransmission), unless the frame
             // carries a limit of its own.

@@ -27,6 +27,8 @@ pub struct Station {
     pub link: LinkStats,
     /// Under Block Ack (802.11n): this pair's `Wifi::ba_peers` entry (`u32::MAX`: none yet).
     pub ba: u32,
+    /// Block Ack retry budgets for A-MPDUs to this peer; `None`: the channel's.
+    pub ba_retry: Option<super::ht::blockack::BaRetryLimits>,
 }
 
 impl Station {
@@ -39,6 +41,7 @@ impl Station {
             retry: None,
             link: LinkStats::default(),
             ba: u32::MAX,
+            ba_retry: None,
         }
     }
 
