@@ -6,6 +6,9 @@ from IEEE 802.11-2020 19.4.3 (HT-mixed TXTIME) and the EDCA timing of 802.11a in
 from __future__ import annotations
 
 import math
+import shutil
+import subprocess
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -123,3 +126,66 @@ def test_the_radio_model_decides_each_subframe_at_its_sinr(distance_m: float) ->
     n = sta["successes"] + sta["retries"] + sta["drops_retry_limit"]
     got = sta["successes"] / n
     assert 0.2 < p < 0.9 and abs(got - p) < 4 * math.sqrt(p * (1 - p) / n), (got, p, n)
+
+
+def test_the_mpdus_trace_follows_every_mpdu_to_its_fate() -> None:
+    # Every MPDU appears once per settled PPDU; the acknowledged and given-up ones match the
+    # MAC's counters; retried ones come back, with one more software retry each time.
+    ber = 1 - 0.5 ** (1 / (8 * MPDU))
+    cfg = scenario(ht={"mpdu_retries": 1}, channel={"error": {"kind": "ber", "ber": ber}},
+                   warmup_s=0.0, traces={"mpdus": True, "mac_tx": True})  # fmt: skip
+    r = airtcp.run(airtcp.Scenario.from_dict(cfg), seed=1)
+    m = r.traces["mpdus"].to_pandas()
+    sta = r.summary["nodes"][1]["mac"]
+    fates = m[m["node"] == 1]["fate"].value_counts()
+    assert fates["acked"] == sta["successes"] and fates["dropped"] == sta["drops_retry_limit"]
+    assert fates["retry"] == sta["retries"]
+    assert (m[m["fate"] == "dropped"]["sw_retries"] == 1).all()
+    again = m[m["fate"] != "retry"].groupby("seq")["sw_retries"].max()
+    assert set(again) <= {0, 1}
+    # The PPDUs: each A-MPDU of the mac_tx trace carries the subframes the mpdus rows say.
+    ppdus = r.traces["mac_tx"].to_pandas()
+    data = ppdus[(ppdus["node"] == 1) & (ppdus["kind"] == "data")]
+    assert sta["attempts"] - 1 <= len(data) <= sta["attempts"]  # the last may still be on the air
+
+
+@pytest.mark.skipif(
+    shutil.which("tshark") is None, reason="tshark is not installed (scripts/setup.sh)"
+)
+def test_tshark_reads_each_subframe_with_its_ampdu_status(tmp_path: Path) -> None:
+    from airtcp.pcap import write_pcaps
+
+    cfg = scenario(duration_s=0.05, warmup_s=0.0, traces={"frames": True})
+    r = airtcp.run(airtcp.Scenario.from_dict(cfg), seed=1)
+    pcaps = write_pcaps(r, tmp_path / "pcap", snap_bytes=65535)
+    sent = next(p for p in pcaps if p.name == "sta1-wlan0.pcap")
+    got = next(p for p in pcaps if p.name == "ap-wlan0.pcap")
+    cmd = ["tshark", "-n", "-o", "wlan.check_checksum:TRUE", "-T", "fields", "-E",
+           "separator=\t", "-Y", "wlan.fc.type_subtype == 0x0028", "-e", "radiotap.ampdu.reference",
+           "-e", "radiotap.ampdu.flags.last", "-e", "wlan.seq", "-e", "wlan.fcs.status",
+           "-e", "udp.length", "-r"]  # fmt: skip
+    rows = [
+        r.split("\t")
+        for r in subprocess.run(
+            [*cmd, str(sent)], check=True, capture_output=True, text=True
+        ).stdout.splitlines()
+    ]
+    # 28 subframes per A-MPDU, sequence numbers consecutive, the last flagged, FCS good.
+    by_ref: dict[str, list[list[str]]] = {}
+    for row in rows:
+        by_ref.setdefault(row[0], []).append(row)
+    assert len(by_ref) >= 3
+    for subs in by_ref.values():
+        assert len(subs) == 28
+        seqs = [int(s[2]) for s in subs]
+        assert seqs == list(range(seqs[0], seqs[0] + 28))
+        assert [s[1] for s in subs] == ["0"] * 27 + ["1"]
+        assert {s[3] for s in subs} == {"1"} and {s[4] for s in subs} == {"1508"}
+    # The AP records what it received (every subframe here: no errors at 1 m) and BlockAcks.
+    out = subprocess.run([*cmd, str(got)], check=True, capture_output=True, text=True).stdout
+    assert len(out.splitlines()) >= 28 * 3
+    ba = subprocess.run(["tshark", "-n", "-r", str(got), "-Y", "wlan.fc.type_subtype == 0x0019",
+                         "-T", "fields", "-e", "wlan.ba.bm"], check=True, capture_output=True,
+                        text=True).stdout.split()  # fmt: skip
+    # Each BlockAck acknowledges at least the 28 MPDUs of the A-MPDU it answers.
+    assert ba and all(bin(int(b, 16)).count("1") >= 28 for b in ba), ba[:3]

@@ -42,10 +42,11 @@ pub fn mac_address(node: NodeId) -> [u8; 6] {
 }
 
 /// Radiotap header with Flags, Rate and Channel (little endian, fields aligned to their size);
-/// an HT PPDU has MCS in place of Rate (17 bytes).
-pub fn radiotap(buf: &mut Vec<u8>, standard: Standard, txv: &TxVector) {
+/// an HT PPDU has MCS in place of Rate (17 bytes), and a subframe of an A-MPDU (`ampdu`: its
+/// reference number and whether it is the last) the A-MPDU status too (28 bytes).
+pub fn radiotap(buf: &mut Vec<u8>, standard: Standard, txv: &TxVector, ampdu: Option<(u32, bool)>) {
     if let Modulation::Ht { mcs, width40, sgi } = txv.mode.modulation() {
-        return radiotap_ht(buf, standard, mcs, width40, sgi);
+        return radiotap_ht(buf, standard, (mcs, width40, sgi), ampdu);
     }
     // radiotap: https://www.radiotap.org/ : it_version 0, it_pad, it_len, it_present
     buf.extend_from_slice(&[0, 0]);
@@ -78,23 +79,40 @@ fn channel(standard: Standard) -> (u16, u16) {
     }
 }
 
-/// Radiotap length of an HT PPDU's header: 8 + Flags 1 + pad 1 + Channel 4 + MCS 3.
+/// Radiotap length of an HT PPDU's header: 8 + Flags 1 + pad 1 + Channel 4 + MCS 3; with the
+/// A-MPDU status: + pad 3 (to its 4-byte alignment) + 8.
 pub const RADIOTAP_HT_BYTES: u16 = 17;
+pub const RADIOTAP_HT_AMPDU_BYTES: u16 = 28;
 
 /// Radiotap header of an HT PPDU: Flags, Channel and MCS (https://www.radiotap.org/fields/MCS:
 /// known = bandwidth, MCS index, guard interval, HT format, FEC type; flags bits 0-1 the
 /// bandwidth (1 = 40 MHz), bit 2 short GI, bit 3 greenfield (0: HT-mixed), bit 4 LDPC (0:
 /// BCC); the MCS index).
-fn radiotap_ht(buf: &mut Vec<u8>, standard: Standard, mcs: u8, width40: bool, sgi: bool) {
+fn radiotap_ht(
+    buf: &mut Vec<u8>,
+    standard: Standard,
+    (mcs, width40, sgi): (u8, bool, bool),
+    ampdu: Option<(u32, bool)>,
+) {
     buf.extend_from_slice(&[0, 0]);
-    buf.extend_from_slice(&RADIOTAP_HT_BYTES.to_le_bytes());
-    // present bits 1 Flags, 3 Channel, 19 MCS
-    buf.extend_from_slice(&0x0008_000a_u32.to_le_bytes());
+    let len = if ampdu.is_some() { RADIOTAP_HT_AMPDU_BYTES } else { RADIOTAP_HT_BYTES };
+    buf.extend_from_slice(&len.to_le_bytes());
+    // present bits 1 Flags, 3 Channel, 19 MCS (and 20 A-MPDU status)
+    let present = 0x0008_000a_u32 | if ampdu.is_some() { 0x0010_0000 } else { 0 };
+    buf.extend_from_slice(&present.to_le_bytes());
     buf.extend_from_slice(&[0x10, 0]); // Flags: FCS at end; pad to Channel's 2-byte alignment
     let (freq, flags) = channel(standard);
     buf.extend_from_slice(&freq.to_le_bytes());
     buf.extend_from_slice(&flags.to_le_bytes());
     buf.extend_from_slice(&[0x1f, u8::from(width40) | u8::from(sgi) << 2, mcs]);
+    if let Some((reference, last)) = ampdu {
+        // https://www.radiotap.org/fields/A-MPDU%20status: reference number, flags (0x0004
+        // last subframe known, 0x0008 this is the last), delimiter CRC, reserved.
+        buf.extend_from_slice(&[0, 0, 0]);
+        buf.extend_from_slice(&reference.to_le_bytes());
+        buf.extend_from_slice(&(0x0004_u16 | if last { 0x0008 } else { 0 }).to_le_bytes());
+        buf.extend_from_slice(&[0, 0]);
+    }
 }
 
 /// ToDS, FromDS and BSSID of a data frame from `src` to `dst` (IEEE 802.11-2016 Table 9-26).
@@ -459,20 +477,59 @@ impl World {
     /// Record a wireless frame at `node` (sent or decoded) in the frames trace, if it is on.
     #[inline(always)]
     pub(crate) fn capture_wlan(&mut self, time: SimTime, node: NodeId, rx: bool, frame: &Frame) {
-        // An A-MPDU's subframes are not captured yet (issue 14: one record per MPDU with
-        // radiotap's A-MPDU status comes with the PPDU and MPDU tables).
-        if self.traces.frames.is_some() && frame.subframes == 0 {
-            self.capture_wlan_on(time, node, rx, frame);
+        if self.traces.frames.is_some() {
+            if frame.subframes == 0 {
+                self.capture_wlan_on(time, node, rx, frame, None);
+            } else if !rx {
+                // A sent A-MPDU: one record per subframe; received ones are recorded where
+                // each subframe is decided (`rx_ampdu`).
+                let reference = self.next_ampdu_reference();
+                for k in 0..usize::from(frame.subframes) {
+                    self.capture_subframe(time, node, false, frame, k, reference);
+                }
+            }
         }
+    }
+
+    /// A fresh A-MPDU reference number for the frames trace.
+    pub(crate) fn next_ampdu_reference(&mut self) -> u32 {
+        self.traces.frames.as_mut().map_or(0, |t| {
+            t.ampdu_refs += 1;
+            t.ampdu_refs
+        })
+    }
+
+    /// Record subframe `k` of the A-MPDU `frame` at `node`, its radiotap header carrying the
+    /// A-MPDU status (`reference`, last or not).
+    pub(crate) fn capture_subframe(
+        &mut self,
+        time: SimTime,
+        node: NodeId,
+        rx: bool,
+        frame: &Frame,
+        k: usize,
+        reference: u32,
+    ) {
+        let (seq, packet, bytes) = self.wifi.subframe(frame.src, usize::from(frame.ac), k);
+        let sub = Frame { bytes, packet: Some(packet), seq, subframes: 0, ..*frame };
+        let last = k + 1 == usize::from(frame.subframes);
+        self.capture_wlan_on(time, node, rx, &sub, Some((reference, last)));
     }
 
     /// [`World::capture_wlan`] with the frames trace on; kept out of line so that a run
     /// without it pays one test per frame.
     #[inline(never)]
-    fn capture_wlan_on(&mut self, time: SimTime, node: NodeId, rx: bool, frame: &Frame) {
+    fn capture_wlan_on(
+        &mut self,
+        time: SimTime,
+        node: NodeId,
+        rx: bool,
+        frame: &Frame,
+        ampdu: Option<(u32, bool)>,
+    ) {
         let Some(t) = self.traces.frames.as_mut() else { return };
         let buf = &mut t.head;
-        radiotap(buf, self.wifi.cfg.standard, &frame.txv);
+        radiotap(buf, self.wifi.cfg.standard, &frame.txv, ampdu);
         let role = |n: NodeId| self.nodes[n.idx()].role;
         let ds = if frame.kind == FrameKind::Data {
             ds_bits((frame.src, role(frame.src)), (frame.dst, role(frame.dst)), self.bss_ap)
@@ -588,7 +645,7 @@ mod tests {
     fn radiotap_of_an_80211b_short_preamble_11_mbps_frame() {
         let mut buf = Vec::new();
         let txv = TxVector::new(crate::phy::Standard::B.mode(11_000).unwrap(), Preamble::Short);
-        radiotap(&mut buf, Standard::B, &txv);
+        radiotap(&mut buf, Standard::B, &txv, None);
         // len 14, present 0x0e, flags FCS|short, rate 22 x 500k, 2412 MHz, 2 GHz|CCK.
         assert_eq!(buf, [0, 0, 14, 0, 0x0e, 0, 0, 0, 0x12, 22, 0x6c, 0x09, 0xa0, 0x00]);
     }

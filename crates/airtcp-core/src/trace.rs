@@ -81,6 +81,26 @@ pub struct WindowTrace {
     pub role: Vec<&'static str>,
 }
 
+/// 802.11n: every MPDU of an A-MPDU at the end of its PPDU (a BlockAck, or the hardware's
+/// last try): its fate, the software retries it has had, and its PPDU (the mac_tx trace holds
+/// the PPDUs).
+#[derive(Default)]
+pub struct MpduTrace {
+    pub time_ns: Vec<u64>,
+    pub node: Vec<u32>,
+    pub peer: Vec<u32>,
+    pub ac: Vec<u32>,
+    pub seq: Vec<u32>,
+    pub flow: Vec<u32>,
+    /// "acked", "retry" (queued again) or "dropped" (past its software limit).
+    pub fate: Vec<&'static str>,
+    pub sw_retries: Vec<u32>,
+    /// The PPDU's transmissions, its subframes, and whether a BlockAck answered it.
+    pub ppdu_attempts: Vec<u32>,
+    pub subframes: Vec<u32>,
+    pub block_ack: Vec<bool>,
+}
+
 /// Radio model: every reception a node locked onto, at its end.
 #[derive(Default)]
 pub struct ReceptionTrace {
@@ -167,6 +187,8 @@ pub struct FrameTrace {
     /// Header bytes of all records, concatenated (radiotap + MAC + LLC + IP + TCP/UDP).
     pub head: Vec<u8>,
     pub head_end: Vec<u64>,
+    /// A-MPDU reference numbers handed out (radiotap's A-MPDU status).
+    pub ampdu_refs: u32,
 }
 
 impl FrameTrace {
@@ -201,6 +223,7 @@ pub struct Traces {
     pub receptions: Option<ReceptionTrace>,
     pub positions: Option<PositionTrace>,
     pub windows: Option<WindowTrace>,
+    pub mpdus: Option<MpduTrace>,
     pub tcp: Option<TcpStateTrace>,
     pub tcp_segments: Option<TcpSegmentTrace>,
 }
@@ -215,6 +238,7 @@ impl Traces {
             receptions: spec.receptions.then(ReceptionTrace::default),
             positions: spec.positions.then(PositionTrace::default),
             windows: spec.windows.then(WindowTrace::default),
+            mpdus: spec.mpdus.then(MpduTrace::default),
             tcp: spec.tcp.then(TcpStateTrace::default),
             tcp_segments: spec.tcp_segments.then(TcpSegmentTrace::default),
         }
@@ -417,6 +441,24 @@ impl Traces {
                     ("retry", Column::Bool(t.retry)),
                     ("bytes", Column::U32(t.bytes)),
                     ("head", Column::Bytes { data: t.head, ends: t.head_end }),
+                ],
+            ));
+        }
+        if let Some(t) = self.mpdus {
+            out.push((
+                "mpdus",
+                vec![
+                    ("time_ns", Column::U64(t.time_ns)),
+                    ("node", Column::U32(t.node)),
+                    ("peer", Column::U32(t.peer)),
+                    ("ac", Column::U32(t.ac)),
+                    ("seq", Column::U32(t.seq)),
+                    ("flow", Column::U32(t.flow)),
+                    ("fate", Column::Str(t.fate)),
+                    ("sw_retries", Column::U32(t.sw_retries)),
+                    ("ppdu_attempts", Column::U32(t.ppdu_attempts)),
+                    ("subframes", Column::U32(t.subframes)),
+                    ("block_ack", Column::Bool(t.block_ack)),
                 ],
             ));
         }

@@ -611,6 +611,15 @@ def _scenario_checks(b: _Build) -> None:
                 "false, or mac.arf_window_slot_ms set",
             )
         )
+    if s.traces.mpdus and not (s.standard == "80211n" and (s.ht is None or s.ht.ampdu)):
+        issues.append(
+            _Issue(
+                ("traces", "mpdus"),
+                "needs A-MPDUs (802.11n with ht.ampdu)",
+                True,
+                'false, or standard = "80211n" with ht.ampdu = true',
+            )
+        )
     _check_intervals(issues, ("report_interval_s",), s.report_interval_s, s)
     if "flows" in s.model_fields_set and not s.flows:
         issues.append(
@@ -1131,8 +1140,10 @@ def _world(b: _Build) -> dict[str, Any]:
         "routes": b.routes_spec,
         "blocked_radio_links": b.blocked,
         "flows": b.flows_spec,
-        # `windows` only when on: older configurations keep their spec.
-        "traces": s.traces.model_dump(exclude=set() if s.traces.windows else {"windows"}),
+        # `windows` and `mpdus` only when on: older configurations keep their spec.
+        "traces": s.traces.model_dump(
+            exclude={k for k in ("windows", "mpdus") if not getattr(s.traces, k)}
+        ),
     }
 
 

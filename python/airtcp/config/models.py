@@ -1088,6 +1088,11 @@ class TracesConfig(_Model):
         "true or false (mac.arf_window_slot_ms set)",
         "paper 003's window decisions: each rate change a station acted on, the window set",
     )
+    mpdus: bool = _field(
+        False,
+        'true or false (standard = "80211n" with ht.ampdu)',
+        "every MPDU of an A-MPDU as its PPDU ends: fate, software retries, its PPDU",
+    )
 
 
 Standard = Literal["80211a", "80211b", "80211g", "80211n"]

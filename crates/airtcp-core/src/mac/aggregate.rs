@@ -282,6 +282,20 @@ impl Wifi {
             let q = &mut txop.queue[pos];
             q.in_flight = false;
             let verdict = fate(in_bitmap, &mut q.sw_retries, limits);
+            if self.trace_mpdus {
+                self.ind.push(MacInd::Mpdu {
+                    node,
+                    peer,
+                    packet: q.packet,
+                    seq,
+                    ac: ac as u8,
+                    fate: verdict,
+                    sw_retries: q.sw_retries,
+                    attempts: agg.attempts + u8::from(ba.is_some()),
+                    subframes: agg.n,
+                    block_ack: ba.is_some(),
+                });
+            }
             if verdict == Fate::Retry {
                 mac.counters.retries += 1;
                 continue;

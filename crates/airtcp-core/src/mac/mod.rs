@@ -256,6 +256,20 @@ pub enum MacInd {
     /// `node`'s Block Ack reordering buffer passes `packet` (already `node`'s own copy) up,
     /// in order.
     Released { node: NodeId, packet: PacketId },
+    /// An MPDU of `node`'s A-MPDU to `peer` was settled (for the mpdus trace, made only when
+    /// it is on; before the `Acked` or `Dropped` that frees its packet).
+    Mpdu {
+        node: NodeId,
+        peer: NodeId,
+        packet: PacketId,
+        seq: u16,
+        ac: u8,
+        fate: ht::blockack::Fate,
+        sw_retries: u8,
+        attempts: u8,
+        subframes: u8,
+        block_ack: bool,
+    },
     /// An event for the cross-layer schemes (`xlayer`).
     Event(MacEvent),
 }
@@ -540,6 +554,8 @@ pub struct Wifi {
     pub ba_peers: Vec<BaPeer>,
     /// Scratch for the packets a recipient releases (reused: no allocation per frame).
     pub released: Vec<PacketId>,
+    /// The mpdus trace is on: settling an A-MPDU reports each MPDU ([`MacInd::Mpdu`]).
+    pub trace_mpdus: bool,
 }
 
 impl Wifi {
@@ -553,6 +569,7 @@ impl Wifi {
             ht_tx: Vec::new(),
             ba_peers: Vec::new(),
             released: Vec::with_capacity(WINDOW_CAPACITY),
+            trace_mpdus: false,
         }
     }
 

@@ -30,4 +30,7 @@ pub struct TraceSpec {
     /// Paper 003's window decisions: each rate change a station acted on and the window set.
     #[serde(default)]
     pub windows: bool,
+    /// 802.11n: every MPDU of an A-MPDU as its PPDU ends (acknowledged, retried, given up).
+    #[serde(default)]
+    pub mpdus: bool,
 }

@@ -294,6 +294,7 @@ impl World {
         }
         let mut wifi = Wifi::new(wifi, macs);
         wifi.upper_aware = w.pass_corrupt;
+        wifi.trace_mpdus = spec.traces.mpdus;
         wifi.rate_arena.seed = seed;
         wifi.rate_arena.entities = spec.nodes.iter().map(|ns| entity_id(&ns.name)).collect();
         for i in 0..n {

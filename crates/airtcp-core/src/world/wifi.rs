@@ -177,12 +177,16 @@ impl World {
         let (src, ac) = (frame.src, usize::from(frame.ac));
         let mut any = false;
         let mut len = 0;
+        let reference = self.next_ampdu_reference();
         for k in 0..usize::from(frame.subframes) {
             let (seq, packet, bytes) = self.wifi.subframe(src, ac, k);
             let from = if k == 0 { 0 } else { len + padding(len) };
             len = len_with(len, bytes);
             if !self.medium.mpdu_survives(j, frame, start, (from, len), bytes) {
                 continue;
+            }
+            if self.traces.frames.is_some() {
+                self.capture_subframe(start, j, true, frame, k, reference); // ns-3: at rx start
             }
             any = true;
             let copy = *self.packets.get(packet);
@@ -284,6 +288,37 @@ impl World {
                 MacInd::Dropped { packet, arrived: true, .. } => self.packets.free(packet),
                 MacInd::Dropped { packet, arrived: false, .. } => self.drop_packet(packet),
                 MacInd::Room { node } => self.refill(node, now),
+                MacInd::Mpdu {
+                    node,
+                    peer,
+                    packet,
+                    seq,
+                    ac,
+                    fate,
+                    sw_retries,
+                    attempts,
+                    subframes,
+                    block_ack,
+                } => {
+                    if let Some(t) = self.traces.mpdus.as_mut() {
+                        use crate::mac::ht::blockack::Fate;
+                        t.time_ns.push(now.ns());
+                        t.node.push(node.0);
+                        t.peer.push(peer.0);
+                        t.ac.push(u32::from(ac));
+                        t.seq.push(u32::from(seq));
+                        t.flow.push(self.packets.get(packet).flow.0);
+                        t.fate.push(match fate {
+                            Fate::Acked => "acked",
+                            Fate::Retry => "retry",
+                            Fate::Drop => "dropped",
+                        });
+                        t.sw_retries.push(u32::from(sw_retries));
+                        t.ppdu_attempts.push(u32::from(attempts));
+                        t.subframes.push(u32::from(subframes));
+                        t.block_ack.push(block_ack);
+                    }
+                }
                 MacInd::Released { node, packet } => {
                     self.send(node, packet, now);
                 }
