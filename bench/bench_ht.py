@@ -51,6 +51,7 @@ def airtcp_case(mcs: int, traffic: str, ampdu: bool) -> dict[str, Any]:
         "goodput_bps": s["flows"][0]["goodput_bps"],
         "mpdus_per_ppdu": sta["successes"] / ppdus,
         "events_per_ppdu": s["events"] / ppdus,
+        "events_per_mpdu": s["events"] / max(1, sta["successes"]),
         "wall_seconds": s["wall_seconds"],
     }
 
@@ -72,7 +73,8 @@ def main() -> None:
                 name = f"MCS {mcs} {traffic:3} A-MPDU {'on ' if ampdu else 'off'}"
                 line = (
                     f"{name}  airtcp {a['goodput_bps'] / 1e6:7.3f} Mbit/s  "
-                    f"{a['mpdus_per_ppdu']:5.2f} MPDU/PPDU  {a['events_per_ppdu']:5.2f} events/PPDU  "
+                    f"{a['mpdus_per_ppdu']:5.2f} MPDU/PPDU  {a['events_per_ppdu']:5.2f} events/PPDU "
+                    f"{a['events_per_mpdu']:5.2f} /MPDU  "
                     f"wall {a['wall_seconds']:.3f} s"
                 )
                 if not args.no_ns3:

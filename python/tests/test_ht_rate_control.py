@@ -11,7 +11,7 @@ import pytest
 
 import airtcp
 
-ADAPTIVE = ("arf", "aarf", "minstrel-ht", "ath9k")
+ADAPTIVE = ("arf", "aarf", "minstrel", "minstrel-ht", "ath9k")
 
 
 def run(rc: str, **over: Any) -> dict[str, Any]:
@@ -30,7 +30,9 @@ def test_an_error_free_link_climbs_to_the_top_mcs(rc: str) -> None:
     got = run(rc, ht=top)["flows"][0]["goodput_bps"] / 1e6
     const = run("constant", ht=top)["flows"][0]["goodput_bps"] / 1e6
     assert 130 < const < 140
-    assert got > 245, (rc, got)
+    # Legacy Minstrel sends 10 % of its PPDUs at a look-around rate drawn from the whole
+    # ladder (Linux 3.x `minstrel_get_rate`), which costs it about a sixth here.
+    assert got > (200 if rc == "minstrel" else 245), (rc, got)
 
 
 @pytest.mark.parametrize("ampdu", [True, False])

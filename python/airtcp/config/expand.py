@@ -372,15 +372,6 @@ def _phy_ht(b: _Build) -> None:
                 "unset, and ht.mcs",
             )  # fmt: skip
         )
-    if s.mac.rate_control in ("minstrel", "minstrel-rt2800"):
-        issues.append(
-            _Issue(
-                ("mac", "rate_control"),
-                "legacy Minstrel's tables hold non-HT modes; on 802.11n Minstrel-HT replaces it",
-                s.mac.rate_control,
-                '"minstrel-ht", "ath9k", "arf", "arf-ns3", "aarf" or "constant"',
-            )
-        )
     # The band's non-HT rates carry control frames and beacons (802.11a's, 802.11g's).
     rates = rates_mbps(_non_ht(s))
     # 24 with the mandatory rates below it answers as ns-3's HT BSS does with its basic rate

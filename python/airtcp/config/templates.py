@@ -353,9 +353,12 @@ class HtUploadKnobs(BaseModel):
         7, "integer 0..15", "the MCS of every data frame (rate_control constant), else the first",
         ge=0, le=15,
     )  # fmt: skip
-    rate_control: Literal["constant", "arf", "arf-ns3", "aarf", "minstrel-ht", "ath9k"] = _field(
+    rate_control: Literal[
+        "constant", "arf", "arf-ns3", "aarf", "minstrel", "minstrel-rt2800", "minstrel-ht", "ath9k"
+    ] = _field(
         "constant",
-        '"constant", "arf", "arf-ns3", "aarf", "minstrel-ht" or "ath9k"',
+        '"constant", "arf", "arf-ns3", "aarf", "minstrel", "minstrel-rt2800", "minstrel-ht" or '
+        '"ath9k"',
         "how the data frames' MCS is chosen",
     )
     channel_width_mhz: Literal[20, 40] = _field(20, "20 or 40", "the channel width [MHz]")

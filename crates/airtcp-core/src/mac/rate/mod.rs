@@ -62,9 +62,10 @@ pub trait RateControl {
 pub const NAMES: &[&str] =
     &["constant", "arf", "arf-ns3", "aarf", "minstrel", "minstrel-rt2800", "minstrel-ht", "ath9k"];
 
-/// The algorithms that run on 802.11n's HT modes (the ARF family climbs the channel's HT
-/// ladder; legacy Minstrel's tables hold one standard's non-HT modes, Minstrel-HT replaces it).
-pub const HT_NAMES: &[&str] = &["constant", "arf", "arf-ns3", "aarf", "minstrel-ht", "ath9k"];
+/// The algorithms that run on 802.11n's HT modes (the ARF family and legacy Minstrel climb the
+/// channel's HT ladder).
+pub const HT_NAMES: &[&str] =
+    &["constant", "arf", "arf-ns3", "aarf", "minstrel", "minstrel-rt2800", "minstrel-ht", "ath9k"];
 
 /// The rate-control algorithm of a channel.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -173,6 +174,16 @@ impl RateAlgo {
             "arf" => Some(RateAlgo::Arf(arf::Arf { ladder, params: arf::ArfParams::QUALNET })),
             "arf-ns3" => Some(RateAlgo::Arf(arf::Arf { ladder, params: arf::ArfParams::NS3 })),
             "aarf" => Some(RateAlgo::Arf(arf::Arf { ladder, params: arf::ArfParams::AARF_NS3 })),
+            "minstrel" => Some(RateAlgo::Minstrel(minstrel::Minstrel::new(
+                Standard::N(cfg),
+                timing,
+                minstrel::MinstrelParams::MRR,
+            ))),
+            "minstrel-rt2800" => Some(RateAlgo::Minstrel(minstrel::Minstrel::new(
+                Standard::N(cfg),
+                timing,
+                minstrel::MinstrelParams::RT2800,
+            ))),
             "minstrel-ht" => Some(RateAlgo::MinstrelHt(shared(&MINSTREL_HT, cfg, || {
                 minstrel_ht::MinstrelHt::new(cfg, timing)
             }))),
@@ -426,7 +437,6 @@ mod tests {
         for name in HT_NAMES {
             assert_eq!(RateAlgo::parse(name, n, &t, mode).map(|a| a.name()), Some(*name));
         }
-        assert!(RateAlgo::parse("minstrel", n, &t, mode).is_none());
         assert!(RateAlgo::parse("minstrel-ht", Standard::A, &t, mode).is_none());
         let Some(RateAlgo::Arf(a)) = RateAlgo::parse("arf", n, &t, mode) else { panic!("arf") };
         assert_eq!(a.ladder, n.ht_ladder());
