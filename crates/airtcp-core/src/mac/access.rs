@@ -47,7 +47,7 @@ impl Wifi {
             seq
         };
         let mac = &mut self.macs[node.idx()];
-        mac.txops[ac].queue.push_back(Queued::new(packet, next_hop, seq, ip_bytes));
+        mac.txops[ac].queue.push_back(Queued::new(packet, next_hop, seq, ip_bytes, now));
         if mac.txops[ac].queue.len() == 1 {
             // The head of its queue: ready to contend, and its service time runs.
             mac.txops[ac].attempt_since = now;

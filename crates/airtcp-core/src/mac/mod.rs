@@ -85,12 +85,23 @@ pub struct Queued {
     pub sw_retries: u8,
     /// Under Block Ack: the MPDU is in the A-MPDU on its way (`Txop::agg`).
     pub in_flight: bool,
+    /// When the frame entered the queue (its sojourn time runs from here: CoDel, AQL).
+    pub enqueued: SimTime,
 }
 
 impl Queued {
-    /// A frame just queued.
-    pub fn new(packet: PacketId, next_hop: NodeId, seq: u16, ip_bytes: u32) -> Queued {
-        Queued { packet, next_hop, seq, ip_bytes, retry_limit: None, sw_retries: 0, in_flight: false }
+    /// A frame queued at `now`.
+    pub fn new(packet: PacketId, next_hop: NodeId, seq: u16, ip_bytes: u32, now: SimTime) -> Queued {
+        Queued {
+            packet,
+            next_hop,
+            seq,
+            ip_bytes,
+            retry_limit: None,
+            sw_retries: 0,
+            in_flight: false,
+            enqueued: now,
+        }
     }
 }
 
