@@ -77,7 +77,7 @@ impl Wifi {
         }
         let agg = self.ht_tx(node, ac).agg;
         if agg.n == 0 {
-            let peer = self.macs[i].txops[ac].queue.front()?.next_hop;
+            let peer = self.next_peer(node, ac)?;
             self.select_mode(node, ac, peer, 0, now);
             // The rate control's series may bound the PPDU's tries and forbid aggregating it
             // (a probe; ath9k's series with a legacy rate).
@@ -116,6 +116,26 @@ impl Wifi {
         mac.peers[data.dst.idx()].link.attempts += 1;
         mac.counters.attempts += 1; // PPDUs; MPDU retries are counted as they are settled
         Some(data)
+    }
+
+    /// The peer `node`'s next A-MPDU on `ac` goes to: the (peer, TID) queues are served in
+    /// turn (ath9k 3.2 `ath_txq_schedule` walks its TIDs round robin), the queue holding each
+    /// peer's frames in their order; the first peer after the last one served, by node index.
+    fn next_peer(&mut self, node: NodeId, ac: usize) -> Option<NodeId> {
+        let last = self.ht_tx(node, ac).last_peer.map_or(-1, |p| i64::from(p.0));
+        let (mut after, mut first): (Option<NodeId>, Option<NodeId>) = (None, None);
+        for q in &self.macs[node.idx()].txops[ac].queue {
+            let p = q.next_hop;
+            if first.is_none_or(|f| p.0 < f.0) {
+                first = Some(p);
+            }
+            if i64::from(p.0) > last && after.is_none_or(|a| p.0 < a.0) {
+                after = Some(p);
+            }
+        }
+        let peer = after.or(first)?;
+        self.ht_tx(node, ac).last_peer = Some(peer);
+        Some(peer)
     }
 
     /// Put the MPDUs queued for `peer` into `ac`'s aggregate, oldest first, while they lie in

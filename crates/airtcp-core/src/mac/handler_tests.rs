@@ -417,6 +417,49 @@ fn an_ampdu_takes_the_queued_mpdus_in_order() {
 }
 
 #[test]
+fn aggregates_serve_the_peers_in_turn() {
+    use super::ht::{ampdu::AggLimits, blockack::BaRetryLimits};
+    // Three nodes: A queues 30 frames for B, then 30 for C. A FIFO would send B's first n
+    // (as many as 5.484 ms at 54 Mbit/s hold), then B's last 30 - n; the (peer, TID) queues
+    // are served in turn: B n, C n, B 30 - n, C 30 - n.
+    let timing = PhyTiming::of(Standard::A, false);
+    let data = TxVector::new(Standard::A.mode(54_000).unwrap(), Preamble::Long);
+    let control = TxVector::new(Standard::A.mode(6_000).unwrap(), Preamble::Long);
+    let mut cfg = WifiConfig::new(Standard::A, timing, data, control, true);
+    cfg.ampdu = Some(super::AmpduConfig { limits: AggLimits::NS3, retry: BaRetryLimits::ATH9K_3_2 });
+    cfg.queue_limit = 100;
+    let macs = (0..3)
+        .map(|i| {
+            Mac::new(
+                [AcParams::dcf(&timing); AC_COUNT],
+                CountRule::Dcf,
+                true,
+                3,
+                cfg.rate,
+                Stream::derive(1, i, Purpose::Backoff),
+            )
+        })
+        .collect();
+    let (mut w, mut s) = (Wifi::new(cfg, macs), Scheduler::new());
+    let c = NodeId(2);
+    for p in 0..60 {
+        assert!(w.enqueue(A, if p < 30 { B } else { c }, PacketId(p), 1528, BE, IDLE, &mut s, us(0)));
+    }
+    let mut served = Vec::new();
+    for _ in 0..4 {
+        let f = w.start_ampdu(A, BE, us(0)).expect("an A-MPDU");
+        served.push((f.dst, f.subframes));
+        w.own_tx_end(A, &f, &mut s, us(0));
+        w.macs[f.dst.idx()].block_ack_bitmap = u64::MAX >> (64 - u32::from(f.subframes));
+        let ba = Frame { kind: FrameKind::BlockAck, src: f.dst, dst: A, bytes: 32, ..f };
+        w.rx_ok(A, &ba, &mut s, us(0));
+    }
+    let n = served[0].1;
+    assert!(n < 30);
+    assert_eq!(served, [(B, n), (c, n), (B, 30 - n), (c, 30 - n)]);
+}
+
+#[test]
 fn the_retry_seam_sets_each_budget_per_peer_and_per_frame() {
     use super::ht::blockack::BaRetryLimits;
     let (mut w, mut s) = (wifi(), Scheduler::new());

@@ -338,6 +338,9 @@ pub struct HtTx {
     pub bar_sent: bool,
     /// Transmissions of the owed BlockAckReq that got no BlockAck.
     pub bar_attempts: u8,
+    /// The peer the last A-MPDU went to: the next goes to the next peer with frames queued
+    /// (round robin over the (peer, TID) queues, ath9k `ath_txq_schedule`).
+    pub last_peer: Option<NodeId>,
 }
 
 /// What a MAC keeps about one peer under Block Ack (`Station::ba` indexes `Wifi::ba_peers`):
