@@ -1,5 +1,6 @@
 //! Network layer: packets, static routing, wired point-to-point links, UDP applications.
 
+pub mod codel;
 pub mod routing;
 
 use std::collections::VecDeque;
