@@ -189,3 +189,30 @@ def test_tshark_reads_each_subframe_with_its_ampdu_status(tmp_path: Path) -> Non
                         text=True).stdout.split()  # fmt: skip
     # Each BlockAck acknowledges at least the 28 MPDUs of the A-MPDU it answers.
     assert ba and all(bin(int(b, 16)).count("1") >= 28 for b in ba), ba[:3]
+
+
+def test_paper_002s_remedy_drops_tcp_frames_at_a_low_rate_and_leaves_udp_alone() -> None:
+    # MCS 0 (6.5 Mbit/s: the averaged rate stays below 25, so the limit is 2 software
+    # retries), 30 % of the MPDUs lost: MPDUs are given up (0.3^3 of them), TCP's window
+    # and RTT shrink; without the remedy (10 retries, 0.3^11) none is given up. UDP frames
+    # keep the channel's limit: the same run bit for bit with and without the remedy.
+    mpdu = 1448 + 32 + 20 + 8 + 26 + 4  # MSS + TCP options and header, IP, LLC, QoS, FCS
+    ber = 1 - 0.7 ** (1 / (8 * mpdu))
+
+    def run(traffic: str, remedy: bool) -> dict[str, Any]:
+        cfg = scenario(traffic, ht={"mcs": 0}, duration_s=10.0, warmup_s=1.0,
+                       mac={"ba_retry_remedy": remedy},
+                       channel={"error": {"kind": "ber", "ber": ber}})  # fmt: skip
+        return airtcp.run(airtcp.Scenario.from_dict(cfg), seed=1).summary
+
+    off, on = run("tcp", False), run("tcp", True)
+    assert off["nodes"][1]["mac"]["drops_retry_limit"] == 0
+    assert on["nodes"][1]["mac"]["drops_retry_limit"] > 10
+    t_off, t_on = off["flows"][0]["tcp"], on["flows"][0]["tcp"]
+    assert t_on["mean_cwnd_segments"] < t_off["mean_cwnd_segments"] / 3
+    assert t_on["rtt_mean_s"] < t_off["rtt_mean_s"] / 3
+    same = ("flows", "nodes", "events")
+    u_on, u_off = run("udp", True), run("udp", False)
+    assert all(u_on[k] == u_off[k] for k in same)
+    with pytest.raises(ScenarioError, match="mac.ba_retry_remedy"):
+        airtcp.Scenario.from_dict({"standard": "80211a", "mac": {"ba_retry_remedy": True}})

@@ -593,6 +593,15 @@ def _scenario_checks(b: _Build) -> None:
                     'false, or channel.model = "radio"',
                 )
             )
+    if s.mac.ba_retry_remedy and not (s.standard == "80211n" and (s.ht is None or s.ht.ampdu)):
+        issues.append(
+            _Issue(
+                ("mac", "ba_retry_remedy"),
+                "needs A-MPDUs under Block Ack (802.11n with ht.ampdu)",
+                True,
+                'false, or standard = "80211n" with ht.ampdu = true',
+            )
+        )
     if s.traces.windows and s.mac.arf_window_slot_ms is None:
         issues.append(
             _Issue(
@@ -1198,6 +1207,7 @@ def _wifi_spec(b: _Build) -> dict[str, Any]:
         **({"lnmac": True} if mac.lnmac else {}),
         **({"beacon_interval_tu": mac.beacon_interval_tu} if mac.beacon_interval_tu else {}),
         **({"arf_window_slot_ms": float(mac.arf_window_slot_ms)} if mac.arf_window_slot_ms else {}),
+        **({"ba_retry_remedy": True} if mac.ba_retry_remedy else {}),
     }
 
 

@@ -154,6 +154,13 @@ class MacConfig(_Model):
         gt=0.0,
         le=1e6,
     )
+    ba_retry_remedy: bool = _field(
+        False,
+        'true or false (standard = "80211n" with ht.ampdu)',
+        "paper 002's remedy at every station: the Block-Ack retry limit of its TCP frames is "
+        "10, 8, 5 or 2 as its averaged data rate (0.75 old + 0.25 actual, at each frame) is at "
+        "least 100, 50, 25 Mbit/s or below",
+    )
     lnmac: bool = _field(
         False,
         "true or false",

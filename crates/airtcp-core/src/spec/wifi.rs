@@ -76,6 +76,10 @@ pub struct WifiSpec {
     /// unset: off.
     #[serde(default)]
     pub arf_window_slot_ms: Option<f64>,
+    /// Paper 002's remedy at every station: the Block-Ack retry limit of TCP frames from the
+    /// averaged data rate (needs `ht.ampdu`).
+    #[serde(default)]
+    pub ba_retry_remedy: bool,
 }
 
 /// The `wifi.ht` table: what an 802.11n BSS's stations share, and the data MCS.
@@ -289,6 +293,12 @@ impl WifiSpec {
             }
         };
         rate_kbps(standard, w.basic_rate_mbps, "wifi.basic_rate_mbps")?;
+        if w.ba_retry_remedy && !w.ht.as_ref().is_some_and(|h| h.ampdu) {
+            return err(
+                "wifi.ba_retry_remedy",
+                "true needs A-MPDUs under Block Ack (standard 80211n, wifi.ht.ampdu)".to_string(),
+            );
+        }
         if w.ht.as_ref().is_some_and(|h| h.ampdu) && w.access != Access::Edca {
             return err(
                 "wifi.ht.ampdu",

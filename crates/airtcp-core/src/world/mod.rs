@@ -277,6 +277,14 @@ impl World {
                 sched.at(SimTime::ZERO + offset, Event::Beacon(NodeId(i as u32)));
             }
         }
+        if w.ba_retry_remedy {
+            // The paper modified the terminal's driver (its AP is a commercial one).
+            for (i, ns) in spec.nodes.iter().enumerate() {
+                if ns.wifi && ns.role == Role::Sta {
+                    xlayer.install(NodeId(i as u32), Scheme::BaRetry);
+                }
+            }
+        }
         if let Some(t_ms) = w.arf_window_slot_ms {
             let slot = Dur((t_ms * 1e6).round() as u64);
             for (i, ns) in spec.nodes.iter().enumerate() {

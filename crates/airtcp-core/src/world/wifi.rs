@@ -27,6 +27,9 @@ impl World {
         let (ip_bytes, ac) = (p.ip_bytes, p.ac as usize);
         let cca = self.medium.cca(node);
         if self.wifi.enqueue(node, next_hop, id, ip_bytes, ac, cca, &mut self.sched, now) {
+            if self.xlayer.runs(node, crate::xlayer::Scheme::BaRetry) && self.packets.get(id).tcp.is_some() {
+                self.ba_retry_request(node, next_hop, id);
+            }
             return true;
         }
         self.drop_packet(id);

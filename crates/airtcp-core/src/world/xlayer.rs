@@ -92,6 +92,16 @@ impl World {
         self.send_new(node, packet, now);
     }
 
+    /// Paper 002 at `node`: a data transfer request for the TCP frame carrying `packet` to
+    /// `peer`: the averaged rate moves with the rate the frame would go at now (the peer's
+    /// current mode), and the frame's Block-Ack retry limit follows (III-B, III-C).
+    #[inline(never)]
+    pub(crate) fn ba_retry_request(&mut self, node: NodeId, peer: NodeId, packet: crate::ids::PacketId) {
+        let actual_mbps = f64::from(self.wifi.macs[node.idx()].peers[peer.idx()].mode.rate_kbps()) / 1000.0;
+        let limit = self.xlayer.ba_retry[node.idx()].request(actual_mbps);
+        self.wifi.set_frame_retry_limit(node, packet, Some(limit));
+    }
+
     /// Paper 003 at `node`: its own data frame at `mode` finished; the first success at a new,
     /// higher rate releases the pending increase (III-B-1).
     fn arf_tx_done(&mut self, node: NodeId, acked: bool, mode: crate::phy::ModeId, now: SimTime) {

@@ -12,6 +12,7 @@
 //! busy period would be one indication per listener per frame.
 
 pub mod arf_window;
+pub mod ba_retry;
 pub mod clap_link;
 pub mod lnmac;
 
@@ -79,6 +80,9 @@ pub enum Scheme {
     /// Paper 003's ARF-aware window: meters the channel time of the frames a station sends and
     /// overhears and bounds its connections' windows on each rate change.
     ArfWindow = 4,
+    /// Paper 002's remedy: the Block-Ack retry limit of a station's TCP frames from its
+    /// averaged data rate (`ba_retry`).
+    BaRetry = 8,
 }
 
 impl Scheme {
@@ -88,6 +92,7 @@ impl Scheme {
             Scheme::ClapLink => TX_DONE,
             Scheme::LnMac => 0, // it reads frames as they go on the air and arrive
             Scheme::ArfWindow => TX_DONE | RATE_CHANGED, // and reads frames
+            Scheme::BaRetry => 0, // it acts as frames are queued
         }
     }
 }
@@ -112,6 +117,8 @@ pub struct CrossLayer {
     pub reads_frames: bool,
     /// Paper 003's window per node (None where it does not run).
     pub arf: Vec<Option<ArfStation>>,
+    /// Paper 002's averaged data rate per node.
+    pub ba_retry: Vec<ba_retry::BaRetry>,
 }
 
 impl CrossLayer {
@@ -124,6 +131,7 @@ impl CrossLayer {
             lnmac_sn_t: Vec::new(),
             reads_frames: false,
             arf: vec![None; nodes],
+            ba_retry: vec![Default::default(); nodes],
         }
     }
 
