@@ -238,6 +238,10 @@ pub struct MacSummary {
     pub rx_corrupt_up: u64,
     #[serde(skip_serializing_if = "is_zero")]
     pub lnmac_notifications: u64,
+    #[serde(skip_serializing_if = "is_zero")]
+    pub drops_qdisc: u64,
+    #[serde(skip_serializing_if = "is_zero")]
+    pub drops_codel: u64,
     pub busy_air_fraction: f64,
     pub tx_air_fraction: f64,
 }
@@ -322,6 +326,8 @@ impl Summary {
                         rx_payload_only: c.rx_payload_only,
                         rx_corrupt_up: c.rx_corrupt_up,
                         lnmac_notifications: c.lnmac_notifications,
+                        drops_qdisc: c.drops_qdisc,
+                        drops_codel: c.drops_codel,
                         busy_air_fraction: ratio(busy_ns as f64, measured_ns),
                         tx_air_fraction: ratio(tx_ns as f64, measured_ns),
                     },

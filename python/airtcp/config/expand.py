@@ -1208,6 +1208,18 @@ def _wifi_spec(b: _Build) -> dict[str, Any]:
         **({"beacon_interval_tu": mac.beacon_interval_tu} if mac.beacon_interval_tu else {}),
         **({"arf_window_slot_ms": float(mac.arf_window_slot_ms)} if mac.arf_window_slot_ms else {}),
         **({"ba_retry_remedy": True} if mac.ba_retry_remedy else {}),
+        **(
+            {
+                "qdisc": {
+                    "kind": mac.qdisc,
+                    "limit_packets": mac.qdisc_limit_packets,
+                    "codel_target_ms": float(mac.codel_target_ms),
+                    "codel_interval_ms": float(mac.codel_interval_ms),
+                }
+            }
+            if mac.qdisc != "none"
+            else {}
+        ),
     }
 
 

@@ -154,6 +154,18 @@ class MacConfig(_Model):
         gt=0.0,
         le=1e6,
     )
+    qdisc: Literal["none", "pfifo", "codel"] = _field(
+        "none",
+        '"none", "pfifo" or "codel"',
+        "a queueing discipline above every WiFi interface (Linux's mq with one child per access "
+        "category): packets wait there while the MAC's queue is full (queue_limit_packets, "
+        "ath9k's 123 per AC in Linux 3.2); pfifo: tail drop; codel: Linux 3.5's CoDel",
+    )
+    qdisc_limit_packets: int = _field(
+        1000, "integer 1..10^6 packets", "each child's limit (txqueuelen 1000)", ge=1, le=1_000_000
+    )
+    codel_target_ms: float = _field(5.0, "number > 0 ms", "CoDel's target", gt=0.0, le=1e6)
+    codel_interval_ms: float = _field(100.0, "number > 0 ms", "CoDel's interval", gt=0.0, le=1e6)
     ba_retry_remedy: bool = _field(
         False,
         'true or false (standard = "80211n" with ht.ampdu)',

@@ -15,6 +15,7 @@ impl Wifi {
     /// Queue `packet` (of `ip_bytes`, access category `ac`) at `node` for the neighbour
     /// `next_hop`. False if the queue is full: the caller drops the packet.
     #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
     pub fn enqueue(
         &mut self,
         node: NodeId,

@@ -417,6 +417,9 @@ pub struct MacCounters {
     /// LN-MAC: empty CDO segments this MAC injected toward a TCP receiver (a segment of the
     /// connection vanished over the air).
     pub lnmac_notifications: u64,
+    /// The qdisc above this interface dropped: at a full child (tail drop), and by CoDel.
+    pub drops_qdisc: u64,
+    pub drops_codel: u64,
 }
 
 /// The MAC of one node.

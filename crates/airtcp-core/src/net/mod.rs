@@ -1,6 +1,7 @@
 //! Network layer: packets, static routing, wired point-to-point links, UDP applications.
 
 pub mod codel;
+pub mod qdisc;
 pub mod routing;
 
 use std::collections::VecDeque;
@@ -231,6 +232,10 @@ impl World {
                 let l = &self.links[link.idx()];
                 l.dirs[dir as usize].queue.len() < l.queue_limit
             }
+            Some(Hop::Wifi(_)) if self.has_qdisc => match &self.qdiscs[flow.src.idx()] {
+                Some(q) => q.has_room(flow.ac as usize),
+                None => self.wifi.has_room(flow.src, flow.ac as usize),
+            },
             Some(Hop::Wifi(_)) => self.wifi.has_room(flow.src, flow.ac as usize),
             None => false,
         }

@@ -80,6 +80,32 @@ pub struct WifiSpec {
     /// averaged data rate (needs `ht.ampdu`).
     #[serde(default)]
     pub ba_retry_remedy: bool,
+    /// A queueing discipline above every WiFi interface (Linux's qdisc): packets wait there
+    /// while the MAC's queue of their access category is full; unset: none (a full MAC queue
+    /// drops).
+    #[serde(default)]
+    pub qdisc: Option<QdiscSpec>,
+}
+
+/// The `wifi.qdisc` table.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct QdiscSpec {
+    /// "pfifo" (tail drop) or "codel".
+    pub kind: String,
+    /// Packets per access category (`txqueuelen`).
+    pub limit_packets: u32,
+    #[serde(default = "codel_target")]
+    pub codel_target_ms: f64,
+    #[serde(default = "codel_interval")]
+    pub codel_interval_ms: f64,
+}
+
+fn codel_target() -> f64 {
+    5.0
+}
+fn codel_interval() -> f64 {
+    100.0
 }
 
 /// The `wifi.ht` table: what an 802.11n BSS's stations share, and the data MCS.
@@ -293,6 +319,30 @@ impl WifiSpec {
             }
         };
         rate_kbps(standard, w.basic_rate_mbps, "wifi.basic_rate_mbps")?;
+        if let Some(q) = &w.qdisc {
+            if !["pfifo", "codel"].contains(&q.kind.as_str()) {
+                return err(
+                    "wifi.qdisc.kind",
+                    format!("unknown qdisc {}; allowed: pfifo, codel", quoted(&q.kind)),
+                );
+            }
+            if !(1..=MAX_QUEUE_PACKETS).contains(&q.limit_packets) {
+                return err(
+                    "wifi.qdisc.limit_packets",
+                    format!("{} is out of range; allowed: 1..={MAX_QUEUE_PACKETS}", q.limit_packets),
+                );
+            }
+            for (name, v) in
+                [("codel_target_ms", q.codel_target_ms), ("codel_interval_ms", q.codel_interval_ms)]
+            {
+                if !(v.is_finite() && v > 0.0 && v <= 1e6) {
+                    return err(
+                        &format!("wifi.qdisc.{name}"),
+                        format!("{} is out of range; allowed: > 0 and <= 1e6 ms", num(v)),
+                    );
+                }
+            }
+        }
         if w.ba_retry_remedy && !w.ht.as_ref().is_some_and(|h| h.ampdu) {
             return err(
                 "wifi.ba_retry_remedy",

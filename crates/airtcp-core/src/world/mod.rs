@@ -63,6 +63,12 @@ pub struct World {
     pub bss_ap: Option<NodeId>,
     /// The cross-layer schemes and the nodes they run at.
     pub xlayer: CrossLayer,
+    /// The qdisc above each WiFi interface (`wifi.qdisc`; none where unset).
+    pub qdiscs: Vec<Option<crate::net::qdisc::Qdisc>>,
+    /// Scratch for the packets CoDel drops (reused).
+    pub qdisc_scratch: Vec<PacketId>,
+    /// Some interface has a qdisc (the one test a run without pays per packet).
+    pub has_qdisc: bool,
 }
 
 /// Compute the routes (`net::routing`), check the explicit ones and that every flow arrives
@@ -326,6 +332,27 @@ impl World {
             traces: Traces::new(spec.traces),
             bss_ap: spec.nodes.iter().position(|n| n.role == Role::Ap).map(|i| NodeId(i as u32)),
             xlayer,
+            qdiscs: spec
+                .nodes
+                .iter()
+                .map(|ns| {
+                    let q = w.qdisc.as_ref().filter(|_| ns.wifi)?;
+                    use crate::net::codel::CodelParams;
+                    use crate::net::qdisc::{Qdisc, QdiscKind};
+                    let ms = |v: f64| Dur((v * 1e6).round() as u64);
+                    let kind = if q.kind == "codel" {
+                        QdiscKind::Codel(CodelParams {
+                            target: ms(q.codel_target_ms),
+                            interval: ms(q.codel_interval_ms),
+                        })
+                    } else {
+                        QdiscKind::Pfifo
+                    };
+                    Some(Qdisc::new(kind, q.limit_packets as usize))
+                })
+                .collect(),
+            qdisc_scratch: Vec::new(),
+            has_qdisc: w.qdisc.is_some(),
         })
     }
 

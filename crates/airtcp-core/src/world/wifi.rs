@@ -23,6 +23,11 @@ impl World {
         id: PacketId,
         now: SimTime,
     ) -> bool {
+        if self.has_qdisc {
+            if let Some(queued) = self.qdisc_enqueue(node, next_hop, id, now) {
+                return queued;
+            }
+        }
         let p = self.packets.get(id);
         let (ip_bytes, ac) = (p.ip_bytes, p.ac as usize);
         let cca = self.medium.cca(node);
@@ -34,6 +39,46 @@ impl World {
         }
         self.drop_packet(id);
         false
+    }
+
+    /// A packet for `node`'s MAC meets its qdisc: it goes straight down if nothing waits and
+    /// the driver's queue is awake (None: the caller queues it at the MAC), else it waits in
+    /// the qdisc (Some(true)) or is dropped there (Some(false)).
+    #[inline(never)]
+    fn qdisc_enqueue(&mut self, node: NodeId, next_hop: NodeId, id: PacketId, now: SimTime) -> Option<bool> {
+        let p = self.packets.get(id);
+        let (ip_bytes, ac) = (p.ip_bytes, p.ac as usize);
+        let q = self.qdiscs[node.idx()].as_mut()?;
+        if q.is_empty(ac) && self.wifi.has_room(node, ac) {
+            return None;
+        }
+        if q.push(ac, id, next_hop, ip_bytes, now) {
+            return Some(true);
+        }
+        self.wifi.macs[node.idx()].counters.drops_qdisc += 1;
+        self.drop_packet(id);
+        Some(false)
+    }
+
+    /// The MAC of `node` has room: packets waiting in its qdisc move down while it has (CoDel
+    /// drops on the way).
+    #[inline(never)]
+    fn drain_qdisc(&mut self, node: NodeId, now: SimTime) {
+        let mut dropped = std::mem::take(&mut self.qdisc_scratch);
+        for ac in 0..crate::mac::AC_COUNT {
+            while self.wifi.has_room(node, ac) {
+                let Some(q) = self.qdiscs[node.idx()].as_mut() else { break };
+                let Some((id, next_hop)) = q.pop(ac, now, &mut dropped) else { break };
+                let cca = self.medium.cca(node);
+                let ip_bytes = self.packets.get(id).ip_bytes;
+                self.wifi.enqueue(node, next_hop, id, ip_bytes, ac, cca, &mut self.sched, now);
+            }
+        }
+        self.wifi.macs[node.idx()].counters.drops_codel += dropped.len() as u64;
+        for id in dropped.drain(..) {
+            self.drop_packet(id);
+        }
+        self.qdisc_scratch = dropped;
     }
 
     /// Let `node` contend if its medium is idle.
@@ -290,7 +335,12 @@ impl World {
                 MacInd::Acked { packet, .. } => self.packets.free(packet),
                 MacInd::Dropped { packet, arrived: true, .. } => self.packets.free(packet),
                 MacInd::Dropped { packet, arrived: false, .. } => self.drop_packet(packet),
-                MacInd::Room { node } => self.refill(node, now),
+                MacInd::Room { node } => {
+                    if self.has_qdisc {
+                        self.drain_qdisc(node, now);
+                    }
+                    self.refill(node, now)
+                }
                 MacInd::Mpdu {
                     node,
                     peer,
