@@ -271,6 +271,32 @@ impl ModeId {
     }
 }
 
+/// The mode list `make` gives each HT configuration, made once for all 16 (two bands, two
+/// widths, both guard intervals, one or two streams) and kept for the run's life; empty for a
+/// non-HT standard.
+fn per_ht_config(
+    sets: &'static OnceLock<Vec<(HtConfig, Vec<ModeId>)>>,
+    standard: Standard,
+    make: fn(HtConfig) -> Vec<ModeId>,
+) -> &'static [ModeId] {
+    let Standard::N(cfg) = standard else { return &[] };
+    let all = sets.get_or_init(|| {
+        let mut out = Vec::new();
+        for band in [Band::Ghz2_4, Band::Ghz5] {
+            for width40 in [false, true] {
+                for sgi in [false, true] {
+                    for streams in [1u8, 2] {
+                        let c = HtConfig { band, width40, sgi, streams };
+                        out.push((c, make(c)));
+                    }
+                }
+            }
+        }
+        out
+    });
+    all.iter().find(|(c, _)| *c == cfg).map_or(&[], |(_, m)| m.as_slice())
+}
+
 /// 802.11g's modes by modulation class (DSSS, HR/DSSS, then ERP-OFDM), as ns-3's
 /// `WifiPhy::GetModeList` and Linux's 2.4 GHz band tables list them.
 const MODES_G_BY_CLASS: [ModeId; 12] = [
@@ -316,30 +342,16 @@ impl Standard {
     /// and, where supported, the short one. In MCS order, 20 MHz before 40, long GI first.
     pub fn ht_modes(self) -> &'static [ModeId] {
         static SETS: OnceLock<Vec<(HtConfig, Vec<ModeId>)>> = OnceLock::new();
-        let Standard::N(cfg) = self else { return &[] };
-        let sets = SETS.get_or_init(|| {
-            let mut out = Vec::new();
-            for band in [Band::Ghz2_4, Band::Ghz5] {
-                for width40 in [false, true] {
-                    for sgi in [false, true] {
-                        for streams in [1, 2] {
-                            let c = HtConfig { band, width40, sgi, streams };
-                            let modes = (0..8 * streams)
-                                .flat_map(|mcs| {
-                                    [(false, false), (false, true), (true, false), (true, true)]
-                                        .into_iter()
-                                        .filter(move |&(w, g)| (!w || width40) && (!g || sgi))
-                                        .filter_map(move |(w, g)| ModeId::ht(mcs, w, g))
-                                })
-                                .collect();
-                            out.push((c, modes));
-                        }
-                    }
-                }
-            }
-            out
-        });
-        sets.iter().find(|(c, _)| *c == cfg).map_or(&[], |(_, m)| m.as_slice())
+        per_ht_config(&SETS, self, |c| {
+            (0..8 * c.streams)
+                .flat_map(|mcs| {
+                    [(false, false), (false, true), (true, false), (true, true)]
+                        .into_iter()
+                        .filter(move |&(w, g)| (!w || c.width40) && (!g || c.sgi))
+                        .filter_map(move |(w, g)| ModeId::ht(mcs, w, g))
+                })
+                .collect()
+        })
     }
 
     /// Rates of the standard [kbit/s], ascending.
@@ -359,26 +371,13 @@ impl Standard {
     /// is MCS 1, not MCS 8).
     pub fn ht_ladder(self) -> &'static [ModeId] {
         static SETS: OnceLock<Vec<(HtConfig, Vec<ModeId>)>> = OnceLock::new();
-        let Standard::N(cfg) = self else { return &[] };
-        let sets = SETS.get_or_init(|| {
-            let mut out = Vec::new();
-            for band in [Band::Ghz2_4, Band::Ghz5] {
-                for width40 in [false, true] {
-                    for sgi in [false, true] {
-                        for streams in [1u8, 2] {
-                            let c = HtConfig { band, width40, sgi, streams };
-                            let mut modes: Vec<ModeId> =
-                                (0..8 * streams).filter_map(|m| ModeId::ht(m, width40, sgi)).collect();
-                            modes.sort_by_key(|m| m.rate_kbps()); // stable: MCS order on ties
-                            modes.dedup_by_key(|m| m.rate_kbps());
-                            out.push((c, modes));
-                        }
-                    }
-                }
-            }
-            out
-        });
-        sets.iter().find(|(c, _)| *c == cfg).map_or(&[], |(_, m)| m.as_slice())
+        per_ht_config(&SETS, self, |c| {
+            let mut modes: Vec<ModeId> =
+                (0..8 * c.streams).filter_map(|m| ModeId::ht(m, c.width40, c.sgi)).collect();
+            modes.sort_by_key(|m| m.rate_kbps()); // stable: MCS order on ties
+            modes.dedup_by_key(|m| m.rate_kbps());
+            modes
+        })
     }
 
     /// Whether a station of this standard can send `mode`.
