@@ -1,6 +1,7 @@
 //! Network layer: packets, static routing, wired point-to-point links, UDP applications.
 
 pub mod codel;
+pub mod fq_codel;
 pub mod qdisc;
 pub mod routing;
 
