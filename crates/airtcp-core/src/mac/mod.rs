@@ -10,6 +10,7 @@
 
 pub mod access;
 pub mod aggregate;
+pub mod airtime;
 pub mod backoff;
 pub mod exchange;
 pub mod frame;
