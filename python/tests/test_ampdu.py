@@ -42,7 +42,8 @@ def test_saturated_udp_sends_aggregates_as_large_as_the_limits(aggregation: str,
     assert sta["successes"] == n * sta["attempts"], "every PPDU full, every MPDU acknowledged"
     cycle = AIFS_US + 7.5 * SLOT_US + ampdu_us(n) + SIFS_US + BA_24_US
     got = r.summary["flows"][0]["goodput_bps"] / 1e6
-    assert got == pytest.approx(n * 1500 * 8 / cycle, rel=0.01)
+    # Backoff sampling over ~450-600 exchanges: seed 1 is -0.06 % (ns3) and +0.04 % (ath9k) off.
+    assert got == pytest.approx(n * 1500 * 8 / cycle, rel=0.005)
 
 
 def test_block_ack_retransmission_hides_frame_errors_from_tcp() -> None:

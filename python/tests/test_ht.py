@@ -50,7 +50,9 @@ def test_saturated_udp_matches_the_exchange_time(
     cycle = DIFS_US + 7.5 * SLOT_US + ht_us(1564, ndbps, streams, sgi) + SIFS_US + ACK_US[ack]
     want = 1500 * 8 / cycle  # Mbit/s
     got = r.summary["flows"][0]["goodput_bps"] / 1e6
-    assert got == pytest.approx(want, rel=0.01), (got, want)
+    # The mean backoff of ~3,500 draws has a standard error of ~0.08 slots (0.2 % of an MCS 7
+    # cycle); seed 1 is +0.22 % off at MCS 7, -0.04 % at MCS 0.
+    assert got == pytest.approx(want, rel=0.005), (got, want)
 
 
 def test_2_4_ghz_adds_the_signal_extension() -> None:
@@ -59,7 +61,7 @@ def test_2_4_ghz_adds_the_signal_extension() -> None:
     r = airtcp.run(airtcp.Scenario.from_dict(udp(mcs=7, band_ghz=2.4)), seed=1)
     cycle = 28 + 7.5 * 9 + ht_us(1564, 260) + 6 + 10 + 34
     got = r.summary["flows"][0]["goodput_bps"] / 1e6
-    assert got == pytest.approx(1500 * 8 / cycle, rel=0.01)
+    assert got == pytest.approx(1500 * 8 / cycle, rel=0.005)  # as above: +0.22 % at seed 1
 
 
 @pytest.mark.parametrize(

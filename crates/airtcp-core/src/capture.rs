@@ -484,9 +484,13 @@ impl World {
                 // A sent A-MPDU: one record per subframe; received ones are recorded where
                 // each subframe is decided (`rx_ampdu`).
                 let reference = self.next_ampdu_reference();
-                for k in 0..usize::from(frame.subframes) {
-                    self.capture_subframe(time, node, false, frame, k, reference);
+                let mut subs = std::mem::take(&mut self.subframes);
+                self.wifi.subframes(frame.src, usize::from(frame.ac), &mut subs);
+                let n = subs.len();
+                for (k, &sub) in subs.iter().enumerate() {
+                    self.capture_subframe(time, node, false, frame, sub, (reference, k + 1 == n));
                 }
+                self.subframes = subs;
             }
         }
     }
@@ -499,21 +503,19 @@ impl World {
         })
     }
 
-    /// Record subframe `k` of the A-MPDU `frame` at `node`, its radiotap header carrying the
-    /// A-MPDU status (`reference`, last or not).
+    /// Record the subframe `(seq, packet, bytes)` of the A-MPDU `frame` at `node`, its
+    /// radiotap header carrying the A-MPDU status (`status`: reference number, last or not).
     pub(crate) fn capture_subframe(
         &mut self,
         time: SimTime,
         node: NodeId,
         rx: bool,
         frame: &Frame,
-        k: usize,
-        reference: u32,
+        (seq, packet, bytes): (u16, crate::ids::PacketId, u32),
+        status: (u32, bool),
     ) {
-        let (seq, packet, bytes) = self.wifi.subframe(frame.src, usize::from(frame.ac), k);
         let sub = Frame { bytes, packet: Some(packet), seq, subframes: 0, ..*frame };
-        let last = k + 1 == usize::from(frame.subframes);
-        self.capture_wlan_on(time, node, rx, &sub, Some((reference, last)));
+        self.capture_wlan_on(time, node, rx, &sub, Some(status));
     }
 
     /// [`World::capture_wlan`] with the frames trace on; kept out of line so that a run

@@ -5,19 +5,24 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from airtcp import sweep
 
+if TYPE_CHECKING:
+    import pandas as pd
+
 __all__ = [
     "BOOTSTRAP",
     "Claim",
     "Estimate",
+    "cell",
+    "diff_ci",
     "mean_ci",
     "paired_diff_ci",
     "ratio_ci",
@@ -88,6 +93,32 @@ def mean_ci(values: Sequence[float]) -> Estimate:
         return Estimate(m, math.nan, math.nan, n)
     half = float(stats.t.ppf(0.975, n - 1)) * float(x.std(ddof=1)) / math.sqrt(n)
     return Estimate(m, m - half, m + half, n)
+
+
+def cell(t: pd.DataFrame, **where: Any) -> pd.DataFrame:
+    """The rows of ``t`` where every column ``k`` equals ``v``."""
+    sel = np.ones(len(t), dtype=bool)
+    for k, v in where.items():
+        sel &= (t[k] == v).to_numpy()
+    return t[sel]
+
+
+def diff_ci(a: Iterable[float], b: Iterable[float]) -> Estimate:
+    """mean(a) - mean(b) with a Welch 95 % interval (independent replications)."""
+    from scipy import stats
+
+    x, y = np.asarray(list(a), float), np.asarray(list(b), float)
+    d = float(x.mean() - y.mean())
+    n = min(len(x), len(y))
+    if n < 2:
+        return Estimate(d, math.nan, math.nan, n)
+    vx, vy = x.var(ddof=1) / len(x), y.var(ddof=1) / len(y)
+    se = math.sqrt(vx + vy)
+    if se == 0:
+        return Estimate(d, d, d, n)
+    dof = (vx + vy) ** 2 / ((vx**2) / (len(x) - 1) + (vy**2) / (len(y) - 1))
+    half = float(stats.t.ppf(0.975, dof)) * se
+    return Estimate(d, d - half, d + half, n)
 
 
 def paired_diff_ci(a: Mapping[int, float], b: Mapping[int, float]) -> Estimate:

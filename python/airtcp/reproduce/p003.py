@@ -39,12 +39,12 @@ from airtcp.reproduce.common import (
     Claim,
     Estimate,
     _version,
+    cell,
     mean_ci,
     paired_diff_ci,
     run_sweeps,
     write_report_lines,
 )
-from airtcp.reproduce.p004 import _cell
 
 __all__ = ["SCHEMES", "claims", "reproduce", "sweeps", "table"]
 
@@ -193,14 +193,14 @@ def table(root: Path, only: set[str] | None = None) -> pd.DataFrame:
 
 def _diff(g: pd.DataFrame, measure: str) -> Estimate:
     """wnd_max minus standard in ``measure``, paired by replication (common random numbers)."""
-    per = {s: dict(zip(_cell(g, scheme=s)["replication"], _cell(g, scheme=s)[measure], strict=True))
+    per = {s: dict(zip(cell(g, scheme=s)["replication"], cell(g, scheme=s)[measure], strict=True))
            for s in SCHEMES}  # fmt: skip
     return paired_diff_ci(per["wnd_max"], per["standard"])
 
 
 def _compare(t: pd.DataFrame, measure: str, **where: Any) -> tuple[int, int, int]:
     """(wnd_max significantly higher, significantly lower, conditions) of ``measure``."""
-    sub = _cell(t, **where)
+    sub = cell(t, **where)
     hi = lo = n = 0
     for _, g in sub.groupby("speed_mps"):
         d = _diff(g, measure)
@@ -224,7 +224,7 @@ def _claims_at(t: pd.DataFrame) -> list[Claim]:
     out: list[Claim] = []
     line = t[t["mobility"].isin(["away", "toward"]) & (t["sweep"] == "main")]
     for mob, fig in (("away", "Fig. 4 (A-1)"), ("toward", "Fig. 5 (A-2)")):
-        if _cell(line, mobility=mob).empty:
+        if cell(line, mobility=mob).empty:
             continue
         hi, lo, n = _compare(line, "throughput_bps", mobility=mob)
         out.append(
@@ -254,7 +254,7 @@ def _claims_at(t: pd.DataFrame) -> list[Claim]:
     for k, (measure, scale, unit) in enumerate(
         (("throughput_bps", 1e-6, "Mbit/s"), ("drop_rate_pct", 1.0, "%"))
     ):
-        est = {s: mean_ci(_cell(rwp, scheme=s)[measure].to_numpy()) for s in SCHEMES}
+        est = {s: mean_ci(cell(rwp, scheme=s)[measure].to_numpy()) for s in SCHEMES}
         paper = {s: TABLE_I[s][k] for s in SCHEMES}
         d = _diff(rwp, measure)
         want_up = paper["wnd_max"] > paper["standard"]
@@ -276,9 +276,9 @@ def _claims_at(t: pd.DataFrame) -> list[Claim]:
 
 def _curve(ax: Any, t: pd.DataFrame, measure: str, scale: float, **where: Any) -> None:
     for scheme in SCHEMES:
-        sub = _cell(t, scheme=scheme, **where)
+        sub = cell(t, scheme=scheme, **where)
         xs = sorted(sub["speed_mps"].unique())
-        est = [mean_ci(_cell(sub, speed_mps=v)[measure].to_numpy()) for v in xs]
+        est = [mean_ci(cell(sub, speed_mps=v)[measure].to_numpy()) for v in xs]
         means = np.array([e.value for e in est]) * scale
         err = np.nan_to_num(np.array([[e.value - e.low, e.high - e.value] for e in est]).T * scale)
         ax.errorbar(xs, means, yerr=err, marker="o", ms=3, capsize=3, label=LABELS[scheme],
@@ -308,7 +308,7 @@ def _line_figures(line: pd.DataFrame, out: Path, suffix: str, q: int) -> list[Pa
 
     paths = []
     for mob, no in (("away", 4), ("toward", 5)):
-        if _cell(line, mobility=mob).empty:
+        if cell(line, mobility=mob).empty:
             continue
         fig = Figure(figsize=(9, 3.8), layout="constrained")
         a1, a2 = fig.subplots(1, 2)
@@ -336,15 +336,15 @@ def _queue_figure(t: pd.DataFrame, out: Path) -> list[Path]:
     a1, a2 = fig.subplots(1, 2)
     xs = sorted(rwp["queue_packets"].unique())
     # Left: wnd_max minus standard, paired by walk (the walks' own spread cancels).
-    d = [_diff(_cell(rwp, queue_packets=q), "throughput_bps") for q in xs]
+    d = [_diff(cell(rwp, queue_packets=q), "throughput_bps") for q in xs]
     err = np.nan_to_num(np.array([[e.value - e.low, e.high - e.value] for e in d]).T)
     a1.errorbar(xs, [e.value / 1e6 for e in d], yerr=err / 1e6, marker="o", ms=3, capsize=3,
                 color=COLORS["wnd_max"], label="ARF-aware window - standard TCP")  # fmt: skip
     a1.axhline(0, color="grey", lw=0.8)
     a1.set_ylabel("throughput difference [Mbit/s]")
     for scheme in SCHEMES:
-        sub = _cell(rwp, scheme=scheme)
-        est = [mean_ci(_cell(sub, queue_packets=q)["drop_rate_pct"].to_numpy()) for q in xs]
+        sub = cell(rwp, scheme=scheme)
+        est = [mean_ci(cell(sub, queue_packets=q)["drop_rate_pct"].to_numpy()) for q in xs]
         err = np.nan_to_num(np.array([[e.value - e.low, e.high - e.value] for e in est]).T)
         a2.errorbar(xs, [e.value for e in est], yerr=err, marker="o", ms=3, capsize=3,
                     label=LABELS[scheme], color=COLORS[scheme])  # fmt: skip
@@ -370,9 +370,9 @@ def _variant_rows(t: pd.DataFrame) -> list[str]:
         ("rts", "RTS/CTS"),
         ("upload", "upload (cwnd cap)"),
     ):
-        for q, g in sorted(_cell(rwp, sweep=sw).groupby("queue_packets"), reverse=True):
-            thr = [mean_ci(_cell(g, scheme=x)["throughput_bps"].to_numpy()) for x in SCHEMES]
-            drop = [mean_ci(_cell(g, scheme=x)["drop_rate_pct"].to_numpy()) for x in SCHEMES]
+        for q, g in sorted(cell(rwp, sweep=sw).groupby("queue_packets"), reverse=True):
+            thr = [mean_ci(cell(g, scheme=x)["throughput_bps"].to_numpy()) for x in SCHEMES]
+            drop = [mean_ci(cell(g, scheme=x)["drop_rate_pct"].to_numpy()) for x in SCHEMES]
             d = _diff(g, "throughput_bps")
             rows.append(f"| {label} | {q} | {thr[0].fmt(1e-6, 2)} | {thr[1].fmt(1e-6, 2)} | "
                         f"{d.fmt(1e-6, 3)} | {drop[0].fmt(1, 3)} | {drop[1].fmt(1, 3)} |")  # fmt: skip
@@ -390,7 +390,7 @@ def _slot_figure(t: pd.DataFrame, out: Path) -> list[Path]:
     fig = Figure(figsize=(6, 3.8), layout="constrained")
     ax = fig.add_subplot()
     xs = sorted(slot["slot_ms"].unique())
-    est = [mean_ci(_cell(slot, slot_ms=v)["throughput_bps"].to_numpy()) for v in xs]
+    est = [mean_ci(cell(slot, slot_ms=v)["throughput_bps"].to_numpy()) for v in xs]
     err = np.nan_to_num(np.array([[e.value - e.low, e.high - e.value] for e in est]).T / 1e6)
     ax.errorbar(xs, [e.value / 1e6 for e in est], yerr=err, marker="o", capsize=3)
     ax.set_xscale("log")
@@ -463,14 +463,14 @@ def write_report(
             "|---|---|---|---|---|---|---|"]  # fmt: skip
     for (q, mob, v), g in line.groupby(["queue_packets", "mobility", "speed_mps"]):
         cells = [
-            mean_ci(_cell(g, scheme=s)["throughput_bps"].to_numpy()).fmt(1e-6, 2) for s in SCHEMES
+            mean_ci(cell(g, scheme=s)["throughput_bps"].to_numpy()).fmt(1e-6, 2) for s in SCHEMES
         ]
-        drops = [mean_ci(_cell(g, scheme=s)["drop_rate_pct"].to_numpy()).fmt(1, 3) for s in SCHEMES]
+        drops = [mean_ci(cell(g, scheme=s)["drop_rate_pct"].to_numpy()).fmt(1, 3) for s in SCHEMES]
         rows.append(f"| {q} | {mob} | {v:g} | " + " | ".join(cells + drops) + " |")
     slot = t[t["sweep"] == "slot"]
     slot_rows = [
-        f"| {v:g} | {mean_ci(_cell(slot, slot_ms=v)['throughput_bps'].to_numpy()).fmt(1e-6, 2)} | "
-        f"{mean_ci(_cell(slot, slot_ms=v)['drop_rate_pct'].to_numpy()).fmt(1, 3)} |"
+        f"| {v:g} | {mean_ci(cell(slot, slot_ms=v)['throughput_bps'].to_numpy()).fmt(1e-6, 2)} | "
+        f"{mean_ci(cell(slot, slot_ms=v)['drop_rate_pct'].to_numpy()).fmt(1, 3)} |"
         for v in sorted(slot["slot_ms"].unique())
     ]
     lines = [

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -49,6 +49,8 @@ from airtcp.reproduce.common import (
     Claim,
     Estimate,
     _version,
+    cell,
+    diff_ci,
     mean_ci,
     run_sweeps,
     write_report_lines,
@@ -223,32 +225,8 @@ def _pooled_failure(g: pd.DataFrame, seed: int = 0) -> Estimate:
     return Estimate(float(f.sum() / max(a.sum(), 1.0)), float(lo), float(hi), len(f))
 
 
-def _cell(t: pd.DataFrame, **where: Any) -> pd.DataFrame:
-    sel = np.ones(len(t), dtype=bool)
-    for k, v in where.items():
-        sel &= (t[k] == v).to_numpy()
-    return t[sel]
-
-
-def _diff_ci(a: Iterable[float], b: Iterable[float]) -> Estimate:
-    """mean(a) - mean(b) with a Welch 95 % interval (independent replications)."""
-    from scipy import stats
-
-    x, y = np.asarray(list(a), float), np.asarray(list(b), float)
-    d = float(x.mean() - y.mean())
-    if len(x) < 2 or len(y) < 2:
-        return Estimate(d, math.nan, math.nan, min(len(x), len(y)))
-    vx, vy = x.var(ddof=1) / len(x), y.var(ddof=1) / len(y)
-    se = math.sqrt(vx + vy)
-    if se == 0:
-        return Estimate(d, d, d, min(len(x), len(y)))
-    dof = (vx + vy) ** 2 / ((vx**2) / (len(x) - 1) + (vy**2) / (len(y) - 1))
-    half = float(stats.t.ppf(0.975, dof)) * se
-    return Estimate(d, d - half, d + half, min(len(x), len(y)))
-
-
 def _conditions(t: pd.DataFrame, **where: Any) -> list[dict[str, Any]]:
-    sub = _cell(t, **where)
+    sub = cell(t, **where)
     return [dict(zip(_COND, k, strict=True)) for k, _ in sub.groupby(_COND)]
 
 
@@ -264,7 +242,7 @@ def _fmt_cond(c: dict[str, Any]) -> str:
 
 
 def _thr(t: pd.DataFrame, scheme: str, **c: Any) -> np.ndarray:
-    return _cell(t, scheme=scheme, **c)["throughput_bps"].to_numpy()
+    return cell(t, scheme=scheme, **c)["throughput_bps"].to_numpy()
 
 
 def _ahead(t: pd.DataFrame, channel: str, lnmac: str) -> tuple[int, int, int, str, int]:
@@ -276,7 +254,7 @@ def _ahead(t: pd.DataFrame, channel: str, lnmac: str) -> tuple[int, int, int, st
     conds = _conditions(t, channel=channel)
     for c in conds:
         for other in ("plain", "cdo"):
-            d = _diff_ci(_thr(t, lnmac, **c), _thr(t, other, **c))
+            d = diff_ci(_thr(t, lnmac, **c), _thr(t, other, **c))
             ahead += d.low > 0
             behind += d.high < 0
             higher += d.value > 0
@@ -327,7 +305,7 @@ def claims(t: pd.DataFrame) -> list[Claim]:
     # 2. LN-MAC's gain grows with frame size (Fig. 6, 8).
     parts, grew, total = [], 0, 0
     for ch in channels:
-        sub = _cell(t, channel=ch, interferers=0, fer=0.4)
+        sub = cell(t, channel=ch, interferers=0, fer=0.4)
         for ln in LNMACS:
             for (retry, delay), g in sub.groupby(["retry_limit", "delay_ms"]):
                 sizes = sorted(g["frame_bytes"].unique())
@@ -335,9 +313,9 @@ def claims(t: pd.DataFrame) -> list[Claim]:
                     continue  # the FER sweep's 1500-byte point, alone at its retry limit
                 c = {"channel": ch, "interferers": 0, "retry_limit": retry, "delay_ms": delay,
                      "fer": 0.4}  # fmt: skip
-                small = _diff_ci(_thr(t, ln, frame_bytes=sizes[0], **c),
+                small = diff_ci(_thr(t, ln, frame_bytes=sizes[0], **c),
                                  _thr(t, "plain", frame_bytes=sizes[0], **c))  # fmt: skip
-                large = _diff_ci(_thr(t, ln, frame_bytes=sizes[-1], **c),
+                large = diff_ci(_thr(t, ln, frame_bytes=sizes[-1], **c),
                                  _thr(t, "plain", frame_bytes=sizes[-1], **c))  # fmt: skip
                 total += 1
                 grew += large.value > small.value
@@ -363,12 +341,12 @@ def claims(t: pd.DataFrame) -> list[Claim]:
     # 3. CDO/CNO helps only when the errors are confined to the payload (Fig. 6, 7).
     parts, ok = [], []
     for ch in channels:
-        sub = _cell(t, channel=ch, scheme="cdo", interferers=0, retry_limit=1, frame_bytes=1500)
+        sub = cell(t, channel=ch, scheme="cdo", interferers=0, retry_limit=1, frame_bytes=1500)
         if sub.empty:
             continue
         share = mean_ci((sub["c_payload_only"] / sub["c_corrupt"].clip(lower=1)).to_numpy())
         gains = [
-            _diff_ci(_thr(t, "cdo", **c), _thr(t, "plain", **c)).value
+            diff_ci(_thr(t, "cdo", **c), _thr(t, "plain", **c)).value
             for c in _conditions(t, channel=ch, interferers=0, retry_limit=1)
         ]
         parts.append(
@@ -393,7 +371,7 @@ def claims(t: pd.DataFrame) -> list[Claim]:
     for ch in channels:
         below = []
         for c in _conditions(t, channel=ch, retry_limit=6):
-            d = _diff_ci(_thr(t, "cdo", **c), _thr(t, "plain", **c))
+            d = diff_ci(_thr(t, "cdo", **c), _thr(t, "plain", **c))
             below.append(d.high < 0)
         any_below |= any(below)
         n_fig9 += len(below)
@@ -416,7 +394,7 @@ def claims(t: pd.DataFrame) -> list[Claim]:
     for ch in channels:
         fewer = per_mb = total = 0
         for c in _conditions(t, channel=ch, retry_limit=1, interferers=0, frame_bytes=1500):
-            ln, pl = _cell(t, scheme="lnmac", **c), _cell(t, scheme="plain", **c)
+            ln, pl = cell(t, scheme="lnmac", **c), cell(t, scheme="plain", **c)
             total += 1
             fewer += ln["timeouts"].mean() < pl["timeouts"].mean()
 
@@ -494,11 +472,11 @@ def claims(t: pd.DataFrame) -> list[Claim]:
 
 def _curve(ax: Any, t: pd.DataFrame, x: str, y: str, scale: float, **where: Any) -> None:
     for scheme in SCHEMES:
-        sub = _cell(t, scheme=scheme, **where)
+        sub = cell(t, scheme=scheme, **where)
         if sub.empty:
             continue
         xs = sorted(sub[x].unique())
-        est = [mean_ci(_cell(sub, **{x: v})[y].to_numpy()) for v in xs]
+        est = [mean_ci(cell(sub, **{x: v})[y].to_numpy()) for v in xs]
         means = np.array([e.value for e in est]) * scale
         err = np.nan_to_num(np.array([[e.value - e.low, e.high - e.value] for e in est]).T * scale)
         ax.errorbar(xs, means, yerr=err, marker="o", ms=3, capsize=3, label=LABELS[scheme],
@@ -604,7 +582,7 @@ def figures(t: pd.DataFrame, out: Path) -> list[Path]:
 
 
 def _scheme_table(t: pd.DataFrame, **where: Any) -> list[str]:
-    sub = _cell(t, **where)
+    sub = cell(t, **where)
     schemes = [s for s in SCHEMES if (sub["scheme"] == s).any()]
     lines = [
         "| retry | D [ms] | FER | frame [B] | "
@@ -615,11 +593,11 @@ def _scheme_table(t: pd.DataFrame, **where: Any) -> list[str]:
     for (retry, delay, fer_, size), g in sub.groupby(
         ["retry_limit", "delay_ms", "fer", "frame_bytes"]
     ):
-        cells = [mean_ci(_cell(g, scheme=s)["throughput_bps"].to_numpy()).fmt(1e-6, 3)
+        cells = [mean_ci(cell(g, scheme=s)["throughput_bps"].to_numpy()).fmt(1e-6, 3)
                  for s in schemes]  # fmt: skip
-        resets = " / ".join(f"{_cell(g, scheme=s)['timeouts'].mean():.1f}" for s in schemes)
-        cnos = _cell(g, scheme="cdo")["cno_sent"].mean()
-        notes = _cell(g, scheme="lnmac")["lnmac_notifications"].mean()
+        resets = " / ".join(f"{cell(g, scheme=s)['timeouts'].mean():.1f}" for s in schemes)
+        cnos = cell(g, scheme="cdo")["cno_sent"].mean()
+        notes = cell(g, scheme="lnmac")["lnmac_notifications"].mean()
         lines.append(f"| {retry} | {delay:g} | {fer_:g} | {size} | " + " | ".join(cells)
                      + f" | {resets} | {cnos:.0f} | {notes:.0f} |")  # fmt: skip
     return lines
@@ -691,7 +669,7 @@ def write_report(out: Path, t: pd.DataFrame, claim_list: list[Claim], paths: lis
     ]
     for ch in CHANNELS:
         for four in (0, 1):
-            if _cell(t, channel=ch, interferers=four).empty:
+            if cell(t, channel=ch, interferers=four).empty:
                 continue
             what = "four nodes, A -> C" if four else "two nodes"
             lines += [f"## Throughput per condition: {CHANNEL_LABELS[ch]}, {what}", "",

@@ -14,7 +14,7 @@
 use super::backoff::next_cw;
 use super::frame::{mpdu_bytes, Frame, FrameKind, RTS_BYTES};
 use super::ht::ampdu::len_with;
-use super::ht::blockack::{fate, Fate, BLOCK_ACK_BYTES, BLOCK_ACK_REQ_BYTES, WINDOW};
+use super::ht::blockack::{fate, Fate, Recipient, BLOCK_ACK_BYTES, BLOCK_ACK_REQ_BYTES, WINDOW};
 use super::ht::seq::distance;
 use super::rate::TxReport;
 use super::{BaPeer, Exchange, HtTx, MacInd, Wifi, AC_COUNT};
@@ -60,20 +60,8 @@ impl Wifi {
             let mac = &mut self.macs[i];
             mac.counters.accesses += 1;
             mac.exchange = Exchange::TxData { ac: ac as u8 };
-            return Some(Frame {
-                kind: FrameKind::BlockAckReq,
-                src: node,
-                dst: peer,
-                bytes: BLOCK_ACK_REQ_BYTES,
-                txv: w.control_txv,
-                nav: w.timing.sifs + ba_air,
-                packet: None,
-                seq: ssn,
-                retry: false,
-                ac: ac as u8,
-                upper_bytes: 0,
-                subframes: 0,
-            });
+            let nav = w.timing.sifs + ba_air;
+            return Some(block_ack_frame(FrameKind::BlockAckReq, (node, peer), w.control_txv, nav, ssn, ac));
         }
         let agg = self.ht_tx(node, ac).agg;
         if agg.n == 0 {
@@ -181,9 +169,9 @@ impl Wifi {
             return None;
         }
         let txop = &self.macs[node.idx()].txops[ac];
-        let first = txop.queue.iter().find(|q| q.next_hop == agg.peer && q.seq == agg.seqs[0])?;
-        let retried = agg.attempts > 0
-            || txop.queue.iter().any(|q| q.in_flight && q.next_hop == agg.peer && q.sw_retries > 0);
+        let mut mpdus = in_flight(&txop.queue, agg.peer);
+        let first = mpdus.next()?;
+        let retried = agg.attempts > 0 || first.sw_retries > 0 || mpdus.any(|q| q.sw_retries > 0);
         let ba_air = self.cfg.ack_txv(txop.mode).duration(BLOCK_ACK_BYTES);
         Some(Frame {
             kind: FrameKind::Data,
@@ -201,16 +189,16 @@ impl Wifi {
         })
     }
 
-    /// Subframe `k` of `src`'s A-MPDU on `ac`: its sequence number, packet and MPDU length.
-    pub fn subframe(&self, src: NodeId, ac: usize, k: usize) -> (u16, PacketId, u32) {
-        let agg = &self.ht_tx[src.idx() * AC_COUNT + ac].agg;
-        let seq = agg.seqs[k];
-        let q = self.macs[src.idx()].txops[ac]
-            .queue
-            .iter()
-            .find(|q| q.next_hop == agg.peer && q.seq == seq)
-            .expect("an MPDU of the aggregate on the air is queued");
-        (seq, q.packet, mpdu_bytes(q.ip_bytes, self.cfg.data_header_bytes))
+    /// The subframes of `src`'s A-MPDU on `ac`, in order, into `out` (cleared first): each
+    /// MPDU's sequence number, packet and length. One walk of the queue: the in-flight MPDUs
+    /// of the aggregate's peer are its subframes, in queue order as `build_ampdu` took them.
+    pub fn subframes(&self, src: NodeId, ac: usize, out: &mut Vec<(u16, PacketId, u32)>) {
+        out.clear();
+        let Some(ht) = self.ht_tx.get(src.idx() * AC_COUNT + ac) else { return };
+        let header = self.cfg.data_header_bytes;
+        let queue = &self.macs[src.idx()].txops[ac].queue;
+        out.extend(in_flight(queue, ht.agg.peer).map(|q| (q.seq, q.packet, mpdu_bytes(q.ip_bytes, header))));
+        debug_assert_eq!(out.len(), usize::from(ht.agg.n), "every subframe is queued, in flight");
     }
 
     /// The BlockAck answering `node`'s A-MPDU or BlockAckReq on `ac` arrived (its bitmap is
@@ -393,16 +381,27 @@ impl Wifi {
         seq: u16,
         packet: PacketId,
     ) -> bool {
-        let mut up = std::mem::take(&mut self.released);
-        let taken = self.ba_peer(j, src).rx[ac].receive(seq, packet, &mut up);
-        for p in up.drain(..) {
-            self.ind.push(MacInd::Released { node: j, packet: p });
-        }
-        self.released = up;
+        let taken = self.release(j, src, ac, |r, up| r.receive(seq, packet, up));
         if !taken {
             self.macs[j.idx()].counters.rx_duplicates += 1;
         }
         taken
+    }
+
+    /// Let `j`'s recipient for `src` on `ac` act (`f`), and hand up what it releases as
+    /// [`MacInd::Released`], in order (through the reused `released` buffer).
+    fn release<R>(
+        &mut self,
+        j: NodeId,
+        src: NodeId,
+        ac: usize,
+        f: impl FnOnce(&mut Recipient, &mut Vec<PacketId>) -> R,
+    ) -> R {
+        let mut up = std::mem::take(&mut self.released);
+        let out = f(&mut self.ba_peer(j, src).rx[ac], &mut up);
+        self.ind.extend(up.drain(..).map(|packet| MacInd::Released { node: j, packet }));
+        self.released = up;
+        out
     }
 
     /// `j` answers `src`'s A-MPDU (sent at `req`) or BlockAckReq on `ac` with a compressed
@@ -419,20 +418,7 @@ impl Wifi {
     ) {
         let (ssn, bitmap) = self.ba_peer(j, src).rx[ac].block_ack();
         self.macs[j.idx()].block_ack_bitmap = bitmap;
-        let ba = Frame {
-            kind: FrameKind::BlockAck,
-            src: j,
-            dst: src,
-            bytes: BLOCK_ACK_BYTES,
-            txv: self.cfg.ack_txv(req),
-            nav: Dur::ZERO,
-            packet: None,
-            seq: ssn,
-            retry: false,
-            ac: ac as u8,
-            upper_bytes: 0,
-            subframes: 0,
-        };
+        let ba = block_ack_frame(FrameKind::BlockAck, (j, src), self.cfg.ack_txv(req), Dur::ZERO, ssn, ac);
         self.respond(j, ba, sched, now);
     }
 
@@ -447,12 +433,43 @@ impl Wifi {
         now: SimTime,
     ) {
         let (src, ac) = (frame.src, usize::from(frame.ac));
-        let mut up = std::mem::take(&mut self.released);
-        self.ba_peer(j, src).rx[ac].block_ack_req(frame.seq, &mut up);
-        for p in up.drain(..) {
-            self.ind.push(MacInd::Released { node: j, packet: p });
-        }
-        self.released = up;
+        self.release(j, src, ac, |r, up| r.block_ack_req(frame.seq, up));
         self.respond_block_ack(j, src, ac, frame.txv.mode, sched, now);
+    }
+}
+
+/// The MPDUs of `queue` in flight to `peer`: an aggregate's subframes, in order.
+fn in_flight(
+    queue: &std::collections::VecDeque<super::Queued>,
+    peer: NodeId,
+) -> impl Iterator<Item = &super::Queued> {
+    queue.iter().filter(move |q| q.in_flight && q.next_hop == peer)
+}
+
+/// A compressed BlockAck or BlockAckReq (`kind`) from `src` to `dst` (9.3.1.8, 9.3.1.7):
+/// its Starting Sequence Number `ssn` and TID (of `ac`); a BlockAck's bitmap travels in its
+/// sender's `Mac::block_ack_bitmap`.
+fn block_ack_frame(
+    kind: FrameKind,
+    (src, dst): (NodeId, NodeId),
+    txv: TxVector,
+    nav: Dur,
+    ssn: u16,
+    ac: usize,
+) -> Frame {
+    let bytes = if kind == FrameKind::BlockAck { BLOCK_ACK_BYTES } else { BLOCK_ACK_REQ_BYTES };
+    Frame {
+        kind,
+        src,
+        dst,
+        bytes,
+        txv,
+        nav,
+        packet: None,
+        seq: ssn,
+        retry: false,
+        ac: ac as u8,
+        upper_bytes: 0,
+        subframes: 0,
     }
 }

@@ -74,7 +74,7 @@ pub struct Frame {
     /// under the radio model, 0 otherwise.
     pub upper_bytes: u16,
     /// Subframes of the A-MPDU this PPDU carries (its MPDUs are the sender's aggregate,
-    /// `Txop::agg`; `bytes` is the PSDU's length); 0: a single MPDU, not aggregated.
+    /// `HtTx::agg`; `bytes` is the PSDU's length); 0: a single MPDU, not aggregated.
     pub subframes: u8,
 }
 

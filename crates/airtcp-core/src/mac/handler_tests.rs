@@ -410,7 +410,10 @@ fn an_ampdu_takes_the_queued_mpdus_in_order() {
     // Sequence numbers per (receiver, TID) from 0; 4 + 1564 bytes each, padded but the last.
     assert_eq!((f.kind, f.subframes, f.seq, f.dst), (FrameKind::Data, 5, 0, B));
     assert_eq!(f.bytes, 4 * 1568 + 1568);
-    assert_eq!(w.subframe(A, BE, 4), (4, PacketId(4), 1564));
+    let mut subs = Vec::new();
+    w.subframes(A, BE, &mut subs);
+    assert_eq!(subs.len(), 5);
+    assert_eq!(subs[4], (4, PacketId(4), 1564));
     // Each entry carries its enqueue time and its own software retry count.
     let q = w.macs[A.idx()].txops[BE].queue[4];
     assert_eq!((q.enqueued, q.sw_retries, q.in_flight), (us(0), 0, true));

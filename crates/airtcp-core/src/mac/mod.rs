@@ -84,7 +84,7 @@ pub struct Queued {
     /// Under Block Ack: software retries so far (the Block-Ack-based budget,
     /// `ht::blockack::fate`).
     pub sw_retries: u8,
-    /// Under Block Ack: the MPDU is in the A-MPDU on its way (`Txop::agg`).
+    /// Under Block Ack: the MPDU is in the A-MPDU on its way (`HtTx::agg`).
     pub in_flight: bool,
     /// When the frame entered the queue (its sojourn time runs from here: CoDel, AQL).
     pub enqueued: SimTime,

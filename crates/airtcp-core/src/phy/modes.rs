@@ -379,11 +379,6 @@ impl Standard {
             modes
         })
     }
-
-    /// Whether a station of this standard can send `mode`.
-    pub fn has(self, mode: ModeId) -> bool {
-        self.modes().contains(&mode) || self.ht_modes().contains(&mode)
-    }
 }
 
 #[cfg(test)]

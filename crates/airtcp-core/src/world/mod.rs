@@ -69,6 +69,8 @@ pub struct World {
     pub qdisc_scratch: Vec<PacketId>,
     /// Some interface has a qdisc (the one test a run without pays per packet).
     pub has_qdisc: bool,
+    /// Scratch for an A-MPDU's subframes (reused: no allocation per PPDU).
+    pub subframes: Vec<(u16, PacketId, u32)>,
 }
 
 /// Compute the routes (`net::routing`), check the explicit ones and that every flow arrives
@@ -353,6 +355,7 @@ impl World {
                 .collect(),
             qdisc_scratch: Vec::new(),
             has_qdisc: w.qdisc.is_some(),
+            subframes: Vec::with_capacity(crate::mac::ht::blockack::WINDOW as usize),
         })
     }
 

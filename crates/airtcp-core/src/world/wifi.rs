@@ -226,15 +226,19 @@ impl World {
         let mut any = false;
         let mut len = 0;
         let reference = self.next_ampdu_reference();
-        for k in 0..usize::from(frame.subframes) {
-            let (seq, packet, bytes) = self.wifi.subframe(src, ac, k);
+        let mut subs = std::mem::take(&mut self.subframes);
+        self.wifi.subframes(src, ac, &mut subs);
+        let n = subs.len();
+        for (k, &(seq, packet, bytes)) in subs.iter().enumerate() {
             let from = if k == 0 { 0 } else { len + padding(len) };
             len = len_with(len, bytes);
             if !self.medium.mpdu_survives(j, frame, start, (from, len), bytes) {
                 continue;
             }
             if self.traces.frames.is_some() {
-                self.capture_subframe(start, j, true, frame, k, reference); // ns-3: at rx start
+                let status = (reference, k + 1 == n);
+                self.capture_subframe(start, j, true, frame, (seq, packet, bytes), status);
+                // ns-3: at rx start
             }
             any = true;
             let copy = *self.packets.get(packet);
@@ -243,6 +247,7 @@ impl World {
                 self.packets.free(id);
             }
         }
+        self.subframes = subs;
         let mac = &mut self.wifi.macs[j.idx()];
         if any {
             mac.counters.rx_ok += 1;

@@ -59,23 +59,29 @@ impl AggLimits {
         let next = len_with(len, mpdu);
         n < self.max_subframes && next <= self.max_bytes && txv.duration(next) <= self.max_time
     }
-
-    /// How many MPDUs of `mpdu` bytes each one A-MPDU at `txv` holds (at least one: a frame
-    /// that alone exceeds a limit goes out alone).
-    pub fn count_of(&self, mpdu: u32, txv: &TxVector) -> u32 {
-        let (mut n, mut len) = (0, 0);
-        while self.fits(n, len, mpdu, txv) {
-            len = len_with(len, mpdu);
-            n += 1;
-        }
-        n.max(1)
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::phy::{ModeId, Preamble};
+
+    /// How many MPDUs of `mpdu` bytes one A-MPDU at `txv` holds (at least one: a frame
+    /// that alone exceeds a limit goes out alone, as `Wifi::build_ampdu` sends it).
+    trait CountOf {
+        fn count_of(&self, mpdu: u32, txv: &TxVector) -> u32;
+    }
+
+    impl CountOf for AggLimits {
+        fn count_of(&self, mpdu: u32, txv: &TxVector) -> u32 {
+            let (mut n, mut len) = (0, 0);
+            while self.fits(n, len, mpdu, txv) {
+                len = len_with(len, mpdu);
+                n += 1;
+            }
+            n.max(1)
+        }
+    }
 
     fn txv(mcs: u8, width40: bool, sgi: bool) -> TxVector {
         TxVector::new(ModeId::ht(mcs, width40, sgi).unwrap(), Preamble::Long)
