@@ -242,6 +242,10 @@ pub struct MacSummary {
     pub drops_qdisc: u64,
     #[serde(skip_serializing_if = "is_zero")]
     pub drops_codel: u64,
+    /// The mean data rate its data frames found toward their receiver as they were queued [Mbit/s]
+    /// (paper 002's "average data rate"; absent if it sent none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mean_data_rate_mbps: Option<f64>,
     pub busy_air_fraction: f64,
     pub tx_air_fraction: f64,
 }
@@ -328,6 +332,8 @@ impl Summary {
                         lnmac_notifications: c.lnmac_notifications,
                         drops_qdisc: c.drops_qdisc,
                         drops_codel: c.drops_codel,
+                        mean_data_rate_mbps: (c.data_requests > 0)
+                            .then(|| c.data_rate_kbps_sum as f64 / c.data_requests as f64 / 1e3),
                         busy_air_fraction: ratio(busy_ns as f64, measured_ns),
                         tx_air_fraction: ratio(tx_ns as f64, measured_ns),
                     },

@@ -27,7 +27,7 @@ use std::collections::VecDeque;
 
 use crate::engine::Timer;
 use crate::ids::{NodeId, PacketId};
-use crate::phy::{PhyTiming, Standard, TxVector};
+use crate::phy::{ModeId, PhyTiming, Standard, TxVector};
 use crate::rng::Stream;
 use crate::time::{Dur, SimTime};
 use crate::xlayer::MacEvent;
@@ -421,6 +421,20 @@ pub struct MacCounters {
     /// The qdisc above this interface dropped: at a full child (tail drop), and by CoDel.
     pub drops_qdisc: u64,
     pub drops_codel: u64,
+    /// Data transfer requests (frames queued) and the sum of the data rate each found toward
+    /// its receiver (the peer's current mode): the driver's average data rate, paper 002's
+    /// x-axis (IV-A), the rate its remedy averages (III-C).
+    pub data_requests: u64,
+    pub data_rate_kbps_sum: u64,
+}
+
+impl MacCounters {
+    /// A data transfer request found its receiver's data rate at `mode`.
+    #[inline]
+    pub(crate) fn count_data_rate(&mut self, mode: ModeId) {
+        self.data_requests += 1;
+        self.data_rate_kbps_sum += u64::from(mode.rate_kbps());
+    }
 }
 
 /// The MAC of one node.
