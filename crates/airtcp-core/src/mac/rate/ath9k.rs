@@ -397,6 +397,11 @@ pub struct Ath9kStation {
     /// The driver's clock [ms] at the last probe and at the last PER decay.
     pub probe_time: u32,
     pub per_down_time: u32,
+    /// Whether the Block Ack session is up: `ath_tx_status` asks mac80211 to start it
+    /// (`ath_tx_aggr_check`, `ieee80211_start_tx_ba_session`) after the first status of a
+    /// QoS data frame; until then frames go singly, their series ending at the best legacy
+    /// rate. The ADDBA exchange itself is not simulated: the session is up at that status.
+    pub ba_session: bool,
 }
 
 /// One entry of a multi-rate retry series.
@@ -596,6 +601,7 @@ impl Ath9kRc {
             per: [0; RATE_TABLE_SIZE],
             probe_time: 0,
             per_down_time: 0,
+            ba_session: false,
         }
     }
 
@@ -727,6 +733,7 @@ impl Ath9kRc {
         }
         let last = status.series.entries[fin].rix;
         self.update_ht(st, last, xretries, status.long_retries, n, nbad, now_ms);
+        st.ba_session = true; // ath_tx_status: ath_tx_aggr_check -> start the BA session
     }
 
     /// `ath_rc_update_ht`: the PER of `tx_rate`, then `rate_max_phy` down one rate if it
@@ -855,6 +862,25 @@ mod tests {
 
     fn ht(mcs: u8, w40: bool, sgi: bool) -> ModeId {
         ModeId::ht(mcs, w40, sgi).unwrap()
+    }
+
+    #[test]
+    fn the_block_ack_session_starts_at_the_first_status() {
+        // rc.c ath_tx_status: ath_rc_tx_status, then ath_tx_aggr_check ->
+        // ieee80211_start_tx_ba_session. Before it the series ends at OFDM 6 Mbit/s (rix 0)
+        // and the frame goes alone; the first frame's status (here: 8 tries failed at 216,
+        // acked at the fifth try) starts the session.
+        let (rc, mut st) = paper_station();
+        assert!(!st.ba_session);
+        let now = SimTime::ZERO + Dur::from_ms(1);
+        let in_session = st.ba_session;
+        let s = rc.get_rate(&mut st, in_session, now);
+        assert_eq!((s.entries[3].rix, s.aggregable()), (0, false));
+        rc.tx_status(&mut st, &Ath9kTxStatus::after_attempts(s, 5, true, 1, 0), now);
+        assert!(st.ba_session);
+        let s = rc.get_rate(&mut st, true, now);
+        assert!(s.aggregable());
+        assert_ne!(s.entries[3].rix, 0);
     }
 
     #[test]

@@ -304,7 +304,8 @@ impl RateAlgo {
                 }
                 let s = &mut arena.ath9k[*i as usize];
                 if attempt == 0 || s.series[queue].is_none() {
-                    s.series[queue] = Some(a.get_rate(&mut s.st, *ampdu, now));
+                    let in_session = *ampdu && s.st.ba_session;
+                    s.series[queue] = Some(a.get_rate(&mut s.st, in_session, now));
                 }
                 let series = s.series[queue].expect("set");
                 let k = series
