@@ -28,17 +28,27 @@ impl World {
                 return queued;
             }
         }
-        let p = self.packets.get(id);
-        let (ip_bytes, ac) = (p.ip_bytes, p.ac as usize);
-        let cca = self.medium.cca(node);
-        if self.wifi.enqueue(node, next_hop, id, ip_bytes, ac, cca, &mut self.sched, now) {
-            if self.xlayer.runs(node, crate::xlayer::Scheme::BaRetry) && self.packets.get(id).tcp.is_some() {
-                self.ba_retry_request(node, next_hop, id);
-            }
+        if self.mac_enqueue(node, next_hop, id, now) {
             return true;
         }
         self.drop_packet(id);
         false
+    }
+
+    /// Hand `id` to `node`'s MAC for `next_hop` (a driver's data transfer request: paper
+    /// 002's remedy sets a TCP frame's Block-Ack retry limit here); false if its queue is full.
+    #[inline(always)]
+    fn mac_enqueue(&mut self, node: NodeId, next_hop: NodeId, id: PacketId, now: SimTime) -> bool {
+        let p = self.packets.get(id);
+        let (ip_bytes, ac) = (p.ip_bytes, p.ac as usize);
+        let cca = self.medium.cca(node);
+        if !self.wifi.enqueue(node, next_hop, id, ip_bytes, ac, cca, &mut self.sched, now) {
+            return false;
+        }
+        if self.xlayer.runs(node, crate::xlayer::Scheme::BaRetry) && self.packets.get(id).tcp.is_some() {
+            self.ba_retry_request(node, next_hop, id);
+        }
+        true
     }
 
     /// A packet for `node`'s MAC meets its qdisc: it goes straight down if nothing waits and
@@ -69,9 +79,7 @@ impl World {
             while self.wifi.has_room(node, ac) {
                 let Some(q) = self.qdiscs[node.idx()].as_mut() else { break };
                 let Some((id, next_hop)) = q.pop(ac, now, &mut dropped) else { break };
-                let cca = self.medium.cca(node);
-                let ip_bytes = self.packets.get(id).ip_bytes;
-                self.wifi.enqueue(node, next_hop, id, ip_bytes, ac, cca, &mut self.sched, now);
+                self.mac_enqueue(node, next_hop, id, now);
             }
         }
         self.wifi.macs[node.idx()].counters.drops_codel += dropped.len() as u64;
