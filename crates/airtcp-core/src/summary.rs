@@ -95,6 +95,10 @@ pub struct TcpSummary {
     pub retransmissions: u64,
     pub timeouts: u64,
     pub fast_retransmits: u64,
+    /// SACK recovery: retransmissions found lost and sent again (Linux
+    /// `tcp_mark_lost_retrans`); absent when none.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub lost_retransmits: u64,
     /// RTT samples after the warm-up, their exact mean [s] and nearest-rank percentiles [s]
     /// from a fixed log-linear histogram: each within 0.79 % (1/128) of the exact percentile
     /// for RTTs up to 1099 s (tcp/rtt_hist.rs), so memory stays flat however long the run.
@@ -123,6 +127,7 @@ fn tcp_summary(t: &crate::world::tcp::TcpFlow, measured_ns: f64) -> TcpSummary {
         retransmissions: t.snd.stats.retransmissions - base.retransmissions,
         timeouts: t.snd.stats.timeouts - base.timeouts,
         fast_retransmits: t.snd.stats.fast_retransmits - base.fast_retransmits,
+        lost_retransmits: t.snd.stats.lost_retransmits - base.lost_retransmits,
         cno_received: t.snd.stats.cno_received - base.cno_received,
         cno_retransmits: t.snd.stats.cno_retransmits - base.cno_retransmits,
     };
@@ -138,6 +143,7 @@ fn tcp_summary(t: &crate::world::tcp::TcpFlow, measured_ns: f64) -> TcpSummary {
         retransmissions: st.retransmissions,
         timeouts: st.timeouts,
         fast_retransmits: st.fast_retransmits,
+        lost_retransmits: st.lost_retransmits,
         rtt_samples: rtt.count(),
         rtt_mean_s: rtt.mean_s(),
         rtt_p50_s: rtt.quantile_s(0.50),

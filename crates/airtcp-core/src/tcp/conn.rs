@@ -188,6 +188,8 @@ pub struct SenderStats {
     pub retransmissions: u64,
     pub timeouts: u64,
     pub fast_retransmits: u64,
+    /// Retransmissions found lost by SACK and sent again (Linux `tcp_mark_lost_retrans`).
+    pub lost_retransmits: u64,
     /// ACKs carrying a CNO, and the retransmissions they caused.
     pub cno_received: u64,
     pub cno_retransmits: u64,
@@ -232,6 +234,9 @@ pub struct Sender {
     /// retransmitted in this recovery).
     pub sb: Scoreboard,
     pub high_rxt: u64,
+    /// SACK recovery: HighData when the segment at `snd_una` was last retransmitted (0: not
+    /// in this recovery), for Linux's lost-retransmission check.
+    una_rxt_mark: u64,
     /// RFC 7323 TS.Recent: the receiver's latest TSval, echoed as TSecr.
     ts_recent: u64,
 }
@@ -260,6 +265,7 @@ impl Sender {
             last_rtt: None,
             sb: Scoreboard::default(),
             high_rxt: 0,
+            una_rxt_mark: 0,
             ts_recent: 0,
         }
     }
@@ -568,6 +574,17 @@ impl Sender {
     /// RFC 6675 (4.4) and the recovery loop: while cwnd - pipe >= 1 segment, send NextSeg.
     fn sack_send(&mut self, now: SimTime, out: &mut Vec<Segment>) {
         let mss = u64::from(self.p.mss);
+        if self.ca == CaState::Recovery && self.una_rxt_mark != 0 {
+            // Linux tcp_mark_lost_retrans (2.6.25-4.3): a segment sent after the head's
+            // retransmission is SACKed while the head is not: the retransmission was lost too;
+            // send it again rather than wait for the RTO.
+            let e = (self.snd_una + mss).min(self.snd_max);
+            if !self.sb.is_sacked(self.snd_una, e) && self.sb.high_sacked() > self.una_rxt_mark {
+                self.retransmit_una(now, out);
+                self.una_rxt_mark = self.snd_max;
+                self.stats.lost_retransmits += 1;
+            }
+        }
         // Bounded: each pass sends one segment or stops.
         for _ in 0..(self.s.cwnd as usize + 2) {
             let grid = Grid { mss, high_data: self.snd_max };
@@ -582,6 +599,9 @@ impl Sender {
             {
                 self.retransmit_at(s, now, out);
                 self.high_rxt = grid.seg_end(s);
+                if s == self.snd_una {
+                    self.una_rxt_mark = self.snd_max;
+                }
                 continue;
             }
             if !new_data || !self.send_one_at_nxt(now, out, wnd_end) {
@@ -600,6 +620,7 @@ impl Sender {
         self.set_ca(CaState::Recovery);
         // (4.3): retransmit the first segment presumed dropped, HighACK + 1.
         self.retransmit_una(now, out);
+        self.una_rxt_mark = self.snd_max;
         self.high_rxt = (self.snd_una + u64::from(self.p.mss)).min(self.snd_max);
         self.sack_send(now, out);
     }
@@ -732,6 +753,7 @@ impl Sender {
         // "Slow-but-Steady" variant, ns-2's default (paper 001's simulator).
         let mut timer = self.timer_after_ack(now);
         self.sb.advance(self.snd_una);
+        self.una_rxt_mark = 0; // a new head: its retransmission, if any, is not tracked
         if self.p.recovery == Recovery::Sack && self.ca == CaState::Recovery {
             self.high_rxt = self.high_rxt.max(self.snd_una);
             if self.snd_una >= self.recover {

@@ -30,6 +30,8 @@ struct Pipe {
     delack: Timer,
     /// Data segment indices whose first transmission is lost.
     drop_first: Vec<u64>,
+    /// Data segment indices whose first retransmission is lost too.
+    drop_first_rtx: Vec<u64>,
     sent: Vec<Tx>,
     /// (time, cwnd, ssthresh, state) after every ACK the sender processed.
     windows: Vec<(SimTime, u32, u32, CaState)>,
@@ -73,6 +75,7 @@ impl Pipe {
             rto: Timer::default(),
             delack: Timer::default(),
             drop_first: drop_first.to_vec(),
+            drop_first_rtx: Vec::new(),
             sent: Vec::new(),
             windows: Vec::new(),
             delivered: 0,
@@ -99,6 +102,10 @@ impl Pipe {
                 let i = index(seg.seq);
                 self.sent.push((now, i, seg.retransmit));
                 if !seg.retransmit && self.drop_first.contains(&i) {
+                    continue;
+                }
+                if seg.retransmit && self.drop_first_rtx.contains(&i) {
+                    self.drop_first_rtx.retain(|&k| k != i);
                     continue;
                 }
             }
@@ -323,6 +330,20 @@ fn sack_repairs_all_three_holes_in_one_round_trip() {
     nr.run(20);
     let last_nr = nr.sent.iter().filter(|t| t.2).map(|t| t.0).max().unwrap();
     assert_eq!(last_nr, SimTime(600_000_000));
+}
+
+#[test]
+fn sack_resends_a_lost_retransmission_without_waiting_for_the_rto() {
+    // Segment 40 is lost, and so is its fast retransmission at 400 ms. New data sent after
+    // that retransmission is SACKed one RTT later while 40 is still missing: Linux's
+    // tcp_mark_lost_retrans sends 40 again then (500 ms), not at the RTO (1 s min here).
+    let mut p = Pipe::new(params(Recovery::Sack), 120 * u64::from(MSS), 100, &[40]);
+    p.drop_first_rtx = vec![40];
+    p.run(20);
+    assert_eq!(p.delivered, 120 * u64::from(MSS));
+    let rtx: Vec<_> = p.sent.iter().filter(|t| t.2 && t.1 == 40).map(|t| t.0).collect();
+    assert_eq!(rtx, [SimTime(400_000_000), SimTime(500_000_000)]);
+    assert_eq!((p.snd.stats.lost_retransmits, p.snd.stats.timeouts), (1, 0));
 }
 
 #[test]
