@@ -1220,6 +1220,23 @@ def _wifi_spec(b: _Build) -> dict[str, Any]:
             if mac.qdisc != "none"
             else {}
         ),
+        **(
+            {
+                "txq": {
+                    "target_ms": float(mac.txq_target_ms),
+                    "interval_ms": float(mac.txq_interval_ms),
+                    "quantum_bytes": mac.txq_quantum_bytes,
+                    "limit_packets": mac.txq_limit_packets,
+                    "airtime_fairness": mac.airtime_fairness,
+                    "aql": mac.aql,
+                    "aql_low_us": mac.aql_low_us,
+                    "aql_high_us": mac.aql_high_us,
+                    "aql_threshold_us": mac.aql_threshold_us,
+                }
+            }
+            if mac.txq != "none"
+            else {}
+        ),
     }
 
 

@@ -166,6 +166,41 @@ class MacConfig(_Model):
     )
     codel_target_ms: float = _field(5.0, "number > 0 ms", "CoDel's target", gt=0.0, le=1e6)
     codel_interval_ms: float = _field(100.0, "number > 0 ms", "CoDel's interval", gt=0.0, le=1e6)
+    txq: Literal["none", "fq-codel"] = _field(
+        "none",
+        '"none" or "fq-codel" (with qdisc = "none")',
+        "Linux today's queues inside every WiFi interface (mac80211's intermediate queues): per "
+        "station and access category an FQ-CoDel the driver pulls from as queue_limit_packets "
+        "drains, no qdisc above (noqueue)",
+    )
+    txq_target_ms: float = _field(20.0, "number > 0 ms", "mac80211's CoDel target", gt=0.0, le=1e6)
+    txq_interval_ms: float = _field(
+        100.0, "number > 0 ms", "mac80211's CoDel interval", gt=0.0, le=1e6
+    )
+    txq_quantum_bytes: int = _field(
+        300, "integer 1..65535 bytes", "FQ's deficit round robin quantum", ge=1, le=65535
+    )
+    txq_limit_packets: int = _field(
+        8192, "integer 1..10^5 packets", "packets one station's queue holds", ge=1, le=100_000
+    )
+    airtime_fairness: bool = _field(
+        True,
+        "true or false",
+        "txq: stations take turns by deficit round robin charged with their airtime "
+        "(mac80211's airtime fairness); false: frame by frame",
+    )
+    aql: bool = _field(
+        False,
+        "true or false",
+        "txq: airtime queue limits: a station hands the driver frames while its estimated "
+        "airtime there is below aql_low_us, or aql_high_us while the interface's is below "
+        "aql_threshold_us",
+    )
+    aql_low_us: int = _field(5000, "integer 1..10^6 us", "AQL_TXQ_LIMIT_L", ge=1, le=1_000_000)
+    aql_high_us: int = _field(12_000, "integer 1..10^6 us", "AQL_TXQ_LIMIT_H", ge=1, le=1_000_000)
+    aql_threshold_us: int = _field(
+        24_000, "integer 1..10^6 us", "IEEE80211_AQL_THRESHOLD", ge=1, le=1_000_000
+    )
     ba_retry_remedy: bool = _field(
         False,
         'true or false (standard = "80211n" with ht.ampdu)',
@@ -197,6 +232,24 @@ class MacConfig(_Model):
                         f"{pair[0]} (three addresses) or {pair[1]} (four), or unset",
                     )
                 )
+        if self.txq != "none" and self.qdisc != "none":
+            issues.append(
+                _Issue(
+                    ("txq",),
+                    f'not with qdisc = "{self.qdisc}" (Linux today runs noqueue above them)',
+                    self.txq,
+                    '"none", or qdisc = "none"',
+                )
+            )
+        if self.aql_high_us < self.aql_low_us:
+            issues.append(
+                _Issue(
+                    ("aql_high_us",),
+                    f"must be >= mac.aql_low_us = {self.aql_low_us}",
+                    self.aql_high_us,
+                    f"integer {self.aql_low_us}..10^6 us",
+                )
+            )
         if self.cw_min is not None and self.cw_max is not None and self.cw_max < self.cw_min:
             issues.append(
                 _Issue(

@@ -101,7 +101,9 @@ impl Wifi {
         }
         mac.exchange = Exchange::TxData { ac: ac as u8 };
         mac.txops[ac].data_sent = true;
-        mac.peers[data.dst.idx()].link.attempts += 1;
+        let link = &mut mac.peers[data.dst.idx()].link;
+        link.attempts += 1;
+        link.airtime_ns += data.txv.duration(data.bytes).0;
         mac.counters.attempts += 1; // PPDUs; MPDU retries are counted as they are settled
         Some(data)
     }

@@ -66,6 +66,22 @@ impl AirtimeRound {
         }
     }
 
+    /// Stations in the round.
+    pub fn len(&self) -> usize {
+        self.active.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.active.is_empty()
+    }
+
+    /// `sta`, at the head, may not send now (AQL): it goes to the tail with its deficit.
+    pub fn skip(&mut self, sta: NodeId) {
+        if self.active.front() == Some(&sta) {
+            self.active.rotate_left(1);
+        }
+    }
+
     /// `sta`'s transmission (or reception) took `airtime_us` (`ieee80211_sta_register_airtime`).
     pub fn charge(&mut self, sta: NodeId, airtime_us: i64) {
         self.deficit[sta.idx()] -= airtime_us;

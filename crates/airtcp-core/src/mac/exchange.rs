@@ -77,7 +77,9 @@ impl Wifi {
         } else {
             mac.exchange = Exchange::TxData { ac: ac as u8 };
             mac.txops[ac].data_sent = true;
-            mac.peers[data.dst.idx()].link.attempts += 1;
+            let link = &mut mac.peers[data.dst.idx()].link;
+            link.attempts += 1;
+            link.airtime_ns += data.txv.duration(data.bytes).0;
             mac.counters.attempts += 1;
             mac.counters.retries += u64::from(data.retry);
             data
@@ -135,7 +137,9 @@ impl Wifi {
             mac.response = None;
             mac.exchange = Exchange::TxData { ac: frame.ac };
             mac.txops[usize::from(frame.ac)].data_sent = true;
-            mac.peers[frame.dst.idx()].link.attempts += 1;
+            let link = &mut mac.peers[frame.dst.idx()].link;
+            link.attempts += 1;
+            link.airtime_ns += frame.txv.duration(frame.bytes).0;
             mac.counters.attempts += 1;
             mac.counters.retries += u64::from(frame.retry);
         }

@@ -65,6 +65,9 @@ impl Station {
 pub struct LinkStats {
     /// Data attempts (first transmissions and retransmissions).
     pub attempts: u64,
+    /// Airtime of those attempts' PPDUs [ns] (the driver's `ath_tx_count_airtime`, which
+    /// mac80211's airtime fairness is charged with).
+    pub airtime_ns: u64,
     /// Frames acknowledged.
     pub acked: u64,
     /// Frames given up at the retry limit.

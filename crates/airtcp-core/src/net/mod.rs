@@ -4,6 +4,7 @@ pub mod codel;
 pub mod fq_codel;
 pub mod qdisc;
 pub mod routing;
+pub mod txq;
 
 use std::collections::VecDeque;
 

@@ -85,6 +85,25 @@ pub struct WifiSpec {
     /// drops).
     #[serde(default)]
     pub qdisc: Option<QdiscSpec>,
+    /// mac80211's intermediate queues inside every WiFi interface (Linux today: per station
+    /// and access category an FQ-CoDel, airtime fairness, AQL); unset: none.
+    #[serde(default)]
+    pub txq: Option<TxqSpec>,
+}
+
+/// The `wifi.txq` table (`net::txq`).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TxqSpec {
+    pub target_ms: f64,
+    pub interval_ms: f64,
+    pub quantum_bytes: u32,
+    pub limit_packets: u32,
+    pub airtime_fairness: bool,
+    pub aql: bool,
+    pub aql_low_us: u32,
+    pub aql_high_us: u32,
+    pub aql_threshold_us: u32,
 }
 
 /// The `wifi.qdisc` table.
@@ -341,6 +360,42 @@ impl WifiSpec {
                         format!("{} is out of range; allowed: > 0 and <= 1e6 ms", num(v)),
                     );
                 }
+            }
+        }
+        if let Some(t) = &w.txq {
+            if w.qdisc.is_some() {
+                return err(
+                    "wifi.txq",
+                    "not with wifi.qdisc (Linux today runs noqueue above them)".to_string(),
+                );
+            }
+            for (name, v) in [("target_ms", t.target_ms), ("interval_ms", t.interval_ms)] {
+                if !(v.is_finite() && v > 0.0 && v <= 1e6) {
+                    return err(
+                        &format!("wifi.txq.{name}"),
+                        format!("{} is out of range; allowed: > 0 and <= 1e6 ms", num(v)),
+                    );
+                }
+            }
+            for (name, v, hi) in [
+                ("quantum_bytes", t.quantum_bytes, 65_535),
+                ("limit_packets", t.limit_packets, MAX_QUEUE_PACKETS),
+                ("aql_low_us", t.aql_low_us, 1_000_000),
+                ("aql_high_us", t.aql_high_us, 1_000_000),
+                ("aql_threshold_us", t.aql_threshold_us, 1_000_000),
+            ] {
+                if !(1..=hi).contains(&v) {
+                    return err(
+                        &format!("wifi.txq.{name}"),
+                        format!("{v} is out of range; allowed: 1..={hi}"),
+                    );
+                }
+            }
+            if t.aql_high_us < t.aql_low_us {
+                return err(
+                    "wifi.txq.aql_high_us",
+                    format!("{} is below aql_low_us {}; allowed: >= aql_low_us", t.aql_high_us, t.aql_low_us),
+                );
             }
         }
         if w.ba_retry_remedy && !w.ht.as_ref().is_some_and(|h| h.ampdu) {

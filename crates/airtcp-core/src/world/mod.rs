@@ -69,6 +69,12 @@ pub struct World {
     pub qdisc_scratch: Vec<PacketId>,
     /// Some interface has a qdisc (the one test a run without pays per packet).
     pub has_qdisc: bool,
+    /// mac80211's intermediate queues inside each WiFi interface (`wifi.txq`; none where
+    /// unset), and per packet (by slab index) the peer and the airtime [us] AQL counts for it
+    /// while it is in the driver.
+    pub txqs: Vec<Option<crate::net::txq::Txqs>>,
+    pub has_txq: bool,
+    pub txq_pending: Vec<(u32, u32)>,
     /// Scratch for an A-MPDU's subframes (reused: no allocation per PPDU).
     pub subframes: Vec<(u16, PacketId, u32)>,
 }
@@ -355,6 +361,29 @@ impl World {
                 .collect(),
             qdisc_scratch: Vec::new(),
             has_qdisc: w.qdisc.is_some(),
+            txqs: spec
+                .nodes
+                .iter()
+                .map(|ns| {
+                    let t = w.txq.as_ref().filter(|_| ns.wifi)?;
+                    use crate::net::txq::{AqlParams, TxqParams, Txqs};
+                    let ms = |v: f64| Dur((v * 1e6).round() as u64);
+                    let mut fq = TxqParams::MAC80211_FQ;
+                    fq.codel.target = ms(t.target_ms);
+                    fq.codel.interval = ms(t.interval_ms);
+                    fq.quantum = t.quantum_bytes;
+                    fq.limit = t.limit_packets as usize;
+                    let aql = t.aql.then_some(AqlParams {
+                        low_us: i64::from(t.aql_low_us),
+                        high_us: i64::from(t.aql_high_us),
+                        threshold_us: i64::from(t.aql_threshold_us),
+                    });
+                    let params = TxqParams { fq, airtime_fairness: t.airtime_fairness, aql };
+                    Some(Txqs::new(params, spec.nodes.len()))
+                })
+                .collect(),
+            has_txq: w.txq.is_some(),
+            txq_pending: Vec::new(),
             subframes: Vec::with_capacity(crate::mac::ht::blockack::WINDOW as usize),
         })
     }

@@ -28,6 +28,9 @@ impl World {
                 return queued;
             }
         }
+        if self.has_txq && self.txqs[node.idx()].is_some() {
+            return self.txq_enqueue(node, next_hop, id, now);
+        }
         if self.mac_enqueue(node, next_hop, id, now) {
             return true;
         }
@@ -87,6 +90,80 @@ impl World {
             self.drop_packet(id);
         }
         self.qdisc_scratch = dropped;
+    }
+
+    /// A packet enters `node`'s intermediate queue for `next_hop` (`ieee80211_txq_enqueue`),
+    /// and the driver pulls what it has room for. False if it was dropped on the way in.
+    #[inline(never)]
+    fn txq_enqueue(&mut self, node: NodeId, next_hop: NodeId, id: PacketId, now: SimTime) -> bool {
+        let p = self.packets.get(id);
+        let (ac, flow, bytes) = (p.ac as usize, p.flow.0, p.ip_bytes);
+        let mut dropped = std::mem::take(&mut self.qdisc_scratch);
+        let q = self.txqs[node.idx()].as_mut().expect("checked");
+        q.push(next_hop, ac, flow, id, bytes, now, &mut dropped);
+        let lost_self = dropped.contains(&id);
+        self.wifi.macs[node.idx()].counters.drops_qdisc += dropped.len() as u64;
+        for d in dropped.drain(..) {
+            self.drop_packet(d);
+        }
+        self.qdisc_scratch = dropped;
+        self.drain_txq(node, now);
+        !lost_self
+    }
+
+    /// The driver of `node` has room: it pulls frames from the intermediate queues, station by
+    /// station as the scheduler says and AQL allows (CoDel drops on the way); each frame's
+    /// estimated airtime at the peer's current rate counts as pending until it is done.
+    #[inline(never)]
+    fn drain_txq(&mut self, node: NodeId, now: SimTime) {
+        let mut dropped = std::mem::take(&mut self.qdisc_scratch);
+        for ac in 0..crate::mac::AC_COUNT {
+            while self.wifi.has_room(node, ac) {
+                let Some(q) = self.txqs[node.idx()].as_mut() else { break };
+                let Some((id, peer)) = q.pop(ac, now, &mut dropped) else { break };
+                // ieee80211_calc_expected_tx_airtime: the frame's bits at the current rate.
+                let kbps = self.wifi.macs[node.idx()].peers[peer.idx()].mode.rate_kbps().max(1);
+                let est_us =
+                    (u64::from(self.packets.get(id).ip_bytes) * 8 * 1000).div_ceil(u64::from(kbps)) as u32;
+                let i = id.0 as usize;
+                if self.txq_pending.len() <= i {
+                    self.txq_pending.resize(i + 1, (0, 0));
+                }
+                self.txq_pending[i] = (peer.0, est_us);
+                if let Some(q) = self.txqs[node.idx()].as_mut() {
+                    q.add_pending(peer, i64::from(est_us));
+                }
+                if !self.mac_enqueue(node, peer, id, now) {
+                    self.txq_done(node, id);
+                    self.drop_packet(id);
+                }
+            }
+        }
+        self.wifi.macs[node.idx()].counters.drops_codel += dropped.len() as u64;
+        for id in dropped.drain(..) {
+            self.drop_packet(id);
+        }
+        self.qdisc_scratch = dropped;
+    }
+
+    /// `node`'s driver is done with `packet` (acknowledged or given up): its pending airtime
+    /// leaves AQL's count, and its station is charged the airtime it used since the last
+    /// charge (`ieee80211_sta_register_airtime`).
+    #[inline(never)]
+    fn txq_done(&mut self, node: NodeId, packet: PacketId) {
+        let Some(q) = self.txqs[node.idx()].as_mut() else { return };
+        let Some(&(peer, est_us)) = self.txq_pending.get(packet.0 as usize) else { return };
+        if est_us == 0 {
+            return;
+        }
+        self.txq_pending[packet.0 as usize] = (0, 0);
+        let peer = NodeId(peer);
+        q.add_pending(peer, -i64::from(est_us));
+        let used = self.wifi.macs[node.idx()].peers[peer.idx()].link.airtime_ns;
+        let delta = used - q.charged_ns[peer.idx()];
+        q.charged_ns[peer.idx()] = used - delta % 1000; // the part below 1 us waits
+        let ac = self.packets.get(packet).ac as usize;
+        q.charge(peer, ac, (delta / 1000) as i64);
     }
 
     /// Let `node` contend if its medium is idle.
@@ -345,12 +422,28 @@ impl World {
                     let copy = *self.packets.get(packet);
                     self.deliver_corrupt(node, copy, hit, now);
                 }
-                MacInd::Acked { packet, .. } => self.packets.free(packet),
-                MacInd::Dropped { packet, arrived: true, .. } => self.packets.free(packet),
-                MacInd::Dropped { packet, arrived: false, .. } => self.drop_packet(packet),
+                MacInd::Acked { node, packet } => {
+                    if self.has_txq {
+                        self.txq_done(node, packet);
+                    }
+                    self.packets.free(packet)
+                }
+                MacInd::Dropped { node, packet, arrived } => {
+                    if self.has_txq {
+                        self.txq_done(node, packet);
+                    }
+                    if arrived {
+                        self.packets.free(packet)
+                    } else {
+                        self.drop_packet(packet)
+                    }
+                }
                 MacInd::Room { node } => {
                     if self.has_qdisc {
                         self.drain_qdisc(node, now);
+                    }
+                    if self.has_txq {
+                        self.drain_txq(node, now);
                     }
                     self.refill(node, now)
                 }
