@@ -423,8 +423,256 @@ def ht_upload(knobs: HtUploadKnobs, rest: Mapping[str, Any]) -> dict[str, Any]:
     return cfg
 
 
+P002Queue = Literal["native", "codel", "mac-fq", "mac-fq-codel", "mac-fq-codel-aql"]
+
+
+def p002_queue(queue: str) -> dict[str, Any]:
+    """The ``[mac]`` keys of paper 002's queue knob."""
+    if queue in ("native", "codel"):
+        return {
+            "queue_limit_packets": P002_ATH9K_QDEPTH,
+            "qdisc": "pfifo" if queue == "native" else "codel",
+            "qdisc_limit_packets": P002_QDISC_LIMIT_PACKETS,
+        }
+    return {
+        "queue_limit_packets": P002_DRIVER_FRAMES,
+        "txq": "fq-codel",
+        "airtime_fairness": queue != "mac-fq",
+        "aql": queue == "mac-fq-codel-aql",
+    }
+
+
+class Paper002Knobs(BaseModel):
+    """Paper 002's knobs (Nomoto, Wu, Ohzahata, Kato; docs/paper-002.md)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
+
+    distance_m: float = _field(
+        5.0,
+        "number 0.1..100 m",
+        "station to AP in the wooden house (the paper's positions span 1.2 to 10 m)",
+        ge=0.1,
+        le=100.0,
+    )
+    mcs: int | None = _field(
+        None,
+        "unset, or integer 0..15",
+        "a fixed MCS at 40 MHz with the short guard interval (rate_control constant); unset: "
+        "the rate control chooses",
+        ge=0,
+        le=15,
+    )
+    cc: Literal["reno", "cubic"] = _field("cubic", '"reno" or "cubic"', "TCP's congestion control")
+    delay_ms: float = _field(
+        0.0,
+        "number 0..1000 ms",
+        "one-way delay the bridge (netem) adds between the AP and the server (paper: 0 or 50)",
+        ge=0.0,
+        le=1000.0,
+    )
+    queue: P002Queue = _field(
+        "native",
+        '"native", "codel", "mac-fq", "mac-fq-codel" or "mac-fq-codel-aql"',
+        "the queues: Linux 3.2's pfifo_fast (1000 packets) over ath9k's 123 frames per AC; "
+        "Linux 3.5's CoDel (target 5 ms, interval 100 ms) as the qdisc; or Linux today: "
+        "mac80211's per-station FQ-CoDel (20 ms, 100 ms) with airtime fairness, without it "
+        "(mac-fq: frame by frame), or with AQL too, over 64 frames in the driver",
+    )
+    scheme: Literal["none", "ba-retry"] = _field(
+        "none",
+        '"none" or "ba-retry"',
+        "none: native 802.11n (Block-Ack retry limit 10); ba-retry: the paper's remedy (limit "
+        "10/8/5/2 by the averaged data rate, TCP frames only)",
+    )
+    rate_control: Literal["ath9k", "minstrel-ht", "constant"] = _field(
+        "ath9k",
+        '"ath9k", "minstrel-ht" or "constant"',
+        "the rate control of both ends (the paper's laptop: ath9k's own, Linux 3.2); constant "
+        "needs mcs",
+    )
+    duration_s: float = _field(
+        60.0, "number 0.1..3600 s", "the upload (after a 5 s warm-up trickle)", ge=0.1, le=3600.0
+    )
+
+
+# Paper 002's wooden house (IV-A, no figures of the radio given): a log-distance loss with
+# exponent 4 (two floors, stairs, wooden walls; ITU-R P.1238's residential 2.8 plus a floor) and
+# 59.5 dB at 1 m, 16 dBm at both ends, and a Nakagami-3 fade per 50 ms block (people moving in a
+# room; a coherence time of 0.42 / f_d at walking speed is about 25 ms at 5 GHz). Receivers
+# sense and detect preambles down to -90 dBm (a real chip's floor, about 4 dB of SNR at 40 MHz,
+# rather than the standard's -82 dBm minimum, which would hide the two ends from each other in
+# a fade at 9 m). Calibrated so that 1.2 to 10 m spans the average data rates ath9k's rate
+# control reaches (docs/paper-002.md, "The channel").
+P002_PATH_LOSS_EXPONENT = 4.0
+P002_REFERENCE_LOSS_DB = 59.5
+P002_NAKAGAMI_M = 3.0
+P002_COHERENCE_MS = 50.0
+P002_DETECT_DBM = -90.0
+# Before the upload the laptop is associated and in use (the paper's runs follow one another):
+# a 0.5 Mbit/s trickle each way for this long trains both ends' rate control, then iperf's
+# 60 s upload starts and is measured alone.
+P002_WARMUP_S = 5.0
+P002_TRICKLE_MBPS = 0.5
+# Linux 3.2's queues: txqueuelen 1000 per pfifo_fast child, ath9k's ATH_MAX_QDEPTH 123 per AC.
+P002_QDISC_LIMIT_PACKETS = 1000
+P002_ATH9K_QDEPTH = 123
+# Linux today: what ath9k holds below mac80211's queues, two A-MPDUs (ATH_AGGR_MIN_QDEPTH) of
+# at most 32 subframes per access category.
+P002_DRIVER_FRAMES = 64
+
+
+def paper002(knobs: Paper002Knobs, rest: Mapping[str, Any]) -> dict[str, Any]:
+    """Paper 002's set-up (Fig. 3): an ath9k laptop uploading by TCP through its AP and a
+    bridge (netem's delay) to a server on Gigabit Ethernet, 802.11n at 5 GHz, 40 MHz, two
+    streams, short guard interval (Table I's rates), ath9k's aggregation and retry limits."""
+    k = knobs
+    del rest
+    if k.rate_control == "constant" and k.mcs is None:
+        raise ScenarioError('mcs: required with rate_control = "constant" (allowed: integer 0..15)')
+    rc = "constant" if k.mcs is not None else k.rate_control
+    mac: dict[str, Any] = {
+        "rate_control": rc,
+        **p002_queue(k.queue),
+        "ba_retry_remedy": k.scheme == "ba-retry",
+    }
+    return {
+        "name": f"paper-002-{k.queue}-{k.scheme}-{k.cc}",
+        "topology": "bss",
+        "stations": 1,
+        "spacing_m": k.distance_m,
+        "standard": "80211n",
+        "ht": {
+            "band_ghz": 5.0,
+            "channel_width_mhz": 40,
+            "short_gi": True,
+            "streams": 2,
+            "mcs": 15 if k.mcs is None else k.mcs,
+            "ampdu": True,
+            "aggregation": "ath9k",
+        },
+        "duration_s": P002_WARMUP_S + k.duration_s,
+        "warmup_s": P002_WARMUP_S,
+        "mac": mac,
+        "channel": {
+            "model": "radio",
+            "path_loss_exponent": P002_PATH_LOSS_EXPONENT,
+            "reference_loss_db": P002_REFERENCE_LOSS_DB,
+            "fading": "nakagami",
+            "nakagami_m": P002_NAKAGAMI_M,
+            "coherence_ms": P002_COHERENCE_MS,
+            "cca_threshold_dbm": P002_DETECT_DBM,
+            "preamble_detection_min_rssi_dbm": P002_DETECT_DBM,
+        },
+        "tcp": {"cc": k.cc, "mss_bytes": 1448, "recovery": "sack"},  # Linux: SACK on
+        "payload_bytes": 1448,
+        "nodes": [{"name": "server", "role": "host"}],
+        "links": [{"a": "ap", "b": "server", "rate_mbps": 1000, "delay_ms": k.delay_ms}],
+        "flows": [
+            {"kind": "tcp-bulk", "src": "sta1", "dst": "server", "start_s": P002_WARMUP_S},
+            *(
+                {
+                    "kind": "udp-cbr",
+                    "src": a,
+                    "dst": b,
+                    "rate_mbps": P002_TRICKLE_MBPS,
+                    "stop_s": P002_WARMUP_S,
+                }
+                for a, b in (("sta1", "server"), ("server", "sta1"))
+            ),
+        ],
+    }
+
+
+class Paper002AnomalyKnobs(BaseModel):
+    """Beyond paper 002: several stations at different rates behind one AP (docs/paper-002.md,
+    "Linux-today queueing")."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
+
+    queue: P002Queue = _field(
+        "native",
+        '"native", "codel", "mac-fq", "mac-fq-codel" or "mac-fq-codel-aql"',
+        "the queues of every node, as paper-002's knob",
+    )
+    distances_m: list[float] = _field(
+        [2.0, 6.0, 8.0],
+        "a list of 1..8 numbers 0.1..100 m",
+        "each station's distance from the AP, all on one side (they hear one another)",
+        min_length=1,
+        max_length=8,
+    )
+    direction: Literal["download", "upload"] = _field(
+        "download", '"download" or "upload"', "TCP from the server to each station, or back"
+    )
+    cc: Literal["reno", "cubic"] = _field("cubic", '"reno" or "cubic"', "TCP's congestion control")
+    rate_control: Literal["ath9k", "minstrel-ht"] = _field(
+        "minstrel-ht",
+        '"ath9k" or "minstrel-ht"',
+        "the rate control of every node (Linux today's ath9k runs mac80211's Minstrel-HT)",
+    )
+    fading: bool = _field(
+        False,
+        "true or false",
+        "the house's Nakagami fades (paper-002's channel); false: each station at a steady rate",
+    )
+    duration_s: float = _field(
+        30.0, "number 0.1..3600 s", "the transfers (after a 5 s warm-up trickle)", ge=0.1, le=3600.0
+    )
+
+
+def paper002_anomaly(knobs: Paper002AnomalyKnobs, rest: Mapping[str, Any]) -> dict[str, Any]:
+    """Paper 002's house with one bulk TCP flow per station, each at its own distance (so at
+    its own rate): the 802.11 performance anomaly and mac80211's airtime fairness."""
+    k = knobs
+    base = paper002(Paper002Knobs(queue=k.queue, cc=k.cc, rate_control=k.rate_control,
+                                  duration_s=k.duration_s), rest)  # fmt: skip
+    for d in k.distances_m:
+        if not (0.1 <= d <= 100.0):
+            raise ScenarioError(f"distances_m: {d!r} is out of range (allowed: numbers 0.1..100 m)")
+    stas = [f"sta{i + 1}" for i in range(len(k.distances_m))]
+    base.update(
+        name=f"paper-002-anomaly-{k.queue}",
+        topology="custom",
+        nodes=[
+            {"name": "ap", "role": "ap"},
+            *(
+                {"name": s, "role": "sta", "x_m": d}
+                for s, d in zip(stas, k.distances_m, strict=True)
+            ),
+            {"name": "server", "role": "host"},
+        ],
+        flows=[
+            *(
+                {"kind": "tcp-bulk", "src": "server", "dst": s, "start_s": P002_WARMUP_S}
+                if k.direction == "download"
+                else {"kind": "tcp-bulk", "src": s, "dst": "server", "start_s": P002_WARMUP_S}
+                for s in stas
+            ),
+            *(
+                {
+                    "kind": "udp-cbr",
+                    "src": a,
+                    "dst": b,
+                    "rate_mbps": P002_TRICKLE_MBPS,
+                    "stop_s": P002_WARMUP_S,
+                }
+                for s in stas
+                for a, b in ((s, "server"), ("server", s))
+            ),
+        ],  # fmt: skip
+    )
+    for key in ("stations", "spacing_m"):
+        base.pop(key, None)
+    if not k.fading:
+        for key in ("fading", "nakagami_m", "coherence_ms"):
+            base["channel"].pop(key)
+    return base
+
+
 TEMPLATES: dict[str, tuple[type[BaseModel], Callable[[Any, Mapping[str, Any]], dict[str, Any]]]] = {
     "ht-upload": (HtUploadKnobs, ht_upload),
+    "paper-002": (Paper002Knobs, paper002),
+    "paper-002-anomaly": (Paper002AnomalyKnobs, paper002_anomaly),
     "paper-003": (Paper003Knobs, paper003),
     "paper-004": (Paper004Knobs, paper004),
 }

@@ -14,6 +14,10 @@ __all__ = ["PAPERS", "ReproduceError", "reproduce"]
 # Paper id -> (module name, one-line title).
 PAPERS: dict[str, tuple[str, str]] = {
     "001": ("airtcp.reproduce.p001", "Brar et al., TCP in conflict-based wireless links"),
+    "002": (
+        "airtcp.reproduce.p002",
+        "Nomoto et al., bufferbloat of TCP uploads over 802.11n (Block-Ack retry limit, CoDel)",
+    ),
     "003": (
         "airtcp.reproduce.p003",
         "Kashibuchi et al., TCP over adaptive multi-rate 802.11 (ARF)",
