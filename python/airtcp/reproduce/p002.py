@@ -38,6 +38,7 @@ import numpy as np
 import pandas as pd
 
 from airtcp import store, sweep
+from airtcp.config.templates import P002_WARMUP_S
 from airtcp.reproduce.common import (
     Claim,
     Estimate,
@@ -83,6 +84,7 @@ ANOMALY_BASE: dict[str, Any] = {"template": "paper-002-anomaly", "distances_m": 
 # The cases (congestion control, one-way delay [ms]) and the paper's figure for each.
 CASES: dict[str, tuple[str, float]] = {"fig4": ("cubic", 0.0), "fig5": ("cubic", 50.0),
                                        "fig6": ("reno", 50.0), "reno0": ("reno", 0.0)}  # fmt: skip
+CASE_SHORT = {"fig4": "Fig. 4", "fig5": "Fig. 5", "fig6": "Fig. 6", "reno0": "Reno, 0 ms"}
 CASE_TITLES = {
     "fig4": "Fig. 4: CUBIC, no added delay",
     "fig5": "Fig. 5: CUBIC, 100 ms added round-trip delay",
@@ -100,6 +102,8 @@ BASE: dict[str, Any] = {
     "rate_control": "ath9k",
     "duration_s": 60.0,
 }
+# The template's warm-up before the upload starts [s] (templates.P002_WARMUP_S).
+WARMUP_S = P002_WARMUP_S
 # Fig. 7's position: where ath9k's average data rate is near 216 Mbit/s in the wooden house.
 TIMELINE_DISTANCE_M = 4.2
 # The rate bounds the paper's claims name [Mbit/s].
@@ -457,6 +461,10 @@ def figures(
                 ax.scatter(x["rate_mbps"], x[m], s=14, marker=MARKERS[s], color=COLORS[s],
                            alpha=0.7, label=LABELS[s])  # fmt: skip
             ax.set_xscale("log")
+            # Table I's rates as the ticks (the paper's axis), no minor labels.
+            ticks = [13.5, 27.0, 54.0, 108.0, 216.0, 300.0]
+            ax.set_xticks(ticks, [f"{v:g}" for v in ticks])
+            ax.xaxis.set_minor_formatter("")
             if m != "throughput_mbps":
                 ax.set_yscale("log")
             ax.set_xlabel("average data rate [Mbit/s]")
@@ -488,7 +496,8 @@ def _anomaly_figure(a: pd.DataFrame, out: Path) -> list[Path]:
         rate = a[a["station"] == s]["sta_rate_mbps"].mean()
         ax.bar(np.arange(len(queues)) + (j - (len(stations) - 1) / 2) * width, means, width,
                label=f"{s} (its uplink's rate {rate:.0f} Mbit/s)")  # fmt: skip
-    ax.set_xticks(np.arange(len(queues)), [ANOMALY_QUEUES[q] for q in queues], fontsize=8)
+    ax.set_xticks(np.arange(len(queues)), [ANOMALY_QUEUES[q].replace(" (", "\n(").replace(", ", ",\n")
+                                           .replace(" + ", "\n+ ") for q in queues], fontsize=8)  # fmt: skip
     ax.set_ylabel("TCP throughput [Mbit/s]")
     ax.legend(fontsize=8)
     ax.grid(alpha=0.3, axis="y")
@@ -533,12 +542,15 @@ def _timeline(t: pd.DataFrame, root: Path, out: Path) -> list[Path]:
     for s in SCHEMES:
         g = np.asarray(goodput.get(s, []), dtype=float) / 1e6
         a1.step(np.arange(1, len(g) + 1), g, where="pre", color=COLORS[s], lw=1, label=LABELS[s])
-        c = tcp[s]
-        a2.step(c["time_ns"] / 1e9, c["cwnd"], where="post", color=COLORS[s], lw=0.8)
+        c = tcp[s]  # the upload starts after the warm-up: its clock, as the goodput's
+        a2.step(c["time_ns"] / 1e9 - WARMUP_S, c["cwnd"], where="post", color=COLORS[s], lw=0.8)
     a1.set_ylabel("throughput per second [Mbit/s]")
     a1.legend(fontsize=8)
     a2.set_ylabel("cwnd [segments]")
-    a2.set_xlabel("time [s]")
+    a2.set_xlabel(
+        "time since the upload started [s] (native and the proposal coincide: its limit stays 10)"
+    )
+    a2.set_xlim(left=0)
     for ax in (a1, a2):
         ax.grid(alpha=0.3)
     rate = cell(tl, scheme="native")["rate_mbps"].iloc[0]
@@ -570,10 +582,10 @@ def _today_rows(t: pd.DataFrame) -> list[str]:
             "| throughput >= 80 [Mbit/s] |", "|---|---|---|---|---|---|"]  # fmt: skip
     lo = lambda r: r < REMEDY_SPLIT_MBPS  # noqa: E731
     hi = lambda r: r >= REMEDY_SPLIT_MBPS  # noqa: E731
-    for case, title in CASE_TITLES.items():
+    for case in CASE_TITLES:
         for s in SCHEMES:
             e = [_region(t, case, s, m, w) for m in ("rtt_ms", "throughput_mbps") for w in (lo, hi)]
-            rows.append(f"| {title.split(':')[0]} | {LABELS[s]} | {e[0].fmt(1, 0)} | "
+            rows.append(f"| {CASE_SHORT[case]} | {LABELS[s]} | {e[0].fmt(1, 0)} | "
                         f"{e[1].fmt(1, 0)} | {e[2].fmt(1, 1)} | {e[3].fmt(1, 1)} |")  # fmt: skip
     return rows
 
