@@ -24,6 +24,7 @@ pub mod event;
 pub mod ids;
 pub mod mac;
 pub mod medium;
+pub mod mesh;
 pub mod net;
 pub mod phy;
 pub mod rng;

@@ -75,6 +75,10 @@ pub struct LinkStats {
     /// Average of the final outcomes, 100 for a frame given up and 0 for one acknowledged:
     /// mac80211's `fail_avg`, fed once per final status by `ieee80211s_update_metric()`.
     pub fail_avg: Ewma,
+    /// The same average as Linux 3.12 kept it (paper 000's kernel; `mesh::metric::FailAvg`),
+    /// and whether it has crossed the broken-link threshold since the last read.
+    pub fail_avg_3_12: crate::mesh::metric::FailAvg,
+    pub link_broken: bool,
 }
 
 impl LinkStats {
@@ -86,6 +90,7 @@ impl LinkStats {
             self.given_up += 1;
         }
         self.fail_avg.add(if acked { 0 } else { 100 });
+        self.link_broken |= self.fail_avg_3_12.update(acked);
     }
 }
 
