@@ -1,5 +1,7 @@
 //! IEEE 802.11s mesh as Linux's open80211s runs it (issue 16, paper 000): built so far, the
-//! Airtime Link Metric and the failure average behind it (`metric`). Peering, HWMP and mesh
-//! frames are to come.
+//! Airtime Link Metric and the failure average behind it (`metric`) and HWMP's on-demand path
+//! selection as a pure state machine per mesh point (`hwmp`). Peering, mesh frames and the
+//! world's glue (HWMP frames on the air, routing by it) are to come.
 
+pub mod hwmp;
 pub mod metric;
