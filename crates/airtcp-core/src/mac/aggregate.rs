@@ -103,7 +103,9 @@ impl Wifi {
         mac.txops[ac].data_sent = true;
         let link = &mut mac.peers[data.dst.idx()].link;
         link.attempts += 1;
-        link.airtime_ns += data.txv.duration(data.bytes).0;
+        if w.airtime_meter {
+            link.airtime_ns += data.txv.duration(data.bytes).0;
+        }
         mac.counters.attempts += 1; // PPDUs; MPDU retries are counted as they are settled
         Some(data)
     }

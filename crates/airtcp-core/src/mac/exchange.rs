@@ -79,7 +79,9 @@ impl Wifi {
             mac.txops[ac].data_sent = true;
             let link = &mut mac.peers[data.dst.idx()].link;
             link.attempts += 1;
-            link.airtime_ns += data.txv.duration(data.bytes).0;
+            if w.airtime_meter {
+                link.airtime_ns += data.txv.duration(data.bytes).0;
+            }
             mac.counters.attempts += 1;
             mac.counters.retries += u64::from(data.retry);
             data
@@ -139,7 +141,9 @@ impl Wifi {
             mac.txops[usize::from(frame.ac)].data_sent = true;
             let link = &mut mac.peers[frame.dst.idx()].link;
             link.attempts += 1;
-            link.airtime_ns += frame.txv.duration(frame.bytes).0;
+            if self.cfg.airtime_meter {
+                link.airtime_ns += frame.txv.duration(frame.bytes).0;
+            }
             mac.counters.attempts += 1;
             mac.counters.retries += u64::from(frame.retry);
         }

@@ -162,6 +162,9 @@ pub struct WifiConfig {
     /// A data frame's MAC header without the FCS [bytes] (24, 26 for QoS Data).
     pub data_header_bytes: u32,
     pub queue_limit: usize,
+    /// Meter each peer's PPDU airtime (`LinkStats::airtime_ns`): only mac80211's airtime
+    /// fairness reads it, so it costs a TXTIME per attempt only where that runs.
+    pub airtime_meter: bool,
     pub qos: bool,
     /// ACK/CTS timeout after a frame sent at `control_txv`: SIFS + slot + PHY-RXSTART delay
     /// of the response (10.3.2.11).
@@ -209,6 +212,7 @@ impl WifiConfig {
             rts_threshold_bytes: 65535,
             data_header_bytes: if qos { frame::QOS_DATA_HEADER_BYTES } else { frame::DATA_HEADER_BYTES },
             queue_limit: 100,
+            airtime_meter: false,
             qos,
             response_timeout: timing.sifs + timing.slot + control_txv.preamble_and_header(),
             ack_duration: control_txv.duration(frame::ACK_BYTES),

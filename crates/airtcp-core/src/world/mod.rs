@@ -179,6 +179,7 @@ impl World {
             .ok_or_else(|| SpecError(format!("wifi.rate_control: unknown {:?}", w.rate_control)))?;
         wifi.rts_threshold_bytes = w.rts_threshold_bytes;
         wifi.queue_limit = w.queue_limit_packets as usize;
+        wifi.airtime_meter = w.txq.as_ref().is_some_and(|t| t.airtime_fairness);
         let n = spec.nodes.len();
         let params: [AcParams; AC_COUNT] = std::array::from_fn(|ac| {
             let base = if qos { AcParams::edca_default(ac, &timing) } else { AcParams::dcf(&timing) };
