@@ -456,3 +456,24 @@ def test_tshark_reads_tiny_udp_payloads_as_plain_data(tmp_path: Path) -> None:
     rows = tshark(path, ["_ws.col.Protocol", "udp.dstport", "udp.length"], "udp")
     assert rows and all(row == ["UDP", "9", "9"] for row in rows), rows  # 8 + 1 bytes
     assert count(path, "_ws.malformed || _ws.expert.severity == error") == 0
+
+
+@needs_tshark
+def test_tshark_decodes_mesh_data_frames(tmp_path: Path) -> None:
+    # mac.data_header_bytes = 38: four addresses, QoS Control with Mesh Control Present and the
+    # 6-byte Mesh Control (TTL 31); a 1500-byte IP packet (1472 + 28) is then a 1550-byte MPDU.
+    cfg = {
+        "name": "mesh-header", "topology": "chain", "hops": 2, "standard": "80211g",
+        "duration_s": 0.05, "warmup_s": 0.0, "payload_bytes": 1472,
+        "mac": {"access": "edca", "data_header_bytes": 38}, "traces": {"frames": True},
+        "flows": [{"kind": "udp-cbr", "src": "n0", "dst": "n2", "rate_mbps": 1.0}],
+    }  # fmt: skip
+    out = tmp_path / "pcap"
+    write_pcaps(airtcp.run(cfg), out)
+    path = out / "n1-wlan0.pcap"
+    fields = ["wlan.fc.ds", "wlan.qos.mesh_ctl_present", "wlan.fixed.mesh_ttl", "ip.len"]
+    rows = tshark(path, fields, "wlan.fc.type == 2")
+    assert rows and all(r == ["0x03", "1", "0x1f", "1500"] for r in rows), rows[:3]
+    lengths = tshark(path, ["frame.len", "radiotap.length"], "wlan.fc.type == 2")
+    assert all(int(f) - int(r) == 1550 for f, r in lengths), lengths[:3]
+    assert count(path, "_ws.malformed || _ws.expert.severity == error") == 0

@@ -126,7 +126,9 @@ pub fn ds_bits(src: (NodeId, Role), dst: (NodeId, Role), bss_ap: Option<NodeId>)
 
 /// The 802.11 MAC header of `frame` (no FCS). `ds` is (ToDS, FromDS, BSSID) for data frames;
 /// `four_address`: data frames use the four-address format (ToDS and FromDS set, Address 4).
-/// `ba_bitmap`: a BlockAck's bitmap (its sender's `Mac::block_ack_bitmap`).
+/// `ba_bitmap`: a BlockAck's bitmap (its sender's `Mac::block_ack_bitmap`). A QoS data
+/// header of [`MESH_DATA_HEADER_BYTES`] is a mesh data frame's: four addresses, QoS Control
+/// with Mesh Control Present, and the Mesh Control field.
 pub fn mac_header(
     buf: &mut Vec<u8>,
     frame: &Frame,
@@ -135,7 +137,25 @@ pub fn mac_header(
     four_address: bool,
     ba_bitmap: u64,
 ) {
-    let four = four_address && frame.kind == FrameKind::Data;
+    mac_header_mesh(buf, frame, qos, ds, four_address, false, ba_bitmap)
+}
+
+/// QoS data header with four addresses and the 6-byte Mesh Control (9.2.4.7.3) [bytes]: 32 +
+/// 6; with LLC/SNAP and the FCS a 1500-byte IP packet is a 1550-byte MPDU (Linux mesh).
+pub const MESH_DATA_HEADER_BYTES: u32 = 38;
+
+/// [`mac_header`], with the mesh data frame's fields when `mesh`.
+pub fn mac_header_mesh(
+    buf: &mut Vec<u8>,
+    frame: &Frame,
+    qos: bool,
+    ds: (bool, bool, [u8; 6]),
+    four_address: bool,
+    mesh: bool,
+    ba_bitmap: u64,
+) {
+    let four = (four_address || mesh) && frame.kind == FrameKind::Data;
+    let mesh = mesh && qos && frame.kind == FrameKind::Data;
     let ds = if four { (true, true, ds.2) } else { ds };
     // IEEE 802.11-2016 9.2.4.1.3 Table 9-1: type/subtype in FC octet 0 (version 0)
     let fc0: u8 = match frame.kind {
@@ -206,7 +226,14 @@ pub fn mac_header(
             if qos {
                 // IEEE 802.11-2016 9.2.4.5.2: TID = user priority; 10.2.4.2 Table 10-1 AC -> UP
                 const UP: [u8; 4] = [1, 0, 5, 6]; // BK, BE, VI, VO
-                buf.extend_from_slice(&[UP[usize::from(frame.ac & 3)], 0]);
+                                                  // 9.2.4.5.1: bit 8, Mesh Control Present, in a mesh BSS.
+                buf.extend_from_slice(&[UP[usize::from(frame.ac & 3)], u8::from(mesh)]);
+            }
+            if mesh {
+                // 9.2.4.7.3 Mesh Control: flags (no address extension), Mesh TTL
+                // (dot11MeshTTL 31), Mesh Sequence Number (here the frame's sequence number).
+                buf.extend_from_slice(&[0, 31]);
+                buf.extend_from_slice(&u32::from(frame.seq).to_le_bytes());
             }
         }
     }
@@ -538,9 +565,10 @@ impl World {
         } else {
             (false, false, IBSS_BSSID) // control and management frames carry no DS bits here
         };
-        let four = self.wifi.cfg.data_header_bytes >= 30;
+        let header = self.wifi.cfg.data_header_bytes;
+        let (four, mesh) = (header >= 30, header == MESH_DATA_HEADER_BYTES);
         let bitmap = self.wifi.macs[frame.src.idx()].block_ack_bitmap;
-        mac_header(buf, frame, self.wifi.cfg.qos, ds, four, bitmap);
+        mac_header_mesh(buf, frame, self.wifi.cfg.qos, ds, four, mesh, bitmap);
         if frame.kind == FrameKind::Beacon {
             let cfg = &self.wifi.cfg;
             let interval_tu = cfg.beacon.map_or(100, |b| b.interval.ns() / 1_024_000) as u16;
@@ -631,6 +659,19 @@ mod tests {
         want.extend([0, 0]); // QoS Control: TID 0 (BE)
         assert_eq!(buf, want);
         assert_eq!(buf.len(), 26);
+    }
+
+    #[test]
+    fn a_mesh_data_header_is_38_bytes_with_mesh_control() {
+        // 9.2.4.7.3: FC 2, Duration 2, four addresses 24, Sequence Control 2, QoS Control 2
+        // (bit 8: Mesh Control Present), Mesh Control 6 (flags 0, TTL 31, sequence number).
+        let f = Frame { kind: FrameKind::Data, seq: 7, ..ack() };
+        let mut buf = Vec::new();
+        mac_header_mesh(&mut buf, &f, true, (false, false, IBSS_BSSID), false, true, 0);
+        assert_eq!(buf.len() as u32, MESH_DATA_HEADER_BYTES);
+        assert_eq!(buf[1] & 0x03, 0x03); // ToDS and FromDS
+        assert_eq!(&buf[30..32], &[0, 1]); // TID 0 (BE), Mesh Control Present
+        assert_eq!(&buf[32..38], &[0, 31, 7, 0, 0, 0]);
     }
 
     #[test]

@@ -125,11 +125,12 @@ class MacConfig(_Model):
         _RATE_CONTROL_ALLOWED,
         "rate control of data frames; constant: every frame at data_rate_mbps",
     )
-    data_header_bytes: Literal[24, 26, 30, 32] | None = _field(
+    data_header_bytes: Literal[24, 26, 30, 32, 38] | None = _field(
         None,
-        "24 or 30 (dcf), 26 or 32 (edca), or unset",
+        "24 or 30 (dcf), 26, 32 or 38 (edca), or unset",
         "data frames' MAC header without FCS: three or four addresses; unset = 24 (dcf) or "
-        "26 (edca); 30 = the four-address header (+ 4 FCS = ns-2's and paper 004's 34 bytes)",
+        "26 (edca); 30 = the four-address header (+ 4 FCS = ns-2's and paper 004's 34 bytes); "
+        "38 = a mesh data frame's (four addresses, QoS, the 6-byte Mesh Control)",
     )
     pass_corrupt: bool = _field(
         False,
@@ -222,14 +223,15 @@ class MacConfig(_Model):
             issues, ("rate_control",), self.rate_control, RATE_CONTROL_NAMES, "rate control"
         )
         if self.data_header_bytes is not None:
-            pair = (26, 32) if self.access == "edca" else (24, 30)
+            pair = (26, 32, 38) if self.access == "edca" else (24, 30)
             if self.data_header_bytes not in pair:
+                mesh = " or 38 (mesh)" if self.access == "edca" else ""
                 issues.append(
                     _Issue(
                         ("data_header_bytes",),
                         f"not a data header of {self.access} access",
                         self.data_header_bytes,
-                        f"{pair[0]} (three addresses) or {pair[1]} (four), or unset",
+                        f"{pair[0]} (three addresses) or {pair[1]} (four){mesh}, or unset",
                     )
                 )
         if self.txq != "none" and self.qdisc != "none":

@@ -456,16 +456,18 @@ impl WifiSpec {
             }
         }
         if let Some(h) = w.data_header_bytes {
-            // 9.3.2.1: three or four addresses, plus QoS Control under EDCA.
+            // 9.3.2.1: three or four addresses, plus QoS Control under EDCA (and 38: four
+            // addresses with the Mesh Control field, a mesh data frame).
             let allowed = if w.access == Access::Edca { [26, 32] } else { [24, 30] };
-            if !allowed.contains(&h) {
+            if !(allowed.contains(&h) || (w.access == Access::Edca && h == 38)) {
                 return err(
                     "wifi.data_header_bytes",
                     format!(
-                        "{h} is not a data header of {} access; allowed: {} (three addresses) or {} (four)",
+                        "{h} is not a data header of {} access; allowed: {} (three addresses) or {} (four){}",
                         if w.access == Access::Edca { "edca" } else { "dcf" },
                         allowed[0],
-                        allowed[1]
+                        allowed[1],
+                        if w.access == Access::Edca { " or 38 (mesh)" } else { "" }
                     ),
                 );
             }
