@@ -234,6 +234,12 @@ impl World {
                 let l = &self.links[link.idx()];
                 l.dirs[dir as usize].queue.len() < l.queue_limit
             }
+            // Linux today: the source fills its station's intermediate queue (the driver pulls
+            // from it as AQL and the airtime round allow), never past the queue's limit.
+            Some(Hop::Wifi(peer)) if self.has_txq && self.txqs[flow.src.idx()].is_some() => {
+                let q = self.txqs[flow.src.idx()].as_ref().expect("checked");
+                q.len(peer, flow.ac as usize) < q.params.fq.limit
+            }
             Some(Hop::Wifi(_)) if self.has_qdisc => match &self.qdiscs[flow.src.idx()] {
                 Some(q) => q.has_room(flow.ac as usize),
                 None => self.wifi.has_room(flow.src, flow.ac as usize),
