@@ -48,7 +48,7 @@ impl Wifi {
             seq
         };
         let mac = &mut self.macs[node.idx()];
-        let mode = mac.peers[next_hop.idx()].mode;
+        let mode = mac.peers[next_hop.idx()].first_mode;
         mac.counters.count_data_rate(mode);
         mac.txops[ac].queue.push_back(Queued::new(packet, next_hop, seq, ip_bytes, now));
         if mac.txops[ac].queue.len() == 1 {

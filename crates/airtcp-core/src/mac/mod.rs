@@ -426,7 +426,7 @@ pub struct MacCounters {
     pub drops_qdisc: u64,
     pub drops_codel: u64,
     /// Data transfer requests (frames queued) and the sum of the data rate each found toward
-    /// its receiver (the peer's current mode): the driver's average data rate, paper 002's
+    /// its receiver (`Station::first_mode`, the rate control's choice for a first attempt): the driver's average data rate, paper 002's
     /// x-axis (IV-A), the rate its remedy averages (III-C).
     pub data_requests: u64,
     pub data_rate_kbps_sum: u64,
@@ -694,6 +694,9 @@ impl Wifi {
         let st = &mut mac.peers[peer.idx()];
         let mode =
             rate.select(&mut st.rate, &mut self.rate_arena, (node.idx(), peer.idx(), ac), attempt, now);
+        if attempt == 0 {
+            st.first_mode = mode;
+        }
         if mode != st.mode {
             st.mode = mode;
             if mac.events & crate::xlayer::RATE_CHANGED != 0 {

@@ -21,6 +21,10 @@ pub struct Station {
     pub rate: RateStation,
     /// The mode of the last data attempt to this peer: a different selection is a rate change.
     pub mode: ModeId,
+    /// The mode the rate control chose for the first attempt of the last frame to this peer
+    /// (the first entry of a multi-rate retry series, not a fallback): the driver's "data
+    /// rate" (paper 002's average data rate and its remedy's; AQL's estimate).
+    pub first_mode: ModeId,
     /// Retry limits for frames to this peer; `None`: the channel's.
     pub retry: Option<RetryLimits>,
     /// Outcomes of the data frames sent to this peer.
@@ -38,6 +42,7 @@ impl Station {
             last_seq: [None; AC_COUNT],
             rate,
             mode,
+            first_mode: mode,
             retry: None,
             link: LinkStats::default(),
             ba: u32::MAX,

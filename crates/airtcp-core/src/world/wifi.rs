@@ -122,7 +122,7 @@ impl World {
                 let Some(q) = self.txqs[node.idx()].as_mut() else { break };
                 let Some((id, peer)) = q.pop(ac, now, &mut dropped) else { break };
                 // ieee80211_calc_expected_tx_airtime: the frame's bits at the current rate.
-                let kbps = self.wifi.macs[node.idx()].peers[peer.idx()].mode.rate_kbps().max(1);
+                let kbps = self.wifi.macs[node.idx()].peers[peer.idx()].first_mode.rate_kbps().max(1);
                 let est_us =
                     (u64::from(self.packets.get(id).ip_bytes) * 8 * 1000).div_ceil(u64::from(kbps)) as u32;
                 let i = id.0 as usize;

@@ -93,11 +93,12 @@ impl World {
     }
 
     /// Paper 002 at `node`: a data transfer request for the TCP frame carrying `packet` to
-    /// `peer`: the averaged rate moves with the rate the frame would go at now (the peer's
-    /// current mode), and the frame's Block-Ack retry limit follows (III-B, III-C).
+    /// `peer`: the averaged rate moves with the rate the frame would go at now (the rate control's
+    /// choice for a first attempt, `Station::first_mode`), and the frame's Block-Ack retry limit follows (III-B, III-C).
     #[inline(never)]
     pub(crate) fn ba_retry_request(&mut self, node: NodeId, peer: NodeId, packet: crate::ids::PacketId) {
-        let actual_mbps = f64::from(self.wifi.macs[node.idx()].peers[peer.idx()].mode.rate_kbps()) / 1000.0;
+        let actual_mbps =
+            f64::from(self.wifi.macs[node.idx()].peers[peer.idx()].first_mode.rate_kbps()) / 1000.0;
         let limit = self.xlayer.ba_retry[node.idx()].request(actual_mbps);
         self.wifi.set_frame_retry_limit(node, packet, Some(limit));
     }
