@@ -445,6 +445,7 @@ impl MeshPoint {
                 }
                 let (mut reply, mut forward) = (false, true);
                 let (mut flags, mut reply_sn, mut reply_metric) = (target_flags, 0, 0);
+                let mut fwd_sn = target_sn;
                 if target == self.me {
                     reply = true;
                     forward = false;
@@ -460,6 +461,7 @@ impl MeshPoint {
                         reply = true;
                         reply_metric = p.metric;
                         reply_sn = p.sn;
+                        fwd_sn = p.sn; // Linux overwrites target_sn, which the forward carries
                         if target_flags & RF != 0 {
                             flags |= DO;
                         } else {
@@ -492,7 +494,7 @@ impl MeshPoint {
                         metric: path_metric,
                         target_flags: flags,
                         target,
-                        target_sn,
+                        target_sn: fwd_sn,
                     };
                     out.push(Action::Send { frame: fwd, to: None });
                 }

@@ -253,3 +253,53 @@ fn sequence_numbers_compare_modulo_two_to_the_32() {
     assert!(sn_gt(2, u32::MAX - 1)); // past the wrap
     assert_eq!(Hwmp::Perr { ttl: 1, dest: NodeId(0), dest_sn: 0 }.body_bytes(), 15);
 }
+
+#[test]
+fn an_intermediate_node_with_a_path_answers_and_forwards_with_do_set() {
+    // Node 1 learns a path to 4 (sequence number 7, metric 304 + its link's 152) from a PREP
+    // through 2; a PREQ of 0's for 4 with RF (3.12's discoveries) and an older target number
+    // gets a PREP from 1 on 4's behalf, and goes on with DO set and 1's number for 4
+    // (hwmp_preq_frame_process overwrites target_sn before forwarding).
+    let mut mp = MeshPoint::new(NodeId(1), 5, HwmpParams::LINUX);
+    let mut out = Vec::new();
+    let life = HwmpParams::LINUX.active_path_timeout;
+    let prep = Hwmp::Prep {
+        hop_count: 1,
+        ttl: 30,
+        target: NodeId(4),
+        target_sn: 7,
+        lifetime: life,
+        metric: 304,
+        orig: NodeId(3),
+        orig_sn: 1,
+    };
+    mp.on_frame(NodeId(2), LINK, prep, ms(1), &mut out);
+    assert_eq!(mp.lookup(NodeId(4), ms(1)).metric, 456);
+    out.clear();
+    let preq = Hwmp::Preq {
+        hop_count: 0,
+        ttl: 31,
+        preq_id: 9,
+        orig: NodeId(0),
+        orig_sn: 1,
+        lifetime: life,
+        metric: 0,
+        target_flags: RF,
+        target: NodeId(4),
+        target_sn: 3,
+    };
+    mp.on_frame(NodeId(0), LINK, preq, ms(2), &mut out);
+    let sends: Vec<_> = out
+        .iter()
+        .filter_map(|a| if let Action::Send { frame, to } = a { Some((*frame, *to)) } else { None })
+        .collect();
+    assert_eq!(sends.len(), 2);
+    assert!(matches!(
+        sends[0],
+        (Hwmp::Prep { target: NodeId(4), target_sn: 7, metric: 456, orig: NodeId(0), .. }, Some(NodeId(0)))
+    ));
+    assert!(matches!(
+        sends[1],
+        (Hwmp::Preq { target_flags: 0x03, target_sn: 7, hop_count: 1, ttl: 30, metric: 152, .. }, None)
+    ));
+}
