@@ -19,7 +19,7 @@ positions 1.2 to 10 m from the AP, 60 s uploads:
 Measures (also in the report), per 60 s upload:
 
 - average data rate: the mean of the data rate each TCP frame found toward the AP as the
-  station's driver took it (the rate control's current rate; the rate the remedy averages)
+  station's driver took it (the rate control's choice for a first attempt; the rate the remedy averages)
   [Mbit/s], the x-axis of every figure, as the paper's;
 - throughput: TCP goodput station -> server over the run [Mbit/s];
 - RTT: the mean of the sender's RTT samples (RFC 7323 timestamps, every ACK) [ms];
@@ -389,8 +389,10 @@ def claims(t: pd.DataFrame) -> list[Claim]:
         "IV-B, Fig. 4(b)", "below 80 Mbit/s the proposal's RTT is below native's, and even "
         "below CoDel's", "below both", f"remedy - native: {d_nat.fmt(1, 0, 'ms')}; remedy - "
         f"CoDel: {d_codel.fmt(1, 0, 'ms')}", verdict,
-        "the remedy's losses cut cwnd, but CoDel keeps the qdisc's sojourn near 5 ms while the "
-        "remedy leaves the queues as deep as its losses allow" if verdict != "agrees" else
+        "the rate the remedy averages is the rate control's choice for each first attempt, above "
+        "the rate frames finally go at, so its limit stays at 8-10 longer; where it does cut "
+        "cwnd the queues stay as deep as its losses allow, while CoDel keeps the qdisc's "
+        "sojourn near 5 ms (docs/paper-002.md)" if verdict != "agrees" else
         "limit 2-5 turns Block-Ack losses into TCP losses",
     ))  # fmt: skip
     # 6. Throughput similar (Fig. 4a).
