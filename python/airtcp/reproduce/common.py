@@ -27,6 +27,7 @@ __all__ = [
     "paired_diff_ci",
     "ratio_ci",
     "run_sweeps",
+    "stored_runs",
     "write_report_lines",
 ]
 
@@ -155,6 +156,28 @@ def _version() -> str:
     from airtcp import __version__
 
     return __version__
+
+
+def stored_runs(root: Path, knobs: Sequence[str], only: set[str] | None = None) -> pd.DataFrame:
+    """The runs stored in ``root`` (of the run hashes ``only``, if given): ``run_hash``,
+    ``replication``, ``summary_json`` and each configuration key of ``knobs`` as a column;
+    a failed run is an error (the analysis never averages over a hole)."""
+    from airtcp import store
+
+    con = store.connect(root)
+    try:
+        cols = ", ".join(f'"config.{k}" AS "{k}"' for k in knobs)
+        runs = con.execute(
+            f"SELECT run_hash, replication, summary_json, error, {cols} FROM runs"
+        ).df()
+    finally:
+        con.close()
+    if only is not None:
+        runs = runs[runs["run_hash"].isin(only)]
+    failed = runs[runs["error"].notna()]
+    if len(failed):
+        raise RuntimeError(f"{len(failed)} runs failed, e.g. {failed['error'].iloc[0]}")
+    return runs
 
 
 def write_report_lines(out: Path, lines: Sequence[str]) -> Path:

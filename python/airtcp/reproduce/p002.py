@@ -46,6 +46,7 @@ from airtcp.reproduce.common import (
     cell,
     mean_ci,
     run_sweeps,
+    stored_runs,
     write_report_lines,
 )
 
@@ -174,20 +175,8 @@ def _case_of(cc: str, delay_ms: float) -> str | None:
 
 def table(root: Path, only: set[str] | None = None) -> pd.DataFrame:
     """One row per stored run (of the run hashes ``only``, if given): its knobs and measures."""
-    con = store.connect(root)
-    try:
-        knobs = ("queue", "scheme", "cc", "delay_ms", "distance_m", "name", "template")
-        cols = ", ".join(f'"config.{k}" AS "{k}"' for k in knobs)
-        runs = con.execute(
-            f"SELECT run_hash, replication, summary_json, error, {cols} FROM runs"
-        ).df()
-    finally:
-        con.close()
-    if only is not None:
-        runs = runs[runs["run_hash"].isin(only)]
-    failed = runs[runs["error"].notna()]
-    if len(failed):
-        raise RuntimeError(f"{len(failed)} runs failed, e.g. {failed['error'].iloc[0]}")
+    knobs = ("queue", "scheme", "cc", "delay_ms", "distance_m", "name", "template")
+    runs = stored_runs(root, knobs, only)
     runs = runs[runs["template"] == "paper-002"]
     rows = []
     for r in runs.itertuples():
@@ -221,21 +210,8 @@ def table(root: Path, only: set[str] | None = None) -> pd.DataFrame:
 
 def anomaly_table(root: Path, only: set[str] | None = None) -> pd.DataFrame:
     """One row per station of each stored anomaly run: its queue, throughput, RTT and rate."""
-    con = store.connect(root)
-    try:
-        runs = con.execute(
-            'SELECT run_hash, replication, summary_json, error, "config.queue" AS queue, '
-            '"config.direction" AS direction, '
-            '"config.template" AS template FROM runs'
-        ).df()
-    finally:
-        con.close()
-    if only is not None:
-        runs = runs[runs["run_hash"].isin(only)]
+    runs = stored_runs(root, ("queue", "direction", "template"), only)
     runs = runs[runs["template"] == "paper-002-anomaly"]
-    failed = runs[runs["error"].notna()]
-    if len(failed):
-        raise RuntimeError(f"{len(failed)} runs failed, e.g. {failed['error'].iloc[0]}")
     rows = []
     for r in runs.itertuples():
         s = json.loads(r.summary_json)

@@ -43,6 +43,7 @@ from airtcp.reproduce.common import (
     mean_ci,
     paired_diff_ci,
     run_sweeps,
+    stored_runs,
     write_report_lines,
 )
 
@@ -151,21 +152,8 @@ def sweeps(quick: bool) -> dict[str, sweep.SweepSpec]:
 
 def table(root: Path, only: set[str] | None = None) -> pd.DataFrame:
     """One row per stored run (of the run hashes ``only``, if given): its knobs and measures."""
-    con = store.connect(root)
-    try:
-        knobs = ("scheme", "mobility", "speed_mps", "slot_ms", "name", "queue_packets",
-                 "direction")  # fmt: skip
-        cols = ", ".join(f'"config.{k}" AS "{k}"' for k in knobs)
-        runs = con.execute(
-            f"SELECT run_hash, replication, summary_json, error, {cols} FROM runs"
-        ).df()
-    finally:
-        con.close()
-    if only is not None:
-        runs = runs[runs["run_hash"].isin(only)]
-    failed = runs[runs["error"].notna()]
-    if len(failed):
-        raise RuntimeError(f"{len(failed)} runs failed, e.g. {failed['error'].iloc[0]}")
+    knobs = ("scheme", "mobility", "speed_mps", "slot_ms", "name", "queue_packets", "direction")
+    runs = stored_runs(root, knobs, only)
     rows = []
     for r in runs.itertuples():
         s = json.loads(r.summary_json)

@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from airtcp import fading, store, sweep
+from airtcp import fading, sweep
 from airtcp.config.templates import (
     P004_REFERENCE_FRAME_BYTES,
     p004_distance_m,
@@ -53,6 +53,7 @@ from airtcp.reproduce.common import (
     diff_ci,
     mean_ci,
     run_sweeps,
+    stored_runs,
     write_report_lines,
 )
 
@@ -160,19 +161,7 @@ _COND = ["channel", "interferers", "retry_limit", "delay_ms", "fer", "frame_byte
 
 def table(root: Path, only: set[str] | None = None) -> pd.DataFrame:
     """One row per stored run (of the run hashes ``only``, if given): its knobs and measures."""
-    con = store.connect(root)
-    try:
-        cols = ", ".join(f'"config.{k}" AS "{k}"' for k in _KNOBS)
-        runs = con.execute(
-            f"SELECT run_hash, replication, summary_json, error, {cols} FROM runs"
-        ).df()
-    finally:
-        con.close()
-    if only is not None:
-        runs = runs[runs["run_hash"].isin(only)]
-    failed = runs[runs["error"].notna()]
-    if len(failed):
-        raise RuntimeError(f"{len(failed)} runs failed, e.g. {failed['error'].iloc[0]}")
+    runs = stored_runs(root, _KNOBS, only)
     rows = []
     for r in runs.itertuples():
         s = json.loads(r.summary_json)
