@@ -551,6 +551,47 @@ mod tests {
     }
 
     #[test]
+    fn under_a_scripted_loss_pattern_minstrel_settles_on_the_best_throughput() {
+        // 802.11a: 6-24 Mbit/s always get through, 36 Mbit/s fails every fifth attempt, 48
+        // and 54 always fail. Expected throughputs (mode rate x success): 36 x 0.8 = 28.8
+        // beats 24 x 1.0, and 48/54 are worth nothing, so after two seconds of a frame per
+        // millisecond max_tp is 36 Mbit/s (index 5) and max_tp2 24 (index 4), and most first
+        // attempts go at 36 (hand computation of Minstrel's choice).
+        let m = a();
+        let mut st = m.new_station(&mut rng(), SimTime::ZERO);
+        let mut tries_36 = 0u32;
+        let mut first = [0u32; 8];
+        for k in 0..2000u64 {
+            let now = SimTime::ZERO + Dur::from_ms(k);
+            for attempt in 0..30 {
+                let mode = m.select(&mut st, 1, attempt, now);
+                let i = m.modes.iter().position(|&x| x == mode).unwrap();
+                if attempt == 0 && k >= 1000 {
+                    first[i] += 1;
+                }
+                let ok = match i {
+                    0..=4 => true,
+                    5 => {
+                        tries_36 += 1;
+                        !tries_36.is_multiple_of(5)
+                    }
+                    _ => false,
+                };
+                if ok {
+                    m.report(&mut st, 1, TxReport::DataOk { retries: attempt }, now);
+                    break;
+                }
+                m.report(&mut st, 1, TxReport::DataFailed, now);
+            }
+        }
+        assert_eq!((st.max_tp, st.max_tp2), (5, 4));
+        let total: u32 = first.iter().sum();
+        assert!(first[5] * 10 > total * 8, "{first:?}"); // over 80 % at 36 (10 % look-around)
+                                                         // The look-around still tries the failing modes now and then (sample_limit 4).
+        assert!(first[6] + first[7] > 0, "{first:?}");
+    }
+
+    #[test]
     fn rt2800_falls_back_one_mode_per_retry_and_never_from_ofdm_to_cck() {
         let g = Minstrel::new(Standard::G, &PhyTiming::of(Standard::G, false), MinstrelParams::RT2800);
         let mut st = g.new_station(&mut rng(), SimTime::ZERO);
