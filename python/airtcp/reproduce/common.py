@@ -22,6 +22,8 @@ __all__ = [
     "Claim",
     "Estimate",
     "cell",
+    "claims_table",
+    "figures_and_definitions",
     "diff_ci",
     "mean_ci",
     "paired_diff_ci",
@@ -178,6 +180,33 @@ def stored_runs(root: Path, knobs: Sequence[str], only: set[str] | None = None) 
     if len(failed):
         raise RuntimeError(f"{len(failed)} runs failed, e.g. {failed['error'].iloc[0]}")
     return runs
+
+
+def claims_table(claim_list: Sequence[Claim]) -> list[str]:
+    """The report's claims as a Markdown table: section, claim, paper, airtcp, verdict, why."""
+    return [
+        "| § | claim | paper | airtcp | verdict | why |",
+        "|---|---|---|---|---|---|",
+        *(
+            f"| {c.section} | {c.claim} | {c.paper} | {c.airtcp} | **{c.verdict}** | {c.why} |"
+            for c in claim_list
+        ),
+    ]
+
+
+def figures_and_definitions(paths: Sequence[Path], doc: str | None, marker: str) -> list[str]:
+    """The report's closing sections: each figure of ``paths`` (in ``figures/``), then the
+    definitions, the part of the module's docstring ``doc`` after ``marker``."""
+    return [
+        "## Figures",
+        "",
+        *(f"![{p.stem}](figures/{p.name})" for p in paths),
+        "",
+        "## Definitions",
+        "",
+        (doc or "").split(marker)[-1].strip(),
+        "",
+    ]
 
 
 def write_report_lines(out: Path, lines: Sequence[str]) -> Path:

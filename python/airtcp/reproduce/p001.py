@@ -38,6 +38,8 @@ from airtcp.reproduce.common import (
     Claim,
     Estimate,
     _version,
+    claims_table,
+    figures_and_definitions,
     mean_ci,
     ratio_ci,
     run_sweeps,
@@ -691,12 +693,7 @@ def write_report(
         "",
         "## Claims",
         "",
-        "| § | claim | paper | airtcp | verdict | why |",
-        "|---|---|---|---|---|---|",
-        *(
-            f"| {c.section} | {c.claim} | {c.paper} | {c.airtcp} | **{c.verdict}** | {c.why} |"
-            for c in claim_list
-        ),
+        *claims_table(claim_list),
         "",
         "## Available bandwidth",
         "",
@@ -710,16 +707,9 @@ def write_report(
         "",
         *_variant_table(t, clap),
         "",
-        "## Figures",
-        "",
-        *(f"![{p.stem}](figures/{p.name})" for p in figure_paths),
-        "",
-        "## Definitions",
-        "",
-        (__doc__ or "")
-        .split("Definitions (also in the report and docs/paper-001.md):")[-1]
-        .strip(),
-        "",
+        *figures_and_definitions(
+            figure_paths, __doc__, "Definitions (also in the report and docs/paper-001.md):"
+        ),
     ]
     return write_report_lines(out, lines)
 

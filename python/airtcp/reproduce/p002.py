@@ -44,6 +44,8 @@ from airtcp.reproduce.common import (
     Estimate,
     _version,
     cell,
+    claims_table,
+    figures_and_definitions,
     mean_ci,
     run_sweeps,
     stored_runs,
@@ -605,12 +607,7 @@ def write_report(
         "",
         "## Claims",
         "",
-        "| § | claim | paper | airtcp | verdict | why |",
-        "|---|---|---|---|---|---|",
-        *(
-            f"| {c.section} | {c.claim} | {c.paper} | {c.airtcp} | **{c.verdict}** | {c.why} |"
-            for c in claim_list
-        ),
+        *claims_table(claim_list),
         "",
         "## Beyond the paper: Linux today's queueing beside the paper's schemes",
         "",
@@ -630,14 +627,7 @@ def write_report(
         "## Per position (mean over replications)",
         "",
         *per_case,
-        "## Figures",
-        "",
-        *(f"![{p.stem}](figures/{p.name})" for p in paths),
-        "",
-        "## Definitions",
-        "",
-        (__doc__ or "").split("Measures (also in the report), per 60 s upload:")[-1].strip(),
-        "",
+        *figures_and_definitions(paths, __doc__, "Measures (also in the report), per 60 s upload:"),
     ]
     return write_report_lines(out, lines)
 

@@ -40,6 +40,8 @@ from airtcp.reproduce.common import (
     Estimate,
     _version,
     cell,
+    claims_table,
+    figures_and_definitions,
     mean_ci,
     paired_diff_ci,
     run_sweeps,
@@ -470,12 +472,7 @@ def write_report(
         "",
         "## Claims",
         "",
-        "| § | claim | paper | airtcp | verdict | why |",
-        "|---|---|---|---|---|---|",
-        *(
-            f"| {c.section} | {c.claim} | {c.paper} | {c.airtcp} | **{c.verdict}** | {c.why} |"
-            for c in claim_list
-        ),
+        *claims_table(claim_list),
         "",
         "## What the paper leaves open, and what airtcp chose",
         "",
@@ -507,14 +504,7 @@ def write_report(
         "|---|---|---|",
         *slot_rows,
         "",
-        "## Figures",
-        "",
-        *(f"![{p.stem}](figures/{p.name})" for p in paths),
-        "",
-        "## Definitions",
-        "",
-        (__doc__ or "").split("Measures (also in the report):")[-1].strip(),
-        "",
+        *figures_and_definitions(paths, __doc__, "Measures (also in the report):"),
     ]
     return write_report_lines(out, lines)
 

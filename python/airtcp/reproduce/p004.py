@@ -50,7 +50,9 @@ from airtcp.reproduce.common import (
     Estimate,
     _version,
     cell,
+    claims_table,
     diff_ci,
+    figures_and_definitions,
     mean_ci,
     run_sweeps,
     stored_runs,
@@ -627,12 +629,7 @@ def write_report(out: Path, t: pd.DataFrame, claim_list: list[Claim], paths: lis
         "",
         "## Claims",
         "",
-        "| § | claim | paper | airtcp | verdict | why |",
-        "|---|---|---|---|---|---|",
-        *(
-            f"| {c.section} | {c.claim} | {c.paper} | {c.airtcp} | **{c.verdict}** | {c.why} |"
-            for c in claim_list
-        ),
+        *claims_table(claim_list),
         "",
         "## What the paper leaves open, and what airtcp chose",
         "",
@@ -668,14 +665,9 @@ def write_report(out: Path, t: pd.DataFrame, claim_list: list[Claim], paths: lis
         "",
         *_calibration_table(t),
         "",
-        "## Figures",
-        "",
-        *(f"![{p.stem}](figures/{p.name})" for p in paths),
-        "",
-        "## Definitions",
-        "",
-        (__doc__ or "").split("Measures (also in the report and docs/paper-004.md):")[-1].strip(),
-        "",
+        *figures_and_definitions(
+            paths, __doc__, "Measures (also in the report and docs/paper-004.md):"
+        ),
     ]
     return write_report_lines(out, lines)
 
