@@ -89,7 +89,7 @@ def test_the_queue_knobs_reject_bad_combinations() -> None:
         airtcp.Scenario.from_dict({"mac": {"aql_low_us": 9000, "aql_high_us": 8000}})
 
 
-def test_the_remedy_lowers_the_limit_only_at_low_rates() -> None:
+def test_the_remedy_is_native_bit_for_bit_at_300_mbit_s() -> None:
     # Close to the AP (300 Mbit/s) the limit stays 10: the remedy is native, bit for bit.
     near = [_run(distance_m=1.2, duration_s=10.0, scheme=s)["flow"] for s in ("none", "ba-retry")]
     assert near[0] == near[1]

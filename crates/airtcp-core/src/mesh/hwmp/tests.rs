@@ -152,8 +152,7 @@ fn a_path_expires_after_its_lifetime_and_its_originator_refreshes_it_before() {
     c.data(0, 2);
     c.run_until(ms(200)); // past the discovery's timer (100 ms), which ends RESOLVING
     let exp = c.mps[0].lookup(NodeId(2), ms(200)).exp_time;
-    // 4882 TU after the PREP reached node 0 at 4 ms (lifetime from the PREQ, set at 2 ms at
-    // node 2... node 0 takes the PREP's lifetime at 4 ms).
+    // 4882 TU (the lifetime the PREP carries) after the PREP reached node 0 at 4 ms.
     assert_eq!(exp, ms(4) + Dur(4882 * 1_024_000));
     // Traffic in the last second of the path's life sends a refresh PREQ (DO set): the path
     // stays usable meanwhile and its life is extended when the PREP returns.
