@@ -216,6 +216,34 @@ def _tcp_cell(value: int | float | None, fmt: str) -> str:
         return f"{value:g}"
 
 
+def _mesh_table(nodes: list[dict[str, Any]]) -> Table:
+    """802.11s: each mesh point's peers and paths at the end of the run, what HWMP sent in the
+    measured period, and its first path set-up."""
+    from rich.table import Table
+
+    t = Table(title="mesh points (802.11s)")
+    for col in ("node", "peers (metric)", "paths: dst via next hop (metric)", "PREQ/PREP/PERR"):
+        t.add_column(col, justify="left" if col != "PREQ/PREP/PERR" else "right")
+    t.add_column("first set-up ms", justify="right")
+    for n in nodes:
+        m = n["mesh"]
+        peers = ", ".join(f"{p['peer']} ({p['metric']})" for p in m.get("peers", []))
+        paths = ", ".join(
+            f"{p['dst']} via {p['next_hop']} ({p['metric']})"
+            for p in m.get("paths", [])
+            if p["dst"] != p["next_hop"]
+        )
+        setups = m.get("path_setups", [])
+        t.add_row(
+            str(n.get("name", "")),
+            peers or "-",
+            paths or "-",
+            f"{m.get('preqs_sent', 0)}/{m.get('preps_sent', 0)}/{m.get('perrs_sent', 0)}",
+            f"{setups[0]['setup_ms']:.2f}" if setups else "-",
+        )
+    return t
+
+
 def _tcp_table(tcp_flows: list[dict[str, Any]], spec_flows: list[Any]) -> Table:
     """The TCP flows: their settings from the world spec, and the counters the core reports."""
     from rich.table import Table
@@ -331,6 +359,9 @@ def _print_result(
             f"{mac.get('busy_air_fraction', 0.0) * 100:.1f}",
         )
     console.print(nodes)
+    meshes = [n for n in summary.get("nodes", []) if isinstance(n.get("mesh"), dict)]
+    if meshes:
+        console.print(_mesh_table(meshes))
     for link in summary.get("links", []):
         drops, lost = link.get("drops_queue", [0, 0]), link.get("lost", [0, 0])
         console.print(

@@ -389,6 +389,7 @@ def test_docs_mention_every_field(repo_root):
         config.TcpConfig,
         config.ClapConfig,
         config.TracesConfig,
+        config.MeshConfig,
     ]
     missing = [
         f"{m.__name__}.{name}" for m in models for name in m.model_fields if f"`{name}`" not in text

@@ -167,10 +167,14 @@ pub fn mac_header_mesh(
         FrameKind::Beacon => 0x80,      // type 0 subtype 8
         FrameKind::BlockAckReq => 0x84, // type 1 subtype 8
         FrameKind::BlockAck => 0x94,    // type 1 subtype 9
+        FrameKind::Action => 0xd0,      // type 0 subtype 13
     };
-    let data = frame.kind == FrameKind::Data;
     // IEEE 802.11-2016 9.2.4.1.1: FC octet 1 bit 0 To DS, bit 1 From DS, bit 3 Retry
-    let fc1 = if data { u8::from(ds.0) | u8::from(ds.1) << 1 | u8::from(frame.retry) << 3 } else { 0 };
+    let fc1 = match frame.kind {
+        FrameKind::Data => u8::from(ds.0) | u8::from(ds.1) << 1 | u8::from(frame.retry) << 3,
+        FrameKind::Action => u8::from(frame.retry) << 3,
+        _ => 0,
+    };
     buf.extend_from_slice(&[fc0, fc1]);
     // IEEE 802.11-2016 9.2.4.2: Duration in microseconds (rounded up), at most 32767
     let dur = frame.nav.ns().div_ceil(1000).min(32767) as u16;
@@ -197,8 +201,9 @@ pub fn mac_header_mesh(
                 buf.extend_from_slice(&ba_bitmap.to_le_bytes());
             }
         }
-        // IEEE 802.11-2016 9.3.3.2 management frame: DA (broadcast), SA, BSSID (the AP itself)
-        FrameKind::Beacon => {
+        // IEEE 802.11-2016 9.3.3.2 management frame: DA (broadcast), SA, BSSID (the AP itself;
+        // a mesh point's own address in its Beacons and Action frames, mesh_path_sel_frame_tx)
+        FrameKind::Beacon | FrameKind::Action => {
             buf.extend_from_slice(&ra);
             buf.extend_from_slice(&ta);
             buf.extend_from_slice(&ta);
@@ -250,19 +255,46 @@ pub fn beacon_body(buf: &mut Vec<u8>, standard: Standard, basic_kbps: u32, tsf_u
     buf.extend_from_slice(&0x0001_u16.to_le_bytes()); // 9.4.1.4: ESS
     buf.extend_from_slice(&[0, crate::mac::frame::SSID.len() as u8]);
     buf.extend_from_slice(crate::mac::frame::SSID);
-    let rates: Vec<u8> =
-        standard.rates_kbps().map(|k| (k / 500) as u8 | if k == basic_kbps { 0x80 } else { 0 }).collect();
-    let (first, rest) = rates.split_at(rates.len().min(8));
-    buf.extend_from_slice(&[1, first.len() as u8]);
-    buf.extend_from_slice(first);
-    if !rest.is_empty() {
-        buf.extend_from_slice(&[50, rest.len() as u8]); // 9.4.2.13 Extended Supported Rates
-        buf.extend_from_slice(rest);
-    }
+    // 9.4.2.3 Supported Rates, 9.4.2.13 Extended Supported Rates
+    crate::mesh::frame::rates_elements(buf, &rates_500kbps(standard, basic_kbps));
     if standard.legacy() != Standard::A {
         buf.extend_from_slice(&[3, 1, 1]); // 9.4.2.4 DS Parameter Set: channel 1
     }
     buf.extend_from_slice(&[5, 4, 0, 1, 0, 0]); // 9.4.2.6 TIM
+}
+
+/// The standard's rates in 500 kbit/s units, `basic_kbps` flagged basic (9.4.2.3).
+pub fn rates_500kbps(standard: Standard, basic_kbps: u32) -> Vec<u8> {
+    standard.rates_kbps().map(|k| (k / 500) as u8 | if k == basic_kbps { 0x80 } else { 0 }).collect()
+}
+
+/// A mesh Beacon's body, exactly `mesh::frame::beacon_body_bytes` long, in the order
+/// `ieee80211_mesh_build_beacon` and `ieee80211_beacon_get` give it: Timestamp, Beacon
+/// Interval, Capability (neither ESS nor IBSS), the wildcard SSID, Supported Rates, DS
+/// Parameter Set (2.4 GHz), TIM, Extended Supported Rates, Mesh ID, Mesh Configuration.
+pub fn mesh_beacon_body(
+    buf: &mut Vec<u8>,
+    standard: Standard,
+    basic_kbps: u32,
+    tsf_us: u64,
+    interval_tu: u16,
+) {
+    buf.extend_from_slice(&tsf_us.to_le_bytes());
+    buf.extend_from_slice(&interval_tu.to_le_bytes());
+    buf.extend_from_slice(&[0, 0, 0, 0]); // capability; SSID element of length 0
+    let rates = rates_500kbps(standard, basic_kbps);
+    let (first, rest) = rates.split_at(rates.len().min(8));
+    buf.extend_from_slice(&[1, first.len() as u8]);
+    buf.extend_from_slice(first);
+    if standard.legacy() != Standard::A {
+        buf.extend_from_slice(&[3, 1, 1]);
+    }
+    buf.extend_from_slice(&[5, 4, 0, 1, 0, 0]);
+    if !rest.is_empty() {
+        buf.extend_from_slice(&[50, rest.len() as u8]);
+        buf.extend_from_slice(rest);
+    }
+    crate::mesh::frame::mesh_id_and_config(buf, 0);
 }
 
 /// RFC 1042 LLC/SNAP header of an IPv4 packet.
@@ -572,7 +604,19 @@ impl World {
         if frame.kind == FrameKind::Beacon {
             let cfg = &self.wifi.cfg;
             let interval_tu = cfg.beacon.map_or(100, |b| b.interval.ns() / 1_024_000) as u16;
-            beacon_body(buf, cfg.standard, cfg.control_txv.mode.rate_kbps(), time.ns() / 1000, interval_tu);
+            let (basic, tsf) = (cfg.control_txv.mode.rate_kbps(), time.ns() / 1000);
+            if self.mesh.is_some() {
+                mesh_beacon_body(buf, cfg.standard, basic, tsf, interval_tu);
+            } else {
+                beacon_body(buf, cfg.standard, basic, tsf, interval_tu);
+            }
+        }
+        if let (FrameKind::Action, Some(id)) = (frame.kind, frame.packet) {
+            if let Some(m) = self.mesh.as_ref().map(|m| m.frame(self.packets.get(id))) {
+                let cfg = &self.wifi.cfg;
+                let rates = rates_500kbps(cfg.standard, cfg.control_txv.mode.rate_kbps());
+                crate::mesh::frame::action_body(buf, &m, frame.src, frame.dst, &rates);
+            }
         }
         if let (FrameKind::Data, Some(id)) = (frame.kind, frame.packet) {
             llc_snap(buf);

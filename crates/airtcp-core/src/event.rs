@@ -62,6 +62,21 @@ pub enum Event {
         node: NodeId,
         gen: u32,
     },
+    /// An 802.11s timer of mesh point `node`: a peer link's (toward `other`), a path's
+    /// discovery (toward `other`) or the PREQ queue's.
+    Mesh {
+        node: NodeId,
+        other: NodeId,
+        timer: MeshTimer,
+    },
+}
+
+/// Which 802.11s timer fired ([`Event::Mesh`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MeshTimer {
+    Plink,
+    Path,
+    Preq,
 }
 
 #[cfg(test)]

@@ -16,6 +16,8 @@ pub enum Purpose {
     App = 3,
     LinkLoss = 4,
     RateControl = 5,
+    /// 802.11s: the peer links' random retry timeouts.
+    Mesh = 6,
 }
 
 /// The SplitMix64 increment (the golden ratio in 64 bits).

@@ -219,6 +219,91 @@ pub struct NodeSummary {
     /// IPv4-like address, e.g. "10.0.0.1".
     pub address: String,
     pub mac: MacSummary,
+    /// A mesh point's 802.11s state at the end and its counters (absent for other nodes).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mesh: Option<MeshSummary>,
+}
+
+/// One mesh point at the end of the run (`iw dev mesh0 station dump` and `mpath dump`) and
+/// what it did in the measured period.
+#[derive(Debug, Serialize)]
+pub struct MeshSummary {
+    /// Neighbours whose peer link is ESTAB, with the Airtime Link Metric toward each.
+    pub peers: Vec<MeshPeerSummary>,
+    /// Active paths: destination, next hop, metric and sequence number.
+    pub paths: Vec<MeshPathSummary>,
+    pub preqs_sent: u64,
+    pub preps_sent: u64,
+    pub perrs_sent: u64,
+    pub peering_frames_sent: u64,
+    pub drops_no_path: u64,
+    pub drops_not_peer: u64,
+    pub links_broken: u64,
+    /// Discoveries this node started for its own data and completed, from the start of the
+    /// run: destination, start [s] and set-up time [ms].
+    pub path_setups: Vec<MeshPathSetup>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct MeshPeerSummary {
+    pub peer: String,
+    pub metric: u32,
+    /// When the link first became ESTAB [s].
+    pub established_s: f64,
+}
+
+#[derive(Debug, Serialize)]
+pub struct MeshPathSummary {
+    pub dst: String,
+    pub next_hop: String,
+    pub metric: u32,
+    pub sn: u32,
+}
+
+#[derive(Debug, Serialize)]
+pub struct MeshPathSetup {
+    pub dst: String,
+    pub start_s: f64,
+    pub setup_ms: f64,
+}
+
+fn mesh_summary(world: &World, node: crate::ids::NodeId) -> Option<MeshSummary> {
+    let m = world.mesh.as_ref().filter(|m| m.is_point(node))?;
+    let name = |n: crate::ids::NodeId| world.nodes[n.idx()].name.clone();
+    let c = &m.counters[node.idx()];
+    let end = world.duration_end;
+    Some(MeshSummary {
+        peers: world
+            .mesh_peers(node)
+            .into_iter()
+            .map(|(p, metric)| MeshPeerSummary {
+                peer: name(p),
+                metric,
+                established_s: m.established_at[node.idx()][p.idx()].map_or(0.0, |t| t.as_secs_f64()),
+            })
+            .collect(),
+        paths: world
+            .mesh_paths(node, end)
+            .into_iter()
+            .map(|(d, nh, metric, sn)| MeshPathSummary { dst: name(d), next_hop: name(nh), metric, sn })
+            .collect(),
+        preqs_sent: c.preqs_sent,
+        preps_sent: c.preps_sent,
+        perrs_sent: c.perrs_sent,
+        peering_frames_sent: c.peering_frames_sent,
+        drops_no_path: c.drops_no_path,
+        drops_not_peer: c.drops_not_peer,
+        links_broken: c.links_broken,
+        path_setups: c
+            .path_setups
+            .iter()
+            .map(|&(d, start, ns)| MeshPathSetup {
+                dst: name(d),
+                start_s: start.as_secs_f64(),
+                setup_ms: ns as f64 / 1e6,
+            })
+            .collect(),
+    })
 }
 
 #[derive(Debug, Serialize)]
@@ -343,6 +428,7 @@ impl Summary {
                         busy_air_fraction: ratio(busy_ns as f64, measured_ns),
                         tx_air_fraction: ratio(tx_ns as f64, measured_ns),
                     },
+                    mesh: mesh_summary(world, crate::ids::NodeId(i as u32)),
                 }
             })
             .collect();

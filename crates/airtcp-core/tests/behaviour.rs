@@ -531,3 +531,24 @@ fn an_on_off_interferer_hits_long_frames_harder() {
     let (fast, slow) = (first_try_loss(11.0, ge.clone()), first_try_loss(1.0, ge));
     assert!((slow - fast).abs() < 0.08, "Gilbert: 11 Mbit/s {fast:.3}, 1 Mbit/s {slow:.3}");
 }
+
+#[test]
+fn an_rt2800_retry_limit_of_r_gives_r_plus_one_attempts() {
+    // `iw phy set retry short R long R` reaches rt2800's TX_RTY_CFG, which counts
+    // retransmissions: rt2800_txdone_entry reports a failed frame as long_retry (7) retries,
+    // "a total number of 8 frames sent". airtcp's limit counts retransmissions too, so R = 3
+    // is 4 attempts: a frame is given up when data or ACK is lost in all four, at FER 0.6 with
+    // probability (1 - 0.4^2)^4 = 0.84^4 = 0.498 (0.593 if R were attempts).
+    let mut spec = bss(1, "80211g", 54.0, 6.0, 1000, 20.0);
+    spec["wifi"]["rate_control"] = json!("minstrel-rt2800");
+    spec["wifi"]["short_retry_limit"] = json!(3);
+    spec["wifi"]["long_retry_limit"] = json!(3);
+    spec["channel"]["error"] = json!({"kind": "fer", "fer": 0.6});
+    let out = run_value(&spec, 4);
+    let sta = &out.summary.nodes[1].mac;
+    let frames = sta.successes + sta.drops_retry_limit;
+    let dropped = sta.drops_retry_limit as f64 / frames as f64;
+    assert!((dropped - 0.84f64.powi(4)).abs() < 0.015, "dropped {dropped} of {frames}");
+    // Each failure is a retransmission or a drop (the frame on the air at the end aside).
+    assert!(sta.failures.abs_diff(sta.retries + sta.drops_retry_limit) <= 1);
+}

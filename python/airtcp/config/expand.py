@@ -171,8 +171,9 @@ def _generated_nodes(s: Scenario) -> list[_Node]:
             nodes.append(_Node(f"sta{k + 1}", pos, "sta", ("stations",)))
         return nodes
     if s.topology == "chain":
+        role = "mesh" if s.mesh is not None else "adhoc"
         return [
-            _Node(f"n{i}", (_clean(i * s.spacing_m), 0.0, 0.0), "adhoc", ("hops",))
+            _Node(f"n{i}", (_clean(i * s.spacing_m), 0.0, 0.0), role, ("hops",))
             for i in range(s.hops + 1)
         ]
     return []
@@ -337,6 +338,23 @@ def _phy(b: _Build) -> None:
         )
     b.data_rate, b.basic_rate = data_rate, basic_rate
     b.access = s.mac.access
+
+
+def _mesh_access(b: _Build) -> None:
+    """A mesh sends QoS data (9.2.4.5.1: the Mesh Control Present bit is in QoS Control):
+    EDCA unless the scenario asks for DCF, which is refused."""
+    s = b.s
+    if "access" not in s.mac.model_fields_set:
+        b.access = "edca"
+    elif s.mac.access != "edca":
+        b.issues.append(
+            _Issue(
+                ("mac", "access"),
+                "a mesh sends QoS data frames (the Mesh Control Present bit is in QoS Control)",
+                s.mac.access,
+                '"edca" (the default with [mesh]), or no [mesh]',
+            )
+        )
 
 
 def _non_ht(s: Scenario) -> str:
@@ -580,9 +598,66 @@ def _mobility_spec(
     }
 
 
+def _mesh_checks(b: _Build) -> None:
+    """[mesh] and the mesh points: each needs the other, no access points beside them, QoS
+    data, no A-MPDU yet."""
+    s, issues = b.s, b.issues
+    points = [n for n in b.nodes if n.role == "mesh"]
+    if s.mesh is None:
+        for n in points:
+            issues.append(
+                _Issue(
+                    n.loc + ("role",),
+                    "a mesh point needs [mesh]",
+                    "mesh",
+                    "another role, or a [mesh] table",
+                )
+            )
+        return
+    if not points:
+        issues.append(
+            _Issue(
+                ("mesh",),
+                f'no mesh point: topology "{s.topology}" has none',
+                _Raw("a table"),
+                'topology = "chain", or [[nodes]] of role "mesh", or no [mesh]',
+            )
+        )
+    for n in b.nodes:
+        if n.role == "ap" and n.loc[0] == "nodes":
+            issues.append(
+                _Issue(
+                    n.loc + ("role",),
+                    "access points beside a mesh (mesh gates) are not built",
+                    "ap",
+                    '"mesh", "adhoc" or "host"',
+                )
+            )
+    _mesh_access(b)
+    if b.ht is not None and b.ht.ampdu:
+        issues.append(
+            _Issue(
+                ("ht", "ampdu"),
+                "A-MPDU in a mesh is not built yet",
+                True,
+                "false (802.11n mesh points send single MPDUs)",
+            )
+        )
+    if s.mac.beacon_interval_tu is not None:
+        issues.append(
+            _Issue(
+                ("mac", "beacon_interval_tu"),
+                "is for access points; mesh points beacon at mesh.beacon_interval_tu",
+                s.mac.beacon_interval_tu,
+                "unset",
+            )
+        )
+
+
 def _scenario_checks(b: _Build) -> None:
     """The report interval, and a scenario without traffic or without nodes."""
     s, issues = b.s, b.issues
+    _mesh_checks(b)
     for name in ("receptions", "positions"):
         if getattr(s.traces, name) and s.channel.model != "radio":
             issues.append(
@@ -1140,6 +1215,7 @@ def _world(b: _Build) -> dict[str, Any]:
         "routes": b.routes_spec,
         "blocked_radio_links": b.blocked,
         "flows": b.flows_spec,
+        **({"mesh": s.mesh.model_dump()} if s.mesh is not None else {}),
         # `windows` and `mpdus` only when on: older configurations keep their spec.
         "traces": s.traces.model_dump(
             exclude={k for k in ("windows", "mpdus") if not getattr(s.traces, k)}

@@ -833,10 +833,11 @@ class NodeConfig(_Model):
     z_m: float = _field(
         0.0, "number -1e6..1e6 metres", "position z", ge=-MAX_DISTANCE_M, le=MAX_DISTANCE_M
     )
-    role: Literal["ap", "sta", "adhoc", "host"] = _field(
+    role: Literal["ap", "sta", "adhoc", "mesh", "host"] = _field(
         ...,
-        '"ap", "sta", "adhoc" or "host"',
-        'access point, station, ad-hoc node, or "host" (no WiFi, wired links only)',
+        '"ap", "sta", "adhoc", "mesh" or "host"',
+        'access point, station, ad-hoc node, 802.11s mesh point ([mesh]), or "host" (no WiFi, '
+        "wired links only)",
     )
     rate_control: str | None = _field(
         None,
@@ -1172,6 +1173,31 @@ class TracesConfig(_Model):
 Standard = Literal["80211a", "80211b", "80211g", "80211n"]
 
 
+class MeshConfig(_Model):
+    """``[mesh]``: IEEE 802.11s as Linux runs it (open80211s): the mesh points (the nodes of a
+    chain, or [[nodes]] of role "mesh") peer with the mesh points they hear, except over the
+    chain's blocked links, and find paths by HWMP over the Airtime Link Metric."""
+
+    beacon_interval_tu: int = _field(
+        1000, "integer 10..65535 TU", "mesh Beacon interval (Linux: 1000 TU)", ge=10, le=65535
+    )
+    metric: Literal["linux-3.12", "linux"] = _field(
+        "linux-3.12",
+        '"linux-3.12" or "linux"',
+        "the Airtime Link Metric's arithmetic: Linux 3.12's 32-bit product, or today's 64-bit one",
+    )
+    active_path_timeout_tu: int = _field(
+        4882,
+        "integer 1..655350 TU",
+        "dot11MeshHWMPactivePathTimeout (Linux: 5000 ms = 4882 TU)",
+        ge=1,
+        le=655350,
+    )
+    max_preq_retries: int = _field(
+        4, "integer 0..30", "dot11MeshHWMPmaxPREQretries (Linux: 4)", ge=0, le=30
+    )
+
+
 class HtConfig(_Model):
     """``[ht]``: 802.11n's PHY (``standard = "80211n"`` only); defaults as ns-3's."""
 
@@ -1364,6 +1390,11 @@ class Scenario(_Model):
         default_factory=TracesConfig,
         json_schema_extra={"allowed": "a table"},
         description="[traces]",
+    )
+    mesh: MeshConfig | None = Field(
+        default=None,
+        json_schema_extra={"allowed": 'a table (topology "chain", or mesh [[nodes]])'},
+        description="[mesh]: 802.11s mesh points, HWMP routing",
     )
 
     _spec: dict[str, Any] = PrivateAttr(default_factory=dict)

@@ -27,12 +27,7 @@ impl Wifi {
         sched: &mut Scheduler<Event>,
         now: SimTime,
     ) -> bool {
-        // 10.3.4.2: the medium as carrier sense sees it, physical and virtual (NAV); the
-        // node's own pending response does not make it busy.
-        let idle = !cca.busy && self.macs[node.idx()].nav_end <= now;
-        let limit = self.cfg.queue_limit;
-        if self.macs[node.idx()].txops[ac].queue.len() >= limit {
-            self.macs[node.idx()].counters.drops_queue += 1;
+        if self.queue_full(node, ac) {
             return false;
         }
         let seq = if self.cfg.ampdu.is_some() {
@@ -50,7 +45,67 @@ impl Wifi {
         let mac = &mut self.macs[node.idx()];
         let mode = mac.peers[next_hop.idx()].first_mode;
         mac.counters.count_data_rate(mode);
-        mac.txops[ac].queue.push_back(Queued::new(packet, next_hop, seq, ip_bytes, now));
+        self.push(node, ac, Queued::new(packet, next_hop, seq, ip_bytes, now), cca, sched, now);
+        true
+    }
+
+    /// Queue the management (Action) frame `packet` of `mpdu_bytes` at `node` for `to`
+    /// (`NodeId::BROADCAST`: group-addressed; `acked`: the sender waits for the ACK of a
+    /// unicast one), in AC_VO under EDCA (mac80211 sends management
+    /// frames on the VO queue, `ieee80211_tx_skb`) and in the one DCF queue otherwise (AC_BE's).
+    /// False if the queue is full.
+    #[allow(clippy::too_many_arguments)]
+    pub fn enqueue_mgmt(
+        &mut self,
+        node: NodeId,
+        to: NodeId,
+        packet: PacketId,
+        mpdu_bytes: u32,
+        acked: bool,
+        cca: Cca,
+        sched: &mut Scheduler<Event>,
+        now: SimTime,
+    ) -> bool {
+        let ac = if self.cfg.qos { 3 } else { 1 };
+        if self.queue_full(node, ac) {
+            return false;
+        }
+        let mac = &mut self.macs[node.idx()];
+        let seq = mac.next_seq;
+        mac.next_seq = (mac.next_seq + 1) % 4096;
+        let no_ack = !acked || to == NodeId::BROADCAST;
+        let q = Queued { mgmt: true, no_ack, ..Queued::new(packet, to, seq, mpdu_bytes, now) };
+        self.push(node, ac, q, cca, sched, now);
+        true
+    }
+
+    /// Whether `node`'s queue `ac` is full (a drop counted).
+    #[inline(always)]
+    fn queue_full(&mut self, node: NodeId, ac: usize) -> bool {
+        let mac = &mut self.macs[node.idx()];
+        if mac.txops[ac].queue.len() < self.cfg.queue_limit {
+            return false;
+        }
+        mac.counters.drops_queue += 1;
+        true
+    }
+
+    /// `q` joins the tail of `node`'s queue `ac`, which contends if it can.
+    #[inline(always)]
+    fn push(
+        &mut self,
+        node: NodeId,
+        ac: usize,
+        q: Queued,
+        cca: Cca,
+        sched: &mut Scheduler<Event>,
+        now: SimTime,
+    ) {
+        // 10.3.4.2: the medium as carrier sense sees it, physical and virtual (NAV); the
+        // node's own pending response does not make it busy.
+        let idle = !cca.busy && self.macs[node.idx()].nav_end <= now;
+        let mac = &mut self.macs[node.idx()];
+        mac.txops[ac].queue.push_back(q);
         if mac.txops[ac].queue.len() == 1 {
             // The head of its queue: ready to contend, and its service time runs.
             mac.txops[ac].attempt_since = now;
@@ -62,7 +117,6 @@ impl Wifi {
             mac.draw_backoff(ac);
         }
         self.contend(node, cca, sched, now);
-        true
     }
 
     /// Arm the grant of every non-empty access category of an idle node.

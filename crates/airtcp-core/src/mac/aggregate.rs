@@ -317,7 +317,9 @@ impl Wifi {
             completed += 1;
             first_acked |= verdict == Fate::Acked && seq == agg.seqs[0];
             win.complete(seq);
+            let mode = txop.mode;
             let st = &mut mac.peers[peer.idx()];
+            st.link.last_tx_mode = Some(mode);
             if verdict == Fate::Acked {
                 acked += 1;
                 mac.counters.successes += 1;

@@ -26,11 +26,14 @@ pub struct Failed {
 impl Wifi {
     /// The data frame at the head of `node`'s queue `ac`, as its current attempt sends it
     /// (at the mode rate control picked when the attempt won access).
-    #[inline]
+    #[inline(always)]
     pub fn data_frame(&self, node: NodeId, ac: usize) -> Option<Frame> {
         let mac = &self.macs[node.idx()];
         let txop = &mac.txops[ac];
         let q = txop.queue.front()?;
+        if q.mgmt {
+            return Some(self.mgmt_frame(node, ac, q, txop.data_sent));
+        }
         Some(Frame {
             kind: FrameKind::Data,
             src: node,
@@ -47,14 +50,59 @@ impl Wifi {
         })
     }
 
+    /// The Action frame `q` at the head of `node`'s queue `ac`: at the management rate; one
+    /// whose sender waits for no ACK (group-addressed, 9.2.5.6) has Duration 0.
+    #[cold]
+    #[inline(never)]
+    fn mgmt_frame(&self, node: NodeId, ac: usize, q: &super::Queued, retry: bool) -> Frame {
+        let txv = self.cfg.mgmt_txv;
+        Frame {
+            kind: FrameKind::Action,
+            src: node,
+            dst: q.next_hop,
+            bytes: q.ip_bytes,
+            txv,
+            nav: if q.no_ack {
+                crate::time::Dur::ZERO
+            } else {
+                self.cfg.timing.sifs + self.cfg.ack_duration_for(txv.mode)
+            },
+            packet: Some(q.packet),
+            seq: q.seq,
+            retry,
+            ac: ac as u8,
+            upper_bytes: 0,
+            subframes: 0,
+        }
+    }
+
+    /// `node` won access for `ac` with a management frame at the head: sent as it is, no
+    /// rate control, no RTS.
+    #[cold]
+    #[inline(never)]
+    fn start_mgmt(&mut self, node: NodeId, ac: usize) -> Option<Frame> {
+        let frame = self.data_frame(node, ac)?;
+        let mac = &mut self.macs[node.idx()];
+        mac.counters.accesses += 1;
+        mac.counters.mgmt_frames += 1;
+        mac.exchange = Exchange::TxData { ac: ac as u8 };
+        mac.txops[ac].data_sent = true;
+        Some(frame)
+    }
+
     /// `node` won access for `ac`: rate control picks the attempt's mode, and the frame that
     /// opens the exchange (RTS or DATA) is for the caller to put on the air.
     pub fn start_exchange(&mut self, node: NodeId, ac: usize, now: SimTime) -> Option<Frame> {
         if self.cfg.ampdu.is_some() {
+            // (No management frames here: a mesh over A-MPDU is refused by the spec.)
             return self.start_ampdu(node, ac, now);
         }
         let txop = &self.macs[node.idx()].txops[ac];
-        let (peer, attempt) = (txop.queue.front()?.next_hop, txop.src + txop.lrc);
+        let head = txop.queue.front()?;
+        if head.mgmt {
+            return self.start_mgmt(node, ac);
+        }
+        let (peer, attempt) = (head.next_hop, txop.src + txop.lrc);
         self.select_mode(node, ac, peer, attempt, now);
         let data = self.data_frame(node, ac)?;
         let w = &self.cfg;
@@ -90,16 +138,18 @@ impl Wifi {
     }
 
     /// `node`'s own transmission of `frame` ended: wait for the response, or, after sending
-    /// a response, be free again.
+    /// a response, be free again. An Action frame that waits for no ACK (Duration 0) waits for
+    /// nothing: the caller ends it once the receivers have it ([`Wifi::unacked_sent`]).
     pub fn own_tx_end(&mut self, node: NodeId, frame: &Frame, sched: &mut Scheduler<Event>, now: SimTime) {
         // 10.3.2.11: the response's PHY-RXSTART delay is that of the mode it comes at.
         let timeout = match frame.kind {
-            FrameKind::Data => self.cfg.answer[usize::from(frame.txv.mode.0)].2,
+            FrameKind::Data | FrameKind::Action => self.cfg.answer[usize::from(frame.txv.mode.0)].2,
             _ => self.cfg.response_timeout,
         };
         let mac = &mut self.macs[node.idx()];
         match frame.kind {
-            FrameKind::Data | FrameKind::BlockAckReq => {
+            FrameKind::Action if frame.nav == crate::time::Dur::ZERO => return,
+            FrameKind::Data | FrameKind::BlockAckReq | FrameKind::Action => {
                 mac.exchange = Exchange::WaitAck { ac: frame.ac, extended: false };
             }
             FrameKind::Rts => {
@@ -188,6 +238,9 @@ impl Wifi {
             Exchange::WaitCts { ac, .. } => (ac as usize, true),
             _ => return None,
         };
+        if self.macs[i].txops[ac].queue.front().is_some_and(|q| q.mgmt) {
+            return Some(self.fail_mgmt(node, ac, now));
+        }
         if self.cfg.ampdu.is_some() {
             return Some(self.fail_ampdu(node, ac, now));
         }
@@ -221,6 +274,7 @@ impl Wifi {
         rate.report(&mut st.rate, &mut self.rate_arena, ac, report, now);
         if exceeded {
             st.link.final_status(false);
+            st.link.last_tx_mode = Some(mode);
             let txop = &mut mac.txops[ac];
             txop.queue.pop_front();
             txop.cw = txop.params.cw_min;
@@ -248,8 +302,70 @@ impl Wifi {
         Some(Failed { ac: ac as u8, gave_up: exceeded })
     }
 
+    /// `node`'s frame of `ac` that waits for no ACK ended: it is done (a group-addressed frame
+    /// is sent once, 10.3.6), the contention window resets and a new backoff is drawn
+    /// (10.3.4.3), and [`MacInd::Acked`] and [`MacInd::Room`] go up.
+    pub fn unacked_sent(&mut self, node: NodeId, ac: usize, now: SimTime) {
+        let mac = &mut self.macs[node.idx()];
+        mac.exchange = Exchange::None;
+        let txop = &mut mac.txops[ac];
+        let done = txop.queue.pop_front();
+        txop.cw = txop.params.cw_min;
+        (txop.src, txop.lrc, txop.data_sent) = (0, 0, false);
+        txop.head_since = now;
+        mac.draw_backoff(ac);
+        mac.txops[ac].attempt_since = now;
+        if let Some(q) = done {
+            self.ind.push(MacInd::Acked { node, packet: q.packet });
+        }
+        self.ind.push(MacInd::Room { node });
+    }
+
+    /// The management frame at the head of `ac` got no ACK: retried against the short retry
+    /// limit (10.3.4.4), or given up; no rate control, link statistics or scheme hears of it.
+    #[cold]
+    #[inline(never)]
+    fn fail_mgmt(&mut self, node: NodeId, ac: usize, now: SimTime) -> Failed {
+        let i = node.idx();
+        let head = self.macs[i].txops[ac].queue[0];
+        let limits = self.retry_limits(node, &head);
+        let mac = &mut self.macs[i];
+        mac.exchange = Exchange::None;
+        mac.timeout.cancel();
+        let txop = &mut mac.txops[ac];
+        txop.src += 1;
+        let exceeded = limits.exceeded(false, txop.src);
+        if exceeded {
+            txop.queue.pop_front();
+            txop.cw = txop.params.cw_min;
+            (txop.src, txop.lrc, txop.data_sent) = (0, 0, false);
+            txop.head_since = now;
+        } else {
+            txop.cw = next_cw(txop.cw, txop.params.cw_max);
+        }
+        mac.draw_backoff(ac);
+        mac.txops[ac].attempt_since = now;
+        mac.idle_start = now.max(mac.nav_end);
+        if exceeded {
+            let arrived = self.macs[head.next_hop.idx()].peers[i].has_received(ac, head.seq);
+            self.ind.push(MacInd::Dropped { node, packet: head.packet, arrived });
+            self.ind.push(MacInd::Room { node });
+        }
+        Failed { ac: ac as u8, gave_up: exceeded }
+    }
+
+    /// `node`'s management frame carrying `packet` was acknowledged: no rate control, link
+    /// statistics or scheme hears of it.
+    #[cold]
+    #[inline(never)]
+    fn mgmt_acked(&mut self, node: NodeId, packet: crate::ids::PacketId) {
+        self.ind.push(MacInd::Acked { node, packet });
+        self.ind.push(MacInd::Room { node });
+    }
+
     /// The head frame of `ac` was acknowledged: rate control hears of it, then
     /// [`MacInd::Acked`], [`MacInd::Room`] and a [`MacEvent::TxDone`] go up.
+    #[inline(always)]
     pub fn succeed(&mut self, node: NodeId, ac: usize, now: SimTime) {
         let mac = &mut self.macs[node.idx()];
         mac.exchange = Exchange::None;
@@ -270,10 +386,14 @@ impl Wifi {
             self.ind.push(MacInd::Room { node });
             return;
         };
+        if q.mgmt {
+            return self.mgmt_acked(node, q.packet);
+        }
         let rate = &mac.rate;
         let st = &mut mac.peers[q.next_hop.idx()];
         rate.report(&mut st.rate, &mut self.rate_arena, ac, TxReport::DataOk { retries }, now);
         st.link.final_status(true);
+        st.link.last_tx_mode = Some(mode);
         self.ind.push(MacInd::Acked { node, packet: q.packet });
         self.ind.push(MacInd::Room { node });
         self.tx_done(node, (q.next_hop, ac, true, retries, mode, service_ns));

@@ -33,6 +33,10 @@ pub enum FrameKind {
     BlockAck,
     /// A compressed BlockAckReq (9.3.1.7): `seq` is its Starting Sequence Number.
     BlockAckReq,
+    /// A management Action frame (9.3.3.14; 802.11s peering and HWMP, 9.6.16 and 9.6.17):
+    /// its body is the packet's `mesh` frame; unicast ones are acknowledged and retried like
+    /// data, group-addressed ones sent once.
+    Action,
 }
 
 impl FrameKind {
@@ -45,6 +49,7 @@ impl FrameKind {
             FrameKind::Beacon => "beacon",
             FrameKind::BlockAck => "block_ack",
             FrameKind::BlockAckReq => "block_ack_req",
+            FrameKind::Action => "action",
         }
     }
 }

@@ -256,7 +256,7 @@ fn idle_data_received_is_acked_after_sifs_and_delivered_once() {
     let frame = a_sends_data(&mut w, &mut s, us(0));
     let end = s.now() + frame.txv.duration(frame.bytes);
     w.rx_ok(B, &frame, &mut s, end);
-    assert_eq!(w.ind, vec![MacInd::Delivered { node: B, packet: PacketId(7) }]);
+    assert_eq!(w.ind, vec![MacInd::Delivered { node: B, packet: PacketId(7), from: A }]);
     let Some(Event::Respond { node, gen }) = s.pop_until(us(1_000_000)) else { panic!() };
     assert_eq!((node, s.now()), (B, end + Dur::from_us(16)));
     let ack = w.response_due(B, gen).expect("an ACK");
@@ -500,4 +500,77 @@ fn the_retry_seam_sets_each_budget_per_peer_and_per_frame() {
     }
     assert!(w.ind.iter().any(|i| matches!(i, MacInd::Dropped { packet: PacketId(4), .. })));
     assert!(w.macs[A.idx()].txops[BE].queue.is_empty());
+}
+
+/// Node A queues a management frame of 69 bytes for `to` and wins access.
+fn a_sends_mgmt(w: &mut Wifi, s: &mut Scheduler<Event>, to: NodeId, acked: bool) -> Frame {
+    assert!(w.enqueue_mgmt(A, to, PacketId(9), 69, acked, IDLE, s, us(0)));
+    let Some(Event::Grant { ac, gen, .. }) = s.pop_until(us(1_000_000)) else { panic!("no grant") };
+    assert!(w.grant(A, usize::from(ac), gen, IDLE));
+    w.start_exchange(A, usize::from(ac), s.now()).expect("a frame")
+}
+
+#[test]
+fn a_group_addressed_action_frame_goes_once_at_the_lowest_rate_and_reaches_every_receiver() {
+    let (mut w, mut s) = (wifi(), Scheduler::new());
+    let frame = a_sends_mgmt(&mut w, &mut s, NodeId::BROADCAST, true);
+    // DCF: the one queue (AC_BE's); 6 Mbit/s, the lowest 802.11a rate; Duration 0 (9.2.5.6).
+    assert_eq!((frame.kind, frame.ac, frame.bytes), (FrameKind::Action, BE as u8, 69));
+    assert_eq!((frame.txv.mode.rate_kbps(), frame.nav), (6_000, Dur::ZERO));
+    let end = s.now() + frame.txv.duration(frame.bytes);
+    w.own_tx_end(A, &frame, &mut s, end);
+    assert_eq!(s.pending(), 0, "no ACK timeout for a group-addressed frame");
+    w.rx_ok(B, &frame, &mut s, end);
+    w.rx_group(B, &frame);
+    assert_eq!(w.ind, vec![MacInd::Delivered { node: B, packet: PacketId(9), from: A }]);
+    assert!(w.macs[1].response.is_none(), "no ACK to a group-addressed frame");
+    w.ind.clear();
+    w.unacked_sent(A, BE, end);
+    assert_eq!(w.ind, vec![MacInd::Acked { node: A, packet: PacketId(9) }, MacInd::Room { node: A }]);
+    // Management frames count apart from data and teach neither rate control nor the link.
+    let c = w.macs[0].counters;
+    assert_eq!((c.mgmt_frames, c.attempts, c.successes), (1, 0, 0));
+}
+
+#[test]
+fn a_unicast_action_frame_is_acked_retried_and_given_up_without_touching_the_link_statistics() {
+    let (mut w, mut s) = (wifi(), Scheduler::new());
+    w.cfg.retry = RetryLimits { short: 1, long: 1 };
+    let frame = a_sends_mgmt(&mut w, &mut s, B, true);
+    assert_eq!(frame.nav, Dur::from_us(16 + 44)); // SIFS + ACK at 6 Mbit/s
+    let end = s.now() + frame.txv.duration(frame.bytes);
+    w.own_tx_end(A, &frame, &mut s, end);
+    assert!(matches!(w.macs[0].exchange, Exchange::WaitAck { .. }));
+    // The receiver acknowledges it like data and hands it up.
+    w.rx_ok(B, &frame, &mut s, end);
+    assert!(w.macs[1].response.is_some_and(|r| r.kind == FrameKind::Ack));
+    assert_eq!(w.ind, vec![MacInd::Delivered { node: B, packet: PacketId(9), from: A }]);
+    w.ind.clear();
+    // The ACK is lost twice: one retry (short limit 1), then given up.
+    assert!(w.fail(A, end).is_some_and(|f| !f.gave_up));
+    let retry = w.start_exchange(A, BE, end).expect("the retry");
+    assert!(retry.retry);
+    w.own_tx_end(A, &retry, &mut s, end);
+    assert!(w.fail(A, end).is_some_and(|f| f.gave_up));
+    assert!(matches!(
+        w.ind[..],
+        [MacInd::Dropped { node: A, packet: PacketId(9), .. }, MacInd::Room { node: A }]
+    ));
+    let link = w.macs[0].peers[1].link;
+    assert_eq!(
+        (link.attempts, link.given_up, link.fail_avg_3_12.percent, link.last_tx_mode),
+        (0, 0, 0, None)
+    );
+}
+
+#[test]
+fn a_close_waits_for_no_ack() {
+    let (mut w, mut s) = (wifi(), Scheduler::new());
+    let frame = a_sends_mgmt(&mut w, &mut s, B, false);
+    assert_eq!((frame.dst, frame.nav), (B, Dur::ZERO));
+    let end = s.now() + frame.txv.duration(frame.bytes);
+    w.own_tx_end(A, &frame, &mut s, end);
+    assert_eq!(s.pending(), 0);
+    w.unacked_sent(A, BE, end);
+    assert_eq!(w.ind[0], MacInd::Acked { node: A, packet: PacketId(9) });
 }

@@ -88,6 +88,13 @@ pub struct Queued {
     pub in_flight: bool,
     /// When the frame entered the queue (its sojourn time runs from here: CoDel, AQL).
     pub enqueued: SimTime,
+    /// A management frame (an Action frame of `ip_bytes` as a whole MPDU): sent at
+    /// [`WifiConfig::mgmt_txv`], never aggregated or protected by RTS, and unknown to rate
+    /// control and the link statistics (Linux: `rate_control_send_low` for non-data frames;
+    /// `ieee80211s_update_metric` and `last_tx_rate` read data frames only).
+    pub mgmt: bool,
+    /// A management frame whose sender waits for no ACK (group-addressed, or a Close).
+    pub no_ack: bool,
 }
 
 impl Queued {
@@ -102,6 +109,8 @@ impl Queued {
             sw_retries: 0,
             in_flight: false,
             enqueued: now,
+            mgmt: false,
+            no_ack: false,
         }
     }
 }
@@ -153,6 +162,9 @@ pub struct WifiConfig {
     /// The configured data mode and preamble; rate control picks each attempt's mode.
     pub data_txv: TxVector,
     pub control_txv: TxVector,
+    /// Management frames (802.11s Action frames) go at the standard's lowest rate, long
+    /// preamble (Linux `rate_control_send_low`: `rate_lowest_index`).
+    pub mgmt_txv: TxVector,
     /// The channel's default rate control of data frames (`constant`: every frame at
     /// `data_txv`); each MAC runs its own ([`Mac::rate`]).
     pub rate: RateAlgo,
@@ -207,6 +219,7 @@ impl WifiConfig {
             timing,
             data_txv,
             control_txv,
+            mgmt_txv: TxVector::new(standard.modes()[0], crate::phy::Preamble::Long),
             rate: RateAlgo::Constant(rate::constant::Constant { mode: data_txv.mode }),
             retry: RetryLimits::DEFAULT,
             rts_threshold_bytes: 65535,
@@ -257,8 +270,9 @@ pub struct Cca {
 /// order, where the MAC used to call up directly.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MacInd {
-    /// `node` received the data frame carrying `packet` (not a duplicate): pass it up.
-    Delivered { node: NodeId, packet: PacketId },
+    /// `node` received the data or Action frame carrying `packet` from `from` (not a
+    /// duplicate): pass it up.
+    Delivered { node: NodeId, packet: PacketId, from: NodeId },
     /// The head frame of `node` carrying `packet` was acknowledged.
     Acked { node: NodeId, packet: PacketId },
     /// `node` gave `packet` up at the retry limit; `arrived`: the next hop had received it
@@ -430,6 +444,8 @@ pub struct MacCounters {
     /// x-axis (IV-A), the rate its remedy averages (III-C).
     pub data_requests: u64,
     pub data_rate_kbps_sum: u64,
+    /// Management (Action) frames sent, attempts included; they count in no data counter.
+    pub mgmt_frames: u64,
 }
 
 impl MacCounters {

@@ -20,12 +20,14 @@ impl Wifi {
         mac.counters.rx_ok += 1;
         mac.eifs = false;
         if frame.dst != j {
+            // (A group-addressed frame's Duration is 0: its receivers' NAV stays; the world
+            // hands its Action frames up, `rx_group`.)
             // 10.3.2.4: third parties update their NAV from the Duration field.
             mac.nav_end = mac.nav_end.max(now + frame.nav);
             return;
         }
         match frame.kind {
-            FrameKind::Data => {
+            FrameKind::Data | FrameKind::Action => {
                 let src = frame.src.idx();
                 let dup = mac.peers[src].is_duplicate(usize::from(frame.ac), frame.seq, frame.retry);
                 let ack = Frame {
@@ -46,7 +48,7 @@ impl Wifi {
                 if dup {
                     self.macs[j.idx()].counters.rx_duplicates += 1;
                 } else if let Some(packet) = frame.packet {
-                    self.ind.push(MacInd::Delivered { node: j, packet });
+                    self.ind.push(MacInd::Delivered { node: j, packet, from: frame.src });
                 }
             }
             FrameKind::Rts => {
@@ -100,6 +102,16 @@ impl Wifi {
             }
             FrameKind::BlockAckReq => self.block_ack_req_received(j, frame, sched, now),
             FrameKind::Beacon => {} // broadcast: handled above as a third party's frame
+        }
+    }
+
+    /// A group-addressed frame reached `j`: an Action frame goes up (no ACK, no duplicate
+    /// filter: it is sent once, 10.3.6); a Beacon's Duration is 0, no NAV to set.
+    #[cold]
+    #[inline(never)]
+    pub fn rx_group(&mut self, j: NodeId, frame: &Frame) {
+        if let (FrameKind::Action, Some(packet)) = (frame.kind, frame.packet) {
+            self.ind.push(MacInd::Delivered { node: j, packet, from: frame.src });
         }
     }
 

@@ -84,6 +84,10 @@ pub struct LinkStats {
     /// and whether it has crossed the broken-link threshold since the last read.
     pub fail_avg_3_12: crate::mesh::metric::FailAvg,
     pub link_broken: bool,
+    /// The mode of the last attempt of the last data frame to reach its final status
+    /// (mac80211's `sta->last_tx_rate`, set from each data frame's TX status; the Airtime
+    /// Link Metric's rate); `None` before any.
+    pub last_tx_mode: Option<crate::phy::ModeId>,
 }
 
 impl LinkStats {

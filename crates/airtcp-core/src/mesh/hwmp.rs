@@ -208,6 +208,15 @@ impl MeshPoint {
         p
     }
 
+    /// The active paths at `now` as (destination, path): what `mesh_path_lookup` would find.
+    pub fn active_paths(&self, now: SimTime) -> impl Iterator<Item = (NodeId, &Path)> + '_ {
+        self.paths
+            .iter()
+            .enumerate()
+            .filter(move |(_, p)| p.active() && now <= p.exp_time)
+            .map(|(d, p)| (NodeId(d as u32), p))
+    }
+
     /// A data frame this node originates for `dest` (`mesh_nexthop_resolve`): its next hop, or
     /// None (the caller queues it; at most 10 per destination in Linux) while a discovery runs.
     /// In the last second of an active path's life it is refreshed.
@@ -548,6 +557,19 @@ impl MeshPoint {
         self.last_perr = Some(now);
         self.perrs_sent += 1;
         out.push(Action::Send { frame: Hwmp::Perr { ttl, dest, dest_sn: sn }, to: None });
+    }
+
+    /// The peer link to `peer` is gone (`mesh_path_flush_by_nexthop`): every path through it is
+    /// deleted; returns their destinations (their queued frames go too).
+    pub fn flush_by_next_hop(&mut self, peer: NodeId) -> Vec<NodeId> {
+        let mut gone = Vec::new();
+        for (d, p) in self.paths.iter_mut().enumerate() {
+            if p.next_hop == Some(peer) {
+                *p = Path::default();
+                gone.push(NodeId(d as u32));
+            }
+        }
+        gone
     }
 
     /// The link to `peer` is broken (`mesh_plink_broken`): every active path through it is

@@ -4,6 +4,7 @@
 //! per neighbour with link blocking (`peering`). Mesh frames and the world's glue (peering and
 //! HWMP frames on the air, routing by HWMP) are to come.
 
+pub mod frame;
 pub mod hwmp;
 pub mod metric;
 pub mod peering;

@@ -32,6 +32,11 @@ pub struct Packet {
     pub clap: Option<crate::clap::ClapPacket>,
 }
 
+/// The flow of packets that belong to none: 802.11s management frames, whose `seq` is the
+/// slot of the sender's packet, where `MeshWorld::frames` keeps the frame (so that every
+/// packet stays small; receivers read it while the sender's packet lives).
+pub const NO_FLOW: FlowId = FlowId(u32::MAX);
+
 impl Packet {
     /// A packet of flow `f` from `src` to `dst` created at `now`, carrying no transport
     /// segment yet (set `tcp` or `clap` with struct update syntax).
@@ -72,6 +77,9 @@ impl PacketSlab {
     }
     pub fn get(&self, id: PacketId) -> &Packet {
         &self.slots[id.idx()]
+    }
+    pub fn get_mut(&mut self, id: PacketId) -> &mut Packet {
+        &mut self.slots[id.idx()]
     }
     pub fn free(&mut self, id: PacketId) {
         self.free.push(id.0);
@@ -271,6 +279,9 @@ impl World {
     /// Returns false if the packet was dropped.
     pub(crate) fn send(&mut self, node: NodeId, id: PacketId, now: SimTime) -> bool {
         let dst = self.packets.get(id).dst;
+        if self.mesh.is_some() && dst != node && self.is_mesh_route(node, dst) {
+            return self.mesh_route(node, None, id, now);
+        }
         if dst == node {
             if self.packets.get(id).tcp.is_some() {
                 self.tcp_deliver(id, node, now);
@@ -307,7 +318,7 @@ impl World {
     pub(crate) fn drop_packet(&mut self, id: PacketId) {
         let p = *self.packets.get(id);
         // A lost TCP or CLAP packet is repaired by its protocol; its flow counts retransmissions.
-        if p.tcp.is_none() && p.clap.is_none() && p.created >= self.warmup_end {
+        if p.tcp.is_none() && p.clap.is_none() && p.flow != NO_FLOW && p.created >= self.warmup_end {
             self.flows[p.flow.idx()].lost += 1;
         }
         self.packets.free(id);

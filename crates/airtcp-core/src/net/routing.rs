@@ -56,7 +56,9 @@ pub fn roles_talk(a: Role, b: Role) -> bool {
         (Sta, Ap) | (Ap, Sta) => true,
         (Sta, _) | (_, Sta) => false,
         (Ap, Ap) => false, // access points meet over wires
-        _ => true,         // ad hoc with ad hoc or with an access point
+        (Mesh, Mesh) => true,
+        (Mesh, _) | (_, Mesh) => false, // a mesh BSS talks to nothing else (no gates here)
+        _ => true,                      // ad hoc with ad hoc or with an access point
     }
 }
 

@@ -12,6 +12,7 @@ mod channel;
 mod clap;
 mod flows;
 mod locate;
+mod mesh;
 mod net;
 mod tcp;
 #[cfg(test)]
@@ -28,6 +29,7 @@ pub use flows::{
     AcSpec, FlowKind, FlowSpec, MAX_FILE_BYTES, MAX_REPORT_INTERVALS, MAX_UDP_PAYLOAD_BYTES,
     UDP_IP_HEADER_BYTES,
 };
+pub use mesh::{MeshSpec, METRICS as MESH_METRICS};
 pub use net::{MobilitySpec, NodeSpec, Role, RouteSpec, TopologySpec, WaypointSpec, WiredLinkSpec};
 pub use tcp::{TcpSpec, MAX_INITIAL_CWND};
 pub use traces::TraceSpec;
@@ -92,6 +94,9 @@ pub struct WorldSpec {
     pub flows: Vec<FlowSpec>,
     #[serde(default)]
     pub traces: TraceSpec,
+    /// 802.11s for the nodes of role `mesh` (required with them, refused without).
+    #[serde(default)]
+    pub mesh: Option<MeshSpec>,
 }
 
 fn default_queue() -> u32 {
@@ -160,6 +165,7 @@ impl WorldSpec {
         net::validate_wired_links(&self.wired_links, n)?;
         net::validate_routes(&self.routes, n)?;
         net::validate_blocked(&self.blocked_radio_links, n)?;
+        mesh::validate_mesh(self)?;
         flows::validate_flows(&self.flows, &self.nodes, self.duration_ns.saturating_sub(self.warmup_ns))
     }
 }

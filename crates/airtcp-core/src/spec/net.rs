@@ -11,6 +11,9 @@ pub enum Role {
     Sta,
     Adhoc,
     Host,
+    /// An 802.11s mesh point (the `mesh` section): peers with the mesh points it hears, finds
+    /// paths to the others by HWMP.
+    Mesh,
 }
 
 #[derive(Clone, Debug, Deserialize)]

@@ -3,6 +3,7 @@
 //! MACs' indications.
 
 pub mod clap;
+pub mod mesh;
 pub mod tcp;
 mod wifi;
 mod xlayer;
@@ -77,6 +78,8 @@ pub struct World {
     pub txq_pending: Vec<(u32, u32)>,
     /// Scratch for an A-MPDU's subframes (reused: no allocation per PPDU).
     pub subframes: Vec<(u16, PacketId, u32)>,
+    /// 802.11s: the mesh points' peer links and HWMP (none without mesh points).
+    pub mesh: Option<mesh::MeshWorld>,
 }
 
 /// Compute the routes (`net::routing`), check the explicit ones and that every flow arrives
@@ -239,6 +242,9 @@ impl World {
         }
         if let Some(h) = w.data_header_bytes {
             wifi.data_header_bytes = h;
+        } else if spec.mesh.is_some() {
+            // Mesh data: four addresses and the Mesh Control (9.2.4.7.3).
+            wifi.data_header_bytes = crate::capture::MESH_DATA_HEADER_BYTES;
         }
         let data_header_bytes = wifi.data_header_bytes;
         let medium = Medium::build(spec, standard, seed, rx_rngs, data_header_bytes);
@@ -271,6 +277,26 @@ impl World {
                 if ns.wifi {
                     xlayer.install(NodeId(i as u32), Scheme::LnMac);
                 }
+            }
+        }
+        if let Some(m) = &spec.mesh {
+            // Mesh Beacons (ieee80211_mesh_build_beacon) at the lowest rate, every mesh point's
+            // TBTTs spread over the interval like the APs' below.
+            let lowest = standard.modes()[0];
+            let body = crate::mesh::frame::beacon_body_bytes(
+                standard.modes().len(),
+                standard.legacy() != Standard::A,
+            );
+            wifi.beacon = Some(crate::mac::BeaconConfig {
+                interval: Dur::from_us(u64::from(m.beacon_interval_tu) * 1024),
+                txv: TxVector::new(lowest, Preamble::Long),
+                bytes: crate::mac::frame::DATA_HEADER_BYTES + body + crate::mac::frame::FCS_BYTES,
+            });
+            let points: Vec<usize> = (0..n).filter(|&i| spec.nodes[i].role == Role::Mesh).collect();
+            for (k, &i) in points.iter().enumerate() {
+                let tu = u64::from(m.beacon_interval_tu);
+                let offset = Dur::from_us(tu * 1024 * k as u64 / points.len() as u64);
+                sched.at(SimTime::ZERO + offset, Event::Beacon(NodeId(i as u32)));
             }
         }
         if let Some(tu) = w.beacon_interval_tu {
@@ -386,6 +412,15 @@ impl World {
             has_txq: w.txq.is_some(),
             txq_pending: Vec::new(),
             subframes: Vec::with_capacity(crate::mac::ht::blockack::WINDOW as usize),
+            mesh: spec.mesh.as_ref().map(|m| {
+                let is_mesh: Vec<bool> = spec.nodes.iter().map(|ns| ns.role == Role::Mesh).collect();
+                let rngs = spec
+                    .nodes
+                    .iter()
+                    .map(|ns| Stream::derive(seed, entity_id(&ns.name), Purpose::Mesh))
+                    .collect();
+                mesh::MeshWorld::new(m, &is_mesh, &spec.blocked_radio_links, rngs)
+            }),
         })
     }
 
@@ -409,6 +444,9 @@ impl World {
         }
         for n in &mut self.nodes {
             n.drops_no_route = 0;
+        }
+        if let Some(m) = self.mesh.as_mut() {
+            m.start_measuring();
         }
         self.tcp_start_measuring(at);
         self.clap_start_measuring(at);
@@ -437,6 +475,7 @@ impl World {
                 Event::ClapReceiver { flow, gen } => self.on_clap_receiver_timer(flow, gen, now),
                 Event::Beacon(node) => self.on_beacon(node, now),
                 Event::BeaconGrant { node, gen } => self.on_beacon_grant(node, gen, now),
+                Event::Mesh { node, other, timer } => self.on_mesh_timer(node, other, timer, now),
             }
         }
         if !self.measuring {

@@ -16,6 +16,7 @@ use crate::trace::MacTxExtra;
 impl World {
     /// Queue a packet at the MAC of `node` for the wifi neighbour `next_hop`; false if the
     /// queue was full and the packet dropped.
+    #[inline(always)]
     pub(crate) fn wifi_enqueue(
         &mut self,
         node: NodeId,
@@ -231,6 +232,8 @@ impl World {
         let reads_frames = self.xlayer.reads_frames;
         // An A-MPDU's addressee decides its subframes one by one.
         let ampdu_dst = if frame.subframes > 0 { frame.dst } else { NodeId::BROADCAST };
+        let mesh_beacon = frame.kind == FrameKind::Beacon && self.mesh.is_some();
+        let group_action = frame.kind == FrameKind::Action && frame.dst == NodeId::BROADCAST;
         for k in 0..receivers {
             let j = self.medium.receiver(id, src, k);
             let Some(outcome) = self.medium.take_reception(j, id, now) else {
@@ -255,8 +258,14 @@ impl World {
                         self.rx_ampdu(j, frame, t.start, now);
                     } else {
                         self.wifi.rx_ok(j, frame, &mut self.sched, now);
+                        if group_action {
+                            self.wifi.rx_group(j, frame);
+                        }
                     }
                     self.drain_mac(now);
+                    if mesh_beacon {
+                        self.mesh_beacon(j, src, now);
+                    }
                 }
                 // No PHY-RXSTART, so no erroneous reception for the MAC (no EIFS).
                 Outcome::PhyHeaderError | Outcome::Undetected => {}
@@ -279,14 +288,19 @@ impl World {
         if reads_frames {
             self.arf_heard(src, frame, now); // its own frame takes the channel, received or not
         }
+        if frame.kind == FrameKind::Action && frame.nav == crate::time::Dur::ZERO {
+            // Waits for no ACK: done now that every receiver has its copy.
+            self.wifi.unacked_sent(src, usize::from(frame.ac), now);
+            self.drain_mac(now);
+        }
         // A response (ACK, CTS) that the addressee now sends after SIFS is certain: no station
         // can win access within SIFS, so those that will sense the response do not resume
         // their countdowns for that gap (it would be frozen again at the response's start).
         let sifs_later = now + self.wifi.cfg.timing.sifs;
-        let responder = (frame.kind != FrameKind::Beacon && self.wifi.responds_at(frame.dst, sifs_later))
+        let responder = (frame.dst != NodeId::BROADCAST && self.wifi.responds_at(frame.dst, sifs_later))
             .then_some(frame.dst);
         // Pass 2: the medium turns idle where this was the last sensed transmission.
-        if matches!(frame.kind, FrameKind::Data | FrameKind::Rts) {
+        if matches!(frame.kind, FrameKind::Data | FrameKind::Rts | FrameKind::Action) {
             // A loss the addressee saw overlapped by another signal counts as a collision.
             let interfered = self.medium.transmission(id).interfered; // set by pass 1
             let collided = dst_outcome == Outcome::Collision || (dst_outcome != Outcome::Ok && interfered);
@@ -347,9 +361,9 @@ impl World {
     /// What the mac_tx trace records beyond the frame: the TCP segment a data frame carries
     /// and when the frame became ready to contend, with its backoff.
     fn mac_tx_extra(&self, frame: &Frame, start: SimTime) -> MacTxExtra {
-        let packet = frame.packet.map(|id| self.packets.get(id));
+        let packet = frame.packet.map(|id| self.packets.get(id)).filter(|p| p.flow != crate::net::NO_FLOW);
         let (ready, slots) = match frame.kind {
-            FrameKind::Data | FrameKind::Rts => {
+            FrameKind::Data | FrameKind::Rts | FrameKind::Action => {
                 let (ready, slots) = self.wifi.macs[frame.src.idx()].txops[usize::from(frame.ac)].granted;
                 (ready.min(start), slots)
             }
@@ -413,10 +427,14 @@ impl World {
         let n = self.wifi.ind.len();
         for k in 0..n {
             match self.wifi.ind[k] {
-                MacInd::Delivered { node, packet } => {
+                MacInd::Delivered { node, packet, from } => {
                     let copy = *self.packets.get(packet);
                     let id = self.packets.alloc(copy);
-                    self.send(node, id, now);
+                    if self.mesh.is_some() {
+                        self.mesh_delivered(node, from, id, now);
+                    } else {
+                        self.send(node, id, now);
+                    }
                 }
                 MacInd::DeliveredCorrupt { node, packet, hit } => {
                     let copy = *self.packets.get(packet);
@@ -436,6 +454,9 @@ impl World {
                         self.packets.free(packet)
                     } else {
                         self.drop_packet(packet)
+                    }
+                    if self.mesh.is_some() {
+                        self.mesh_check_links(node, now);
                     }
                 }
                 MacInd::Room { node } => {

@@ -1,0 +1,111 @@
+//! The `mesh` section: how the mesh points (nodes of role `mesh`) run 802.11s, with Linux's
+//! defaults (`net/wireless/mesh.c`).
+
+use serde::Deserialize;
+
+use super::{err, quoted, Role, SpecError, WorldSpec};
+
+/// The Airtime Link Metric's arithmetic (`mesh::metric`).
+pub const METRICS: [&str; 2] = ["linux-3.12", "linux"];
+
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct MeshSpec {
+    /// Mesh beacon interval [TU] (`MESH_DEFAULT_BEACON_INTERVAL`: 1000).
+    #[serde(default = "default_beacon_interval")]
+    pub beacon_interval_tu: u32,
+    /// `linux-3.12`: Linux 3.12's integer metric with its 32-bit product (paper 000's kernel);
+    /// `linux`: the same with the 64-bit product of current kernels.
+    #[serde(default = "default_metric")]
+    pub metric: String,
+    /// `dot11MeshHWMPactivePathTimeout` [TU] (5000 ms: 4882).
+    #[serde(default = "default_path_timeout")]
+    pub active_path_timeout_tu: u32,
+    /// `dot11MeshHWMPmaxPREQretries` (4).
+    #[serde(default = "default_preq_retries")]
+    pub max_preq_retries: u8,
+}
+
+fn default_beacon_interval() -> u32 {
+    1000
+}
+fn default_metric() -> String {
+    "linux-3.12".into()
+}
+fn default_path_timeout() -> u32 {
+    4882
+}
+fn default_preq_retries() -> u8 {
+    4
+}
+
+impl Default for MeshSpec {
+    fn default() -> Self {
+        MeshSpec {
+            beacon_interval_tu: default_beacon_interval(),
+            metric: default_metric(),
+            active_path_timeout_tu: default_path_timeout(),
+            max_preq_retries: default_preq_retries(),
+        }
+    }
+}
+
+/// Check the `mesh` section and the mesh points against the rest of the world.
+pub(super) fn validate_mesh(spec: &WorldSpec) -> Result<(), SpecError> {
+    let meshes = spec.nodes.iter().filter(|n| n.role == Role::Mesh).count();
+    let Some(m) = &spec.mesh else {
+        if meshes > 0 {
+            return err(
+                "mesh",
+                "missing: nodes of role \"mesh\" need the mesh section (an empty one takes Linux's defaults)",
+            );
+        }
+        return Ok(());
+    };
+    if meshes == 0 {
+        return err("mesh", "is set but no node has role \"mesh\"");
+    }
+    if !(10..=65535).contains(&m.beacon_interval_tu) {
+        return err(
+            "mesh.beacon_interval_tu",
+            format!("{} is out of range; allowed: 10..=65535 TU", m.beacon_interval_tu),
+        );
+    }
+    if !METRICS.contains(&m.metric.as_str()) {
+        return err("mesh.metric", format!("unknown {}; allowed: {}", quoted(&m.metric), METRICS.join(", ")));
+    }
+    if !(1..=655_350).contains(&m.active_path_timeout_tu) {
+        return err(
+            "mesh.active_path_timeout_tu",
+            format!("{} is out of range; allowed: 1..=655350 TU", m.active_path_timeout_tu),
+        );
+    }
+    if m.max_preq_retries > 30 {
+        return err(
+            "mesh.max_preq_retries",
+            format!("{} is out of range; allowed: 0..=30", m.max_preq_retries),
+        );
+    }
+    if spec.wifi.access != super::Access::Edca {
+        return err(
+            "wifi.access",
+            "\"dcf\" cannot carry a mesh: 802.11s data frames are QoS data (the Mesh Control Present bit is in QoS Control, 9.2.4.5.1); allowed: \"edca\"",
+        );
+    }
+    if spec.wifi.ht.as_ref().is_some_and(|h| h.ampdu) {
+        return err(
+            "wifi.ht.ampdu",
+            "true with mesh points: A-MPDU in a mesh is not built yet; allowed: false",
+        );
+    }
+    if spec.wifi.beacon_interval_tu.is_some() {
+        return err(
+            "wifi.beacon_interval_tu",
+            "is for access points; mesh points beacon at mesh.beacon_interval_tu",
+        );
+    }
+    if let Some(i) = spec.nodes.iter().position(|n| n.role == Role::Ap) {
+        return err(&format!("nodes.{i}.role"), "\"ap\" in a mesh: mesh gates and access points beside a mesh are not built; allowed: mesh, adhoc, host");
+    }
+    Ok(())
+}
