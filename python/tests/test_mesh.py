@@ -98,7 +98,6 @@ def test_tshark_decodes_beacons_peering_preq_and_prep(tmp_path: Path) -> None:
         ({"topology": "bss", "hops": 1}, "mesh", "topology"),
         ({"mesh": {"metric": "ns3"}}, "mesh.metric", "linux-3.12"),
         ({"mesh": {"beacon_interval_tu": 5}}, "mesh.beacon_interval_tu", "10..65535"),
-        ({"standard": "80211n", "erp_mixed": False, "basic_rate_mbps": None}, "ht.ampdu", "false"),
     ],
 )
 def test_bad_mesh_scenarios_name_the_field(over: dict[str, Any], where: str, allowed: str) -> None:

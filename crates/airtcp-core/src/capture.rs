@@ -271,7 +271,8 @@ pub fn rates_500kbps(standard: Standard, basic_kbps: u32) -> Vec<u8> {
 /// A mesh Beacon's body, exactly `mesh::frame::beacon_body_bytes` long, in the order
 /// `ieee80211_mesh_build_beacon` and `ieee80211_beacon_get` give it: Timestamp, Beacon
 /// Interval, Capability (neither ESS nor IBSS), the wildcard SSID, Supported Rates, DS
-/// Parameter Set (2.4 GHz), TIM, Extended Supported Rates, Mesh ID, Mesh Configuration.
+/// Parameter Set (2.4 GHz), TIM, Extended Supported Rates, HT Capabilities and HT Operation
+/// (802.11n), Mesh ID, Mesh Configuration.
 pub fn mesh_beacon_body(
     buf: &mut Vec<u8>,
     standard: Standard,
@@ -294,7 +295,15 @@ pub fn mesh_beacon_body(
         buf.extend_from_slice(&[50, rest.len() as u8]);
         buf.extend_from_slice(rest);
     }
+    if let Some(ch) = ht_channel(standard) {
+        crate::mesh::frame::ht_elements(buf, ch);
+    }
     crate::mesh::frame::mesh_id_and_config(buf, 0);
+}
+
+/// The primary channel an HT channel announces (the radiotap header's: 1 or 36); None off HT.
+fn ht_channel(standard: Standard) -> Option<u8> {
+    standard.ht().map(|c| if c.band == crate::phy::Band::Ghz5 { 36 } else { 1 })
 }
 
 /// RFC 1042 LLC/SNAP header of an IPv4 packet.
@@ -615,7 +624,8 @@ impl World {
             if let Some(m) = self.mesh.as_ref().map(|m| m.frame(self.packets.get(id))) {
                 let cfg = &self.wifi.cfg;
                 let rates = rates_500kbps(cfg.standard, cfg.control_txv.mode.rate_kbps());
-                crate::mesh::frame::action_body(buf, &m, frame.src, frame.dst, &rates);
+                let ht = ht_channel(cfg.standard);
+                crate::mesh::frame::action_body(buf, &m, (frame.src, frame.dst), &rates, ht);
             }
         }
         if let (FrameKind::Data, Some(id)) = (frame.kind, frame.packet) {

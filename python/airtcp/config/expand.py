@@ -634,15 +634,6 @@ def _mesh_checks(b: _Build) -> None:
                 )
             )
     _mesh_access(b)
-    if b.ht is not None and b.ht.ampdu:
-        issues.append(
-            _Issue(
-                ("ht", "ampdu"),
-                "A-MPDU in a mesh is not built yet",
-                True,
-                "false (802.11n mesh points send single MPDUs)",
-            )
-        )
     if s.mac.beacon_interval_tu is not None:
         issues.append(
             _Issue(

@@ -116,7 +116,7 @@ impl Wifi {
     fn next_peer(&mut self, node: NodeId, ac: usize) -> Option<NodeId> {
         let last = self.ht_tx(node, ac).last_peer.map_or(-1, |p| i64::from(p.0));
         let (mut after, mut first): (Option<NodeId>, Option<NodeId>) = (None, None);
-        for q in &self.macs[node.idx()].txops[ac].queue {
+        for q in self.macs[node.idx()].txops[ac].queue.iter().filter(|q| !q.mgmt) {
             let p = q.next_hop;
             if first.is_none_or(|f| p.0 < f.0) {
                 first = Some(p);
@@ -146,7 +146,7 @@ impl Wifi {
         let mut win = self.ba_peer(node, peer).tx[ac];
         let mut agg = self.ht_tx(node, ac).agg;
         let (mut n, mut len) = (0u32, 0u32);
-        for q in self.macs[node.idx()].txops[ac].queue.iter_mut().filter(|q| q.next_hop == peer) {
+        for q in self.macs[node.idx()].txops[ac].queue.iter_mut().filter(|q| q.next_hop == peer && !q.mgmt) {
             let m = mpdu_bytes(q.ip_bytes, header);
             if !win.admits(q.seq) || (n > 0 && !limits.fits(n, len, m, &txv)) || n == most {
                 break;
@@ -285,7 +285,8 @@ impl Wifi {
             });
             let mac = &mut self.macs[i];
             let txop = &mut mac.txops[ac];
-            let Some(pos) = txop.queue.iter().position(|q| q.next_hop == peer && q.seq == seq) else {
+            let Some(pos) = txop.queue.iter().position(|q| q.next_hop == peer && q.seq == seq && !q.mgmt)
+            else {
                 continue;
             };
             let limits = self.ba_limits(node, &self.macs[i].txops[ac].queue[pos]);

@@ -86,6 +86,7 @@ impl Wifi {
         mac.counters.accesses += 1;
         mac.counters.mgmt_frames += 1;
         mac.exchange = Exchange::TxData { ac: ac as u8 };
+        mac.mgmt_tx = true;
         mac.txops[ac].data_sent = true;
         Some(frame)
     }
@@ -94,7 +95,13 @@ impl Wifi {
     /// opens the exchange (RTS or DATA) is for the caller to put on the air.
     pub fn start_exchange(&mut self, node: NodeId, ac: usize, now: SimTime) -> Option<Frame> {
         if self.cfg.ampdu.is_some() {
-            // (No management frames here: a mesh over A-MPDU is refused by the spec.)
+            // A management frame at the head goes alone, once no A-MPDU is on its way (the
+            // aggregates skip management frames).
+            if self.macs[node.idx()].txops[ac].queue.front().is_some_and(|q| q.mgmt)
+                && self.ht_tx(node, ac).agg.n == 0
+            {
+                return self.start_mgmt(node, ac);
+            }
             return self.start_ampdu(node, ac, now);
         }
         let txop = &self.macs[node.idx()].txops[ac];
@@ -238,7 +245,7 @@ impl Wifi {
             Exchange::WaitCts { ac, .. } => (ac as usize, true),
             _ => return None,
         };
-        if self.macs[i].txops[ac].queue.front().is_some_and(|q| q.mgmt) {
+        if self.macs[i].mgmt_tx {
             return Some(self.fail_mgmt(node, ac, now));
         }
         if self.cfg.ampdu.is_some() {
@@ -308,6 +315,7 @@ impl Wifi {
     pub fn unacked_sent(&mut self, node: NodeId, ac: usize, now: SimTime) {
         let mac = &mut self.macs[node.idx()];
         mac.exchange = Exchange::None;
+        mac.mgmt_tx = false;
         let txop = &mut mac.txops[ac];
         let done = txop.queue.pop_front();
         txop.cw = txop.params.cw_min;
@@ -331,6 +339,7 @@ impl Wifi {
         let limits = self.retry_limits(node, &head);
         let mac = &mut self.macs[i];
         mac.exchange = Exchange::None;
+        mac.mgmt_tx = false;
         mac.timeout.cancel();
         let txop = &mut mac.txops[ac];
         txop.src += 1;
@@ -359,6 +368,7 @@ impl Wifi {
     #[cold]
     #[inline(never)]
     fn mgmt_acked(&mut self, node: NodeId, packet: crate::ids::PacketId) {
+        self.macs[node.idx()].mgmt_tx = false;
         self.ind.push(MacInd::Acked { node, packet });
         self.ind.push(MacInd::Room { node });
     }

@@ -464,6 +464,8 @@ pub struct Mac {
     pub rule: CountRule,
     pub qos: bool,
     pub exchange: Exchange,
+    /// The exchange under way is a management frame's (the head of its queue).
+    pub mgmt_tx: bool,
     /// The response (ACK, CTS or data after CTS) waiting out its SIFS.
     pub response: Option<frame::Frame>,
     pub response_timer: Timer,
@@ -540,6 +542,7 @@ impl Mac {
             rule,
             qos,
             exchange: Exchange::None,
+            mgmt_tx: false,
             response: None,
             response_timer: Timer::default(),
             beacon_pending: false,

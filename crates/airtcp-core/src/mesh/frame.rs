@@ -10,6 +10,8 @@
 //!   Close (Mesh ID, link IDs and a reason code; sent without waiting for the ACK).
 //! - The mesh Beacon (`ieee80211_mesh_build_beacon`): an empty SSID, rates, DS Parameter Set,
 //!   TIM, Mesh ID and Mesh Configuration.
+//! - On an HT channel the Beacon, Open and Confirm carry HT Capabilities and HT Operation
+//!   (`mesh_add_ht_cap_ie`, `mesh_add_ht_oper_ie`).
 
 use super::hwmp::Hwmp;
 use super::peering::Peering;
@@ -22,6 +24,8 @@ const MGMT_OVERHEAD_BYTES: u32 = 24 + 4;
 /// Mesh Configuration element body (8.4.2.100): path selection protocol, metric, congestion
 /// control, synchronisation, authentication, formation info, capability.
 const MESH_CONF_BYTES: u32 = 7;
+/// HT Capabilities (8.4.2.58, 2 + 26) and HT Operation (8.4.2.59, 2 + 22) elements.
+const HT_ELEMENTS_BYTES: u32 = 28 + 24;
 
 /// What a mesh management packet carries.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,10 +41,17 @@ pub fn rates_elements_bytes(rates: usize) -> u32 {
 }
 
 impl MeshFrame {
-    /// The whole MPDU [bytes], FCS included, on a channel of `rates` rates.
-    pub fn mpdu_bytes(&self, rates: usize) -> u32 {
+    /// The whole MPDU [bytes], FCS included, on a channel of `rates` non-HT rates (`ht`: an
+    /// HT channel).
+    pub fn mpdu_bytes(&self, rates: usize, ht: bool) -> u32 {
         let ids = 2 + MESH_ID.len() as u32;
-        MGMT_OVERHEAD_BYTES
+        let ht_ies = if ht && !matches!(self, MeshFrame::Hwmp(_) | MeshFrame::Peering(Peering::Close)) {
+            HT_ELEMENTS_BYTES
+        } else {
+            0
+        };
+        ht_ies
+            + MGMT_OVERHEAD_BYTES
             + match self {
                 // category, action, element header, element body
                 MeshFrame::Hwmp(h) => 2 + 2 + h.body_bytes(),
@@ -61,18 +72,28 @@ impl MeshFrame {
     }
 }
 
-/// The body of a mesh Beacon [bytes] on a channel of `rates` rates (`dsss_channel`: a 2.4 GHz
-/// PHY, with the DS Parameter Set): Timestamp 8, Beacon Interval 2, Capability 2, an empty
-/// SSID, rates, DS Parameter Set 3, TIM 6, Mesh ID, Mesh Configuration.
-pub fn beacon_body_bytes(rates: usize, dsss_channel: bool) -> u32 {
+/// The body of a mesh Beacon [bytes] on a channel of `rates` non-HT rates (`dsss_channel`: a
+/// 2.4 GHz PHY, with the DS Parameter Set; `ht`: an HT channel): Timestamp 8, Beacon Interval 2,
+/// Capability 2, an empty SSID, rates, DS Parameter Set 3, TIM 6, HT elements, Mesh ID, Mesh
+/// Configuration.
+pub fn beacon_body_bytes(rates: usize, dsss_channel: bool, ht: bool) -> u32 {
     12 + 2
         + rates_elements_bytes(rates)
         + if dsss_channel { 3 } else { 0 }
         + 6
+        + if ht { HT_ELEMENTS_BYTES } else { 0 }
         + 2
         + MESH_ID.len() as u32
         + 2
         + MESH_CONF_BYTES
+}
+
+/// Append HT Capabilities (nothing announced) and HT Operation (primary channel `channel`).
+pub fn ht_elements(buf: &mut Vec<u8>, channel: u8) {
+    buf.extend_from_slice(&[45, 26]);
+    buf.extend_from_slice(&[0; 26]);
+    buf.extend_from_slice(&[61, 22, channel]);
+    buf.extend_from_slice(&[0; 21]);
 }
 
 /// Six-byte address of a node as the capture writes it.
@@ -102,8 +123,15 @@ pub fn rates_elements(buf: &mut Vec<u8>, rates_500kbps: &[u8]) {
 }
 
 /// Append the body (after the 24-byte header) of the Action frame `frame` from `src` to
-/// `dst`, exactly `mpdu_bytes - 28` long. `rates_500kbps` as in [`rates_elements`].
-pub fn action_body(buf: &mut Vec<u8>, frame: &MeshFrame, src: NodeId, dst: NodeId, rates_500kbps: &[u8]) {
+/// `dst`, exactly `mpdu_bytes - 28` long. `rates_500kbps` as in [`rates_elements`];
+/// `ht_channel`: the HT channel's primary channel on an HT channel.
+pub fn action_body(
+    buf: &mut Vec<u8>,
+    frame: &MeshFrame,
+    (src, dst): (NodeId, NodeId),
+    rates_500kbps: &[u8],
+    ht_channel: Option<u8>,
+) {
     // Link IDs: the sender's and the peer's node index (Linux draws them at random).
     let llid = (src.0 as u16).wrapping_add(1).to_le_bytes();
     let plid = (dst.0 as u16).wrapping_add(1).to_le_bytes();
@@ -184,6 +212,9 @@ pub fn action_body(buf: &mut Vec<u8>, frame: &MeshFrame, src: NodeId, dst: NodeI
                     buf.extend_from_slice(&56u16.to_le_bytes());
                 }
             }
+            if let (Some(ch), false) = (ht_channel, *p == Peering::Close) {
+                ht_elements(buf, ch);
+            }
         }
     }
 }
@@ -198,13 +229,17 @@ mod tests {
         // 12 rates: Supported Rates 2 + 8, Extended 2 + 4. Hand counted from
         // mesh_plink_frame_tx: Open 24 + 2 + 2 + 16 + 8 + 9 + 6 + 4 FCS = 71; Confirm + AID 2
         // + peer link ID 2 = 75; Close 24 + 2 + 8 + 10 + 4 = 48. HWMP: 24 + 4 + element + 4.
-        assert_eq!(MeshFrame::Peering(Peering::Open).mpdu_bytes(12), 71);
-        assert_eq!(MeshFrame::Peering(Peering::Confirm).mpdu_bytes(12), 75);
-        assert_eq!(MeshFrame::Peering(Peering::Close).mpdu_bytes(12), 48);
+        assert_eq!(MeshFrame::Peering(Peering::Open).mpdu_bytes(12, false), 71);
+        assert_eq!(MeshFrame::Peering(Peering::Confirm).mpdu_bytes(12, false), 75);
+        assert_eq!(MeshFrame::Peering(Peering::Close).mpdu_bytes(12, false), 48);
+        // On HT: HT Capabilities 28 and HT Operation 24 more in Open and Confirm only.
+        assert_eq!(MeshFrame::Peering(Peering::Open).mpdu_bytes(12, true), 71 + 52);
+        assert_eq!(MeshFrame::Peering(Peering::Close).mpdu_bytes(12, true), 48);
         let perr = Hwmp::Perr { ttl: 31, dest: NodeId(2), dest_sn: 4 };
-        assert_eq!(MeshFrame::Hwmp(perr).mpdu_bytes(12), 32 + 15);
+        assert_eq!(MeshFrame::Hwmp(perr).mpdu_bytes(12, true), 32 + 15);
         // The mesh beacon: 12 + 2 + 16 + 3 + 6 + 8 + 9 = 56 bytes of body.
-        assert_eq!(beacon_body_bytes(12, true), 56);
+        assert_eq!(beacon_body_bytes(12, true, false), 56);
+        assert_eq!(beacon_body_bytes(12, true, true), 56 + 52);
     }
 
     #[test]
@@ -242,9 +277,11 @@ mod tests {
             MeshFrame::Peering(Peering::Close),
         ];
         for f in frames {
-            let mut buf = Vec::new();
-            action_body(&mut buf, &f, NodeId(0), NodeId(1), &rates);
-            assert_eq!(buf.len() as u32 + 28, f.mpdu_bytes(12), "{f:?}");
+            for ht in [None, Some(36)] {
+                let mut buf = Vec::new();
+                action_body(&mut buf, &f, (NodeId(0), NodeId(1)), &rates, ht);
+                assert_eq!(buf.len() as u32 + 28, f.mpdu_bytes(12, ht.is_some()), "{f:?}");
+            }
         }
     }
 }

@@ -237,6 +237,9 @@ impl World {
 
     fn first_hop_has_room(&self, f: FlowId) -> bool {
         let flow = &self.flows[f.idx()];
+        if self.mesh.is_some() && self.is_mesh_route(flow.src, flow.dst) {
+            return self.mesh_has_room(flow.src, flow.dst, flow.ac as usize);
+        }
         match self.next_hop(flow.src, flow.dst) {
             Some(Hop::Wired(link, dir)) => {
                 let l = &self.links[link.idx()];

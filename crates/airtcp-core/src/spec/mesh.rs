@@ -92,12 +92,6 @@ pub(super) fn validate_mesh(spec: &WorldSpec) -> Result<(), SpecError> {
             "\"dcf\" cannot carry a mesh: 802.11s data frames are QoS data (the Mesh Control Present bit is in QoS Control, 9.2.4.5.1); allowed: \"edca\"",
         );
     }
-    if spec.wifi.ht.as_ref().is_some_and(|h| h.ampdu) {
-        return err(
-            "wifi.ht.ampdu",
-            "true with mesh points: A-MPDU in a mesh is not built yet; allowed: false",
-        );
-    }
     if spec.wifi.beacon_interval_tu.is_some() {
         return err(
             "wifi.beacon_interval_tu",

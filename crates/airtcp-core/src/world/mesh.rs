@@ -143,6 +143,21 @@ impl World {
         m.is_point(node) && dst != NodeId::BROADCAST && m.is_point(dst)
     }
 
+    /// Whether a saturating source at mesh point `node` may send another packet to `dst`: the
+    /// MAC's queue has room on an active path, the path's frame queue while it is discovered.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn mesh_has_room(&self, node: NodeId, dst: NodeId, ac: usize) -> bool {
+        let m = self.mesh.as_ref().expect("a mesh");
+        let mp = m.points[node.idx()].as_ref().expect("a mesh point");
+        let p = &mp.paths[dst.idx()];
+        if p.active() && self.sched.now() <= p.exp_time {
+            self.wifi.has_room(node, ac)
+        } else {
+            m.pending[node.idx()][dst.idx()].len() < FRAME_QUEUE_LEN
+        }
+    }
+
     /// The Airtime Link Metric of `node`'s link to `peer` (`airtime_link_metric_get`).
     pub fn mesh_link_metric(&self, node: NodeId, peer: NodeId) -> u32 {
         let link = &self.wifi.macs[node.idx()].peers[peer.idx()].link;
@@ -182,7 +197,8 @@ impl World {
     /// Queue the management frame `frame` at `node` for `to` (None: group-addressed).
     fn mesh_send_mgmt(&mut self, node: NodeId, to: Option<NodeId>, frame: MeshFrame, now: SimTime) {
         let to = to.unwrap_or(NodeId::BROADCAST);
-        let bytes = frame.mpdu_bytes(self.wifi.cfg.standard.modes().len());
+        let standard = self.wifi.cfg.standard;
+        let bytes = frame.mpdu_bytes(standard.modes().len(), standard.ht().is_some());
         let c = &mut self.mesh.as_mut().expect("a mesh").counters[node.idx()];
         match frame {
             MeshFrame::Hwmp(crate::mesh::hwmp::Hwmp::Preq { .. }) => c.preqs_sent += 1,

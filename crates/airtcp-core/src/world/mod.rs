@@ -286,6 +286,7 @@ impl World {
             let body = crate::mesh::frame::beacon_body_bytes(
                 standard.modes().len(),
                 standard.legacy() != Standard::A,
+                standard.ht().is_some(),
             );
             wifi.beacon = Some(crate::mac::BeaconConfig {
                 interval: Dur::from_us(u64::from(m.beacon_interval_tu) * 1024),
