@@ -302,3 +302,50 @@ fn an_intermediate_node_with_a_path_answers_and_forwards_with_do_set() {
         (Hwmp::Preq { target_flags: 0x03, target_sn: 7, hop_count: 1, ttl: 30, metric: 152, .. }, None)
     ));
 }
+
+#[test]
+fn a_cheaper_path_with_the_same_number_wins_and_a_newer_number_wins_whatever_its_metric() {
+    // Node 3 hears node 0's PREQ (sequence number 5) through 1 over a poor link (metric 8193:
+    // 1 Mbit/s) and then through 2 over a clean one (152): the second copy is cheaper with the
+    // same number, so the path to 0 moves to 2 (hwmp_route_info_get). A PREQ with number 6
+    // through 1 then takes it back, dearer though it is: freshness before cost.
+    let mut mp = MeshPoint::new(NodeId(3), 4, HwmpParams::LINUX);
+    let mut out = Vec::new();
+    let life = HwmpParams::LINUX.active_path_timeout;
+    let preq = |orig_sn: u32, metric: u32| Hwmp::Preq {
+        hop_count: 1,
+        ttl: 30,
+        preq_id: orig_sn,
+        orig: NodeId(0),
+        orig_sn,
+        lifetime: life,
+        metric,
+        target_flags: RF,
+        target: NodeId(3),
+        target_sn: 0,
+    };
+    mp.on_frame(NodeId(1), 8193, preq(5, LINK), ms(1), &mut out);
+    let p = *mp.lookup(NodeId(0), ms(1));
+    assert_eq!((p.next_hop, p.metric), (Some(NodeId(1)), LINK + 8193));
+    mp.on_frame(NodeId(2), LINK, preq(5, LINK), ms(2), &mut out);
+    let p = *mp.lookup(NodeId(0), ms(2));
+    assert_eq!((p.next_hop, p.metric), (Some(NodeId(2)), 2 * LINK));
+    // The target answers both copies that changed its path: two PREPs, to 1 and then to 2.
+    let preps: Vec<_> = out
+        .iter()
+        .filter_map(|a| match a {
+            Action::Send { frame: Hwmp::Prep { .. }, to } => *to,
+            _ => None,
+        })
+        .collect();
+    assert_eq!(preps, [NodeId(1), NodeId(2)]);
+    // An equal or dearer copy with the same number changes nothing and is not answered (only
+    // the path to its transmitter, 1, is refreshed).
+    out.clear();
+    mp.on_frame(NodeId(1), 8193, preq(5, LINK), ms(3), &mut out);
+    assert_eq!(mp.lookup(NodeId(0), ms(3)).next_hop, Some(NodeId(2)));
+    assert!(!out.iter().any(|a| matches!(a, Action::Send { .. })), "{out:?}");
+    mp.on_frame(NodeId(1), 8193, preq(6, LINK), ms(4), &mut out);
+    let p = *mp.lookup(NodeId(0), ms(4));
+    assert_eq!((p.next_hop, p.metric, p.sn), (Some(NodeId(1)), LINK + 8193, 6));
+}
