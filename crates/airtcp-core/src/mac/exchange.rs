@@ -411,7 +411,7 @@ impl Wifi {
 
     /// The head frame of `node` ended (peer, access category, acknowledged, retransmissions,
     /// mode of the last attempt, service time): a [`MacEvent::TxDone`] if a scheme wants it.
-    #[inline]
+    #[inline(always)]
     fn tx_done(&mut self, node: NodeId, (peer, ac, acked, retries, mode, service_ns): TxDoneArgs) {
         if self.macs[node.idx()].events & TX_DONE != 0 {
             let retries = retries.min(255) as u8;

@@ -92,6 +92,7 @@ pub struct LinkStats {
 
 impl LinkStats {
     /// A data frame's final status: acknowledged, or given up at the retry limit.
+    #[inline(always)]
     pub fn final_status(&mut self, acked: bool) {
         if acked {
             self.acked += 1;

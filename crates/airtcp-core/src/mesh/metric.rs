@@ -71,6 +71,7 @@ pub struct FailAvg {
 impl FailAvg {
     /// A unicast data frame's final status (`ieee80211s_update_metric`): true if the link is
     /// now broken (`mesh_plink_broken`).
+    #[inline(always)]
     pub fn update(&mut self, acked: bool) -> bool {
         self.percent = (80 * self.percent + 5) / 100 + if acked { 0 } else { 20 };
         self.percent > LINK_FAIL_THRESH
