@@ -5,8 +5,9 @@
 # Usage: bench/ns3/build.sh [PROGRAM...]  (PYTHON=/path/to/python to choose the interpreter;
 #        PROGRAMs from the list PROGS below, default all of them)
 # Output: bench/ns3/build/{bss_saturation,chain_udp,bss_tcp,chain_tcp,error_models,
-#         distance_udp,ht_upload} (paths printed on stdout, one per line). Idempotent: installs the
-#         wheel only if missing, recompiles only when a source is newer than its binary.
+#         distance_udp,ht_upload,mesh_chain} (paths printed on stdout, one per line).
+#         Idempotent: installs the wheel only if missing, recompiles only when a source is newer
+#         than its binary.
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -77,7 +78,7 @@ MODS=(core network internet mobility propagation spectrum antenna wifi applicati
 LIBS=()
 for m in "${MODS[@]}"; do LIBS+=("-lns3.44-$m"); done
 
-PROGS=(bss_saturation chain_udp bss_tcp chain_tcp error_models distance_udp ht_upload)
+PROGS=(bss_saturation chain_udp bss_tcp chain_tcp error_models distance_udp ht_upload mesh_chain)
 
 # Rebuild everything if the ns-3 prefix changed since the last build (rpath points to it).
 STAMP="$OUT/.ns3-prefix"
@@ -97,7 +98,11 @@ for prog in "${WANTED[@]}"; do
     src="$HERE/$prog.cc"
     bin="$OUT/$prog"
     deps=("$src" "$HERE/common.h" "$0")
-    [[ "$prog" == *_tcp || "$prog" == ht_upload ]] && deps+=("$HERE/tcp_common.h")
+    [[ "$prog" == *_tcp || "$prog" == ht_upload || "$prog" == mesh_chain ]] &&
+        deps+=("$HERE/tcp_common.h")
+    # mesh_chain also needs the mesh module (MeshHelper, Dot11sStack: libns3.44-mesh)
+    extra=()
+    [[ "$prog" == mesh_chain ]] && extra+=(-lns3.44-mesh)
     stale=0
     for dep in "${deps[@]}"; do
         [[ -x "$bin" && "$bin" -nt "$dep" ]] || stale=1
@@ -107,7 +112,7 @@ for prog in "${WANTED[@]}"; do
     else
         log "compiling $prog"
         "$CXX" -O2 -std=c++20 "${DEFS[@]}" -I"$INC" -I"$HERE" "$src" -o "$bin.tmp" \
-            -L"$LIB" "${LIBS[@]}" -Wl,-rpath,"$LIB" -Wl,--disable-new-dtags
+            -L"$LIB" "${extra[@]}" "${LIBS[@]}" -Wl,-rpath,"$LIB" -Wl,--disable-new-dtags
         mv "$bin.tmp" "$bin"
     fi
     echo "$bin"

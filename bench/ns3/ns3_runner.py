@@ -1,5 +1,5 @@
 """Run the ns-3 3.44 reference benchmarks (bss_saturation, chain_udp, bss_tcp, chain_tcp,
-distance_udp, ht_upload).
+distance_udp, ht_upload, mesh_chain).
 
 The C++ programs live next to this file and are compiled by ``build.sh`` against the ns-3
 libraries shipped in the PyPI wheel ``ns3==3.44.post0``. Each program prints one JSON line; the
@@ -20,6 +20,7 @@ Command line (writes a Markdown table of the reference matrix of NOTES.md)::
     python bench/ns3/ns3_runner.py distance --distance-m 40 --rate-manager minstrel
     python bench/ns3/ns3_runner.py ht --mcs 7 --traffic tcp --max-ampdu-bytes 0
     python bench/ns3/ns3_runner.py ht-table   # the 802.11n cases of NOTES.md "802.11n (HT)"
+    python bench/ns3/ns3_runner.py mesh --traffic cbr --rate-mbps 2   # 802.11s chain
 """
 
 from __future__ import annotations
@@ -37,7 +38,15 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 BUILD_SCRIPT = HERE / "build.sh"
-PROGRAMS = ("bss_saturation", "chain_udp", "bss_tcp", "chain_tcp", "distance_udp", "ht_upload")
+PROGRAMS = (
+    "bss_saturation",
+    "chain_udp",
+    "bss_tcp",
+    "chain_tcp",
+    "distance_udp",
+    "ht_upload",
+    "mesh_chain",
+)
 
 
 def build(python: str = sys.executable) -> dict[str, Path]:
@@ -486,6 +495,95 @@ def run_ht(
     return _run(binary, [*args, *extra_args], timeout)
 
 
+def run_mesh(
+    traffic: str,
+    hops: int = 3,
+    standard: str = "80211g",
+    data_rate_mbps: float = 54.0,
+    basic_rate_mbps: float = 6.0,
+    payload_bytes: int = 1472,
+    rate_mbps: float = 2.0,
+    start_s: float = 1.0,
+    duration_s: float = 22.0,
+    warmup_s: float = 2.0,
+    seed: int = 1,
+    run: int = 1,
+    retry_limit: int = 6,
+    queue_packets: int = 100,
+    spacing_m: float = 10.0,
+    range_m: float = 15.0,
+    cc: str = "newreno",
+    mss: int = 1460,
+    del_ack_count: int = 2,
+    del_ack_timeout_ms: float = 40.0,
+    min_rto_ms: float = 200.0,
+    initial_cwnd: int = 10,
+    timestamps: bool = True,
+    sack: bool = False,
+    snd_rcv_buf: int = 6291456,
+    recovery: str = "classic",
+    snd_buf: int | None = None,
+    rcv_buf: int | None = None,
+    short_preamble: bool = False,
+    erp_mixed: bool = False,
+    extra_args: Sequence[str] = (),
+    timeout: float | None = None,
+    python: str = sys.executable,
+) -> dict[str, Any]:
+    """k-hop chain of 802.11s mesh points (ns-3's Dot11s stack: peer management + HWMP), each
+    hearing only its neighbours (RangePropagationLossModel, ``range_m``), one flow n0 -> nk
+    (mesh_chain.cc; NOTES.md "802.11s mesh").
+
+    ``traffic`` cbr (UDP at ``rate_mbps`` of ``payload_bytes`` payloads) | saturating (UDP) |
+    tcp (one bulk flow with the TCP settings below, as ``run_chain_tcp``); the source starts at
+    ``start_s``, counting at ``warmup_s``, the run ends at ``duration_s`` (total simulated
+    time). ``retry_limit`` is the maximum number of MAC RETRANSMISSIONS. Mesh results:
+    ``path_setup_ms`` (n0's first HwmpProtocol "RouteDiscoveryTime"), ``nodes`` (per node: data
+    attempts and failures, frames by type@mode/bytes, peer-link open/close events, route
+    discovery times, HWMP and peer-management statistics) and ``mesh_defaults``. ns-3 attributes
+    can be changed through ``extra_args``, e.g. ``["--ns3::dot11s::PeerLink::MaxBeaconLoss=20"]``.
+    """
+    binary = _binaries(python)["mesh_chain"]
+    args = [
+        f"--traffic={traffic}",
+        f"--hops={hops}",
+        f"--rateMbps={rate_mbps:g}",
+        f"--startS={start_s:g}",
+        f"--spacingM={spacing_m:g}",
+        f"--rangeM={range_m:g}",
+    ] + _common_args(
+        standard,
+        data_rate_mbps,
+        basic_rate_mbps,
+        payload_bytes,
+        duration_s,
+        warmup_s,
+        seed,
+        retry_limit,
+        queue_packets,
+        True,  # the mesh MAC is a QoS MAC
+        short_preamble,
+        erp_mixed,
+        run,
+    )
+    if traffic == "tcp":
+        args += _tcp_args(
+            cc,
+            mss,
+            del_ack_count,
+            del_ack_timeout_ms,
+            min_rto_ms,
+            initial_cwnd,
+            timestamps,
+            sack,
+            snd_rcv_buf,
+            recovery,
+            snd_buf,
+            rcv_buf,
+        )
+    return _run(binary, [*args, *extra_args], timeout)
+
+
 def ht_matrix(seed: int = 1, extra_args: Sequence[str] = ()) -> list[dict[str, Any]]:
     """The 802.11n cases of NOTES.md "802.11n (HT)": MCS 0/7 (20 MHz, long GI, 5 GHz) x UDP /
     TCP CUBIC x A-MPDU on (65535) / off (0), 10 s after a 2 s warm-up."""
@@ -683,6 +781,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--warmup-s", type=float, default=2.0)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--queue-packets", type=int, default=100)
+    p = sub.add_parser("mesh")
+    p.add_argument("--traffic", default="cbr", choices=("cbr", "saturating", "tcp"))
+    p.add_argument("--hops", type=int, default=3)
+    p.add_argument("--rate-mbps", type=float, default=2.0)
+    p.add_argument("--start-s", type=float, default=1.0)
+    p.add_argument("--duration-s", type=float, default=22.0)
+    p.add_argument("--warmup-s", type=float, default=2.0)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--run", type=int, default=1)
+    p.add_argument("--extra-arg", action="append", default=[])
     p = sub.add_parser("ht-table")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--extra-arg", action="append", default=[])
@@ -735,6 +843,19 @@ def main(argv: Sequence[str] | None = None) -> int:
             warmup_s=args.warmup_s,
             seed=args.seed,
             queue_packets=args.queue_packets,
+        )
+        print(json.dumps(res))
+    elif args.command == "mesh":
+        res = run_mesh(
+            args.traffic,
+            hops=args.hops,
+            rate_mbps=args.rate_mbps,
+            start_s=args.start_s,
+            duration_s=args.duration_s,
+            warmup_s=args.warmup_s,
+            seed=args.seed,
+            run=args.run,
+            extra_args=args.extra_arg,
         )
         print(json.dumps(res))
     elif args.command == "ht-table":
