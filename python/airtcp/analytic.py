@@ -13,6 +13,8 @@ gives whole microseconds, floats where a mean is taken. Frame sizes follow docs/
   cycle per frame).
 - :func:`tcp_wifi_contention`: bulk TCP upload, the STA's data frames and the AP's TCP ACKs
   contending (two-station DCF chain with the AP's ACK backlog).
+- :func:`p000_travel_time_us`: paper 000's frame travel time over a multi-hop path (Eq. 1, 4)
+  in its best, worst and normal cases (Tables II-III); :func:`p000_airtime_cost` its Eq. 2.
 
 See docs/analytic.md for the formulas and the conventions.
 """
@@ -1529,3 +1531,106 @@ def p003_wnd_max(link: P003Link, slot: P003Slot, rate_mbps: float, new_rate_mbps
 
 
 __all__ += ["P003Link", "P003Slot", "P003Window", "p003_mean_backoff_ns", "p003_wnd_max"]
+
+
+# -- Paper 000: frame travel time over a multi-hop path (Eq. 1, 4) and the airtime cost (Eq. 2)
+
+__all__ += [
+    "P000_CASES",
+    "P000Case",
+    "p000_airtime_cost",
+    "p000_cw_slots",
+    "p000_hop_time_us",
+    "p000_travel_time_us",
+]
+
+
+@dataclass(frozen=True)
+class P000Case:
+    """One column of paper 000's Table III: the rates' transmission times and how the backoff is
+    drawn (``"zero"``: CW 0, ``"full"``: always CW_cur, ``"half"``: always CW_cur / 2), with
+    Table II's EDCA parameters of AC_BE in 802.11b/g mixed mode."""
+
+    name: str
+    data_rate_mbps: float
+    t_tx_frame_us: float  # T_txF, a 1500-byte data frame (Table III)
+    t_tx_ack_us: float = 50.0  # T_txACK at 6 Mbit/s (Table III)
+    cw: str = "half"
+    slot_us: float = 20.0  # Table II
+    sifs_us: float = 10.0
+    aifs_us: float = 70.0  # AIFS[AC_BE] = SIFS + 3 slots
+    cw_min: int = 15
+    cw_max: int = 1023
+
+
+# Table III's three cases, with the transmission times the paper gives.
+P000_CASES = {
+    "best": P000Case("best", 54.0, 250.0, cw="zero"),
+    "worst": P000Case("worst", 6.0, 2070.0, cw="full"),
+    "normal": P000Case("normal", 24.0, 530.0, cw="half"),
+}
+
+
+def p000_cw_slots(case: P000Case, i: int) -> int:
+    """The backoff [slots] of the attempt after ``i`` retransmissions (i = 0: the first
+    transmission, Eq. 1's CW_init): CW_cur(i) = min(2^i (CWmin + 1) - 1, CWmax), taken whole,
+    halved (rounded down) or as 0 by the case. This convention (the i-th retransmission draws
+    from the window of stage i, halves rounded down) gives the paper's 236 ms for 5 hops and 9
+    retries in the normal case; the stage after it (i + 1) would give 288 ms."""
+    if i < 0:
+        raise ValueError(f"i: {i} is negative; allowed: integer >= 0")
+    cw_cur = min((case.cw_min + 1) * 2**i - 1, case.cw_max)
+    if case.cw == "zero":
+        return 0
+    if case.cw == "full":
+        return cw_cur
+    if case.cw == "half":
+        return cw_cur // 2
+    raise ValueError(f'cw: unknown {case.cw!r}; allowed: "zero", "full", "half"')
+
+
+def p000_hop_time_us(case: P000Case, retries: int) -> float:
+    """Eq. 1: T_Sum of one hop whose frame needs ``retries`` retransmissions (all of them for
+    lost data frames, none for lost ACKs): T_F + T_ACK + sum over i < R of T_ARQ[i], where
+    T_F = AIFS + CW_init ST + T_txF, T_ACK = SIFS + T_txACK, T_ARQ[i] = T_ACK + AIFS + CW[i] ST +
+    T_txF, with the backoffs of :func:`p000_cw_slots` (retransmission i, counted from 0, draws
+    from stage i)."""
+    if not (isinstance(retries, int) and 0 <= retries <= 1000):
+        raise ValueError(f"retries: {retries!r} is out of range; allowed: integer 0..1000")
+    t_ack = case.sifs_us + case.t_tx_ack_us
+    t_f = case.aifs_us + p000_cw_slots(case, 0) * case.slot_us + case.t_tx_frame_us
+    t_arq = sum(
+        t_ack + case.aifs_us + p000_cw_slots(case, i) * case.slot_us + case.t_tx_frame_us
+        for i in range(retries)
+    )
+    return t_f + t_ack + t_arq
+
+
+def p000_travel_time_us(case: P000Case, hops: int, retries: int) -> float:
+    """Eq. 4: T_MultiHop = Hops x T_Sum, the retries needed equally on every hop."""
+    if not (isinstance(hops, int) and 1 <= hops <= 1000):
+        raise ValueError(f"hops: {hops!r} is out of range; allowed: integer 1..1000")
+    return hops * p000_hop_time_us(case, retries)
+
+
+def p000_airtime_cost(
+    rate_mbps: float,
+    frame_error_rate: float,
+    *,
+    overhead_us: float = 1.0,
+    test_frame_bits: int = 8192,
+) -> float:
+    """Eq. 2 (802.11-2012 Eq. 13-3): c_a = [O + B_t / r] / (1 - e_f) in microseconds, with O the
+    channel-access and protocol overhead (open80211s: 1, the paper says) and B_t the test frame
+    (8192 bits; the paper's "8182" is a typo for 1 kB). Infinite for e_f >= 1. Linux's integer
+    form (`mesh::metric` in the core) is this in microseconds, rounded down: 152 at 54 Mbit/s,
+    although the standard states the metric in units of 0.01 TU."""
+    if not (rate_mbps > 0 and math.isfinite(rate_mbps)):
+        raise ValueError(f"rate_mbps: {rate_mbps!r} is out of range; allowed: number > 0")
+    if not (0.0 <= frame_error_rate <= 1.0):
+        raise ValueError(
+            f"frame_error_rate: {frame_error_rate!r} is out of range; allowed: number in [0, 1]"
+        )
+    if frame_error_rate >= 1.0:
+        return math.inf
+    return (overhead_us + test_frame_bits / rate_mbps) / (1.0 - frame_error_rate)

@@ -789,3 +789,53 @@ def test_p003_wnd_max_eq_5_to_13_by_hand() -> None:
     # A crowded slot gives a negative share; the window never goes below zero.
     full = a.P003Slot(**{**slot.__dict__, "stations_s": (0.999,), "connection_s": 0.01})
     assert a.p003_wnd_max(link, full, 48, 6).wnd_max_bytes == 0.0
+
+
+# -- paper 000: Eq. 1, 2 and 4 ----------------------------------------------------------------
+
+
+def test_p000_travel_times_give_the_papers_236_and_60_ms() -> None:
+    from airtcp.analytic import P000_CASES, p000_travel_time_us
+
+    # Section III: 5 hops, 9 retries, normal case (24 Mbit/s, CW_cur/2): 236 ms; 5 hops, 31
+    # retries, best case (54 Mbit/s, CW 0): 60 ms. By hand for the best case: T_F = 70 + 250,
+    # T_ACK = 10 + 50, T_ARQ[i] = 60 + 70 + 250; (320 + 60 + 31 x 380) x 5 = 60 800 us.
+    assert p000_travel_time_us(P000_CASES["best"], 5, 31) == 60_800.0
+    # Normal: CW_cur 15, 31, ... 1023 halved down to 7, 15, 31, 63, 127, 255, 511, 511, 511;
+    # T_F = 70 + 140 + 530 = 740, T_ACK = 60, T_ARQ = 9 x 660 + 20 x 2031 = 46 560:
+    # (740 + 60 + 46 560) x 5 = 236 800 us, the paper's "236 ms".
+    assert p000_travel_time_us(P000_CASES["normal"], 5, 9) == 236_800.0
+
+
+def test_p000_rto_min_is_crossed_where_the_paper_says() -> None:
+    from airtcp.analytic import P000_CASES, p000_travel_time_us
+
+    def first_over_rto_min(case: str, hops: int) -> int | None:
+        c = P000_CASES[case]
+        return next((r for r in range(32) if p000_travel_time_us(c, hops, r) > 200_000), None)
+
+    # "in the worst case RTO_min is exceeded already for 7 retries per hop after 4 and 5 hops"
+    assert [first_over_rto_min("worst", h) for h in (3, 4, 5)] == [8, 7, 7]
+    # "RTO_min is exceeded in cases (b) and (c) for all multi-hop paths within" 5..15 retries
+    assert all(first_over_rto_min(c, h) <= 15 for c in ("worst", "normal") for h in (2, 3, 4, 5))
+    # "only 2 to 3 additional retransmissions per hop" separate the normal from the worst case
+    # on 3 hops and more; the best case never reaches RTO_min (60.8 ms at 5 hops, 31 retries).
+    gaps = [first_over_rto_min("normal", h) - first_over_rto_min("worst", h) for h in (3, 4, 5)]
+    assert gaps == [3, 3, 2]
+    assert first_over_rto_min("best", 5) is None
+
+
+def test_p000_cw_convention_and_bad_values() -> None:
+    from airtcp.analytic import P000_CASES, p000_airtime_cost, p000_cw_slots, p000_hop_time_us
+
+    normal, worst = P000_CASES["normal"], P000_CASES["worst"]
+    assert [p000_cw_slots(worst, i) for i in range(8)] == [15, 31, 63, 127, 255, 511, 1023, 1023]
+    assert [p000_cw_slots(normal, i) for i in range(3)] == [7, 15, 31]
+    # Eq. 2 at 54 Mbit/s without errors: 1 + 8192/54 = 152.7 us (Linux's integer form: 152);
+    # doubled by a 50 % frame error rate; infinite when every frame fails.
+    assert p000_airtime_cost(54.0, 0.0) == pytest.approx(152.7037, abs=1e-4)
+    assert p000_airtime_cost(54.0, 0.5) == pytest.approx(2 * 152.7037, abs=1e-3)
+    assert p000_airtime_cost(6.0, 1.0) == math.inf
+    for bad in (lambda: p000_hop_time_us(normal, -1), lambda: p000_airtime_cost(0.0, 0.1)):
+        with pytest.raises(ValueError, match="out of range"):
+            bad()
