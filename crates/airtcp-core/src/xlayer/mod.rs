@@ -11,6 +11,7 @@
 //! read when a scheme's own event comes, not an event of its own: an occupancy event per
 //! busy period would be one indication per listener per frame.
 
+pub mod alm_retry;
 pub mod arf_window;
 pub mod ba_retry;
 pub mod clap_link;
