@@ -225,6 +225,9 @@ def _mesh_table(nodes: list[dict[str, Any]]) -> Table:
     for col in ("node", "peers (metric)", "paths: dst via next hop (metric)", "PREQ/PREP/PERR"):
         t.add_column(col, justify="left" if col != "PREQ/PREP/PERR" else "right")
     t.add_column("first set-up ms", justify="right")
+    remedy = any(n["mesh"].get("retry_limits") for n in nodes)
+    if remedy:
+        t.add_column("retry limit (changes)", justify="right")
     for n in nodes:
         m = n["mesh"]
         peers = ", ".join(f"{p['peer']} ({p['metric']})" for p in m.get("peers", []))
@@ -234,13 +237,17 @@ def _mesh_table(nodes: list[dict[str, Any]]) -> Table:
             if p["dst"] != p["next_hop"]
         )
         setups = m.get("path_setups", [])
-        t.add_row(
+        row = [
             str(n.get("name", "")),
             peers or "-",
             paths or "-",
             f"{m.get('preqs_sent', 0)}/{m.get('preps_sent', 0)}/{m.get('perrs_sent', 0)}",
             f"{setups[0]['setup_ms']:.2f}" if setups else "-",
-        )
+        ]
+        if remedy:
+            limits = m.get("retry_limits", [])
+            row.append(f"{limits[-1]['limit']} ({len(limits) - 1})" if limits else "-")
+        t.add_row(*row)
     return t
 
 

@@ -121,3 +121,20 @@ def test_a_mesh_node_without_mesh_is_refused() -> None:
     cfg["mesh"] = {}
     res = airtcp.run(cfg, seed=1)
     assert res.summary["nodes"][0]["mesh"]["peers"][0]["peer"] == "b"
+
+
+def test_paper_000s_remedy_from_a_scenario_file() -> None:
+    # A 5-hop chain with the remedy: every mesh point reports the limits it set, one step at a
+    # time, and the CLI table shows the last one.
+    cfg = mesh_chain(hops=5, duration_s=12.0)
+    cfg["mesh"] = {"alm_retry": True, "alm_retry_interval_ms": 500.0}
+    res = airtcp.run(cfg, seed=3)
+    for n in res.summary["nodes"]:
+        limits = [r["limit"] for r in n["mesh"]["retry_limits"]]
+        assert limits and limits[0] == 7  # the scenario's retry_limit
+        assert all(abs(a - b) == 1 for a, b in zip(limits, limits[1:], strict=False)), limits
+    assert sum(len(n["mesh"]["retry_limits"]) for n in res.summary["nodes"]) > 6
+    with pytest.raises(ScenarioError, match="alm_retry_interval_ms"):
+        airtcp.Scenario.from_dict(
+            mesh_chain(mesh={"alm_retry": True, "alm_retry_interval_ms": 0.0})
+        )

@@ -77,6 +77,8 @@ pub enum MeshTimer {
     Plink,
     Path,
     Preq,
+    /// Paper 000's remedy polls the path table (`xlayer::alm_retry`).
+    AlmRetry,
 }
 
 #[cfg(test)]

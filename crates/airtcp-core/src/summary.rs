@@ -242,6 +242,16 @@ pub struct MeshSummary {
     /// Discoveries this node started for its own data and completed, from the start of the
     /// run: destination, start [s] and set-up time [ms].
     pub path_setups: Vec<MeshPathSetup>,
+    /// Paper 000's remedy (`mesh.alm_retry`): the retry limits it set, from the start of the
+    /// run (absent without it).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub retry_limits: Vec<MeshRetryLimit>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct MeshRetryLimit {
+    pub time_s: f64,
+    pub limit: u8,
 }
 
 #[derive(Debug, Serialize)]
@@ -302,6 +312,11 @@ fn mesh_summary(world: &World, node: crate::ids::NodeId) -> Option<MeshSummary> 
                 start_s: start.as_secs_f64(),
                 setup_ms: ns as f64 / 1e6,
             })
+            .collect(),
+        retry_limits: c
+            .retry_limits
+            .iter()
+            .map(|&(t, limit)| MeshRetryLimit { time_s: t.as_secs_f64(), limit })
             .collect(),
     })
 }

@@ -210,3 +210,28 @@ fn a_relay_that_walks_away_breaks_its_link_and_hwmp_finds_the_other_way() {
     let per_s = s.flows[0].interval_goodput_bps.as_ref().expect("reported");
     assert!(per_s.iter().skip(6).all(|&g| g > 0.9e6), "{per_s:?}");
 }
+
+#[test]
+fn paper_000s_remedy_sets_each_mesh_points_limit_from_its_path_table() {
+    // A 5-hop chain (6 points), TCP end to end, the remedy polling every second. At the end,
+    // every point's limit is where its controller says for the diameter its path table gives
+    // (one step per poll, so after 20 polls it has arrived); each change is one step.
+    use airtcp_core::xlayer::alm_retry::{diameter_metric, AlmRetry, TravelMap};
+    let mut spec = mesh_chain(6, "tcp_bulk", 25.0);
+    spec["mesh"] = json!({"alm_retry": true, "alm_retry_interval_ms": 1000.0});
+    let s = run_value(&spec, 2).summary;
+    let c = AlmRetry::linux(TravelMap::table_iii_normal());
+    let mut moved = 0;
+    for n in &s.nodes {
+        let m = n.mesh.as_ref().unwrap();
+        let limits: Vec<u8> = m.retry_limits.iter().map(|r| r.limit).collect();
+        assert!(!limits.is_empty() && limits.windows(2).all(|w| w[0].abs_diff(w[1]) == 1), "{limits:?}");
+        moved += limits.len() - 1;
+        let hop = |name: &str| airtcp_core::ids::NodeId(name[2..].parse().unwrap());
+        let dia = diameter_metric(m.paths.iter().map(|p| (hop(&p.next_hop), p.metric)));
+        assert_eq!(*limits.last().unwrap(), c.target(dia.unwrap()), "{}: {m:?}", n.name);
+    }
+    assert!(moved > 0, "the limits never moved");
+    // The flow still goes end to end.
+    assert!(s.flows[0].goodput_bps > 1e6, "{}", s.flows[0].goodput_bps);
+}

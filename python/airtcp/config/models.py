@@ -1196,6 +1196,15 @@ class MeshConfig(_Model):
     max_preq_retries: int = _field(
         4, "integer 0..30", "dot11MeshHWMPmaxPREQretries (Linux: 4)", ge=0, le=30
     )
+    alm_retry: bool = _field(
+        False,
+        "true or false",
+        "paper 000's remedy at every mesh point: the retry limit follows its path table's "
+        "diameter estimate, kept under TCP's RTO_min",
+    )
+    alm_retry_interval_ms: float = _field(
+        1000.0, "number 1..1e7 ms", "how often the remedy reads the path table", ge=1.0, le=1e7
+    )
 
 
 class HtConfig(_Model):

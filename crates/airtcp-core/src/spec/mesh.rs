@@ -24,6 +24,16 @@ pub struct MeshSpec {
     /// `dot11MeshHWMPmaxPREQretries` (4).
     #[serde(default = "default_preq_retries")]
     pub max_preq_retries: u8,
+    /// Paper 000's proposed remedy at every mesh point (`xlayer::alm_retry`): the retry limit
+    /// follows the diameter estimate of its path table, polled every `alm_retry_interval_ms`.
+    #[serde(default)]
+    pub alm_retry: bool,
+    #[serde(default = "default_alm_interval")]
+    pub alm_retry_interval_ms: f64,
+}
+
+fn default_alm_interval() -> f64 {
+    1000.0
 }
 
 fn default_beacon_interval() -> u32 {
@@ -46,6 +56,8 @@ impl Default for MeshSpec {
             metric: default_metric(),
             active_path_timeout_tu: default_path_timeout(),
             max_preq_retries: default_preq_retries(),
+            alm_retry: false,
+            alm_retry_interval_ms: default_alm_interval(),
         }
     }
 }
@@ -78,6 +90,12 @@ pub(super) fn validate_mesh(spec: &WorldSpec) -> Result<(), SpecError> {
         return err(
             "mesh.active_path_timeout_tu",
             format!("{} is out of range; allowed: 1..=655350 TU", m.active_path_timeout_tu),
+        );
+    }
+    if !(m.alm_retry_interval_ms.is_finite() && (1.0..=1e7).contains(&m.alm_retry_interval_ms)) {
+        return err(
+            "mesh.alm_retry_interval_ms",
+            format!("{} is out of range; allowed: 1..=1e7 ms", super::num(m.alm_retry_interval_ms)),
         );
     }
     if m.max_preq_retries > 30 {

@@ -46,6 +46,8 @@ pub struct MeshCounters {
     pub drops_no_path: u64,
     pub drops_not_peer: u64,
     pub links_broken: u64,
+    /// Paper 000's remedy: each retry limit it set, with its time (from the start of the run).
+    pub retry_limits: Vec<(SimTime, u8)>,
     /// (destination, discovery start, set-up time [ns]) of each discovery this node
     /// originated for its own data that found a path.
     pub path_setups: Vec<(NodeId, SimTime, u64)>,
@@ -69,6 +71,9 @@ pub struct MeshWorld {
     pub established_at: Vec<Vec<Option<SimTime>>>,
     rng: Vec<Stream>,
     pub counters: Vec<MeshCounters>,
+    /// Paper 000's remedy per mesh point, and how often it polls the path table.
+    pub alm: Vec<Option<crate::xlayer::alm_retry::AlmRetry>>,
+    pub alm_interval: crate::time::Dur,
     /// The frame of each management packet, by the slot of the sender's packet
     /// ([`crate::net::NO_FLOW`]).
     frames: Vec<Option<MeshFrame>>,
@@ -111,6 +116,8 @@ impl MeshWorld {
             established_at: vec![vec![None; n]; n],
             rng: rngs,
             counters: vec![MeshCounters::default(); n],
+            alm: vec![None; n],
+            alm_interval: crate::time::Dur((spec.alm_retry_interval_ms * 1e6).round() as u64),
             frames: Vec::new(),
             actions: Vec::new(),
             peer_actions: Vec::new(),
@@ -130,7 +137,8 @@ impl MeshWorld {
     pub fn start_measuring(&mut self) {
         for c in &mut self.counters {
             let setups = std::mem::take(&mut c.path_setups);
-            *c = MeshCounters { path_setups: setups, ..MeshCounters::default() };
+            let limits = std::mem::take(&mut c.retry_limits);
+            *c = MeshCounters { path_setups: setups, retry_limits: limits, ..MeshCounters::default() };
         }
     }
 }
@@ -324,6 +332,7 @@ impl World {
                 mp.on_path_timer(other, now, &mut m.actions);
                 self.mesh_hwmp_actions(node, now);
             }
+            MeshTimer::AlmRetry => self.alm_retry_poll(node, now),
             MeshTimer::Preq => {
                 if m.preq_timer_at[node.idx()] != Some(now) {
                     return;
@@ -334,6 +343,29 @@ impl World {
                 self.mesh_hwmp_actions(node, now);
             }
         }
+    }
+
+    /// Paper 000's remedy at `node` (`xlayer::alm_retry`): read the path table as a user-space
+    /// daemon would (`iw dev mesh0 mpath dump`), estimate the diameter, step the retry limit and
+    /// set it toward every peer (`iw phy set retry short R long R`: the node's one limit); poll
+    /// again after the interval.
+    fn alm_retry_poll(&mut self, node: NodeId, now: SimTime) {
+        let paths = self.mesh_paths(node, now);
+        let m = self.mesh.as_mut().expect("a mesh");
+        let interval = m.alm_interval;
+        let Some(c) = m.alm[node.idx()].as_mut() else { return };
+        let before = c.limit;
+        let dia =
+            crate::xlayer::alm_retry::diameter_metric(paths.iter().map(|&(_, nh, metric, _)| (nh, metric)));
+        let limit = c.update(dia);
+        if limit != before {
+            m.counters[node.idx()].retry_limits.push((now, limit));
+            let limits = Some(crate::mac::retry::RetryLimits::both(u32::from(limit)));
+            for peer in 0..self.nodes.len() {
+                self.wifi.set_peer_retry_limits(node, NodeId(peer as u32), limits);
+            }
+        }
+        self.sched.at(now + interval, Event::Mesh { node, other: node, timer: MeshTimer::AlmRetry });
     }
 
     /// Route the data packet `id` at mesh point `node` toward its destination by HWMP:

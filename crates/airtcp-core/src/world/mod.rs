@@ -352,6 +352,31 @@ impl World {
             let trace = if spec.traces.rates { crate::xlayer::RATE_CHANGED } else { 0 };
             wifi.subscribe(NodeId(i as u32), xlayer.kinds(NodeId(i as u32)) | trace);
         }
+        let mesh = spec.mesh.as_ref().map(|m| {
+            let is_mesh: Vec<bool> = spec.nodes.iter().map(|ns| ns.role == Role::Mesh).collect();
+            let rngs = spec
+                .nodes
+                .iter()
+                .map(|ns| Stream::derive(seed, entity_id(&ns.name), Purpose::Mesh))
+                .collect();
+            let mut mw = mesh::MeshWorld::new(m, &is_mesh, &spec.blocked_radio_links, rngs);
+            if m.alm_retry {
+                use crate::xlayer::alm_retry::{AlmRetry, TravelMap};
+                for (i, &point) in is_mesh.iter().enumerate() {
+                    if point {
+                        // From the configured limit (Linux's 7 unless the scenario says).
+                        let limit = w.short_retry_limit.clamp(1, 31) as u8;
+                        mw.alm[i] =
+                            Some(AlmRetry { limit, ..AlmRetry::linux(TravelMap::table_iii_normal()) });
+                        mw.counters[i].retry_limits.push((SimTime::ZERO, limit));
+                        let node = NodeId(i as u32);
+                        let timer = crate::event::MeshTimer::AlmRetry;
+                        sched.at(SimTime::ZERO + mw.alm_interval, Event::Mesh { node, other: node, timer });
+                    }
+                }
+            }
+            mw
+        });
         Ok(World {
             sched,
             duration_end: SimTime(spec.duration_ns),
@@ -413,15 +438,7 @@ impl World {
             has_txq: w.txq.is_some(),
             txq_pending: Vec::new(),
             subframes: Vec::with_capacity(crate::mac::ht::blockack::WINDOW as usize),
-            mesh: spec.mesh.as_ref().map(|m| {
-                let is_mesh: Vec<bool> = spec.nodes.iter().map(|ns| ns.role == Role::Mesh).collect();
-                let rngs = spec
-                    .nodes
-                    .iter()
-                    .map(|ns| Stream::derive(seed, entity_id(&ns.name), Purpose::Mesh))
-                    .collect();
-                mesh::MeshWorld::new(m, &is_mesh, &spec.blocked_radio_links, rngs)
-            }),
+            mesh,
         })
     }
 
