@@ -282,13 +282,7 @@ impl Wifi {
         if exceeded {
             st.link.final_status(false);
             st.link.last_tx_mode = Some(mode);
-            let txop = &mut mac.txops[ac];
-            txop.queue.pop_front();
-            txop.cw = txop.params.cw_min;
-            txop.src = 0;
-            txop.lrc = 0;
-            txop.data_sent = false;
-            txop.head_since = now; // the next frame, if any, is the head from now on
+            mac.txops[ac].pop_head(now);
             mac.counters.drops_retry_limit += 1;
         } else {
             let txop = &mut mac.txops[ac];
@@ -315,18 +309,13 @@ impl Wifi {
     pub fn unacked_sent(&mut self, node: NodeId, ac: usize, now: SimTime) {
         let mac = &mut self.macs[node.idx()];
         mac.exchange = Exchange::None;
-        mac.mgmt_tx = false;
-        let txop = &mut mac.txops[ac];
-        let done = txop.queue.pop_front();
-        txop.cw = txop.params.cw_min;
-        (txop.src, txop.lrc, txop.data_sent) = (0, 0, false);
-        txop.head_since = now;
+        let done = mac.txops[ac].pop_head(now);
         mac.draw_backoff(ac);
         mac.txops[ac].attempt_since = now;
-        if let Some(q) = done {
-            self.ind.push(MacInd::Acked { node, packet: q.packet });
+        match done {
+            Some(q) => self.mgmt_acked(node, q.packet),
+            None => self.ind.push(MacInd::Room { node }),
         }
-        self.ind.push(MacInd::Room { node });
     }
 
     /// The management frame at the head of `ac` got no ACK: retried against the short retry
@@ -345,10 +334,7 @@ impl Wifi {
         txop.src += 1;
         let exceeded = limits.exceeded(false, txop.src);
         if exceeded {
-            txop.queue.pop_front();
-            txop.cw = txop.params.cw_min;
-            (txop.src, txop.lrc, txop.data_sent) = (0, 0, false);
-            txop.head_since = now;
+            txop.pop_head(now);
         } else {
             txop.cw = next_cw(txop.cw, txop.params.cw_max);
         }
@@ -381,15 +367,10 @@ impl Wifi {
         mac.exchange = Exchange::None;
         mac.counters.successes += 1;
         let txop = &mut mac.txops[ac];
-        let done = txop.queue.pop_front();
         let retries = txop.src + txop.lrc;
         let (mode, service_ns) = (txop.mode, now.since(txop.head_since).ns());
-        txop.cw = txop.params.cw_min;
-        txop.src = 0;
-        txop.lrc = 0;
-        txop.data_sent = false;
-        txop.head_since = now; // the next frame, if any, is the head from now on
-                               // 10.3.4.3: a new backoff after every transmission (post-backoff).
+        let done = txop.pop_head(now);
+        // 10.3.4.3: a new backoff after every transmission (post-backoff).
         mac.draw_backoff(ac);
         mac.txops[ac].attempt_since = now; // the next frame, if any, contends from now
         let Some(q) = done else {

@@ -345,6 +345,20 @@ pub struct Txop {
     pub granted: (SimTime, u32),
 }
 
+impl Txop {
+    /// The head frame is done (acknowledged, given up, or sent once): it leaves the queue,
+    /// and the next one, if any, starts afresh from CWmin with no retries (10.3.4.3, 10.3.4.4)
+    /// and is the head from `now`. The caller draws the new backoff.
+    #[inline(always)]
+    pub(crate) fn pop_head(&mut self, now: SimTime) -> Option<Queued> {
+        let done = self.queue.pop_front();
+        self.cw = self.params.cw_min;
+        (self.src, self.lrc, self.data_sent) = (0, 0, false);
+        self.head_since = now;
+        done
+    }
+}
+
 /// An access category's state under aggregation (802.11n; `Wifi::ht_tx`, kept out of
 /// [`Txop`] so channels without it pay nothing).
 #[derive(Clone, Copy, Debug, Default)]

@@ -159,6 +159,10 @@ impl Path {
     pub fn resolving(&self) -> bool {
         self.flags & RESOLVING != 0
     }
+    /// Active and not expired at `now` (`mesh_path_lookup` would use it).
+    pub fn active_at(&self, now: SimTime) -> bool {
+        self.active() && now <= self.exp_time
+    }
 }
 
 /// One mesh point's HWMP state.
@@ -202,7 +206,7 @@ impl MeshPoint {
     /// The path to `dest` as `mesh_path_lookup` sees it at `now` (expired: no longer active).
     pub fn lookup(&mut self, dest: NodeId, now: SimTime) -> &Path {
         let p = &mut self.paths[dest.idx()];
-        if p.active() && now > p.exp_time {
+        if p.active() && !p.active_at(now) {
             p.flags &= !ACTIVE; // MPATH_EXPIRED
         }
         p
@@ -213,7 +217,7 @@ impl MeshPoint {
         self.paths
             .iter()
             .enumerate()
-            .filter(move |(_, p)| p.active() && now <= p.exp_time)
+            .filter(move |(_, p)| p.active_at(now))
             .map(|(d, p)| (NodeId(d as u32), p))
     }
 

@@ -83,12 +83,14 @@ pub struct MeshWorld {
 
 impl MeshWorld {
     /// The mesh of a world of `n` nodes where `is_mesh[i]` says which are mesh points and
-    /// `blocked` lists the blocked links.
+    /// `blocked` lists the blocked links; with `spec.alm_retry`, paper 000's remedy at every
+    /// mesh point, starting from the channel's `retry_limit` (its timers are the caller's).
     pub fn new(
         spec: &crate::spec::MeshSpec,
         is_mesh: &[bool],
         blocked: &[[u32; 2]],
         rngs: Vec<Stream>,
+        retry_limit: u32,
     ) -> MeshWorld {
         let n = is_mesh.len();
         let params = HwmpParams {
@@ -104,6 +106,21 @@ impl MeshWorld {
             links[a as usize][b as usize].block(&mut out);
             links[b as usize][a as usize].block(&mut out);
         }
+        let limit = retry_limit.clamp(1, 31) as u8;
+        let alm: Vec<_> = (0..n)
+            .map(|i| {
+                use crate::xlayer::alm_retry::{AlmRetry, TravelMap};
+                (spec.alm_retry && is_mesh[i])
+                    .then(|| AlmRetry { limit, ..AlmRetry::linux(TravelMap::table_iii_normal()) })
+            })
+            .collect();
+        let counters = alm
+            .iter()
+            .map(|a| MeshCounters {
+                retry_limits: a.as_ref().map(|a| vec![(SimTime::ZERO, a.limit)]).unwrap_or_default(),
+                ..MeshCounters::default()
+            })
+            .collect();
         MeshWorld {
             peering: PeeringParams::LINUX,
             metric_u64: spec.metric == "linux",
@@ -115,8 +132,8 @@ impl MeshWorld {
             preq_timer_at: vec![None; n],
             established_at: vec![vec![None; n]; n],
             rng: rngs,
-            counters: vec![MeshCounters::default(); n],
-            alm: vec![None; n],
+            counters,
+            alm,
             alm_interval: crate::time::Dur((spec.alm_retry_interval_ms * 1e6).round() as u64),
             frames: Vec::new(),
             actions: Vec::new(),
@@ -158,8 +175,7 @@ impl World {
     pub(crate) fn mesh_has_room(&self, node: NodeId, dst: NodeId, ac: usize) -> bool {
         let m = self.mesh.as_ref().expect("a mesh");
         let mp = m.points[node.idx()].as_ref().expect("a mesh point");
-        let p = &mp.paths[dst.idx()];
-        if p.active() && self.sched.now() <= p.exp_time {
+        if mp.paths[dst.idx()].active_at(self.sched.now()) {
             self.wifi.has_room(node, ac)
         } else {
             m.pending[node.idx()][dst.idx()].len() < FRAME_QUEUE_LEN

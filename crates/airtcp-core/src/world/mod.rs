@@ -359,21 +359,10 @@ impl World {
                 .iter()
                 .map(|ns| Stream::derive(seed, entity_id(&ns.name), Purpose::Mesh))
                 .collect();
-            let mut mw = mesh::MeshWorld::new(m, &is_mesh, &spec.blocked_radio_links, rngs);
-            if m.alm_retry {
-                use crate::xlayer::alm_retry::{AlmRetry, TravelMap};
-                for (i, &point) in is_mesh.iter().enumerate() {
-                    if point {
-                        // From the configured limit (Linux's 7 unless the scenario says).
-                        let limit = w.short_retry_limit.clamp(1, 31) as u8;
-                        mw.alm[i] =
-                            Some(AlmRetry { limit, ..AlmRetry::linux(TravelMap::table_iii_normal()) });
-                        mw.counters[i].retry_limits.push((SimTime::ZERO, limit));
-                        let node = NodeId(i as u32);
-                        let timer = crate::event::MeshTimer::AlmRetry;
-                        sched.at(SimTime::ZERO + mw.alm_interval, Event::Mesh { node, other: node, timer });
-                    }
-                }
+            let mw = mesh::MeshWorld::new(m, &is_mesh, &spec.blocked_radio_links, rngs, w.short_retry_limit);
+            for (i, _) in mw.alm.iter().enumerate().filter(|(_, a)| a.is_some()) {
+                let (node, timer) = (NodeId(i as u32), crate::event::MeshTimer::AlmRetry);
+                sched.at(SimTime::ZERO + mw.alm_interval, Event::Mesh { node, other: node, timer });
             }
             mw
         });
