@@ -306,6 +306,8 @@ impl Wifi {
     /// `node`'s frame of `ac` that waits for no ACK ended: it is done (a group-addressed frame
     /// is sent once, 10.3.6), the contention window resets and a new backoff is drawn
     /// (10.3.4.3), and [`MacInd::Acked`] and [`MacInd::Room`] go up.
+    #[cold]
+    #[inline(never)]
     pub fn unacked_sent(&mut self, node: NodeId, ac: usize, now: SimTime) {
         let mac = &mut self.macs[node.idx()];
         mac.exchange = Exchange::None;

@@ -349,7 +349,7 @@ impl Txop {
     /// The head frame is done (acknowledged, given up, or sent once): it leaves the queue,
     /// and the next one, if any, starts afresh from CWmin with no retries (10.3.4.3, 10.3.4.4)
     /// and is the head from `now`. The caller draws the new backoff.
-    #[inline(always)]
+    #[inline]
     pub(crate) fn pop_head(&mut self, now: SimTime) -> Option<Queued> {
         let done = self.queue.pop_front();
         self.cw = self.params.cw_min;
