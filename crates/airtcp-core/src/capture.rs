@@ -765,6 +765,7 @@ mod tests {
             delack_timeout: Dur::from_ms(40),
             rcv_buf: 6 << 20,
             snd_buf: 4 << 20,
+            small_queues: false,
             corruption: crate::tcp::conn::Corruption::Off,
         };
         for (ts, recovery) in
@@ -794,6 +795,7 @@ mod tests {
                     ac: 1,
                     tcp: Some(seg),
                     clap: None,
+                    tsq: false,
                 };
                 let mut buf = Vec::new();
                 ip_headers(&mut buf, &p, Some(w), true);
@@ -848,6 +850,7 @@ mod tests {
             ac: 1,
             tcp: None,
             clap: None,
+            tsq: false,
         };
         let mut buf = Vec::new();
         ip_headers(&mut buf, &udp, None, true);

@@ -45,6 +45,10 @@ pub enum Event {
         flow: FlowId,
         gen: u32,
     },
+    /// A TCP sender throttled by TCP Small Queues may send again (`tcp_tsq_handler`).
+    TcpTsq {
+        flow: FlowId,
+    },
     /// A CLAP sender's timer (pacing slot or probe).
     ClapSender {
         flow: FlowId,

@@ -1011,6 +1011,8 @@ def _tcp_base(b: _Build) -> None:
     }
     if t.corruption != "off":  # only when on: older configurations keep their spec
         b.tcp_base["corruption"] = t.corruption
+    if t.small_queues:
+        b.tcp_base["small_queues"] = True
 
 
 # -- computed routes: shortest hop count, ties to the lowest node index ------------------------

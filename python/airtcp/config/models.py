@@ -366,6 +366,13 @@ class TcpConfig(_Model):
     hystart: bool = _field(
         True, "true or false", "CUBIC's HyStart slow-start exit (Linux default on); cubic only"
     )
+    small_queues: bool = _field(
+        False,
+        "true or false",
+        "Linux's TCP Small Queues (3.6+): a sender hands new data down only while its node "
+        "holds at most max(2 packets, 1 ms at twice cwnd/SRTT) of the connection's packets "
+        "below TCP; the rest waits in the socket (docs/paper-000.md)",
+    )
     corruption: Literal["off", "aggressive", "conservative"] = _field(
         "off",
         '"off", "aggressive" or "conservative"',

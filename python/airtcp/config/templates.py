@@ -19,7 +19,102 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from airtcp.config.errors import ScenarioError, _convert_validation_error
 from airtcp.config.models import _field
 
-__all__ = ["TEMPLATES", "expand_template", "paper004"]
+__all__ = ["P000_BURSTY", "TEMPLATES", "expand_template", "paper000", "paper004"]
+
+
+class Paper000Knobs(BaseModel):
+    """Paper 000's knobs (Rethfeldt et al., ARQ retry limits under TCP in 802.11s chains;
+    docs/paper-000.md)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
+
+    hops: int = _field(3, "integer 1..15", "hops of the chain (hops + 1 mesh points)", ge=1, le=15)
+    retry_limit: int = _field(
+        7,
+        "integer 0..31 retransmissions",
+        "`iw phy ... set retry short/long`: retransmissions per frame at every mesh point "
+        "(rt2800's TX_RTY_CFG; Linux's default 7); the starting limit under alm-adaptive",
+        ge=0,
+        le=31,
+    )
+    cc: Literal["cubic", "bic", "vegas", "veno", "westwood", "illinois", "reno", "newreno"] = (
+        _field(
+            "cubic",
+            '"cubic", "bic", "vegas", "veno", "westwood", "illinois", "reno" or "newreno"',
+            "the sender's congestion control (Fig. 3's six, and Reno/NewReno)",
+        )
+    )
+    channel: Literal["ideal", "bursty"] = _field(
+        "bursty",
+        '"ideal" or "bursty"',
+        "ideal: collisions are the only losses; bursty: every directed link has loss episodes "
+        "(Gilbert-Elliott: 50 ms at 70 % frame loss about every 2 s), the calibration of "
+        "docs/paper-000.md",
+    )
+    scheme: Literal["fixed", "alm-adaptive"] = _field(
+        "fixed",
+        '"fixed" or "alm-adaptive"',
+        "fixed: retry_limit everywhere; alm-adaptive: the paper's proposal (Eq. 5), each mesh "
+        "point steering its limit from its path table ([mesh] alm_retry)",
+    )
+
+
+# Paper 000's calibrated channel (docs/paper-000.md, "The channel"): per directed link a
+# Gilbert-Elliott process, Good for 2 s and Bad for 50 ms on average, 70 % of frames lost in
+# Bad. Chosen from a scan (bench/p000_channel_scan.py) as the mildest channel whose Fig. 3
+# curves turn down past 9 retransmissions on 3 hops and past 5 on 5 hops.
+P000_BURSTY: dict[str, Any] = {
+    "kind": "gilbert",
+    "good_ms": 2000.0,
+    "bad_ms": 50.0,
+    "loss_good": 0.0,
+    "loss_bad": 0.7,
+}
+# rt2800usb_queue_init (Linux 3.12): 16 entries per TX queue (later kernels: 128).
+P000_DRIVER_QUEUE = 16
+
+
+def paper000(knobs: Paper000Knobs, rest: Mapping[str, Any]) -> dict[str, Any]:
+    """Paper 000's test bed (§IV-A): ``hops`` + 1 Raspberry Pis with rt2800usb adapters in one
+    room, an 802.11s chain enforced by peer-link blocking, 802.11g (b/g mixed mode) with
+    Minstrel over rt2800's retry chain, Linux 3.12's TCP, one iperf flow end to end for 100 s
+    sampled every 5 s."""
+    k = knobs
+    del rest
+    error: dict[str, Any] = {"kind": "none"} if k.channel == "ideal" else dict(P000_BURSTY)
+    return {
+        "name": f"paper-000-{k.hops}hop-{k.cc}-{k.scheme}",
+        "topology": "chain",
+        "hops": k.hops,
+        "spacing_m": 5.0,  # one room: every mesh point hears every other
+        "standard": "80211g",
+        "erp_mixed": True,  # Table II: slot 20 us, AIFS[BE] 70 us
+        "basic_rate_mbps": 6.0,  # Table III: ACKs at 6 Mbit/s
+        "retry_limit": k.retry_limit,
+        "traffic": "tcp",
+        "cc": k.cc,
+        "duration_s": 105.0,  # 5 s to peer and find the path, then iperf's 100 s
+        "warmup_s": 5.0,
+        "report_interval_s": 5.0,  # §IV-A: sampled every 5 s
+        "mac": {
+            "rate_control": "minstrel-rt2800",
+            "queue_limit_packets": P000_DRIVER_QUEUE,
+            "qdisc": "pfifo",  # pfifo_fast, txqueuelen 1000; forwarded frames skip it
+        },
+        # Linux 3.12 (§IV-A, "default settings"): SACK, timestamps (1448 payload bytes in the
+        # 1460-byte MSS), delayed ACKs, RTO 200 ms..120 s (initial 1 s), TCP Small Queues.
+        "tcp": {
+            "recovery": "sack",
+            "mss_bytes": 1448,
+            "timestamps": True,
+            "min_rto_ms": 200.0,
+            "max_rto_ms": 120_000.0,
+            "initial_rto_ms": 1000.0,
+            "small_queues": True,
+        },
+        "channel": {"rx_range_m": 100.0, "cs_range_m": 100.0, "error": error},
+        "mesh": {"alm_retry": k.scheme == "alm-adaptive"},
+    }
 
 
 class Paper004Knobs(BaseModel):
@@ -671,6 +766,7 @@ def paper002_anomaly(knobs: Paper002AnomalyKnobs, rest: Mapping[str, Any]) -> di
 
 TEMPLATES: dict[str, tuple[type[BaseModel], Callable[[Any, Mapping[str, Any]], dict[str, Any]]]] = {
     "ht-upload": (HtUploadKnobs, ht_upload),
+    "paper-000": (Paper000Knobs, paper000),
     "paper-002": (Paper002Knobs, paper002),
     "paper-002-anomaly": (Paper002AnomalyKnobs, paper002_anomaly),
     "paper-003": (Paper003Knobs, paper003),

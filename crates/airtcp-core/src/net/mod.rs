@@ -30,6 +30,9 @@ pub struct Packet {
     pub tcp: Option<crate::tcp::conn::Segment>,
     /// The CLAP data segment or feedback this packet carries, if any.
     pub clap: Option<crate::clap::ClapPacket>,
+    /// A TCP sender's packet its socket is charged for until its node's device frees it
+    /// (TCP Small Queues, `tcp_wfree`); cleared on the copies the next hops receive.
+    pub tsq: bool,
 }
 
 /// The flow of packets that belong to none: 802.11s management frames, whose `seq` is the
@@ -51,7 +54,19 @@ impl Packet {
         created: SimTime,
         ac: u8,
     ) -> Packet {
-        Packet { flow, seq, src, dst, ip_bytes, payload_bytes, created, ac, tcp: None, clap: None }
+        Packet {
+            flow,
+            seq,
+            src,
+            dst,
+            ip_bytes,
+            payload_bytes,
+            created,
+            ac,
+            tcp: None,
+            clap: None,
+            tsq: false,
+        }
     }
 }
 
@@ -320,6 +335,9 @@ impl World {
 
     pub(crate) fn drop_packet(&mut self, id: PacketId) {
         let p = *self.packets.get(id);
+        if p.tsq {
+            self.tsq_freed(p.flow);
+        }
         // A lost TCP or CLAP packet is repaired by its protocol; its flow counts retransmissions.
         if p.tcp.is_none() && p.clap.is_none() && p.flow != NO_FLOW && p.created >= self.warmup_end {
             self.flows[p.flow.idx()].lost += 1;
@@ -393,6 +411,7 @@ impl World {
             l.dirs[dir as usize].lost += 1;
             self.drop_packet(id);
         } else {
+            self.tsq_done(id); // the device freed it: a wired NIC's TX completion
             self.sched.at(now + delay, Event::WiredArrive { link, dir, packet: id });
         }
         self.wired_start(link, dir, now);

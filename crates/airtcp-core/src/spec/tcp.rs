@@ -42,6 +42,9 @@ pub struct TcpSpec {
     /// Paper 004's corruption options (CDO in data, CNO from the receiver): "off",
     /// "aggressive" (a CNO leaves cwnd alone) or "conservative" (a CNO cuts it as a loss).
     pub corruption: String,
+    /// Linux's TCP Small Queues (3.6+, `tcp_write_xmit`): new data goes down only while the
+    /// sender's node holds at most about two of the connection's packets below TCP.
+    pub small_queues: bool,
 }
 
 impl Default for TcpSpec {
@@ -63,6 +66,7 @@ impl Default for TcpSpec {
             snd_buf_bytes: 4 * 1024 * 1024,
             hystart: true,
             corruption: "off".into(),
+            small_queues: false,
         }
     }
 }

@@ -76,6 +76,12 @@ pub struct Segment {
 }
 
 impl Segment {
+    /// True for what the sender's socket keeps charged until the device frees it: data, SYN
+    /// and FIN (the handshake's pure ACK is not counted; TSQ gates only new data).
+    pub fn holds_send_memory(&self) -> bool {
+        self.len > 0 || self.flags & (SYN | FIN) != 0
+    }
+
     /// Bytes of the IP packet carrying this segment on a connection with these options.
     pub fn ip_bytes(&self, timestamps: bool, sack_permitted: bool) -> u32 {
         let opts = if self.flags & SYN != 0 {
@@ -150,7 +156,16 @@ pub struct TcpParams {
     /// Paper 004's corruption options: off, or CDO in data segments and CNO from the receiver
     /// with the sender's reaction to a CNO.
     pub corruption: Corruption,
+    /// TCP Small Queues (Linux 3.6+): see [`Sender::tsq_allows`].
+    pub small_queues: bool,
 }
+
+/// Bytes Linux charges a full-sized data skb (`skb->truesize`: a 2 KiB head plus `struct
+/// sk_buff` and `skb_shared_info`); TSQ's floor is two of them (an approximation: the exact
+/// figure depends on the architecture and the allocation path).
+pub const TSQ_TRUESIZE_BYTES: u64 = 2304;
+/// `sysctl_tcp_limit_output_bytes` (Linux 3.6-4.3 default: 128 KiB).
+pub const TSQ_LIMIT_OUTPUT_BYTES: u64 = 131_072;
 
 /// What a connection does with corruption (paper 004 section II-A, draft-welzl-tcp-corruption).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -239,6 +254,10 @@ pub struct Sender {
     una_rxt_mark: u64,
     /// RFC 7323 TS.Recent: the receiver's latest TSval, echoed as TSecr.
     ts_recent: u64,
+    /// TCP Small Queues: the sender's packets below TCP (handed down, not yet freed by the
+    /// device), and whether new data waits for one of them to be freed (`TSQ_THROTTLED`).
+    pub tsq_below: u32,
+    pub tsq_throttled: bool,
 }
 
 impl Sender {
@@ -267,6 +286,8 @@ impl Sender {
             high_rxt: 0,
             una_rxt_mark: 0,
             ts_recent: 0,
+            tsq_below: 0,
+            tsq_throttled: false,
         }
     }
 
@@ -311,7 +332,55 @@ impl Sender {
             self.timed = Some((seg.seq, now));
         }
         self.snd_max = self.snd_max.max(end);
+        if self.p.small_queues && seg.holds_send_memory() {
+            self.tsq_below += 1;
+        }
         out.push(seg);
+    }
+
+    /// Linux 3.12 `tcp_write_xmit`'s TCP Small Queues test: new data may go down while the
+    /// bytes below TCP (`sk_wmem_alloc`) are at most max(2 truesize, pacing rate / 1024),
+    /// capped at `tcp_limit_output_bytes`; the pacing rate is 2 cwnd MSS / SRTT
+    /// (`tcp_update_pacing_rate`). Below about 19 Mbit/s the floor of two packets rules.
+    pub fn tsq_allows(&self) -> bool {
+        if !self.p.small_queues {
+            return true;
+        }
+        let pacing_bytes_per_s = match self.rto.srtt() {
+            Some(srtt) if srtt.ns() > 0 => {
+                2 * u64::from(self.p.mss) * u64::from(self.s.cwnd) * 1_000_000_000 / srtt.ns()
+            }
+            _ => 0,
+        };
+        let limit = (2 * TSQ_TRUESIZE_BYTES).max(pacing_bytes_per_s >> 10).min(TSQ_LIMIT_OUTPUT_BYTES);
+        u64::from(self.tsq_below) * TSQ_TRUESIZE_BYTES <= limit
+    }
+
+    /// One of the sender's packets was freed below TCP (`tcp_wfree`); true if the sender was
+    /// throttled and should now try to send (Linux wakes it from a tasklet).
+    pub fn tsq_release(&mut self) -> bool {
+        self.tsq_below = self.tsq_below.saturating_sub(1);
+        std::mem::take(&mut self.tsq_throttled)
+    }
+
+    /// The TSQ tasklet (`tcp_tsq_handler`): send what the windows allow now that the queue
+    /// below has room; arm the retransmission timer if nothing was in flight.
+    pub fn on_tsq_wake(&mut self, now: SimTime, out: &mut Vec<Segment>) -> TimerCmd {
+        if self.state != SendState::Established {
+            return TimerCmd::Keep;
+        }
+        self.sync_cc(now);
+        let idle = self.snd_una >= self.snd_max;
+        if self.ca == CaState::Recovery && self.p.recovery == Recovery::Sack {
+            self.sack_send(now, out);
+        } else {
+            self.push(now, out);
+        }
+        if idle && self.snd_una < self.snd_max {
+            TimerCmd::Arm(now + self.rto.rto())
+        } else {
+            TimerCmd::Keep
+        }
     }
 
     /// Active open: send the SYN.
@@ -381,6 +450,10 @@ impl Sender {
             if self.snd_nxt + len > limit && self.snd_nxt + len > self.snd_una + mss {
                 return false; // only whole segments, but always one if nothing is in flight
             }
+            if !self.tsq_allows() {
+                self.tsq_throttled = true; // after the window tests, as tcp_write_xmit
+                return false;
+            }
             if self.snd_una == self.snd_nxt {
                 self.cc.cwnd_event(&mut self.s, CwndEvent::TxStart);
             }
@@ -390,6 +463,10 @@ impl Sender {
             return true;
         }
         if Some(self.snd_nxt) == self.data_end() {
+            if !self.tsq_allows() {
+                self.tsq_throttled = true;
+                return false;
+            }
             let fin = self.seg(self.snd_nxt, 0, FIN | ACK, now);
             self.emit(fin, now, out);
             self.snd_nxt += 1;
@@ -1123,6 +1200,7 @@ mod clock_tests {
             delack_timeout: Dur::from_ms(40),
             rcv_buf: 1 << 20,
             snd_buf: 1 << 20,
+            small_queues: false,
             corruption: Corruption::Off,
         }
     }

@@ -3,7 +3,7 @@
 //! are lost and checks the exact transmissions and windows that follow.
 
 use super::cc::{Algorithm, CaState};
-use super::conn::{Corruption, Receiver, Recovery, Segment, Sender, TcpParams, TimerCmd};
+use super::conn::{Corruption, Receiver, Recovery, Segment, Sender, TcpParams, TimerCmd, ACK, SYN};
 use super::rto::RtoConfig;
 use crate::engine::{Scheduler, Timer};
 use crate::time::{Dur, SimTime};
@@ -56,6 +56,7 @@ fn params(recovery: Recovery) -> TcpParams {
         delack_timeout: Dur::ZERO,
         rcv_buf: 1 << 30,
         snd_buf: 1 << 30,
+        small_queues: false,
         corruption: Corruption::Off,
     }
 }
@@ -628,4 +629,57 @@ fn the_receiver_estimates_its_rtt_from_the_echoed_timestamps() {
     let no_ts = Segment { ts_ecr: 0, ..data(1 + 4 * u64::from(MSS), MSS, 0) };
     rcv.on_segment(&no_ts, at(500), &mut out);
     assert_eq!(rcv.rcv_rtt, Some(Dur::from_ms(45)));
+}
+
+/// The SYN-ACK a receiver answers the sender's SYN with `rtt_ms` after time zero.
+fn syn_ack(snd: &mut Sender, rtt_ms: u64, out: &mut Vec<Segment>) -> TimerCmd {
+    let seg = Segment { flags: SYN | ACK, ack: 1, wnd: 1 << 30, ts_val: 1, ts_ecr: 1, ..Default::default() };
+    snd.on_ack(&seg, SimTime(rtt_ms * 1_000_000), out)
+}
+
+#[test]
+fn small_queues_hold_new_data_at_two_packets_below_tcp_until_one_is_freed() {
+    // Linux 3.12 tcp_write_xmit: send while sk_wmem_alloc <= max(2 truesize, pacing / 1024);
+    // at 10 segments per 10 ms (2.9 MB/s pacing, 2.8 KB per ms) the floor of two truesizes
+    // rules, so a third packet goes down on top of two and a fourth waits (hand count).
+    let p = TcpParams { small_queues: true, ..params(Recovery::Sack) };
+    let mut snd = Sender::new(p, Algorithm::from_name("cubic").unwrap(), None);
+    let mut out = Vec::new();
+    snd.start(SimTime::ZERO, &mut out);
+    assert_eq!(snd.tsq_below, 1, "the SYN is charged");
+    assert!(!snd.tsq_release(), "nothing was throttled");
+    out.clear();
+    syn_ack(&mut snd, 10, &mut out);
+    let data = out.iter().filter(|s| s.len > 0).count();
+    assert_eq!(data, 3, "cwnd allows 10, TSQ 3");
+    assert!(snd.tsq_throttled);
+    assert!(snd.tsq_release(), "freeing one wakes the throttled sender");
+    out.clear();
+    let cmd = snd.on_tsq_wake(SimTime(11_000_000), &mut out);
+    assert_eq!(out.len(), 1, "one freed, one more sent");
+    assert_eq!(out[0].seq, 1 + 3 * u64::from(MSS));
+    assert_eq!(cmd, TimerCmd::Keep, "data was in flight: the timer runs on");
+    // Without TSQ the window alone limits: all 10.
+    let mut plain = Sender::new(params(Recovery::Sack), Algorithm::from_name("cubic").unwrap(), None);
+    let mut out = Vec::new();
+    plain.start(SimTime::ZERO, &mut out);
+    out.clear();
+    syn_ack(&mut plain, 10, &mut out);
+    assert_eq!(out.iter().filter(|s| s.len > 0).count(), 10);
+    assert_eq!(plain.tsq_below, 0);
+}
+
+#[test]
+fn small_queues_follow_the_pacing_rate_when_it_exceeds_two_packets_per_ms() {
+    // SRTT 1 ms, cwnd 10: pacing 2 x 10 x 1000 B / 1 ms = 20 MB/s, 19531 B per 1024th of a
+    // second, i.e. 8 truesizes (2304 B): below <= 8 passes, so 9 go down (hand count).
+    let p = TcpParams { small_queues: true, ..params(Recovery::Sack) };
+    let mut snd = Sender::new(p, Algorithm::from_name("cubic").unwrap(), None);
+    let mut out = Vec::new();
+    snd.start(SimTime::ZERO, &mut out);
+    snd.tsq_release();
+    out.clear();
+    syn_ack(&mut snd, 1, &mut out);
+    assert_eq!(MSS, 1000);
+    assert_eq!(out.iter().filter(|s| s.len > 0).count(), 9);
 }

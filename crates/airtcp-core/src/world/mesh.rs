@@ -403,9 +403,19 @@ impl World {
             Some(f) => mp.relay(dst, f, now, &mut m.actions),
         };
         let queued = match (next_hop, from) {
-            (Some(nh), _) => {
+            (Some(nh), None) => {
                 self.mesh_hwmp_actions(node, now);
                 return self.wifi_enqueue(node, nh, id, now);
+            }
+            (Some(nh), Some(_)) => {
+                // Linux 3.12 ieee80211_rx_h_mesh_fwding: a forwarded frame skips the qdisc
+                // (ieee80211_add_pending_skb) and is dropped if the driver's queue is stopped.
+                self.mesh_hwmp_actions(node, now);
+                if self.mac_enqueue(node, nh, id, now) {
+                    return true;
+                }
+                self.drop_packet(id);
+                return false;
             }
             (None, None) => {
                 let start = &mut m.discovery_start[node.idx()][dst.idx()];

@@ -478,6 +478,7 @@ impl World {
                 Event::WiredArrive { link, dir, packet } => self.on_wired_arrive(link, dir, packet, now),
                 Event::TcpRto { flow, gen } => self.on_tcp_rto(flow, gen, now),
                 Event::TcpDelack { flow, gen } => self.on_tcp_delack(flow, gen, now),
+                Event::TcpTsq { flow } => self.on_tcp_tsq(flow, now),
                 Event::ClapSender { flow, gen } => self.on_clap_sender_timer(flow, gen, now),
                 Event::ClapReceiver { flow, gen } => self.on_clap_receiver_timer(flow, gen, now),
                 Event::Beacon(node) => self.on_beacon(node, now),

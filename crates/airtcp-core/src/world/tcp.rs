@@ -86,6 +86,7 @@ fn params(t: &TcpSpec) -> TcpParams {
         rcv_buf: t.rcv_buf_bytes,
         snd_buf: t.snd_buf_bytes,
         corruption: Corruption::parse(&t.corruption).unwrap_or_default(),
+        small_queues: t.small_queues,
     }
 }
 
@@ -156,7 +157,7 @@ impl World {
         let (src, dst, ac) =
             if from_sender { (flow.src, flow.dst, flow.ac) } else { (flow.dst, flow.src, flow.ac) };
         let p = &self.tcp(f).snd.p;
-        let (ts, sack) = (p.timestamps, p.recovery == Recovery::Sack);
+        let (ts, sack, tsq) = (p.timestamps, p.recovery == Recovery::Sack, p.small_queues && from_sender);
         let mut out = std::mem::take(&mut self.tcp(f).out);
         for seg in out.drain(..) {
             let ev = match (from_sender, seg.retransmit) {
@@ -166,9 +167,43 @@ impl World {
             };
             self.traces.tcp_segment(now, f.0, &seg, ev);
             let p = Packet::new(f, 0, src, dst, seg.ip_bytes(ts, sack), seg.len, now, ac);
-            self.send_new(src, Packet { tcp: Some(seg), ..p }, now);
+            let tsq = tsq && seg.holds_send_memory(); // as Sender::emit counted it
+            self.send_new(src, Packet { tcp: Some(seg), tsq, ..p }, now);
         }
         self.tcp(f).out = out;
+    }
+
+    /// The packet `id` left its TCP sender's node (acknowledged or given up by the MAC, or
+    /// sent by a wired NIC): its socket is no longer charged for it (`tcp_wfree`).
+    #[inline(always)]
+    pub(crate) fn tsq_done(&mut self, id: PacketId) {
+        let p = self.packets.get_mut(id);
+        if p.tsq {
+            p.tsq = false;
+            let flow = p.flow;
+            self.tsq_freed(flow);
+        }
+    }
+
+    /// One of `f`'s sender packets was freed below TCP; a throttled sender is woken by an
+    /// event at the same instant (Linux's TSQ tasklet), never from inside the MAC's handlers.
+    #[cold]
+    pub(crate) fn tsq_freed(&mut self, f: FlowId) {
+        let now = self.sched.now();
+        if self.tcp(f).snd.tsq_release() {
+            self.sched.at(now, Event::TcpTsq { flow: f });
+        }
+    }
+
+    pub(crate) fn on_tcp_tsq(&mut self, f: FlowId, now: SimTime) {
+        self.tcp_account(f, now);
+        let t = self.tcp(f);
+        let mut out = std::mem::take(&mut t.out);
+        let cmd = t.snd.on_tsq_wake(now, &mut out);
+        self.tcp(f).out = out;
+        self.tcp_rto_cmd(f, cmd);
+        self.tcp_emit(f, true, now);
+        self.tcp_trace_state(f, now);
     }
 
     /// A TCP segment reached `node`, one end of its connection.

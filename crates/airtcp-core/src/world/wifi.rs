@@ -10,6 +10,7 @@ use crate::ids::{NodeId, PacketId, TxId};
 use crate::mac::frame::{Frame, FrameKind};
 use crate::mac::{Hit, MacInd};
 use crate::medium::{Outcome, RadioEvent};
+use crate::net::Packet;
 use crate::time::SimTime;
 use crate::trace::MacTxExtra;
 
@@ -42,7 +43,7 @@ impl World {
     /// Hand `id` to `node`'s MAC for `next_hop` (a driver's data transfer request: paper
     /// 002's remedy sets a TCP frame's Block-Ack retry limit here); false if its queue is full.
     #[inline(always)]
-    fn mac_enqueue(&mut self, node: NodeId, next_hop: NodeId, id: PacketId, now: SimTime) -> bool {
+    pub(crate) fn mac_enqueue(&mut self, node: NodeId, next_hop: NodeId, id: PacketId, now: SimTime) -> bool {
         let p = self.packets.get(id);
         let (ip_bytes, ac) = (p.ip_bytes, p.ac as usize);
         let cca = self.medium.cca(node);
@@ -428,7 +429,7 @@ impl World {
         for k in 0..n {
             match self.wifi.ind[k] {
                 MacInd::Delivered { node, packet, from } => {
-                    let copy = *self.packets.get(packet);
+                    let copy = Packet { tsq: false, ..*self.packets.get(packet) };
                     let id = self.packets.alloc(copy);
                     if self.mesh.is_some() {
                         self.mesh_delivered(node, from, id, now);
@@ -444,6 +445,7 @@ impl World {
                     if self.has_txq {
                         self.txq_done(node, packet);
                     }
+                    self.tsq_done(packet);
                     self.packets.free(packet)
                 }
                 MacInd::Dropped { node, packet, arrived } => {
@@ -451,6 +453,7 @@ impl World {
                         self.txq_done(node, packet);
                     }
                     if arrived {
+                        self.tsq_done(packet);
                         self.packets.free(packet)
                     } else {
                         self.drop_packet(packet)
