@@ -71,3 +71,84 @@ def test_relays_forward_past_their_qdisc() -> None:
     # thus at most 16 frames: 39 ms of RTT on 3 hops over seeds 1-2 (a pfifo would hold 1000).
     for seed in (1, 2):
         assert rtt_s(seed, hops=3) < 0.06
+
+
+def synthetic(shape: dict[int, float], reps: int = 4) -> Any:
+    """A runs table where every CC on both chains and channels follows ``shape`` (Mbit/s at
+    each retry limit) with +-1 % spread between runs."""
+    import pandas as pd
+
+    from airtcp.reproduce.p000 import CCS, HOPS
+
+    rows = [
+        {"channel": ch, "hops": h, "cc": cc, "scheme": "fixed", "retry_limit": r,
+         "throughput_bps": 1e6 * y * (1 + 0.01 * (k - 1.5)), "final_limit_mean": float("nan"),
+         "timeouts": 0}
+        for ch in ("bursty", "ideal") for h in HOPS for cc in CCS
+        for r, y in shape.items() for k in range(reps)
+    ]  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def test_the_gain_is_the_best_of_5_to_9_over_the_lowest_limit() -> None:
+    from airtcp.reproduce.p000 import gain
+
+    # Concave: 3.0 at 1, peak 4.5 at 7, 4.0 past 9: gain 4.5 / 3.0 - 1 = 50 % (hand count).
+    t = synthetic({1: 3.0, 3: 4.0, 5: 4.4, 7: 4.5, 9: 4.4, 16: 4.0, 31: 4.0})
+    g, top, low = gain(t, "bursty", 3, "veno")
+    assert (top, low) == (7, 1)
+    assert g.value == pytest.approx(0.5, rel=1e-9)
+    assert g.low < 0.5 < g.high
+
+
+def test_claims_see_a_concave_curve_and_not_a_flat_one() -> None:
+    from airtcp.reproduce.p000 import claims
+
+    concave = claims(synthetic({1: 3.0, 3: 4.0, 5: 4.4, 7: 4.5, 9: 4.4, 16: 4.0, 31: 3.9}))
+    by = {c.claim: c.verdict for c in concave}
+    assert by["3 hops, bursty channel: every CC peaks at a limit of 5-9"] == "matches"
+    assert by["3 hops, bursty channel: throughput drops past 9 retries"] == "matches"
+    assert by["5 hops, bursty channel: limits below 5 lose throughput"] == "matches"
+    rising = claims(synthetic({1: 3.0, 3: 3.5, 5: 3.8, 7: 4.0, 9: 4.2, 16: 4.4, 31: 4.6}))
+    by = {c.claim: c.verdict for c in rising}
+    assert by["3 hops, bursty channel: every CC peaks at a limit of 5-9"] == "differs"
+    assert by["5 hops, bursty channel: throughput drops past 7 retries"] == "differs"
+    # Table III's thought experiment is closed form: 236.8 ms and 60.8 ms (analytic tests).
+    assert by["5 hops, 9 retries, normal case: frame travel time"] == "matches"
+
+
+def test_the_analysis_reads_a_small_store(tmp_path: Path) -> None:
+    from airtcp.reproduce import p000
+    from airtcp.sweep import SweepSpec, run_sweep
+
+    spec = SweepSpec(
+        base={**p000.BASE, "duration_s": 8.0, "warmup_s": 3.0},
+        grid={"cc": list(p000.CCS), "retry_limit": [1, 5, 31]},
+        zips=[],
+        replications=1,
+        seed=1,
+    )
+    run_sweep(spec, tmp_path / "store", workers=1)
+    t = p000.table(tmp_path / "store")
+    assert len(t) == 18 and set(t["hops"]) == {3}
+    claims = p000.claims(t)
+    assert {c.verdict for c in claims} <= {"matches", "partly", "differs"}
+    assert not any(c.claim.startswith("5 hops, bursty") for c in claims)  # not run
+    paths = p000.figures(t, tmp_path / "figures")
+    assert all(p.exists() for p in paths)
+    report = p000.write_report(tmp_path, t, claims, paths, quick=True).read_text()
+    assert "| 3 | Vegas |" in report and "| III | 5 hops, 31 retries, best case |" in report
+
+
+@pytest.mark.parametrize(
+    ("key", "bad", "allowed"),
+    [
+        ("rto_estimator", "bsd", "linux"),
+        ("ack_counting", "bytes", "acks"),
+        ("small_queues", 2, "true"),
+    ],
+)
+def test_linux_312_tcp_knobs_name_the_field(key: str, bad: object, allowed: str) -> None:
+    with pytest.raises(ScenarioError) as e:
+        airtcp.run(scenario(tcp={key: bad}))
+    assert f"tcp.{key}" in str(e.value) and allowed in str(e.value)

@@ -122,5 +122,5 @@ def test_unknown_paper_is_a_clear_error(tmp_path) -> None:
         text=True,
         cwd=ROOT,
     )
-    assert r.returncode == 2 and "allowed: 001" in r.stderr
+    assert r.returncode == 2 and "allowed: 000, 001" in r.stderr
     assert not (tmp_path / "x").exists()

@@ -757,6 +757,7 @@ mod tests {
                 max: Dur::from_ms(1000),
                 initial: Dur::from_ms(1000),
                 granularity: Dur::ZERO,
+                linux: false,
             },
             timestamps: true,
             limited_transmit: true,
@@ -766,6 +767,7 @@ mod tests {
             rcv_buf: 6 << 20,
             snd_buf: 4 << 20,
             small_queues: false,
+            per_ack_growth: false,
             corruption: crate::tcp::conn::Corruption::Off,
         };
         for (ts, recovery) in

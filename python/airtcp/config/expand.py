@@ -1013,6 +1013,10 @@ def _tcp_base(b: _Build) -> None:
         b.tcp_base["corruption"] = t.corruption
     if t.small_queues:
         b.tcp_base["small_queues"] = True
+    if t.rto_estimator != "rfc6298":
+        b.tcp_base["rto_estimator"] = t.rto_estimator
+    if t.ack_counting != "segments":
+        b.tcp_base["ack_counting"] = t.ack_counting
 
 
 # -- computed routes: shortest hop count, ties to the lowest node index ------------------------

@@ -373,6 +373,18 @@ class TcpConfig(_Model):
         "holds at most max(2 packets, 1 ms at twice cwnd/SRTT) of the connection's packets "
         "below TCP; the rest waits in the socket (docs/paper-000.md)",
     )
+    rto_estimator: Literal["rfc6298", "linux"] = _field(
+        "rfc6298",
+        '"rfc6298" or "linux"',
+        "RTO = max(min_rto, SRTT + 4 RTTVAR) (RFC 6298), or SRTT + max(min_rto, the variance "
+        "Linux holds for an RTT) (tcp_rtt_estimator: an RTO at least min_rto above SRTT)",
+    )
+    ack_counting: Literal["segments", "acks"] = _field(
+        "segments",
+        '"segments" or "acks"',
+        "window growth per ACK: by the segments it acknowledges (Linux 4.1+), or one step per "
+        "ACK however many it covers (Linux up to 3.17: a stretch ACK counts once)",
+    )
     corruption: Literal["off", "aggressive", "conservative"] = _field(
         "off",
         '"off", "aggressive" or "conservative"',

@@ -57,12 +57,30 @@ class Paper000Knobs(BaseModel):
         "fixed: retry_limit everywhere; alm-adaptive: the paper's proposal (Eq. 5), each mesh "
         "point steering its limit from its path table ([mesh] alm_retry)",
     )
+    good_ms: float = _field(
+        2000.0,
+        "number 1..1e6 ms",
+        "bursty: mean time between a link's loss episodes (Gilbert-Elliott Good state)",
+        ge=1.0,
+        le=1e6,
+    )
+    bad_ms: float = _field(
+        50.0, "number 0.01..1e5 ms", "bursty: mean length of a loss episode", ge=0.01, le=1e5
+    )
+    bad_loss: float = _field(
+        0.7,
+        "number in [0, 1]",
+        "bursty: probability that a frame sent during an episode is lost",
+        ge=0.0,
+        le=1.0,
+    )
 
 
 # Paper 000's calibrated channel (docs/paper-000.md, "The channel"): per directed link a
 # Gilbert-Elliott process, Good for 2 s and Bad for 50 ms on average, 70 % of frames lost in
-# Bad. Chosen from a scan (bench/p000_channel_scan.py) as the mildest channel whose Fig. 3
-# curves turn down past 9 retransmissions on 3 hops and past 5 on 5 hops.
+# Bad (the knobs good_ms, bad_ms, bad_loss). Chosen from a scan (bench/p000_channel_scan.py):
+# limits below 5 cost throughput, the curves peak within 3-9 and fall slightly after on 5 hops
+# (docs/paper-000.md, "The channel").
 P000_BURSTY: dict[str, Any] = {
     "kind": "gilbert",
     "good_ms": 2000.0,
@@ -81,7 +99,11 @@ def paper000(knobs: Paper000Knobs, rest: Mapping[str, Any]) -> dict[str, Any]:
     sampled every 5 s."""
     k = knobs
     del rest
-    error: dict[str, Any] = {"kind": "none"} if k.channel == "ideal" else dict(P000_BURSTY)
+    error: dict[str, Any] = (
+        {"kind": "none"}
+        if k.channel == "ideal"
+        else {**P000_BURSTY, "good_ms": k.good_ms, "bad_ms": k.bad_ms, "loss_bad": k.bad_loss}
+    )
     return {
         "name": f"paper-000-{k.hops}hop-{k.cc}-{k.scheme}",
         "topology": "chain",
@@ -102,8 +124,12 @@ def paper000(knobs: Paper000Knobs, rest: Mapping[str, Any]) -> dict[str, Any]:
             "qdisc": "pfifo",  # pfifo_fast, txqueuelen 1000; forwarded frames skip it
         },
         # Linux 3.12 (§IV-A, "default settings"): SACK, timestamps (1448 payload bytes in the
-        # 1460-byte MSS), delayed ACKs, RTO 200 ms..120 s (initial 1 s), TCP Small Queues.
+        # 1460-byte MSS), delayed ACKs, RTO 200 ms..120 s (initial 1 s), TCP Small Queues,
+        # window growth by one step per ACK (stretch ACKs counted once before 3.18/4.1),
+        # Linux's RTO (SRTT + at least 200 ms).
         "tcp": {
+            "ack_counting": "acks",
+            "rto_estimator": "linux",
             "recovery": "sack",
             "mss_bytes": 1448,
             "timestamps": True,

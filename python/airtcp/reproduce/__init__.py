@@ -13,6 +13,10 @@ __all__ = ["PAPERS", "ReproduceError", "reproduce"]
 
 # Paper id -> (module name, one-line title).
 PAPERS: dict[str, tuple[str, str]] = {
+    "000": (
+        "airtcp.reproduce.p000",
+        "Rethfeldt et al., ARQ retry limits under TCP in 802.11s chains (ALM-driven adaptation)",
+    ),
     "001": ("airtcp.reproduce.p001", "Brar et al., TCP in conflict-based wireless links"),
     "002": (
         "airtcp.reproduce.p002",
@@ -45,7 +49,8 @@ def reproduce(
     """
     import importlib
 
-    key = paper.removeprefix("paper-").zfill(3)
+    bare = paper.removeprefix("paper-")
+    key = bare.zfill(3) if bare.isdigit() else bare  # "" and "paper-" name no paper
     if key not in PAPERS:
         allowed = ", ".join(PAPERS)
         raise ReproduceError(f"paper: {paper!r} is not reproducible yet (allowed: {allowed})")

@@ -45,6 +45,12 @@ pub struct TcpSpec {
     /// Linux's TCP Small Queues (3.6+, `tcp_write_xmit`): new data goes down only while the
     /// sender's node holds at most about two of the connection's packets below TCP.
     pub small_queues: bool,
+    /// How the window grows on an ACK: "segments" (by the segments it acknowledges, Linux
+    /// 4.1+) or "acks" (one step per ACK, stretch ACKs included: Linux up to 3.17).
+    pub ack_counting: String,
+    /// The RTO estimator: "rfc6298" (RTO = max(min, SRTT + 4 RTTVAR)) or "linux" (RTO = SRTT
+    /// + max(min, Linux's held variance), `tcp_rtt_estimator`).
+    pub rto_estimator: String,
 }
 
 impl Default for TcpSpec {
@@ -67,6 +73,8 @@ impl Default for TcpSpec {
             hystart: true,
             corruption: "off".into(),
             small_queues: false,
+            ack_counting: "segments".into(),
+            rto_estimator: "rfc6298".into(),
         }
     }
 }
@@ -108,6 +116,18 @@ pub(super) fn validate_tcp(i: usize, f: &FlowSpec) -> Result<(), SpecError> {
                 quoted(&t.corruption),
                 crate::tcp::conn::CORRUPTION_NAMES.join(", ")
             ),
+        );
+    }
+    if !matches!(t.rto_estimator.as_str(), "rfc6298" | "linux") {
+        return err(
+            &path("tcp.rto_estimator"),
+            format!("unknown estimator {}; allowed: \"rfc6298\", \"linux\"", quoted(&t.rto_estimator)),
+        );
+    }
+    if !matches!(t.ack_counting.as_str(), "segments" | "acks") {
+        return err(
+            &path("tcp.ack_counting"),
+            format!("unknown setting {}; allowed: \"segments\", \"acks\"", quoted(&t.ack_counting)),
         );
     }
     if crate::tcp::conn::Recovery::parse(&t.recovery).is_none() {

@@ -158,6 +158,10 @@ pub struct TcpParams {
     pub corruption: Corruption,
     /// TCP Small Queues (Linux 3.6+): see [`Sender::tsq_allows`].
     pub small_queues: bool,
+    /// Window growth counts ACKs, not the segments they acknowledge: Linux before 3.18 (slow
+    /// start) and 4.1 (congestion avoidance), whose `tcp_slow_start(tp)` and
+    /// `tcp_cong_avoid_ai(tp, w)` take one step per ACK, a stretch ACK included.
+    pub per_ack_growth: bool,
 }
 
 /// Bytes Linux charges a full-sized data skb (`skb->truesize`: a 2 KiB head plus `struct
@@ -723,7 +727,7 @@ impl Sender {
     /// An RTT sample `r`: the estimator, the statistics and the congestion control's view.
     fn record_rtt(&mut self, r: Dur) {
         self.stats.rtt_samples += 1;
-        self.rto.sample(r);
+        self.rto.sample_at(r, self.snd_una, self.snd_nxt);
         self.last_rtt = Some(r);
         self.s.min_rtt = if self.s.min_rtt == Dur::ZERO { r } else { self.s.min_rtt.min(r) };
         self.s.srtt = self.rto.srtt().unwrap_or(r);
@@ -869,6 +873,7 @@ impl Sender {
                 }
             }
             CaState::Loss => {
+                let acked = if self.p.per_ack_growth { 1 } else { acked };
                 self.cc.cong_avoid(&mut self.s, acked);
                 if self.snd_una >= self.recover {
                     self.set_ca(CaState::Open);
@@ -876,6 +881,7 @@ impl Sender {
             }
             CaState::Open | CaState::Disorder | CaState::Cwr => {
                 self.set_ca(CaState::Open);
+                let acked = if self.p.per_ack_growth { 1 } else { acked };
                 self.cc.cong_avoid(&mut self.s, acked);
             }
         }
@@ -1201,6 +1207,7 @@ mod clock_tests {
             rcv_buf: 1 << 20,
             snd_buf: 1 << 20,
             small_queues: false,
+            per_ack_growth: false,
             corruption: Corruption::Off,
         }
     }

@@ -57,6 +57,7 @@ fn params(recovery: Recovery) -> TcpParams {
         rcv_buf: 1 << 30,
         snd_buf: 1 << 30,
         small_queues: false,
+        per_ack_growth: false,
         corruption: Corruption::Off,
     }
 }
@@ -682,4 +683,28 @@ fn small_queues_follow_the_pacing_rate_when_it_exceeds_two_packets_per_ms() {
     syn_ack(&mut snd, 1, &mut out);
     assert_eq!(MSS, 1000);
     assert_eq!(out.iter().filter(|s| s.len > 0).count(), 9);
+}
+
+#[test]
+fn a_stretch_ack_grows_the_window_once_when_acks_are_counted() {
+    // Linux 3.12 tcp_slow_start(tp): one step per ACK; Linux 3.18+ grows by the segments an
+    // ACK covers. A 6-segment stretch ACK in slow start from cwnd 10: 11 against 16.
+    for (per_ack, want) in [(true, 11), (false, 16)] {
+        let p = TcpParams { per_ack_growth: per_ack, ..params(Recovery::Sack) };
+        let mut snd = Sender::new(p, Algorithm::from_name("reno").unwrap(), None);
+        let mut out = Vec::new();
+        snd.start(SimTime::ZERO, &mut out);
+        syn_ack(&mut snd, 10, &mut out);
+        assert_eq!(snd.s.cwnd, 10);
+        let ack = Segment {
+            flags: ACK,
+            ack: 1 + 6 * u64::from(MSS),
+            wnd: 1 << 30,
+            ts_val: 2,
+            ts_ecr: 1,
+            ..Default::default()
+        };
+        snd.on_ack(&ack, SimTime(20_000_000), &mut out);
+        assert_eq!(snd.s.cwnd, want, "per_ack_growth {per_ack}");
+    }
 }

@@ -77,6 +77,7 @@ fn params(t: &TcpSpec) -> TcpParams {
             max: ms(t.max_rto_ms),
             initial: ms(t.initial_rto_ms),
             granularity: ms(t.clock_granularity_ms),
+            linux: t.rto_estimator == "linux",
         },
         timestamps: t.timestamps,
         limited_transmit: t.limited_transmit,
@@ -87,6 +88,7 @@ fn params(t: &TcpSpec) -> TcpParams {
         snd_buf: t.snd_buf_bytes,
         corruption: Corruption::parse(&t.corruption).unwrap_or_default(),
         small_queues: t.small_queues,
+        per_ack_growth: t.ack_counting == "acks",
     }
 }
 
