@@ -152,3 +152,61 @@ def test_linux_312_tcp_knobs_name_the_field(key: str, bad: object, allowed: str)
     with pytest.raises(ScenarioError) as e:
         airtcp.run(scenario(tcp={key: bad}))
     assert f"tcp.{key}" in str(e.value) and allowed in str(e.value)
+
+
+def test_the_probe_replaces_the_tcp_flow() -> None:
+    s = expand_template(scenario(probe_mbps=0.5, fixed_rate_mbps=24, hops=4))
+    assert s["flows"] == [{"kind": "udp-cbr", "src": "n0", "dst": "n4", "rate_mbps": 0.5}]
+    assert "cc" not in s and s["traces"]["packets"] is True
+    assert (s["mac"]["rate_control"], s["data_rate_mbps"]) == ("constant", 24.0)
+    with pytest.raises(ScenarioError, match="fixed_rate_mbps"):
+        airtcp.run(scenario(fixed_rate_mbps=11))
+
+
+def test_the_travel_fit_and_the_measured_map() -> None:
+    import pandas as pd
+
+    from airtcp.reproduce.p000 import LIMITS, measured_map, travel_fit
+
+    # Travel = (2 + r / 10) us per unit of metric at every metric: the fit returns it exactly
+    # (r = 1 at every limit); the map interpolates between limits and holds limit 1 at 0.
+    rows = [
+        {"channel": "bursty", "retry_limit": r, "alm": a, "mean_ms": a * (2 + r / 10) / 1e3,
+         "p99_ms": a * (2 + r / 10) / 1e3}
+        for r in LIMITS for a in (150.0, 800.0, 3000.0, 7000.0)
+    ]  # fmt: skip
+    tt = pd.DataFrame(rows)
+    fit = travel_fit(tt, "bursty")
+    assert fit[7][0] == pytest.approx(2.7) and fit[7][1] == pytest.approx(1.0)
+    m = measured_map(tt)
+    assert len(m) == 32 and m[0] == pytest.approx(2.1) and m[1] == pytest.approx(2.1)
+    assert m[12] == pytest.approx(2.9 + (3.6 - 2.9) * 3 / 7)  # between 9 and 16
+
+
+def test_a_bad_travel_map_in_a_scenario_names_the_field() -> None:
+    with pytest.raises(ScenarioError) as e:
+        airtcp.run(scenario(mesh={"alm_travel_us_per_metric": [1.0] * 5}))
+    assert "mesh.alm_travel_us_per_metric" in str(e.value) and "32" in str(e.value)
+
+
+def test_the_travel_analysis_reads_probe_runs(tmp_path: Path) -> None:
+    from airtcp.reproduce import p000
+    from airtcp.sweep import SweepSpec, run_sweep
+
+    spec = SweepSpec(
+        base={**p000.BASE, "probe_mbps": 0.5, "duration_s": 8.0, "channel": "ideal"},
+        grid={"hops": [1, 2, 3], "retry_limit": [1, 7], "fixed_rate_mbps": [6, 54]},
+        zips=[],
+        replications=1,
+        seed=1,
+    )
+    run_sweep(spec, tmp_path / "store", workers=1)
+    tt = p000.travel_table(tmp_path / "store")
+    assert len(tt) == 12 and tt["alm"].notna().all()
+    # At 6 Mbit/s a hop's metric is 1 + 8192/6 = 1366 (no failures), at 54 Mbit/s 152.
+    assert set(tt[tt["rate"] == 6]["alm"] / tt[tt["rate"] == 6]["hops"]) == {1366.0}
+    assert set(tt[tt["rate"] == 54]["alm"] / tt[tt["rate"] == 54]["hops"]) == {152.0}
+    fit = p000.travel_fit(tt, "ideal")
+    assert set(fit) == {1, 7} and all(r > 0.9 for _, r in fit.values())
+    assert p000.table(tmp_path / "store").empty  # probes are not Fig. 3's runs
+    assert p000.travel_figure(tt, tmp_path / "figures").exists()

@@ -237,3 +237,33 @@ fn paper_000s_remedy_sets_each_mesh_points_limit_from_its_path_table() {
     // The flow still goes end to end.
     assert!(s.flows[0].goodput_bps > 1e6, "{}", s.flows[0].goodput_bps);
 }
+
+#[test]
+fn the_remedy_follows_a_measured_travel_map() {
+    // A map of 0 us per unit of metric lets every limit pass (31 after enough polls); a map of
+    // 1 s per unit lets none (the floor, 1). The same chain as above, 40 polls.
+    for (us, want) in [(0.0, 31u8), (1e6, 1u8)] {
+        let mut spec = mesh_chain(6, "tcp_bulk", 40.0);
+        spec["mesh"] = json!({"alm_retry": true, "alm_travel_us_per_metric": vec![us; 32]});
+        let s = run_value(&spec, 2).summary;
+        for n in &s.nodes {
+            let m = n.mesh.as_ref().unwrap();
+            assert_eq!(m.retry_limits.last().unwrap().limit, want, "{}: {:?}", n.name, m.retry_limits);
+        }
+    }
+}
+
+#[test]
+fn a_bad_travel_map_names_the_field() {
+    let mut negative = vec![json!(1.0); 32];
+    negative[2] = json!(-2.0);
+    for (map, want) in [
+        (json!(vec![1.0; 31]), "mesh.alm_travel_us_per_metric: 31 values; allowed: 32"),
+        (json!(negative), "mesh.alm_travel_us_per_metric[2]: -2 is out of range"),
+    ] {
+        let mut spec = mesh_chain(4, "tcp_bulk", 3.0);
+        spec["mesh"] = json!({"alm_retry": true, "alm_travel_us_per_metric": map});
+        let e = airtcp_core::run_json(&spec.to_string(), 1).err().expect("rejected").to_string();
+        assert!(e.contains(want), "{e}");
+    }
+}

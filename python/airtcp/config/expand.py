@@ -598,6 +598,14 @@ def _mobility_spec(
     }
 
 
+def _mesh_spec(m: Any) -> dict[str, Any]:
+    """The core's mesh section; an unset travel map stays out (older specs keep their hash)."""
+    d: dict[str, Any] = m.model_dump()
+    if d.get("alm_travel_us_per_metric") is None:
+        d.pop("alm_travel_us_per_metric", None)
+    return d
+
+
 def _mesh_checks(b: _Build) -> None:
     """[mesh] and the mesh points: each needs the other, no access points beside them, QoS
     data, no A-MPDU yet."""
@@ -1212,7 +1220,7 @@ def _world(b: _Build) -> dict[str, Any]:
         "routes": b.routes_spec,
         "blocked_radio_links": b.blocked,
         "flows": b.flows_spec,
-        **({"mesh": s.mesh.model_dump()} if s.mesh is not None else {}),
+        **({"mesh": _mesh_spec(s.mesh)} if s.mesh is not None else {}),
         # `windows` and `mpdus` only when on: older configurations keep their spec.
         "traces": s.traces.model_dump(
             exclude={k for k in ("windows", "mpdus") if not getattr(s.traces, k)}

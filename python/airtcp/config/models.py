@@ -11,10 +11,19 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from airtcp.config.errors import (
     ScenarioError,
@@ -1224,6 +1233,24 @@ class MeshConfig(_Model):
     alm_retry_interval_ms: float = _field(
         1000.0, "number 1..1e7 ms", "how often the remedy reads the path table", ge=1.0, le=1e7
     )
+    alm_travel_us_per_metric: list[float] | None = _field(
+        None,
+        "32 numbers >= 0 us (retry limits 0..31), or unset (= Table III's normal case)",
+        "the remedy's map: multi-hop travel time per unit of path metric at each retry limit "
+        "(a measured one, as airtcp reproduce 000 derives)",
+    )
+
+    @field_validator("alm_travel_us_per_metric")
+    @classmethod
+    def _map(cls, v: list[float] | None) -> list[float] | None:
+        if v is None:
+            return v
+        if len(v) != 32:
+            raise ValueError(f"{len(v)} values; allowed: 32 (retry limits 0..31)")
+        bad = [x for x in v if not (math.isfinite(x) and x >= 0.0)]
+        if bad:
+            raise ValueError(f"{bad[0]!r} is out of range; allowed: finite numbers >= 0 us")
+        return v
 
 
 class HtConfig(_Model):

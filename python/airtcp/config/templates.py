@@ -57,6 +57,19 @@ class Paper000Knobs(BaseModel):
         "fixed: retry_limit everywhere; alm-adaptive: the paper's proposal (Eq. 5), each mesh "
         "point steering its limit from its path table ([mesh] alm_retry)",
     )
+    fixed_rate_mbps: Literal[0, 6, 9, 12, 18, 24, 36, 48, 54] = _field(
+        0,
+        "0, or an 802.11g rate: 6, 9, 12, 18, 24, 36, 48, 54",
+        "0: Minstrel over rt2800's retry chain (the paper's); else every data frame at this rate",
+    )
+    probe_mbps: float = _field(
+        0.0,
+        "number 0..10 Mbit/s",
+        "0: the paper's TCP flow; else a UDP CBR probe of this rate from n0 to n{hops} in its "
+        "place, with the packets trace on (the travel-time measurement of docs/paper-000.md)",
+        ge=0.0,
+        le=10.0,
+    )
     good_ms: float = _field(
         2000.0,
         "number 1..1e6 ms",
@@ -104,7 +117,16 @@ def paper000(knobs: Paper000Knobs, rest: Mapping[str, Any]) -> dict[str, Any]:
         if k.channel == "ideal"
         else {**P000_BURSTY, "good_ms": k.good_ms, "bad_ms": k.bad_ms, "loss_bad": k.bad_loss}
     )
+    traffic: dict[str, Any] = {"traffic": "tcp", "cc": k.cc}
+    if k.probe_mbps > 0:
+        probe = {"kind": "udp-cbr", "src": "n0", "dst": f"n{k.hops}", "rate_mbps": k.probe_mbps}
+        traffic = {"flows": [probe], "traces": {"packets": True}}
+    rate: dict[str, Any] = {"rate_control": "minstrel-rt2800"}
+    if k.fixed_rate_mbps:
+        rate = {"rate_control": "constant"}
     return {
+        **traffic,
+        **({"data_rate_mbps": float(k.fixed_rate_mbps)} if k.fixed_rate_mbps else {}),
         "name": f"paper-000-{k.hops}hop-{k.cc}-{k.scheme}",
         "topology": "chain",
         "hops": k.hops,
@@ -113,13 +135,11 @@ def paper000(knobs: Paper000Knobs, rest: Mapping[str, Any]) -> dict[str, Any]:
         "erp_mixed": True,  # Table II: slot 20 us, AIFS[BE] 70 us
         "basic_rate_mbps": 6.0,  # Table III: ACKs at 6 Mbit/s
         "retry_limit": k.retry_limit,
-        "traffic": "tcp",
-        "cc": k.cc,
         "duration_s": 105.0,  # 5 s to peer and find the path, then iperf's 100 s
         "warmup_s": 5.0,
         "report_interval_s": 5.0,  # §IV-A: sampled every 5 s
         "mac": {
-            "rate_control": "minstrel-rt2800",
+            **rate,
             "queue_limit_packets": P000_DRIVER_QUEUE,
             "qdisc": "pfifo",  # pfifo_fast, txqueuelen 1000; forwarded frames skip it
         },

@@ -9,7 +9,13 @@ The sweeps (every run stored in ``OUT/store``, resumable), on the template ``pap
 - ``ideal``: the same grid where collisions are the only losses (5 runs; 2 with ``--quick``),
   to show which channel makes which curve;
 - ``remedy``: the paper's proposed ALM-driven adaptation (``scheme = "alm-adaptive"``, every
-  mesh point starting at Linux's 7) on both channels.
+  mesh point starting at Linux's 7, Table III's map from metric to travel time) on both
+  channels;
+- ``travel``: the travel time against the path metric, the paper's future work: a 0.5 Mbit/s
+  UDP probe over chains of 1-5 hops at Minstrel's rates and at 6, 24 and 54 Mbit/s, every
+  limit, both channels (5 runs of 60 s; 2 with ``--quick``);
+- ``remedy-measured``: the remedy on the bursty channel with the map the probes measured
+  (``[mesh] alm_travel_us_per_metric``: the 99th percentile per unit of metric at each limit).
 
 Fig. 2 and Table III come from ``airtcp.analytic`` (Eq. 1 and 4), no simulation.
 
@@ -27,7 +33,9 @@ Measures (also in the report and docs/paper-000.md):
 
 from __future__ import annotations
 
+import itertools
 import json
+import math
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -84,7 +92,16 @@ BASE: dict[str, Any] = {
     "cc": "cubic",
     "channel": "bursty",
     "scheme": "fixed",
+    "probe_mbps": 0.0,
+    "fixed_rate_mbps": 0,
 }
+# The travel-time measurement: a 0.5 Mbit/s UDP probe (about 42 packets/s of 1500 bytes, so
+# frames never queue behind each other) over chains of 1-5 hops, at Minstrel's rates and at
+# three fixed ones, for 60 s after the 5 s start.
+PROBE_MBPS = 0.5
+TRAVEL_HOPS = (1, 2, 3, 4, 5)
+TRAVEL_RATES = (0, 6, 24, 54)  # 0: Minstrel
+TRAVEL_S = 65.0
 
 
 def _reps(quick: bool) -> tuple[int, int]:
@@ -101,7 +118,14 @@ def sweeps(quick: bool) -> dict[str, sweep.SweepSpec]:
         return sweep.SweepSpec(base={**BASE, **base}, grid=g, zips=[], replications=n, seed=SEED)
 
     adaptive = {"hops": list(HOPS), "cc": list(CCS)}
+    travel = {
+        "hops": list(TRAVEL_HOPS),
+        "retry_limit": list(LIMITS),
+        "channel": ["ideal", "bursty"],
+        "fixed_rate_mbps": list(TRAVEL_RATES),
+    }
     return {
+        "travel": spec({"probe_mbps": PROBE_MBPS, "duration_s": TRAVEL_S}, travel, reps_ideal),
         "fig3": spec({"channel": "bursty"}, grid, reps),
         "ideal": spec({"channel": "ideal"}, grid, reps_ideal),
         "remedy": spec({"scheme": "alm-adaptive", "channel": "bursty"}, adaptive, reps),
@@ -109,14 +133,29 @@ def sweeps(quick: bool) -> dict[str, sweep.SweepSpec]:
     }
 
 
-_KNOBS = ("hops", "retry_limit", "cc", "channel", "scheme")
+def remedy_measured(quick: bool, travel_map: list[float]) -> sweep.SweepSpec:
+    """The remedy on the bursty channel with the travel map measured by the probes."""
+    reps, _ = _reps(quick)
+    base = {**BASE, "scheme": "alm-adaptive", "channel": "bursty",
+            "mesh": {"alm_travel_us_per_metric": [round(v, 3) for v in travel_map]}}  # fmt: skip
+    grid = {"hops": list(HOPS), "cc": list(CCS)}
+    return sweep.SweepSpec(base=base, grid=grid, zips=[], replications=reps, seed=SEED)
 
 
-def table(root: Path, only: set[str] | None = None) -> pd.DataFrame:
-    """One row per stored run (of the run hashes ``only``, if given): its knobs and measures."""
+_KNOBS = ("hops", "retry_limit", "cc", "channel", "scheme", "probe_mbps", "fixed_rate_mbps")
+
+
+def table(
+    root: Path, only: set[str] | None = None, measured: set[str] | None = None
+) -> pd.DataFrame:
+    """One row per stored run (of the run hashes ``only``, if given): its knobs and measures;
+    the runs of ``measured`` (the remedy with the measured travel map) get the scheme
+    ``alm-measured``."""
     runs = stored_runs(root, _KNOBS, only)
     rows = []
     for r in runs.itertuples():
+        if float(r.probe_mbps) > 0:
+            continue  # travel-time probes: travel_table
         s = json.loads(r.summary_json)
         flow = s["flows"][0]
         tcp = flow["tcp"]
@@ -133,7 +172,7 @@ def table(root: Path, only: set[str] | None = None) -> pd.DataFrame:
                 "retry_limit": int(r.retry_limit),
                 "cc": r.cc,
                 "channel": r.channel,
-                "scheme": r.scheme,
+                "scheme": "alm-measured" if r.run_hash in (measured or ()) else r.scheme,
                 "throughput_bps": flow["goodput_bps"],
                 "timeouts": tcp["timeouts"],
                 "retransmissions": tcp["retransmissions"],
@@ -144,6 +183,80 @@ def table(root: Path, only: set[str] | None = None) -> pd.DataFrame:
             }
         )
     return pd.DataFrame(rows)
+
+
+def _path_metric(s: dict[str, Any], hops: int) -> float:
+    """The source's path metric toward the chain's end at the end of the run (nan if none)."""
+    paths = s["nodes"][0].get("mesh", {}).get("paths", [])
+    return next((float(p["metric"]) for p in paths if p["dst"] == f"n{hops}"), math.nan)
+
+
+def travel_table(root: Path, only: set[str] | None = None) -> pd.DataFrame:
+    """One row per stored probe run: the source's path metric (ALM) and the probe packets'
+    one-way travel times over the measured period (mean, 99th percentile, maximum)."""
+    import pyarrow.parquet as pq
+
+    runs = stored_runs(root, _KNOBS, only)
+    rows = []
+    for r in runs.itertuples():
+        if float(r.probe_mbps) <= 0:
+            continue
+        s = json.loads(r.summary_json)
+        warm_ns = (s["sim_seconds"] - s["measured_seconds"]) * 1e9
+        trace = root / "traces" / "packets" / r.run_hash[:2] / f"{r.run_hash}.parquet"
+        pk = pq.read_table(trace).to_pandas()
+        pk = pk[pk["created_ns"] >= warm_ns]
+        d_ms = (pk["delivered_ns"] - pk["created_ns"]).to_numpy() / 1e6
+        flow = s["flows"][0]
+        rows.append(
+            {
+                "run_hash": r.run_hash,
+                "replication": r.replication,
+                "hops": int(r.hops),
+                "retry_limit": int(r.retry_limit),
+                "channel": r.channel,
+                "rate": int(r.fixed_rate_mbps),
+                "alm": _path_metric(s, int(r.hops)),
+                "mean_ms": float(d_ms.mean()) if len(d_ms) else math.nan,
+                "p99_ms": float(np.quantile(d_ms, 0.99)) if len(d_ms) else math.nan,
+                "max_ms": float(d_ms.max()) if len(d_ms) else math.nan,
+                "loss": flow["lost_packets"]
+                / max(1, flow["lost_packets"] + flow["delivered_packets"]),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def travel_fit(
+    tt: pd.DataFrame, channel: str, col: str = "p99_ms"
+) -> dict[int, tuple[float, float]]:
+    """Per retry limit: the travel time per unit of metric [us] (least squares through the
+    origin, ``col`` against ALM) and Pearson's r between ALM and the mean travel time."""
+    out = {}
+    for r in LIMITS:
+        g = tt[(tt["channel"] == channel) & (tt["retry_limit"] == r)].dropna(subset=["alm", col])
+        if len(g) < 3:
+            continue
+        x, y = g["alm"].to_numpy(), g[col].to_numpy() * 1e3
+        k = float((x * y).sum() / (x * x).sum())
+        corr = float(np.corrcoef(x, g["mean_ms"].to_numpy())[0, 1])
+        out[r] = (k, corr)
+    return out
+
+
+def measured_map(tt: pd.DataFrame, channel: str = "bursty") -> list[float]:
+    """The remedy's travel map from the measurement: microseconds per unit of metric for each
+    retry limit 0..31, the 99th-percentile fit at the measured limits, linear between them
+    (limit 0 takes limit 1's)."""
+    fit = travel_fit(tt, channel)
+    xs = sorted(fit)
+    return [float(np.interp(max(r, 1), xs, [fit[x][0] for x in xs])) for r in range(32)]
+
+
+def table_iii_us_per_metric(r: int) -> float:
+    """Table III's normal case per unit of a 24 Mbit/s hop's metric (1 + 8192/24), as the
+    core's default map (`TravelMap::table_iii_normal`)."""
+    return analytic.p000_hop_time_us(analytic.P000_CASES["normal"], r) / (1 + 8192 / 24)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -336,42 +449,94 @@ def _why_gain(t: pd.DataFrame, channel: str, hops: int) -> str:
             "loss at 1 lay between airtcp's ideal and bursty channels")  # fmt: skip
 
 
+def travel_claims(tt: pd.DataFrame) -> list[Claim]:
+    """Eq. 5's premise: ALM is proportional to the multi-hop travel time (the paper's future
+    work), measured with the probes."""
+    out = []
+    for channel in ("ideal", "bursty"):
+        fit = travel_fit(tt, channel)
+        if 7 not in fit:
+            continue
+        ks = ", ".join(f"{r}: {fit[r][0]:.1f}" for r in sorted(fit))
+        rs = [fit[r][1] for r in fit]
+        g = tt[(tt["channel"] == channel) & (tt["alm"] < 1000)].dropna(subset=["alm"])
+        tail, ratio = "", 1.0
+        if len(g):
+            w = g.loc[g["p99_ms"].idxmax()]
+            lim = int(w["retry_limit"])
+            if lim in fit:
+                ratio = float(w["p99_ms"]) / max(1e-9, fit[lim][0] * float(w["alm"]) / 1e3)
+                tail = (f"; on short paths (ALM < 1000) a p99 up to {w['p99_ms']:.0f} ms "
+                        f"(ALM {w['alm']:.0f}, limit {lim}) where the line gives "
+                        f"{fit[lim][0] * w['alm'] / 1e3:.1f} ms")  # fmt: skip
+        out.append(
+            Claim(
+                "IV-C",
+                f"ALM is proportional to the multi-hop travel time ({channel} channel)",
+                "assumed (Eq. 5), to be measured",
+                f"Pearson r of ALM and mean travel time {min(rs):.2f}-{max(rs):.2f} across "
+                f"the limits; 99th percentile per unit of metric [us] at each limit: {ks} "
+                f"(Table III's normal case at 7: {table_iii_us_per_metric(7):.0f}){tail}",
+                "matches"
+                if min(rs) >= 0.9 and ratio < 2
+                else ("partly" if min(rs) >= 0.6 else "differs"),
+                "the mean follows ALM (a hop's airtime at its rate and failure average is "
+                "most of an idle chain's travel time); an episode's retries add a tail as "
+                "long as the episode whatever the rate, which ALM does not scale; Table "
+                "III's normal case overstates a 54 Mbit/s hop's backoff 30-fold",
+            )  # fmt: skip
+        )
+    return out
+
+
+def _why_remedy(scheme: str) -> str:
+    if scheme == "alm-measured":
+        return ("the measured map keeps the 99th-percentile probe travel time over the "
+                "diameter under 200 ms; travel times are short on these chains, so it allows "
+                "high limits, where the fixed curves are flat")  # fmt: skip
+    return ("ALM prices a hop by its rate and failure average (152-171 at 54 Mbit/s), not by "
+            "the backoff of a retry chain in an episode: Table III's mapping then allows "
+            "limits where the fixed curves are already flat, so the remedy lands on the "
+            "plateau, neither above nor much below it")  # fmt: skip
+
+
+REMEDIES = {"alm-adaptive": "Table III's map", "alm-measured": "the measured map"}
+
+
 def _remedy_claims(t: pd.DataFrame) -> list[Claim]:
     out = []
-    for channel in ("bursty", "ideal"):
-        for hops in HOPS:
-            ad = cell(t, channel=channel, hops=hops, scheme="alm-adaptive")
-            if ad.empty:
-                continue
-            wins = losses = 0
-            parts = []
-            for cc in CCS:
-                c = curve(t, channel, hops, cc)
-                best = peak_limit(c)
-                a = _thr(t, channel=channel, hops=hops, cc=cc, scheme="alm-adaptive")
-                f7 = _thr(t, channel=channel, hops=hops, cc=cc, scheme="fixed", retry_limit=7)
-                fb = _thr(t, channel=channel, hops=hops, cc=cc, scheme="fixed", retry_limit=best)
-                d7, db = diff_ci(a, f7), diff_ci(a, fb)
-                wins += d7.low > 0
-                losses += db.high < 0
-                parts.append(f"{LABELS[cc]} {d7.value:+.2f}")
-            lim = ad["final_limit_mean"].mean()
-            out.append(
-                Claim(
-                    "IV-C",
-                    f"remedy, {hops} hops, {channel}: throughput against Linux's "
-                    "fixed 7 (and the best fixed limit)",
-                    "proposed, not evaluated",
-                    f"against 7: {', '.join(parts)} Mbit/s; significantly better for {wins} "
-                    f"of 6, significantly below the best fixed limit for {losses} of 6; "
-                    f"limits at the end {lim:.1f} on average",
-                    "better" if wins > losses else ("worse" if losses > wins else "no gain"),
-                    "ALM prices a hop by its rate and failure average (152-171 at 54 Mbit/s), "
-                    "not by the backoff of a retry chain in an episode: Table III's mapping "
-                    "then allows limits where the fixed curves are already flat, so the "
-                    "remedy lands on the plateau, neither above nor much below it",
-                )  # fmt: skip
-            )
+    for (scheme, what), channel, hops in itertools.product(
+        REMEDIES.items(), ("bursty", "ideal"), HOPS
+    ):
+        ad = cell(t, channel=channel, hops=hops, scheme=scheme)
+        if ad.empty:
+            continue
+        wins = losses = 0
+        parts = []
+        for cc in CCS:
+            c = curve(t, channel, hops, cc)
+            best = peak_limit(c)
+            a = _thr(t, channel=channel, hops=hops, cc=cc, scheme=scheme)
+            f7 = _thr(t, channel=channel, hops=hops, cc=cc, scheme="fixed", retry_limit=7)
+            fb = _thr(t, channel=channel, hops=hops, cc=cc, scheme="fixed", retry_limit=best)
+            d7, db = diff_ci(a, f7), diff_ci(a, fb)
+            wins += d7.low > 0
+            losses += db.high < 0
+            parts.append(f"{LABELS[cc]} {d7.value:+.2f}")
+        lim = ad["final_limit_mean"].mean()
+        out.append(
+            Claim(
+                "IV-C",
+                f"remedy with {what}, {hops} hops, {channel}: throughput against "
+                "Linux's fixed 7 (and the best fixed limit)",
+                "proposed, not evaluated",
+                f"against 7: {', '.join(parts)} Mbit/s; significantly better for {wins} "
+                f"of 6, significantly below the best fixed limit for {losses} of 6; "
+                f"limits at the end {lim:.1f} on average",
+                "better" if wins > losses else ("worse" if losses > wins else "no gain"),
+                _why_remedy(scheme),
+            )  # fmt: skip
+        )
     return out
 
 
@@ -424,14 +589,21 @@ def figures(t: pd.DataFrame, out: Path) -> list[Path]:
                 xk = np.array([LIMITS.index(r) for r in rs], dtype=float)
                 ax.errorbar(xk + (k - 2.5) * 0.04, y, yerr=err, marker="o", ms=3, capsize=2,
                             color=COLORS[cc], label=LABELS[cc])  # fmt: skip
-                a = _thr(t, channel=channel, hops=hops, cc=cc, scheme="alm-adaptive")
-                if len(a):
+                for slot, (scheme, marker) in enumerate(
+                    (("alm-adaptive", "s"), ("alm-measured", "^"))
+                ):
+                    a = _thr(t, channel=channel, hops=hops, cc=cc, scheme=scheme)
+                    if not len(a):
+                        continue
                     e = mean_ci(list(a))
-                    ax.errorbar([len(LIMITS) + (k - 2.5) * 0.06], [e.value],
-                                yerr=[[e.value - e.low], [e.high - e.value]], marker="s", ms=4,
-                                capsize=2, color=COLORS[cc])  # fmt: skip
+                    ax.errorbar([len(LIMITS) + slot + (k - 2.5) * 0.06], [e.value],
+                                yerr=[[e.value - e.low], [e.high - e.value]], marker=marker,
+                                ms=4, capsize=2, color=COLORS[cc])  # fmt: skip
             ax.axvspan(1.5, 4.5, color="grey", alpha=0.08)
-            ax.set_xticks(list(x) + [len(LIMITS)], [str(r) for r in LIMITS] + ["ALM\nadaptive"])
+            ax.set_xticks(
+                list(x) + [len(LIMITS), len(LIMITS) + 1],
+                [str(r) for r in LIMITS] + ["ALM\nTable III", "ALM\nmeasured"],
+            )
             ax.set_xlabel("ARQ retry limit (retransmissions)")
             ax.set_ylabel("TCP throughput [Mbit/s]")
             ax.set_title(f"({'ab'[HOPS.index(hops)]}) {hops}-hop TCP flow")
@@ -439,13 +611,66 @@ def figures(t: pd.DataFrame, out: Path) -> list[Path]:
         axes[0].legend(fontsize=8, ncol=2)
         what = ("calibrated bursty channel" if channel == "bursty"
                 else "ideal channel (collisions only)")  # fmt: skip
-        fig.suptitle(f"Fig. 3, {what}: mean and 95 % interval; grey: the paper's 5-9; squares: "
-                     "the ALM-driven remedy")  # fmt: skip
+        fig.suptitle(f"Fig. 3, {what}: mean and 95 % interval; grey: the paper's 5-9; squares "
+                     "and triangles: the ALM-driven remedy with Table III's and the measured "
+                     "map")  # fmt: skip
         fig.tight_layout()
         paths.append(out / f"fig3_{channel}.png")
         fig.savefig(paths[-1], dpi=110)
         plt.close(fig)
     return paths
+
+
+def travel_figure(tt: pd.DataFrame, out: Path) -> Path:
+    """The travel time of the probes against the source's path metric: 99th percentile per
+    run, coloured by retry limit, with the fitted lines and Table III's normal case at 7."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    out.mkdir(parents=True, exist_ok=True)
+    fig, axes = plt.subplots(1, 2, figsize=(13, 4.6), sharey=True)
+    cmap = plt.get_cmap("viridis")
+    for ax, channel in zip(axes, ("ideal", "bursty"), strict=True):
+        g = tt[tt["channel"] == channel]
+        fit = travel_fit(tt, channel)
+        xmax = float(g["alm"].max()) if len(g) else 1.0
+        for i, r in enumerate(LIMITS):
+            gr = g[g["retry_limit"] == r]
+            color = cmap(i / (len(LIMITS) - 1))
+            ax.scatter(gr["alm"], gr["p99_ms"], s=10, color=color, label=f"limit {r}")
+            if r in fit:
+                ax.plot([0, xmax], [0, fit[r][0] * xmax / 1e3], color=color, lw=1)
+        ax.plot([0, xmax], [0, table_iii_us_per_metric(7) * xmax / 1e3], "k--", lw=1,
+                label="Table III normal case, 7")  # fmt: skip
+        ax.axhline(RTO_MIN_MS, color="red", lw=1)
+        ax.set_xlabel("path metric (ALM) at the source")
+        ax.set_title(f"{channel} channel: 1-5 hops, Minstrel and 6/24/54 Mbit/s")
+        ax.grid(alpha=0.3)
+    axes[0].set_ylabel("probe travel time, 99th percentile [ms]")
+    axes[1].legend(fontsize=7, ncol=2)
+    fig.suptitle("Travel time against the Airtime Link Metric (paper 000's future work; red: "
+                 "RTO_min)")  # fmt: skip
+    fig.tight_layout()
+    path = out / "travel_vs_alm.png"
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def _travel_table_md(tt: pd.DataFrame) -> list[str]:
+    lines = ["| channel | limit | runs | Pearson r (ALM, mean) | us per metric (p99 fit) | "
+             "largest p99 [ms] |", "|---|---|---|---|---|---|"]  # fmt: skip
+    for channel in ("ideal", "bursty"):
+        fit = travel_fit(tt, channel)
+        for r in LIMITS:
+            if r not in fit:
+                continue
+            g = tt[(tt["channel"] == channel) & (tt["retry_limit"] == r)]
+            lines.append(f"| {channel} | {r} | {len(g)} | {fit[r][1]:.2f} | {fit[r][0]:.1f} | "
+                         f"{g['p99_ms'].max():.1f} |")  # fmt: skip
+    return lines
 
 
 # ---------------------------------------------------------------------------------------------
@@ -473,7 +698,8 @@ def _curve_table(t: pd.DataFrame, channel: str) -> list[str]:
 
 
 def write_report(out: Path, t: pd.DataFrame, claim_list: list[Claim], paths: list[Path],
-                 quick: bool) -> Path:  # fmt: skip
+                 quick: bool, tt: pd.DataFrame | None = None,
+                 travel_map: list[float] | None = None) -> Path:  # fmt: skip
     """Write report.md atomically; return its path."""
     reps, reps_ideal = _reps(quick)
     ch = P000_BURSTY
@@ -504,6 +730,11 @@ def write_report(out: Path, t: pd.DataFrame, claim_list: list[Claim], paths: lis
         "candidate gives a clear fall past 9 on 3 hops under Linux 3.12's TCP. The paper gives "
         "no loss figures to calibrate against, and its plotted levels are not in its text.",
         "",
+        *(["## Travel time against the path metric (UDP probes, no queueing)", "",
+            *_travel_table_md(tt), "",
+            "The remedy's measured map (us per unit of metric at limits 0..31, bursty "
+            "channel): " + ", ".join(f"{v:.1f}" for v in travel_map or []), ""]
+          if tt is not None and len(tt) else []),
         "## Fig. 3 on the bursty channel: throughput [Mbit/s]",
         "",
         *_curve_table(t, "bursty"),
@@ -532,8 +763,15 @@ def reproduce(
     ``out/report.md``; return the report's path."""
     root = out / "store"
     current = run_sweeps(sweeps(quick), root, workers=workers, progress=progress)
-    t = table(root, current)
-    claim_list = claims(t)
-    paths = figures(t, out / "figures")
+    tt = travel_table(root, current)
+    travel_map = measured_map(tt)
+    measured = run_sweeps(
+        {"remedy-measured": remedy_measured(quick, travel_map)}, root, workers=workers,
+        progress=progress,
+    )  # fmt: skip
+    t = table(root, current | measured, measured)
+    claim_list = claims(t) + travel_claims(tt)
+    paths = figures(t, out / "figures") + [travel_figure(tt, out / "figures")]
     t.to_csv(out / "runs.csv", index=False)
-    return write_report(out, t, claim_list, paths, quick)
+    tt.to_csv(out / "travel.csv", index=False)
+    return write_report(out, t, claim_list, paths, quick, tt, travel_map)

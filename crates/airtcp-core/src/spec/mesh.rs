@@ -30,6 +30,11 @@ pub struct MeshSpec {
     pub alm_retry: bool,
     #[serde(default = "default_alm_interval")]
     pub alm_retry_interval_ms: f64,
+    /// The remedy's map from path metric to travel time: microseconds per unit of metric for
+    /// each retry limit 0..=31 (a measured map, paper 000's future work); unset: Table III's
+    /// normal case (`TravelMap::table_iii_normal`).
+    #[serde(default)]
+    pub alm_travel_us_per_metric: Option<Vec<f64>>,
 }
 
 fn default_alm_interval() -> f64 {
@@ -58,6 +63,7 @@ impl Default for MeshSpec {
             max_preq_retries: default_preq_retries(),
             alm_retry: false,
             alm_retry_interval_ms: default_alm_interval(),
+            alm_travel_us_per_metric: None,
         }
     }
 }
@@ -97,6 +103,20 @@ pub(super) fn validate_mesh(spec: &WorldSpec) -> Result<(), SpecError> {
             "mesh.alm_retry_interval_ms",
             format!("{} is out of range; allowed: 1..=1e7 ms", super::num(m.alm_retry_interval_ms)),
         );
+    }
+    if let Some(map) = &m.alm_travel_us_per_metric {
+        if map.len() != 32 {
+            return err(
+                "mesh.alm_travel_us_per_metric",
+                format!("{} values; allowed: 32 (retry limits 0..=31)", map.len()),
+            );
+        }
+        if let Some((i, v)) = map.iter().enumerate().find(|(_, v)| !(v.is_finite() && **v >= 0.0)) {
+            return err(
+                &format!("mesh.alm_travel_us_per_metric[{i}]"),
+                format!("{} is out of range; allowed: a finite number >= 0 us", super::num(*v)),
+            );
+        }
     }
     if m.max_preq_retries > 30 {
         return err(

@@ -110,8 +110,12 @@ impl MeshWorld {
         let alm: Vec<_> = (0..n)
             .map(|i| {
                 use crate::xlayer::alm_retry::{AlmRetry, TravelMap};
-                (spec.alm_retry && is_mesh[i])
-                    .then(|| AlmRetry { limit, ..AlmRetry::linux(TravelMap::table_iii_normal()) })
+                // A measured map from the spec, else Table III's normal case (the paper's).
+                let map = match &spec.alm_travel_us_per_metric {
+                    Some(v) => TravelMap { us_per_metric: std::array::from_fn(|r| v[r]) },
+                    None => TravelMap::table_iii_normal(),
+                };
+                (spec.alm_retry && is_mesh[i]).then(|| AlmRetry { limit, ..AlmRetry::linux(map) })
             })
             .collect();
         let counters = alm
