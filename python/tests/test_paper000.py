@@ -210,3 +210,60 @@ def test_the_travel_analysis_reads_probe_runs(tmp_path: Path) -> None:
     assert set(fit) == {1, 7} and all(r > 0.9 for _, r in fit.values())
     assert p000.table(tmp_path / "store").empty  # probes are not Fig. 3's runs
     assert p000.travel_figure(tt, tmp_path / "figures").exists()
+
+
+TEE = Path(__file__).resolve().parents[2] / "examples" / "paper-000-tee.toml"
+
+
+def test_the_tee_is_a_chain_with_a_spur_and_two_flows() -> None:
+    s = expand_template({**load_toml(TEE), "spur_m": 30.0})
+    names = [n["name"] for n in s["nodes"]]
+    assert names == ["n0", "n1", "n2", "n3", "n4", "n5", "s"]
+    assert s["nodes"][-1]["y_m"] == 30.0 and s["channel"]["fading"] == "rayleigh"
+    # 7 nodes, 21 pairs, the tee's 6 links open: 15 blocked.
+    assert len(s["mesh"]["blocked_links"]) == 15 and ["n2", "s"] not in s["mesh"]["blocked_links"]
+    assert [(f["src"], f["dst"]) for f in s["flows"]] == [("n0", "n5"), ("s", "n3")]
+    res = airtcp.run({**load_toml(TEE), "duration_s": 15.0}, seed=1)
+    peers = {n["name"]: sorted(p["peer"] for p in n["mesh"]["peers"]) for n in res.summary["nodes"]}
+    assert peers["n2"] == ["n1", "n3", "s"] and peers["s"] == ["n2"]
+    assert all(f["goodput_bps"] > 1e5 for f in res.summary["flows"])
+
+
+@pytest.mark.parametrize(
+    ("pair", "message"),
+    [
+        (["n0", "nx"], "mesh.blocked_links.0.1: unknown node"),
+        (["n1", "n1"], "mesh.blocked_links.0: a node has no link to itself"),
+        (["n1", "n2", "n3"], "mesh.blocked_links.0: not a pair"),
+    ],
+)
+def test_bad_blocked_links_name_the_field(pair: list[str], message: str) -> None:
+    cfg = {**load_toml(TEE), "mesh": {"blocked_links": [pair]}}
+    with pytest.raises(ScenarioError) as e:
+        airtcp.run(cfg)
+    assert message in str(e.value)
+
+
+def test_the_tee_analysis_reads_its_runs(tmp_path: Path) -> None:
+    from airtcp.reproduce import p000
+    from airtcp.sweep import SweepSpec, run_sweep
+
+    spec = SweepSpec(
+        base={**p000.TEE_BASE, "duration_s": 8.0, "warmup_s": 3.0},
+        grid={"retry_limit": list(p000.LIMITS)},
+        zips=[],
+        replications=2,
+        seed=1,
+    )
+    run_sweep(spec, tmp_path / "store", workers=1)
+    from airtcp import sweep as sw
+
+    hashes = {r.run_hash for r in sw.expand(spec)}
+    te = p000.tee_table(tmp_path / "store", hashes, set())
+    assert len(te) == 14 and (te["total_mbps"] > 0).all()
+    assert ((te["jain"] >= 0.5) & (te["jain"] <= 1.0)).all()  # two flows: 1/2..1
+    claims = p000.tee_claims(te)
+    assert [c.claim for c in claims] == [
+        "uneven mesh: the limit trades the weak path against the long one"
+    ]
+    assert p000.tee_figure(te, tmp_path / "figures").exists()

@@ -598,11 +598,41 @@ def _mobility_spec(
     }
 
 
+def _mesh_blocked_links(b: _Build) -> None:
+    """[mesh] blocked_links: pairs of mesh points whose peer link is blocked at both ends."""
+    s = b.s
+    if s.mesh is None:
+        return
+    have = {tuple(p) for p in b.blocked}
+    for i, pair in enumerate(s.mesh.blocked_links):
+        loc: tuple[str | int, ...] = ("mesh", "blocked_links", i)
+        if len(pair) != 2:
+            b.issues.append(_Issue(loc, "not a pair", pair, "[node, node]"))
+            continue
+        x, y = pair
+        a, c = b.known(x, loc + (0,)), b.known(y, loc + (1,))
+        if a is None or c is None:
+            continue
+        if a == c:
+            b.issues.append(_Issue(loc, "a node has no link to itself", [x, y], "two names"))
+            continue
+        for k, name in ((a, x), (c, y)):
+            if b.nodes[k].role != "mesh":
+                b.issues.append(
+                    _Issue(loc, f"{name} is not a mesh point", b.nodes[k].role, 'role "mesh"')
+                )
+        pair = (min(a, c), max(a, c))
+        if pair not in have:
+            have.add(pair)
+            b.blocked.append(list(pair))
+
+
 def _mesh_spec(m: Any) -> dict[str, Any]:
     """The core's mesh section; an unset travel map stays out (older specs keep their hash)."""
     d: dict[str, Any] = m.model_dump()
     if d.get("alm_travel_us_per_metric") is None:
         d.pop("alm_travel_us_per_metric", None)
+    d.pop("blocked_links", None)  # in the spec's blocked_radio_links
     return d
 
 
@@ -812,6 +842,7 @@ def _wireless_adjacency(b: _Build) -> None:
     every radio link but those between consecutive chain nodes."""
     s = b.s
     b.blocked = chain_blocked_links(s.hops + 1 if s.topology == "chain" else 0)
+    _mesh_blocked_links(b)
     channel = _channel_spec(b)
     if not b.matrix_ok:
         channel["matrix"] = None  # its problems are reported; the ranges decide meanwhile

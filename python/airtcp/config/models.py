@@ -1233,6 +1233,13 @@ class MeshConfig(_Model):
     alm_retry_interval_ms: float = _field(
         1000.0, "number 1..1e7 ms", "how often the remedy reads the path table", ge=1.0, le=1e7
     )
+    blocked_links: list[list[str]] = _field(
+        [],
+        "a list of [node, node] pairs of mesh points",
+        "peer links blocked at both ends (`iw ... plink_action block`), beside a chain's own: "
+        "the mesh points never peer over them, so paths avoid them (paper 000's path "
+        "enforcement on any topology)",
+    )
     alm_travel_us_per_metric: list[float] | None = _field(
         None,
         "32 numbers >= 0 us (retry limits 0..31), or unset (= Table III's normal case)",

@@ -163,6 +163,72 @@ def paper000(knobs: Paper000Knobs, rest: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+class Paper000TeeKnobs(BaseModel):
+    """The uneven mesh on which airtcp evaluates paper 000's remedy (docs/paper-000.md)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
+
+    retry_limit: int = _field(
+        7, "integer 0..31 retransmissions", "at every mesh point; the start under a remedy",
+        ge=0, le=31,
+    )  # fmt: skip
+    cc: Literal["cubic", "bic", "vegas", "veno", "westwood", "illinois", "reno", "newreno"] = (
+        _field("cubic", "a congestion control of paper-000", "both flows' congestion control")
+    )
+    scheme: Literal["fixed", "alm-adaptive"] = _field(
+        "fixed", '"fixed" or "alm-adaptive"', "fixed limits, or paper 000's remedy"
+    )
+    spur_m: float = _field(
+        25.0,
+        "number 1..50 m",
+        "the spur's length: s stands this far from n2 (25 m: Minstrel runs it at 18-36 Mbit/s "
+        "through its fades, where the chain's 5-m links run at 54)",
+        ge=1.0,
+        le=50.0,
+    )
+    coherence_ms: float = _field(
+        20.0, "number 0.1..1e4 ms", "how long a Rayleigh fade lasts", ge=0.1, le=1e4
+    )
+
+
+def paper000_tee(knobs: Paper000TeeKnobs, rest: Mapping[str, Any]) -> dict[str, Any]:
+    """Paper 000's test bed (the `paper-000` template's radios, queues and TCP) on a mesh whose
+    paths differ in length and quality: the 5-hop chain n0..n5 (5 m links) and a spur s,
+    ``spur_m`` from n2; Rayleigh fading on every link; flows n0 -> n5 (5 hops, strong links)
+    and s -> n3 (2 hops over the weak spur), both forwarded by n2. Every peer link but the
+    tee's is blocked."""
+    del rest
+    base = paper000(
+        Paper000Knobs(hops=5, retry_limit=knobs.retry_limit, cc=knobs.cc, scheme=knobs.scheme,
+                      channel="ideal"), {},
+    )  # fmt: skip
+    nodes: list[dict[str, Any]] = [
+        {"name": f"n{i}", "role": "mesh", "x_m": 5.0 * i, "y_m": 0.0} for i in range(6)
+    ]
+    nodes.append({"name": "s", "role": "mesh", "x_m": 10.0, "y_m": knobs.spur_m})
+    names = [n["name"] for n in nodes]
+    tee = {("n0", "n1"), ("n1", "n2"), ("n2", "n3"), ("n3", "n4"), ("n4", "n5"), ("n2", "s")}
+    blocked = [
+        [a, b] for i, a in enumerate(names) for b in names[i + 1 :]
+        if (a, b) not in tee and (b, a) not in tee
+    ]  # fmt: skip
+    for key in ("topology", "hops", "spacing_m", "cc", "traffic"):
+        base.pop(key, None)
+    return {
+        **base,
+        "name": f"paper-000-tee-{knobs.cc}-{knobs.scheme}",
+        "topology": "custom",
+        "nodes": nodes,
+        "flows": [
+            {"kind": "tcp-bulk", "src": "n0", "dst": "n5", "cc": knobs.cc},
+            {"kind": "tcp-bulk", "src": "s", "dst": "n3", "cc": knobs.cc},
+        ],
+        # ns-3's YANS defaults (log-distance, exponent 3), a Rayleigh fade per coherence time.
+        "channel": {"model": "radio", "fading": "rayleigh", "coherence_ms": knobs.coherence_ms},
+        "mesh": {**base["mesh"], "blocked_links": blocked},
+    }
+
+
 class Paper004Knobs(BaseModel):
     """Paper 004's knobs (Ravichandran et al., LN-MAC; docs/paper-004.md)."""
 
@@ -813,6 +879,7 @@ def paper002_anomaly(knobs: Paper002AnomalyKnobs, rest: Mapping[str, Any]) -> di
 TEMPLATES: dict[str, tuple[type[BaseModel], Callable[[Any, Mapping[str, Any]], dict[str, Any]]]] = {
     "ht-upload": (HtUploadKnobs, ht_upload),
     "paper-000": (Paper000Knobs, paper000),
+    "paper-000-tee": (Paper000TeeKnobs, paper000_tee),
     "paper-002": (Paper002Knobs, paper002),
     "paper-002-anomaly": (Paper002AnomalyKnobs, paper002_anomaly),
     "paper-003": (Paper003Knobs, paper003),

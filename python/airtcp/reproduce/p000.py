@@ -133,6 +133,63 @@ def sweeps(quick: bool) -> dict[str, sweep.SweepSpec]:
     }
 
 
+TEE_BASE: dict[str, Any] = {
+    "template": "paper-000-tee",
+    "retry_limit": 7,
+    "cc": "cubic",
+    "scheme": "fixed",
+    "spur_m": 25.0,
+    "coherence_ms": 20.0,
+}
+
+
+def tee_sweeps(quick: bool, travel_map: list[float]) -> dict[str, sweep.SweepSpec]:
+    """The uneven mesh (template paper-000-tee): every fixed limit, the remedy with Table
+    III's map and with the measured one."""
+    reps, _ = _reps(quick)
+
+    def spec(base: dict[str, Any], grid: dict[str, list[Any]]) -> sweep.SweepSpec:
+        return sweep.SweepSpec(base={**TEE_BASE, **base}, grid=grid, zips=[], replications=reps,
+                               seed=SEED)  # fmt: skip
+
+    measured = {"mesh": {"alm_travel_us_per_metric": [round(v, 3) for v in travel_map]}}
+    return {
+        "tee": spec({}, {"retry_limit": list(LIMITS)}),
+        "tee-remedy": spec({"scheme": "alm-adaptive"}, {}),
+        "tee-measured": spec({"scheme": "alm-adaptive", **measured}, {}),
+    }
+
+
+def tee_table(root: Path, only: set[str], measured: set[str]) -> pd.DataFrame:
+    """One row per run of the uneven mesh: both flows' goodput and each point's final limit."""
+    runs = stored_runs(root, ("retry_limit", "scheme", "spur_m"), only)
+    rows = []
+    for r in runs.itertuples():
+        s = json.loads(r.summary_json)
+        limits = {
+            n["name"]: n["mesh"]["retry_limits"][-1]["limit"]
+            for n in s["nodes"]
+            if n.get("mesh") and n["mesh"].get("retry_limits")
+        }
+        long_bps, spur_bps = (f["goodput_bps"] for f in s["flows"])
+        scheme = "alm-measured" if r.run_hash in measured else r.scheme
+        rows.append(
+            {
+                "run_hash": r.run_hash,
+                "scheme": scheme,
+                "retry_limit": int(r.retry_limit),
+                "long_mbps": long_bps / 1e6,
+                "spur_mbps": spur_bps / 1e6,
+                "total_mbps": (long_bps + spur_bps) / 1e6,
+                "jain": (long_bps + spur_bps) ** 2 / (2 * (long_bps**2 + spur_bps**2) or 1.0),
+                "limit_n0": limits.get("n0", -1),
+                "limit_n2": limits.get("n2", -1),
+                "limit_s": limits.get("s", -1),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
 def remedy_measured(quick: bool, travel_map: list[float]) -> sweep.SweepSpec:
     """The remedy on the bursty channel with the travel map measured by the probes."""
     reps, _ = _reps(quick)
@@ -154,8 +211,8 @@ def table(
     runs = stored_runs(root, _KNOBS, only)
     rows = []
     for r in runs.itertuples():
-        if float(r.probe_mbps) > 0:
-            continue  # travel-time probes: travel_table
+        if pd.isna(r.hops) or float(r.probe_mbps) > 0:
+            continue  # the tee's runs (tee_table), travel-time probes (travel_table)
         s = json.loads(r.summary_json)
         flow = s["flows"][0]
         tcp = flow["tcp"]
@@ -199,7 +256,7 @@ def travel_table(root: Path, only: set[str] | None = None) -> pd.DataFrame:
     runs = stored_runs(root, _KNOBS, only)
     rows = []
     for r in runs.itertuples():
-        if float(r.probe_mbps) <= 0:
+        if pd.isna(r.hops) or not float(r.probe_mbps) > 0:
             continue
         s = json.loads(r.summary_json)
         warm_ns = (s["sim_seconds"] - s["measured_seconds"]) * 1e9
@@ -489,6 +546,102 @@ def travel_claims(tt: pd.DataFrame) -> list[Claim]:
     return out
 
 
+def _tee_cell(te: pd.DataFrame, scheme: str, limit: int | None = None) -> pd.DataFrame:
+    c = te[te["scheme"] == scheme]
+    return c if limit is None else c[c["retry_limit"] == limit]
+
+
+def tee_claims(te: pd.DataFrame) -> list[Claim]:
+    """The remedy on the uneven mesh against every fixed limit."""
+    if te.empty:
+        return []
+    fixed = {r: mean_ci(list(_tee_cell(te, "fixed", r)["total_mbps"])) for r in LIMITS}
+    best = max(fixed, key=lambda r: fixed[r].value)
+    out = []
+    for scheme, what in REMEDIES.items():
+        a = _tee_cell(te, scheme)
+        if a.empty:
+            continue
+        f7, fb = _tee_cell(te, "fixed", 7), _tee_cell(te, "fixed", best)
+        d7 = diff_ci(a["total_mbps"], f7["total_mbps"])
+        db = diff_ci(a["total_mbps"], fb["total_mbps"])
+        verdict = "better" if d7.low > 0 else ("worse" if db.high < 0 else "no gain")
+        out.append(
+            Claim(
+                "IV-C",
+                f"remedy with {what} on the uneven mesh (tee): total goodput against "
+                "every fixed limit",
+                "proposed, not evaluated",
+                f"total {mean_ci(list(a['total_mbps'])).fmt(digits=2)} Mbit/s (n0 -> n5 "
+                f"{a['long_mbps'].mean():.2f}, s -> n3 {a['spur_mbps'].mean():.2f}); fixed 7 "
+                f"{fixed[7].value:.2f}, best fixed {fixed[best].value:.2f} at {best}; "
+                f"difference to 7 {d7.fmt(digits=2)}; final limits n0 "
+                f"{a['limit_n0'].mean():.1f}, n2 {a['limit_n2'].mean():.1f}, s "
+                f"{a['limit_s'].mean():.1f}",
+                verdict,
+                "Eq. 5 bounds a frame's travel time, not the airtime a weak link's retries "
+                "take from the flows around it; with either map every point's limit sits "
+                "where the fixed totals are flat, and neither map can tell the two flows' "
+                "needs apart",
+            )  # fmt: skip
+        )
+    spur = {r: _tee_cell(te, "fixed", r)["spur_mbps"].mean() for r in LIMITS}
+    long = {r: _tee_cell(te, "fixed", r)["long_mbps"].mean() for r in LIMITS}
+    top = max((r for r in LIMITS if r > 3), key=spur.__getitem__)
+    out.append(
+        Claim(
+            "IV-C",
+            "uneven mesh: the limit trades the weak path against the long one",
+            "not discussed",
+            f"from limit 3 to {top}: s -> n3 {spur[3]:.2f} -> {spur[top]:.2f}, n0 -> n5 "
+            f"{long[3]:.2f} -> {long[top]:.2f} Mbit/s (limit 1: {spur[1]:.2f} and "
+            f"{long[1]:.2f})",
+            "new" if spur[top] > spur[3] and long[top] < long[3] else "not seen",
+            "retries rescue the spur's faded frames and spend the shared channel's airtime "
+            "doing so: one limit for every flow through n2 cannot suit both",
+        )  # fmt: skip
+    )
+    return out
+
+
+def tee_figure(te: pd.DataFrame, out: Path) -> Path:
+    """Both flows' and the total goodput on the uneven mesh against the fixed limit, the
+    remedies at the right."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    out.mkdir(parents=True, exist_ok=True)
+    fig, ax = plt.subplots(figsize=(8, 4.6))
+    x = np.arange(len(LIMITS))
+    for col, label, color in (("total_mbps", "total", "k"), ("long_mbps", "n0 -> n5 (5 hops)",
+                              "tab:blue"), ("spur_mbps", "s -> n3 (2 hops, weak spur)",
+                              "tab:orange")):  # fmt: skip
+        es = [mean_ci(list(_tee_cell(te, "fixed", r)[col])) for r in LIMITS]
+        ax.errorbar(x, [e.value for e in es], yerr=[[e.value - e.low for e in es],
+                    [e.high - e.value for e in es]], marker="o", ms=3, capsize=2, color=color,
+                    label=label)  # fmt: skip
+        for slot, (scheme, marker) in enumerate((("alm-adaptive", "s"), ("alm-measured", "^"))):
+            a = _tee_cell(te, scheme)
+            if len(a):
+                e = mean_ci(list(a[col]))
+                ax.errorbar([len(LIMITS) + slot], [e.value], yerr=[[e.value - e.low],
+                            [e.high - e.value]], marker=marker, ms=5, capsize=2, color=color)  # fmt: skip
+    ax.set_xticks(list(x) + [len(LIMITS), len(LIMITS) + 1],
+                  [str(r) for r in LIMITS] + ["ALM\nTable III", "ALM\nmeasured"])  # fmt: skip
+    ax.set_xlabel("ARQ retry limit (retransmissions)")
+    ax.set_ylabel("TCP goodput [Mbit/s]")
+    ax.set_title("Uneven mesh (5-hop chain + 25-m spur at n2, Rayleigh fading): the remedy")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    path = out / "tee_remedy.png"
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
 def _why_remedy(scheme: str) -> str:
     if scheme == "alm-measured":
         return ("the measured map keeps the 99th-percentile probe travel time over the "
@@ -697,6 +850,30 @@ def _curve_table(t: pd.DataFrame, channel: str) -> list[str]:
     return lines
 
 
+def _tables_ii_iii() -> list[str]:
+    """Table II's EDCA parameters and Table III's cases as Eq. 1 uses them, beside airtcp's
+    TXTIME of the same frames (Clause 18: a 1500-byte data frame, a 14-byte ACK)."""
+    c = analytic.P000_CASES["normal"]
+    lines = [
+        f"Table II (802.11b/g mixed mode, AC_BE): slot {c.slot_us:.0f} us, SIFS {c.sifs_us:.0f} "
+        f"us, AIFS[BE] {c.aifs_us:.0f} us, CWmin {c.cw_min}, CWmax {c.cw_max} slots.",
+        "",
+        "| Table III | data rate | T_txF (paper) | TXTIME, 1500 bytes (airtcp) | T_txACK (paper) | "
+        "TXTIME, 14-byte ACK at 6 Mbit/s | CW | one hop, 7 retries (Eq. 1) |",
+        "|---|---|---|---|---|---|---|---|",
+    ]  # fmt: skip
+    ack = analytic.tx_duration_ns("80211g", 6, 14) / 1e3
+    for key in ("best", "worst", "normal"):
+        k = analytic.P000_CASES[key]
+        tx = analytic.tx_duration_ns("80211g", k.data_rate_mbps, 1500) / 1e3
+        cw = {"zero": "0", "full": "CW_cur", "half": "CW_cur / 2 (rounded down)"}[k.cw]
+        hop = analytic.p000_hop_time_us(k, 7) / 1e3
+        lines.append(f"| {key} | {k.data_rate_mbps:.0f} Mbit/s | {k.t_tx_frame_us:.0f} us | "
+                     f"{tx:.0f} us | {k.t_tx_ack_us:.0f} us | {ack:.0f} us | {cw} | "
+                     f"{hop:.2f} ms |")  # fmt: skip
+    return lines
+
+
 def write_report(out: Path, t: pd.DataFrame, claim_list: list[Claim], paths: list[Path],
                  quick: bool, tt: pd.DataFrame | None = None,
                  travel_map: list[float] | None = None) -> Path:  # fmt: skip
@@ -717,6 +894,12 @@ def write_report(out: Path, t: pd.DataFrame, claim_list: list[Claim], paths: lis
         "## Claims",
         "",
         *claims_table(claim_list),
+        "",
+        "## Tables II and III: Eq. 1's parameters",
+        "",
+        *_tables_ii_iii(),
+        "",
+        "Eq. 1 and 4 use the paper's T_txF and T_txACK as given (Fig. 2 and the claims above).",
         "",
         "## The channels",
         "",
@@ -769,9 +952,16 @@ def reproduce(
         {"remedy-measured": remedy_measured(quick, travel_map)}, root, workers=workers,
         progress=progress,
     )  # fmt: skip
+    tee_specs = tee_sweeps(quick, travel_map)
+    tee_measured = run_sweeps({"tee-measured": tee_specs.pop("tee-measured")}, root,
+                              workers=workers, progress=progress)  # fmt: skip
+    tee_runs = run_sweeps(tee_specs, root, workers=workers, progress=progress) | tee_measured
     t = table(root, current | measured, measured)
-    claim_list = claims(t) + travel_claims(tt)
-    paths = figures(t, out / "figures") + [travel_figure(tt, out / "figures")]
+    te = tee_table(root, tee_runs, tee_measured)
+    claim_list = claims(t) + travel_claims(tt) + tee_claims(te)
+    fig_dir = out / "figures"
+    paths = [*figures(t, fig_dir), travel_figure(tt, fig_dir), tee_figure(te, fig_dir)]
     t.to_csv(out / "runs.csv", index=False)
     tt.to_csv(out / "travel.csv", index=False)
+    te.to_csv(out / "tee.csv", index=False)
     return write_report(out, t, claim_list, paths, quick, tt, travel_map)
