@@ -1,0 +1,120 @@
+"""Benchmark: how airtcp's cost grows with the number of stations (issue 18's baseline).
+
+    .venv/bin/python bench/bench_scale.py                    # N = 1, 10, 50, 200, 499; mesh 100
+    .venv/bin/python bench/bench_scale.py --stations 1 10 --duration-s 5 --no-mesh
+
+Scenarios, each in a fresh process so that its peak memory is its own:
+
+- ``bss-N``: N stations saturating UDP toward an AP, 802.11b at 11 Mbit/s, 1 Mbit/s basic rate,
+  1500-byte payloads, every station hearing every other (one collision domain), 1 s warm-up;
+- ``mesh-100``: a 10 x 10 grid of 802.11s mesh points 10 m apart, each hearing its four
+  neighbours (range model, 12 m), 802.11g, a 1 Mbit/s UDP CBR flow corner to corner (18 hops).
+
+Prints per scenario: events, MAC attempts and delivered frames; events per attempt and per
+delivered frame (the figure issue 18 wants flat in N); simulated seconds per wall second of the
+run itself; the set-up time (validation and world building: a run of 1 ms simulated, after
+a warm-up run in the same process); and the process's peak memory (about 38 MB of it is
+Python with airtcp imported), whole and per node. A benchmark, not a test: it prints, it does not fail.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+from typing import Any
+
+
+def bss(n: int, duration_s: float) -> dict[str, Any]:
+    return {
+        "name": f"bss-{n}",
+        "topology": "bss",
+        "stations": n,
+        "standard": "80211b",
+        "data_rate_mbps": 11.0,
+        "basic_rate_mbps": 1.0,
+        "payload_bytes": 1500,
+        "duration_s": duration_s,
+        "warmup_s": min(1.0, duration_s / 2),
+        "channel": {"rx_range_m": 250.0},
+    }
+
+
+def mesh_grid(side: int, duration_s: float) -> dict[str, Any]:
+    nodes = [
+        {"name": f"m{x}_{y}", "role": "mesh", "x_m": 10.0 * x, "y_m": 10.0 * y}
+        for y in range(side)
+        for x in range(side)
+    ]
+    last = f"m{side - 1}_{side - 1}"
+    return {
+        "name": f"mesh-{side * side}",
+        "topology": "custom",
+        "nodes": nodes,
+        "standard": "80211g",
+        "data_rate_mbps": 54.0,
+        "basic_rate_mbps": 6.0,
+        "duration_s": duration_s,
+        "warmup_s": min(5.0, duration_s / 2),
+        "channel": {"rx_range_m": 12.0, "cs_range_m": 12.0},
+        "mesh": {},
+        "flows": [{"kind": "udp-cbr", "src": "m0_0", "dst": last, "rate_mbps": 1.0}],
+    }
+
+
+def child(cfg_json: str) -> None:
+    """Run one scenario and one 1-ms run of it in this process; print one JSON line."""
+    import time
+
+    import airtcp
+
+    cfg = json.loads(cfg_json)
+    airtcp.run({**bss(1, 0.001), "warmup_s": 0.0}, seed=1)  # imports and first-call costs
+    t0 = time.perf_counter()
+    airtcp.run({**cfg, "duration_s": 0.001, "warmup_s": 0.0}, seed=1)
+    setup_s = time.perf_counter() - t0
+    res = airtcp.run(cfg, seed=1)
+    s = res.summary
+    attempts = sum(n["mac"]["attempts"] for n in s["nodes"] if n.get("mac"))
+    delivered = sum(f["delivered_packets"] for f in s["flows"])
+    peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    print(json.dumps({
+        "name": cfg["name"], "nodes": len(s["nodes"]), "events": s["events"],
+        "attempts": attempts, "delivered": delivered, "sim_s": s["sim_seconds"],
+        "wall_s": s["wall_seconds"], "setup_s": setup_s, "peak_kb": peak_kb,
+    }))  # fmt: skip
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--stations", type=int, nargs="*", default=[1, 10, 50, 200, 499])
+    ap.add_argument("--duration-s", type=float, default=10.0)
+    ap.add_argument("--no-mesh", action="store_true")
+    ap.add_argument("--child", help=argparse.SUPPRESS)
+    a = ap.parse_args()
+    if a.child:
+        child(a.child)
+        return
+    cfgs = [bss(n, a.duration_s) for n in a.stations]
+    if not a.no_mesh:
+        cfgs.append(mesh_grid(10, max(a.duration_s, 20.0)))
+    print(f"{'scenario':<10} {'nodes':>5} {'events':>10} {'attempts':>9} {'ev/attempt':>10} "
+          f"{'ev/frame':>9} {'sim s/wall s':>12} {'set-up s':>8} {'peak MB':>8} {'KB/node':>8}")  # fmt: skip
+    for cfg in cfgs:
+        out = subprocess.run(
+            [sys.executable, __file__, "--child", json.dumps(cfg)],
+            capture_output=True, text=True, check=True,
+        )  # fmt: skip
+        r = json.loads(out.stdout.strip().splitlines()[-1])
+        per_attempt = r["events"] / max(1, r["attempts"])
+        per_frame = r["events"] / max(1, r["delivered"])
+        print(f"{r['name']:<10} {r['nodes']:>5} {r['events']:>10} {r['attempts']:>9} "
+              f"{per_attempt:>10.1f} {per_frame:>9.1f} {r['sim_s'] / r['wall_s']:>12.1f} "
+              f"{r['setup_s']:>8.3f} {r['peak_kb'] / 1024:>8.1f} "
+              f"{r['peak_kb'] / r['nodes']:>8.1f}")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
