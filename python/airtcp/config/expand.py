@@ -28,7 +28,7 @@ from airtcp.config.limits import (
     MAX_NODES,
     MAX_REPORT_INTERVALS,
 )
-from airtcp.config.routes import Connectivity, chain_blocked_links, connectivity
+from airtcp.config.routes import Connectivity, RouteTable, chain_blocked_links, connectivity
 from airtcp.outpath import NAME_ALLOWED, safe_name
 
 if TYPE_CHECKING:
@@ -97,9 +97,7 @@ def _check_intervals(
         )
 
 
-def _trace_path(
-    src: int, dst: int, next_hop: dict[tuple[int, int], int], names: list[str]
-) -> str | None:
+def _trace_path(src: int, dst: int, next_hop: RouteTable, names: list[str]) -> str | None:
     """Follow the route table from src to dst; None if it arrives, else why not."""
     seen = {src}
     u = src
@@ -220,7 +218,7 @@ class _Build:
     # _tcp_base: the "tcp" table of every TCP flow before its own cc and recovery
     tcp_base: dict[str, Any] = field(init=False)
     # _computed_routes: (node, dst) -> next hop, explicit ones included
-    next_hop: dict[tuple[int, int], int] = field(init=False)
+    next_hop: RouteTable = field(init=False)
     routes_spec: list[dict[str, int]] = field(init=False)
     # _flows
     flows_spec: list[dict[str, Any]] = field(init=False)
@@ -1064,9 +1062,7 @@ def _tcp_base(b: _Build) -> None:
 def _computed_routes(b: _Build) -> None:
     """The core's route table with the explicit routes over it (to trace the flows); the world
     spec carries only the explicit routes, the core computes the others again."""
-    next_hop = b.conn.routes()
-    next_hop.update(b.explicit)
-    b.next_hop = next_hop
+    b.next_hop = RouteTable(b.conn.next_hop, b.explicit)
     b.routes_spec = [
         {"node": u, "dst": d, "next_hop": v} for (u, d), v in sorted(b.explicit.items())
     ]

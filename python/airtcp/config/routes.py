@@ -15,7 +15,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Connectivity", "chain_blocked_links", "connectivity"]
+__all__ = ["Connectivity", "RouteTable", "chain_blocked_links", "connectivity"]
 
 
 @dataclass(frozen=True)
@@ -32,6 +32,27 @@ class Connectivity:
         return {
             (u, d): v for u, row in enumerate(self.next_hop) for d, v in enumerate(row) if v >= 0
         }
+
+
+class RouteTable:
+    """The next hop from a node toward a destination: an explicit route if one is given, else
+    the core's computed one. Looked up in the core's matrix as asked, never copied into a
+    dict of every pair (a BSS of N stations has N^2 of them)."""
+
+    __slots__ = ("_explicit", "_next_hop")
+
+    def __init__(
+        self, next_hop: tuple[tuple[int, ...], ...], explicit: dict[tuple[int, int], int]
+    ) -> None:
+        self._next_hop, self._explicit = next_hop, explicit
+
+    def get(self, key: tuple[int, int], default: int | None = None) -> int | None:
+        """The next hop of ``key = (node, dst)``, ``default`` if there is none."""
+        if key in self._explicit:
+            return self._explicit[key]
+        u, d = key
+        v = self._next_hop[u][d]
+        return v if v >= 0 else default
 
 
 def connectivity(topology: dict[str, Any]) -> Connectivity:

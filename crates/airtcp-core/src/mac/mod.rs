@@ -501,7 +501,7 @@ pub struct Mac {
     pub next_seq: u16,
     /// The station table: per peer (indexed by node), its duplicate cache (10.3.2.14), rate
     /// control state, retry policy and link statistics.
-    pub peers: Vec<station::Station>,
+    pub peers: station::PeerTable,
     pub rng: Stream,
     pub counters: MacCounters,
     /// The node has a radio (a wired-only host never contends).
@@ -568,7 +568,7 @@ impl Mac {
             eifs: false,
             last_outcome_collision: false,
             next_seq: 0,
-            peers: vec![peer; nodes],
+            peers: station::PeerTable::new(peer, nodes),
             rng,
             counters: MacCounters::default(),
             wifi: true,

@@ -167,3 +167,82 @@ mod tests {
         assert!(s.has_received(3, 11) && !s.has_received(1, 10));
     }
 }
+
+/// One MAC's station table over every node of the world, made lazily: a peer's entry is a
+/// copy of the template (a peer never exchanged with) from the first time it is written; until
+/// then reading it reads the template. A station in a BSS of N thus keeps one entry, not N
+/// (mac80211 adds a `sta_info` when a peer is first heard, `sta_info_alloc`); the index costs
+/// 4 bytes per node.
+#[derive(Clone, Debug)]
+pub struct PeerTable {
+    template: Station,
+    slot: Vec<u32>,
+    entries: Vec<Station>,
+}
+
+const NO_ENTRY: u32 = u32::MAX;
+
+impl PeerTable {
+    /// A table of `nodes` peers, each as `template` until first written.
+    pub fn new(template: Station, nodes: usize) -> PeerTable {
+        PeerTable { template, slot: vec![NO_ENTRY; nodes], entries: Vec::new() }
+    }
+
+    /// Entries made so far (peers written to).
+    pub fn entries(&self) -> usize {
+        self.entries.len()
+    }
+}
+
+impl std::ops::Index<usize> for PeerTable {
+    type Output = Station;
+    #[inline(always)]
+    fn index(&self, peer: usize) -> &Station {
+        match self.slot[peer] {
+            NO_ENTRY => &self.template,
+            e => &self.entries[e as usize],
+        }
+    }
+}
+
+impl std::ops::IndexMut<usize> for PeerTable {
+    #[inline(always)]
+    fn index_mut(&mut self, peer: usize) -> &mut Station {
+        let mut e = self.slot[peer];
+        if e == NO_ENTRY {
+            e = self.entries.len() as u32;
+            self.entries.push(self.template);
+            self.slot[peer] = e;
+        }
+        &mut self.entries[e as usize]
+    }
+}
+
+/// Equal when every peer reads the same, whichever entries have been made.
+impl PartialEq for PeerTable {
+    fn eq(&self, other: &PeerTable) -> bool {
+        self.slot.len() == other.slot.len() && (0..self.slot.len()).all(|i| self[i] == other[i])
+    }
+}
+
+#[cfg(test)]
+mod table_tests {
+    use super::*;
+    use crate::mac::rate::RateStation;
+
+    #[test]
+    fn a_peer_is_the_template_until_written_and_only_written_peers_take_room() {
+        let template = Station::new(RateStation::Minstrel(u32::MAX), ModeId(0));
+        let mut t = PeerTable::new(template, 1000);
+        assert_eq!(t[999], template);
+        assert_eq!(t.entries(), 0, "reading makes no entry");
+        t[7].last_seq[1] = Some(42);
+        t[3].ba = 5;
+        assert_eq!((t.entries(), t[7].last_seq[1], t[3].ba, t[8]), (2, Some(42), 5, template));
+        let mut u = PeerTable::new(template, 1000);
+        u[3].ba = 5;
+        u[7].last_seq[1] = Some(42);
+        u[500].ba = u32::MAX; // written back to the template's value: equal all the same
+        assert_eq!(t, u, "equal by what each peer reads, whatever the order of writes");
+    }
+}
