@@ -1,6 +1,6 @@
 """Benchmark: how airtcp's cost grows with the number of stations (issue 18's baseline).
 
-    .venv/bin/python bench/bench_scale.py                    # N = 1, 10, 50, 200, 499; mesh 100
+    .venv/bin/python bench/bench_scale.py                    # N = 1, 10, 50, 200, 1000; mesh 100
     .venv/bin/python bench/bench_scale.py --stations 1 10 --duration-s 5 --no-mesh
 
 Scenarios, each in a fresh process so that its peak memory is its own:
@@ -89,7 +89,7 @@ def child(cfg_json: str) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--stations", type=int, nargs="*", default=[1, 10, 50, 200, 499])
+    ap.add_argument("--stations", type=int, nargs="*", default=[1, 10, 50, 200, 1000])
     ap.add_argument("--duration-s", type=float, default=10.0)
     ap.add_argument("--no-mesh", action="store_true")
     ap.add_argument("--child", help=argparse.SUPPRESS)

@@ -2,7 +2,15 @@
 
 from typing import Any
 
-__all__ = ["__version__", "chunk_success", "connectivity", "run", "tables", "tx_duration_ns"]
+__all__ = [
+    "__version__",
+    "chunk_success",
+    "connectivity",
+    "connectivity_bytes",
+    "run",
+    "tables",
+    "tx_duration_ns",
+]
 
 def run(spec_json: str, seed: int) -> tuple[str, dict[str, dict[str, list[Any]]]]:
     """Simulate the world spec ``spec_json`` (docs/world-spec.md) with ``seed``.
@@ -15,6 +23,11 @@ def connectivity(topology_json: str) -> str:
     """Neighbours and computed routes of a topology (``nodes``, ``channel``, ``wired_links``,
     ``blocked_radio_links`` as JSON text), as JSON text ``{"neighbours": [[v, ...], ...],
     "next_hop": [[v or -1, ...], ...]}``. Raises ValueError if the topology is invalid."""
+
+def connectivity_bytes(topology_json: str) -> tuple[int, bytes, bytes]:
+    """:func:`connectivity` in binary for large topologies: the node count, the next hops as
+    little-endian int32 row by row (-1: none), the neighbours as a bitmap of ceil(n / 8)-byte
+    rows. Raises ValueError if the topology is invalid."""
 
 def tables() -> str:
     """The core's name tables and limits as JSON text (PHY modes, standards' modes, congestion

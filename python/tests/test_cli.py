@@ -262,6 +262,7 @@ def fake_core(raise_error: str | None = None) -> types.ModuleType:
     # The tables and the routes are the core's, not the run's: the stand-in keeps them.
     module.tables = real.tables  # type: ignore[attr-defined]
     module.connectivity = real.connectivity  # type: ignore[attr-defined]
+    module.connectivity_bytes = real.connectivity_bytes  # type: ignore[attr-defined]
     return module
 
 

@@ -659,7 +659,7 @@ def test_wrong_type():
     msg = one_problem({"stations": "ten"})
     assert msg == (
         'stations: wrong type: expected an integer (got "ten"; '
-        'allowed: integer 1..499 (topology "bss" only))'
+        'allowed: integer 1..2000 (topology "bss" only))'
     )
 
 
@@ -730,7 +730,7 @@ def test_malformed_toml(write_toml):
 
 def test_stations_zero():
     msg = one_problem({"stations": 0})
-    assert msg == 'stations: must be >= 1 (got 0; allowed: integer 1..499 (topology "bss" only))'
+    assert msg == 'stations: must be >= 1 (got 0; allowed: integer 1..2000 (topology "bss" only))'
 
 
 def test_payload_too_large_explains_the_limit():
@@ -1142,3 +1142,26 @@ def test_clap_flows_take_no_payload_or_rate():
         p.startswith('flows.0.payload_bytes: not allowed for kind = "clap-file"') for p in found
     )
     assert any("CLAP's rate comes from its sender's MAC" in p for p in found), found
+
+
+def test_the_binary_connectivity_reads_as_the_json_one():
+    # The core's two forms of the same computation: every next hop and neighbour agrees (a
+    # BSS, a chain and a custom topology with a wired host).
+    import json
+
+    from airtcp import _core
+
+    for data in (
+        {"stations": 9},
+        {"topology": "chain", "hops": 6, "spacing_m": 100.0},
+        {"stations": 3, "nodes": [{"name": "h", "role": "host"}],
+         "links": [{"a": "ap", "b": "h", "rate_mbps": 100, "delay_ms": 1}]},
+    ):  # fmt: skip
+        spec = Scenario.from_dict(data).to_world_spec()
+        topo = {k: spec[k] for k in ("nodes", "channel", "wired_links", "blocked_radio_links")}
+        ref = json.loads(_core.connectivity(json.dumps(topo)))
+        conn = connectivity(topo)
+        n = len(spec["nodes"])
+        assert conn.n == n
+        assert [[conn.next_hop(u, d) for d in range(n)] for u in range(n)] == ref["next_hop"]
+        assert [sorted(conn.neighbours(u)) for u in range(n)] == ref["neighbours"]

@@ -439,13 +439,13 @@ def test_accepted_nonsense_analytic_payload_zero():
 
 
 @pytest.mark.parametrize(
-    "data", [{"stations": 2000}, {"stations": 10**6}, {"topology": "chain", "hops": 2000}]
+    "data", [{"stations": 2001}, {"stations": 10**6}, {"topology": "chain", "hops": 2001}]
 )
 def test_sizes_bounded_nodes(data):
-    with pytest.raises(ScenarioError, match=r"must be <= 499"):
+    with pytest.raises(ScenarioError, match=r"must be <= 2000"):
         Scenario.from_dict(data)
     many = [{"name": f"n{i}", "role": "adhoc"} for i in range(MAX_NODES + 1)]
-    with pytest.raises(ScenarioError, match="more than the limit of 500"):
+    with pytest.raises(ScenarioError, match="more than the limit of 2001"):
         Scenario.from_dict(
             {
                 "topology": "custom",

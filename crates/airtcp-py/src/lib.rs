@@ -75,6 +75,18 @@ fn connectivity(topology_json: &str) -> PyResult<String> {
     airtcp_core::net::routing::connectivity_json(topology_json).map_err(|e| PyValueError::new_err(e.0))
 }
 
+/// [`connectivity`] in binary for large topologies: (node count, next hops as little-endian
+/// i32 row by row with -1 for none, neighbours as a bitmap of ceil(n / 8)-byte rows).
+#[pyfunction]
+fn connectivity_bytes<'py>(
+    py: Python<'py>,
+    topology_json: &str,
+) -> PyResult<(usize, Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
+    let (n, next, bits) = airtcp_core::net::routing::connectivity_bytes(topology_json)
+        .map_err(|e| PyValueError::new_err(e.0))?;
+    Ok((n, PyBytes::new(py, &next), PyBytes::new(py, &bits)))
+}
+
 /// Probability that `bits` bits sent at `mode` (a mode name, e.g. "OfdmRate54Mbps") survive an
 /// SNR of `snr_db` under the error-rate model `model` ("nist" or "yans"), as
 /// `airtcp_core::phy::error::ErrorRateModel::chunk_success` (exposed for the ns-3 cross-check).
@@ -101,6 +113,7 @@ fn chunk_success(model: &str, mode: &str, snr_db: f64, bits: &Bound<'_, PyAny>) 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run, m)?)?;
+    m.add_function(wrap_pyfunction!(connectivity_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(tables, m)?)?;
     m.add_function(wrap_pyfunction!(connectivity, m)?)?;
     m.add_function(wrap_pyfunction!(tx_duration_ns, m)?)?;

@@ -853,17 +853,14 @@ def _wireless_adjacency(b: _Build) -> None:
     }
     n = len(b.nodes)
     if n == 0:  # reported by the nodes step
-        b.conn = Connectivity((), ())
+        b.conn = Connectivity()
         return
     try:
         b.conn = connectivity(topology)
     except ValueError as e:
         # Every check the core makes is made here first; a disagreement is ours to report.
         b.issues.append(_Issue(("nodes",), f"the core rejects the topology: {e}"))
-        n = len(b.nodes)
-        b.conn = Connectivity(
-            tuple(frozenset() for _ in range(n)), tuple((-1,) * n for _ in range(n))
-        )
+        b.conn = Connectivity.isolated(len(b.nodes))
 
 
 # -- explicit routes ---------------------------------------------------------------------------
@@ -885,8 +882,8 @@ def _explicit_routes(b: _Build) -> None:
                 _Issue(("routes", i, "dst"), "a node needs no route to itself", route.dst, "")
             )
             continue
-        if v not in neighbours_of[u]:
-            neighbours = [names[k] for k in sorted(neighbours_of[u])]
+        if v not in neighbours_of(u):
+            neighbours = [names[k] for k in sorted(neighbours_of(u))]
             issues.append(
                 _Issue(
                     ("routes", i, "next_hop"),
@@ -1062,7 +1059,7 @@ def _tcp_base(b: _Build) -> None:
 def _computed_routes(b: _Build) -> None:
     """The core's route table with the explicit routes over it (to trace the flows); the world
     spec carries only the explicit routes, the core computes the others again."""
-    b.next_hop = RouteTable(b.conn.next_hop, b.explicit)
+    b.next_hop = RouteTable(b.conn, b.explicit)
     b.routes_spec = [
         {"node": u, "dst": d, "next_hop": v} for (u, d), v in sorted(b.explicit.items())
     ]

@@ -1500,10 +1500,9 @@ class Scenario(_Model):
         from airtcp.config.templates import expand_template  # templates import this package
 
         data = expand_template(data)
-        try:
-            return cls.model_validate(dict(data))
-        except ValidationError as exc:
-            raise ScenarioError(_convert_validation_error(exc, Scenario)) from None
+        # Through __init__ (which turns a ValidationError into a ScenarioError): pydantic's
+        # model_validate on a model with its own __init__ would run the expansion twice.
+        return cls(**{str(k): v for k, v in data.items()})
 
     # -- expansion -----------------------------------------------------------------------------
 

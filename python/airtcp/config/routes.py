@@ -12,26 +12,49 @@ routes and the blocked links, and the core computes the same routes again when i
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+import sys
+from array import array
 from typing import Any
 
 __all__ = ["Connectivity", "RouteTable", "chain_blocked_links", "connectivity"]
 
 
-@dataclass(frozen=True)
 class Connectivity:
-    """Neighbours and computed routes of a topology, by node index."""
+    """Neighbours and computed routes of a topology, by node index, as the core computed them
+    (kept in the core's binary form: N^2 next hops and an N^2-bit neighbour map, read as
+    asked)."""
 
-    #: per node, its neighbours: wired peers and radio neighbours, whatever their roles
-    neighbours: tuple[frozenset[int], ...]
-    #: next_hop[u][d]: the next hop from u toward d, -1 if none (or u == d)
-    next_hop: tuple[tuple[int, ...], ...]
+    __slots__ = ("_bits", "_next", "_row", "n")
+
+    def __init__(self, n: int = 0, next_hop: bytes = b"", neighbour_bits: bytes = b"") -> None:
+        self.n = n
+        self._next = array("i")
+        self._next.frombytes(next_hop)
+        if sys.byteorder != "little":
+            self._next.byteswap()
+        self._bits = neighbour_bits
+        self._row = (n + 7) // 8
+
+    @classmethod
+    def isolated(cls, n: int) -> Connectivity:
+        """``n`` nodes without neighbours or routes."""
+        return cls(n, array("i", [-1]).tobytes() * (n * n), bytes(((n + 7) // 8) * n))
+
+    def next_hop(self, u: int, d: int) -> int:
+        """The next hop from ``u`` toward ``d``, -1 if none (or ``u == d``)."""
+        return self._next[u * self.n + d]
+
+    def neighbours(self, u: int) -> frozenset[int]:
+        """Node ``u``'s neighbours: wired peers and radio neighbours, whatever their roles."""
+        row = self._bits[u * self._row : (u + 1) * self._row]
+        return frozenset(
+            8 * i + b for i, byte in enumerate(row) if byte for b in range(8) if byte >> b & 1
+        )
 
     def routes(self) -> dict[tuple[int, int], int]:
         """Every computed route ``{(node, dst): next_hop}``; a neighbour is its own next hop."""
-        return {
-            (u, d): v for u, row in enumerate(self.next_hop) for d, v in enumerate(row) if v >= 0
-        }
+        n = self.n
+        return {(k // n, k % n): v for k, v in enumerate(self._next) if v >= 0}
 
 
 class RouteTable:
@@ -39,19 +62,16 @@ class RouteTable:
     the core's computed one. Looked up in the core's matrix as asked, never copied into a
     dict of every pair (a BSS of N stations has N^2 of them)."""
 
-    __slots__ = ("_explicit", "_next_hop")
+    __slots__ = ("_conn", "_explicit")
 
-    def __init__(
-        self, next_hop: tuple[tuple[int, ...], ...], explicit: dict[tuple[int, int], int]
-    ) -> None:
-        self._next_hop, self._explicit = next_hop, explicit
+    def __init__(self, conn: Connectivity, explicit: dict[tuple[int, int], int]) -> None:
+        self._conn, self._explicit = conn, explicit
 
     def get(self, key: tuple[int, int], default: int | None = None) -> int | None:
         """The next hop of ``key = (node, dst)``, ``default`` if there is none."""
         if key in self._explicit:
             return self._explicit[key]
-        u, d = key
-        v = self._next_hop[u][d]
+        v = self._conn.next_hop(*key)
         return v if v >= 0 else default
 
 
@@ -63,11 +83,8 @@ def connectivity(topology: dict[str, Any]) -> Connectivity:
     """
     from airtcp import _core
 
-    data = json.loads(_core.connectivity(json.dumps(topology)))
-    return Connectivity(
-        neighbours=tuple(frozenset(row) for row in data["neighbours"]),
-        next_hop=tuple(tuple(row) for row in data["next_hop"]),
-    )
+    n, next_hop, bits = _core.connectivity_bytes(json.dumps(topology))
+    return Connectivity(n, next_hop, bits)
 
 
 def chain_blocked_links(chain_len: int) -> list[list[int]]:

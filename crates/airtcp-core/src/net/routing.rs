@@ -184,6 +184,29 @@ pub fn connectivity_json(text: &str) -> Result<String, crate::spec::SpecError> {
     Ok(serde_json::json!({"neighbours": c.neighbours, "next_hop": next}).to_string())
 }
 
+/// The same as [`connectivity_json`] in binary, for large topologies (a JSON document of N^2
+/// numbers takes longer to make and read than the routes take to compute): the node count, the
+/// next hops as little-endian `i32` at `u * n + d` (-1: none), and the neighbours as a bitmap
+/// of `n` rows of `ceil(n / 8)` bytes (bit `v % 8` of byte `v / 8` of row `u`).
+pub fn connectivity_bytes(text: &str) -> Result<(usize, Vec<u8>, Vec<u8>), crate::spec::SpecError> {
+    let t = TopologySpec::from_json(text)?;
+    let c = Connectivity::compute(&t.topology());
+    let n = c.n;
+    let mut next = Vec::with_capacity(4 * c.next_hop.len());
+    for &v in &c.next_hop {
+        let v = if v == NO_ROUTE { -1i32 } else { v as i32 };
+        next.extend_from_slice(&v.to_le_bytes());
+    }
+    let row = n.div_ceil(8);
+    let mut bits = vec![0u8; row * n];
+    for (u, vs) in c.neighbours.iter().enumerate() {
+        for &v in vs {
+            bits[u * row + v as usize / 8] |= 1 << (v % 8);
+        }
+    }
+    Ok((n, next, bits))
+}
+
 /// Why a path stops.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PathBreak {
