@@ -22,6 +22,11 @@ from airtcp.config.models import _field
 __all__ = ["P000_BURSTY", "TEMPLATES", "expand_template", "paper000", "paper004"]
 
 
+# Paper 000's congestion controls: Fig. 3's six, and Reno/NewReno.
+P000Cc = Literal["cubic", "bic", "vegas", "veno", "westwood", "illinois", "reno", "newreno"]
+_P000_CC_ALLOWED = '"cubic", "bic", "vegas", "veno", "westwood", "illinois", "reno" or "newreno"'
+
+
 class Paper000Knobs(BaseModel):
     """Paper 000's knobs (Rethfeldt et al., ARQ retry limits under TCP in 802.11s chains;
     docs/paper-000.md)."""
@@ -37,12 +42,10 @@ class Paper000Knobs(BaseModel):
         ge=0,
         le=31,
     )
-    cc: Literal["cubic", "bic", "vegas", "veno", "westwood", "illinois", "reno", "newreno"] = (
-        _field(
-            "cubic",
-            '"cubic", "bic", "vegas", "veno", "westwood", "illinois", "reno" or "newreno"',
-            "the sender's congestion control (Fig. 3's six, and Reno/NewReno)",
-        )
+    cc: P000Cc = _field(
+        "cubic",
+        _P000_CC_ALLOWED,
+        "the sender's congestion control (Fig. 3's six, and Reno/NewReno)",
     )
     channel: Literal["ideal", "bursty"] = _field(
         "bursty",
@@ -172,9 +175,7 @@ class Paper000TeeKnobs(BaseModel):
         7, "integer 0..31 retransmissions", "at every mesh point; the start under a remedy",
         ge=0, le=31,
     )  # fmt: skip
-    cc: Literal["cubic", "bic", "vegas", "veno", "westwood", "illinois", "reno", "newreno"] = (
-        _field("cubic", "a congestion control of paper-000", "both flows' congestion control")
-    )
+    cc: P000Cc = _field("cubic", _P000_CC_ALLOWED, "both flows' congestion control")
     scheme: Literal["fixed", "alm-adaptive"] = _field(
         "fixed", '"fixed" or "alm-adaptive"', "fixed limits, or paper 000's remedy"
     )

@@ -181,7 +181,6 @@ def tee_table(root: Path, only: set[str], measured: set[str]) -> pd.DataFrame:
                 "long_mbps": long_bps / 1e6,
                 "spur_mbps": spur_bps / 1e6,
                 "total_mbps": (long_bps + spur_bps) / 1e6,
-                "jain": (long_bps + spur_bps) ** 2 / (2 * (long_bps**2 + spur_bps**2) or 1.0),
                 "limit_n0": limits.get("n0", -1),
                 "limit_n2": limits.get("n2", -1),
                 "limit_s": limits.get("s", -1),
@@ -250,20 +249,17 @@ def _path_metric(s: dict[str, Any], hops: int) -> float:
 
 def travel_table(root: Path, only: set[str] | None = None) -> pd.DataFrame:
     """One row per stored probe run: the source's path metric (ALM) and the probe packets'
-    one-way travel times over the measured period (mean, 99th percentile, maximum)."""
-    import pyarrow.parquet as pq
+    one-way travel times over the measured period (mean, 99th percentile, maximum), read from
+    the store's ``packets`` trace view."""
+    from airtcp import store
 
     runs = stored_runs(root, _KNOBS, only)
-    rows = []
+    rows, warm = [], []
     for r in runs.itertuples():
         if pd.isna(r.hops) or not float(r.probe_mbps) > 0:
             continue
         s = json.loads(r.summary_json)
-        warm_ns = (s["sim_seconds"] - s["measured_seconds"]) * 1e9
-        trace = root / "traces" / "packets" / r.run_hash[:2] / f"{r.run_hash}.parquet"
-        pk = pq.read_table(trace).to_pandas()
-        pk = pk[pk["created_ns"] >= warm_ns]
-        d_ms = (pk["delivered_ns"] - pk["created_ns"]).to_numpy() / 1e6
+        warm.append((r.run_hash, int(round((s["sim_seconds"] - s["measured_seconds"]) * 1e9))))
         flow = s["flows"][0]
         rows.append(
             {
@@ -274,14 +270,25 @@ def travel_table(root: Path, only: set[str] | None = None) -> pd.DataFrame:
                 "channel": r.channel,
                 "rate": int(r.fixed_rate_mbps),
                 "alm": _path_metric(s, int(r.hops)),
-                "mean_ms": float(d_ms.mean()) if len(d_ms) else math.nan,
-                "p99_ms": float(np.quantile(d_ms, 0.99)) if len(d_ms) else math.nan,
-                "max_ms": float(d_ms.max()) if len(d_ms) else math.nan,
                 "loss": flow["lost_packets"]
                 / max(1, flow["lost_packets"] + flow["delivered_packets"]),
             }
         )
-    return pd.DataFrame(rows)
+    if not rows:
+        return pd.DataFrame(rows)
+    con = store.connect(root)
+    try:
+        con.register("warm", pd.DataFrame(warm, columns=["run_hash", "warm_ns"]))
+        delays = con.execute(
+            "SELECT p.run_hash, avg(d) AS mean_ms, quantile_cont(d, 0.99) AS p99_ms, "
+            "max(d) AS max_ms FROM (SELECT run_hash, created_ns, "
+            "(delivered_ns - created_ns) / 1e6 AS d FROM packets) p "
+            "JOIN warm w ON p.run_hash = w.run_hash WHERE p.created_ns >= w.warm_ns "
+            "GROUP BY p.run_hash"
+        ).df()
+    finally:
+        con.close()
+    return pd.DataFrame(rows).merge(delays, on="run_hash", how="left")
 
 
 def travel_fit(
