@@ -92,6 +92,11 @@ def main() -> None:
     ap.add_argument("--stations", type=int, nargs="*", default=[1, 10, 50, 200, 1000])
     ap.add_argument("--duration-s", type=float, default=10.0)
     ap.add_argument("--no-mesh", action="store_true")
+    ap.add_argument(
+        "--per-station-grants", action="store_true",
+        help="every station schedules its own grant events (mac.per_station_grants): the same "
+        "results at the cost airtcp had before contention domains",
+    )  # fmt: skip
     ap.add_argument("--child", help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.child:
@@ -100,6 +105,8 @@ def main() -> None:
     cfgs = [bss(n, a.duration_s) for n in a.stations]
     if not a.no_mesh:
         cfgs.append(mesh_grid(10, max(a.duration_s, 20.0)))
+    if a.per_station_grants:
+        cfgs = [{**c, "mac": {**c.get("mac", {}), "per_station_grants": True}} for c in cfgs]
     print(f"{'scenario':<10} {'nodes':>5} {'events':>10} {'attempts':>9} {'ev/attempt':>10} "
           f"{'ev/frame':>9} {'sim s/wall s':>12} {'set-up s':>8} {'peak MB':>8} {'KB/node':>8}")  # fmt: skip
     for cfg in cfgs:

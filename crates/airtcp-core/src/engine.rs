@@ -58,6 +58,21 @@ impl<E: Copy> Scheduler<E> {
         self.seq += 1;
     }
 
+    /// Take the next insertion sequence number without scheduling anything: an event placed
+    /// later with it ([`Scheduler::at_seq`]) pops where one scheduled now would have.
+    #[inline(always)]
+    pub fn reserve(&mut self) -> u64 {
+        self.seq += 1;
+        self.seq - 1
+    }
+
+    /// Schedule `event` at `at` with the sequence number `seq` from [`Scheduler::reserve`].
+    #[inline(always)]
+    pub fn at_seq(&mut self, at: SimTime, seq: u64, event: E) {
+        debug_assert!(seq < self.seq, "a sequence number not yet reserved");
+        self.heap.push(Entry { at: at.max(self.now), seq, event });
+    }
+
     /// Schedule `event` after `delay`.
     pub fn after(&mut self, delay: Dur, event: E) {
         self.at(self.now + delay, event);

@@ -14,6 +14,11 @@ pub enum Event {
         ac: u8,
         gen: u32,
     },
+    /// The earliest armed grant of a contention domain (`mac::contention`) is due.
+    DomainGrant {
+        domain: u32,
+        gen: u32,
+    },
     /// A wireless transmission ends at every node that senses it.
     TxEnd(TxId),
     /// A response frame (ACK, CTS, data after CTS) goes out after SIFS.

@@ -41,7 +41,8 @@ fn at_short_range_the_radio_model_is_the_range_model_bit_for_bit() {
     // detection on both sides a same-slot collision is detected by nobody (SINR 0 dB < 4 dB),
     // exactly the range model's `preamble_detection`. Same events, same counters. (With more
     // stations, a third node hears the two colliders at different powers and locks onto the
-    // stronger, as ns-3 does: the models then differ on purpose.)
+    // stronger, as ns-3 does: the models then differ on purpose.) The range model runs with
+    // per-station grants here, as the radio model always does, so the events compare too.
     let detect = with_detection(ns3_radio(), true);
     for (stations, standard, data, basic, radio) in [
         (1, "80211a", 54.0, 6.0, ns3_radio()),
@@ -49,6 +50,7 @@ fn at_short_range_the_radio_model_is_the_range_model_bit_for_bit() {
         (2, "80211a", 54.0, 6.0, detect),
     ] {
         let mut range = bss(stations, standard, data, basic, 1500, 3.0);
+        range["wifi"]["per_station_grants"] = json!(true);
         range["channel"]["preamble_detection"] = json!(radio.get("preamble_detection").is_some());
         let radio = with_radio(range.clone(), radio);
         let (a, b) = (run_value(&range, 4), run_value(&radio, 4));

@@ -1313,6 +1313,7 @@ def _wifi_spec(b: _Build) -> dict[str, Any]:
         **({"beacon_interval_tu": mac.beacon_interval_tu} if mac.beacon_interval_tu else {}),
         **({"arf_window_slot_ms": float(mac.arf_window_slot_ms)} if mac.arf_window_slot_ms else {}),
         **({"ba_retry_remedy": True} if mac.ba_retry_remedy else {}),
+        **({"per_station_grants": True} if mac.per_station_grants else {}),
         **(
             {
                 "qdisc": {

@@ -218,6 +218,13 @@ class MacConfig(_Model):
         "10, 8, 5 or 2 as its averaged data rate (0.75 old + 0.25 actual, at each frame) is at "
         "least 100, 50, 25 Mbit/s or below",
     )
+    per_station_grants: bool = _field(
+        False,
+        "true or false",
+        "every station schedules its own grant events instead of one per contention domain: "
+        "the same results bit for bit at a cost that grows with the contenders (for checking "
+        "and benchmarking)",
+    )
     lnmac: bool = _field(
         False,
         "true or false",

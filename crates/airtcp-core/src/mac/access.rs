@@ -142,7 +142,8 @@ impl Wifi {
             if txop.grant.deadline() == Some(at) {
                 continue;
             }
-            txop.grant.schedule(at, sched, |gen| Event::Grant { node, ac: ac as u8, gen });
+            let gen = txop.grant.arm(at);
+            self.domains.arm(node, ac, at, gen, sched);
         }
         if mac.beacon_pending {
             // AIFSN 1, CW 0: PIFS (SIFS + a slot, 10.3.2.3.4) after the idle start, EIFS after
@@ -213,6 +214,7 @@ impl Wifi {
             // A grant due exactly now still fires: both stations transmit in this slot.
             if txop.grant.deadline().is_some_and(|d| d > now) {
                 txop.grant.cancel();
+                self.domains.cancel(node, ac);
             }
         }
         if mac.beacon_pending && mac.beacon_grant.deadline().is_some_and(|d| d > now) {

@@ -12,6 +12,7 @@ pub mod access;
 pub mod aggregate;
 pub mod airtime;
 pub mod backoff;
+pub mod contention;
 pub mod exchange;
 pub mod frame;
 pub mod ht;
@@ -625,6 +626,8 @@ pub struct Wifi {
     pub released: Vec<PacketId>,
     /// The mpdus trace is on: settling an A-MPDU reports each MPDU ([`MacInd::Mpdu`]).
     pub trace_mpdus: bool,
+    /// Groups of stations whose grants share one scheduler event ([`contention::Domains`]).
+    pub domains: contention::Domains,
 }
 
 impl Wifi {
@@ -639,6 +642,7 @@ impl Wifi {
             ba_peers: Vec::new(),
             released: Vec::with_capacity(WINDOW_CAPACITY),
             trace_mpdus: false,
+            domains: contention::Domains::default(),
         }
     }
 

@@ -80,6 +80,11 @@ pub struct WifiSpec {
     /// averaged data rate (needs `ht.ampdu`).
     #[serde(default)]
     pub ba_retry_remedy: bool,
+    /// Every station schedules its own grant events, as before contention domains
+    /// (`mac::contention`): the same results at a cost that grows with the contenders; for
+    /// checking and benchmarking.
+    #[serde(default)]
+    pub per_station_grants: bool,
     /// A queueing discipline above every WiFi interface (Linux's qdisc): packets wait there
     /// while the MAC's queue of their access category is full; unset: none (a full MAC queue
     /// drops).

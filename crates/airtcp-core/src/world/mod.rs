@@ -346,6 +346,18 @@ impl World {
         wifi.upper_aware = w.pass_corrupt;
         wifi.trace_mpdus = spec.traces.mpdus;
         wifi.rate_arena.seed = seed;
+        // Stations sharing one view of the medium share one grant event (issue 18).
+        let is_wifi: Vec<bool> = spec.nodes.iter().map(|ns| ns.wifi).collect();
+        let groups = if w.per_station_grants {
+            Vec::new()
+        } else {
+            // The range model's carrier sense, or the radio model's mean link budget (which
+            // senses frame by frame: the grouping is a cost guess there, never a result).
+            crate::mac::contention::group_by_view(&is_wifi, |i, j| {
+                medium.senses(NodeId(i as u32), NodeId(j as u32))
+            })
+        };
+        wifi.domains = crate::mac::contention::Domains::new(n, &groups);
         wifi.rate_arena.entities = spec.nodes.iter().map(|ns| entity_id(&ns.name)).collect();
         for i in 0..n {
             // The rates trace hears every rate change, like a scheme would.
@@ -471,6 +483,7 @@ impl World {
                 Event::FlowStart(f) => self.on_flow_start(f, now),
                 Event::CbrTick(f) => self.on_cbr_tick(f, now),
                 Event::Grant { node, ac, gen } => self.on_grant(node, ac as usize, gen, now),
+                Event::DomainGrant { domain, gen } => self.on_domain_grant(domain, gen, now),
                 Event::TxEnd(tx) => self.on_tx_end(tx, now),
                 Event::Respond { node, gen } => self.on_respond(node, gen, now),
                 Event::Timeout { node, gen } => self.on_timeout(node, gen, now),

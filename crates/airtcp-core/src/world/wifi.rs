@@ -185,6 +185,14 @@ impl World {
         self.drain_mac(now); // a rate change
     }
 
+    /// The earliest grant of contention domain `d` is due ([`crate::mac::contention`]).
+    pub(crate) fn on_domain_grant(&mut self, d: u32, gen: u32, now: SimTime) {
+        if let Some((node, ac, grant_gen)) = self.wifi.domains.fire(d, gen, &mut self.sched) {
+            self.on_grant(node, ac, grant_gen, now);
+            self.wifi.domains.rearm(d, &mut self.sched);
+        }
+    }
+
     /// Put a frame on the air.
     #[inline]
     fn transmit(&mut self, node: NodeId, mut frame: Frame, now: SimTime) {

@@ -1,0 +1,299 @@
+//! Contention domains: one scheduler event per idle period for a group of stations, instead
+//! of one grant event per contending station.
+//!
+//! In one collision domain every busy-to-idle edge arms a grant (the end of the backoff
+//! countdown, [`super::backoff::grant_time`]) at every contending station, and the next busy
+//! edge cancels all but the earliest. Stations of a domain therefore keep their armed grants
+//! here, as keys `(time, sequence)`, and the scheduler holds a single representative event at
+//! the smallest key: the earliest backoff end among the contenders.
+//!
+//! Each armed grant takes its sequence number from the scheduler at the moment it would have
+//! been scheduled ([`Scheduler::reserve`]), and the representative is placed at exactly that
+//! key ([`Scheduler::at_seq`]). So the grants fire in the order, relative to each other and to
+//! every other event, that per-station grant events would have had: results are the same bit
+//! for bit whatever the grouping, and the grouping only decides the cost. It is chosen where
+//! stations share one view of the medium (the same closed carrier-sense neighbourhood under
+//! the range model), where a busy edge cancels every grant of the domain at once.
+//!
+//! The smallest key is kept incrementally while grants are only armed (the usual idle edge
+//! after a busy period that cancelled them all); a scan of the domain finds it only when the
+//! smallest was cancelled or fired while others stay armed (stations transmitting in the same
+//! slot, or views that differ after all).
+
+use super::AC_COUNT;
+use crate::engine::Scheduler;
+use crate::event::Event;
+use crate::ids::NodeId;
+use crate::time::SimTime;
+
+/// A key no armed grant has.
+const NONE: (u64, u64) = (u64::MAX, u64::MAX);
+
+/// One group of stations whose grants share one scheduler event.
+#[derive(Clone, Debug, Default)]
+struct Domain {
+    /// The stations, in node order.
+    members: Vec<NodeId>,
+    /// `(time ns, sequence)` of the armed grant of member `k`'s access category `ac` at
+    /// `k * AC_COUNT + ac`, [`NONE`] when none is armed.
+    keys: Vec<(u64, u64)>,
+    /// The generation the armed grant carries ([`crate::engine::Timer`]).
+    gens: Vec<u32>,
+    /// How many grants are armed.
+    armed: u32,
+    /// The slot of the smallest armed key; stale when `dirty`.
+    min: u32,
+    dirty: bool,
+    /// The key of the representative event in the scheduler, if one is live.
+    rep: Option<(u64, u64)>,
+    rep_gen: u32,
+}
+
+impl Domain {
+    /// The slot of the smallest armed key, if any (a scan only when a smallest one went).
+    fn min_slot(&mut self) -> Option<usize> {
+        if self.armed == 0 {
+            return None;
+        }
+        if self.dirty {
+            let mut best = 0;
+            for (k, key) in self.keys.iter().enumerate() {
+                if *key < self.keys[best] {
+                    best = k;
+                }
+            }
+            self.min = best as u32;
+            self.dirty = false;
+        }
+        Some(self.min as usize)
+    }
+
+    /// Put the representative at `key` (the one before goes stale).
+    fn place(&mut self, d: u32, key: (u64, u64), sched: &mut Scheduler<Event>) {
+        self.rep_gen = self.rep_gen.wrapping_add(1);
+        self.rep = Some(key);
+        sched.at_seq(SimTime(key.0), key.1, Event::DomainGrant { domain: d, gen: self.rep_gen });
+    }
+}
+
+/// Every contention domain of a run, and which one each node belongs to.
+#[derive(Clone, Debug, Default)]
+pub struct Domains {
+    /// Per node: `(domain, member index)`, `u32::MAX` in the first when it has none.
+    of_node: Vec<(u32, u32)>,
+    domains: Vec<Domain>,
+}
+
+impl Domains {
+    /// The domains `groups` (each a list of nodes; lists of fewer than two are ignored) over
+    /// `n` nodes.
+    pub fn new(n: usize, groups: &[Vec<NodeId>]) -> Domains {
+        let mut of_node = vec![(u32::MAX, 0); n];
+        let mut domains = Vec::new();
+        for g in groups.iter().filter(|g| g.len() >= 2) {
+            let d = domains.len() as u32;
+            for (k, node) in g.iter().enumerate() {
+                of_node[node.idx()] = (d, k as u32);
+            }
+            domains.push(Domain {
+                members: g.clone(),
+                keys: vec![NONE; g.len() * AC_COUNT],
+                gens: vec![0; g.len() * AC_COUNT],
+                ..Domain::default()
+            });
+        }
+        Domains { of_node, domains }
+    }
+
+    /// How many domains there are.
+    pub fn len(&self) -> usize {
+        self.domains.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.domains.is_empty()
+    }
+
+    /// The domain and member slot of `node`'s access category `ac`, if it has a domain.
+    #[inline(always)]
+    fn slot(&self, node: NodeId, ac: usize) -> Option<(usize, usize)> {
+        let (d, k) = *self.of_node.get(node.idx())?;
+        (d != u32::MAX).then_some((d as usize, k as usize * AC_COUNT + ac))
+    }
+
+    /// Arm the grant (generation `gen`) of `node`'s `ac` at `at`: an [`Event::Grant`] in the
+    /// scheduler when the node has no domain, a key of its domain otherwise.
+    #[inline(always)]
+    pub fn arm(&mut self, node: NodeId, ac: usize, at: SimTime, gen: u32, sched: &mut Scheduler<Event>) {
+        let Some((d, s)) = self.slot(node, ac) else {
+            sched.at(at, Event::Grant { node, ac: ac as u8, gen });
+            return;
+        };
+        let key = (at.0.max(sched.now().0), sched.reserve());
+        let dom = &mut self.domains[d];
+        if dom.keys[s] == NONE {
+            dom.armed += 1;
+        }
+        dom.keys[s] = key;
+        dom.gens[s] = gen;
+        if dom.armed == 1 {
+            (dom.min, dom.dirty) = (s as u32, false);
+        } else if !dom.dirty && key < dom.keys[dom.min as usize] {
+            dom.min = s as u32;
+        } else if !dom.dirty && s == dom.min as usize {
+            dom.dirty = true; // the smallest was re-armed later
+        }
+        if dom.rep.is_none_or(|r| key < r) {
+            dom.place(d as u32, key, sched);
+        }
+    }
+
+    /// The armed grant of `node`'s `ac` is cancelled.
+    #[inline(always)]
+    pub fn cancel(&mut self, node: NodeId, ac: usize) {
+        let Some((d, s)) = self.slot(node, ac) else {
+            return;
+        };
+        let dom = &mut self.domains[d];
+        if dom.keys[s] == NONE {
+            return;
+        }
+        dom.keys[s] = NONE;
+        dom.armed -= 1;
+        if s == dom.min as usize {
+            dom.dirty = true;
+        }
+    }
+
+    /// The representative of domain `d` (generation `gen`) fired: the grant `(node, ac,
+    /// generation)` due now, if the smallest armed key is the representative's. Otherwise the
+    /// representative moves to the smallest armed key (its grant was cancelled). The caller
+    /// handles the grant, then calls [`Domains::rearm`].
+    pub fn fire(&mut self, d: u32, gen: u32, sched: &mut Scheduler<Event>) -> Option<(NodeId, usize, u32)> {
+        let dom = &mut self.domains[d as usize];
+        if gen != dom.rep_gen || dom.rep.is_none() {
+            return None; // stale
+        }
+        let key = dom.rep.take()?;
+        let s = dom.min_slot()?;
+        if dom.keys[s] != key {
+            let next = dom.keys[s];
+            dom.place(d, next, sched);
+            return None;
+        }
+        dom.keys[s] = NONE;
+        dom.armed -= 1;
+        dom.dirty = true;
+        let node = dom.members[s / AC_COUNT];
+        Some((node, s % AC_COUNT, dom.gens[s]))
+    }
+
+    /// After a fired grant was handled: the representative goes to the smallest armed key,
+    /// unless one already sits at or before it.
+    pub fn rearm(&mut self, d: u32, sched: &mut Scheduler<Event>) {
+        let dom = &mut self.domains[d as usize];
+        let Some(s) = dom.min_slot() else {
+            return;
+        };
+        let key = dom.keys[s];
+        if dom.rep.is_none_or(|r| key < r) {
+            dom.place(d, key, sched);
+        }
+    }
+}
+
+/// Group the nodes `wifi` (true for WiFi nodes) by their closed carrier-sense neighbourhood
+/// (the node and the nodes `j` with `senses(node, j)`: j senses node's frames): nodes with the
+/// same one share one view of the medium. Groups of one are left out. Memory: one list per
+/// distinct view.
+pub fn group_by_view(wifi: &[bool], senses: impl Fn(usize, usize) -> bool) -> Vec<Vec<NodeId>> {
+    use std::collections::HashMap;
+    let mut by_view: HashMap<Vec<u32>, Vec<NodeId>> = HashMap::new();
+    let mut view: Vec<u32> = Vec::new();
+    for (i, &w) in wifi.iter().enumerate() {
+        if !w {
+            continue;
+        }
+        view.clear();
+        view.extend((0..wifi.len()).filter(|&j| j == i || senses(i, j)).map(|j| j as u32));
+        if view.len() < 2 {
+            continue;
+        }
+        match by_view.get_mut(&view) {
+            Some(g) => g.push(NodeId(i as u32)),
+            None => {
+                by_view.insert(view.clone(), vec![NodeId(i as u32)]);
+            }
+        }
+    }
+    let mut groups: Vec<Vec<NodeId>> = by_view.into_values().filter(|g| g.len() >= 2).collect();
+    groups.sort_by_key(|g| g[0]);
+    groups
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn n(i: u32) -> NodeId {
+        NodeId(i)
+    }
+
+    /// Pop every event, resolving domain representatives to the grants they stand for.
+    fn drain(doms: &mut Domains, sched: &mut Scheduler<Event>) -> Vec<(u64, u32, usize)> {
+        let mut out = Vec::new();
+        while let Some(ev) = sched.pop_until(SimTime::MAX) {
+            match ev {
+                Event::Grant { node, ac, .. } => out.push((sched.now().0, node.0, ac as usize)),
+                Event::DomainGrant { domain, gen } => {
+                    if let Some((node, ac, _)) = doms.fire(domain, gen, sched) {
+                        out.push((sched.now().0, node.0, ac));
+                    }
+                    doms.rearm(domain, sched);
+                }
+                _ => out.push((sched.now().0, u32::MAX, 0)),
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn grants_fire_in_the_order_per_station_events_would() {
+        // Hand-made: nodes 0-2 in one domain, node 3 alone; a non-grant event (a beacon) at
+        // the same time as two grants, scheduled between them, pops between them.
+        let mut doms = Domains::new(4, &[vec![n(0), n(1), n(2)]]);
+        let mut sched: Scheduler<Event> = Scheduler::new();
+        doms.arm(n(2), 1, SimTime(50), 1, &mut sched);
+        doms.arm(n(0), 1, SimTime(30), 1, &mut sched);
+        sched.at(SimTime(30), Event::Beacon(n(9)));
+        doms.arm(n(1), 1, SimTime(30), 1, &mut sched);
+        doms.arm(n(3), 1, SimTime(30), 1, &mut sched);
+        doms.arm(n(1), 3, SimTime(10), 1, &mut sched);
+        doms.cancel(n(1), 3);
+        let order = drain(&mut doms, &mut sched);
+        assert_eq!(order, vec![(30, 0, 1), (30, u32::MAX, 0), (30, 1, 1), (30, 3, 1), (50, 2, 1)]);
+    }
+
+    #[test]
+    fn a_cancelled_domain_costs_one_stale_event() {
+        let members: Vec<NodeId> = (0..100).map(n).collect();
+        let mut doms = Domains::new(100, std::slice::from_ref(&members));
+        let mut sched: Scheduler<Event> = Scheduler::new();
+        for (k, &m) in members.iter().enumerate() {
+            doms.arm(m, 1, SimTime(1000 + 7 * k as u64), 1, &mut sched);
+        }
+        for &m in &members {
+            doms.cancel(m, 1);
+        }
+        doms.arm(n(42), 1, SimTime(5000), 2, &mut sched);
+        assert_eq!(drain(&mut doms, &mut sched), vec![(5000, 42, 1)]);
+        assert_eq!(sched.popped(), 2, "the stale representative and the live one");
+    }
+
+    #[test]
+    fn nodes_group_by_closed_neighbourhood() {
+        // 0-1-2 all hear each other; 3 hears only 2; so 0 and 1 share a view, 2 and 3 do not.
+        let l = [vec![n(1), n(2)], vec![n(0), n(2)], vec![n(0), n(1), n(3)], vec![n(2)]];
+        assert_eq!(group_by_view(&[true; 4], |i, j| l[i].contains(&n(j as u32))), vec![vec![n(0), n(1)]]);
+    }
+}
