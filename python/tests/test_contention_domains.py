@@ -12,8 +12,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import airtcp
 import pytest
+
+import airtcp
 from airtcp.config import apply_value_overrides, load_toml
 
 REPO = Path(__file__).resolve().parents[2]
