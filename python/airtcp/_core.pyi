@@ -1,8 +1,9 @@
 """The native simulation core (Rust, PyO3); private: use :func:`airtcp.run`."""
 
-from typing import Any
+from typing import Any, final
 
 __all__ = [
+    "Sim",
     "__version__",
     "chunk_success",
     "connectivity",
@@ -18,6 +19,35 @@ def run(spec_json: str, seed: int) -> tuple[str, dict[str, dict[str, list[Any]]]
     Returns the summary as JSON text and the traces (name -> column -> values).
     Raises ValueError ("<field path>: <message>") if the spec is invalid.
     """
+
+@final
+class Sim:
+    """A world stepped by a learning agent (airtcp.gym): built from a JSON world spec, advanced
+    to each decision time, read and acted on between steps. One thread only."""
+
+    def __new__(cls, spec_json: str, seed: int) -> Sim: ...
+    def advance(self, until_ns: int) -> bool:
+        """Run every event up to ``until_ns`` (at most the run's end); True once it is reached."""
+    @property
+    def now_ns(self) -> int: ...
+    @property
+    def end_ns(self) -> int: ...
+    def agent_modes(self, node_index: int) -> list[tuple[str, int]]:
+        """(name, bit/s) of the modes an agent may set for the node's peers, lowest first."""
+    def set_mode(self, node_index: int, peer: int, index: int) -> None:
+        """Send the node's data frames to ``peer`` at mode ``index`` from now on."""
+    def link(self, node_index: int, peer: int) -> tuple[int, int, int, int]:
+        """(attempts, acked, given_up, last_rate_bps) of the node's data frames to ``peer``."""
+    def last_rx_snr_db(self, node_index: int) -> tuple[int, float] | None:
+        """(transmitter, SNR dB) of the last frame the node received (radio model)."""
+    def tcp(self, flow: int) -> dict[str, int] | None:
+        """The TCP sender of ``flow`` (cwnd, ssthresh, RTTs, bytes, counters), or None."""
+    def set_cwnd(self, flow: int, segments: int) -> None:
+        """Set the flow's congestion window (its cc must be "agent")."""
+    def delivered_bytes(self, flow: int) -> int:
+        """Bytes the flow's destination application received so far."""
+    def summary_json(self) -> str:
+        """Run to the end, close the run and return its summary as JSON."""
 
 def connectivity(topology_json: str) -> str:
     """Neighbours and computed routes of a topology (``nodes``, ``channel``, ``wired_links``,

@@ -740,7 +740,7 @@ def test_payload_too_large_explains_the_limit():
 
 
 def test_unknown_congestion_control():
-    allowed = "reno, newreno, cubic, bic, vegas, veno, westwood, illinois"
+    allowed = "reno, newreno, cubic, bic, vegas, veno, westwood, illinois, agent"
     msg = one_problem({"traffic": "tcp", "tcp": {"cc": "foo"}})
     assert msg == f'tcp.cc: unknown congestion control (got "foo"; allowed: {allowed})'
     msg = one_problem({"traffic": "tcp", "cc": "cubc"})

@@ -58,6 +58,7 @@ def test_name_tables_and_limits_match_the_core() -> None:
         "veno",
         "westwood",
         "illinois",
+        "agent",
     )
     assert tables.recoveries() == ("tahoe", "reno", "newreno", "sack")
     assert "constant" in tables.rate_controls()

@@ -91,6 +91,13 @@ impl<E: Copy> Scheduler<E> {
         Some(entry.event)
     }
 
+    /// Move the clock to `t` once every event up to `t` has been popped (an outside caller
+    /// acting at `t`, `World::advance`); never backwards, never past a pending event.
+    pub fn advance_to(&mut self, t: SimTime) {
+        debug_assert!(self.heap.peek().is_none_or(|e| e.at > t), "events pending before the new time");
+        self.now = self.now.max(t);
+    }
+
     /// Events popped so far (including stale timers that handlers then skipped).
     pub fn popped(&self) -> u64 {
         self.popped

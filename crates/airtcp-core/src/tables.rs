@@ -74,7 +74,8 @@ mod tests {
                 "minstrel",
                 "minstrel-rt2800",
                 "minstrel-ht",
-                "ath9k"
+                "ath9k",
+                "agent"
             ])
         );
     }

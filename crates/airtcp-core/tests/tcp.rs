@@ -136,7 +136,8 @@ fn bottleneck(cc: &str, secs: f64) -> serde_json::Value {
 fn every_algorithm_fills_a_clean_bottleneck() {
     // Payload rate of a saturated 10 Mbit/s link: 10 x 1460 / (1460 + 52 + 2) = 9.643 Mbit/s.
     let full = 10e6 * 1460.0 / 1514.0;
-    for cc in airtcp_core::tcp::cc::NAMES {
+    // "agent" is no algorithm on its own: its window stays where a learning agent puts it.
+    for cc in airtcp_core::tcp::cc::NAMES.iter().filter(|&&c| c != "agent") {
         let out = run_value(&bottleneck(cc, 120.0), 1);
         let g = out.summary.flows[0].goodput_bps;
         assert!(g >= 0.95 * full, "{cc}: {g} < 95 % of {full}");

@@ -110,8 +110,121 @@ fn chunk_success(model: &str, mode: &str, snr_db: f64, bits: &Bound<'_, PyAny>) 
     Ok(erm.chunk_success(10f64.powf(snr_db / 10.0), mode_id, nbits))
 }
 
+/// A world stepped by a learning agent (`airtcp.gym`): built from a JSON world spec, advanced
+/// to each decision time, read and acted on between steps. Lives in one thread.
+#[pyclass(unsendable, module = "airtcp._core")]
+struct Sim {
+    world: airtcp_core::world::World,
+    finished: bool,
+}
+
+fn node(i: u32) -> airtcp_core::ids::NodeId {
+    airtcp_core::ids::NodeId(i)
+}
+
+#[pymethods]
+impl Sim {
+    #[new]
+    fn new(spec_json: &str, seed: u64) -> PyResult<Sim> {
+        let spec = airtcp_core::WorldSpec::from_json(spec_json).map_err(|e| PyValueError::new_err(e.0))?;
+        let world = airtcp_core::world::World::build(&spec, seed).map_err(|e| PyValueError::new_err(e.0))?;
+        Ok(Sim { world, finished: false })
+    }
+
+    /// Run every event up to `until_ns` (at most the run's end); true once the end is reached.
+    fn advance(&mut self, until_ns: u64) -> PyResult<bool> {
+        if self.finished {
+            return Err(PyValueError::new_err("advance: the run has ended (summary_json was read)"));
+        }
+        Ok(self.world.advance(airtcp_core::time::SimTime(until_ns)))
+    }
+
+    #[getter]
+    fn now_ns(&self) -> u64 {
+        self.world.now().ns()
+    }
+
+    #[getter]
+    fn end_ns(&self) -> u64 {
+        self.world.duration_end.ns()
+    }
+
+    /// `(name, rate in bit/s)` of the modes an agent may set for `node`'s peers, lowest first
+    /// (empty unless the node's rate control is "agent").
+    fn agent_modes(&self, node_index: u32) -> Vec<(&'static str, u64)> {
+        self.world
+            .agent_modes(node(node_index))
+            .unwrap_or(&[])
+            .iter()
+            .map(|m| (m.name(), u64::from(m.rate_kbps()) * 1000))
+            .collect()
+    }
+
+    /// Send `node`'s data frames to `peer` at mode `index` of `agent_modes(node)` from now on.
+    fn set_mode(&mut self, node_index: u32, peer: u32, index: usize) -> PyResult<()> {
+        self.world.agent_set_mode(node(node_index), node(peer), index).map_err(PyValueError::new_err)
+    }
+
+    /// `(attempts, acked, given_up, last_rate_bps)` of `node`'s data frames toward `peer`.
+    fn link(&self, node_index: u32, peer: u32) -> PyResult<(u64, u64, u64, u64)> {
+        let v = self.world.link_view(node(node_index), node(peer)).ok_or_else(|| {
+            PyValueError::new_err(format!("node/peer: {node_index}/{peer} (not WiFi nodes)"))
+        })?;
+        Ok((v.attempts, v.acked, v.given_up, v.last_rate_bps))
+    }
+
+    /// `(transmitter, SNR dB)` of the last frame `node` received (radio model), else None.
+    fn last_rx_snr_db(&self, node_index: u32) -> Option<(u32, f64)> {
+        self.world.last_rx_snr_db(node(node_index)).map(|(n, db)| (n.0, db))
+    }
+
+    /// The TCP sender of `flow` as a dict, or None for a flow that is not TCP.
+    fn tcp<'py>(&self, py: Python<'py>, flow: u32) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let Some(v) = self.world.tcp_view(airtcp_core::ids::FlowId(flow)) else {
+            return Ok(None);
+        };
+        let d = PyDict::new(py);
+        d.set_item("cwnd", v.cwnd)?;
+        d.set_item("ssthresh", v.ssthresh)?;
+        d.set_item("mss_bytes", v.mss_bytes)?;
+        d.set_item("srtt_ns", v.srtt_ns)?;
+        d.set_item("min_rtt_ns", v.min_rtt_ns)?;
+        d.set_item("last_rtt_ns", v.last_rtt_ns)?;
+        d.set_item("in_flight_bytes", v.in_flight_bytes)?;
+        d.set_item("acked_bytes", v.acked_bytes)?;
+        d.set_item("retransmissions", v.retransmissions)?;
+        d.set_item("timeouts", v.timeouts)?;
+        d.set_item("fast_retransmits", v.fast_retransmits)?;
+        Ok(Some(d))
+    }
+
+    /// Set `flow`'s congestion window [segments] (its cc must be "agent").
+    fn set_cwnd(&mut self, flow: u32, segments: u32) -> PyResult<()> {
+        self.world.agent_set_cwnd(airtcp_core::ids::FlowId(flow), segments).map_err(PyValueError::new_err)
+    }
+
+    /// Bytes `flow`'s destination application received so far (since the warm-up's end).
+    fn delivered_bytes(&self, flow: u32) -> PyResult<u64> {
+        self.world
+            .flow_delivered_bytes(airtcp_core::ids::FlowId(flow))
+            .ok_or_else(|| PyValueError::new_err(format!("flow: {flow} (no such flow)")))
+    }
+
+    /// Run to the end and close the run; its summary as JSON. The world cannot advance after.
+    fn summary_json(&mut self) -> PyResult<String> {
+        if !self.finished {
+            self.world.advance(self.world.duration_end);
+            self.world.finish();
+            self.finished = true;
+        }
+        let summary = airtcp_core::Summary::of(&self.world);
+        serde_json::to_string(&summary).map_err(|e| PyValueError::new_err(format!("summary: {e}")))
+    }
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Sim>()?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(connectivity_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(tables, m)?)?;

@@ -157,6 +157,9 @@ pub struct Medium {
     snr: Option<Box<snr::Snr>>,
     /// Radio model: the last reception [`Medium::take_reception`] decided.
     pub last_rx: RxInfo,
+    /// Radio model, per receiver: the transmitter and the SNR (linear, power over noise) of
+    /// the last frame it finished receiving (`u32::MAX`: none yet), for agents.
+    last_snr: Vec<(u32, f32)>,
 }
 
 /// Slack of the range comparison [m]: world-spec positions are given to the nanometre (Python
@@ -254,7 +257,14 @@ impl Medium {
             },
             snr,
             last_rx: RxInfo::default(),
+            last_snr: vec![(u32::MAX, 0.0); n],
         }
+    }
+
+    /// Radio model: the transmitter and the SNR [dB] of the last frame `j` finished receiving.
+    pub fn last_snr(&self, j: NodeId) -> Option<(NodeId, f64)> {
+        let &(src, snr) = self.last_snr.get(j.idx())?;
+        (src != u32::MAX).then(|| (NodeId(src), 10.0 * f64::from(snr).log10()))
     }
 
     pub fn can_decode(&self, src: NodeId, dst: NodeId) -> bool {
@@ -511,6 +521,7 @@ impl Medium {
         let snr = self.snr.as_mut().expect("radio model");
         let (success, info) = snr.finish(j, id, now)?;
         self.last_rx = info;
+        self.last_snr[j.idx()] = (self.txs[id.idx()].frame.src.0, (info.rx_mw / info.noise_mw) as f32);
         self.radios[j.idx()].lock = None;
         let rng = &mut self.rx_rngs[j.idx()];
         // An A-MPDU: the PHY header here; its subframes one by one (`mpdu_survives`).

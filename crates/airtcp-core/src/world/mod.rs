@@ -2,6 +2,7 @@
 //! turns a [`WorldSpec`] into a world, the run loop, and (in `wifi`) the glue that drains the
 //! MACs' indications.
 
+pub mod agent;
 pub mod clap;
 pub mod mesh;
 pub mod tcp;
@@ -474,7 +475,22 @@ impl World {
 
     /// Run until the end of the simulated duration.
     pub fn run(&mut self) {
-        while let Some(ev) = self.sched.pop_until(self.duration_end) {
+        self.run_events(self.duration_end);
+        self.finish();
+    }
+
+    /// Close the run at its end: the measured period and the connections' integrals.
+    pub fn finish(&mut self) {
+        if !self.measuring {
+            self.start_measuring();
+        }
+        self.tcp_finish(self.duration_end);
+        self.clap_finish(self.duration_end);
+    }
+
+    /// Handle every event up to `horizon`.
+    fn run_events(&mut self, horizon: SimTime) {
+        while let Some(ev) = self.sched.pop_until(horizon) {
             let now = self.sched.now();
             if !self.measuring && now >= self.warmup_end {
                 self.start_measuring();
@@ -499,11 +515,6 @@ impl World {
                 Event::Mesh { node, other, timer } => self.on_mesh_timer(node, other, timer, now),
             }
         }
-        if !self.measuring {
-            self.start_measuring();
-        }
-        self.tcp_finish(self.duration_end);
-        self.clap_finish(self.duration_end);
     }
 
     pub fn packet(&self, id: PacketId) -> &Packet {

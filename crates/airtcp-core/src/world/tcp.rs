@@ -197,6 +197,16 @@ impl World {
         }
     }
 
+    /// An agent set `f`'s cwnd to `segments` (`cc = "agent"`): the sender sends what the
+    /// window allows now, as after TSQ's wake-up.
+    pub(crate) fn agent_cwnd(&mut self, f: FlowId, segments: u32, now: SimTime) {
+        self.tcp_account(f, now);
+        let s = &mut self.tcp(f).snd.s;
+        s.cwnd = segments.min(s.cwnd_clamp);
+        s.cwnd_cnt = 0;
+        self.on_tcp_tsq(f, now);
+    }
+
     pub(crate) fn on_tcp_tsq(&mut self, f: FlowId, now: SimTime) {
         self.tcp_account(f, now);
         let t = self.tcp(f);

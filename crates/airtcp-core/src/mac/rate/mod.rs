@@ -6,6 +6,7 @@
 //! [`RateControl`] with its own per-station state, kept in the MAC's station table, and the
 //! MAC calls it through the [`RateAlgo`] enum (no dynamic dispatch per frame).
 
+pub mod agent;
 pub mod arf;
 pub mod ath9k;
 pub mod constant;
@@ -60,12 +61,12 @@ pub trait RateControl {
 /// Names accepted in configurations, in the order of [`RateAlgo::parse`]; Python reads this
 /// table (`airtcp._core.tables()`).
 pub const NAMES: &[&str] =
-    &["constant", "arf", "arf-ns3", "aarf", "minstrel", "minstrel-rt2800", "minstrel-ht", "ath9k"];
+    &["constant", "arf", "arf-ns3", "aarf", "minstrel", "minstrel-rt2800", "minstrel-ht", "ath9k", "agent"];
 
 /// The algorithms that run on 802.11n's HT modes (the ARF family and legacy Minstrel climb the
 /// channel's HT ladder).
 pub const HT_NAMES: &[&str] =
-    &["constant", "arf", "arf-ns3", "aarf", "minstrel", "minstrel-rt2800", "minstrel-ht", "ath9k"];
+    &["constant", "arf", "arf-ns3", "aarf", "minstrel", "minstrel-rt2800", "minstrel-ht", "ath9k", "agent"];
 
 /// The rate-control algorithm of a channel.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -78,6 +79,8 @@ pub enum RateAlgo {
     /// ath9k's rate control, its peers' capabilities, and whether frames go in A-MPDUs (its
     /// series' last stage depends on it).
     Ath9k(&'static ath9k::Ath9kRc, HtConfig, bool),
+    /// Set by an outside agent per peer (`airtcp.gym`).
+    Agent(agent::Agent),
 }
 
 /// Per BSS configuration, one Minstrel-HT and one ath9k table: made once, shared by every
@@ -105,6 +108,8 @@ pub enum RateStation {
     MinstrelHt(u32),
     /// Index into [`RateArena`]'s ath9k states; `u32::MAX` before the first frame.
     Ath9k(u32),
+    /// The mode the agent set.
+    Agent(ModeId),
 }
 
 /// An HT algorithm's state for one peer, with the retry series of the PPDU each queue has on
@@ -152,6 +157,7 @@ impl RateAlgo {
             "arf" => Some(arf(arf::ArfParams::QUALNET)),
             "arf-ns3" => Some(arf_ns3(arf::ArfParams::NS3)),
             "aarf" => Some(arf_ns3(arf::ArfParams::AARF_NS3)),
+            "agent" => Some(RateAlgo::Agent(agent::Agent { ladder: standard.modes() })),
             _ => None,
         }
     }
@@ -191,6 +197,7 @@ impl RateAlgo {
                 let key = HtConfig { width40: false, sgi: false, streams: 1, ..cfg }; // per band
                 Some(RateAlgo::Ath9k(shared(&ATH9K, key, || ath9k::Ath9kRc::new(cfg.band)), cfg, ampdu))
             }
+            "agent" => Some(RateAlgo::Agent(agent::Agent { ladder })),
             _ => None,
         }
     }
@@ -207,6 +214,7 @@ impl RateAlgo {
             RateAlgo::Minstrel(_) => "minstrel-rt2800",
             RateAlgo::MinstrelHt(_) => "minstrel-ht",
             RateAlgo::Ath9k(..) => "ath9k",
+            RateAlgo::Agent(_) => "agent",
         }
     }
 
@@ -218,6 +226,7 @@ impl RateAlgo {
             RateAlgo::Minstrel(_) => RateStation::Minstrel(u32::MAX),
             RateAlgo::MinstrelHt(_) => RateStation::MinstrelHt(u32::MAX),
             RateAlgo::Ath9k(..) => RateStation::Ath9k(u32::MAX),
+            RateAlgo::Agent(a) => RateStation::Agent(a.station()),
         }
     }
 
@@ -226,6 +235,7 @@ impl RateAlgo {
         match self {
             RateAlgo::Constant(a) => a.mode,
             RateAlgo::Arf(a) => a.ladder[0],
+            RateAlgo::Agent(a) => a.ladder[0],
             RateAlgo::Minstrel(m) => m.modes[0],
             RateAlgo::MinstrelHt(m) => m.mode(0),
             RateAlgo::Ath9k(a, cfg, _) => {
@@ -261,6 +271,7 @@ impl RateAlgo {
     ) -> ModeId {
         match (self, st) {
             (RateAlgo::Constant(a), RateStation::Constant(s)) => a.select(s, queue, attempt, now),
+            (RateAlgo::Agent(a), RateStation::Agent(s)) => a.select(s, queue, attempt, now),
             (RateAlgo::Arf(a), RateStation::Arf(s)) => a.select(s, queue, attempt, now),
             (RateAlgo::Minstrel(m), RateStation::Minstrel(i)) => {
                 if *i == u32::MAX {
@@ -351,6 +362,7 @@ impl RateAlgo {
     ) {
         match (self, st) {
             (RateAlgo::Constant(a), RateStation::Constant(s)) => a.report(s, queue, report, now),
+            (RateAlgo::Agent(a), RateStation::Agent(s)) => a.report(s, queue, report, now),
             (RateAlgo::Arf(a), RateStation::Arf(s)) => a.report(s, queue, report, now),
             (RateAlgo::Minstrel(m), RateStation::Minstrel(i)) => {
                 if let Some(s) = arena.minstrel.get_mut(*i as usize) {

@@ -5,6 +5,7 @@
 //! `cwnd_cnt` carrying the fractional increase of congestion avoidance. `ssthresh()` returns the
 //! new slow-start threshold; the connection applies it (Linux `icsk_ca_ops->ssthresh`).
 
+mod agent;
 mod bic;
 mod cubic;
 mod illinois;
@@ -13,6 +14,7 @@ mod vegas;
 mod veno;
 mod westwood;
 
+pub use agent::Agent;
 pub use bic::Bic;
 pub use cubic::Cubic;
 pub use illinois::Illinois;
@@ -165,11 +167,14 @@ pub enum Algorithm {
     Veno(Veno),
     Westwood(Westwood),
     Illinois(Illinois),
+    /// cwnd set from outside (`airtcp.gym`).
+    Agent(Agent),
 }
 
 /// Names accepted in configurations ("newreno" is Linux's "reno": loss recovery is chosen
 /// separately, see `Recovery`).
-pub const NAMES: &[&str] = &["reno", "newreno", "cubic", "bic", "vegas", "veno", "westwood", "illinois"];
+pub const NAMES: &[&str] =
+    &["reno", "newreno", "cubic", "bic", "vegas", "veno", "westwood", "illinois", "agent"];
 
 impl Algorithm {
     /// Look an algorithm up by its Linux name.
@@ -182,6 +187,7 @@ impl Algorithm {
             "veno" => Some(Algorithm::Veno(Veno::new())),
             "westwood" => Some(Algorithm::Westwood(Westwood::new())),
             "illinois" => Some(Algorithm::Illinois(Illinois::new())),
+            "agent" => Some(Algorithm::Agent(Agent)),
             _ => None,
         }
     }
@@ -195,6 +201,7 @@ impl Algorithm {
             Algorithm::Veno(a) => a,
             Algorithm::Westwood(a) => a,
             Algorithm::Illinois(a) => a,
+            Algorithm::Agent(a) => a,
         }
     }
 }
