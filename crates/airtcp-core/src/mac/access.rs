@@ -200,6 +200,7 @@ impl Wifi {
             return;
         }
         mac.counting = false;
+        let in_domain = self.domains.has(node);
         for ac in 0..AC_COUNT {
             if mac.txops[ac].backoff_pending {
                 let count_start = mac.idle_start + mac.ifs(ac, &timing);
@@ -214,7 +215,9 @@ impl Wifi {
             // A grant due exactly now still fires: both stations transmit in this slot.
             if txop.grant.deadline().is_some_and(|d| d > now) {
                 txop.grant.cancel();
-                self.domains.cancel(node, ac);
+                if in_domain {
+                    self.domains.cancel(node, ac);
+                }
             }
         }
         if mac.beacon_pending && mac.beacon_grant.deadline().is_some_and(|d| d > now) {

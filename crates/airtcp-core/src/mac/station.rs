@@ -171,26 +171,58 @@ mod tests {
 /// One MAC's station table over every node of the world, made lazily: a peer's entry is a
 /// copy of the template (a peer never exchanged with) from the first time it is written; until
 /// then reading it reads the template. A station in a BSS of N thus keeps one entry, not N
-/// (mac80211 adds a `sta_info` when a peer is first heard, `sta_info_alloc`); the index costs
-/// 4 bytes per node.
+/// (mac80211 adds a `sta_info` when a peer is first heard, `sta_info_alloc`). Its index is a
+/// short list of (peer, entry) pairs while the MAC has written to few peers (a station of a
+/// BSS: its AP), and an array of 4 bytes per node once it has more (an AP), so the tables of
+/// N stations take O(N) memory, not O(N^2).
 #[derive(Clone, Debug)]
 pub struct PeerTable {
     template: Station,
-    slot: Vec<u32>,
+    nodes: u32,
+    /// (peer, entry) of each peer written, while there are at most [`SPARSE_MAX`] (inline: no
+    /// pointer to follow on the hot path).
+    sparse: [(u32, u32); SPARSE_MAX],
+    sparse_len: u8,
+    /// The entry of each peer (or `NO_ENTRY`), once there are more; empty until then.
+    dense: Vec<u32>,
     entries: Vec<Station>,
 }
 
 const NO_ENTRY: u32 = u32::MAX;
+/// Peers written before the index turns into an array.
+const SPARSE_MAX: usize = 8;
 
 impl PeerTable {
     /// A table of `nodes` peers, each as `template` until first written.
     pub fn new(template: Station, nodes: usize) -> PeerTable {
-        PeerTable { template, slot: vec![NO_ENTRY; nodes], entries: Vec::new() }
+        PeerTable {
+            template,
+            nodes: nodes as u32,
+            sparse: [(u32::MAX, NO_ENTRY); SPARSE_MAX],
+            sparse_len: 0,
+            dense: Vec::new(),
+            entries: Vec::new(),
+        }
     }
 
     /// Entries made so far (peers written to).
     pub fn entries(&self) -> usize {
         self.entries.len()
+    }
+
+    /// The entry of `peer`, or `NO_ENTRY`.
+    #[inline(always)]
+    fn slot(&self, peer: usize) -> u32 {
+        if !self.dense.is_empty() {
+            return self.dense[peer];
+        }
+        assert!(peer < self.nodes as usize, "peer {peer} of {}", self.nodes);
+        for &(p, e) in &self.sparse[..self.sparse_len as usize] {
+            if p as usize == peer {
+                return e;
+            }
+        }
+        NO_ENTRY
     }
 }
 
@@ -198,7 +230,7 @@ impl std::ops::Index<usize> for PeerTable {
     type Output = Station;
     #[inline(always)]
     fn index(&self, peer: usize) -> &Station {
-        match self.slot[peer] {
+        match self.slot(peer) {
             NO_ENTRY => &self.template,
             e => &self.entries[e as usize],
         }
@@ -208,11 +240,23 @@ impl std::ops::Index<usize> for PeerTable {
 impl std::ops::IndexMut<usize> for PeerTable {
     #[inline(always)]
     fn index_mut(&mut self, peer: usize) -> &mut Station {
-        let mut e = self.slot[peer];
+        let mut e = self.slot(peer);
         if e == NO_ENTRY {
             e = self.entries.len() as u32;
             self.entries.push(self.template);
-            self.slot[peer] = e;
+            if !self.dense.is_empty() {
+                self.dense[peer] = e;
+            } else if (self.sparse_len as usize) < SPARSE_MAX {
+                self.sparse[self.sparse_len as usize] = (peer as u32, e);
+                self.sparse_len += 1;
+            } else {
+                self.dense = vec![NO_ENTRY; self.nodes as usize];
+                for &(p, s) in &self.sparse {
+                    self.dense[p as usize] = s;
+                }
+                self.sparse_len = 0;
+                self.dense[peer] = e;
+            }
         }
         &mut self.entries[e as usize]
     }
@@ -221,7 +265,7 @@ impl std::ops::IndexMut<usize> for PeerTable {
 /// Equal when every peer reads the same, whichever entries have been made.
 impl PartialEq for PeerTable {
     fn eq(&self, other: &PeerTable) -> bool {
-        self.slot.len() == other.slot.len() && (0..self.slot.len()).all(|i| self[i] == other[i])
+        self.nodes == other.nodes && (0..self.nodes as usize).all(|i| self[i] == other[i])
     }
 }
 
@@ -244,5 +288,13 @@ mod table_tests {
         u[7].last_seq[1] = Some(42);
         u[500].ba = u32::MAX; // written back to the template's value: equal all the same
         assert_eq!(t, u, "equal by what each peer reads, whatever the order of writes");
+        // Past eight peers the index turns into an array; every entry stays where it was.
+        for p in 10..40 {
+            t[p].ba = p as u32;
+        }
+        assert_eq!(
+            (t.entries(), t[7].last_seq[1], t[3].ba, t[25].ba, t[999]),
+            (32, Some(42), 5, 25, template)
+        );
     }
 }

@@ -126,6 +126,34 @@ pub struct Transmission {
     pub interfered: bool,
 }
 
+/// An N x N matrix of bits (`src * n + dst`): an eighth of a `bool` per pair.
+#[derive(Clone, Debug)]
+struct BitMatrix {
+    n: usize,
+    words: Vec<u64>,
+}
+
+impl BitMatrix {
+    fn new(n: usize) -> BitMatrix {
+        BitMatrix { n, words: vec![0; (n * n).div_ceil(64)] }
+    }
+
+    #[inline(always)]
+    fn get(&self, i: usize, j: usize) -> bool {
+        let b = i * self.n + j;
+        self.words[b / 64] >> (b % 64) & 1 == 1
+    }
+
+    fn set(&mut self, i: usize, j: usize, v: bool) {
+        let b = i * self.n + j;
+        if v {
+            self.words[b / 64] |= 1 << (b % 64);
+        } else {
+            self.words[b / 64] &= !(1 << (b % 64));
+        }
+    }
+}
+
 /// How long a receiver needs to detect a preamble (ns-3 `WifiPhy::GetPreambleDetectionDuration`).
 pub const PREAMBLE_DETECTION: Dur = Dur::from_us(4);
 
@@ -133,12 +161,17 @@ pub struct Medium {
     n: usize,
     /// Whether receivers need a clean preamble to lock on (see `ChannelSpec::preamble_detection`).
     preamble_detection: bool,
-    /// `rx[src * n + dst]`: dst can decode src.
-    rx: Vec<bool>,
-    /// `cs[src * n + dst]`: dst senses src.
-    cs: Vec<bool>,
-    /// Nodes that sense transmissions of each node.
-    listeners: Vec<Vec<NodeId>>,
+    /// Bit `src * n + dst`: dst can decode src.
+    rx: BitMatrix,
+    /// Bit `src * n + dst`: dst senses src.
+    cs: BitMatrix,
+    /// The nodes that sense a node's transmissions, shared by the nodes that have the same
+    /// ones: `views[view_of[i]]` is node i's closed neighbourhood (the nodes sensing it and
+    /// itself, in node order), so a collision domain of N nodes keeps one list, not N; node i's
+    /// listeners are its view without itself, at `own[i]`.
+    views: Vec<Vec<NodeId>>,
+    view_of: Vec<u32>,
+    own: Vec<u32>,
     pub radios: Vec<Radio>,
     txs: Vec<Transmission>,
     free_tx: Vec<u32>,
@@ -201,8 +234,8 @@ impl Medium {
         data_header_bytes: u32,
     ) -> Medium {
         let n = spec.nodes.len();
-        let mut rx = vec![false; n * n];
-        let mut cs = vec![false; n * n];
+        let mut rx = BitMatrix::new(n);
+        let mut cs = BitMatrix::new(n);
         let c = &spec.channel;
         for i in 0..n {
             for j in 0..n {
@@ -210,21 +243,34 @@ impl Medium {
                     continue;
                 }
                 let (r, s) = reach(c, standard, &spec.nodes, i, j);
-                rx[i * n + j] = r;
-                cs[i * n + j] = s;
+                rx.set(i, j, r);
+                cs.set(i, j, s);
             }
         }
         let snr = c
             .radio
             .as_ref()
             .map(|r| Box::new(snr::Snr::new(r, standard, &spec.nodes, seed, data_header_bytes)));
-        // The range model's fixed listener lists (the radio model finds them frame by frame).
-        let listeners = (0..n)
-            .map(|i| match snr {
-                Some(_) => Vec::new(),
-                None => (0..n).filter(|&j| cs[i * n + j]).map(|j| NodeId(j as u32)).collect(),
-            })
-            .collect();
+        // The range model's fixed listener lists (the radio model finds them frame by frame),
+        // one per distinct closed neighbourhood.
+        let (mut views, mut view_of, mut own) = (Vec::new(), vec![0u32; n], vec![0u32; n]);
+        if snr.is_none() {
+            let mut index: std::collections::HashMap<Vec<NodeId>, u32> = std::collections::HashMap::new();
+            let mut view = Vec::new();
+            for i in 0..n {
+                view.clear();
+                view.extend((0..n).filter(|&j| j == i || cs.get(i, j)).map(|j| NodeId(j as u32)));
+                own[i] = view.iter().position(|&j| j.idx() == i).expect("a node is in its own view") as u32;
+                view_of[i] = match index.get(&view) {
+                    Some(&v) => v,
+                    None => {
+                        views.push(view.clone());
+                        index.insert(view.clone(), (views.len() - 1) as u32);
+                        (views.len() - 1) as u32
+                    }
+                };
+            }
+        }
         let ms = |v: f64| Dur((v * 1e6).round().max(1.0) as u64);
         let bursty = match c.error {
             ErrorSpec::Gilbert { good_ms, bad_ms, loss_good, loss_bad } => {
@@ -241,7 +287,9 @@ impl Medium {
             preamble_detection: c.preamble_detection,
             rx,
             cs,
-            listeners,
+            views,
+            view_of,
+            own,
             radios: vec![Radio::default(); n],
             txs: Vec::with_capacity(64),
             free_tx: Vec::with_capacity(64),
@@ -268,17 +316,30 @@ impl Medium {
     }
 
     pub fn can_decode(&self, src: NodeId, dst: NodeId) -> bool {
-        self.rx[src.idx() * self.n + dst.idx()]
+        self.rx.get(src.idx(), dst.idx())
     }
 
     /// Whether `listener` senses transmissions of `src`.
     pub fn senses(&self, src: NodeId, listener: NodeId) -> bool {
-        self.cs[src.idx() * self.n + listener.idx()]
+        self.cs.get(src.idx(), listener.idx())
     }
 
     /// The nodes that sense `src`, in node order (range model; empty under the radio model).
-    pub fn listeners(&self, src: NodeId) -> &[NodeId] {
-        &self.listeners[src.idx()]
+    pub fn listeners(&self, src: NodeId) -> impl Iterator<Item = NodeId> + '_ {
+        (0..self.listener_count(src.idx())).map(move |k| self.listener(src.idx(), k))
+    }
+
+    /// How many nodes sense node `i` (range model).
+    #[inline(always)]
+    fn listener_count(&self, i: usize) -> usize {
+        self.views.get(self.view_of[i] as usize).map_or(0, |v| v.len() - 1)
+    }
+
+    /// The `k`-th node (in node order) that senses node `i` (range model).
+    #[inline(always)]
+    fn listener(&self, i: usize, k: usize) -> NodeId {
+        let view = &self.views[self.view_of[i] as usize];
+        view[if k < self.own[i] as usize { k } else { k + 1 }]
     }
 
     /// How many nodes may be receiving transmission `id` (from `src`): its listeners under the
@@ -286,7 +347,7 @@ impl Medium {
     #[inline]
     pub fn receiver_count(&self, id: TxId, src: NodeId) -> usize {
         match &self.snr {
-            None => self.listeners[src.idx()].len(),
+            None => self.listener_count(src.idx()),
             Some(s) => s.hears[id.idx()].len(),
         }
     }
@@ -295,7 +356,7 @@ impl Medium {
     #[inline]
     pub fn receiver(&self, id: TxId, src: NodeId, k: usize) -> NodeId {
         match &self.snr {
-            None => self.listeners[src.idx()][k],
+            None => self.listener(src.idx(), k),
             Some(s) => s.hears[id.idx()][k].node,
         }
     }
@@ -370,8 +431,9 @@ impl Medium {
         }
         mac(RadioEvent::Busy(node));
         let mut dst_outcome = Outcome::Ok;
-        for k in 0..self.listeners[i].len() {
-            let j = self.listeners[i][k];
+        let (v, own) = (self.view_of[i] as usize, self.own[i] as usize);
+        for k in 0..self.listener_count(i) {
+            let j = self.views[v][k + usize::from(k >= own)];
             let decodable = self.can_decode(node, j);
             let r = &mut self.radios[j.idx()];
             let was_active = r.active();
@@ -650,8 +712,9 @@ impl Medium {
         mut idle: impl FnMut(NodeId, Cca),
     ) {
         let src = self.txs[id.idx()].frame.src;
-        for k in 0..self.listeners[src.idx()].len() {
-            let j = self.listeners[src.idx()][k];
+        let (v, own) = (self.view_of[src.idx()] as usize, self.own[src.idx()] as usize);
+        for k in 0..self.listener_count(src.idx()) {
+            let j = self.views[v][k + usize::from(k >= own)];
             let r = &mut self.radios[j.idx()];
             r.busy -= 1;
             if r.active() {

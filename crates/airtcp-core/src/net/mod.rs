@@ -323,7 +323,10 @@ impl World {
 
     fn next_hop(&self, node: NodeId, dst: NodeId) -> Option<Hop> {
         let n = &self.nodes[node.idx()];
-        let nh = n.routes[dst.idx()].unwrap_or(dst);
+        let nh = match n.routes.get(dst.0) {
+            v if v >= routing::DIRECT => dst, // DIRECT, or NO_ROUTE: only a neighbour is reached
+            v => NodeId(v),
+        };
         if let Some(&(_, link, dir)) = n.wired.iter().find(|(peer, _, _)| *peer == nh) {
             return Some(Hop::Wired(link, dir));
         }

@@ -36,16 +36,128 @@ impl<'a> Topology<'a> {
 
 /// A node pair with no route.
 pub const NO_ROUTE: u32 = u32::MAX;
+/// In a [`RouteRow`]: the destination is a neighbour, sent to directly.
+pub const DIRECT: u32 = u32::MAX - 1;
+
+/// One node's next hops toward every destination, as runs of consecutive destinations with the
+/// same next hop ([`DIRECT`] for "the destination itself", so that a node's neighbours make
+/// runs too): a station of a BSS keeps about four runs (its AP direct, the stations below it
+/// through the AP, itself none, the ones above through the AP), an AP three, whatever N. Looked
+/// up by binary search over the runs.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RouteRow {
+    /// The first destination of each run, ascending from 0.
+    starts: Vec<u32>,
+    hops: Vec<u32>,
+    /// Worlds of up to [`DENSE_MAX`] nodes also keep every next hop by destination (at most
+    /// 2 KB a node), read without a search.
+    dense: Vec<u32>,
+}
+
+/// The largest world whose route rows are also kept dense.
+pub const DENSE_MAX: usize = 512;
+
+impl RouteRow {
+    /// Keep the next hops of the `n` destinations dense too, if `n` <= [`DENSE_MAX`].
+    fn densify(&mut self, n: usize) {
+        if n <= DENSE_MAX {
+            self.dense = (0..n as u32).map(|d| self.search(d)).collect();
+        }
+    }
+
+    /// Append destination `d` (the next after the last one pushed) with next hop `hop`.
+    fn push(&mut self, d: u32, hop: u32) {
+        if self.hops.last() != Some(&hop) {
+            self.starts.push(d);
+            self.hops.push(hop);
+        }
+    }
+
+    /// The next hop toward `d`: a node, [`DIRECT`] or [`NO_ROUTE`].
+    #[inline]
+    pub fn get(&self, d: u32) -> u32 {
+        match self.dense.get(d as usize) {
+            Some(&hop) => hop,
+            None => self.search(d),
+        }
+    }
+
+    fn search(&self, d: u32) -> u32 {
+        match self.starts.partition_point(|&s| s <= d) {
+            0 => NO_ROUTE,
+            k => self.hops[k - 1],
+        }
+    }
+
+    /// Make `hop` the next hop toward `d` (an explicit route): its run splits around it.
+    fn set(&mut self, d: u32, hop: u32) {
+        if let Some(h) = self.dense.get_mut(d as usize) {
+            *h = hop;
+        }
+        let k = self.starts.partition_point(|&s| s <= d);
+        if k == 0 {
+            self.starts.insert(0, d);
+            self.hops.insert(0, hop);
+            if self.starts.get(1) != Some(&(d + 1)) {
+                self.starts.insert(1, d + 1);
+                self.hops.insert(1, NO_ROUTE);
+            }
+            return;
+        }
+        let i = k - 1;
+        let old = self.hops[i];
+        if old == hop {
+            return;
+        }
+        let end = self.starts.get(k).copied().unwrap_or(u32::MAX);
+        let mut at = i;
+        if self.starts[i] < d {
+            at = i + 1;
+            self.starts.insert(at, d);
+            self.hops.insert(at, hop);
+        } else {
+            self.hops[i] = hop;
+        }
+        if d + 1 < end {
+            self.starts.insert(at + 1, d + 1);
+            self.hops.insert(at + 1, old);
+        }
+    }
+
+    /// How many runs the row keeps.
+    pub fn runs(&self) -> usize {
+        self.starts.len()
+    }
+}
 
 /// The graph and the routes of a world.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Connectivity {
     n: usize,
     /// Per node, its neighbours in node order: wired peers and radio neighbours (each decodes
-    /// the other), whatever their roles; an explicit route may name any of them.
+    /// the other), whatever their roles; an explicit route may name any of them. Made only by
+    /// [`Connectivity::compute`] (for Python and the tests); a world's build asks
+    /// [`are_neighbours`] instead, so that a cell of N stations keeps no N x N lists.
     pub neighbours: Vec<Vec<u32>>,
-    /// Next hop from u toward d at `u * n + d`, [`NO_ROUTE`] if d is unreachable (or u == d).
-    next_hop: Vec<u32>,
+    /// Each node's next hops ([`RouteRow`]).
+    pub rows: Vec<RouteRow>,
+}
+
+/// Whether `u` and `v` are neighbours: joined by a wire, or each decodes the other's radio.
+pub fn are_neighbours(t: &Topology, u: usize, v: usize) -> bool {
+    let wired = t
+        .wired_links
+        .iter()
+        .any(|l| (l.a as usize, l.b as usize) == (u, v) || (l.a as usize, l.b as usize) == (v, u));
+    wired || radio_neighbours(t, u, v)
+}
+
+fn radio_neighbours(t: &Topology, i: usize, j: usize) -> bool {
+    i != j
+        && t.nodes[i].wifi
+        && t.nodes[j].wifi
+        && reach(t.channel, t.standard, t.nodes, i, j).0
+        && reach(t.channel, t.standard, t.nodes, j, i).0
 }
 
 /// Whether roles `a` and `b` may exchange frames directly over the radio.
@@ -65,39 +177,48 @@ pub fn roles_talk(a: Role, b: Role) -> bool {
 impl Connectivity {
     /// The neighbours and the fewest-hop routes of `t` (explicit routes not applied).
     pub fn compute(t: &Topology) -> Connectivity {
+        Self::build(t, true)
+    }
+
+    /// The fewest-hop routes of `t` without the neighbour lists (a world's build).
+    pub fn routes(t: &Topology) -> Connectivity {
+        Self::build(t, false)
+    }
+
+    fn build(t: &Topology, with_neighbours: bool) -> Connectivity {
         let n = t.nodes.len();
-        let mut wired = vec![false; n * n];
+        // Wires and blocked pairs as sorted lists per node (few), not N x N tables.
+        let mut wired: Vec<Vec<u32>> = vec![Vec::new(); n];
         for l in t.wired_links {
-            let (a, b) = (l.a as usize, l.b as usize);
-            wired[a * n + b] = true;
-            wired[b * n + a] = true;
+            wired[l.a as usize].push(l.b);
+            wired[l.b as usize].push(l.a);
         }
-        let mut blocked = vec![false; n * n];
+        let mut blocked: Vec<Vec<u32>> = vec![Vec::new(); n];
         for &[a, b] in t.blocked_radio_links {
-            let (a, b) = (a as usize, b as usize);
-            blocked[a * n + b] = true;
-            blocked[b * n + a] = true;
+            blocked[a as usize].push(b);
+            blocked[b as usize].push(a);
         }
-        let radio = |i: usize, j: usize| {
-            i != j
-                && t.nodes[i].wifi
-                && t.nodes[j].wifi
-                && reach(t.channel, t.standard, t.nodes, i, j).0
-                && reach(t.channel, t.standard, t.nodes, j, i).0
-        };
-        let mut neighbours = vec![Vec::new(); n];
+        for l in wired.iter_mut().chain(blocked.iter_mut()) {
+            l.sort_unstable();
+        }
+        let mut neighbours = vec![Vec::new(); if with_neighbours { n } else { 0 }];
         let mut adj: Vec<Vec<u32>> = vec![Vec::new(); n];
         for i in 0..n {
             for j in 0..n {
                 if i == j {
                     continue;
                 }
-                let w = wired[i * n + j];
-                let r = radio(i, j);
-                if w || r {
+                let w = wired[i].binary_search(&(j as u32)).is_ok();
+                let talk = roles_talk(t.nodes[i].role, t.nodes[j].role);
+                // The radio test only where it can matter (it costs two link budgets).
+                if !(with_neighbours || talk || w) {
+                    continue;
+                }
+                let r = radio_neighbours(t, i, j);
+                if with_neighbours && (w || r) {
                     neighbours[i].push(j as u32);
                 }
-                let usable = r && !blocked[i * n + j] && roles_talk(t.nodes[i].role, t.nodes[j].role);
+                let usable = r && talk && blocked[i].binary_search(&(j as u32)).is_err();
                 if w || usable {
                     adj[i].push(j as u32);
                 }
@@ -105,7 +226,7 @@ impl Connectivity {
         }
         // Breadth-first search from each destination; each node's next hop is its lowest-index
         // neighbour one hop closer (adjacency lists are in node order).
-        let mut next_hop = vec![NO_ROUTE; n * n];
+        let mut rows = vec![RouteRow::default(); n];
         let mut dist = vec![u32::MAX; n];
         let mut queue = std::collections::VecDeque::with_capacity(n);
         for d in 0..n {
@@ -120,26 +241,41 @@ impl Connectivity {
                     }
                 }
             }
-            for u in 0..n {
-                if dist[u] != u32::MAX && dist[u] > 0 {
+            for (u, row) in rows.iter_mut().enumerate() {
+                let hop = if dist[u] != u32::MAX && dist[u] > 0 {
                     let v = adj[u].iter().find(|&&v| dist[v as usize] == dist[u] - 1);
-                    next_hop[u * n + d] = *v.expect("a node at distance k has a neighbour at k - 1");
-                }
+                    let v = *v.expect("a node at distance k has a neighbour at k - 1");
+                    if v as usize == d {
+                        DIRECT
+                    } else {
+                        v
+                    }
+                } else {
+                    NO_ROUTE
+                };
+                row.push(d as u32, hop);
             }
         }
-        Connectivity { n, neighbours, next_hop }
+        for row in &mut rows {
+            row.densify(n);
+        }
+        Connectivity { n, neighbours, rows }
     }
 
     /// The next hop from `u` toward `d`, if any.
     pub fn next_hop(&self, u: usize, d: usize) -> Option<u32> {
-        let v = self.next_hop[u * self.n + d];
-        (v != NO_ROUTE).then_some(v)
+        match self.rows[u].get(d as u32) {
+            NO_ROUTE => None,
+            DIRECT => Some(d as u32),
+            v => Some(v),
+        }
     }
 
     /// Let explicit routes override the computed ones.
     pub fn apply(&mut self, routes: &[RouteSpec]) {
         for r in routes {
-            self.next_hop[r.node as usize * self.n + r.dst as usize] = r.next_hop;
+            let hop = if r.next_hop == r.dst { DIRECT } else { r.next_hop };
+            self.rows[r.node as usize].set(r.dst, hop);
         }
     }
 
@@ -167,7 +303,7 @@ impl Connectivity {
 
     /// Every next hop as one row per node (`NO_ROUTE` for none), for Python.
     pub fn table(&self) -> Vec<Vec<u32>> {
-        self.next_hop.chunks(self.n.max(1)).map(|c| c.to_vec()).collect()
+        (0..self.n).map(|u| (0..self.n).map(|d| self.next_hop(u, d).unwrap_or(NO_ROUTE)).collect()).collect()
     }
 }
 
@@ -192,10 +328,12 @@ pub fn connectivity_bytes(text: &str) -> Result<(usize, Vec<u8>, Vec<u8>), crate
     let t = TopologySpec::from_json(text)?;
     let c = Connectivity::compute(&t.topology());
     let n = c.n;
-    let mut next = Vec::with_capacity(4 * c.next_hop.len());
-    for &v in &c.next_hop {
-        let v = if v == NO_ROUTE { -1i32 } else { v as i32 };
-        next.extend_from_slice(&v.to_le_bytes());
+    let mut next = Vec::with_capacity(4 * n * n);
+    for u in 0..n {
+        for d in 0..n {
+            let v = c.next_hop(u, d).map_or(-1i32, |v| v as i32);
+            next.extend_from_slice(&v.to_le_bytes());
+        }
     }
     let row = n.div_ceil(8);
     let mut bits = vec![0u8; row * n];
@@ -278,6 +416,44 @@ mod tests {
         assert_eq!(c.trace(0, 2), Err(PathBreak::NoRoute { at: NodeId(0) }));
         c.apply(&[RouteSpec { node: 0, dst: 2, next_hop: 1 }, RouteSpec { node: 1, dst: 2, next_hop: 0 }]);
         assert!(matches!(c.trace(0, 2), Err(PathBreak::Loop { .. })));
+    }
+
+    #[test]
+    fn a_route_row_keeps_runs_and_splits_one_for_an_explicit_route() {
+        let mut r = RouteRow::default();
+        for (d, hop) in [(0, DIRECT), (1, 0), (2, 0), (3, NO_ROUTE), (4, 0), (5, 0), (6, 0)] {
+            r.push(d, hop);
+        }
+        assert_eq!(r.runs(), 4);
+        assert_eq!([0, 1, 2, 3, 4, 6, 99].map(|d| r.get(d)), [DIRECT, 0, 0, NO_ROUTE, 0, 0, 0]);
+        r.set(5, 9); // inside a run
+        r.set(1, DIRECT); // at a run's start
+        r.set(6, 7); // the start of the last run: 7 and on keep theirs
+        r.set(3, 0); // a run of one
+        assert_eq!((0..8).map(|d| r.get(d)).collect::<Vec<_>>(), [DIRECT, DIRECT, 0, 0, 0, 9, 7, 0]);
+    }
+
+    #[test]
+    fn a_bss_keeps_a_few_runs_per_node_whatever_its_size() {
+        // An AP and 300 stations 5 m around it: every station reaches the others through the
+        // AP; each row is at most four runs, not 301 entries.
+        let mut nodes = vec![node("ap", 0.0, Role::Ap)];
+        for i in 0..300 {
+            let a = i as f64 * std::f64::consts::TAU / 300.0;
+            nodes.push(NodeSpec {
+                position_m: [5.0 * a.cos(), 5.0 * a.sin(), 0.0],
+                ..node(&format!("s{i}"), 0.0, Role::Sta)
+            });
+        }
+        let ch = channel(20.0);
+        let t = open(&nodes, &ch);
+        let c = Connectivity::routes(&t);
+        assert!(c.rows.iter().all(|r| r.runs() <= 4), "{:?}", c.rows.iter().map(RouteRow::runs).max());
+        assert_eq!(
+            (c.next_hop(7, 200), c.next_hop(7, 0), c.next_hop(0, 7), c.next_hop(7, 7)),
+            (Some(0), Some(0), Some(7), None)
+        );
+        assert_eq!(c.table(), Connectivity::compute(&t).table());
     }
 
     #[test]

@@ -32,8 +32,9 @@ pub struct Node {
     pub role: Role,
     pub wifi: bool,
     pub position_m: [f64; 3],
-    /// Next hop per destination index; `None` = deliver directly if a neighbour.
-    pub routes: Vec<Option<NodeId>>,
+    /// Next hop per destination (runs of destinations, `net::routing::RouteRow`): a node,
+    /// or `DIRECT` / `NO_ROUTE` = deliver directly if a neighbour.
+    pub routes: crate::net::routing::RouteRow,
     /// (neighbour, link, direction) for each wired attachment.
     pub wired: Vec<(NodeId, LinkId, u8)>,
     /// Flows whose source is this node (saturating ones are refilled from here).
@@ -86,13 +87,14 @@ pub struct World {
 /// Compute the routes (`net::routing`), check the explicit ones and that every flow arrives
 /// (and its ACKs or feedback come back), and give each node its next hops.
 fn install_routes(spec: &WorldSpec, nodes: &mut [Node]) -> Result<(), SpecError> {
-    let mut conn = Connectivity::compute(&spec.topology());
+    let topology = spec.topology();
+    let mut conn = Connectivity::routes(&topology);
     let name = |i: u32| format!("{} ({:?})", i, spec.nodes[i as usize].name);
     for (i, r) in spec.routes.iter().enumerate() {
         if r.node == r.dst {
             return Err(SpecError(format!("routes.{i}.dst: node {} needs no route to itself", name(r.dst))));
         }
-        if !conn.is_neighbour(r.node as usize, r.next_hop as usize) {
+        if !crate::net::routing::are_neighbours(&topology, r.node as usize, r.next_hop as usize) {
             return Err(SpecError(format!(
                 "routes.{i}.next_hop: node {} is not a neighbour of node {} (wired, or each decodes the other)",
                 name(r.next_hop),
@@ -126,14 +128,8 @@ fn install_routes(spec: &WorldSpec, nodes: &mut [Node]) -> Result<(), SpecError>
             }
         }
     }
-    for (u, node) in nodes.iter_mut().enumerate() {
-        for d in 0..node.routes.len() {
-            // A direct neighbour needs no entry: `None` sends straight to the destination.
-            node.routes[d] = conn.next_hop(u, d).filter(|&v| v as usize != d).map(NodeId);
-        }
-    }
-    for r in &spec.routes {
-        nodes[r.node as usize].routes[r.dst as usize] = Some(NodeId(r.next_hop));
+    for (node, row) in nodes.iter_mut().zip(conn.rows) {
+        node.routes = row; // the explicit routes applied
     }
     Ok(())
 }
@@ -205,7 +201,7 @@ impl World {
                 role: ns.role,
                 wifi: ns.wifi,
                 position_m: ns.position_m,
-                routes: vec![None; n],
+                routes: Default::default(),
                 wired: Vec::new(),
                 sources: Vec::new(),
                 drops_no_route: 0,
