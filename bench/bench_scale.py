@@ -1,7 +1,10 @@
-"""Benchmark: how airtcp's cost grows with the number of stations (issue 18's baseline).
+"""Benchmark: how airtcp's cost grows with the number of stations (issue 18).
 
     .venv/bin/python bench/bench_scale.py                    # N = 1, 10, 50, 200, 1000; mesh 100
     .venv/bin/python bench/bench_scale.py --stations 1 10 --duration-s 5 --no-mesh
+    .venv/bin/python bench/bench_scale.py --per-station-grants   # without contention domains
+    .venv/bin/python bench/bench_saturation.py --standard 80211b --stations 50,200 --duration-s 20
+                                                             # the same BSS beside ns-3, with the ratio
 
 Scenarios, each in a fresh process so that its peak memory is its own:
 

@@ -54,10 +54,12 @@ def connectivity(topology_json: str) -> str:
     ``blocked_radio_links`` as JSON text), as JSON text ``{"neighbours": [[v, ...], ...],
     "next_hop": [[v or -1, ...], ...]}``. Raises ValueError if the topology is invalid."""
 
-def connectivity_bytes(topology_json: str) -> tuple[int, bytes, bytes]:
-    """:func:`connectivity` in binary for large topologies: the node count, the next hops as
-    little-endian int32 row by row (-1: none), the neighbours as a bitmap of ceil(n / 8)-byte
-    rows. Raises ValueError if the topology is invalid."""
+def connectivity_bytes(topology_json: str) -> tuple[int, bytes, bytes, bytes, bytes]:
+    """:func:`connectivity` in binary for large topologies: the node count; the routes as runs
+    of destinations per node, little-endian: offsets (uint32, n + 1; node u's runs are
+    offsets[u]..offsets[u + 1]), run starts (uint32) and next hops (int32: -2 the destination
+    itself, -1 none); the neighbours as a bitmap of ceil(n / 8)-byte rows. Raises ValueError
+    if the topology is invalid."""
 
 def tables() -> str:
     """The core's name tables and limits as JSON text (PHY modes, standards' modes, congestion

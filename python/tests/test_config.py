@@ -659,7 +659,7 @@ def test_wrong_type():
     msg = one_problem({"stations": "ten"})
     assert msg == (
         'stations: wrong type: expected an integer (got "ten"; '
-        'allowed: integer 1..2000 (topology "bss" only))'
+        'allowed: integer 1..5000 (topology "bss" only))'
     )
 
 
@@ -730,7 +730,7 @@ def test_malformed_toml(write_toml):
 
 def test_stations_zero():
     msg = one_problem({"stations": 0})
-    assert msg == 'stations: must be >= 1 (got 0; allowed: integer 1..2000 (topology "bss" only))'
+    assert msg == 'stations: must be >= 1 (got 0; allowed: integer 1..5000 (topology "bss" only))'
 
 
 def test_payload_too_large_explains_the_limit():

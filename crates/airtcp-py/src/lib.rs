@@ -75,16 +75,24 @@ fn connectivity(topology_json: &str) -> PyResult<String> {
     airtcp_core::net::routing::connectivity_json(topology_json).map_err(|e| PyValueError::new_err(e.0))
 }
 
-/// [`connectivity`] in binary for large topologies: (node count, next hops as little-endian
-/// i32 row by row with -1 for none, neighbours as a bitmap of ceil(n / 8)-byte rows).
+/// [`connectivity`] in binary for large topologies: (node count, the routes as runs per node:
+/// offsets (u32, n + 1), run starts (u32), next hops (i32: -2 the destination itself, -1
+/// none), all little-endian; neighbours as a bitmap of ceil(n / 8)-byte rows).
 #[pyfunction]
+#[allow(clippy::type_complexity)]
 fn connectivity_bytes<'py>(
     py: Python<'py>,
     topology_json: &str,
-) -> PyResult<(usize, Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
-    let (n, next, bits) = airtcp_core::net::routing::connectivity_bytes(topology_json)
+) -> PyResult<(usize, Bound<'py, PyBytes>, Bound<'py, PyBytes>, Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
+    let (n, r, bits) = airtcp_core::net::routing::connectivity_bytes(topology_json)
         .map_err(|e| PyValueError::new_err(e.0))?;
-    Ok((n, PyBytes::new(py, &next), PyBytes::new(py, &bits)))
+    Ok((
+        n,
+        PyBytes::new(py, &r.offsets),
+        PyBytes::new(py, &r.starts),
+        PyBytes::new(py, &r.hops),
+        PyBytes::new(py, &bits),
+    ))
 }
 
 /// Probability that `bits` bits sent at `mode` (a mode name, e.g. "OfdmRate54Mbps") survive an

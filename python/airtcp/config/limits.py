@@ -51,10 +51,13 @@ MAX_QUEUE_PACKETS = _CORE_LIMITS["max_queue_packets"]  # a saturating source fil
 MAX_INITIAL_CWND = _CORE_LIMITS["max_initial_cwnd"]  # segments
 MAX_CLAP_SEGMENTS = 2**32 - 1  # segments of one CLAP transfer (32-bit sequence numbers)
 MAX_FILE_BYTES = 10**12  # 1 TB (the core allows 10^15)
-# Nodes of a scenario: the core computes routes between every pair (a table of N^2 4-byte
-# entries), once for the expansion's checks and once to run: 2000 stations and their AP set up
-# in about 0.5 s and 170 MB (docs/validation.md section 19).
-MAX_NODES = 2001
+# Nodes of a scenario: the core keeps routes as runs of destinations (a few per node in a BSS)
+# and one listener list per collision domain, so memory grows with N; what grows with N^2 is
+# time (the link budgets of every pair, at set-up): 2000 stations and their AP set up in about
+# 0.4 s and 100 MB, 4000 in 0.85 s and 166 MB (docs/validation.md section 19).
+MAX_NODES = 5001
+# A chain blocks every radio link but consecutive nodes': hops^2 / 2 pairs in the spec.
+MAX_CHAIN_HOPS = 2000
 MAX_REPORT_INTERVALS = _CORE_LIMITS["max_report_intervals"]  # duration_s / report_interval_s
 # Deepest nesting of tables and arrays a scenario may have (the deepest real one has 4).
 MAX_DEPTH = 32

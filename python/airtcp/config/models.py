@@ -47,6 +47,7 @@ from airtcp.config.limits import (
     _U32_MAX,
     CC_NAMES,
     MAX_CBR_RATE_MBPS,
+    MAX_CHAIN_HOPS,
     MAX_CLAP_MSS_BYTES,
     MAX_DISTANCE_M,
     MAX_FILE_BYTES,
@@ -1330,10 +1331,10 @@ class Scenario(_Model):
     )
     hops: int = _field(
         1,
-        f'integer 1..{MAX_NODES - 1} (topology "chain" only)',
+        f'integer 1..{MAX_CHAIN_HOPS} (topology "chain" only)',
         'chain "n0".."n{hops}", hops + 1 nodes',
         ge=1,
-        le=MAX_NODES - 1,
+        le=MAX_CHAIN_HOPS,
     )
     spacing_m: float = _field(
         10.0,

@@ -11,6 +11,7 @@ routes and the blocked links, and the core computes the same routes again when i
 
 from __future__ import annotations
 
+import bisect
 import json
 import sys
 from array import array
@@ -21,28 +22,46 @@ __all__ = ["Connectivity", "RouteTable", "chain_blocked_links", "connectivity"]
 
 class Connectivity:
     """Neighbours and computed routes of a topology, by node index, as the core computed them
-    (kept in the core's binary form: N^2 next hops and an N^2-bit neighbour map, read as
-    asked)."""
+    (kept in the core's binary form: each node's routes as runs of destinations with the same
+    next hop, a few per node in a BSS, and an N^2-bit neighbour map, read as asked)."""
 
-    __slots__ = ("_bits", "_next", "_row", "n")
+    __slots__ = ("_bits", "_hops", "_offsets", "_row", "_starts", "n")
 
-    def __init__(self, n: int = 0, next_hop: bytes = b"", neighbour_bits: bytes = b"") -> None:
+    def __init__(
+        self,
+        n: int = 0,
+        offsets: bytes = b"\0\0\0\0",
+        starts: bytes = b"",
+        hops: bytes = b"",
+        neighbour_bits: bytes = b"",
+    ) -> None:
         self.n = n
-        self._next = array("i")
-        self._next.frombytes(next_hop)
+        self._offsets, self._starts, self._hops = array("I"), array("I"), array("i")
+        self._offsets.frombytes(offsets)
+        self._starts.frombytes(starts)
+        self._hops.frombytes(hops)
         if sys.byteorder != "little":
-            self._next.byteswap()
+            for a in (self._offsets, self._starts, self._hops):
+                a.byteswap()
         self._bits = neighbour_bits
         self._row = (n + 7) // 8
 
     @classmethod
     def isolated(cls, n: int) -> Connectivity:
         """``n`` nodes without neighbours or routes."""
-        return cls(n, array("i", [-1]).tobytes() * (n * n), bytes(((n + 7) // 8) * n))
+        offsets = array("I", range(n + 1)).tobytes()
+        return cls(
+            n, offsets, bytes(4 * n), array("i", [-1]).tobytes() * n, bytes(((n + 7) // 8) * n)
+        )
 
     def next_hop(self, u: int, d: int) -> int:
         """The next hop from ``u`` toward ``d``, -1 if none (or ``u == d``)."""
-        return self._next[u * self.n + d]
+        lo, hi = self._offsets[u], self._offsets[u + 1]
+        k = bisect.bisect_right(self._starts, d, lo, hi) - 1
+        if k < lo:
+            return -1
+        v = self._hops[k]
+        return d if v == -2 else v
 
     def neighbours(self, u: int) -> frozenset[int]:
         """Node ``u``'s neighbours: wired peers and radio neighbours, whatever their roles."""
@@ -54,13 +73,19 @@ class Connectivity:
     def routes(self) -> dict[tuple[int, int], int]:
         """Every computed route ``{(node, dst): next_hop}``; a neighbour is its own next hop."""
         n = self.n
-        return {(k // n, k % n): v for k, v in enumerate(self._next) if v >= 0}
+        out = {}
+        for u in range(n):
+            for d in range(n):
+                v = self.next_hop(u, d)
+                if v >= 0:
+                    out[(u, d)] = v
+        return out
 
 
 class RouteTable:
     """The next hop from a node toward a destination: an explicit route if one is given, else
-    the core's computed one. Looked up in the core's matrix as asked, never copied into a
-    dict of every pair (a BSS of N stations has N^2 of them)."""
+    the core's computed one. Looked up in the core's runs as asked, never copied into a dict
+    of every pair (a BSS of N stations has N^2 of them)."""
 
     __slots__ = ("_conn", "_explicit")
 
@@ -83,8 +108,8 @@ def connectivity(topology: dict[str, Any]) -> Connectivity:
     """
     from airtcp import _core
 
-    n, next_hop, bits = _core.connectivity_bytes(json.dumps(topology))
-    return Connectivity(n, next_hop, bits)
+    n, offsets, starts, hops, bits = _core.connectivity_bytes(json.dumps(topology))
+    return Connectivity(n, offsets, starts, hops, bits)
 
 
 def chain_blocked_links(chain_len: int) -> list[list[int]]:

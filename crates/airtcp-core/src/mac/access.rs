@@ -200,7 +200,7 @@ impl Wifi {
             return;
         }
         mac.counting = false;
-        let in_domain = self.domains.has(node);
+        let mut cancelled = 0u8; // a bit per access category
         for ac in 0..AC_COUNT {
             if mac.txops[ac].backoff_pending {
                 let count_start = mac.idle_start + mac.ifs(ac, &timing);
@@ -215,13 +215,16 @@ impl Wifi {
             // A grant due exactly now still fires: both stations transmit in this slot.
             if txop.grant.deadline().is_some_and(|d| d > now) {
                 txop.grant.cancel();
-                if in_domain {
-                    self.domains.cancel(node, ac);
-                }
+                cancelled |= 1 << ac;
             }
         }
         if mac.beacon_pending && mac.beacon_grant.deadline().is_some_and(|d| d > now) {
             mac.beacon_grant.cancel();
+        }
+        if cancelled != 0 && self.domains.has(node) {
+            for ac in (0..AC_COUNT).filter(|ac| cancelled >> ac & 1 == 1) {
+                self.domains.cancel(node, ac);
+            }
         }
     }
 

@@ -213,6 +213,10 @@ impl PeerTable {
     /// The entry of `peer`, or `NO_ENTRY`.
     #[inline(always)]
     fn slot(&self, peer: usize) -> u32 {
+        // The first peer written first: a station's AP, most lookups of most tables.
+        if self.sparse[0].0 as usize == peer {
+            return self.sparse[0].1;
+        }
         if !self.dense.is_empty() {
             return self.dense[peer];
         }
@@ -255,6 +259,7 @@ impl std::ops::IndexMut<usize> for PeerTable {
                     self.dense[p as usize] = s;
                 }
                 self.sparse_len = 0;
+                self.sparse[0] = (u32::MAX, NO_ENTRY);
                 self.dense[peer] = e;
             }
         }

@@ -320,20 +320,39 @@ pub fn connectivity_json(text: &str) -> Result<String, crate::spec::SpecError> {
     Ok(serde_json::json!({"neighbours": c.neighbours, "next_hop": next}).to_string())
 }
 
+/// The routes of [`connectivity_bytes`]: each node's [`RouteRow`] runs, as little-endian
+/// arrays: `offsets` (`n + 1` u32: node u's runs are `offsets[u]..offsets[u + 1]`), `starts`
+/// (u32: each run's first destination) and `hops` (i32: the next hop, -2 for the destination
+/// itself, -1 for none).
+pub struct RouteBytes {
+    pub offsets: Vec<u8>,
+    pub starts: Vec<u8>,
+    pub hops: Vec<u8>,
+}
+
 /// The same as [`connectivity_json`] in binary, for large topologies (a JSON document of N^2
 /// numbers takes longer to make and read than the routes take to compute): the node count, the
-/// next hops as little-endian `i32` at `u * n + d` (-1: none), and the neighbours as a bitmap
-/// of `n` rows of `ceil(n / 8)` bytes (bit `v % 8` of byte `v / 8` of row `u`).
-pub fn connectivity_bytes(text: &str) -> Result<(usize, Vec<u8>, Vec<u8>), crate::spec::SpecError> {
+/// routes as runs ([`RouteBytes`]: a few per node in a BSS, not N), and the neighbours as a
+/// bitmap of `n` rows of `ceil(n / 8)` bytes (bit `v % 8` of byte `v / 8` of row `u`).
+pub fn connectivity_bytes(text: &str) -> Result<(usize, RouteBytes, Vec<u8>), crate::spec::SpecError> {
     let t = TopologySpec::from_json(text)?;
     let c = Connectivity::compute(&t.topology());
     let n = c.n;
-    let mut next = Vec::with_capacity(4 * n * n);
-    for u in 0..n {
-        for d in 0..n {
-            let v = c.next_hop(u, d).map_or(-1i32, |v| v as i32);
-            next.extend_from_slice(&v.to_le_bytes());
+    let mut r = RouteBytes { offsets: Vec::with_capacity(4 * (n + 1)), starts: Vec::new(), hops: Vec::new() };
+    let mut runs = 0u32;
+    r.offsets.extend_from_slice(&runs.to_le_bytes());
+    for row in &c.rows {
+        for (&s, &h) in row.starts.iter().zip(&row.hops) {
+            let h = match h {
+                NO_ROUTE => -1i32,
+                DIRECT => -2,
+                v => v as i32,
+            };
+            r.starts.extend_from_slice(&s.to_le_bytes());
+            r.hops.extend_from_slice(&h.to_le_bytes());
         }
+        runs += row.runs() as u32;
+        r.offsets.extend_from_slice(&runs.to_le_bytes());
     }
     let row = n.div_ceil(8);
     let mut bits = vec![0u8; row * n];
@@ -342,7 +361,7 @@ pub fn connectivity_bytes(text: &str) -> Result<(usize, Vec<u8>, Vec<u8>), crate
             bits[u * row + v as usize / 8] |= 1 << (v % 8);
         }
     }
-    Ok((n, next, bits))
+    Ok((n, r, bits))
 }
 
 /// Why a path stops.
