@@ -100,6 +100,11 @@ def main() -> None:
         help="every station schedules its own grant events (mac.per_station_grants): the same "
         "results at the cost airtcp had before contention domains",
     )  # fmt: skip
+    ap.add_argument(
+        "--plot", metavar="FILE",
+        help="also run the BSSs with per-station grants and draw both: events per MAC attempt "
+        "and simulated seconds per wall second against the number of stations",
+    )  # fmt: skip
     ap.add_argument("--child", help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.child:
@@ -110,6 +115,45 @@ def main() -> None:
         cfgs.append(mesh_grid(10, max(a.duration_s, 20.0)))
     if a.per_station_grants:
         cfgs = [{**c, "mac": {**c.get("mac", {}), "per_station_grants": True}} for c in cfgs]
+    rows = table(cfgs)
+    if a.plot:
+        print("per-station grants:")
+        ref = table(
+            [{**bss(n, a.duration_s), "mac": {"per_station_grants": True}} for n in a.stations]
+        )
+        plot(a.plot, [r for r in rows if r["name"].startswith("bss")], ref)
+
+
+def plot(path: str, domains: list[dict[str, Any]], per_station: list[dict[str, Any]]) -> None:
+    """Events per attempt and simulated seconds per wall second against N, both ways."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(9, 3.6))
+    for rows, label, style in ((per_station, "a grant event per station", "o--"),
+                               (domains, "contention domains", "s-")):  # fmt: skip
+        n = [r["nodes"] - 1 for r in rows]
+        ax1.plot(n, [r["events"] / max(1, r["attempts"]) for r in rows], style, label=label)
+        ax2.plot(n, [r["sim_s"] / r["wall_s"] for r in rows], style, label=label)
+    for ax in (ax1, ax2):
+        ax.set_xscale("log")
+        ax.set_xlabel("saturated 802.11b stations (one collision domain)")
+        ax.grid(True, which="both", alpha=0.3)
+    ax1.set_ylabel("scheduler events per MAC attempt")
+    ax2.set_yscale("log")
+    ax2.set_ylabel("simulated s per wall s")
+    ax2.axhline(5, color="grey", lw=0.8, ls=":")
+    ax1.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    print(f"wrote {path}")
+
+
+def table(cfgs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Run each scenario in its own process; print a row each; return the raw rows."""
+    rows = []
     print(f"{'scenario':<10} {'nodes':>5} {'events':>10} {'attempts':>9} {'ev/attempt':>10} "
           f"{'ev/frame':>9} {'sim s/wall s':>12} {'set-up s':>8} {'peak MB':>8} {'KB/node':>8}")  # fmt: skip
     for cfg in cfgs:
@@ -118,12 +162,14 @@ def main() -> None:
             capture_output=True, text=True, check=True,
         )  # fmt: skip
         r = json.loads(out.stdout.strip().splitlines()[-1])
+        rows.append(r)
         per_attempt = r["events"] / max(1, r["attempts"])
         per_frame = r["events"] / max(1, r["delivered"])
         print(f"{r['name']:<10} {r['nodes']:>5} {r['events']:>10} {r['attempts']:>9} "
               f"{per_attempt:>10.1f} {per_frame:>9.1f} {r['sim_s'] / r['wall_s']:>12.1f} "
               f"{r['setup_s']:>8.3f} {r['peak_kb'] / 1024:>8.1f} "
               f"{r['peak_kb'] / r['nodes']:>8.1f}")  # fmt: skip
+    return rows
 
 
 if __name__ == "__main__":
