@@ -552,3 +552,19 @@ fn an_rt2800_retry_limit_of_r_gives_r_plus_one_attempts() {
     // Each failure is a retransmission or a drop (the frame on the air at the end aside).
     assert!(sta.failures.abs_diff(sta.retries + sta.drops_retry_limit) <= 1);
 }
+
+#[test]
+fn saturating_sources_sharing_a_queue_take_turns() {
+    // An AP loading two stations from one queue: each source gets a packet in turn, so the
+    // two share the link (equal 802.11a rates: goodputs within 5 %); the first does not take
+    // every free slot.
+    let mut spec = bss(2, "80211a", 54.0, 6.0, 1500, 3.0);
+    spec["flows"] = json!([
+        {"kind": "udp_saturating", "src": 0, "dst": 1, "payload_bytes": 1500},
+        {"kind": "udp_saturating", "src": 0, "dst": 2, "payload_bytes": 1500},
+    ]);
+    let out = run_value(&spec, 1);
+    let (a, b) = (out.summary.flows[0].goodput_bps, out.summary.flows[1].goodput_bps);
+    assert!(a > 1e6 && b > 1e6, "{a} {b}");
+    assert!((a - b).abs() / a.max(b) < 0.05, "{a} {b}");
+}

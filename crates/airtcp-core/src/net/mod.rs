@@ -129,6 +129,9 @@ pub struct Flow {
     pub delivered_bytes: u64,
     pub delay_sum_ns: u128,
     pub lost: u64,
+    /// A saturating source that shares its node's queue with another one: they take turns
+    /// (`World::refill`).
+    pub shares_queue: bool,
     /// Goodput bytes per reporting interval after the warm-up (iperf-like), if asked for.
     pub report_every: Option<Dur>,
     pub report_bytes: Vec<u64>,
@@ -151,6 +154,7 @@ impl Flow {
             delivered_bytes: 0,
             delay_sum_ns: 0,
             lost: 0,
+            shares_queue: false,
             report_every: f.report_interval_ns.map(Dur),
             report_bytes: Vec::new(),
         }
@@ -235,10 +239,15 @@ impl World {
 
     /// Keep the first-hop queue of every saturating source at `node` full.
     pub(crate) fn refill(&mut self, node: NodeId, now: SimTime) {
+        let mut shared = false;
         for i in 0..self.nodes[node.idx()].sources.len() {
             let f = self.nodes[node.idx()].sources[i];
             let flow = &self.flows[f.idx()];
             if flow.kind != FlowKind::UdpSaturating || !flow.active(now) {
+                continue;
+            }
+            if flow.shares_queue {
+                shared = true;
                 continue;
             }
             // Bounded by the queue limit: each pass either fills one slot or stops.
@@ -246,6 +255,30 @@ impl World {
                 if !self.generate(f, now) {
                     break;
                 }
+            }
+        }
+        if shared {
+            self.refill_shared(node, now);
+        }
+    }
+
+    /// Saturating sources of `node` that share a queue (several destinations loaded from one
+    /// node) take turns, a packet each from the one after the last served, so that none starves
+    /// (an application writing to several sockets in turn).
+    fn refill_shared(&mut self, node: NodeId, now: SimTime) {
+        let n = self.nodes[node.idx()].sources.len();
+        let mut k = self.nodes[node.idx()].next_shared;
+        let mut misses = 0;
+        while misses < n {
+            let f = self.nodes[node.idx()].sources[k % n];
+            k += 1;
+            let flow = &self.flows[f.idx()];
+            let turn = flow.kind == FlowKind::UdpSaturating && flow.shares_queue && flow.active(now);
+            if turn && self.first_hop_has_room(f) && self.generate(f, now) {
+                misses = 0;
+                self.nodes[node.idx()].next_shared = k % n;
+            } else {
+                misses += 1;
             }
         }
     }

@@ -39,6 +39,8 @@ pub struct Node {
     pub wired: Vec<(NodeId, LinkId, u8)>,
     /// Flows whose source is this node (saturating ones are refilled from here).
     pub sources: Vec<FlowId>,
+    /// Where the turns of its queue-sharing saturating sources go on (`World::refill`).
+    pub next_shared: usize,
     /// Packets this node had no route for (a report counter).
     pub drops_no_route: u64,
 }
@@ -204,6 +206,7 @@ impl World {
                 routes: Default::default(),
                 wired: Vec::new(),
                 sources: Vec::new(),
+                next_shared: 0,
                 drops_no_route: 0,
             });
             // The node's own rate control, else the channel's (each standard has its modes).
@@ -268,6 +271,21 @@ impl World {
                 None
             });
             sched.at(SimTime(f.start_ns), Event::FlowStart(id));
+        }
+        // Saturating sources of one node that share a queue (its access category's under EDCA,
+        // its one queue otherwise) take turns instead of the first taking every free slot.
+        for node in &nodes {
+            let queue = |f: &Flow| if qos && node.wifi { f.ac } else { 0 };
+            let saturating: Vec<usize> = node
+                .sources
+                .iter()
+                .map(|f| f.idx())
+                .filter(|&f| flows[f].kind == FlowKind::UdpSaturating)
+                .collect();
+            for &f in &saturating {
+                let q = queue(&flows[f]);
+                flows[f].shares_queue = saturating.iter().any(|&g| g != f && queue(&flows[g]) == q);
+            }
         }
         if w.lnmac {
             for (i, ns) in spec.nodes.iter().enumerate() {
