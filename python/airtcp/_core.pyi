@@ -40,6 +40,9 @@ class Sim:
         """(attempts, acked, given_up, last_rate_bps) of the node's data frames to ``peer``."""
     def last_rx_snr_db(self, node_index: int) -> tuple[int, float] | None:
         """(transmitter, SNR dB) of the last frame the node received (radio model)."""
+    def peer_snr_db(self, node_index: int, peer: int) -> float | None:
+        """SNR dB of the last frame the node received from ``peer`` addressed to it (radio
+        model, with some node's rate control "agent")."""
     def tcp(self, flow: int) -> dict[str, int] | None:
         """The TCP sender of ``flow`` (cwnd, ssthresh, RTTs, bytes, counters), or None."""
     def set_cwnd(self, flow: int, segments: int) -> None:

@@ -54,14 +54,15 @@ CWND_FACTORS = (0.5, 0.8, 1.0, 1.25, 2.0)
 _CWND_MAX = 2000
 
 
-def rate_scenario(episode_s: float) -> dict[str, Any]:
-    """The rate environment's world: 802.11a, an AP and one station moving at 1-10 m/s by
-    random waypoint over 140 m x 140 m around it, ns-3's log-distance path loss (exponent 3)
-    with Rayleigh fading, so the station's SNR spans about 0-60 dB; saturating UDP down."""
+def rate_scenario(episode_s: float, stations: int = 1) -> dict[str, Any]:
+    """The rate environment's world: 802.11a, an AP and ``stations`` stations moving at 1-10
+    m/s by random waypoint over 140 m x 140 m around it, ns-3's log-distance path loss
+    (exponent 3) with Rayleigh fading, so a station's SNR spans about 0-60 dB; saturating UDP
+    from the AP to each (the sources take turns in the AP's queue)."""
     return {
         "name": "gym-rate",
         "topology": "bss",
-        "stations": 1,
+        "stations": stations,
         "spacing_m": 10.0,
         "standard": "80211a",
         "basic_rate_mbps": 6,
@@ -76,7 +77,10 @@ def rate_scenario(episode_s: float) -> dict[str, Any]:
         },
         "channel": {"model": "radio", "fading": "rayleigh"},
         "mac": {"rate_control": "agent"},
-        "flows": [{"kind": "udp-saturating", "src": "ap", "dst": "sta1", "payload_bytes": 1500}],
+        "flows": [
+            {"kind": "udp-saturating", "src": "ap", "dst": f"sta{k + 1}", "payload_bytes": 1500}
+            for k in range(stations)
+        ],
     }
 
 
@@ -107,7 +111,7 @@ class _AirtcpEnv(gymnasium.Env[np.ndarray, np.int64]):
     metadata: dict[str, Any] = {"render_modes": []}
 
     def __init__(
-        self, scenario: Mapping[str, Any], step_ms: float, sender: str, receiver: str
+        self, scenario: Mapping[str, Any], step_ms: float, sender: str, receivers: Sequence[str]
     ) -> None:
         if not step_ms > 0:
             raise ValueError(f"step_ms: must be > 0 (got {step_ms!r})")
@@ -115,12 +119,17 @@ class _AirtcpEnv(gymnasium.Env[np.ndarray, np.int64]):
         self._spec_json = sc.spec_json()
         spec = json.loads(self._spec_json)
         names = [n["name"] for n in spec["nodes"]]
-        for field, name in (("sender", sender), ("receiver", receiver)):
+        if not receivers:
+            raise ValueError("receivers: at least one node")
+        for field, name in (("sender", sender), *(("receivers", r) for r in receivers)):
             if name not in names:
                 raise ValueError(f"{field}: no node {name!r} (nodes: {', '.join(names)})")
         if not spec.get("flows"):
             raise ValueError("scenario: no flow to drive (flows: an empty list)")
-        self.sender, self.receiver = names.index(sender), names.index(receiver)
+        self.sender = names.index(sender)
+        self.receivers = [names.index(r) for r in receivers]
+        self.receiver = self.receivers[0]
+        self._flows = range(len(spec["flows"]))  # the reward counts every flow's goodput
         self.step_ns = round(step_ms * 1e6)
         self.sim: Any = None
         self._t_ns = 0
@@ -139,69 +148,96 @@ class _AirtcpEnv(gymnasium.Env[np.ndarray, np.int64]):
         """Advance one step: (the step's goodput [Mbit/s], whether the episode ended)."""
         self._t_ns += self.step_ns
         done = self.sim.advance(self._t_ns)
-        delivered = self.sim.delivered_bytes(0)
+        delivered = sum(self.sim.delivered_bytes(f) for f in self._flows)
         mbps = (delivered - self._delivered) * 8 / (self.step_ns / 1e9) / 1e6
         self._delivered = delivered
         return mbps, done
 
 
 class RateControlEnv(_AirtcpEnv):
-    """Pick the AP's data mode toward a moving station every ``step_ms`` (module docstring)."""
+    """Pick the AP's data mode toward each of ``stations`` moving stations every ``step_ms``
+    (module docstring). One station: a ``Discrete`` action and an observation of shape (4,);
+    more: a ``MultiDiscrete`` action (a mode per station) and one row of 4 per station."""
 
     def __init__(
         self,
         episode_s: float = 20.0,
         step_ms: float = 100.0,
+        stations: int = 1,
         scenario: Mapping[str, Any] | None = None,
         sender: str = "ap",
-        receiver: str = "sta1",
+        receivers: Sequence[str] | None = None,
     ) -> None:
-        base = copy.deepcopy(dict(scenario)) if scenario is not None else rate_scenario(episode_s)
-        super().__init__(base, step_ms, sender, receiver)
+        if isinstance(stations, bool) or not isinstance(stations, int) or stations < 1:
+            raise ValueError(f"stations: must be an integer >= 1 (got {stations!r})")
+        base = (
+            copy.deepcopy(dict(scenario))
+            if scenario is not None
+            else rate_scenario(episode_s, stations)
+        )
+        if receivers is None:
+            receivers = [f"sta{k + 1}" for k in range(stations)]
+        super().__init__(base, step_ms, sender, receivers)
         from airtcp import _core
 
         modes = _core.Sim(self._spec_json, 0).agent_modes(self.sender)
         if not modes:
             raise ValueError(f'mac.rate_control: node {sender!r} must use "agent"')
         self.modes: list[tuple[str, int]] = list(modes)
-        self.action_space = spaces.Discrete(len(self.modes))
-        self.observation_space = spaces.Box(
-            np.array([-10.0, 0.0, 0.0, 0.0], dtype=np.float32),
-            np.array([80.0, 1.0, 100.0, 1.0], dtype=np.float32),
-            dtype=np.float32,
-        )
-        self._mode = 0
-        self._snr = 0.0
-        self._link = (0, 0)
+        k, m = len(self.receivers), len(self.modes)
+        self._multi = k > 1
+        lo = np.array([-10.0, 0.0, 0.0, 0.0], dtype=np.float32)
+        hi = np.array([80.0, 1.0, 100.0, 1.0], dtype=np.float32)
+        if self._multi:
+            self.action_space: spaces.Space[Any] = spaces.MultiDiscrete([m] * k)
+            self.observation_space = spaces.Box(np.tile(lo, (k, 1)), np.tile(hi, (k, 1)))
+        else:
+            self.action_space = spaces.Discrete(m)
+            self.observation_space = spaces.Box(lo, hi, dtype=np.float32)
+        self._mode = [0] * k
+        self._snr = [0.0] * k
+        self._link = [(0, 0)] * k
 
     def _observe(self) -> tuple[np.ndarray, dict[str, Any]]:
-        last = self.sim.last_rx_snr_db(self.sender)
-        if last is not None and last[0] == self.receiver:
-            self._snr = float(np.clip(last[1], -10.0, 80.0))
-        attempts, acked, _, _ = self.sim.link(self.sender, self.receiver)
-        d_att, d_ack = attempts - self._link[0], acked - self._link[1]
-        self._link = (attempts, acked)
-        ok = d_ack / d_att if d_att else 0.0
-        obs = np.array(
-            [self._snr, ok, min(d_att / 100.0, 100.0), self._mode / max(1, len(self.modes) - 1)],
-            dtype=np.float32,
-        )
-        info = {"attempts": d_att, "acked": d_ack, "mode": self.modes[self._mode][0]}
+        rows, att, ack = [], [], []
+        top = max(1, len(self.modes) - 1)
+        for i, r in enumerate(self.receivers):
+            snr = self.sim.peer_snr_db(self.sender, r)
+            if snr is None and len(self.receivers) == 1:
+                last = self.sim.last_rx_snr_db(self.sender)  # the range model: none
+                snr = last[1] if last is not None and last[0] == r else None
+            if snr is not None:
+                self._snr[i] = float(np.clip(snr, -10.0, 80.0))
+            attempts, acked, _, _ = self.sim.link(self.sender, r)
+            d_att, d_ack = attempts - self._link[i][0], acked - self._link[i][1]
+            self._link[i] = (attempts, acked)
+            ok = d_ack / d_att if d_att else 0.0
+            rows.append([self._snr[i], ok, min(d_att / 100.0, 100.0), self._mode[i] / top])
+            att.append(d_att)
+            ack.append(d_ack)
+        obs = np.array(rows if self._multi else rows[0], dtype=np.float32)
+        names = [self.modes[m][0] for m in self._mode]
+        if self._multi:
+            info: dict[str, Any] = {"attempts": att, "acked": ack, "mode": names}
+        else:
+            info = {"attempts": att[0], "acked": ack[0], "mode": names[0]}
         return obs, info
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
         self._new_sim(seed)
-        self._mode, self._snr, self._link = 0, 0.0, (0, 0)
+        k = len(self.receivers)
+        self._mode, self._snr, self._link = [0] * k, [0.0] * k, [(0, 0)] * k
         return self._observe()
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        a = int(action)
-        if not self.action_space.contains(a):
-            raise ValueError(f"action: {action!r} (allowed: 0..{len(self.modes) - 1})")
-        self._mode = a
-        self.sim.set_mode(self.sender, self.receiver, a)
+        acts = np.asarray(action).reshape(-1) if self._multi else [action]
+        if not self.action_space.contains(np.asarray(action) if self._multi else int(action)):
+            raise ValueError(f"action: {action!r} (allowed: {self.action_space})")
+        for i, (r, a) in enumerate(zip(self.receivers, acts, strict=True)):
+            self._mode[i] = int(a)
+            self.sim.set_mode(self.sender, r, int(a))
         mbps, done = self._advance()
         obs, info = self._observe()
         info["goodput_mbps"] = mbps
@@ -225,7 +261,7 @@ class CongestionControlEnv(_AirtcpEnv):
             if scenario is not None
             else congestion_scenario(episode_s)
         )
-        super().__init__(base, step_ms, sender, receiver)
+        super().__init__(base, step_ms, sender, [receiver])
         from airtcp import _core
 
         if _core.Sim(self._spec_json, 0).tcp(0) is None:

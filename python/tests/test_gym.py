@@ -116,3 +116,27 @@ def test_bad_input_names_the_field() -> None:
         venv = ag.VectorEnv([ag.RateControlEnv] * 2)
         venv.reset(seed=1)
         venv.step(np.array([1, 2, 3]))
+
+
+def test_the_rate_environment_drives_each_station_of_a_cell() -> None:
+    # Three stations: a mode per station, a row per station with its own SNR (the AP's last
+    # ACK from it); different walks give different SNRs.
+    env = ag.RateControlEnv(episode_s=2.0, stations=3)
+    check_env(env, skip_render_check=True)
+    assert isinstance(env.action_space, gymnasium.spaces.MultiDiscrete)
+    obs, _ = env.reset(seed=2)
+    assert obs.shape == (3, 4)
+    for _ in range(5):
+        obs, r, _, _, info = env.step(np.array([0, 3, 7]))
+    assert info["mode"] == ["OfdmRate6Mbps", "OfdmRate18Mbps", "OfdmRate54Mbps"]
+    assert len(set(obs[:, 0])) == 3, obs[:, 0]  # three SNRs
+    assert min(info["attempts"]) > 0, (
+        "every station is served in every step (the AP's sources take turns)"
+    )
+    assert all(-10 <= s <= 80 for s in obs[:, 0])
+    assert r >= 0
+    venv = ag.VectorEnv([lambda: ag.RateControlEnv(episode_s=1.0, stations=3)] * 2)
+    obs, _ = venv.reset(seed=1)
+    assert obs.shape == (2, 3, 4) and venv.action_space.shape == (2, 3)
+    obs, r, *_ = venv.step(venv.action_space.sample())
+    assert obs.shape == (2, 3, 4) and r.shape == (2,)

@@ -186,6 +186,12 @@ impl Sim {
         self.world.last_rx_snr_db(node(node_index)).map(|(n, db)| (n.0, db))
     }
 
+    /// SNR [dB] of the last frame `node` received from `peer` addressed to it (radio model,
+    /// with some node's rate control "agent"), else None.
+    fn peer_snr_db(&self, node_index: u32, peer: u32) -> Option<f64> {
+        self.world.peer_snr_db(node(node_index), node(peer))
+    }
+
     /// The TCP sender of `flow` as a dict, or None for a flow that is not TCP.
     fn tcp<'py>(&self, py: Python<'py>, flow: u32) -> PyResult<Option<Bound<'py, PyDict>>> {
         let Some(v) = self.world.tcp_view(airtcp_core::ids::FlowId(flow)) else {

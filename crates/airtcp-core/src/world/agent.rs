@@ -96,6 +96,12 @@ impl World {
         self.medium.last_snr(node)
     }
 
+    /// Radio model, with some node's rate control "agent": the SNR [dB] of the last frame
+    /// `node` received from `peer` addressed to it (the fade included); `None` before any.
+    pub fn peer_snr_db(&self, node: NodeId, peer: NodeId) -> Option<f64> {
+        self.peer_snr.as_ref()?.get(&(node.0, peer.0)).map(|&db| f64::from(db))
+    }
+
     /// The TCP sender of `flow`, if it is a TCP flow.
     pub fn tcp_view(&self, flow: FlowId) -> Option<TcpView> {
         let t = self.tcps.get(flow.idx())?.as_ref()?;

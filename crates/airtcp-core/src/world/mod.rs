@@ -82,6 +82,9 @@ pub struct World {
     pub txq_pending: Vec<(u32, u32)>,
     /// Scratch for an A-MPDU's subframes (reused: no allocation per PPDU).
     pub subframes: Vec<(u16, PacketId, u32)>,
+    /// Radio model with an agent's rate control: the SNR [dB] of the last frame each node
+    /// received addressed to it, per transmitter (`(receiver, transmitter)`), for agents.
+    pub(crate) peer_snr: Option<std::collections::HashMap<(u32, u32), f32>>,
     /// 802.11s: the mesh points' peer links and HWMP (none without mesh points).
     pub mesh: Option<mesh::MeshWorld>,
 }
@@ -393,6 +396,9 @@ impl World {
             }
             mw
         });
+        // Agents read per-peer SNR (radio model only; nothing is kept otherwise).
+        let agent_rate = wifi.macs.iter().any(|m| matches!(m.rate, crate::mac::rate::RateAlgo::Agent(_)));
+        let peer_snr = (medium.is_radio() && agent_rate).then(std::collections::HashMap::new);
         Ok(World {
             sched,
             duration_end: SimTime(spec.duration_ns),
@@ -454,6 +460,7 @@ impl World {
             has_txq: w.txq.is_some(),
             txq_pending: Vec::new(),
             subframes: Vec::with_capacity(crate::mac::ht::blockack::WINDOW as usize),
+            peer_snr,
             mesh,
         })
     }
