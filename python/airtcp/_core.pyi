@@ -38,8 +38,6 @@ class Sim:
         """Send the node's data frames to ``peer`` at mode ``index`` from now on."""
     def link(self, node_index: int, peer: int) -> tuple[int, int, int, int]:
         """(attempts, acked, given_up, last_rate_bps) of the node's data frames to ``peer``."""
-    def last_rx_snr_db(self, node_index: int) -> tuple[int, float] | None:
-        """(transmitter, SNR dB) of the last frame the node received (radio model)."""
     def peer_snr_db(self, node_index: int, peer: int) -> float | None:
         """SNR dB of the last frame the node received from ``peer`` addressed to it (radio
         model, with some node's rate control "agent")."""

@@ -128,7 +128,6 @@ class _AirtcpEnv(gymnasium.Env[np.ndarray, np.int64]):
             raise ValueError("scenario: no flow to drive (flows: an empty list)")
         self.sender = names.index(sender)
         self.receivers = [names.index(r) for r in receivers]
-        self.receiver = self.receivers[0]
         self._flows = range(len(spec["flows"]))  # the reward counts every flow's goodput
         self.step_ns = round(step_ms * 1e6)
         self.sim: Any = None
@@ -202,10 +201,7 @@ class RateControlEnv(_AirtcpEnv):
         rows, att, ack = [], [], []
         top = max(1, len(self.modes) - 1)
         for i, r in enumerate(self.receivers):
-            snr = self.sim.peer_snr_db(self.sender, r)
-            if snr is None and len(self.receivers) == 1:
-                last = self.sim.last_rx_snr_db(self.sender)  # the range model: none
-                snr = last[1] if last is not None and last[0] == r else None
+            snr = self.sim.peer_snr_db(self.sender, r)  # None before the first, or range model
             if snr is not None:
                 self._snr[i] = float(np.clip(snr, -10.0, 80.0))
             attempts, acked, _, _ = self.sim.link(self.sender, r)

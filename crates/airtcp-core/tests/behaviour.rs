@@ -556,15 +556,14 @@ fn an_rt2800_retry_limit_of_r_gives_r_plus_one_attempts() {
 #[test]
 fn saturating_sources_sharing_a_queue_take_turns() {
     // An AP loading two stations from one queue: each source gets a packet in turn, so the
-    // two share the link (equal 802.11a rates: goodputs within 5 %); the first does not take
-    // every free slot.
+    // FIFO queue alternates them and, with no channel errors, the two deliveries differ by at
+    // most the one packet at the measured period's edges; the first does not take every slot.
     let mut spec = bss(2, "80211a", 54.0, 6.0, 1500, 3.0);
     spec["flows"] = json!([
         {"kind": "udp_saturating", "src": 0, "dst": 1, "payload_bytes": 1500},
         {"kind": "udp_saturating", "src": 0, "dst": 2, "payload_bytes": 1500},
     ]);
     let out = run_value(&spec, 1);
-    let (a, b) = (out.summary.flows[0].goodput_bps, out.summary.flows[1].goodput_bps);
-    assert!(a > 1e6 && b > 1e6, "{a} {b}");
-    assert!((a - b).abs() / a.max(b) < 0.05, "{a} {b}");
+    let (a, b) = (out.summary.flows[0].delivered_packets, out.summary.flows[1].delivered_packets);
+    assert!(a > 1000 && a.abs_diff(b) <= 1, "{a} {b}");
 }

@@ -181,11 +181,6 @@ impl Sim {
         Ok((v.attempts, v.acked, v.given_up, v.last_rate_bps))
     }
 
-    /// `(transmitter, SNR dB)` of the last frame `node` received (radio model), else None.
-    fn last_rx_snr_db(&self, node_index: u32) -> Option<(u32, f64)> {
-        self.world.last_rx_snr_db(node(node_index)).map(|(n, db)| (n.0, db))
-    }
-
     /// SNR [dB] of the last frame `node` received from `peer` addressed to it (radio model,
     /// with some node's rate control "agent"), else None.
     fn peer_snr_db(&self, node_index: u32, peer: u32) -> Option<f64> {

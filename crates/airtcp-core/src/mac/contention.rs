@@ -105,15 +105,6 @@ impl Domains {
         Domains { of_node, domains }
     }
 
-    /// How many domains there are.
-    pub fn len(&self) -> usize {
-        self.domains.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.domains.is_empty()
-    }
-
     /// The domain and member slot of `node`'s access category `ac`, if it has a domain.
     #[inline(always)]
     fn slot(&self, node: NodeId, ac: usize) -> Option<(usize, usize)> {
@@ -214,35 +205,6 @@ impl Domains {
 /// cachegrind, `examples/saturation.rs`).
 pub const MIN_GROUP: usize = 4;
 
-/// Group the nodes `wifi` (true for WiFi nodes) by their closed carrier-sense neighbourhood
-/// (the node and the nodes `j` with `senses(node, j)`: j senses node's frames): nodes with the
-/// same one share one view of the medium. Groups of one are left out. Memory: one list per
-/// distinct view. Groups of fewer than [`MIN_GROUP`] are left out.
-pub fn group_by_view(wifi: &[bool], senses: impl Fn(usize, usize) -> bool) -> Vec<Vec<NodeId>> {
-    use std::collections::HashMap;
-    let mut by_view: HashMap<Vec<u32>, Vec<NodeId>> = HashMap::new();
-    let mut view: Vec<u32> = Vec::new();
-    for (i, &w) in wifi.iter().enumerate() {
-        if !w {
-            continue;
-        }
-        view.clear();
-        view.extend((0..wifi.len()).filter(|&j| j == i || senses(i, j)).map(|j| j as u32));
-        if view.len() < 2 {
-            continue;
-        }
-        match by_view.get_mut(&view) {
-            Some(g) => g.push(NodeId(i as u32)),
-            None => {
-                by_view.insert(view.clone(), vec![NodeId(i as u32)]);
-            }
-        }
-    }
-    let mut groups: Vec<Vec<NodeId>> = by_view.into_values().filter(|g| g.len() >= MIN_GROUP).collect();
-    groups.sort_by_key(|g| g[0]);
-    groups
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -300,13 +262,5 @@ mod tests {
         doms.arm(n(42), 1, SimTime(5000), 2, &mut sched);
         assert_eq!(drain(&mut doms, &mut sched), vec![(5000, 42, 1)]);
         assert_eq!(sched.popped(), 2, "the stale representative and the live one");
-    }
-
-    #[test]
-    fn nodes_group_by_closed_neighbourhood() {
-        // 0-4 all hear each other; 5 hears only 4; so 0-3 share a view, 4 and 5 do not.
-        let hears = |i: usize, j: usize| i != j && (i.max(j) <= 4 || i.min(j) == 4);
-        assert_eq!(group_by_view(&[true; 6], hears), vec![vec![n(0), n(1), n(2), n(3)]]);
-        assert!(group_by_view(&[true; 3], |i, j| i != j).is_empty(), "three nodes: no domain");
     }
 }

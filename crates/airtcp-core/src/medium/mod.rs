@@ -190,9 +190,6 @@ pub struct Medium {
     snr: Option<Box<snr::Snr>>,
     /// Radio model: the last reception [`Medium::take_reception`] decided.
     pub last_rx: RxInfo,
-    /// Radio model, per receiver: the transmitter and the SNR (linear, power over noise) of
-    /// the last frame it finished receiving (`u32::MAX`: none yet), for agents.
-    last_snr: Vec<(u32, f32)>,
 }
 
 /// Slack of the range comparison [m]: world-spec positions are given to the nanometre (Python
@@ -252,24 +249,19 @@ impl Medium {
             .as_ref()
             .map(|r| Box::new(snr::Snr::new(r, standard, &spec.nodes, seed, data_header_bytes)));
         // The range model's fixed listener lists (the radio model finds them frame by frame),
-        // one per distinct closed neighbourhood.
+        // one per distinct closed neighbourhood. Under the radio model (sensing decided frame
+        // by frame, from the mean link budget here) they only group the contention domains.
         let (mut views, mut view_of, mut own) = (Vec::new(), vec![0u32; n], vec![0u32; n]);
-        if snr.is_none() {
-            let mut index: std::collections::HashMap<Vec<NodeId>, u32> = std::collections::HashMap::new();
-            let mut view = Vec::new();
-            for i in 0..n {
-                view.clear();
-                view.extend((0..n).filter(|&j| j == i || cs.get(i, j)).map(|j| NodeId(j as u32)));
-                own[i] = view.iter().position(|&j| j.idx() == i).expect("a node is in its own view") as u32;
-                view_of[i] = match index.get(&view) {
-                    Some(&v) => v,
-                    None => {
-                        views.push(view.clone());
-                        index.insert(view.clone(), (views.len() - 1) as u32);
-                        (views.len() - 1) as u32
-                    }
-                };
-            }
+        let mut index: std::collections::HashMap<Vec<NodeId>, u32> = std::collections::HashMap::new();
+        let mut view = Vec::new();
+        for i in 0..n {
+            view.clear();
+            view.extend((0..n).filter(|&j| j == i || cs.get(i, j)).map(|j| NodeId(j as u32)));
+            own[i] = view.iter().position(|&j| j.idx() == i).expect("a node is in its own view") as u32;
+            view_of[i] = *index.entry(view.clone()).or_insert_with(|| {
+                views.push(view.clone());
+                (views.len() - 1) as u32
+            });
         }
         let ms = |v: f64| Dur((v * 1e6).round().max(1.0) as u64);
         let bursty = match c.error {
@@ -305,14 +297,7 @@ impl Medium {
             },
             snr,
             last_rx: RxInfo::default(),
-            last_snr: vec![(u32::MAX, 0.0); n],
         }
-    }
-
-    /// Radio model: the transmitter and the SNR [dB] of the last frame `j` finished receiving.
-    pub fn last_snr(&self, j: NodeId) -> Option<(NodeId, f64)> {
-        let &(src, snr) = self.last_snr.get(j.idx())?;
-        (src != u32::MAX).then(|| (NodeId(src), 10.0 * f64::from(snr).log10()))
     }
 
     pub fn can_decode(&self, src: NodeId, dst: NodeId) -> bool {
@@ -324,9 +309,15 @@ impl Medium {
         self.cs.get(src.idx(), listener.idx())
     }
 
-    /// The nodes that sense `src`, in node order (range model; empty under the radio model).
-    pub fn listeners(&self, src: NodeId) -> impl Iterator<Item = NodeId> + '_ {
-        (0..self.listener_count(src.idx())).map(move |k| self.listener(src.idx(), k))
+    /// The nodes that share one view of the medium (the same closed carrier-sense
+    /// neighbourhood), in groups of at least `min` in node order: the contention domains.
+    pub fn view_groups(&self, min: usize) -> Vec<Vec<NodeId>> {
+        let mut groups = vec![Vec::new(); self.views.len()];
+        for (i, &v) in self.view_of.iter().enumerate() {
+            groups[v as usize].push(NodeId(i as u32));
+        }
+        groups.retain(|g| g.len() >= min);
+        groups
     }
 
     /// How many nodes sense node `i` (range model).
@@ -583,7 +574,6 @@ impl Medium {
         let snr = self.snr.as_mut().expect("radio model");
         let (success, info) = snr.finish(j, id, now)?;
         self.last_rx = info;
-        self.last_snr[j.idx()] = (self.txs[id.idx()].frame.src.0, (info.rx_mw / info.noise_mw) as f32);
         self.radios[j.idx()].lock = None;
         let rng = &mut self.rx_rngs[j.idx()];
         // An A-MPDU: the PHY header here; its subframes one by one (`mpdu_survives`).

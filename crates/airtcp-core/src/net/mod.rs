@@ -354,6 +354,7 @@ impl World {
         }
     }
 
+    #[inline(always)]
     fn next_hop(&self, node: NodeId, dst: NodeId) -> Option<Hop> {
         let n = &self.nodes[node.idx()];
         let nh = match n.routes.get(dst.0) {

@@ -89,13 +89,6 @@ impl World {
         })
     }
 
-    /// Radio model: the transmitter and the SNR [dB] of the last frame `node` received (its
-    /// power over the noise floor, the fade included); `None` before any, or under the range
-    /// model.
-    pub fn last_rx_snr_db(&self, node: NodeId) -> Option<(NodeId, f64)> {
-        self.medium.last_snr(node)
-    }
-
     /// Radio model, with some node's rate control "agent": the SNR [dB] of the last frame
     /// `node` received from `peer` addressed to it (the fade included); `None` before any.
     pub fn peer_snr_db(&self, node: NodeId, peer: NodeId) -> Option<f64> {

@@ -365,15 +365,12 @@ impl World {
         wifi.trace_mpdus = spec.traces.mpdus;
         wifi.rate_arena.seed = seed;
         // Stations sharing one view of the medium share one grant event (issue 18).
-        let is_wifi: Vec<bool> = spec.nodes.iter().map(|ns| ns.wifi).collect();
+        // The medium's views: the range model's carrier sense, or the radio model's mean link
+        // budget (it senses frame by frame: the grouping is a cost guess there, never a result).
         let groups = if w.per_station_grants {
             Vec::new()
         } else {
-            // The range model's carrier sense, or the radio model's mean link budget (which
-            // senses frame by frame: the grouping is a cost guess there, never a result).
-            crate::mac::contention::group_by_view(&is_wifi, |i, j| {
-                medium.senses(NodeId(i as u32), NodeId(j as u32))
-            })
+            medium.view_groups(crate::mac::contention::MIN_GROUP)
         };
         wifi.domains = crate::mac::contention::Domains::new(n, &groups);
         wifi.rate_arena.entities = spec.nodes.iter().map(|ns| entity_id(&ns.name)).collect();

@@ -250,8 +250,9 @@ impl World {
             };
             if j == frame.dst {
                 dst_outcome = outcome;
-                if let (Some(m), Some((_, db))) = (self.peer_snr.as_mut(), self.medium.last_snr(j)) {
-                    m.insert((j.0, src.0), db as f32);
+                if let Some(m) = self.peer_snr.as_mut() {
+                    let rx = self.medium.last_rx; // radio model: the reception just decided
+                    m.insert((j.0, src.0), (10.0 * (rx.rx_mw / rx.noise_mw).log10()) as f32);
                 }
                 if outcome == Outcome::Ok && reads_frames {
                     self.lnmac_receive(j, id, frame, now); // before the frame's own segment goes up
