@@ -29,7 +29,15 @@ and flow the environment drives (``sender``/``receiver`` names, flow 0).
     obs, info = env.reset(seed=1)
     obs, reward, terminated, truncated, info = env.step(env.action_space.sample())
 
-``examples/gym_rate_q_learning.py`` trains a tabular agent on the rate environment in about
+Inputs are checked as Gymnasium's spaces define them (docs/gym.md "Inputs"): an action is
+taken only if ``action_space.contains`` it (no truncation of ``7.9``, no parsing of ``"3"``),
+``step_ms`` is 1 us (:data:`MIN_STEP_MS`) up to the episode's length, ``episode_s`` and
+``delay_weight`` are finite, and ``step()`` needs a running episode (``reset()`` first, and
+again after the episode ended: ``gymnasium.error.ResetNeeded``). A refused input raises a
+``TypeError`` (wrong kind) or ``ValueError`` (wrong value) naming the argument, the value and
+what is allowed.
+
+``examples/gym/rate_q_learning.py`` trains a tabular agent on the rate environment in about
 a minute of CPU.
 """
 
@@ -37,7 +45,10 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Callable, Mapping, Sequence
+import math
+import numbers
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 import gymnasium
@@ -45,13 +56,166 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 
+from airtcp.config.limits import MAX_TIME_S
 from airtcp.run import to_scenario
 
-__all__ = ["CWND_FACTORS", "CongestionControlEnv", "RateControlEnv", "VectorEnv"]
+__all__ = ["CWND_FACTORS", "MIN_STEP_MS", "CongestionControlEnv", "RateControlEnv", "VectorEnv"]
 
 # The congestion environment's actions: cwnd is multiplied by one of these [segments].
 CWND_FACTORS = (0.5, 0.8, 1.0, 1.25, 2.0)
 _CWND_MAX = 2000
+# The shortest step [ms]: 1 us, i.e. 1000 of the core's integer nanoseconds. Finer than any
+# 802.11 timing of these worlds (OFDM aSlotTime 9 us, aSIFSTime 16 us; IEEE 802.11-2020
+# Table 17-21), so a shorter step only adds calls; it keeps the step's goodput (bytes / step
+# duration) away from a step rounded to 0 ns. The longest step is the episode (at most
+# MAX_TIME_S), so the clock stays far inside the core's u64 nanoseconds.
+MIN_STEP_MS = 1e-3
+_STEP_ALLOWED = f"a number of milliseconds >= {MIN_STEP_MS:g} (1 us) and <= the episode's length"
+_EPISODE_ALLOWED = f"a number of simulated seconds > 0 and <= {MAX_TIME_S:g}"
+_SEED_ALLOWED = "None or an integer >= 0 (a Python int or a NumPy integer)"
+
+
+def _number(value: Any, name: str, allowed: str) -> float:
+    """``value`` as a finite float, else a TypeError (not a real number; bools are not) or a
+    ValueError (NaN, infinite) naming ``name``."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name}: {value!r} is not a number (allowed: {allowed})")
+    x = float(value)
+    if not math.isfinite(x):
+        raise ValueError(f"{name}: {value!r} is not finite (allowed: {allowed})")
+    return x
+
+
+def _episode_s(value: Any) -> float:
+    x = _number(value, "episode_s", _EPISODE_ALLOWED)
+    if not 0 < x <= MAX_TIME_S:
+        raise ValueError(f"episode_s: {value!r} is out of range (allowed: {_EPISODE_ALLOWED})")
+    return x
+
+
+def _base_scenario(
+    scenario: Any, episode_s: Any, default_s: float, make: Callable[[float], dict[str, Any]]
+) -> dict[str, Any]:
+    """The world to run: ``make(episode_s)`` (the built-in one), or a copy of ``scenario``,
+    whose ``duration_s`` is the episode's length (an ``episode_s`` beside it is refused rather
+    than ignored)."""
+    if scenario is None:
+        return make(default_s if episode_s is None else _episode_s(episode_s))
+    if episode_s is not None:
+        raise ValueError(
+            f"episode_s: {episode_s!r} beside a scenario (allowed: None; the scenario's "
+            "duration_s is the episode's length, set it there)"
+        )
+    if not isinstance(scenario, Mapping):
+        raise TypeError(
+            f"scenario: {scenario!r} is not a mapping (allowed: a dict as parsed from TOML, "
+            "e.g. airtcp.gym.rate_scenario(20.0))"
+        )
+    return copy.deepcopy(dict(scenario))
+
+
+def _seed(value: Any, name: str = "seed") -> int | None:
+    """A seed as Gymnasium's ``reset`` takes it (a Python int >= 0, or None), NumPy integers
+    converted; bools and floats refused."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name}: {value!r} is not an integer (allowed: {_SEED_ALLOWED})")
+    if value < 0:
+        raise ValueError(f"{name}: {value!r} is negative (allowed: {_SEED_ALLOWED})")
+    return int(value)
+
+
+def _check_options(options: Any) -> None:
+    if options is None or (isinstance(options, Mapping) and not options):
+        return
+    error = ValueError if isinstance(options, Mapping) else TypeError
+    raise error(f"options: {options!r} (allowed: None or {{}}; the environment takes no options)")
+
+
+def _names(names: Sequence[str], most: int = 10) -> str:
+    shown = ", ".join(names[:most])
+    return shown + (f", ... ({len(names)} nodes)" if len(names) > most else "")
+
+
+def _discrete_action(space: spaces.Discrete, action: Any, name: str) -> int:
+    """``action`` as an int if ``space.contains`` it (a Python int, or a NumPy integer scalar
+    or 0-d array whose dtype casts safely to the space's, within range), else a TypeError (not
+    an integer) or ValueError (wrong shape or out of range) saying why."""
+    if space.contains(action):
+        return int(action)
+    lo, hi = int(space.start), int(space.start) + int(space.n) - 1
+    allowed = (
+        f"an integer {lo}..{hi}, as a Python int or a NumPy integer scalar or 0-d array; "
+        f"the space is {space}"
+    )
+    numpy_int = isinstance(action, (np.generic, np.ndarray)) and np.issubdtype(
+        action.dtype, np.integer
+    )
+    if not (isinstance(action, int) or numpy_int):
+        raise TypeError(f"{name}: {action!r} is not an integer (allowed: {allowed})")
+    if numpy_int and not np.can_cast(action.dtype, space.dtype):
+        raise TypeError(
+            f"{name}: {action!r} has dtype {action.dtype}, which does not cast safely to "
+            f"{space.dtype} (allowed: {allowed})"
+        )
+    if numpy_int and action.shape != ():
+        raise ValueError(
+            f"{name}: {action!r} is an array of shape {action.shape}, not one integer "
+            f"(allowed: {allowed})"
+        )
+    raise ValueError(f"{name}: {action!r} is out of range (allowed: {allowed})")
+
+
+def _multi_discrete_action(space: spaces.MultiDiscrete, action: Any, name: str) -> np.ndarray:
+    """``action`` as an int64 array if ``space.contains`` it (a list, tuple or NumPy array of
+    the space's shape whose dtype casts safely to the space's, each entry within range), else
+    a TypeError (not integers) or ValueError (wrong shape, out of range) saying why."""
+    x = action
+    if isinstance(action, np.ndarray) and space.contains(action):  # the common case, first
+        return action.astype(np.int64, copy=False)
+    lo, hi = space.start, space.start + space.nvec - 1
+    each = (
+        f"each entry {int(lo.flat[0])}..{int(hi.flat[0])}"
+        if (lo == lo.flat[0]).all() and (hi == hi.flat[0]).all()
+        else "entry i within start[i]..start[i] + nvec[i] - 1"
+    )
+    allowed = (
+        f"an integer array of shape {space.shape}, {each}, as a list, tuple or NumPy array; "
+        f"the space is {space}"
+    )
+    if isinstance(action, (str, bytes)) or not isinstance(action, (Sequence, np.ndarray)):
+        raise TypeError(f"{name}: {action!r} is not an array of integers (allowed: {allowed})")
+    if not isinstance(action, np.ndarray):
+        try:
+            x = np.array(action)
+        except (ValueError, TypeError):
+            raise ValueError(
+                f"{name}: {action!r} is not a rectangular array (allowed: {allowed})"
+            ) from None
+    if space.contains(x):
+        return x.astype(np.int64, copy=False)
+    if not np.can_cast(x.dtype, space.dtype):
+        raise TypeError(
+            f"{name}: {action!r} has dtype {x.dtype}, which does not cast safely to "
+            f"{space.dtype} (allowed: {allowed})"
+        )
+    if x.shape != space.shape:
+        raise ValueError(f"{name}: {action!r} has shape {x.shape} (allowed: {allowed})")
+    bad = tuple(int(i) for i in np.argwhere((x < lo) | (x > hi))[0])
+    where = bad[0] if len(bad) == 1 else bad
+    raise ValueError(f"{name}: {action!r} is out of range at [{where}] (allowed: {allowed})")
+
+
+def _check_action(space: spaces.Space[Any], action: Any, name: str) -> Any:
+    """``action`` checked against ``space`` as Gymnasium's ``contains`` defines membership."""
+    if isinstance(space, spaces.Discrete):
+        return _discrete_action(space, action, name)
+    if isinstance(space, spaces.MultiDiscrete):
+        return _multi_discrete_action(space, action, name)
+    if not space.contains(action):
+        raise ValueError(f"{name}: {action!r} (allowed: a member of {space})")
+    return action
 
 
 def rate_scenario(episode_s: float, stations: int = 1) -> dict[str, Any]:
@@ -111,42 +275,91 @@ class _AirtcpEnv(gymnasium.Env[np.ndarray, np.int64]):
     metadata: dict[str, Any] = {"render_modes": []}
 
     def __init__(
-        self, scenario: Mapping[str, Any], step_ms: float, sender: str, receivers: Sequence[str]
+        self,
+        scenario: Mapping[str, Any],
+        step_ms: Any,
+        sender: Any,
+        receivers: Sequence[Any],
+        receivers_field: str = "receivers",
     ) -> None:
-        if not step_ms > 0:
-            raise ValueError(f"step_ms: must be > 0 (got {step_ms!r})")
+        step = _number(step_ms, "step_ms", _STEP_ALLOWED)
+        if not step >= MIN_STEP_MS:
+            raise ValueError(f"step_ms: {step_ms!r} is under 1 us (allowed: {_STEP_ALLOWED})")
         sc = to_scenario(dict(scenario))
         self._spec_json = sc.spec_json()
         spec = json.loads(self._spec_json)
+        self._duration_ns = int(spec["duration_ns"])
+        if not step * 1e6 <= self._duration_ns:
+            raise ValueError(
+                f"step_ms: {step_ms!r} is longer than the episode ({self._duration_ns / 1e9:g} s)"
+                f" (allowed: {_STEP_ALLOWED})"
+            )
         names = [n["name"] for n in spec["nodes"]]
+        self._node_names = names
+        nodes = f"one of {_names(names)}"
+        if not isinstance(sender, str):
+            raise TypeError(f"sender: {sender!r} is not a node name (allowed: {nodes})")
+        if sender not in names:
+            raise ValueError(f"sender: no node {sender!r} (allowed: {nodes})")
         if not receivers:
-            raise ValueError("receivers: at least one node")
-        for field, name in (("sender", sender), *(("receivers", r) for r in receivers)):
-            if name not in names:
-                raise ValueError(f"{field}: no node {name!r} (nodes: {', '.join(names)})")
+            raise ValueError(f"{receivers_field}: no node (allowed: at least one node)")
+        seen: set[str] = set()
+        for r in receivers:
+            if not isinstance(r, str):
+                raise TypeError(f"{receivers_field}: {r!r} is not a node name (allowed: {nodes})")
+            if r not in names:
+                raise ValueError(f"{receivers_field}: no node {r!r} (allowed: {nodes})")
+            if r == sender:
+                raise ValueError(
+                    f"{receivers_field}: {r!r} is the sender (allowed: nodes other than it)"
+                )
+            if r in seen:
+                raise ValueError(
+                    f"{receivers_field}: {r!r} twice (allowed: each node once, a row and an "
+                    "action each)"
+                )
+            seen.add(r)
         if not spec.get("flows"):
             raise ValueError("scenario: no flow to drive (flows: an empty list)")
+        self._spec = spec
         self.sender = names.index(sender)
         self.receivers = [names.index(r) for r in receivers]
         self._flows = range(len(spec["flows"]))  # the reward counts every flow's goodput
-        self.step_ns = round(step_ms * 1e6)
+        self.step_ns = round(step * 1e6)
         self.sim: Any = None
+        self._ended = False
         self._t_ns = 0
         self._delivered = 0
 
-    def _new_sim(self, seed: int | None) -> None:
+    def _new_sim(self, seed: Any, options: Any) -> None:
         from airtcp import _core
 
-        super().reset(seed=seed)
+        _check_options(options)
+        super().reset(seed=_seed(seed))
         world_seed = int(self.np_random.integers(0, 2**63))
         self.sim = _core.Sim(self._spec_json, world_seed)
+        self._ended = False
         self._t_ns = 0
         self._delivered = 0
+
+    def _check_running(self) -> None:
+        """``step()`` needs an episode: after ``reset()`` and before the episode ended."""
+        name = type(self).__name__
+        if self.sim is None:
+            raise gymnasium.error.ResetNeeded(
+                f"{name}.step(): no episode is running; call reset() first"
+            )
+        if self._ended:
+            raise gymnasium.error.ResetNeeded(
+                f"{name}.step(): the episode ended (truncated at "
+                f"{self._duration_ns / 1e9:g} s); call reset() to start another"
+            )
 
     def _advance(self) -> tuple[float, bool]:
         """Advance one step: (the step's goodput [Mbit/s], whether the episode ended)."""
         self._t_ns += self.step_ns
         done = self.sim.advance(self._t_ns)
+        self._ended = bool(done)
         delivered = sum(self.sim.delivered_bytes(f) for f in self._flows)
         mbps = (delivered - self._delivered) * 8 / (self.step_ns / 1e9) / 1e6
         self._delivered = delivered
@@ -160,22 +373,27 @@ class RateControlEnv(_AirtcpEnv):
 
     def __init__(
         self,
-        episode_s: float = 20.0,
+        episode_s: float | None = None,
         step_ms: float = 100.0,
-        stations: int = 1,
+        stations: int | np.integer[Any] = 1,
         scenario: Mapping[str, Any] | None = None,
         sender: str = "ap",
         receivers: Sequence[str] | None = None,
     ) -> None:
-        if isinstance(stations, bool) or not isinstance(stations, int) or stations < 1:
-            raise ValueError(f"stations: must be an integer >= 1 (got {stations!r})")
-        base = (
-            copy.deepcopy(dict(scenario))
-            if scenario is not None
-            else rate_scenario(episode_s, stations)
-        )
+        allowed = "an integer >= 1, up to the scenario's limit on stations"
+        if isinstance(stations, bool) or not isinstance(stations, (int, np.integer)):
+            raise TypeError(f"stations: {stations!r} is not an integer (allowed: {allowed})")
+        if stations < 1:
+            raise ValueError(f"stations: {stations!r} is out of range (allowed: {allowed})")
+        n = int(stations)
+        base = _base_scenario(scenario, episode_s, 20.0, partial(rate_scenario, stations=n))
         if receivers is None:
-            receivers = [f"sta{k + 1}" for k in range(stations)]
+            receivers = [f"sta{k + 1}" for k in range(n)]
+        elif isinstance(receivers, (str, bytes)) or not isinstance(receivers, Sequence):
+            raise TypeError(
+                f"receivers: {receivers!r} is not a list of node names "
+                "(allowed: a list or tuple of names, e.g. ['sta1'])"
+            )
         super().__init__(base, step_ms, sender, receivers)
         from airtcp import _core
 
@@ -222,15 +440,15 @@ class RateControlEnv(_AirtcpEnv):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
-        self._new_sim(seed)
+        self._new_sim(seed, options)
         k = len(self.receivers)
         self._mode, self._snr, self._link = [0] * k, [0.0] * k, [(0, 0)] * k
         return self._observe()
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        acts = np.asarray(action).reshape(-1) if self._multi else [action]
-        if not self.action_space.contains(np.asarray(action) if self._multi else int(action)):
-            raise ValueError(f"action: {action!r} (allowed: {self.action_space})")
+        self._check_running()
+        checked = _check_action(self.action_space, action, "action")
+        acts = checked.reshape(-1) if self._multi else [checked]
         for i, (r, a) in enumerate(zip(self.receivers, acts, strict=True)):
             self._mode[i] = int(a)
             self.sim.set_mode(self.sender, r, int(a))
@@ -245,24 +463,39 @@ class CongestionControlEnv(_AirtcpEnv):
 
     def __init__(
         self,
-        episode_s: float = 10.0,
+        episode_s: float | None = None,
         step_ms: float = 20.0,
         delay_weight: float = 0.1,
         scenario: Mapping[str, Any] | None = None,
         sender: str = "server",
         receiver: str = "sta1",
     ) -> None:
-        base = (
-            copy.deepcopy(dict(scenario))
-            if scenario is not None
-            else congestion_scenario(episode_s)
-        )
-        super().__init__(base, step_ms, sender, [receiver])
-        from airtcp import _core
-
-        if _core.Sim(self._spec_json, 0).tcp(0) is None:
-            raise ValueError('flows.0: must be a TCP flow (its tcp.cc "agent")')
-        self.delay_weight = float(delay_weight)
+        allowed = "a number >= 0 [Mbit/s of reward per ms of queueing delay]"
+        weight = _number(delay_weight, "delay_weight", allowed)
+        if weight < 0:
+            raise ValueError(f"delay_weight: {delay_weight!r} is negative (allowed: {allowed})")
+        base = _base_scenario(scenario, episode_s, 10.0, congestion_scenario)
+        super().__init__(base, step_ms, sender, [receiver], "receiver")
+        flow = self._spec["flows"][0]
+        cc = (flow.get("tcp") or {}).get("cc")
+        if cc is None:
+            raise ValueError(
+                f'flows.0: a {flow["kind"]} flow (allowed: a TCP flow with tcp.cc "agent")'
+            )
+        if cc != "agent":
+            raise ValueError(
+                f'flows.0: its tcp.cc is "{cc}" (allowed: "agent", the cc the environment drives)'
+            )
+        for field, name, end, verb in (
+            ("sender", sender, flow["src"], "is sent by"),
+            ("receiver", receiver, flow["dst"], "goes to"),
+        ):
+            if name != self._node_names[end]:
+                raise ValueError(
+                    f"{field}: {name!r} is not flow 0's (flow 0 {verb} "
+                    f"{self._node_names[end]!r}; allowed: that node)"
+                )
+        self.delay_weight = weight
         self.action_space = spaces.Discrete(len(CWND_FACTORS))
         self.observation_space = spaces.Box(
             np.zeros(6, dtype=np.float32),
@@ -295,15 +528,14 @@ class CongestionControlEnv(_AirtcpEnv):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
-        self._new_sim(seed)
+        self._new_sim(seed, options)
         self._counts = (0, 0)
         obs, info, _ = self._observe(0.0)
         return obs, info
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        a = int(action)
-        if not self.action_space.contains(a):
-            raise ValueError(f"action: {action!r} (allowed: 0..{len(CWND_FACTORS) - 1})")
+        self._check_running()
+        a = _check_action(self.action_space, action, "action")
         cwnd = self.sim.tcp(0)["cwnd"]
         new = int(np.clip(round(cwnd * CWND_FACTORS[a]), 1, _CWND_MAX))
         if new == cwnd and CWND_FACTORS[a] != 1.0:
@@ -320,15 +552,34 @@ class VectorEnv(gymnasium.vector.VectorEnv):
     ``env_fns``: one constructor per world (e.g. ``[RateControlEnv] * 8``), all of the same
     spaces. Episodes that end are reset at the next step (Gymnasium's ``NEXT_STEP`` autoreset:
     that step returns the new episode's first observation, reward 0). ``reset(seed=s)`` seeds
-    world k with ``s + k``.
+    world k with ``s + k``. A batch of actions is checked as a whole against ``action_space``
+    (the single environments' checks, batched) before any world steps.
     """
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP}
 
     def __init__(self, env_fns: Sequence[Callable[[], _AirtcpEnv]]) -> None:
-        if not env_fns:
-            raise ValueError("env_fns: at least one environment")
-        self.envs = [fn() for fn in env_fns]
+        allowed = "a non-empty list of callables returning environments, e.g. [RateControlEnv] * 8"
+        if (
+            callable(env_fns)
+            or isinstance(env_fns, (str, bytes))
+            or not isinstance(env_fns, Iterable)
+        ):
+            raise TypeError(f"env_fns: {env_fns!r} is not a list (allowed: {allowed})")
+        fns = list(env_fns)
+        if not fns:
+            raise ValueError(f"env_fns: no environment (allowed: {allowed})")
+        self.envs = []
+        for k, fn in enumerate(fns):
+            if not callable(fn):
+                raise TypeError(f"env_fns[{k}]: {fn!r} is not callable (allowed: {allowed})")
+            env = fn()
+            if not isinstance(env, gymnasium.Env):
+                raise TypeError(
+                    f"env_fns[{k}]: {fn!r} returned {env!r}, not an environment "
+                    f"(allowed: {allowed})"
+                )
+            self.envs.append(env)
         self.num_envs = len(self.envs)
         first = self.envs[0]
         for k, e in enumerate(self.envs):
@@ -346,32 +597,46 @@ class VectorEnv(gymnasium.vector.VectorEnv):
             self.single_action_space, self.num_envs
         )
         self._done = np.zeros(self.num_envs, dtype=bool)
+        self._started = False
 
     def reset(
-        self, *, seed: int | Sequence[int] | None = None, options: dict[str, Any] | None = None
+        self,
+        *,
+        seed: int | np.integer[Any] | Sequence[int | None] | None = None,
+        options: dict[str, Any] | None = None,
     ) -> tuple[np.ndarray, dict[str, Any]]:
+        n = self.num_envs
         if seed is None:
-            seeds: list[int | None] = [None] * self.num_envs
-        elif isinstance(seed, int):
-            seeds = [seed + k for k in range(self.num_envs)]
+            seeds: list[int | None] = [None] * n
+        elif isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+            first = _seed(seed)
+            assert first is not None
+            seeds = [first + k for k in range(n)]
+        elif isinstance(seed, Sequence) and not isinstance(seed, (str, bytes)):
+            if len(seed) != n:
+                raise ValueError(f"seed: {len(seed)} seeds for {n} environments (allowed: {n})")
+            seeds = [_seed(s, f"seed[{k}]") for k, s in enumerate(seed)]
         else:
-            seeds = list(seed)
-            if len(seeds) != self.num_envs:
-                raise ValueError(f"seed: {len(seeds)} seeds for {self.num_envs} environments")
+            raise TypeError(
+                f"seed: {seed!r} (allowed: {_SEED_ALLOWED}, world k taking seed + k; or a "
+                f"list of {n} such seeds)"
+            )
+        _check_options(options)
         obs, infos = [], []
         for e, s in zip(self.envs, seeds, strict=True):
-            o, i = e.reset(seed=s)
+            o, i = e.reset(seed=s, options=options)
             obs.append(o)
             infos.append(i)
         self._done[:] = False
+        self._started = True
         return np.stack(obs), _batch_infos(infos)
 
     def step(
         self, actions: Any
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        actions = np.asarray(actions)
-        if actions.shape[:1] != (self.num_envs,):
-            raise ValueError(f"actions: shape {actions.shape} (allowed: ({self.num_envs},))")
+        if not self._started:
+            raise gymnasium.error.ResetNeeded("VectorEnv.step(): call reset() first")
+        actions = _check_action(self.action_space, actions, "actions")
         n = self.num_envs
         obs, infos = [], []
         rewards = np.zeros(n, dtype=np.float64)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 import gymnasium
 import numpy as np
 import pytest
@@ -29,10 +31,10 @@ def _episode(env: gymnasium.Env, seed: int, actions: list[int]) -> list[tuple]:
 @pytest.mark.parametrize("cls", [ag.RateControlEnv, ag.CongestionControlEnv])
 def test_an_episode_is_a_pure_function_of_seed_and_actions(cls: type) -> None:
     rng = np.random.default_rng(0)
-    env = cls(episode_s=1.0)
+    env = cls(episode_s=3.0)  # 30 steps stay within the episode (a step past it is refused)
     actions = [int(a) for a in rng.integers(0, env.action_space.n, size=30)]
     a = _episode(env, 4, actions)
-    assert _episode(cls(episode_s=1.0), 4, actions) == a
+    assert _episode(cls(episode_s=3.0), 4, actions) == a
     assert _episode(env, 4, actions) == a, "a reset makes the same world again"
     assert _episode(env, 5, actions) != a
 
@@ -112,7 +114,7 @@ def test_bad_input_names_the_field() -> None:
         ag.RateControlEnv(scenario=cfg)
     with pytest.raises(ValueError, match="step_ms"):
         ag.CongestionControlEnv(step_ms=0)
-    with pytest.raises(ValueError, match="actions: shape"):
+    with pytest.raises(ValueError, match=r"actions: .* has shape \(3,\)"):
         venv = ag.VectorEnv([ag.RateControlEnv] * 2)
         venv.reset(seed=1)
         venv.step(np.array([1, 2, 3]))
@@ -139,3 +141,303 @@ def test_the_rate_environment_drives_each_station_of_a_cell() -> None:
     assert obs.shape == (2, 3, 4) and venv.action_space.shape == (2, 3)
     obs, r, *_ = venv.step(venv.action_space.sample())
     assert obs.shape == (2, 3, 4) and r.shape == (2,)
+
+
+# Bad inputs (issue 29): every constructor argument and every action is checked against what
+# the environment allows, and refused with an error naming the argument, the value and what is
+# allowed, never a traceback from inside the environment.
+
+_ENVS = [ag.RateControlEnv, ag.CongestionControlEnv]
+
+
+@pytest.mark.parametrize("cls", _ENVS)
+@pytest.mark.parametrize(
+    ("step_ms", "error", "message"),
+    [
+        (float("inf"), ValueError, "step_ms: inf"),  # was OverflowError
+        (float("nan"), ValueError, "step_ms: nan"),
+        (5e-7, ValueError, "step_ms: 5e-07"),  # was a step of 0 ns: ZeroDivisionError
+        (0.0009, ValueError, "step_ms: 0.0009"),  # under 1 us
+        (-1.0, ValueError, "step_ms: -1.0"),
+        (1e30, ValueError, "step_ms: 1e\\+30 .*longer than the episode"),  # overflowed u64
+        (2_000.5, ValueError, "step_ms: 2000.5 .*longer than the episode"),
+        ("5", TypeError, "step_ms: '5'"),
+        (True, TypeError, "step_ms: True"),
+        (None, TypeError, "step_ms: None"),
+    ],
+)
+def test_a_bad_step_is_refused_at_construction(
+    cls: type, step_ms: Any, error: type, message: str
+) -> None:
+    with pytest.raises(error, match=message):
+        cls(episode_s=2.0, step_ms=step_ms)
+
+
+@pytest.mark.parametrize("cls", _ENVS)
+def test_the_shortest_and_longest_steps_run(cls: type) -> None:
+    # 1 us is the shortest step (bench/bench_gym.py's idle steps); one step may be the episode.
+    env = cls(episode_s=0.01, step_ms=0.001)
+    env.reset(seed=1)
+    assert env.step(0)[1] >= 0 and env.step_ns == 1000
+    env = cls(episode_s=0.01, step_ms=10.0)
+    env.reset(seed=1)
+    assert env.step(0)[3], "one step ends the episode"
+
+
+@pytest.mark.parametrize("cls", _ENVS)
+@pytest.mark.parametrize(
+    ("episode_s", "error"),
+    [
+        (0, ValueError),
+        (-1.0, ValueError),
+        (float("nan"), ValueError),
+        (float("inf"), ValueError),
+        (1e12, ValueError),
+        ("3", TypeError),
+        (True, TypeError),
+    ],
+)
+def test_a_bad_episode_length_names_episode_s(cls: type, episode_s: Any, error: type) -> None:
+    with pytest.raises(error, match="episode_s: "):
+        cls(episode_s=episode_s)
+
+
+@pytest.mark.parametrize(
+    ("cls", "scenario"),
+    [
+        (ag.RateControlEnv, ag.rate_scenario(1.0)),
+        (ag.CongestionControlEnv, ag.congestion_scenario(1.0)),
+    ],
+)
+def test_episode_s_beside_a_scenario_is_refused_not_ignored(cls: type, scenario: dict) -> None:
+    # The scenario's duration_s is the episode; an episode_s beside it was silently ignored.
+    with pytest.raises(ValueError, match="episode_s: .*duration_s"):
+        cls(episode_s=5.0, scenario=scenario)
+    assert cls(scenario=scenario).step_ns > 0
+
+
+@pytest.mark.parametrize("cls", _ENVS)
+def test_a_bad_scenario_names_scenario(cls: type) -> None:
+    with pytest.raises(TypeError, match="scenario: 'x'"):
+        cls(scenario="x")  # was dict()'s "dictionary update sequence element" error
+
+
+@pytest.mark.parametrize(
+    ("delay_weight", "error"),
+    [
+        (float("nan"), ValueError),  # was NaN rewards
+        (float("inf"), ValueError),
+        (-0.1, ValueError),
+        ("0.1", TypeError),  # was float("0.1")
+        (None, TypeError),
+    ],
+)
+def test_a_bad_delay_weight_is_refused(delay_weight: Any, error: type) -> None:
+    with pytest.raises(error, match="delay_weight: "):
+        ag.CongestionControlEnv(delay_weight=delay_weight)
+
+
+def test_a_delay_weight_of_zero_or_a_numpy_number_is_a_weight() -> None:
+    weights: list[Any] = [0, np.float32(0.5)]
+    for w in weights:
+        env = ag.CongestionControlEnv(episode_s=0.1, delay_weight=w)
+        env.reset(seed=1)
+        assert np.isfinite(env.step(2)[1])
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "message"),
+    [
+        ({"stations": 0}, ValueError, "stations: 0"),
+        ({"stations": 2.0}, TypeError, "stations: 2.0"),
+        ({"stations": True}, TypeError, "stations: True"),
+        ({"stations": 6000}, ValueError, "stations: "),
+        ({"receivers": "sta1"}, TypeError, "receivers: 'sta1'"),  # was "no node 's'"
+        ({"receivers": []}, ValueError, "receivers: "),
+        ({"stations": 2, "receivers": ["sta1", "sta1"]}, ValueError, "receivers: 'sta1' twice"),
+        ({"receivers": ["ap"]}, ValueError, "receivers: 'ap' is the sender"),
+        ({"receivers": [1]}, TypeError, "receivers: 1"),
+        ({"sender": None}, TypeError, "sender: None"),
+    ],
+)
+def test_bad_rate_environment_arguments(kwargs: dict, error: type, message: str) -> None:
+    with pytest.raises(error, match=message):
+        ag.RateControlEnv(episode_s=1.0, **kwargs)
+
+
+def test_stations_may_be_a_numpy_integer() -> None:
+    env = ag.RateControlEnv(episode_s=1.0, stations=np.int64(2))  # was refused
+    assert env.action_space == gymnasium.spaces.MultiDiscrete([8, 8])
+
+
+def test_the_congestion_environment_checks_its_flow_at_construction() -> None:
+    cfg = ag.congestion_scenario(1.0)
+    cfg["tcp"] = {"cc": "cubic"}
+    with pytest.raises(ValueError, match='flows.0: .*"cubic"'):
+        ag.CongestionControlEnv(scenario=cfg)  # was an error at the first step
+    with pytest.raises(ValueError, match="sender: 'ap' .*flow 0 is sent by 'server'"):
+        ag.CongestionControlEnv(sender="ap")  # was accepted and ignored
+    with pytest.raises(ValueError, match="receiver: 'ap' .*flow 0 goes to 'sta1'"):
+        ag.CongestionControlEnv(receiver="ap")
+    with pytest.raises(TypeError, match="receiver: 3"):
+        ag.CongestionControlEnv(receiver=cast(Any, 3))
+
+
+@pytest.mark.parametrize("cls", _ENVS)
+def test_step_before_reset_asks_for_a_reset(cls: type) -> None:
+    env = cls(episode_s=1.0)
+    with pytest.raises(gymnasium.error.ResetNeeded, match="reset"):
+        env.step(0)  # was AttributeError: 'NoneType' object has no attribute ...
+
+
+@pytest.mark.parametrize("cls", _ENVS)
+def test_step_after_the_episode_ended_asks_for_a_reset(cls: type) -> None:
+    env = cls(episode_s=0.2, step_ms=100.0)
+    env.reset(seed=1)
+    assert not env.step(0)[3] and env.step(0)[3]
+    with pytest.raises(gymnasium.error.ResetNeeded, match="episode ended"):
+        env.step(0)  # was truncated again, reward 0, the clock still running
+    env.reset(seed=1)
+    env.step(0)
+
+
+# What gymnasium's Discrete.contains accepts is what the environments take: Python ints
+# (bools are ints) and NumPy integer scalars or 0-d arrays of a dtype that casts to int64.
+_DISCRETE_GOOD = [3, np.int64(3), np.int8(3), np.uint32(3), np.array(3), np.array(3, np.int16)]
+_DISCRETE_BAD = [
+    (7.9, TypeError),  # was int(7.9) = 7
+    (3.0, TypeError),
+    ("3", TypeError),  # was int("3")
+    (b"1", TypeError),  # was int(b"1")
+    (float("inf"), TypeError),  # was OverflowError
+    (float("nan"), TypeError),  # was ValueError from int()
+    (None, TypeError),
+    (np.float64(3.0), TypeError),
+    (np.uint64(3), TypeError),  # uint64 does not cast to int64
+    (np.array([3]), ValueError),  # shape (1,), not a scalar
+    (np.array(3.0), TypeError),
+    (-1, ValueError),
+    (2**70, ValueError),
+]
+
+
+@pytest.mark.parametrize("cls", _ENVS)
+@pytest.mark.parametrize("action", _DISCRETE_GOOD, ids=repr)
+def test_a_discrete_action_in_the_space_is_taken(cls: type, action: Any) -> None:
+    env = cls(episode_s=1.0)
+    assert env.action_space.contains(action)
+    env.reset(seed=1)
+    env.step(action)
+
+
+@pytest.mark.parametrize("cls", _ENVS)
+@pytest.mark.parametrize(("action", "error"), _DISCRETE_BAD, ids=repr)
+def test_a_discrete_action_outside_the_space_is_refused(
+    cls: type, action: Any, error: type
+) -> None:
+    env = cls(episode_s=1.0)
+    assert not env.action_space.contains(action)
+    env.reset(seed=1)
+    with pytest.raises(error, match=r"action: .* \(allowed: an integer 0\.\.\d"):
+        env.step(action)
+    env.step(0)  # a refused action leaves the episode running
+
+
+@pytest.mark.parametrize(
+    "action",
+    [[0, 3, 7], (0, 3, 7), np.array([0, 3, 7]), np.array([0, 3, 7], np.uint8)],
+    ids=repr,
+)
+def test_a_multi_discrete_action_in_the_space_is_taken(action: Any) -> None:
+    env = ag.RateControlEnv(episode_s=1.0, stations=3)
+    assert env.action_space.contains(action)
+    env.reset(seed=1)
+    *_, info = env.step(action)
+    assert info["mode"] == ["OfdmRate6Mbps", "OfdmRate18Mbps", "OfdmRate54Mbps"]
+
+
+@pytest.mark.parametrize(
+    ("action", "error"),
+    [
+        ([0.0, 3.0, 7.9], TypeError),
+        (np.array([0.0, 3.0, 7.0]), TypeError),
+        (["0", "3", "7"], TypeError),
+        ("037", TypeError),
+        (b"037", TypeError),
+        (3, TypeError),
+        (np.array([0, 3, 7], np.uint64), TypeError),
+        ([0, 3], ValueError),
+        ([[0, 3, 7]], ValueError),
+        ([0, [3], 7], ValueError),  # ragged: was numpy's "inhomogeneous shape"
+        ([0, 3, 8], ValueError),
+        ([-1, 3, 7], ValueError),
+    ],
+    ids=repr,
+)
+def test_a_multi_discrete_action_outside_the_space_is_refused(action: Any, error: type) -> None:
+    env = ag.RateControlEnv(episode_s=1.0, stations=3)
+    if not (isinstance(action, list) and [3] in action):  # contains raises on a ragged list
+        assert not env.action_space.contains(action)
+    env.reset(seed=1)
+    with pytest.raises(error, match=r"action: .*\(allowed: .*shape \(3,\)"):
+        env.step(action)
+
+
+@pytest.mark.parametrize("cls", _ENVS)
+def test_bad_seeds_and_options_name_the_argument(cls: type) -> None:
+    env = cls(episode_s=1.0)
+    a = env.reset(seed=np.int64(3))[0]  # was gymnasium's "Seed must be a python integer"
+    assert (a == env.reset(seed=3)[0]).all()
+    for seed, error in ((-1, ValueError), (1.5, TypeError), ("3", TypeError), (True, TypeError)):
+        with pytest.raises(error, match="seed: "):
+            env.reset(seed=seed)
+    with pytest.raises(ValueError, match="options: .*'x'"):
+        env.reset(options={"x": 1})  # was silently ignored
+    env.reset(options={})
+
+
+def test_the_vector_env_checks_a_batch_of_actions_as_its_space() -> None:
+    venv = ag.VectorEnv([lambda: ag.RateControlEnv(episode_s=1.0)] * 2)
+    with pytest.raises(gymnasium.error.ResetNeeded, match="reset"):
+        venv.step(np.array([1, 2]))  # was AttributeError
+    venv.reset(seed=1)
+    for bad, error in (
+        (np.array([7.9, 1.0]), TypeError),  # was truncated to [7, 1]
+        (["3", "1"], TypeError),  # was int("3")
+        ([b"3", b"1"], TypeError),
+        (np.array([1, 2], np.uint64), TypeError),
+        (1, TypeError),
+        ([1, [2]], ValueError),  # was numpy's "inhomogeneous shape"
+        (np.array([1, 2, 3]), ValueError),
+        (np.array([8, 1]), ValueError),
+    ):
+        if not isinstance(bad, list) or bad != [1, [2]]:  # gymnasium's contains raises on it
+            assert not venv.action_space.contains(bad)
+        with pytest.raises(error, match=r"actions: .*\(allowed: .*shape \(2,\)"):
+            venv.step(bad)
+    for good in ([1, 2], (1, 2), np.array([1, 2], np.int8), np.array([True, False])):
+        assert venv.action_space.contains(good)
+        venv.step(good)
+
+
+def test_the_vector_env_checks_its_arguments_and_seeds() -> None:
+    with pytest.raises(TypeError, match="env_fns: "):
+        ag.VectorEnv(cast(Any, ag.RateControlEnv))  # was "'type' object is not iterable"
+    with pytest.raises(TypeError, match="env_fns\\[1\\]: 3"):
+        ag.VectorEnv(cast(Any, [ag.RateControlEnv, 3]))  # was "'int' object is not callable"
+    with pytest.raises(TypeError, match="env_fns\\[0\\]: .*returned 'x'"):
+        ag.VectorEnv(cast(Any, [lambda: "x"]))
+    venv = ag.VectorEnv([lambda: ag.RateControlEnv(episode_s=1.0)] * 2)
+    a = venv.reset(seed=np.int64(5))[0]  # was "'numpy.int64' object is not iterable"
+    assert (a == venv.reset(seed=5)[0]).all() and (a == venv.reset(seed=[5, 6])[0]).all()
+    bad_seeds: tuple[tuple[Any, type], ...] = (
+        ("12", TypeError),
+        (-1, ValueError),
+        ([1, -1], ValueError),
+        (1.5, TypeError),
+    )
+    for seed, error in bad_seeds:
+        with pytest.raises(error, match="seed"):
+            venv.reset(seed=seed)
+    with pytest.raises(ValueError, match="seed: 3 seeds for 2"):
+        venv.reset(seed=[1, 2, 3])
