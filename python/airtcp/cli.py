@@ -48,6 +48,24 @@ analytic_app = typer.Typer(
 app.add_typer(analytic_app, name="analytic")
 
 
+def _json_safe(value: Any) -> Any:
+    """``value`` with every NaN and infinity (in lists and tables too) as None: JSON has no
+    NaN or Infinity, and ``--json`` output must parse anywhere."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: _json_safe(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_json_safe(v) for v in value]
+    return value
+
+
+def _json_line(value: Any) -> str:
+    """One line of ``--json`` output: strict JSON (NaN and infinities as null), values JSON
+    has no type for (dates, decimals) as strings."""
+    return json.dumps(_json_safe(value), default=str, allow_nan=False) + "\n"
+
+
 def _core_missing(exc: ModuleNotFoundError) -> NoReturn:
     """The native core is not built: say so in one line (exit 1); another missing module is
     a bug and goes on up."""
@@ -482,7 +500,7 @@ def bianchi_command(
     }
     values = dataclasses.asdict(res)
     if as_json:
-        sys.stdout.write(json.dumps({"model": "bianchi", **inputs, **values}) + "\n")
+        sys.stdout.write(_json_line({"model": "bianchi", **inputs, **values}))
         return
     rows = {
         "stations": res.stations,
@@ -537,7 +555,7 @@ def tmt_command(
         "tmt_bps": tmt,
     }
     if as_json:
-        sys.stdout.write(json.dumps({"model": "tmt", **values}) + "\n")
+        sys.stdout.write(_json_line({"model": "tmt", **values}))
         return
     _print_model(
         f"TMT: {standard} {data:g}/{basic:g} Mbit/s, {payload_bytes} B",
@@ -643,7 +661,11 @@ def query_command(
         str, typer.Argument(help='SQL over the view runs, e.g. "SELECT count(*) FROM runs".')
     ],
     as_json: Annotated[
-        bool, typer.Option("--json", help="One JSON object per row (every row, streamed).")
+        bool,
+        typer.Option(
+            "--json",
+            help="One JSON object per row (every row, streamed; NaN and infinities as null).",
+        ),
     ] = False,
     allow_external_access: AllowExternalOpt = False,
 ) -> None:
@@ -658,7 +680,7 @@ def query_command(
         if as_json:
             names, rows = store.iter_query(out, sql, allow_external_access=allow_external_access)
             for r in rows:
-                sys.stdout.write(json.dumps(dict(zip(names, r, strict=True)), default=str) + "\n")
+                sys.stdout.write(_json_line(dict(zip(names, r, strict=True))))
             return
         names, table_rows, more = store.query(
             out, sql, limit=QUERY_TABLE_ROWS, allow_external_access=allow_external_access

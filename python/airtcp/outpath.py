@@ -16,6 +16,13 @@ replaced, only the entries the marker lists are replaced: a file the user added 
 Names built from user text (a node name in a pcap file name, a trace kind in a store path)
 pass :func:`safe_name`, and every such path is checked to stay inside its directory
 (:func:`child`).
+
+Files and directories appear whole or not at all: they are written under a hidden temporary
+name and renamed into place (:func:`atomic_file`, :func:`atomic_directory`). The temporary
+name holds the writer's process id. An error, Ctrl-C or SIGTERM removes it before the process
+ends (SIGTERM is then delivered again, so the process still ends by it); SIGKILL cannot be
+caught, so the next writer of the same target removes what a process no longer running left
+(:func:`remove_stale`).
 """
 
 from __future__ import annotations
@@ -24,7 +31,9 @@ import json
 import os
 import re
 import shutil
+import signal
 import tempfile
+import threading
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -38,6 +47,7 @@ __all__ = [
     "check_out_dir",
     "child",
     "claim_directory",
+    "remove_stale",
     "safe_name",
 ]
 
@@ -174,6 +184,88 @@ def claim_directory(out_dir: str | Path, kind: str) -> Path:
     return out
 
 
+# ---------------------------------------------------------------------------------------------
+# Temporary names: what a killed writer leaves, and SIGTERM
+
+
+class _Terminated(BaseException):
+    """SIGTERM arrived while a temporary file or directory existed (see :func:`_terminable`)."""
+
+
+def _raise_terminated(signum: int, frame: object) -> None:
+    raise _Terminated
+
+
+@contextmanager
+def _terminable() -> Iterator[None]:
+    """Within the block, SIGTERM raises :class:`_Terminated`, so that the ``finally`` clauses
+    that remove temporary files run; after the block the signal is delivered again under the
+    default action, so the process still ends by SIGTERM. Only in the main thread, and only
+    where SIGTERM has the default action (a handler someone installed is left alone)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.getsignal(signal.SIGTERM)
+    if previous is not signal.SIG_DFL:  # ours (an outer block), another handler, or ignored
+        yield
+        return
+    signal.signal(signal.SIGTERM, _raise_terminated)
+    try:
+        yield
+    except _Terminated:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        signal.raise_signal(signal.SIGTERM)  # ends the process
+        raise
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _temp_prefix(prefix: str) -> str:
+    """A temporary name's prefix: ``prefix``, this process's id and a dash."""
+    return f"{prefix}{os.getpid()}-"
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (on this machine)."""
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # it runs under another user, or the check is not possible here
+        return True
+    return True
+
+
+def remove_stale(directory: str | Path, prefix: str, suffix: str = "") -> int:
+    """Remove from ``directory`` the temporary files and directories that :func:`atomic_file`
+    and :func:`atomic_directory` named ``prefix`` + process id + ``-`` + 8 characters +
+    ``suffix`` for a process that no longer runs (killed by SIGKILL, or the machine stopped),
+    and those named without a process id (written before airtcp put it there); return how
+    many. Nothing else is touched."""
+    stale = re.compile(re.escape(prefix) + r"(?:(\d+)-)?[a-z0-9_]{8}" + re.escape(suffix))
+    try:
+        names = os.listdir(directory)
+    except OSError:
+        return 0
+    removed = 0
+    for name in names:
+        m = stale.fullmatch(name)
+        if m is None or (m.group(1) is not None and _alive(int(m.group(1)))):
+            continue
+        path = Path(directory) / name
+        try:
+            if path.is_dir() and not path.is_symlink():
+                shutil.rmtree(path)
+            else:
+                path.unlink()
+        except OSError:  # gone meanwhile, or not ours to remove after all
+            continue
+        removed += 1
+    return removed
+
+
 @contextmanager
 def atomic_directory(
     out_dir: str | Path, what: str = "result", kind: str = "run"
@@ -187,14 +279,20 @@ def atomic_directory(
     block fails, the temporary directory is removed and nothing else is touched.
     """
     out = check_out_dir(out_dir, kind)
+    with _terminable():
+        yield from _atomic_directory(out, what, kind)
+
+
+def _atomic_directory(out: Path, what: str, kind: str) -> Iterator[Path]:
     flag = "--pcap" if kind == "pcap" else "--out"
     existing = out.is_dir()
+    # Where the temporary directory goes, and its prefix.
+    where, prefix = (out, ".partial-") if existing else (out.parent, f".{out.name}.partial-")
     try:
-        if existing:
-            tmp = Path(tempfile.mkdtemp(prefix=".partial-", dir=out))
-        else:
+        if not existing:
             out.parent.mkdir(parents=True, exist_ok=True)
-            tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.partial-", dir=out.parent))
+        remove_stale(where, prefix)
+        tmp = Path(tempfile.mkdtemp(prefix=_temp_prefix(prefix), dir=where))
     except OSError as exc:
         raise OutputExistsError(f"{flag} {out}: cannot write ({exc.strerror or exc})") from None
     try:
@@ -233,18 +331,25 @@ def atomic_directory(
 
 
 @contextmanager
-def atomic_file(path: str | Path, prefix: str = ".tmp-") -> Iterator[Path]:
+def atomic_file(path: str | Path, prefix: str = ".tmp-", clean: bool = False) -> Iterator[Path]:
     """Write one file atomically: yields a temporary path beside ``path`` (same directory, so
     the rename is atomic), renamed to ``path`` when the block ends without error; the
-    temporary file never outlives the block. Readers skip names starting with ``prefix``."""
+    temporary file never outlives the block, Ctrl-C and SIGTERM included. Readers skip names
+    starting with ``prefix``. ``clean``: first remove what killed writers left under
+    ``prefix`` (:func:`remove_stale`; for a prefix of this target's own, as a figure's)."""
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, name = tempfile.mkstemp(prefix=prefix, suffix=target.suffix, dir=target.parent)
-    os.close(fd)
-    tmp = Path(name)
-    try:
-        yield tmp
-        tmp.chmod(0o644)  # mkstemp makes it 0o600
-        os.replace(tmp, target)
-    finally:
-        tmp.unlink(missing_ok=True)
+    if clean:
+        remove_stale(target.parent, prefix, target.suffix)
+    with _terminable():
+        fd, name = tempfile.mkstemp(
+            prefix=_temp_prefix(prefix), suffix=target.suffix, dir=target.parent
+        )
+        os.close(fd)
+        tmp = Path(name)
+        try:
+            yield tmp
+            tmp.chmod(0o644)  # mkstemp makes it 0o600
+            os.replace(tmp, target)
+        finally:
+            tmp.unlink(missing_ok=True)

@@ -159,7 +159,8 @@ def check_figure_path(out: str | Path) -> Path:
 
 
 def save(fig: Figure, out: str | Path) -> Path:
-    """Write ``fig`` to ``out`` atomically (a temporary file beside it, then a rename).
+    """Write ``fig`` to ``out`` atomically (a temporary file beside it, then a rename; a
+    kill leaves no temporary file behind for long: see :mod:`airtcp.outpath`).
 
     The format comes from the suffix (``.png``, ``.svg``, ``.pdf``); the parent directory is
     created if needed; an existing file is replaced only if it is a figure airtcp drew
@@ -182,7 +183,7 @@ def save(fig: Figure, out: str | Path) -> Path:
     }.get(fmt)
     # A fixed salt: SVG element ids stop being random, so equal figures give equal files.
     with (
-        atomic_file(path, prefix=f".{path.name}.") as tmp,
+        atomic_file(path, prefix=f".{path.name}.", clean=True) as tmp,
         matplotlib.rc_context({"svg.hashsalt": "airtcp"}),
     ):
         fig.savefig(tmp, format=fmt, dpi=150, metadata=metadata)

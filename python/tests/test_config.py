@@ -1165,3 +1165,142 @@ def test_the_binary_connectivity_reads_as_the_json_one():
         assert conn.n == n
         assert [[conn.next_hop(u, d) for d in range(n)] for u in range(n)] == ref["next_hop"]
         assert [sorted(conn.neighbours(u)) for u in range(n)] == ref["neighbours"]
+
+
+# --- the core's refusals, in the scenario's words -------------------------------------------------
+# Each value passed the scenario's checks and was refused by the core in the world spec's words
+# ("nodes.3.rate_control", "flows.0.rate_bps", "nodes: the core rejects the topology: ..."); it
+# is refused here, with the scenario's field, the value and what is allowed.
+
+_BSS = {"stations": 2, "duration_s": 1.0}
+_RADIO = {"channel": {"model": "radio"}}
+_UDP = {"kind": "udp-saturating", "src": "sta1", "dst": "ap"}
+
+
+def _node(**kw):
+    return {"name": "x", "role": "sta", "x_m": 5.0, **kw}
+
+
+def _steady(area):
+    return {"kind": "random-waypoint", "area_m": area, "speed_min_mps": 1, "speed_max_mps": 2,
+            "steady_state": True}  # fmt: skip
+
+
+_CORE_REFUSALS = [
+    # (the scenario, its field, the message, the value next to it, which the core accepts)
+    ({**_BSS, "nodes": [_node(rate_control="ath9k")]},
+     "nodes.0.rate_control", "runs on 802.11n's HT modes only, not on 80211a",
+     {**_BSS, "nodes": [_node(rate_control="minstrel")]}),
+    ({**_BSS, "standard": "80211g", "nodes": [_node(rate_control="minstrel-ht")]},
+     "nodes.0.rate_control", "runs on 802.11n's HT modes only, not on 80211g",
+     {**_BSS, "standard": "80211n", "nodes": [_node(rate_control="minstrel-ht")]}),
+    ({**_BSS, "flows": [{"kind": "udp-cbr", "src": "sta1", "dst": "ap", "rate_mbps": 1e-12}]},
+     "flows.0.rate_mbps", "rounds to 0 in the core's units",
+     {**_BSS, "flows": [{"kind": "udp-cbr", "src": "sta1", "dst": "ap", "rate_mbps": 1e-6}]}),
+    ({**_BSS, "flows": [{**_UDP, "start_s": 0.5, "stop_s": 0.5000000001}]},
+     "flows.0.stop_s", "must be > start_s = 0.5 by at least 1 ns",
+     {**_BSS, "flows": [{**_UDP, "start_s": 0.5, "stop_s": 0.500000001}]}),
+    ({**_BSS, "warmup_s": 0.9999999999},
+     "warmup_s", "must be < duration_s = 1 by at least 1 ns",
+     {**_BSS, "warmup_s": 0.999999999}),
+    ({**_BSS, **_RADIO, "nodes": [_node(mobility={
+        "kind": "waypoints", "points": [[0, 1, 0, 0], [1e-10, 2, 0, 0]]})]},
+     "nodes.0.mobility.points.1", "time less than 1 ns after the previous point's",
+     {**_BSS, **_RADIO, "nodes": [_node(mobility={
+         "kind": "waypoints", "points": [[0, 1, 0, 0], [1e-9, 2, 0, 0]]})]}),
+    ({**_BSS, **_RADIO, "nodes": [_node(mobility=_steady([0, 0, 0, 10]))]},
+     "nodes.0.mobility.area_m", "a steady-state start needs an area of positive width",
+     {**_BSS, **_RADIO, "nodes": [_node(mobility=_steady([0, 0, 1e-3, 10]))]}),
+    ({**_BSS, **_RADIO, "mobility": _steady([0, 0, 10, 0])},
+     "mobility.area_m", "a steady-state start needs an area of positive width",
+     {**_BSS, **_RADIO, "mobility": _steady([0, 0, 10, 1e-3])}),
+    ({**_BSS, "duration_s": 1e-9, "report_interval_s": 1e-15},
+     "report_interval_s", "rounds to 0 in the core's units",
+     {**_BSS, "duration_s": 1e-9, "report_interval_s": 1e-9}),
+    ({**_BSS, "duration_s": 1e-9, "flows": [{**_UDP, "report_interval_s": 1e-15}]},
+     "flows.0.report_interval_s", "rounds to 0 in the core's units",
+     {**_BSS, "duration_s": 1e-9, "flows": [{**_UDP, "report_interval_s": 1e-9}]}),
+    ({**_BSS, "channel": {"model": "radio", "capture": True, "capture_window_us": 1e-6}},
+     "channel.capture_window_us", "rounds to 0 in the core's units",
+     {**_BSS, "channel": {"model": "radio", "capture": True, "capture_window_us": 1e-3}}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("data", "path", "what", "neighbour"), _CORE_REFUSALS)
+def test_values_the_core_refuses_are_refused_with_the_scenarios_field(data, path, what, neighbour):
+    from airtcp import _core
+
+    line = one_problem(data)
+    assert line.startswith(f"{path}: {what}"), line
+    assert "(got " in line and "allowed: " in line, line
+    assert "world spec" not in line and "the core rejects" not in line, line
+    # The value next to it passes here and in the core: the bound is the core's.
+    _core.Sim(Scenario.from_dict(neighbour).spec_json(), 1)
+
+
+def test_an_ht_only_rate_control_names_the_rate_controls_of_the_standard():
+    from airtcp import tables
+
+    line = one_problem({**_BSS, "standard": "80211b", "nodes": [_node(rate_control="ath9k")]})
+    others = [n for n in tables.rate_controls() if n not in ("minstrel-ht", "ath9k")]
+    assert line.endswith(f'allowed: standard = "80211n", or on 80211b: {", ".join(others)})')
+    assert one_problem({**_BSS, "mac": {"rate_control": "ath9k"}}).startswith(
+        "mac.rate_control: runs on 802.11n's HT modes only, not on 80211a"
+    )
+
+
+# --- templates: the file's own keys -----------------------------------------------------------
+
+
+def test_a_template_refuses_the_files_topology_and_names_its_knobs():
+    # [[nodes]] replaced paper-002's nodes; the errors then named its links and flows, which
+    # the file never wrote ("links.0.b: unknown node ...").
+    line = one_problem({"template": "paper-002", "nodes": [{"name": "x", "role": "sta"}]})
+    assert line.startswith(
+        'nodes: template "paper-002" builds its own [[nodes]] ("server"); a file cannot replace'
+    ), line
+    assert "(got 1 entry; allowed: no nodes with this template ([[flows]] may replace its " in line
+    assert (
+        "its knobs: distance_m, mcs, cc, delay_ms, queue, scheme, rate_control, duration_s;" in line
+    )
+    found = problems({"template": "paper-004", "links": [], "routes": []})
+    assert [p.split(":")[0] for p in found] == ["links", "routes"]
+    assert "builds its own [[links]] (A - B)" in found[0] and "(got 0 entries;" in found[0]
+    assert found[1].startswith(
+        'routes: template "paper-004" builds the topology; a file cannot add'
+    )
+    assert one_problem({"template": "paper-000", "nodes": []}).startswith(
+        'nodes: template "paper-000" builds the topology; a file cannot add [[nodes]]'
+    )
+
+
+def test_a_templates_traffic_is_replaced_by_the_files_flows():
+    udp = [{"kind": "udp-saturating", "src": "n0", "dst": "n3"}]
+    spec = Scenario.from_dict({"template": "paper-000", "flows": udp}).to_world_spec()
+    assert [(f["kind"], f["src"], f["dst"]) for f in spec["flows"]] == [("udp_saturating", 0, 3)]
+    # The template's cc shortcut was for its TCP flow: it goes with it, unless the file sets it
+    # or a flow of the file's is TCP.
+    line = one_problem({"template": "paper-000", "cc": "reno", "flows": udp})
+    assert line.startswith("cc: only used by TCP flows") and "[set by template" not in line
+    tcp = [{"kind": "tcp-bulk", "src": "n0", "dst": "n3"}]
+    spec = Scenario.from_dict({"template": "paper-000", "cc": "veno", "flows": tcp}).to_world_spec()
+    assert spec["flows"][0]["tcp"]["cc"] == "veno"
+
+
+def test_problems_with_fields_the_template_set_say_so():
+    mark = ' [set by template "paper-003", not by the file]'
+    found = problems({"template": "paper-003", "standard": "80211b"})
+    assert found[0].startswith("basic_rate_mbps: not a rate of 80211b") and found[0].endswith(mark)
+    tables = [p for p in found if p.startswith("channel.tx_power_by_rate_dbm.")]
+    assert len(tables) == 8 and all(p.endswith(mark) for p in tables)
+    # A field the file sets is the file's: no mark.
+    own = {
+        "template": "paper-003",
+        "standard": "80211b",
+        "channel": {"tx_power_by_rate_dbm": [[6, 1]]},
+    }
+    found = problems(own)
+    assert [p.endswith(mark) for p in found if "tx_power_by_rate" in p] == [False]
+    assert all(p.endswith(mark) for p in found if "rx_sensitivity_by_rate" in p)
+    line = one_problem({"template": "paper-003", "stationz": 2})
+    assert line.startswith("stationz: unknown field") and not line.endswith(mark)

@@ -512,6 +512,34 @@ def test_sizes_bounded_query_table_rows_are_capped(tmp_path):
     assert len(every.stdout.splitlines()) == 1500  # --json is unbounded
 
 
+def test_query_json_is_strict_json_nan_and_infinity_as_null(tmp_path):
+    # `airtcp query --json` printed NaN and Infinity, which JSON parsers refuse.
+    out = tmp_path / "store"
+    (out / "runs" / "00").mkdir(parents=True)
+    import pyarrow.parquet as pq
+
+    rows = pa.table(
+        {
+            "run_hash": ["a", "b", "c"],
+            "x": [float("nan"), float("inf"), 1.5],
+            "xs": [[float("-inf"), 2.0], [], [float("nan")]],
+        }
+    )
+    pq.write_table(rows, out / "runs" / "00" / "all.parquet")
+    result = invoke("query", str(out), "SELECT x, xs FROM runs ORDER BY run_hash", "--json")
+    assert result.exit_code == 0, result.output
+
+    def refuse(name: str) -> None:
+        raise AssertionError(f"{name} is not JSON")
+
+    parsed = [json.loads(line, parse_constant=refuse) for line in result.stdout.splitlines()]
+    assert parsed == [
+        {"x": None, "xs": [None, 2.0]},
+        {"x": None, "xs": []},
+        {"x": 1.5, "xs": [None]},
+    ]
+
+
 # --- 8. Leftovers ----------------------------------------------------------------------------
 
 
@@ -532,6 +560,93 @@ def test_leftovers_of_a_killed_sweep_are_removed_on_resume(tmp_path, tiny):
     sweep.run_sweep(sweep.load_sweep(p), out, workers=1)
     assert not any(f.exists() for f in left)
     assert user_file.exists()
+
+
+_SLOW_FIGURE = r"""
+import sys, time
+from pathlib import Path
+from matplotlib.figure import Figure
+from airtcp import plot
+
+fig = Figure()
+fig.add_subplot().plot([1, 2])
+
+
+def slow(fname, **kw):  # the figure is being drawn into its temporary file when the kill comes
+    print("drawing", flush=True)
+    time.sleep(60)
+
+
+fig.savefig = slow
+plot.save(fig, Path(sys.argv[1]) / "fig.png")
+"""
+
+
+def _killed_mid_figure(figures: Path, sig: int) -> int:
+    """Run a figure writer in its own process, send ``sig`` while it draws; its exit status."""
+    import subprocess
+    import sys
+
+    with subprocess.Popen(
+        [sys.executable, "-c", _SLOW_FIGURE, str(figures)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(Path(airtcp.__file__).parents[1])},
+    ) as proc:
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "drawing"
+        assert [p.name for p in figures.iterdir()][0].startswith(".fig.png.")  # the temporary
+        proc.send_signal(sig)
+        return proc.wait(timeout=30)
+
+
+@pytest.mark.parametrize("sig", ["SIGTERM", "SIGINT"])
+def test_leftovers_a_figure_writer_stopped_by_a_signal_leaves_none(tmp_path, sig):
+    # A kill during `reproduce` left a hidden 0-byte figure file (".fig.png.k7ah57f9.png").
+    import signal
+
+    status = _killed_mid_figure(tmp_path, getattr(signal, sig))
+    assert status == -getattr(signal, sig)  # it still ends by the signal
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_leftovers_of_a_figure_writer_killed_by_sigkill_are_removed_by_the_next(tmp_path):
+    import signal
+
+    from matplotlib.figure import Figure
+
+    from airtcp import plot
+
+    assert _killed_mid_figure(tmp_path, signal.SIGKILL) == -signal.SIGKILL
+    (left,) = tmp_path.iterdir()  # SIGKILL cannot be caught
+    older = tmp_path / ".fig.png.abcd1234.png"  # written before the process id was in the name
+    older.write_bytes(b"")
+    live = tmp_path / f".fig.png.{os.getpid()}-abcd1234.png"  # a writer that still runs
+    live.write_bytes(b"")
+    other = tmp_path / ".other.png.1-abcd1234.png"  # another figure's: not this writer's
+    other.write_bytes(b"")
+    fig = Figure()
+    fig.add_subplot().plot([1, 2])
+    plot.save(fig, tmp_path / "fig.png")
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["fig.png", live.name, other.name])
+    assert not left.exists()
+
+
+def test_leftovers_of_a_killed_directory_writer_are_removed_by_the_next(tmp_path):
+    import subprocess
+    import sys
+
+    from airtcp.outpath import atomic_directory
+
+    with subprocess.Popen([sys.executable, "-c", "pass"]) as dead:
+        dead.wait()
+    stale = tmp_path / f".out.partial-{dead.pid}-abcd1234"
+    (stale / "summary.json").parent.mkdir()
+    (stale / "summary.json").write_text("{}")
+    with atomic_directory(tmp_path / "out") as tmp:
+        assert tmp.name.startswith(f".out.partial-{os.getpid()}-")
+        (tmp / "summary.json").write_text("{}")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
 
 
 # --- 9. Powerful inputs ----------------------------------------------------------------------

@@ -25,8 +25,10 @@ from airtcp.config.limits import (
     _TCP_KINDS,
     MAX_CBR_PACKETS_PER_S,
     MAX_CLAP_SEGMENTS,
+    MAX_FLOWS,
     MAX_NODES,
     MAX_REPORT_INTERVALS,
+    RATE_CONTROL_NAMES,
 )
 from airtcp.config.routes import Connectivity, RouteTable, chain_blocked_links, connectivity
 from airtcp.outpath import NAME_ALLOWED, safe_name
@@ -83,8 +85,23 @@ def _check_rate(
 def _check_intervals(
     issues: list[_Issue], loc: tuple[str | int, ...], interval_s: float | None, s: Scenario
 ) -> None:
-    """An issue if a report interval cuts the run into more than MAX_REPORT_INTERVALS."""
-    if interval_s is not None and s.duration_s / interval_s > MAX_REPORT_INTERVALS:
+    """An issue if a report interval rounds to 0 ns or cuts the run into more than
+    MAX_REPORT_INTERVALS (in whole nanoseconds too, as the core counts them)."""
+    if interval_s is None:
+        return
+    every_ns = _ns(interval_s)
+    if every_ns < 1:
+        issues.append(
+            _Issue(
+                loc,
+                "rounds to 0 in the core's units (whole nanoseconds)",
+                interval_s,
+                "at least 1e-9 seconds, or unset",
+            )
+        )
+        return
+    least_ns = max(1, -(-_ns(s.duration_s) // MAX_REPORT_INTERVALS))
+    if s.duration_s / interval_s > MAX_REPORT_INTERVALS or every_ns < least_ns:
         least = s.duration_s / MAX_REPORT_INTERVALS
         issues.append(
             _Issue(
@@ -315,15 +332,7 @@ def _phy(b: _Build) -> None:
                         ", ".join(_num(r) for r in rates if r != 1.0) + ', or preamble = "long"',
                     )
                 )
-    if s.mac.rate_control in ("minstrel-ht", "ath9k"):
-        issues.append(
-            _Issue(
-                ("mac", "rate_control"),
-                "an 802.11n rate control (HT modes only)",
-                s.mac.rate_control,
-                f'standard = "80211n", or another rate control on {s.standard}',
-            )
-        )
+    _check_ht_only(issues, ("mac", "rate_control"), s.mac.rate_control, s.standard)
     if s.data_rate_mbps is not None and s.mac.rate_control != "constant":
         issues.append(
             _Issue(
@@ -336,6 +345,28 @@ def _phy(b: _Build) -> None:
         )
     b.data_rate, b.basic_rate = data_rate, basic_rate
     b.access = s.mac.access
+
+
+# The rate controls that run on 802.11n's HT modes only; the core refuses them on 802.11a/b/g
+# (crates/airtcp-core/src/spec/wifi.rs, check_rate_control).
+_HT_ONLY_RATE_CONTROLS = ("minstrel-ht", "ath9k")
+
+
+def _check_ht_only(
+    issues: list[_Issue], loc: tuple[str | int, ...], rate_control: str | None, standard: str
+) -> None:
+    """An issue at ``loc`` if ``rate_control`` runs on HT modes only and ``standard`` has none."""
+    if standard == "80211n" or rate_control not in _HT_ONLY_RATE_CONTROLS:
+        return
+    others = ", ".join(n for n in RATE_CONTROL_NAMES if n not in _HT_ONLY_RATE_CONTROLS)
+    issues.append(
+        _Issue(
+            loc,
+            f"runs on 802.11n's HT modes only, not on {standard}",
+            rate_control,
+            f'standard = "80211n", or on {standard}: {others}',
+        )
+    )
 
 
 def _mesh_access(b: _Build) -> None:
@@ -424,20 +455,43 @@ def _core_units(b: _Build) -> None:
         (("links", i, "rate_mbps"), link.rate_mbps, round(link.rate_mbps * 1e6), "1e-6 Mbit/s")
         for i, link in enumerate(s.links)
     ]
+    tiny += [
+        (("flows", i, "rate_mbps"), f.rate_mbps, round(f.rate_mbps * 1e6), "1e-6 Mbit/s")
+        for i, f in enumerate(s.flows)
+        if f.rate_mbps is not None
+    ]
+    ch = s.channel
+    if ch.model == "radio" and ch.capture:
+        us = ch.capture_window_us
+        tiny.append((("channel", "capture_window_us"), us, round(us * 1e3), "0.001 us (1 ns)"))
     for loc, value, whole, least in tiny:
         if whole < 1:
             issues.append(
                 _Issue(loc, "rounds to 0 in the core's units", value, f"at least {least}")
             )
-    if s.warmup_s >= s.duration_s:
+    # The core holds times in whole nanoseconds: a pair that differs by less than 1 ns is equal.
+    ns_apart = " by at least 1 ns (the core counts whole nanoseconds)"
+    if s.warmup_s >= s.duration_s or _ns(s.warmup_s) >= _ns(s.duration_s):
         issues.append(
             _Issue(
                 ("warmup_s",),
-                f"must be < duration_s = {_num(s.duration_s)}",
+                f"must be < duration_s = {_num(s.duration_s)}"
+                + (ns_apart if s.warmup_s < s.duration_s else ""),
                 s.warmup_s,
                 f"number >= 0 and < {_num(s.duration_s)} seconds",
             )
         )
+    for i, f in enumerate(s.flows):
+        # models.FlowConfig checks stop_s > start_s; here the same in whole nanoseconds.
+        if f.stop_s is not None and f.start_s < f.stop_s and _ns(f.stop_s) <= _ns(f.start_s):
+            issues.append(
+                _Issue(
+                    ("flows", i, "stop_s"),
+                    f"must be > start_s = {_num(f.start_s)}{ns_apart}",
+                    f.stop_s,
+                    f"number >= {_num(f.start_s)} + 1e-9 seconds, or unset",
+                )
+            )
 
 
 def _topology_knobs(b: _Build) -> None:
@@ -473,6 +527,7 @@ def _nodes(b: _Build) -> bool:
     generated = {n.name for n in nodes}
     index: dict[str, int] = {n.name: i for i, n in enumerate(nodes)}
     for i, cfg in enumerate(s.nodes):
+        _check_ht_only(issues, ("nodes", i, "rate_control"), cfg.rate_control, s.standard)
         loc = ("nodes", i, "name")
         if not safe_name(cfg.name):
             # Node names become file names (pcap export) and glob targets: a safe alphabet.
@@ -916,6 +971,19 @@ def _flow_names(b: _Build) -> None:
     if s.flows:
         for i, flow in enumerate(s.flows):
             _flow_entry(b, i, flow)
+            n = len(b.flow_pairs)
+            if n > MAX_FLOWS:  # checked as they grow: a glob can give thousands
+                b.issues.append(
+                    _Issue(
+                        ("flows",),
+                        f"more than the limit of {MAX_FLOWS} flows (flows.0..{i} give {n})",
+                        _Raw(f"{n} flows"),
+                        f"at most {MAX_FLOWS} flows in all; a glob src gives one flow per node "
+                        "it matches",
+                    )
+                )
+                b.flow_pairs = []
+                return
     elif s.topology == "bss":
         b.flow_pairs = [(None, ("flows",), k, 0) for k in range(1, s.stations + 1)]
     elif s.topology == "chain":
@@ -1424,7 +1492,8 @@ def _radio_spec(b: _Build) -> dict[str, Any]:
         else None,
         "capture": {
             "margin_db": ch.capture_margin_db,
-            "window_ns": round(ch.capture_window_us * 1e3),
+            # A window that rounds to 0 ns is reported by _core_units; 1 ns meanwhile.
+            "window_ns": max(1, round(ch.capture_window_us * 1e3)),
         }
         if ch.capture
         else None,

@@ -51,6 +51,7 @@ from airtcp.config.limits import (
     MAX_CLAP_MSS_BYTES,
     MAX_DISTANCE_M,
     MAX_FILE_BYTES,
+    MAX_FLOWS,
     MAX_INITIAL_CWND,
     MAX_LINK_RATE_MBPS,
     MAX_MSS_BYTES,
@@ -779,17 +780,22 @@ class MobilityWaypoints(_Model):
                     [_Issue(("points", k), "not a point", _Raw(str(p)), "[t_s, x_m, y_m, z_m]")]
                 )
             bad = not (0.0 <= p[0] <= MAX_TIME_S) or (k > 0 and p[0] <= self.points[k - 1][0])
+            # The core holds the times in whole nanoseconds: they must differ there too.
+            same_ns = k > 0 and not bad and round(p[0] * 1e9) <= round(self.points[k - 1][0] * 1e9)
             far = any(abs(c) > MAX_DISTANCE_M for c in p[1:])
-            if bad or far:
+            if bad or same_ns or far:
                 raise _Issues(
                     [
                         _Issue(
                             ("points", k),
                             "time not after the previous point's"
                             if bad
+                            else "time less than 1 ns after the previous point's (the core "
+                            "counts whole nanoseconds)"
+                            if same_ns
                             else "coordinate beyond 1e6 m",
                             _Raw(str(list(p))),
-                            "t_s >= 0 and increasing, |x|, |y|, |z| <= 1e6 m",
+                            "t_s >= 0 and increasing by at least 1e-9, |x|, |y|, |z| <= 1e6 m",
                         )
                     ]
                 )
@@ -841,6 +847,16 @@ class MobilityRandomWaypoint(_Model):
                     "a steady-state start needs a positive minimum speed",
                     self.speed_min_mps,
                     ">= 1e-6 m/s",
+                )
+            )
+        if self.steady_state and not issues and (x1 <= x0 or y1 <= y0):
+            # ns-3's steady-state model draws from the area's distance distribution.
+            issues.append(
+                _Issue(
+                    ("area_m",),
+                    "a steady-state start needs an area of positive width and height",
+                    _Raw(str(list(self.area_m))),
+                    "x_min < x_max and y_min < y_max, or steady_state = false",
                 )
             )
         if issues:
@@ -1438,6 +1454,7 @@ class Scenario(_Model):
     )
     nodes: list[NodeConfig] = Field(
         default_factory=list,
+        max_length=MAX_NODES,  # refused before the entries are validated
         json_schema_extra={"allowed": "an array of tables [[nodes]]"},
         description="extra nodes",
     )
@@ -1453,6 +1470,7 @@ class Scenario(_Model):
     )
     flows: list[FlowConfig] = Field(
         default_factory=list,
+        max_length=MAX_FLOWS,  # each entry gives a flow or more (the total: expand._flow_names)
         json_schema_extra={"allowed": "an array of tables [[flows]]"},
         description="traffic",
     )
@@ -1505,12 +1523,20 @@ class Scenario(_Model):
         from airtcp.config.load import check_plain  # load imports this module
 
         check_plain(data)
-        from airtcp.config.templates import expand_template  # templates import this package
+        from airtcp.config.templates import (  # templates import this package
+            expand_template,
+            mark_template_problems,
+        )
 
-        data = expand_template(data)
+        expanded = expand_template(data)
         # Through __init__ (which turns a ValidationError into a ScenarioError): pydantic's
         # model_validate on a model with its own __init__ would run the expansion twice.
-        return cls(**{str(k): v for k, v in data.items()})
+        try:
+            return cls(**{str(k): v for k, v in expanded.items()})
+        except ScenarioError as exc:
+            if "template" not in data:
+                raise
+            raise ScenarioError(mark_template_problems(exc.problems, data)) from None
 
     # -- expansion -----------------------------------------------------------------------------
 

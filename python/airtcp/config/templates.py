@@ -16,10 +16,25 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from airtcp.config.errors import ScenarioError, _convert_validation_error
+from airtcp.config.errors import (
+    ScenarioError,
+    _convert_validation_error,
+    _line,
+    _names,
+    _Raw,
+    _segment,
+)
+from airtcp.config.limits import _TCP_KINDS
 from airtcp.config.models import _field
 
-__all__ = ["P000_BURSTY", "TEMPLATES", "expand_template", "paper000", "paper004"]
+__all__ = [
+    "P000_BURSTY",
+    "TEMPLATES",
+    "expand_template",
+    "mark_template_problems",
+    "paper000",
+    "paper004",
+]
 
 
 # Paper 000's congestion controls: Fig. 3's six, and Reno/NewReno.
@@ -898,8 +913,102 @@ def _merge(base: dict[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+# The arrays of tables of a scenario's topology: a template builds its own. A file's array
+# could only replace the template's (whose links and flows name its nodes, so that they would
+# name nodes that are gone) or half fit it: refused, with the knobs. A file's [[flows]] replace
+# the template's traffic over its topology.
+_TOPOLOGY_ARRAYS = ("nodes", "links", "routes")
+# The top-level TCP shortcuts: a template sets them for its own TCP flows.
+_TCP_SHORTCUTS = ("cc", "recovery", "delayed_ack", "min_rto_ms")
+
+
+def _entries(key: str, built: list[Any]) -> str:
+    """The template's entries of the array ``key``, in a few words."""
+    if key == "nodes":
+        return _names(str(n.get("name")) for n in built)
+    if key == "links":
+        return ", ".join(f"{e.get('a')} - {e.get('b')}" for e in built[:8])
+    return f"{len(built)} entries"
+
+
+def _refuse_arrays(
+    name: str, knobs: list[str], built: Mapping[str, Any], rest: Mapping[str, Any]
+) -> None:
+    """ScenarioError if the file sets an array of the topology (``[[nodes]]`` ...)."""
+    problems = []
+    for key in _TOPOLOGY_ARRAYS:
+        if key not in rest:
+            continue
+        given = rest[key]
+        got: object = given
+        if isinstance(given, list):
+            got = _Raw(f"{len(given)} {'entry' if len(given) == 1 else 'entries'}")
+        own = built.get(key)
+        what = (
+            f'template "{name}" builds its own [[{key}]] ({_entries(key, own)}); a file cannot '
+            "replace them"
+            if isinstance(own, list) and own
+            else f'template "{name}" builds the topology; a file cannot add [[{key}]]'
+        )
+        problems.append(
+            _line(
+                key,
+                what,
+                got,
+                f"no {key} with this template ([[flows]] may replace its traffic); its knobs: "
+                f"{', '.join(knobs)}; or a scenario without template",
+            )
+        )
+    if problems:
+        raise ScenarioError(problems)
+
+
+def _written(path: str, data: Any) -> bool:
+    """Whether the file's ``data`` sets the field at the dotted ``path`` (or a value above it:
+    an array or a value it replaces whole)."""
+    while isinstance(data, Mapping | list):
+        if isinstance(data, list):
+            return True  # an array given in the file replaces the template's whole
+        seg = next(
+            (
+                _segment(k)
+                for k in data
+                if path == _segment(k) or path.startswith(_segment(k) + ".")
+            ),
+            None,
+        )
+        if seg is None:
+            return False
+        data = data[next(k for k in data if _segment(k) == seg)]
+        path = path[len(seg) + 1 :]
+        if not path:
+            return True
+    return True
+
+
+def mark_template_problems(problems: list[str], data: Mapping[str, Any]) -> list[str]:
+    """``problems`` of the scenario that ``data`` (a file naming a template) expanded into,
+    each about a field the file does not set marked as the template's: the user sees which
+    lines name fields they never wrote."""
+    name = data.get("template")
+    out = []
+    for line in problems:
+        path = line.split(": ", 1)[0]
+        plain = path.replace(".", "").replace("_", "").isalnum()
+        if plain and path != "template" and not _written(path, data):
+            line += f' [set by template "{name}", not by the file]'
+        out.append(line)
+    return out
+
+
 def expand_template(data: Mapping[str, Any]) -> dict[str, Any]:
-    """``data`` with its template expanded (unchanged if it names none)."""
+    """``data`` with its template expanded (unchanged if it names none).
+
+    Raises ScenarioError for an unknown template, a bad knob, or an array of the topology
+    (``[[nodes]]``, ``[[links]]``, ``[[routes]]``): the template builds those. A file's
+    ``[[flows]]`` replace the template's traffic; the TCP shortcuts the template set (``cc``
+    ...) then go unless one of them is a TCP flow.
+    """
     if "template" not in data:
         return dict(data)
     name = data["template"]
@@ -917,4 +1026,13 @@ def expand_template(data: Mapping[str, Any]) -> dict[str, Any]:
     for key, value in knobs.items():
         if isinstance(value, float) and not math.isfinite(value):
             raise ScenarioError(f"{key}: not a finite number")
-    return _merge(build(parsed, rest), rest)
+    built = build(parsed, rest)
+    _refuse_arrays(name, list(model.model_fields), built, rest)
+    flows = rest.get("flows")
+    if isinstance(flows, list) and not any(
+        isinstance(f, Mapping) and f.get("kind") in _TCP_KINDS for f in flows
+    ):
+        for key in _TCP_SHORTCUTS:  # the template's, for its TCP flows, which are gone
+            if key not in data:
+                built.pop(key, None)
+    return _merge(built, rest)

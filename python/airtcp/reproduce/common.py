@@ -215,6 +215,6 @@ def write_report_lines(out: Path, lines: Sequence[str]) -> Path:
     from airtcp.result import atomic_file
 
     path = out / "report.md"
-    with atomic_file(path, prefix=".report.") as tmp:
+    with atomic_file(path, prefix=".report.", clean=True) as tmp:
         tmp.write_text("\n".join(lines), encoding="utf-8")
     return path
