@@ -49,9 +49,9 @@ def airtcp_case(mcs: int, traffic: str, ampdu: bool) -> dict[str, Any]:
     ppdus = max(1, sta["attempts"])
     return {
         "goodput_bps": s["flows"][0]["goodput_bps"],
-        "mpdus_per_ppdu": sta["successes"] / ppdus,
+        "mpdus_per_ppdu": sta["mpdus_sent"] / ppdus,
         "events_per_ppdu": s["events"] / ppdus,
-        "events_per_mpdu": s["events"] / max(1, sta["successes"]),
+        "events_per_mpdu": s["events"] / max(1, sta["mpdus_acked"]),
         "wall_seconds": s["wall_seconds"],
     }
 

@@ -37,7 +37,8 @@ class Sim:
     def set_mode(self, node_index: int, peer: int, index: int) -> None:
         """Send the node's data frames to ``peer`` at mode ``index`` from now on."""
     def link(self, node_index: int, peer: int) -> tuple[int, int, int, int]:
-        """(attempts, acked, given_up, last_rate_bps) of the node's data frames to ``peer``."""
+        """(attempts, acked, given_up, last_rate_bps) of the node's data MPDUs to ``peer``:
+        MPDU transmissions (each subframe of an A-MPDU), MPDUs acknowledged and given up."""
     def peer_snr_db(self, node_index: int, peer: int) -> float | None:
         """SNR dB of the last frame the node received from ``peer`` addressed to it (radio
         model, with some node's rate control "agent")."""

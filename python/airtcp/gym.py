@@ -8,9 +8,9 @@ from it. No socket, no shared memory, no serialisation between agent and simulat
 - :class:`RateControlEnv`: an AP sends saturating UDP to one station that moves (random
   waypoint, radio model with Rayleigh fading by default). Every ``step_ms`` the agent picks the
   AP's data mode toward the station (``mac.rate_control = "agent"``): observation ``[SNR dB of
-  the last frame the AP received from the station, share of the step's attempts that were
-  acknowledged, attempts in the step / 100, current mode index / (modes - 1)]``; reward: the
-  step's goodput [Mbit/s].
+  the last frame the AP received from the station, share of the step's MPDU transmissions
+  acknowledged, MPDU transmissions in the step / 100, current mode index / (modes - 1)]``;
+  reward: the step's goodput [Mbit/s].
 - :class:`CongestionControlEnv`: a station downloads over TCP from a server 20 ms behind the
   AP (``tcp.cc = "agent"``). Every ``step_ms`` the agent scales the congestion window by one of
   ``CWND_FACTORS``: observation ``[cwnd / 100, smoothed RTT ms / 100, lowest RTT ms / 100,
@@ -425,7 +425,9 @@ class RateControlEnv(_AirtcpEnv):
             attempts, acked, _, _ = self.sim.link(self.sender, r)
             d_att, d_ack = attempts - self._link[i][0], acked - self._link[i][1]
             self._link[i] = (attempts, acked)
-            ok = d_ack / d_att if d_att else 0.0
+            # MPDUs acknowledged per MPDU transmission; one sent at a step's end and
+            # acknowledged in the next counts there, so the share is held within [0, 1].
+            ok = min(1.0, d_ack / d_att) if d_att else 0.0
             rows.append([self._snr[i], ok, min(d_att / 100.0, 100.0), self._mode[i] / top])
             att.append(d_att)
             ack.append(d_ack)

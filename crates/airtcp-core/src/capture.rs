@@ -85,9 +85,9 @@ pub const RADIOTAP_HT_BYTES: u16 = 17;
 pub const RADIOTAP_HT_AMPDU_BYTES: u16 = 28;
 
 /// Radiotap header of an HT PPDU: Flags, Channel and MCS (https://www.radiotap.org/fields/MCS:
-/// known = bandwidth, MCS index, guard interval, HT format, FEC type; flags bits 0-1 the
-/// bandwidth (1 = 40 MHz), bit 2 short GI, bit 3 greenfield (0: HT-mixed), bit 4 LDPC (0:
-/// BCC); the MCS index).
+/// known = bandwidth, MCS index, guard interval, HT format, FEC type, STBC and Ness (0x7f);
+/// flags bits 0-1 the bandwidth (1 = 40 MHz), bit 2 short GI, bit 3 greenfield (0: HT-mixed),
+/// bit 4 LDPC (0: BCC), bits 5-6 STBC streams (0) and bit 7 Ness (0); the MCS index).
 fn radiotap_ht(
     buf: &mut Vec<u8>,
     standard: Standard,
@@ -104,7 +104,7 @@ fn radiotap_ht(
     let (freq, flags) = channel(standard);
     buf.extend_from_slice(&freq.to_le_bytes());
     buf.extend_from_slice(&flags.to_le_bytes());
-    buf.extend_from_slice(&[0x1f, u8::from(width40) | u8::from(sgi) << 2, mcs]);
+    buf.extend_from_slice(&[0x7f, u8::from(width40) | u8::from(sgi) << 2, mcs]);
     if let Some((reference, last)) = ampdu {
         // https://www.radiotap.org/fields/A-MPDU%20status: reference number, flags (0x0004
         // last subframe known, 0x0008 this is the last), delimiter CRC, reserved.
@@ -532,6 +532,20 @@ pub fn ip_headers(buf: &mut Vec<u8>, p: &Packet, tcp: Option<TcpWire>, from_send
     }
 }
 
+/// When a Beacon's Timestamp field goes out after its PPDU starts (11.1.3.1: the TSF as the
+/// data symbol holding its first bit is handed to the PHY): after the PHY preamble and header
+/// and the 24-byte MAC header, behind the OFDM SERVICE field's 16 bits in 4 us symbols.
+pub fn timestamp_offset(txv: &crate::phy::TxVector) -> crate::time::Dur {
+    use crate::phy::Modulation;
+    let header_bits = 24 * 8_u64;
+    let after = match txv.mode.modulation() {
+        Modulation::Dsss { rate_kbps } => (header_bits * 1_000_000).div_ceil(u64::from(rate_kbps)),
+        Modulation::Ofdm { rate_kbps, .. } => (16 + header_bits) / (u64::from(rate_kbps) * 4 / 1000) * 4000,
+        m @ Modulation::Ht { .. } => (16 + header_bits) / u64::from(m.ht_ndbps()) * 4000,
+    };
+    txv.preamble_and_header() + crate::time::Dur(after)
+}
+
 /// TCP/UDP checksum over the pseudo-header and the header; the zero payload adds nothing
 /// (RFC 9293 3.1, RFC 768).
 fn l4_checksum(header: &[u8], src: [u8; 4], dst: [u8; 4], proto: u8, l4_len: u32) -> u16 {
@@ -571,7 +585,7 @@ impl World {
         })
     }
 
-    /// Record the subframe `(seq, packet, bytes)` of the A-MPDU `frame` at `node`, its
+    /// Record the subframe `sub` of the A-MPDU `frame` at `node` with its own Retry bit, its
     /// radiotap header carrying the A-MPDU status (`status`: reference number, last or not).
     pub(crate) fn capture_subframe(
         &mut self,
@@ -579,10 +593,17 @@ impl World {
         node: NodeId,
         rx: bool,
         frame: &Frame,
-        (seq, packet, bytes): (u16, crate::ids::PacketId, u32),
+        sub: crate::mac::aggregate::Subframe,
         status: (u32, bool),
     ) {
-        let sub = Frame { bytes, packet: Some(packet), seq, subframes: 0, ..*frame };
+        let sub = Frame {
+            bytes: sub.bytes,
+            packet: Some(sub.packet),
+            seq: sub.seq,
+            retry: sub.retry,
+            subframes: 0,
+            ..*frame
+        };
         self.capture_wlan_on(time, node, rx, &sub, Some(status));
     }
 
@@ -613,7 +634,8 @@ impl World {
         if frame.kind == FrameKind::Beacon {
             let cfg = &self.wifi.cfg;
             let interval_tu = cfg.beacon.map_or(100, |b| b.interval.ns() / 1_024_000) as u16;
-            let (basic, tsf) = (cfg.control_txv.mode.rate_kbps(), time.ns() / 1000);
+            let (basic, tsf) =
+                (cfg.control_txv.mode.rate_kbps(), (time + timestamp_offset(&frame.txv)).ns() / 1000);
             if self.mesh.is_some() {
                 mesh_beacon_body(buf, cfg.standard, basic, tsf, interval_tu);
             } else {
@@ -661,6 +683,19 @@ mod tests {
     use super::*;
     use crate::mac::frame::ACK_BYTES;
     use crate::time::Dur;
+
+    #[test]
+    fn a_beacons_timestamp_is_the_tsf_as_its_field_goes_out() {
+        use crate::phy::{ModeId, Preamble, TxVector};
+        let at =
+            |name: &str| timestamp_offset(&TxVector::new(ModeId::by_name(name).unwrap(), Preamble::Long));
+        // Hand computation: 802.11b at 1 Mbit/s, 192 us of preamble and header, then the
+        // 24-byte MAC header at 1 us a bit.
+        assert_eq!(at("DsssRate1Mbps"), Dur::from_us(192 + 192));
+        // 802.11a at 6 Mbit/s (24 data bits a symbol): 20 us, then SERVICE + 192 header bits
+        // fill 8 whole symbols; the Timestamp starts in the ninth, 20 + 8 x 4 us in.
+        assert_eq!(at("OfdmRate6Mbps"), Dur::from_us(20 + 32));
+    }
 
     fn ack() -> Frame {
         Frame {

@@ -321,8 +321,10 @@ fn mesh_summary(world: &World, node: crate::ids::NodeId) -> Option<MeshSummary> 
     })
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct MacSummary {
+    /// Data PPDUs: sent, carrying a retransmission, answered, unanswered (`mac::MacCounters`;
+    /// each counter is defined once in docs/scenarios.md, "MAC counters").
     pub attempts: u64,
     pub retries: u64,
     pub successes: u64,
@@ -332,6 +334,16 @@ pub struct MacSummary {
     pub drops_queue: u64,
     pub drops_no_route: u64,
     pub rts_attempts: u64,
+    pub rts_failures: u64,
+    /// MPDUs: transmissions, retransmissions among them, acknowledged.
+    pub mpdus_sent: u64,
+    pub mpdu_retries: u64,
+    pub mpdus_acked: u64,
+    /// BlockAckReqs sent and unanswered (802.11n; absent when zero).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub bar_attempts: u64,
+    #[serde(skip_serializing_if = "is_zero")]
+    pub bar_failures: u64,
     pub rx_ok: u64,
     pub rx_corrupt: u64,
     pub rx_payload_corrupt: u64,
@@ -429,6 +441,12 @@ impl Summary {
                         drops_queue: c.drops_queue,
                         drops_no_route: n.drops_no_route,
                         rts_attempts: c.rts_attempts,
+                        rts_failures: c.rts_failures,
+                        mpdus_sent: c.mpdus_sent,
+                        mpdu_retries: c.mpdu_retries,
+                        mpdus_acked: c.mpdus_acked,
+                        bar_attempts: c.bar_attempts,
+                        bar_failures: c.bar_failures,
                         rx_ok: c.rx_ok,
                         rx_corrupt: c.rx_corrupt,
                         rx_payload_corrupt: c.rx_payload_corrupt,

@@ -130,6 +130,49 @@ fn bad_mesh_specs_name_the_field_and_what_is_allowed() {
     assert!(e.contains("unreachable") || e.contains("role"), "{e}");
 }
 
+/// Two ad-hoc stations beside a mesh chain (a laptop pair in range of the mesh), each
+/// network with its own flow: both run, the ad-hoc pair ignores the mesh's Beacons and HWMP
+/// frames (it once handed a group-addressed Beacon to routing and panicked), and a flow across
+/// the border is refused with a message, since mesh gates are not built.
+#[test]
+fn adhoc_stations_beside_a_mesh_share_the_air_but_not_its_data() {
+    let mut spec = mesh_chain(3, "udp_cbr", 6.0);
+    let nodes = spec["nodes"].as_array_mut().unwrap();
+    nodes.push(json!({"name": "x", "position_m": [5.0, 5.0, 0.0], "wifi": true, "role": "adhoc"}));
+    nodes.push(json!({"name": "y", "position_m": [15.0, 5.0, 0.0], "wifi": true, "role": "adhoc"}));
+    spec["flows"].as_array_mut().unwrap().push(
+        json!({"kind": "udp_cbr", "src": 3, "dst": 4, "payload_bytes": 1460, "rate_bps": 1e6, "start_ns": 3_300_000_000u64}),
+    );
+    let out = run_value(&spec, 1);
+    let flows = &out.summary.flows;
+    assert_eq!(flows.len(), 2);
+    for f in flows {
+        // 2 and 1 Mbit/s offered over 3 s of an uncongested 54 Mbit/s channel: all delivered
+        // but what is in flight at the end (hand computation: 1 ms at most of queueing).
+        let sent = f.sent_packets as f64;
+        assert!(f.delivered_packets as f64 >= 0.99 * sent && sent > 200.0, "{f:?}");
+    }
+    // The ad-hoc stations took no mesh frame for their own and are no mesh points.
+    assert!(out.summary.nodes[3].mesh.is_none() && out.summary.nodes[4].mesh.is_none());
+    // A flow between an ad-hoc station and a mesh point is refused, naming the flow: the
+    // computed routes never hop between the two, and an explicit route that does is named.
+    let refused = |routes: Value| {
+        let mut cross = spec.clone();
+        cross["flows"][1] = json!({"kind": "tcp_bulk", "src": 3, "dst": 0, "payload_bytes": 1460});
+        cross["routes"] = routes;
+        let cross: airtcp_core::WorldSpec = serde_json::from_value(cross).expect("parses");
+        airtcp_core::run(&cross, 1).err().map(|e| e.to_string()).unwrap_or_default()
+    };
+    let e = refused(json!([]));
+    assert!(e.starts_with("flows.1.dst: node 0 (\"mp0\") is unreachable from node 3 (\"x\")"), "{e}");
+    let e = refused(json!([{"node": 3, "dst": 0, "next_hop": 0}, {"node": 0, "dst": 3, "next_hop": 3}]));
+    assert!(
+        e.starts_with("flows.1: its path crosses the radio hop 3 (\"x\") -> 0 (\"mp0\")")
+            && e.contains("mesh gates"),
+        "{e}"
+    );
+}
+
 #[test]
 fn hwmp_runs_over_802_11n_and_its_data_goes_in_a_mpdus() {
     // The same chain on 802.11n (5 GHz, 20 MHz, MCS 7, ns-3's aggregation): peering and HWMP

@@ -173,12 +173,13 @@ impl Sim {
         self.world.agent_set_mode(node(node_index), node(peer), index).map_err(PyValueError::new_err)
     }
 
-    /// `(attempts, acked, given_up, last_rate_bps)` of `node`'s data frames toward `peer`.
+    /// `(attempts, acked, given_up, last_rate_bps)` of `node`'s data MPDUs toward `peer`:
+    /// MPDU transmissions (every subframe of an A-MPDU), MPDUs acknowledged and given up.
     fn link(&self, node_index: u32, peer: u32) -> PyResult<(u64, u64, u64, u64)> {
         let v = self.world.link_view(node(node_index), node(peer)).ok_or_else(|| {
             PyValueError::new_err(format!("node/peer: {node_index}/{peer} (not WiFi nodes)"))
         })?;
-        Ok((v.attempts, v.acked, v.given_up, v.last_rate_bps))
+        Ok((v.mpdus_sent, v.acked, v.given_up, v.last_rate_bps))
     }
 
     /// SNR [dB] of the last frame `node` received from `peer` addressed to it (radio model,

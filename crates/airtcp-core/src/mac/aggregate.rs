@@ -8,8 +8,11 @@
 //!
 //! Follows ath9k in Linux 3.2 (`ath_tx_form_aggr`, `ath_tx_complete_aggr`) where it differs
 //! from the standard's freedom: the aggregate is resent whole after a missing BlockAck, and a
-//! single queued MPDU still goes as a one-subframe A-MPDU answered by a BlockAck (ath9k sends
-//! it unaggregated with a normal ACK: 4 bytes and the BlockAck's 18 bytes more airtime).
+//! single queued MPDU at an HT rate still goes as a one-subframe A-MPDU answered by a BlockAck
+//! (ath9k sends it unaggregated with a normal ACK: 4 bytes and the BlockAck's 18 bytes more
+//! airtime). At a non-HT rate (ath9k's legacy series) an A-MPDU cannot go (10.12: A-MPDUs
+//! are HT PPDUs), so a single MPDU goes as a plain QoS data frame with Normal Ack policy,
+//! answered by an ACK (Table 9-6), scored by the recipient all the same (10.25.6.3).
 
 use super::backoff::next_cw;
 use super::frame::{mpdu_bytes, Frame, FrameKind, RTS_BYTES};
@@ -21,6 +24,7 @@ use super::{BaPeer, Exchange, HtTx, MacInd, Wifi, AC_COUNT};
 use crate::engine::Scheduler;
 use crate::event::Event;
 use crate::ids::{NodeId, PacketId};
+use crate::phy::modes::ModClass;
 use crate::phy::{ModeId, TxVector};
 use crate::time::{Dur, SimTime};
 
@@ -59,6 +63,7 @@ impl Wifi {
             let ba_air = w.ack_txv(w.control_txv.mode).duration(BLOCK_ACK_BYTES);
             let mac = &mut self.macs[i];
             mac.counters.accesses += 1;
+            mac.counters.bar_attempts += 1;
             mac.exchange = Exchange::TxData { ac: ac as u8 };
             let nav = w.timing.sifs + ba_air;
             return Some(block_ack_frame(FrameKind::BlockAckReq, (node, peer), w.control_txv, nav, ssn, ac));
@@ -84,15 +89,15 @@ impl Wifi {
         let mac = &mut self.macs[i];
         mac.counters.accesses += 1;
         if data.bytes > w.rts_threshold_bytes {
-            // 10.3.2.5: the RTS covers CTS, the A-MPDU, the BlockAck and three SIFS.
+            // 10.3.2.5: the RTS covers CTS, the PPDU, its response (the data frame's Duration:
+            // SIFS and the BlockAck or ACK) and two more SIFS.
             mac.exchange = Exchange::TxRts { ac: ac as u8 };
             mac.counters.rts_attempts += 1;
-            let ba_air = w.ack_txv(data.txv.mode).duration(BLOCK_ACK_BYTES);
             return Some(Frame {
                 kind: FrameKind::Rts,
                 bytes: RTS_BYTES,
                 txv: w.control_txv,
-                nav: w.timing.sifs.times(3) + w.cts_duration + data.txv.duration(data.bytes) + ba_air,
+                nav: w.timing.sifs.times(2) + w.cts_duration + data.txv.duration(data.bytes) + data.nav,
                 packet: None,
                 retry: false,
                 subframes: 0,
@@ -106,8 +111,27 @@ impl Wifi {
         if w.airtime_meter {
             link.airtime_ns += data.txv.duration(data.bytes).0;
         }
-        mac.counters.attempts += 1; // PPDUs; MPDU retries are counted as they are settled
+        self.count_ampdu_sent(node, ac);
         Some(data)
+    }
+
+    /// `node`'s A-MPDU on `ac` goes on the air: one PPDU (a retry if it carries an MPDU that
+    /// went before), its subframes (retries those that went before, [`Subframe::retry`]).
+    pub(crate) fn count_ampdu_sent(&mut self, node: NodeId, ac: usize) {
+        let Some(ht) = self.ht_tx.get(node.idx() * AC_COUNT + ac) else { return };
+        let (peer, n) = (ht.agg.peer, u64::from(ht.agg.n));
+        let mac = &mut self.macs[node.idx()];
+        let mut retried = 0;
+        for q in mac.txops[ac].queue.iter_mut().filter(|q| q.in_flight && q.next_hop == peer) {
+            retried += u64::from(q.tx_count > 0);
+            q.tx_count = q.tx_count.saturating_add(1);
+        }
+        let c = &mut mac.counters;
+        c.attempts += 1;
+        c.retries += u64::from(retried > 0);
+        c.mpdus_sent += n;
+        c.mpdu_retries += retried;
+        mac.peers[peer.idx()].link.mpdus_sent += n;
     }
 
     /// The peer `node`'s next A-MPDU on `ac` goes to: the (peer, TID) queues are served in
@@ -175,6 +199,26 @@ impl Wifi {
         let txop = &self.macs[node.idx()].txops[ac];
         let mut mpdus = in_flight(&txop.queue, agg.peer);
         let first = mpdus.next()?;
+        if agg.n == 1 && txop.mode.class() != ModClass::Ht {
+            // Not an HT PPDU, so no A-MPDU (10.12): the MPDU alone, acknowledged by an ACK.
+            let w = &self.cfg;
+            return Some(Frame {
+                kind: FrameKind::Data,
+                src: node,
+                dst: agg.peer,
+                bytes: mpdu_bytes(first.ip_bytes, w.data_header_bytes),
+                txv: TxVector { mode: txop.mode, ..w.data_txv },
+                nav: w.timing.sifs + w.ack_duration_for(txop.mode), // 10.3.2.5
+                packet: Some(first.packet),
+                seq: first.seq,
+                retry: first.tx_count > 0, // counted as it goes on the air (`count_ampdu_sent`)
+                ac: ac as u8,
+                upper_bytes: 0,
+                subframes: 0,
+            });
+        }
+        // The PPDU's own flag: some MPDU in it is a retransmission (each subframe's Retry
+        // bit is its own, [`Subframe::retry`]).
         let retried = agg.attempts > 0 || first.sw_retries > 0 || mpdus.any(|q| q.sw_retries > 0);
         let ba_air = self.cfg.ack_txv(txop.mode).duration(BLOCK_ACK_BYTES);
         Some(Frame {
@@ -193,15 +237,20 @@ impl Wifi {
         })
     }
 
-    /// The subframes of `src`'s A-MPDU on `ac`, in order, into `out` (cleared first): each
-    /// MPDU's sequence number, packet and length. One walk of the queue: the in-flight MPDUs
-    /// of the aggregate's peer are its subframes, in queue order as `build_ampdu` took them.
-    pub fn subframes(&self, src: NodeId, ac: usize, out: &mut Vec<(u16, PacketId, u32)>) {
+    /// The subframes of `src`'s A-MPDU on `ac`, in order, into `out` (cleared first). One
+    /// walk of the queue: the in-flight MPDUs of the aggregate's peer are its subframes, in
+    /// queue order as `build_ampdu` took them.
+    pub fn subframes(&self, src: NodeId, ac: usize, out: &mut Vec<Subframe>) {
         out.clear();
         let Some(ht) = self.ht_tx.get(src.idx() * AC_COUNT + ac) else { return };
         let header = self.cfg.data_header_bytes;
         let queue = &self.macs[src.idx()].txops[ac].queue;
-        out.extend(in_flight(queue, ht.agg.peer).map(|q| (q.seq, q.packet, mpdu_bytes(q.ip_bytes, header))));
+        out.extend(in_flight(queue, ht.agg.peer).map(|q| Subframe {
+            seq: q.seq,
+            packet: q.packet,
+            bytes: mpdu_bytes(q.ip_bytes, header),
+            retry: q.tx_count > 1, // counted as it went on the air (`count_ampdu_sent`)
+        }));
         debug_assert_eq!(out.len(), usize::from(ht.agg.n), "every subframe is queued, in flight");
     }
 
@@ -223,7 +272,22 @@ impl Wifi {
             return;
         }
         if ht.agg.n > 0 {
+            self.macs[node.idx()].counters.successes += 1;
             self.settle(node, ac, Some((frame.seq, bitmap)), now);
+        }
+    }
+
+    /// The ACK answering `node`'s single MPDU on `ac` (sent unaggregated at a non-HT rate,
+    /// [`Wifi::ampdu_frame`]) arrived: it is settled as a BlockAck naming it would.
+    #[inline(never)]
+    pub(crate) fn single_mpdu_acked(&mut self, node: NodeId, ac: usize, now: SimTime) {
+        let mac = &mut self.macs[node.idx()];
+        mac.timeout.cancel();
+        mac.exchange = Exchange::None;
+        let agg = self.ht_tx(node, ac).agg;
+        if agg.n > 0 {
+            self.macs[node.idx()].counters.successes += 1;
+            self.settle(node, ac, Some((agg.seqs[0], 1)), now);
         }
     }
 
@@ -231,13 +295,18 @@ impl Wifi {
     /// again until its hardware tries run out; then every MPDU of it is settled without a
     /// bitmap (one software retry each, or given up).
     #[inline(never)]
-    pub(crate) fn fail_ampdu(&mut self, node: NodeId, ac: usize, now: SimTime) -> Failed {
+    pub(crate) fn fail_ampdu(&mut self, node: NodeId, ac: usize, was_rts: bool, now: SimTime) -> Failed {
         let cfg = self.cfg.ampdu.expect("aggregation");
+        let bar = self.ht_tx(node, ac).bar_sent;
         let mac = &mut self.macs[node.idx()];
         mac.exchange = Exchange::None;
         mac.timeout.cancel();
-        mac.counters.failures += 1;
-        mac.counters.collisions += u64::from(mac.last_outcome_collision);
+        if bar {
+            mac.counters.bar_failures += 1;
+            mac.counters.collisions += u64::from(mac.last_outcome_collision);
+        } else {
+            mac.counters.count_failure(was_rts, mac.last_outcome_collision);
+        }
         mac.idle_start = now.max(mac.nav_end);
         let ht = self.ht_tx(node, ac);
         if ht.bar_sent {
@@ -310,8 +379,7 @@ impl Wifi {
                 });
             }
             if verdict == Fate::Retry {
-                mac.counters.retries += 1;
-                continue;
+                continue; // counted as it goes again (`count_ampdu_sent`)
             }
             let q = txop.queue.remove(pos).expect("found");
             removed = true;
@@ -323,7 +391,7 @@ impl Wifi {
             st.link.last_tx_mode = Some(mode);
             if verdict == Fate::Acked {
                 acked += 1;
-                mac.counters.successes += 1;
+                mac.counters.mpdus_acked += 1;
                 st.link.final_status(true);
                 self.ind.push(MacInd::Acked { node, packet: q.packet });
             } else {
@@ -411,6 +479,24 @@ impl Wifi {
         out
     }
 
+    /// `j` answers `src`'s single MPDU under Block Ack (sent unaggregated at `req`, a non-HT
+    /// mode) with an ACK after SIFS (Normal Ack policy, Table 9-6).
+    #[inline(never)]
+    pub fn respond_ack(
+        &mut self,
+        j: NodeId,
+        src: NodeId,
+        ac: usize,
+        req: ModeId,
+        sched: &mut Scheduler<Event>,
+        now: SimTime,
+    ) {
+        let txv = self.cfg.ack_txv(req); // 10.6.6.5.2
+        let mut ack = block_ack_frame(FrameKind::Ack, (j, src), txv, Dur::ZERO, 0, ac);
+        ack.bytes = super::frame::ACK_BYTES;
+        self.respond(j, ack, sched, now);
+    }
+
     /// `j` answers `src`'s A-MPDU (sent at `req`) or BlockAckReq on `ac` with a compressed
     /// BlockAck after SIFS (10.25.6.5), at the rate an ACK would take (10.6.6.5.2).
     #[inline(never)]
@@ -443,6 +529,21 @@ impl Wifi {
         self.release(j, src, ac, |r, up| r.block_ack_req(frame.seq, up));
         self.respond_block_ack(j, src, ac, frame.txv.mode, sched, now);
     }
+}
+
+/// One MPDU of an A-MPDU as it goes on the air.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Subframe {
+    /// Its sequence number (per receiver and TID).
+    pub seq: u16,
+    /// The packet it carries.
+    pub packet: PacketId,
+    /// The MPDU's length [bytes], header and FCS included (no delimiter or padding).
+    pub bytes: u32,
+    /// Its own Retry bit (9.2.4.1.4: set in each MPDU that retransmits an earlier one): the
+    /// aggregate is resent whole, or this MPDU is a software retry in a new aggregate; a first
+    /// transmission has it clear whatever the other subframes carry.
+    pub retry: bool,
 }
 
 /// The MPDUs of `queue` in flight to `peer`: an aggregate's subframes, in order.

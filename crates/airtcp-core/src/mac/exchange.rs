@@ -134,11 +134,11 @@ impl Wifi {
             mac.txops[ac].data_sent = true;
             let link = &mut mac.peers[data.dst.idx()].link;
             link.attempts += 1;
+            link.mpdus_sent += 1;
             if w.airtime_meter {
                 link.airtime_ns += data.txv.duration(data.bytes).0;
             }
-            mac.counters.attempts += 1;
-            mac.counters.retries += u64::from(data.retry);
+            mac.counters.count_single_mpdu(data.retry);
             data
         };
         Some(frame)
@@ -201,8 +201,13 @@ impl Wifi {
             if self.cfg.airtime_meter {
                 link.airtime_ns += frame.txv.duration(frame.bytes).0;
             }
-            mac.counters.attempts += 1;
-            mac.counters.retries += u64::from(frame.retry);
+            if frame.subframes > 0 {
+                self.count_ampdu_sent(node, usize::from(frame.ac));
+            } else {
+                let mac = &mut self.macs[node.idx()];
+                mac.peers[frame.dst.idx()].link.mpdus_sent += 1;
+                mac.counters.count_single_mpdu(frame.retry);
+            }
         }
         Some(frame)
     }
@@ -249,7 +254,7 @@ impl Wifi {
             return Some(self.fail_mgmt(node, ac, now));
         }
         if self.cfg.ampdu.is_some() {
-            return Some(self.fail_ampdu(node, ac, now));
+            return Some(self.fail_ampdu(node, ac, was_rts, now));
         }
         let w = &self.cfg;
         let head = *self.macs[i].txops[ac].queue.front()?;
@@ -259,8 +264,7 @@ impl Wifi {
         let rate = &mac.rate;
         mac.exchange = Exchange::None;
         mac.timeout.cancel();
-        mac.counters.failures += 1;
-        mac.counters.collisions += u64::from(mac.last_outcome_collision);
+        mac.counters.count_failure(was_rts, mac.last_outcome_collision);
         let txop = &mut mac.txops[ac];
         let exceeded = if long {
             txop.lrc += 1;
@@ -367,7 +371,6 @@ impl Wifi {
     pub fn succeed(&mut self, node: NodeId, ac: usize, now: SimTime) {
         let mac = &mut self.macs[node.idx()];
         mac.exchange = Exchange::None;
-        mac.counters.successes += 1;
         let txop = &mut mac.txops[ac];
         let retries = txop.src + txop.lrc;
         let (mode, service_ns) = (txop.mode, now.since(txop.head_since).ns());
@@ -382,6 +385,8 @@ impl Wifi {
         if q.mgmt {
             return self.mgmt_acked(node, q.packet);
         }
+        mac.counters.successes += 1;
+        mac.counters.mpdus_acked += 1;
         let rate = &mac.rate;
         let st = &mut mac.peers[q.next_hop.idx()];
         rate.report(&mut st.rate, &mut self.rate_arena, ac, TxReport::DataOk { retries }, now);

@@ -404,6 +404,30 @@ fn a_sends_ampdu(w: &mut Wifi, s: &mut Scheduler<Event>) -> Frame {
 }
 
 #[test]
+fn a_single_mpdu_at_a_non_ht_rate_goes_plain_and_its_ack_settles_it() {
+    use super::ht::{ampdu::AggLimits, blockack::BaRetryLimits};
+    // Under Block Ack, one queued MPDU at 54 Mbit/s (OFDM, not HT): no A-MPDU (10.12), the
+    // MPDU alone (1528 + 36 bytes, no delimiter) with Normal Ack, Duration SIFS + ACK (16 + 44).
+    let (mut w, mut s) = (wifi(), Scheduler::new());
+    w.cfg.ampdu = Some(super::AmpduConfig { limits: AggLimits::NS3, retry: BaRetryLimits::ATH9K_3_2 });
+    assert!(w.enqueue(A, B, PacketId(3), 1528, BE, IDLE, &mut s, us(0)));
+    let Some(Event::Grant { gen, .. }) = s.pop_until(us(1_000_000)) else { panic!("no grant") };
+    assert!(w.grant(A, BE, gen, IDLE));
+    let f = w.start_exchange(A, BE, s.now()).expect("a frame");
+    assert_eq!((f.kind, f.subframes, f.bytes, f.retry), (FrameKind::Data, 0, 1564, false));
+    assert_eq!(f.nav, Dur::from_us(16 + 44));
+    let now = s.now() + f.txv.duration(f.bytes);
+    w.own_tx_end(A, &f, &mut s, now);
+    // B's ACK ends the exchange: the MPDU is settled as acknowledged, one PPDU, one MPDU.
+    let ack = Frame { kind: FrameKind::Ack, src: B, dst: A, bytes: ACK_BYTES, packet: None, ..f };
+    w.rx_ok(A, &ack, &mut s, now + Dur::from_us(60));
+    assert!(w.ind.iter().any(|i| matches!(i, MacInd::Acked { packet: PacketId(3), .. })));
+    assert!(w.macs[A.idx()].txops[BE].queue.is_empty());
+    let c = w.macs[A.idx()].counters;
+    assert_eq!((c.attempts, c.successes, c.mpdus_sent, c.mpdus_acked), (1, 1, 1, 1));
+}
+
+#[test]
 fn an_ampdu_takes_the_queued_mpdus_in_order() {
     let (mut w, mut s) = (wifi(), Scheduler::new());
     let f = a_sends_ampdu(&mut w, &mut s);
@@ -413,7 +437,7 @@ fn an_ampdu_takes_the_queued_mpdus_in_order() {
     let mut subs = Vec::new();
     w.subframes(A, BE, &mut subs);
     assert_eq!(subs.len(), 5);
-    assert_eq!(subs[4], (4, PacketId(4), 1564));
+    assert_eq!((subs[4].seq, subs[4].packet, subs[4].bytes, subs[4].retry), (4, PacketId(4), 1564, false));
     // Each entry carries its enqueue time and its own software retry count.
     let q = w.macs[A.idx()].txops[BE].queue[4];
     assert_eq!((q.enqueued, q.sw_retries, q.in_flight), (us(0), 0, true));
@@ -491,8 +515,8 @@ fn the_retry_seam_sets_each_budget_per_peer_and_per_frame() {
     // Packet 4 alone now, twice unanswered: settled without a bitmap, its second software
     // retry exceeds the peer's limit of 1: given up.
     for k in 0..2 {
-        let f = w.start_exchange(A, BE, now).expect("A-MPDU");
-        assert_eq!((f.subframes, f.seq), (1, 4));
+        let f = w.start_exchange(A, BE, now).expect("the MPDU");
+        assert_eq!((f.subframes, f.seq), (0, 4), "alone at 54 Mbit/s (not HT): no A-MPDU");
         w.own_tx_end(A, &f, &mut s, now);
         w.macs[A.idx()].timeout.cancel();
         let failed = w.fail(A, now).expect("failed");

@@ -87,6 +87,9 @@ pub struct Queued {
     pub sw_retries: u8,
     /// Under Block Ack: the MPDU is in the A-MPDU on its way (`HtTx::agg`).
     pub in_flight: bool,
+    /// Under Block Ack: how often the MPDU went on the air (saturating), so that a
+    /// retransmission carries the Retry bit (9.2.4.1.4) and is counted as one.
+    pub tx_count: u8,
     /// When the frame entered the queue (its sojourn time runs from here: CoDel, AQL).
     pub enqueued: SimTime,
     /// A management frame (an Action frame of `ip_bytes` as a whole MPDU): sent at
@@ -109,6 +112,7 @@ impl Queued {
             retry_limit: None,
             sw_retries: 0,
             in_flight: false,
+            tx_count: 0,
             enqueued: now,
             mgmt: false,
             no_ack: false,
@@ -428,14 +432,32 @@ pub enum Exchange {
 pub struct MacCounters {
     /// Channel accesses won: data or RTS frames sent after a backoff.
     pub accesses: u64,
+    /// Data PPDUs sent (a single MPDU or an A-MPDU), retransmissions included.
     pub attempts: u64,
+    /// Data PPDUs that carry a retransmission (an MPDU that went on the air before).
     pub retries: u64,
+    /// Data PPDUs answered (an ACK, or a BlockAck to an A-MPDU).
     pub successes: u64,
+    /// Data PPDUs that got no answer.
     pub failures: u64,
+    /// Failed channel accesses (a data PPDU, RTS or BlockAckReq without answer) that overlapped
+    /// another transmission.
     pub collisions: u64,
+    /// MPDUs given up at their retry limit (hardware or, under Block Ack, software).
     pub drops_retry_limit: u64,
     pub drops_queue: u64,
+    /// RTS frames sent, and those that got no CTS.
     pub rts_attempts: u64,
+    pub rts_failures: u64,
+    /// BlockAckReq frames sent after an MPDU was given up, and those that got no BlockAck.
+    pub bar_attempts: u64,
+    pub bar_failures: u64,
+    /// MPDU transmissions (every subframe of every A-MPDU sent), retransmissions included.
+    pub mpdus_sent: u64,
+    /// MPDU transmissions that retransmit the MPDU (its Retry bit set, 9.2.4.1.4).
+    pub mpdu_retries: u64,
+    /// MPDUs acknowledged (by an ACK or a BlockAck bitmap), each once.
+    pub mpdus_acked: u64,
     pub rx_ok: u64,
     pub rx_corrupt: u64,
     /// Corrupt receptions whose MAC header was intact (paper 004: header ok, payload hit; under
@@ -464,6 +486,27 @@ pub struct MacCounters {
 }
 
 impl MacCounters {
+    /// A data PPDU of one MPDU went on the air (`retry`: its Retry bit).
+    #[inline(always)]
+    pub fn count_single_mpdu(&mut self, retry: bool) {
+        self.attempts += 1;
+        self.retries += u64::from(retry);
+        self.mpdus_sent += 1;
+        self.mpdu_retries += u64::from(retry);
+    }
+
+    /// An exchange got no answer: a data PPDU, or its RTS (`rts`); `collision`: it overlapped
+    /// another transmission.
+    #[inline(always)]
+    pub fn count_failure(&mut self, rts: bool, collision: bool) {
+        if rts {
+            self.rts_failures += 1;
+        } else {
+            self.failures += 1;
+        }
+        self.collisions += u64::from(collision);
+    }
+
     /// A data transfer request found its receiver's data rate at `mode`.
     #[inline]
     pub(crate) fn count_data_rate(&mut self, mode: ModeId) {

@@ -91,8 +91,13 @@ impl Wifi {
             }
             FrameKind::Ack => {
                 if let Exchange::WaitAck { ac, .. } = mac.exchange {
-                    mac.timeout.cancel();
-                    self.succeed(j, ac as usize, now);
+                    if self.cfg.ampdu.is_some() && !mac.mgmt_tx {
+                        // A single MPDU under Block Ack, sent unaggregated (`ampdu_frame`).
+                        self.single_mpdu_acked(j, usize::from(ac), now);
+                    } else {
+                        mac.timeout.cancel();
+                        self.succeed(j, ac as usize, now);
+                    }
                 }
             }
             FrameKind::BlockAck => {

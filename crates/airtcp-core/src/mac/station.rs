@@ -68,14 +68,16 @@ impl Station {
 /// Outcomes of the data frames sent to one peer, from the start of the run.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct LinkStats {
-    /// Data attempts (first transmissions and retransmissions).
+    /// Data PPDUs sent (first transmissions and retransmissions).
     pub attempts: u64,
+    /// MPDU transmissions in them (as many as `attempts` without aggregation).
+    pub mpdus_sent: u64,
     /// Airtime of those attempts' PPDUs [ns] (the driver's `ath_tx_count_airtime`, which
     /// mac80211's airtime fairness is charged with).
     pub airtime_ns: u64,
-    /// Frames acknowledged.
+    /// MPDUs acknowledged.
     pub acked: u64,
-    /// Frames given up at the retry limit.
+    /// MPDUs given up at the retry limit.
     pub given_up: u64,
     /// Average of the final outcomes, 100 for a frame given up and 0 for one acknowledged:
     /// mac80211's `fail_avg`, fed once per final status by `ieee80211s_update_metric()`.

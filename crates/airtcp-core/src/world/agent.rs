@@ -32,7 +32,10 @@ pub struct TcpView {
 /// One directed link's data-frame counters since the start of the run (`mac::station::LinkStats`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct LinkView {
+    /// Data PPDUs sent, and the MPDU transmissions in them (retransmissions included).
     pub attempts: u64,
+    pub mpdus_sent: u64,
+    /// MPDUs acknowledged, and given up at the retry limit.
     pub acked: u64,
     pub given_up: u64,
     /// The mode of the last attempt of the last frame to reach its final status [bit/s].
@@ -83,6 +86,7 @@ impl World {
         let l = &mac.peers[peer.idx()].link;
         Some(LinkView {
             attempts: l.attempts,
+            mpdus_sent: l.mpdus_sent,
             acked: l.acked,
             given_up: l.given_up,
             last_rate_bps: l.last_tx_mode.map_or(0, |m| u64::from(m.rate_kbps()) * 1000),

@@ -452,7 +452,20 @@ impl World {
         let p = *self.packets.get(id);
         let m = self.mesh.as_mut().expect("a mesh");
         if !m.is_point(node) {
-            self.send(node, id, now);
+            if p.flow == NO_FLOW {
+                // A non-mesh station beside the mesh ignores its Beacons, peering and HWMP
+                // frames (Linux ieee80211_accept_frame: another BSS's frames are not its own).
+                self.packets.free(id);
+            } else {
+                self.send(node, id, now);
+            }
+            return;
+        }
+        if !m.is_point(from) {
+            // Linux ieee80211_rx_h_check: a mesh interface drops data without both DS bits
+            // (an IBSS station's three-address frames).
+            m.counters[node.idx()].drops_not_peer += 1;
+            self.drop_packet(id);
             return;
         }
         if p.flow == NO_FLOW {
@@ -461,7 +474,7 @@ impl World {
             self.mesh_rx(node, from, frame, now);
             return;
         }
-        if m.is_point(from) && !m.links[node.idx()][from.idx()].established() {
+        if !m.links[node.idx()][from.idx()].established() {
             m.counters[node.idx()].drops_not_peer += 1;
             self.drop_packet(id);
             return;

@@ -81,7 +81,7 @@ pub struct World {
     pub has_txq: bool,
     pub txq_pending: Vec<(u32, u32)>,
     /// Scratch for an A-MPDU's subframes (reused: no allocation per PPDU).
-    pub subframes: Vec<(u16, PacketId, u32)>,
+    pub subframes: Vec<crate::mac::aggregate::Subframe>,
     /// Radio model with an agent's rate control: the SNR [dB] of the last frame each node
     /// received addressed to it, per transmitter (`(receiver, transmitter)`), for agents.
     pub(crate) peer_snr: Option<std::collections::HashMap<(u32, u32), f32>>,
@@ -122,6 +122,14 @@ fn install_routes(spec: &WorldSpec, nodes: &mut [Node]) -> Result<(), SpecError>
             )));
         }
         let answers = f.kind.is_tcp() || f.kind == FlowKind::ClapFile; // ACKs or feedback
+        let back = if answers { mesh_border_hop(spec, &conn, f.dst as usize, f.src as usize) } else { None };
+        if let Some((u, v)) = mesh_border_hop(spec, &conn, f.src as usize, f.dst as usize).or(back) {
+            return Err(SpecError(format!(
+                "flows.{i}: its path crosses the radio hop {} -> {} between a mesh point and a non-mesh station; mesh gates are not built, so a mesh point exchanges data over the air only with mesh points (Linux drops an IBSS station's three-address data); allowed: flows within the mesh, or among the other nodes, or through a wired link",
+                name(u),
+                name(v)
+            )));
+        }
         if answers {
             if let Err(b) = conn.trace(f.dst as usize, f.src as usize) {
                 return Err(SpecError(format!(
@@ -137,6 +145,32 @@ fn install_routes(spec: &WorldSpec, nodes: &mut [Node]) -> Result<(), SpecError>
         node.routes = row; // the explicit routes applied
     }
     Ok(())
+}
+
+/// The first radio hop of the flow `src -> dst` that joins a mesh point and a non-mesh station,
+/// if any (a flow between two mesh points follows HWMP, not the route table).
+fn mesh_border_hop(spec: &WorldSpec, conn: &Connectivity, src: usize, dst: usize) -> Option<(u32, u32)> {
+    let is_mesh = |k: usize| spec.nodes[k].role == Role::Mesh;
+    if spec.mesh.is_none() || (is_mesh(src) && is_mesh(dst)) {
+        return None;
+    }
+    let wired = |u: usize, v: usize| {
+        spec.wired_links
+            .iter()
+            .any(|l| (l.a as usize, l.b as usize) == (u, v) || (l.a as usize, l.b as usize) == (v, u))
+    };
+    let mut u = src;
+    for _ in 0..spec.nodes.len() {
+        if u == dst {
+            break;
+        }
+        let v = conn.next_hop(u, dst)? as usize; // traced already: arrives
+        if is_mesh(u) != is_mesh(v) && !wired(u, v) {
+            return Some((u as u32, v as u32));
+        }
+        u = v;
+    }
+    None
 }
 
 impl World {

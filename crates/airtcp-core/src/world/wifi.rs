@@ -239,8 +239,11 @@ impl World {
         let receivers = self.medium.receiver_count(id, src);
         let trace_receptions = self.traces.receptions.is_some();
         let reads_frames = self.xlayer.reads_frames;
-        // An A-MPDU's addressee decides its subframes one by one.
-        let ampdu_dst = if frame.subframes > 0 { frame.dst } else { NodeId::BROADCAST };
+        // An A-MPDU's addressee decides its subframes one by one; under Block Ack a single
+        // MPDU sent unaggregated goes to the recipient's scoreboard too.
+        let under_ba =
+            frame.subframes > 0 || (frame.kind == FrameKind::Data && self.wifi.cfg.ampdu.is_some());
+        let ampdu_dst = if under_ba { frame.dst } else { NodeId::BROADCAST };
         let mesh_beacon = frame.kind == FrameKind::Beacon && self.mesh.is_some();
         let group_action = frame.kind == FrameKind::Action && frame.dst == NodeId::BROADCAST;
         for k in 0..receivers {
@@ -341,15 +344,18 @@ impl World {
         let mut subs = std::mem::take(&mut self.subframes);
         self.wifi.subframes(src, ac, &mut subs);
         let n = subs.len();
-        for (k, &(seq, packet, bytes)) in subs.iter().enumerate() {
+        let plain = frame.subframes == 0; // one MPDU, no delimiter (recorded as a whole frame)
+        for (k, &sub) in subs.iter().enumerate() {
+            let (seq, packet, bytes) = (sub.seq, sub.packet, sub.bytes);
             let from = if k == 0 { 0 } else { len + padding(len) };
             len = len_with(len, bytes);
-            if !self.medium.mpdu_survives(j, frame, start, (from, len), bytes) {
+            // A plain MPDU was decided whole with the frame (it arrived intact to get here).
+            if !plain && !self.medium.mpdu_survives(j, frame, start, (from, len), bytes) {
                 continue;
             }
-            if self.traces.frames.is_some() {
+            if self.traces.frames.is_some() && !plain {
                 let status = (reference, k + 1 == n);
-                self.capture_subframe(start, j, true, frame, (seq, packet, bytes), status);
+                self.capture_subframe(start, j, true, frame, sub, status);
                 // ns-3: at rx start
             }
             any = true;
@@ -364,7 +370,11 @@ impl World {
         if any {
             mac.counters.rx_ok += 1;
             mac.eifs = false;
-            self.wifi.respond_block_ack(j, src, ac, frame.txv.mode, &mut self.sched, now);
+            if plain {
+                self.wifi.respond_ack(j, src, ac, frame.txv.mode, &mut self.sched, now);
+            } else {
+                self.wifi.respond_block_ack(j, src, ac, frame.txv.mode, &mut self.sched, now);
+            }
         } else {
             mac.counters.rx_corrupt += 1;
             mac.eifs = true;
