@@ -259,3 +259,7 @@ def test_each_mpdu_carries_its_own_retry_bit(tmp_path: Path) -> None:
     assert len(seen) < 4096 and resent > 50, (len(seen), resent)
     assert wrong == 0, f"{wrong} subframes whose Retry bit is not their own"
     assert resent == sta["mpdu_retries"]
+    # The radiotap MCS field says STBC and Ness are known (0x7f): Wireshark warned on every
+    # HT frame without them.
+    warn = ["tshark", "-n", "-r", str(sent), "-Y", "_ws.expert.severity >= warning"]
+    assert subprocess.run(warn, check=True, capture_output=True, text=True).stdout == ""

@@ -125,3 +125,28 @@ def test_tshark_reads_the_beacons(tmp_path: Path) -> None:
     assert rates.split(",") == ["0x02", "0x04", "0x0b", "0x8c", "0x12", "0x16", "0x18", "0x24"]
     assert ext.split(",") == ["0x30", "0x48", "0x60", "0x6c"]
     assert channel == "1" and fcs == "1"
+
+
+@pytest.mark.skipif(
+    shutil.which("tshark") is None, reason="tshark is not installed (scripts/setup.sh)"
+)
+@pytest.mark.parametrize(("standard", "offset_us"), [("80211g", 192 + 192), ("80211a", 20 + 32)])
+def test_a_beacons_timestamp_is_the_tsf_as_its_field_goes_out(
+    tmp_path: Path, standard: str, offset_us: int
+) -> None:
+    # 11.1.3.1: the Timestamp is the TSF when the symbol holding its first bit goes out, not
+    # when the PPDU starts (the capture's time). Hand computation: 802.11g's Beacons at 1
+    # Mbit/s DSSS: 192 us of preamble and header, then the 24-byte MAC header at 1 us a bit;
+    # 802.11a's at 6 Mbit/s: 20 us, then SERVICE + 192 bits fill 8 symbols of 4 us.
+    cfg = bss(standard)
+    cfg["traces"] = {"frames": True}
+    pcaps = write_pcaps(airtcp.run(cfg, seed=1), tmp_path / "pcap")
+    wlan = next(p for p in pcaps if p.name == "ap-wlan0.pcap")
+    cmd = ["tshark", "-n", "-r", str(wlan), "-T", "fields", "-E", "separator=\t",
+           "-Y", "wlan.fc.type_subtype == 0x0008", "-e", "frame.time_epoch",
+           "-e", "wlan.fixed.timestamp"]  # fmt: skip
+    rows = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout.splitlines()
+    assert len(rows) == 10
+    for row in rows:
+        start_s, tsf_us = row.split("\t")
+        assert int(tsf_us) - round(float(start_s) * 1e6) == offset_us, row
