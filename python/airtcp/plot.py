@@ -158,14 +158,14 @@ def check_figure_path(out: str | Path) -> Path:
     return path
 
 
-def save(fig: Figure, out: str | Path) -> Path:
+def save(fig: Figure, out: str | Path, dpi: int = 150) -> Path:
     """Write ``fig`` to ``out`` atomically (a temporary file beside it, then a rename; a
     kill leaves no temporary file behind for long: see :mod:`airtcp.outpath`).
 
     The format comes from the suffix (``.png``, ``.svg``, ``.pdf``); the parent directory is
     created if needed; an existing file is replaced only if it is a figure airtcp drew
     (:func:`check_figure_path`). SVG and PDF carry no creation date, so the same figure gives the same
-    bytes.
+    bytes. ``dpi``: the resolution of a PNG.
     """
     import matplotlib
 
@@ -186,7 +186,7 @@ def save(fig: Figure, out: str | Path) -> Path:
         atomic_file(path, prefix=f".{path.name}.", clean=True) as tmp,
         matplotlib.rc_context({"svg.hashsalt": "airtcp"}),
     ):
-        fig.savefig(tmp, format=fmt, dpi=150, metadata=metadata)
+        fig.savefig(tmp, format=fmt, dpi=dpi, metadata=metadata)
     return path
 
 

@@ -619,6 +619,8 @@ def tee_figure(te: pd.DataFrame, out: Path) -> Path:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    from airtcp.plot import save
+
     out.mkdir(parents=True, exist_ok=True)
     fig, ax = plt.subplots(figsize=(8, 4.6))
     x = np.arange(len(LIMITS))
@@ -644,7 +646,7 @@ def tee_figure(te: pd.DataFrame, out: Path) -> Path:
     ax.legend(fontsize=8)
     fig.tight_layout()
     path = out / "tee_remedy.png"
-    fig.savefig(path, dpi=110)
+    save(fig, path, dpi=110)
     plt.close(fig)
     return path
 
@@ -712,6 +714,8 @@ def figures(t: pd.DataFrame, out: Path) -> list[Path]:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    from airtcp.plot import save
+
     out.mkdir(parents=True, exist_ok=True)
     paths = []
 
@@ -732,7 +736,7 @@ def figures(t: pd.DataFrame, out: Path) -> list[Path]:
     fig.suptitle("Fig. 2: frame travel time against path length and retries (red: RTO_min)")
     fig.tight_layout()
     paths.append(out / "fig2_travel_time.png")
-    fig.savefig(paths[-1], dpi=110)
+    save(fig, paths[-1], dpi=110)
     plt.close(fig)
 
     for channel in ("bursty", "ideal"):
@@ -776,7 +780,7 @@ def figures(t: pd.DataFrame, out: Path) -> list[Path]:
                      "map")  # fmt: skip
         fig.tight_layout()
         paths.append(out / f"fig3_{channel}.png")
-        fig.savefig(paths[-1], dpi=110)
+        save(fig, paths[-1], dpi=110)
         plt.close(fig)
     return paths
 
@@ -788,6 +792,8 @@ def travel_figure(tt: pd.DataFrame, out: Path) -> Path:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+
+    from airtcp.plot import save
 
     out.mkdir(parents=True, exist_ok=True)
     fig, axes = plt.subplots(1, 2, figsize=(13, 4.6), sharey=True)
@@ -814,7 +820,7 @@ def travel_figure(tt: pd.DataFrame, out: Path) -> Path:
                  "RTO_min)")  # fmt: skip
     fig.tight_layout()
     path = out / "travel_vs_alm.png"
-    fig.savefig(path, dpi=110)
+    save(fig, path, dpi=110)
     plt.close(fig)
     return path
 
