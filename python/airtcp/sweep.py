@@ -40,6 +40,8 @@ import pyarrow.parquet as pq
 
 from airtcp import __version__
 from airtcp.config import Scenario, ScenarioError, apply_value_overrides, check_plain, load_toml
+from airtcp.config.load import read_toml_text
+from airtcp.config.scan import check_toml_text
 from airtcp.outpath import OutputExistsError, atomic_file, check_out_dir, claim_directory
 from airtcp.result import flatten
 
@@ -141,19 +143,18 @@ def _check_values(where: str, values: list[Any]) -> None:
 
 
 def _read_toml(p: Path, what: str) -> dict[str, Any]:
-    """A TOML file as a dict; SweepError naming ``what`` when it cannot be read."""
+    """A TOML file as a dict; SweepError naming ``what`` when it cannot be read. It is bounded
+    as a scenario file is: a regular file of at most MAX_TOML_BYTES, its text bounded before
+    it is parsed (airtcp.config.scan)."""
     try:
-        raw = p.read_bytes()
+        text = read_toml_text(p, what)
+        check_toml_text(text, str(p))
     except FileNotFoundError:
         raise SweepError(f"{p}: no such {what}") from None
-    except IsADirectoryError:
-        raise SweepError(f"{p}: is a directory, not a {what}") from None
+    except ScenarioError as exc:
+        raise SweepError(str(exc)) from None
     except OSError as exc:
         raise SweepError(f"{p}: cannot read the {what} ({exc.strerror or exc})") from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise SweepError(f"{p}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     try:
         return tomllib.loads(text)
     except RecursionError:

@@ -15,7 +15,9 @@ Modules: :mod:`~airtcp.config.limits` (upper bounds and name lists),
 :mod:`~airtcp.config.errors` (:class:`ScenarioError` and how problems are worded),
 :mod:`~airtcp.config.models` (the pydantic models), :mod:`~airtcp.config.expand` (scenario ->
 world spec), :mod:`~airtcp.config.routes` (who hears whom, computed routes) and
-:mod:`~airtcp.config.load` (TOML files and ``--set`` overrides). Import from this package.
+:mod:`~airtcp.config.load` (TOML files and ``--set`` overrides) with
+:mod:`~airtcp.config.scan` (the bounds of a TOML text, checked before it is parsed). Import from
+this package.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from airtcp.config.limits import MAX_CLAP_SEGMENTS as MAX_CLAP_SEGMENTS
 from airtcp.config.limits import MAX_DEPTH as MAX_DEPTH
 from airtcp.config.limits import MAX_DISTANCE_M as MAX_DISTANCE_M
 from airtcp.config.limits import MAX_FILE_BYTES as MAX_FILE_BYTES
+from airtcp.config.limits import MAX_FLOWS as MAX_FLOWS
 from airtcp.config.limits import MAX_INITIAL_CWND as MAX_INITIAL_CWND
 from airtcp.config.limits import MAX_LINK_RATE_MBPS as MAX_LINK_RATE_MBPS
 from airtcp.config.limits import MAX_NODES as MAX_NODES
@@ -42,6 +45,8 @@ from airtcp.config.limits import MAX_QUEUE_PACKETS as MAX_QUEUE_PACKETS
 from airtcp.config.limits import MAX_REPORT_INTERVALS as MAX_REPORT_INTERVALS
 from airtcp.config.limits import MAX_TIME_MS as MAX_TIME_MS
 from airtcp.config.limits import MAX_TIME_S as MAX_TIME_S
+from airtcp.config.limits import MAX_TOML_BYTES as MAX_TOML_BYTES
+from airtcp.config.limits import MAX_TOML_ITEMS as MAX_TOML_ITEMS
 from airtcp.config.load import (
     apply_overrides,
     load,

@@ -61,8 +61,11 @@ class _Raw(str):
     __slots__ = ()
 
 
-# An error message echoes at most this many characters of a bad value or key.
+# An error message echoes at most this many characters of a bad value or key ...
 _ECHO_CHARS = 60
+# ... and lists at most this many problems (a file of 10^5 unknown keys gave 10^5 lines, each
+# with its "did you mean", in 15 s).
+MAX_PROBLEMS = 100
 
 
 def _segment(key: object) -> str:
@@ -221,9 +224,13 @@ _BOUNDS = {
 
 
 def _convert_validation_error(exc: ValidationError, root: type[BaseModel]) -> list[str]:
-    """One line per problem in ``exc``, raised while validating the model ``root``."""
+    """One line per problem in ``exc``, raised while validating the model ``root``; the first
+    MAX_PROBLEMS, then a line that counts the others."""
     lines: list[str] = []
-    for err in exc.errors():
+    errors = exc.errors()
+    for n, err in enumerate(errors):
+        if len(lines) >= MAX_PROBLEMS:
+            return _cut(lines, errors[n:])
         loc = tuple(err["loc"])
         kind = err["type"]
         ctx = err.get("ctx") or {}
@@ -232,7 +239,10 @@ def _convert_validation_error(exc: ValidationError, root: type[BaseModel]) -> li
             lines.extend(ctx["error"].problems)  # raised by Scenario.__init__ under model_validate
             continue
         if kind == "value_error" and isinstance(ctx.get("error"), _Issues):
-            for issue in ctx["error"].issues:
+            issues = ctx["error"].issues
+            for k, issue in enumerate(issues):
+                if len(lines) >= MAX_PROBLEMS:  # the rest are counted, not worded
+                    return _cut(lines, [_Issues(issues[k:]), *errors[n + 1 :]])
                 path, _, field = _walk(loc + issue.loc, root)
                 lines.append(
                     _line(path, issue.what, issue.got, issue.allowed or _allowed_of(field))
@@ -269,9 +279,31 @@ def _convert_validation_error(exc: ValidationError, root: type[BaseModel]) -> li
             what, got = "required field is missing", _NO_VALUE
         elif kind == "string_too_short":
             what = "must not be empty"
+        elif kind == "too_long":  # an array (checked before its entries)
+            what = f"more than the limit of {ctx.get('max_length')} entries"
+            got = _Raw(f"{ctx.get('actual_length')} entries")
+            allowed = f"at most {ctx.get('max_length')} entries"
         elif kind == "value_error":
             what = str(ctx.get("error", err["msg"]))
         else:
             what = err["msg"][:1].lower() + err["msg"][1:]
         lines.append(_line(path, what, got, allowed))
-    return lines
+    return _cut(lines, [])
+
+
+def _cut(lines: list[str], rest: list[Any]) -> list[str]:
+    """The first MAX_PROBLEMS of ``lines``, then a line that counts the others: those and the
+    problems in ``rest`` (pydantic errors and _Issues not yet worded)."""
+    more = len(lines) - MAX_PROBLEMS
+    for err in rest:
+        error = err if isinstance(err, _Issues) else (err.get("ctx") or {}).get("error")
+        if isinstance(error, ScenarioError):
+            more += len(error.problems)
+        else:
+            more += len(error.issues) if isinstance(error, _Issues) else 1
+    if more <= 0:
+        return lines
+    return [
+        *lines[:MAX_PROBLEMS],
+        f"... and {more} more problems (a message lists the first {MAX_PROBLEMS})",
+    ]

@@ -59,7 +59,21 @@ MAX_NODES = 5001
 # A chain blocks every radio link but consecutive nodes': hops^2 / 2 pairs in the spec.
 MAX_CHAIN_HOPS = 2000
 MAX_REPORT_INTERVALS = _CORE_LIMITS["max_report_intervals"]  # duration_s / report_interval_s
+# Flows of a scenario, after each [[flows]] glob has given one flow per source it matches: two
+# per station at the node cap (an upload and a download). A flow costs about 8 KB and its set-up
+# is linear: 10^4 flows at 5000 stations set up and run 0.05 s in 1.8 s and 160 MB, 10^5 in 3.1 s
+# and 760 MB (and `airtcp run` prints a row per flow).
+MAX_FLOWS = 10_000
 # Deepest nesting of tables and arrays a scenario may have (the deepest real one has 4).
 MAX_DEPTH = 32
+# A scenario or sweep file (TOML), bounded before tomllib parses it (config/scan.py): tomllib's
+# cost is not bounded by the text's length (a dotted key of n parts costs n^2: 50,000 parts in
+# 100 kB took 5 GB), and what it builds is checked only once it is built. The largest example
+# has 3 kB; 5001 [[nodes]] with positions take 320 kB and 25,000 items (below).
+MAX_TOML_BYTES = 4 * 2**20  # 4 MiB
+# Keys and array elements of a TOML text as written: every part of a dotted key or a table
+# header counts ("a.b = 1" and "[a.b]" count 2), and every array element. tomllib parses
+# 2 x 10^5 short key/value lines in about 0.6 s.
+MAX_TOML_ITEMS = 200_000
 _GLOB_CHARS = "*?["
 _NS_PER_S = 1_000_000_000

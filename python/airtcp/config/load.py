@@ -1,12 +1,16 @@
-"""Reading scenarios: TOML files into plain dicts, the check that a dict is what TOML can
-express (:func:`check_plain`), and ``--set KEY=VALUE`` overrides (:func:`apply_overrides`).
+"""Reading scenarios: TOML files into plain dicts (a regular file of bounded size, its text
+bounded before it is parsed: :func:`read_toml_text`, config/scan.py), the check that a dict is
+what TOML can express (:func:`check_plain`), and ``--set KEY=VALUE`` overrides
+(:func:`apply_overrides`).
 """
 
 from __future__ import annotations
 
 import copy
 import json
+import os
 import re
+import stat
 import tomllib
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -22,15 +26,17 @@ from airtcp.config.errors import (
     _strip_optional,
     _walk,
 )
-from airtcp.config.limits import MAX_DEPTH
+from airtcp.config.limits import MAX_DEPTH, MAX_TOML_BYTES
 from airtcp.config.models import Scenario
+from airtcp.config.scan import check_toml_text
 
 _TOML_POS = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
 
 
 def check_plain(data: object, root: str = "scenario") -> None:
     """Raise :class:`ScenarioError` unless ``data`` is nested at most MAX_DEPTH deep and every
-    table key is a string (what TOML can express). Iterative: no recursion on deep input."""
+    table key is a string (what TOML can express). Iterative: no recursion on deep input; a
+    scalar costs a type check (the paths are built for the tables and arrays only)."""
     stack: list[tuple[object, str, int]] = [(data, root, 0)]
     while stack:
         value, path, depth = stack.pop()
@@ -45,8 +51,9 @@ def check_plain(data: object, root: str = "scenario") -> None:
                 f"{_clip(path)}: nested more than {MAX_DEPTH} tables or arrays deep "
                 f"(allowed: at most {MAX_DEPTH})"
             )
+        keyed = isinstance(value, Mapping)
         for key, item in items:
-            if isinstance(value, Mapping) and not isinstance(key, str):
+            if keyed and not isinstance(key, str):
                 raise ScenarioError(
                     _line(
                         _clip(path),
@@ -55,11 +62,13 @@ def check_plain(data: object, root: str = "scenario") -> None:
                         "string keys, as in TOML",
                     )
                 )
-            sub = _segment(key) if path == root else f"{path}.{_segment(key)}"
-            stack.append((item, sub, depth + 1))
+            if isinstance(item, Mapping | list | tuple):
+                sub = _segment(key) if path == root else f"{path}.{_segment(key)}"
+                stack.append((item, sub, depth + 1))
 
 
 def _parse_toml(text: str, source: str) -> dict[str, Any]:
+    check_toml_text(text, source)
     try:
         return tomllib.loads(text)
     except RecursionError:
@@ -78,21 +87,73 @@ def _parse_toml(text: str, source: str) -> dict[str, Any]:
         raise ScenarioError(f"{source}: invalid TOML at {where}: {msg}") from None
 
 
+_FILE_TYPES = (
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISFIFO, "a named pipe (FIFO)"),
+    (stat.S_ISSOCK, "a socket"),
+)
+_MIB = f"{MAX_TOML_BYTES} bytes ({MAX_TOML_BYTES / 2**20:g} MiB)"
+
+
+def _check_file_type(path: Path, mode: int, what: str) -> None:
+    if stat.S_ISREG(mode):
+        return
+    if stat.S_ISDIR(mode):
+        raise ScenarioError(
+            f"{path}: is a directory, not a {what} (allowed: a regular file of at most {_MIB})"
+        )
+    kind = next((name for test, name in _FILE_TYPES if test(mode)), "not a regular file")
+    raise ScenarioError(
+        f"{path}: not a regular file (got {kind}; allowed: a regular {what} of at most {_MIB})"
+    )
+
+
+def read_toml_text(path: str | Path, what: str = "scenario file") -> str:
+    """The text of the TOML file ``path``: a regular file of at most MAX_TOML_BYTES of UTF-8.
+
+    A device, a named pipe or a socket is refused before it is opened for reading (/dev/zero
+    never ends, a pipe blocks), and no more than MAX_TOML_BYTES + 1 bytes are read. Raises
+    FileNotFoundError if ``path`` does not exist, another OSError if it cannot be read, and
+    ScenarioError naming ``path`` otherwise.
+    """
+    path = Path(path)
+    _check_file_type(path, os.stat(path).st_mode, what)
+    # Non-blocking, no controlling terminal: the file may have been swapped for a pipe or a
+    # terminal since the stat; the fstat below sees what was opened.
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    try:
+        fd = os.open(path, flags | getattr(os, "O_BINARY", 0))
+    except IsADirectoryError:  # Windows opens no directory
+        _check_file_type(path, stat.S_IFDIR, what)
+        raise
+    with os.fdopen(fd, "rb") as f:
+        st = os.fstat(fd)
+        _check_file_type(path, st.st_mode, what)
+        if st.st_size > MAX_TOML_BYTES:
+            raise ScenarioError(
+                f"{path}: too large for a {what} (got {st.st_size} bytes; allowed: at most {_MIB})"
+            )
+        raw = f.read(MAX_TOML_BYTES + 1)  # a file that grew since the fstat
+    if len(raw) > MAX_TOML_BYTES:
+        raise ScenarioError(
+            f"{path}: too large for a {what} (got more than {MAX_TOML_BYTES} bytes; allowed: "
+            f"at most {_MIB})"
+        )
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ScenarioError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+
+
 def load_toml(path: str | Path) -> dict[str, Any]:
     """Read a scenario file into a plain dict (not yet validated).
 
-    Raises FileNotFoundError if it does not exist, ScenarioError if it is not valid TOML.
+    Raises FileNotFoundError if it does not exist, ScenarioError if it is not a regular file of
+    at most MAX_TOML_BYTES, if its text passes a bound of docs/scenarios.md "Limits" or if it is
+    not valid TOML.
     """
-    path = Path(path)
-    try:
-        raw = path.read_bytes()
-    except IsADirectoryError:
-        raise ScenarioError(f"{path}: is a directory, not a scenario file") from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ScenarioError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-    return _parse_toml(text, str(path))
+    return _parse_toml(read_toml_text(path), str(path))
 
 
 def load(path: str | Path) -> Scenario:
@@ -101,6 +162,11 @@ def load(path: str | Path) -> Scenario:
 
 
 def _split_key(key: str) -> list[str | int]:
+    if key.count(".") >= MAX_DEPTH:  # a value that deep would sit in a table MAX_DEPTH deep
+        raise ScenarioError(
+            f"{_clip(key)}: nested too deeply (got {key.count('.') + 1} parts; "
+            f"allowed: at most {MAX_DEPTH})"
+        )
     parts: list[str | int] = []
     for part in key.split("."):
         part = part.strip()
@@ -165,6 +231,8 @@ def _expects_string(key: str) -> bool:
 def parse_override_value(key: str, raw: str) -> object:
     """``raw`` as a TOML value; a plain string if it is not one or if ``key`` wants a string."""
     raw = raw.strip()
+    # "v" sits where the key's last part does (a key too deep is refused by set_dotted).
+    check_toml_text(f"v = {raw}", f"--set {_clip(key)}", min(key.count("."), MAX_DEPTH), True)
     try:
         value = tomllib.loads(f"v = {raw}")["v"]
     except tomllib.TOMLDecodeError:
