@@ -40,9 +40,18 @@ pub struct FlowSummary {
     /// Payload bytes first delivered after the warm-up x 8 over the whole measured time
     /// (`measured_seconds`), however early a file transfer ended [bit/s].
     pub goodput_bps: f64,
+    /// The same bytes x 8 over the flow's own active time in the measured period: from its
+    /// start (or the warm-up's end, if later) to its stop, its transfer's completion or the
+    /// run's end, whichever comes first [bit/s]; 0 if it was active for no time after the
+    /// warm-up. A flow that starts late or a file that finishes early is rated over the time it
+    /// ran, not over the whole run.
+    pub active_goodput_bps: f64,
     /// Mean one-way delay of delivered packets [s]: UDP and CLAP flows; 0 for TCP flows
     /// (not measured).
     pub mean_delay_s: f64,
+    /// UDP: packets of the flow dropped anywhere in the measured period (a full queue or
+    /// qdisc, the MAC's retry limit, no route or path, a wired link's loss); TCP and CLAP
+    /// repair theirs (0 here; see their retransmissions).
     pub lost_packets: u64,
     pub loss_ratio: f64,
     /// File transfers (tcp_file, clap_file): file bytes x 8 over the transfer's own time, from
@@ -60,6 +69,23 @@ pub struct FlowSummary {
     /// interval is rated over its own, possibly shorter, length.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub interval_goodput_bps: Option<Vec<f64>>,
+}
+
+/// The flow's own active time in the measured period [s]: from its start (or the warm-up's
+/// end) to its stop, its transfer's completion or the run's end, whichever is first.
+fn active_seconds(world: &World, i: usize) -> f64 {
+    let f = &world.flows[i];
+    let from = f.start.max(world.warmup_end);
+    let done = world.tcps[i]
+        .as_ref()
+        .and_then(|t| t.completed)
+        .or_else(|| world.claps[i].as_ref()?.rcv.completed_at);
+    let to = [f.stop, done].into_iter().flatten().fold(world.duration_end, crate::time::SimTime::min);
+    if to > from {
+        to.since(from).as_secs_f64()
+    } else {
+        0.0
+    }
 }
 
 /// File bytes x 8 / (completion - start) of a finished file transfer; `None` otherwise.
@@ -225,17 +251,20 @@ pub struct NodeSummary {
 }
 
 /// One mesh point at the end of the run (`iw dev mesh0 station dump` and `mpath dump`) and
-/// what it did in the measured period.
+/// what it did: its control plane over the whole run, its data drops in the measured period.
 #[derive(Debug, Serialize)]
 pub struct MeshSummary {
     /// Neighbours whose peer link is ESTAB, with the Airtime Link Metric toward each.
     pub peers: Vec<MeshPeerSummary>,
     /// Active paths: destination, next hop, metric and sequence number.
     pub paths: Vec<MeshPathSummary>,
+    /// The control plane from the start of the run (peering and the first discoveries happen
+    /// in the warm-up): HWMP and peering frames sent, links broken.
     pub preqs_sent: u64,
     pub preps_sent: u64,
     pub perrs_sent: u64,
     pub peering_frames_sent: u64,
+    /// Data frames dropped in the measured period: no path, or from a neighbour not a peer.
     pub drops_no_path: u64,
     pub drops_not_peer: u64,
     pub links_broken: u64,
@@ -409,6 +438,7 @@ impl Summary {
                 delivered_packets: f.delivered,
                 delivered_bytes: f.delivered_bytes,
                 goodput_bps: ratio(f.delivered_bytes as f64 * 8.0, measured),
+                active_goodput_bps: ratio(f.delivered_bytes as f64 * 8.0, active_seconds(world, i)),
                 mean_delay_s: ratio(f.delay_sum_ns as f64 * 1e-9, f.delivered as f64),
                 lost_packets: f.lost,
                 loss_ratio: ratio(f.lost as f64, f.sent as f64),

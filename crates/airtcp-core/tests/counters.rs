@@ -106,3 +106,35 @@ fn mesh_management_frames_count_in_no_data_counter() {
     // The end point sent only management frames (peering, PREPs): no data counter moved.
     assert_eq!((macs[2].attempts, macs[2].successes, macs[2].failures, macs[2].mpdus_acked), (0, 0, 0, 0));
 }
+
+#[test]
+fn a_udp_flow_loses_what_is_dropped_in_the_measured_period() {
+    // Nearly every frame lost (FER 0.99): a packet ends at the retry limit after about 11 ms
+    // of backoff, so the measured second drops about 90, all of them queued in the warm-up.
+    // They are the flow's losses (the flow counted none of them: lost_packets 0 beside the
+    // MAC's drops).
+    let mut spec = bss(1, "80211a", 54.0, 6.0, 1500, 1.5);
+    spec["channel"]["error"] = json!({"kind": "fer", "fer": 0.99});
+    let out = run_value(&spec, 1);
+    let (flow, sta) = (&out.summary.flows[0], &out.summary.nodes[1].mac);
+    assert!(sta.drops_retry_limit > 50, "{sta:?}");
+    // No ACK ever came back: every packet ended at the retry limit, delivered if a copy got
+    // through (only its ACKs were lost), else lost.
+    assert_eq!(sta.successes, 0);
+    assert_eq!(flow.lost_packets + flow.delivered_packets, sta.drops_retry_limit, "{flow:?}");
+    assert!(flow.delivered_packets < flow.lost_packets / 5, "{flow:?}");
+}
+
+#[test]
+fn a_flow_that_starts_late_is_rated_over_its_own_time_too() {
+    // 2 Mbit/s of 1000-byte packets (250 a second) from 1.5 s in a run measured from 0.5 to
+    // 2.5 s: 1 s of traffic. Over the measured 2 s the goodput is half the rate; over the
+    // flow's own second, the rate (hand computation; the last packet may still be on the air).
+    let mut spec = bss(1, "80211a", 54.0, 6.0, 1000, 2.5);
+    spec["flows"][0] = json!({"kind": "udp_cbr", "src": 1, "dst": 0, "payload_bytes": 1000,
+                              "rate_bps": 2e6, "start_ns": 1_500_000_000u64});
+    let out = run_value(&spec, 1);
+    let f = &out.summary.flows[0];
+    assert!((f.goodput_bps - 1e6).abs() <= 8000.0, "{f:?}");
+    assert!((f.active_goodput_bps - 2e6).abs() <= 16000.0, "{f:?}");
+}

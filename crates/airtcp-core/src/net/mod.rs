@@ -376,7 +376,9 @@ impl World {
             self.tsq_freed(p.flow);
         }
         // A lost TCP or CLAP packet is repaired by its protocol; its flow counts retransmissions.
-        if p.tcp.is_none() && p.clap.is_none() && p.flow != NO_FLOW && p.created >= self.warmup_end {
+        // A UDP packet counts where it is dropped, in the measured period (the counters are
+        // zeroed as it starts), like its deliveries: created in the warm-up or not.
+        if p.tcp.is_none() && p.clap.is_none() && p.flow != NO_FLOW {
             self.flows[p.flow.idx()].lost += 1;
         }
         self.packets.free(id);

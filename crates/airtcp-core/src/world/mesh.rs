@@ -33,8 +33,9 @@ use crate::time::SimTime;
 /// `MESH_FRAME_QUEUE_LEN`: frames a path in discovery holds.
 pub const FRAME_QUEUE_LEN: usize = 10;
 
-/// One mesh point's counters (report counters, zeroed when the measured period starts) and
-/// its path set-up times (from the start of the run).
+/// One mesh point's counters: the control plane's (management frames sent, links broken)
+/// from the start of the run, since peering and the first discoveries happen in the warm-up;
+/// its data drops over the measured period; its path set-up times from the start of the run.
 #[derive(Clone, Debug, Default)]
 pub struct MeshCounters {
     pub preqs_sent: u64,
@@ -154,12 +155,11 @@ impl MeshWorld {
         self.points[node.idx()].is_some()
     }
 
-    /// The measured period starts: the report counters start from zero.
+    /// The measured period starts: the data drops start from zero; the control plane's
+    /// counters run on from the start of the run.
     pub fn start_measuring(&mut self) {
         for c in &mut self.counters {
-            let setups = std::mem::take(&mut c.path_setups);
-            let limits = std::mem::take(&mut c.retry_limits);
-            *c = MeshCounters { path_setups: setups, retry_limits: limits, ..MeshCounters::default() };
+            (c.drops_no_path, c.drops_not_peer) = (0, 0);
         }
     }
 }
