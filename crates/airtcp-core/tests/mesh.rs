@@ -112,6 +112,22 @@ fn the_control_planes_counters_cover_the_warm_up() {
 }
 
 #[test]
+fn a_saturating_source_at_a_mesh_point_fills_its_txq_not_for_ever() {
+    // Found by the core fuzz test (issue 29): with mac80211's TXQs and AQL the MAC's own queue
+    // stays short, and a source that asked it for room refilled for ever at one instant. It
+    // asks the queue its packets meet first, the TXQ toward the path's next hop.
+    let mut spec = mesh_chain(3, "udp_saturating", 4.0);
+    spec["wifi"]["txq"] = json!({
+        "target_ms": 20.0, "interval_ms": 100.0, "quantum_bytes": 1514, "limit_packets": 64,
+        "airtime_fairness": true, "aql": true, "aql_low_us": 5000, "aql_high_us": 12000,
+        "aql_threshold_us": 24000,
+    });
+    let out = run_value(&spec, 1);
+    // Two hops at 54 Mbit/s for the flow's last second: about 11.6 Mbit/s.
+    assert!(out.summary.flows[0].active_goodput_bps > 8e6, "{:?}", out.summary.flows[0]);
+}
+
+#[test]
 fn a_mesh_run_is_a_pure_function_of_its_seed() {
     let spec = mesh_chain(5, "tcp_bulk", 5.0);
     let a = serde_json::to_string(&run_value(&spec, 7).summary).unwrap();

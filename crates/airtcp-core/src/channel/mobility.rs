@@ -242,7 +242,11 @@ impl RandomWaypoint {
         let (v0, v1) = (self.spec.speed_min_mps, self.spec.speed_max_mps);
         let speed = v0 + (v1 - v0) * draws.open01();
         let depart = start + pause;
-        Leg { index, start, depart, arrive: depart + travel(from_m, to_m, speed), from_m, to_m }
+        // A leg lasts at least MIN_LEG (airtcp's guard, not ns-3's): without a pause, a point
+        // area or a walk shorter than the clock's tick would let no time pass, and finding
+        // the leg of an instant would never end.
+        let arrive = (depart + travel(from_m, to_m, speed)).max(start + MIN_LEG);
+        Leg { index, start, depart, arrive, from_m, to_m }
     }
 
     fn first_leg(&self) -> Leg {
@@ -266,12 +270,16 @@ impl RandomWaypoint {
         // diagonal), the node uniform on it, heading for its end, at a speed of density ∝ 1/v
         // on [v0, v1]: v0^(1−u)·v1^u.
         let [a, b] = spec.extent_m();
+        let mut tries = 0;
         let (x1, y1, x2, y2) = loop {
             let (x1, y1) = (a * draws.open01(), b * draws.open01());
             let (x2, y2) = (a * draws.open01(), b * draws.open01());
             let u1 = draws.open01();
-            let r = (((x2 - x1).powi(2) + (y2 - y1).powi(2)) / (a * a + b * b)).sqrt();
-            if u1 < r {
+            // hypot: no overflow past 1e154 m, no underflow for a subnormal area.
+            let r = (x2 - x1).hypot(y2 - y1) / a.hypot(b);
+            tries += 1;
+            // Accepts with probability E[r] > 0.33 a try; the cap only guards a NaN.
+            if u1 < r || tries == 10_000 {
                 break (x1, y1, x2, y2);
             }
         };
@@ -287,6 +295,9 @@ impl RandomWaypoint {
 }
 
 /// The time to walk from `a` to `b` at `speed_mps`, rounded to the nanosecond (saturating).
+/// The shortest leg of a random waypoint walk (pause and walk together).
+const MIN_LEG: Dur = Dur(1_000);
+
 fn travel(a: [f64; 3], b: [f64; 3], speed_mps: f64) -> Dur {
     let d = ((b[0] - a[0]).powi(2) + (b[1] - a[1]).powi(2) + (b[2] - a[2]).powi(2)).sqrt();
     if d == 0.0 {
@@ -444,6 +455,28 @@ mod tests {
 
     fn speed(v: [f64; 3]) -> f64 {
         (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt()
+    }
+
+    #[test]
+    fn degenerate_random_waypoints_still_let_time_pass() {
+        // Found by the core fuzz test (issue 29): each looped for ever.
+        let point = Area { min_m: [5.0, 5.0], max_m: [5.0, 5.0], z_m: 0.0 };
+        let huge = Area { min_m: [0.0, 0.0], max_m: [1e200, 1e200], z_m: 0.0 };
+        let tiny = Area { min_m: [0.0, 0.0], max_m: [1e-300, 1e-300], z_m: 0.0 };
+        // A point area without pause: every leg lasts MIN_LEG, so 10 ms are 10^4 legs.
+        let mut m = RandomWaypoint::new(rwp(point, (1.0, 2.0), Dur::ZERO, false), 1, 1);
+        assert_eq!(m.position_at(SimTime(10_000_000)), [5.0, 5.0, 0.0]);
+        // Legs that round to 0 ns (1e15 m/s across 10 m).
+        let ten = Area { min_m: [0.0, 0.0], max_m: [10.0, 10.0], z_m: 0.0 };
+        let mut m = RandomWaypoint::new(rwp(ten, (1e15, 1e15), Dur::ZERO, false), 1, 1);
+        let p = m.position_at(SimTime(5_000_000));
+        assert!(p.iter().all(|v| (0.0..=10.0).contains(v)), "{p:?}");
+        // The steady state's first leg over an area whose squares overflow or underflow.
+        for a in [huge, tiny] {
+            let mut m = RandomWaypoint::new(rwp(a, (1.0, 2.0), Dur::from_ms(10), true), 1, 1);
+            let p = m.position_at(SimTime::ZERO);
+            assert!(p[0] >= 0.0 && p[0] <= a.max_m[0], "{p:?}");
+        }
     }
 
     #[test]

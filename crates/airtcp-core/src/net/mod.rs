@@ -293,19 +293,27 @@ impl World {
                 let l = &self.links[link.idx()];
                 l.dirs[dir as usize].queue.len() < l.queue_limit
             }
-            // Linux today: the source fills its station's intermediate queue (the driver pulls
-            // from it as AQL and the airtime round allow), never past the queue's limit.
-            Some(Hop::Wifi(peer)) if self.has_txq && self.txqs[flow.src.idx()].is_some() => {
-                let q = self.txqs[flow.src.idx()].as_ref().expect("checked");
-                q.len(peer, flow.ac as usize) < q.params.fq.limit
-            }
-            Some(Hop::Wifi(_)) if self.has_qdisc => match &self.qdiscs[flow.src.idx()] {
-                Some(q) => q.has_room(flow.ac as usize),
-                None => self.wifi.has_room(flow.src, flow.ac as usize),
-            },
-            Some(Hop::Wifi(_)) => self.wifi.has_room(flow.src, flow.ac as usize),
+            Some(Hop::Wifi(peer)) => self.wifi_hop_has_room(flow.src, peer, flow.ac as usize),
             None => false,
         }
+    }
+
+    /// Whether `node` may queue another packet for its radio neighbour `peer` on `ac`: in the
+    /// queue the packet meets first (the mac80211 TXQ, else the qdisc, else the MAC's).
+    pub(crate) fn wifi_hop_has_room(&self, node: NodeId, peer: NodeId, ac: usize) -> bool {
+        // Linux today: the source fills its station's intermediate queue (the driver pulls
+        // from it as AQL and the airtime round allow), never past the queue's limit.
+        if self.has_txq {
+            if let Some(q) = self.txqs[node.idx()].as_ref() {
+                return q.len(peer, ac) < q.params.fq.limit;
+            }
+        }
+        if self.has_qdisc {
+            if let Some(q) = &self.qdiscs[node.idx()] {
+                return q.has_room(ac);
+            }
+        }
+        self.wifi.has_room(node, ac)
     }
 
     /// Create one packet of flow `f` and send it; false if it could not be queued.

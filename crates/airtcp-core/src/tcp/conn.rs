@@ -352,7 +352,10 @@ impl Sender {
         }
         let pacing_bytes_per_s = match self.rto.srtt() {
             Some(srtt) if srtt.ns() > 0 => {
-                2 * u64::from(self.p.mss) * u64::from(self.s.cwnd) * 1_000_000_000 / srtt.ns()
+                // In 128 bits: an agent's cwnd of 2^32 - 1 segments overflows 64.
+                let bps = 2 * u128::from(self.p.mss) * u128::from(self.s.cwnd) * 1_000_000_000
+                    / u128::from(srtt.ns());
+                u64::try_from(bps).unwrap_or(u64::MAX)
             }
             _ => 0,
         };

@@ -686,6 +686,25 @@ fn small_queues_follow_the_pacing_rate_when_it_exceeds_two_packets_per_ms() {
 }
 
 #[test]
+fn small_queues_take_any_cwnd_an_agent_sets() {
+    // Found by the core fuzz test (issue 29): an agent's cwnd of 2^32 - 1 segments overflowed
+    // the pacing rate's 64 bits. The pacing rate is then far past tcp_limit_output_bytes
+    // (128 KiB = 56 truesizes): 57 segments go down at once (hand count, as above).
+    let p = TcpParams { small_queues: true, ..params(Recovery::Sack) };
+    let mut snd = Sender::new(p, Algorithm::from_name("cubic").unwrap(), None);
+    let mut out = Vec::new();
+    snd.start(SimTime::ZERO, &mut out);
+    snd.tsq_release();
+    out.clear();
+    syn_ack(&mut snd, 1, &mut out);
+    snd.s.cwnd = u32::MAX;
+    snd.tsq_below = 0;
+    assert!(snd.tsq_allows());
+    snd.tsq_below = 57;
+    assert!(!snd.tsq_allows());
+}
+
+#[test]
 fn a_stretch_ack_grows_the_window_once_when_acks_are_counted() {
     // Linux 3.12 tcp_slow_start(tp): one step per ACK; Linux 3.18+ grows by the segments an
     // ACK covers. A 6-segment stretch ACK in slow start from cwnd 10: 11 against 16.

@@ -179,8 +179,11 @@ impl World {
     pub(crate) fn mesh_has_room(&self, node: NodeId, dst: NodeId, ac: usize) -> bool {
         let m = self.mesh.as_ref().expect("a mesh");
         let mp = m.points[node.idx()].as_ref().expect("a mesh point");
-        if mp.paths[dst.idx()].active_at(self.sched.now()) {
-            self.wifi.has_room(node, ac)
+        let path = &mp.paths[dst.idx()];
+        if let (true, Some(next_hop)) = (path.active_at(self.sched.now()), path.next_hop) {
+            // The queue the next hop's frames meet first: with a TXQ or a qdisc the MAC's own
+            // queue stays short, and asking it let a source refill for ever at one instant.
+            self.wifi_hop_has_room(node, next_hop, ac)
         } else {
             m.pending[node.idx()][dst.idx()].len() < FRAME_QUEUE_LEN
         }
