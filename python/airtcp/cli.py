@@ -1,6 +1,7 @@
 """The ``airtcp`` command line.
 
-    airtcp run SCENARIO.toml [--seed N] [--set key=value ...] [--json] [--out DIR]
+    airtcp run SCENARIO.toml [--seed N] [--set key=value ...] [--json] [--quiet] [--all]
+                             [--out DIR] [--pcap DIR] [--force]
     airtcp analytic bianchi --stations N --standard 80211a [...]
     airtcp analytic tmt --standard 80211b [...]
     airtcp validate [--out results/validation] [--duration-s 30] [--seeds 3]
@@ -21,14 +22,13 @@ import json
 import math
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+from typing import Annotated, Any, NoReturn
 
 import typer
 
 # Start-up time (bench/bench_startup.py): rich, pydantic (airtcp.config), pyarrow and the rest
 # are imported inside the commands that use them; python/tests/test_startup.py checks it.
-if TYPE_CHECKING:
-    from rich.table import Table
+from airtcp.runprint import MAX_ROWS  # light: rich is imported when a table is printed
 
 __all__ = ["app", "main"]
 
@@ -124,7 +124,10 @@ def run_command(
     ] = False,
     out: Annotated[
         Path | None,
-        typer.Option(help="Write summary.json and Parquet tables into this new directory."),
+        typer.Option(
+            help="Write summary.json, Parquet tables, the scenario as given and "
+            "provenance.json into this new directory."
+        ),
     ] = None,
     pcap: Annotated[
         Path | None,
@@ -133,29 +136,46 @@ def run_command(
             "(docs/pcap.md); switches on the frames trace."
         ),
     ] = None,
+    force: Annotated[
+        bool,
+        typer.Option(
+            "--force",
+            help="Replace the --out (and --pcap) directory of an earlier airtcp run; never a "
+            "directory holding anything airtcp did not write.",
+        ),
+    ] = False,
+    quiet: Annotated[
+        bool,
+        typer.Option("--quiet", "-q", help="Print only the one-line total (not the tables)."),
+    ] = False,
+    show_all: Annotated[
+        bool,
+        typer.Option(
+            "--all", help=f"Print every row of the tables (default: the first {MAX_ROWS})."
+        ),
+    ] = False,
 ) -> None:
     """Run one scenario and print its flows and nodes."""
-    from airtcp.config import (
-        Scenario,
-        ScenarioError,
-        apply_overrides,
-        apply_value_overrides,
-        load_toml,
-    )
+    from airtcp.config import Scenario, ScenarioError, apply_overrides, apply_value_overrides
+    from airtcp.config.load import loads_toml, read_toml_text
     from airtcp.outpath import OutputExistsError, check_out_dir
+    from airtcp.provenance import Given
     from airtcp.run import run
 
     try:
-        data = load_toml(scenario)
+        text = read_toml_text(scenario)
+        data = loads_toml(text, str(scenario))
+        overrides = list(set_ or [])
         if set_:
             data = apply_overrides(data, set_)
         if pcap is not None:
             data = apply_value_overrides(data, {"traces.frames": True})
+            overrides.append("traces.frames=true")  # as --set would say it
         config = Scenario.from_dict(data)
         if out is not None:
-            check_out_dir(out)
+            check_out_dir(out, replace=force)
         if pcap is not None:
-            check_out_dir(pcap, "pcap")
+            check_out_dir(pcap, "pcap", replace=force)
             if out is not None and pcap.resolve() == out.resolve():
                 raise ScenarioError(f"--pcap: {pcap} is also --out; choose another directory")
         if not 0 <= seed < 2**64:
@@ -170,7 +190,7 @@ def run_command(
         _fail(f"{scenario}: cannot read ({exc.strerror or exc})")
 
     try:
-        result = run(config, seed=seed)
+        result = run(config, seed=seed, given=Given.of(text, scenario, overrides))
     except ScenarioError as exc:
         _fail(str(exc))
     except ModuleNotFoundError as exc:
@@ -178,14 +198,14 @@ def run_command(
 
     if out is not None:
         try:
-            result.write(out)
+            result.write(out, replace=force)
         except OSError as exc:
             _fail(str(exc))
     if pcap is not None:
         from airtcp.pcap import write_pcaps
 
         try:
-            write_pcaps(result, pcap)
+            write_pcaps(result, pcap, replace=force)
         except (OSError, ValueError) as exc:
             _fail(str(exc))
 
@@ -193,219 +213,30 @@ def run_command(
         sys.stdout.write(result.to_json() + "\n")
         sys.stdout.flush()
     else:
-        _print_result(result.summary, out, config.to_world_spec())
-
-
-# Columns of the TCP table: (header, key in the flow summary's "tcp" table, format, scale).
-# A column is shown when the core reported its key for some TCP flow.
-_TCP_COLUMNS: tuple[tuple[str, str, str, float], ...] = (
-    ("retx", "retransmissions", "{:d}", 1),
-    ("RTOs", "timeouts", "{:d}", 1),
-    ("RTT ms", "rtt_mean_s", "{:.1f}", 1e3),
-    ("cwnd", "mean_cwnd_segments", "{:.1f}", 1),
-    ("done s", "completion_s", "{:.3f}", 1),
-)
-
-
-def _flow_kind(kind: str) -> str:
-    return {"udp_saturating": "sat", "udp_cbr": "cbr"}.get(kind, kind.replace("_", "-"))
-
-
-def _flow_label(flow: dict[str, Any]) -> str:
-    return f"{flow.get('id')}: {flow.get('src')} -> {flow.get('dst')}"
-
-
-def _tcp_value(flow: dict[str, Any], key: str, scale: float) -> int | float | None:
-    """``flow["tcp"][key]`` (or ``flow[key]``) times ``scale``; None if not reported."""
-    nested = flow.get("tcp")
-    for source in (nested if isinstance(nested, dict) else {}, flow):
-        value = source.get(key)
-        if isinstance(value, int | float) and not isinstance(value, bool):
-            return value * scale if scale != 1 else value
-    return None
-
-
-def _tcp_cell(value: int | float | None, fmt: str) -> str:
-    if value is None:
-        return "-"
-    try:
-        return fmt.format(value)
-    except ValueError:  # an integer column got a float
-        return f"{value:g}"
-
-
-def _mesh_table(nodes: list[dict[str, Any]]) -> Table:
-    """802.11s: each mesh point's peers and paths at the end of the run, what HWMP sent in the
-    measured period, and its first path set-up."""
-    from rich.table import Table
-
-    t = Table(title="mesh points (802.11s)")
-    for col in ("node", "peers (metric)", "paths: dst via next hop (metric)", "PREQ/PREP/PERR"):
-        t.add_column(col, justify="left" if col != "PREQ/PREP/PERR" else "right")
-    t.add_column("first set-up ms", justify="right")
-    remedy = any(n["mesh"].get("retry_limits") for n in nodes)
-    if remedy:
-        t.add_column("retry limit (changes)", justify="right")
-    for n in nodes:
-        m = n["mesh"]
-        peers = ", ".join(f"{p['peer']} ({p['metric']})" for p in m.get("peers", []))
-        paths = ", ".join(
-            f"{p['dst']} via {p['next_hop']} ({p['metric']})"
-            for p in m.get("paths", [])
-            if p["dst"] != p["next_hop"]
-        )
-        setups = m.get("path_setups", [])
-        row = [
-            str(n.get("name", "")),
-            peers or "-",
-            paths or "-",
-            f"{m.get('preqs_sent', 0)}/{m.get('preps_sent', 0)}/{m.get('perrs_sent', 0)}",
-            f"{setups[0]['setup_ms']:.2f}" if setups else "-",
-        ]
-        if remedy:
-            limits = m.get("retry_limits", [])
-            row.append(f"{limits[-1]['limit']} ({len(limits) - 1})" if limits else "-")
-        t.add_row(*row)
-    return t
-
-
-def _tcp_table(tcp_flows: list[dict[str, Any]], spec_flows: list[Any]) -> Table:
-    """The TCP flows: their settings from the world spec, and the counters the core reports."""
-    from rich.table import Table
-
-    table = Table(title="TCP flows")
-    table.add_column("flow", no_wrap=True)
-    for col in ("cc", "recovery"):
-        table.add_column(col, no_wrap=True)
-    table.add_column("ACK every", justify="right")
-    columns = [
-        (header, [_tcp_value(f, key, scale) for f in tcp_flows], fmt)
-        for header, key, fmt, scale in _TCP_COLUMNS
-    ]
-    columns = [col for col in columns if any(v is not None for v in col[1])]
-    for header, _, _ in columns:
-        table.add_column(header, justify="right")
-    for i, f in enumerate(tcp_flows):
-        fid = f.get("id")
-        spec = spec_flows[fid] if isinstance(fid, int) and 0 <= fid < len(spec_flows) else {}
-        tcp = spec.get("tcp") if isinstance(spec, dict) else None
-        tcp = tcp if isinstance(tcp, dict) else {}
-        table.add_row(
-            _flow_label(f),
-            str(tcp.get("cc", "-")),
-            str(tcp.get("recovery", "-")),
-            str(tcp.get("ack_every", "-")),
-            *(_tcp_cell(values[i], fmt) for _, values, fmt in columns),
-        )
-    return table
-
-
-def _clap_table(clap_flows: list[dict[str, Any]]) -> Table:
-    """The CLAP flows (docs/clap.md): transfer time, file rate, retransmissions, feedback."""
-    from rich.table import Table
-
-    table = Table(title="CLAP flows")
-    table.add_column("flow", no_wrap=True)
-    for col in ("done s", "file Mbit/s", "segments", "retx", "feedback sent/recv", "RTT ms"):
-        table.add_column(col, justify="right")
-    for f in clap_flows:
-        c = f["clap"]
-        done = c.get("completion_s")
-        rate = f.get("delivered_bytes", 0) * 8 / done / 1e6 if done else None
-        table.add_row(
-            _flow_label(f),
-            "-" if done is None else f"{done:.3f}",
-            "-" if rate is None else f"{rate:.3f}",
-            str(c.get("segments_sent", 0)),
-            str(c.get("retransmissions", 0)),
-            f"{c.get('feedbacks_sent', 0)}/{c.get('feedbacks_received', 0)}",
-            f"{c.get('rtt_mean_s', 0.0) * 1e3:.1f}",
-        )
-    return table
+        _print_result(result.summary, out, result.spec, quiet=quiet, show_all=show_all)
 
 
 def _print_result(
-    summary: dict[str, Any], out: Path | None, spec: dict[str, Any] | None = None
+    summary: dict[str, Any],
+    out: Path | None,
+    spec: dict[str, Any] | None = None,
+    quiet: bool = False,
+    show_all: bool = False,
 ) -> None:
+    """The run's tables, fitted to the terminal (airtcp.runprint), and its one-line total;
+    with ``quiet`` the total alone."""
+    from airtcp.runprint import print_tables, total_line
+
+    if quiet:
+        typer.echo(total_line(summary))
+        return
     from rich.console import Console
-    from rich.table import Table
 
     console = Console()
-    summary_flows = summary.get("flows", [])
-    flows = Table(title=f"flows: {summary.get('scenario', '')} (seed {summary.get('seed')})")
-    flows.add_column("flow", no_wrap=True)
-    flows.add_column("kind", no_wrap=True)
-    # File transfers add their own throughput (file over start -> completion) and completion
-    # time; goodput stays delivered bytes over the whole measured time (docs/world-spec.md).
-    files = any(str(f.get("kind", "")).endswith("_file") for f in summary_flows)
-    columns = ["goodput Mbit/s", "delivered", "mean delay ms", "loss"]
-    columns += ["file Mbit/s", "done s"] if files else []
-    for col in columns:
-        flows.add_column(col, justify="right")
-    for f in summary_flows:
-        kind = str(f.get("kind", ""))
-        # TCP flows measure no one-way delay (the core reports 0): not measured, not zero.
-        delay = "-" if kind.startswith("tcp") else f"{f.get('mean_delay_s', 0.0) * 1e3:.3f}"
-        cells = [
-            _flow_label(f),
-            _flow_kind(kind),
-            f"{f.get('goodput_bps', 0.0) / 1e6:.3f}",
-            str(f.get("delivered_packets", 0)),
-            delay,
-            f"{f.get('loss_ratio', 0.0):.2%}",
-        ]
-        if files:
-            rate = f.get("transfer_throughput_bps")
-            nested = f.get("tcp") if isinstance(f.get("tcp"), dict) else f.get("clap")
-            done = nested.get("completion_s") if isinstance(nested, dict) else None
-            cells.append("-" if rate is None else f"{rate / 1e6:.3f}")
-            cells.append("-" if done is None else f"{done:.3f}")
-        flows.add_row(*cells)
-    console.print(flows)
-    tcp_flows = [f for f in summary_flows if str(f.get("kind", "")).startswith("tcp")]
-    if tcp_flows:
-        console.print(_tcp_table(tcp_flows, (spec or {}).get("flows", [])))
-    clap_flows = [f for f in summary_flows if isinstance(f.get("clap"), dict)]
-    if clap_flows:
-        console.print(_clap_table(clap_flows))
-
-    nodes = Table(title="nodes (MAC)")
-    for col in ("node", "attempts", "retries", "collisions", "drops", "busy %"):
-        nodes.add_column(col, justify="left" if col == "node" else "right")
-    for n in summary.get("nodes", []):
-        mac = n.get("mac", {})
-        drops = sum(mac.get(k, 0) for k in ("drops_retry_limit", "drops_queue", "drops_no_route"))
-        nodes.add_row(
-            str(n.get("name", "")),
-            str(mac.get("attempts", 0)),
-            str(mac.get("retries", 0)),
-            str(mac.get("collisions", 0)),
-            str(drops),
-            f"{mac.get('busy_air_fraction', 0.0) * 100:.1f}",
-        )
-    console.print(nodes)
-    meshes = [n for n in summary.get("nodes", []) if isinstance(n.get("mesh"), dict)]
-    if meshes:
-        console.print(_mesh_table(meshes))
-    for link in summary.get("links", []):
-        drops, lost = link.get("drops_queue", [0, 0]), link.get("lost", [0, 0])
-        console.print(
-            f"wired {link.get('a')} <-> {link.get('b')}: queue drops {drops[0]}/{drops[1]}, "
-            f"lost {lost[0]}/{lost[1]} (a->b/b->a)"
-        )
-
-    totals = summary.get("totals", {})
-    wall = summary.get("wall_seconds", 0.0)
-    events = summary.get("events", 0)
-    rate = f", {events / wall / 1e6:.2f} M events/s" if wall else ""
-    console.print(
-        f"total goodput {totals.get('goodput_bps', 0.0) / 1e6:.3f} Mbit/s, "
-        f"collision probability {totals.get('collision_probability', 0.0):.4f}; "
-        f"{summary.get('sim_seconds', 0.0):g} s simulated in {wall:.3f} s wall, "
-        f"{events} events{rate}"
-    )
+    print_tables(summary, spec, console, max_rows=None if show_all else MAX_ROWS)
+    console.print(total_line(summary), soft_wrap=True)
     if out is not None:
-        console.print(f"written to {out}")
+        console.print(f"written to {out}", soft_wrap=True, highlight=False)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -10,8 +10,10 @@ Every command that writes (``run --out``, ``run --pcap``, ``sweep --out``, ``val
 A directory airtcp creates gets the marker, which names the command that made it (``run``,
 ``pcap``, ``sweep``, ``validate``, ``reproduce``) and the entries it wrote. A command reuses
 only a directory of its own kind (a sweep store is resumed, a validation report replaced);
-``run --out`` and ``--pcap`` never reuse one (results are never overwritten). When a report is
-replaced, only the entries the marker lists are replaced: a file the user added stays.
+``run --out`` and ``--pcap`` reuse one only when asked (``--force``, ``replace=True``), and
+only a directory whose every entry airtcp wrote: a run's output is replaced whole. When a
+report is replaced, only the entries the marker lists are replaced: a file the user added
+stays.
 
 Names built from user text (a node name in a pcap file name, a trace kind in a store path)
 pass :func:`safe_name`, and every such path is checked to stay inside its directory
@@ -119,6 +121,35 @@ def _write_marker(directory: Path, kind: str, entries: Iterable[str]) -> None:
     os.replace(tmp, directory / MARKER)
 
 
+def _own_temporary(name: str) -> bool:
+    """A temporary directory :func:`atomic_directory` makes inside an existing directory."""
+    return name.startswith(".partial-")
+
+
+def _foreign(directory: Path, listed: set[str]) -> str | None:
+    """The first entry of ``directory`` that airtcp did not write, or None: an entry the
+    marker does not list, or, inside a listed directory (a run's ``traces``), anything but
+    a regular file ending in ``.parquet``."""
+    for entry in _entries(directory):
+        if entry == MARKER or _own_temporary(entry):
+            continue
+        if entry not in listed:
+            return entry
+        path = directory / entry
+        if path.is_symlink():
+            return entry
+        if path.is_dir():
+            for inner in sorted(path.iterdir()):
+                if inner.is_symlink() or not inner.is_file() or inner.suffix != ".parquet":
+                    return f"{entry}/{inner.name}"
+    return None
+
+
+def _listed(marker: dict[str, object]) -> set[str]:
+    entries = marker.get("entries")
+    return {str(e) for e in entries} if isinstance(entries, list) else set()
+
+
 def _describe(path: Path) -> str:
     if path.is_symlink() and not path.exists():
         return "is a broken symbolic link"
@@ -127,12 +158,14 @@ def _describe(path: Path) -> str:
     return "is a directory that airtcp did not create and that is not empty"
 
 
-def check_out_dir(out_dir: str | Path, kind: str = "run") -> Path:
+def check_out_dir(out_dir: str | Path, kind: str = "run", replace: bool = False) -> Path:
     """Check that ``out_dir`` may receive output of ``kind``; return it.
 
     Allowed: an absent path (its parent is created when writing), an empty directory, or, for
     a reusable kind (``sweep``, ``validate``, ``reproduce``), a directory airtcp made for the
-    same kind. :class:`OutputExistsError` otherwise, with one line saying why.
+    same kind. With ``replace`` (``run --force``), also a ``run`` or ``pcap`` directory airtcp
+    made for the same kind whose every entry it wrote (:func:`_foreign`).
+    :class:`OutputExistsError` otherwise, with one line saying why.
     """
     if kind not in _KINDS:
         raise ValueError(f"kind: {kind!r} (allowed: {', '.join(_KINDS)})")
@@ -157,17 +190,33 @@ def check_out_dir(out_dir: str | Path, kind: str = "run") -> Path:
             "(airtcp never writes into, or removes, what it did not create)"
         )
     made = str(marker.get("kind"))
-    if kind not in _REUSABLE:
+    if kind not in _REUSABLE and not replace:
         raise OutputExistsError(
             f"{flag} {out}: directory already holds airtcp {made} output and results are never "
-            "overwritten; choose a new or empty directory"
+            "overwritten; choose a new or empty directory, or add --force to replace "
+            "airtcp's own earlier output"
         )
     if made != kind:
         raise OutputExistsError(
             f"{flag} {out}: directory holds airtcp {made} output, not {kind} output; "
             "choose a new or empty directory"
         )
+    if kind not in _REUSABLE:  # replace: only what airtcp wrote, all of it
+        _check_replaceable(out, marker, flag)
     return out
+
+
+def _check_replaceable(out: Path, marker: dict[str, object], flag: str) -> None:
+    try:
+        foreign = _foreign(out, _listed(marker))
+    except OSError as exc:
+        raise OutputExistsError(f"{flag} {out}: cannot list it ({exc.strerror or exc})") from None
+    if foreign is not None:
+        raise OutputExistsError(
+            f"{flag} {out}: {foreign} exists and airtcp did not write it, so --force does not "
+            "replace this directory (airtcp never removes what it did not write); choose a new "
+            "or empty directory"
+        )
 
 
 def claim_directory(out_dir: str | Path, kind: str) -> Path:
@@ -268,22 +317,25 @@ def remove_stale(directory: str | Path, prefix: str, suffix: str = "") -> int:
 
 @contextmanager
 def atomic_directory(
-    out_dir: str | Path, what: str = "result", kind: str = "run"
+    out_dir: str | Path, what: str = "result", kind: str = "run", replace: bool = False
 ) -> Iterator[Path]:
     """Fill an output directory so that it appears complete or not at all.
 
     Yields a hidden temporary directory to write into. When the block ends without error:
     an absent ``out_dir`` becomes the temporary directory by one rename; an existing one
     (empty, or airtcp's own of a reusable ``kind``) receives each written entry by rename,
-    replacing only entries airtcp wrote there before, and its marker is written last. When the
-    block fails, the temporary directory is removed and nothing else is touched.
+    replacing only entries airtcp wrote there before, and its marker is written last. With
+    ``replace`` (a ``run`` or ``pcap`` directory, :func:`check_out_dir`), the earlier output is
+    replaced whole: its entries that were not written again are removed, after the directory
+    is checked once more to hold nothing airtcp did not write. When the block fails, the
+    temporary directory is removed and nothing else is touched.
     """
-    out = check_out_dir(out_dir, kind)
+    out = check_out_dir(out_dir, kind, replace)
     with _terminable():
-        yield from _atomic_directory(out, what, kind)
+        yield from _atomic_directory(out, what, kind, replace and kind not in _REUSABLE)
 
 
-def _atomic_directory(out: Path, what: str, kind: str) -> Iterator[Path]:
+def _atomic_directory(out: Path, what: str, kind: str, replace: bool = False) -> Iterator[Path]:
     flag = "--pcap" if kind == "pcap" else "--out"
     existing = out.is_dir()
     # Where the temporary directory goes, and its prefix.
@@ -309,20 +361,32 @@ def _atomic_directory(out: Path, what: str, kind: str) -> Iterator[Path]:
                 ) from None
             return
         marker = _marker(out) or {}
-        before = marker.get("entries")
-        before = set(before) if isinstance(before, list) else set()
+        before = _listed(marker)
         clash = [e for e in written if (out / e).exists() and e not in before]
         if clash:
             raise OutputExistsError(
                 f"{flag} {out}: {clash[0]} exists and airtcp did not write it; "
                 "choose a new or empty directory"
             )
+        if replace:
+            if marker:  # checked again: a file added since the first check stays untouched
+                _check_replaceable(out, marker, flag)
+            # Every entry stays listed while entries are swapped (a kill leaves no stranger).
+            _write_marker(out, kind, [*written, *before])
         for entry in written:
             target = out / entry
             if target.is_dir() and not target.is_symlink():
                 shutil.rmtree(target)  # a directory airtcp wrote there before (listed)
             os.replace(tmp / entry, target)
-        kept = [e for e in before if (out / e).exists()]
+        kept = [e for e in before if e not in written and (out / e).exists()]
+        if replace:  # the earlier output's entries not written again
+            for entry in kept:
+                old = out / entry
+                if old.is_dir() and not old.is_symlink():
+                    shutil.rmtree(old)
+                else:
+                    old.unlink()
+            kept = []
         _write_marker(out, kind, [*written, *kept])
         tmp.rmdir()
     except BaseException:

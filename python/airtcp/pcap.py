@@ -96,13 +96,17 @@ def _iface_name(iface: int) -> str:
 
 
 def write_pcaps(
-    result: Result, out_dir: str | Path, snap_bytes: int = DEFAULT_SNAP_BYTES
+    result: Result,
+    out_dir: str | Path,
+    snap_bytes: int = DEFAULT_SNAP_BYTES,
+    replace: bool = False,
 ) -> list[Path]:
     """Write one pcap file per node and interface of ``result`` into the new ``out_dir``.
 
     ``result`` must carry the ``frames`` trace (run with ``[traces] frames = true``).
     ``snap_bytes`` caps the bytes captured per record (headers are always kept whole).
-    The directory appears complete or not at all; an existing non-empty one is refused.
+    The directory appears complete or not at all; an existing non-empty one is refused, unless
+    ``replace`` and it holds only pcap files airtcp wrote (``airtcp run --pcap DIR --force``).
     Returns the files written, sorted by name.
     """
     if isinstance(snap_bytes, bool) or not isinstance(snap_bytes, int) or snap_bytes < 1:
@@ -113,7 +117,8 @@ def write_pcaps(
             "traces.frames: the result has no frames trace; run with [traces] frames = true "
             "(or airtcp run --pcap DIR)"
         )
-    out = check_out_dir(out_dir, "pcap")  # before any work: refuse a used directory at once
+    # Before any work: refuse a used directory at once.
+    out = check_out_dir(out_dir, "pcap", replace)
     names = [str(n["name"]) for n in result.summary.get("nodes", [])]
     cols = frames.to_pydict()
     times: list[int] = cols["time_ns"]
@@ -126,7 +131,7 @@ def write_pcaps(
         groups.setdefault(key, []).append(i)
 
     written: list[Path] = []
-    with atomic_directory(out, "pcap files", kind="pcap") as tmp:
+    with atomic_directory(out, "pcap files", kind="pcap", replace=replace) as tmp:
         for (node, iface), rows in sorted(groups.items()):
             wireless = iface == 0
             rows.sort(key=times.__getitem__)  # stable: same-time records keep trace order

@@ -8,7 +8,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from airtcp.config import Scenario, ScenarioError, apply_value_overrides, load_toml
+from airtcp.config import Scenario, ScenarioError, apply_value_overrides
+from airtcp.config.load import loads_toml, read_toml_text
+from airtcp.provenance import Given
 from airtcp.result import Result
 
 __all__ = ["run", "to_scenario"]
@@ -22,13 +24,25 @@ def to_scenario(
 ) -> Scenario:
     """Validate ``config`` (a Scenario, a dict, or the path of a TOML file) with ``overrides``
     (dotted keys, Python values: ``{"stations": 20, "mac.short_retry_limit": 3}``)."""
+    return _load(config, overrides, keep=False)[0]
+
+
+def _load(
+    config: Scenario | Mapping[str, Any] | str | Path,
+    overrides: Mapping[str, object] | None = None,
+    keep: bool = True,
+) -> tuple[Scenario, Given | None]:
+    """:func:`to_scenario`, and, with ``keep``, what it was given (a file's text as read, a
+    copy of a dict), taken once it is valid."""
+    text = None
     if isinstance(config, Scenario):
         if not overrides:
-            return config
+            return config, Given.of(config) if keep else None
         # What the user set, not the defaults: re-validated, it gives the same scenario.
         data: Mapping[str, Any] = config.model_dump(mode="python", exclude_unset=True)
     elif isinstance(config, str | Path):
-        data = load_toml(config)
+        text = read_toml_text(config)
+        data = loads_toml(text, str(config))
     elif isinstance(config, Mapping):
         data = config
     else:
@@ -37,24 +51,35 @@ def to_scenario(
         )
     if overrides:
         data = apply_value_overrides(data, overrides)
-    return Scenario.from_dict(data)
+    scenario = Scenario.from_dict(data)
+    if not keep:
+        return scenario, None
+    if text is not None:
+        return scenario, Given.of(text, str(config), overrides)
+    return scenario, Given.of(config, None, overrides)
 
 
 def run(
     config: Scenario | Mapping[str, Any] | str | Path,
     seed: int = 1,
     overrides: Mapping[str, object] | None = None,
+    *,
+    given: Given | None = None,
 ) -> Result:
     """Simulate ``config`` with ``seed`` and return the :class:`Result`.
 
     ``config`` is a :class:`Scenario`, a dict as parsed from TOML, or the path of a TOML file.
-    Raises :class:`ScenarioError` for any invalid input.
+    The Result keeps what it was given (``Result.given``: the file's text or the dict, the
+    overrides), which ``Result.write`` stores with the seed, the version and the platform;
+    ``given`` replaces it when ``config`` was derived from something else (the command line
+    passes the file's text and its ``--set`` strings). Raises :class:`ScenarioError` for any
+    invalid input.
     """
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= _MAX_SEED:
         raise ScenarioError(
             f"seed: must be an integer 0..2^64-1 (got {seed!r}; allowed: integer 0..{_MAX_SEED})"
         )
-    scenario = to_scenario(config, overrides)
+    scenario, as_given = _load(config, overrides, keep=given is None)
     spec_json = scenario.spec_json()
 
     from airtcp import _core  # the native module; imported here so configs work without it
@@ -70,4 +95,4 @@ def run(
     summary["wall_seconds"] = wall
     summary["seed"] = seed
     summary["scenario"] = scenario.name
-    return Result(summary, traces, spec=json.loads(spec_json))
+    return Result(summary, traces, spec=json.loads(spec_json), given=given or as_given)

@@ -298,6 +298,8 @@ def test_run_table_and_out_with_stand_in_core(write_toml, tmp_path, with_fake_co
         ".airtcp-output",
         "flows.parquet",
         "nodes.parquet",
+        "provenance.json",
+        "scenario.toml",
         "spec.json",
         "summary.json",
         "traces",
@@ -414,7 +416,7 @@ def small_result() -> Result:
 
 def test_result_tables_and_json():
     res = small_result()
-    assert res.nodes.column_names == ["name", "mac_attempts", "mac_retries"]
+    assert res.nodes.column_names == ["index", "name", "mac_attempts", "mac_retries"]
     assert res.flows.num_rows == 1
     assert json.loads(res.to_json()) == res.summary
     assert "\n" not in res.to_json()

@@ -82,6 +82,13 @@ def test_run_json_without_traces_needs_no_pyarrow(repo_root):
     assert modules & (HEAVY | {"rich"}) == set()
 
 
+def test_run_quiet_needs_neither_rich_nor_pyarrow(repo_root):
+    pytest.importorskip("airtcp._core")
+    example = repo_root / "examples" / "bss-udp-saturation.toml"
+    modules = loaded(cli("run", str(example), "--quiet", "--set", "duration_s=1.1"))
+    assert modules & (HEAVY | {"rich"}) == set()
+
+
 def test_lazy_names_of_the_package():
     code = (
         "import airtcp, airtcp.run, types\n"  # the submodule airtcp.run, then the function

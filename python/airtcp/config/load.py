@@ -156,6 +156,13 @@ def load_toml(path: str | Path) -> dict[str, Any]:
     return _parse_toml(read_toml_text(path), str(path))
 
 
+def loads_toml(text: str, source: str = "scenario") -> dict[str, Any]:
+    """Parse scenario text as :func:`load_toml` parses a file's (bounded first, then TOML);
+    ``source`` names it in messages. With :func:`read_toml_text`, for a caller that keeps the
+    text as given (airtcp.provenance)."""
+    return _parse_toml(text, source)
+
+
 def load(path: str | Path) -> Scenario:
     """Read and validate a scenario TOML file."""
     return Scenario.from_dict(load_toml(path))
