@@ -1022,6 +1022,15 @@ def _flow_entry(b: _Build, i: int, flow: FlowConfig) -> None:
                 f"number >= 0 and < {_num(s.duration_s)} seconds",
             )
         )
+    elif flow.start_s + flow.start_jitter_s >= s.duration_s:
+        issues.append(
+            _Issue(
+                ("flows", i, "start_jitter_s"),
+                f"start_s + start_jitter_s must be < duration_s = {_num(s.duration_s)}",
+                flow.start_jitter_s,
+                f"number >= 0 and < {_num(s.duration_s - flow.start_s)} seconds",
+            )
+        )
     if any(c in flow.src for c in _GLOB_CHARS):
         srcs = [k for k, nm in enumerate(names) if fnmatch.fnmatchcase(nm, flow.src)]
         srcs = [k for k in srcs if k != d]
@@ -1170,6 +1179,17 @@ def _flow_spec(
         "stop_ns": _ns(fcfg.stop_s) if fcfg and fcfg.stop_s is not None else None,
         "ac": fcfg.ac if fcfg else "be",
     }
+    if fcfg is not None and fcfg.kind == "udp-onoff":
+        assert fcfg.on_ms is not None and fcfg.off_ms is not None  # the model requires them
+        flow["on_off"] = {
+            "on_mean_ns": max(1, round(fcfg.on_ms * 1e6)),
+            "off_mean_ns": max(1, round(fcfg.off_ms * 1e6)),
+            "distribution": fcfg.periods,
+            "pareto_shape": fcfg.pareto_shape,
+        }
+    if fcfg is not None and fcfg.start_jitter_s > 0:
+        # Only when set: a spec without it keeps its hash (and its stored runs their seeds).
+        flow["start_jitter_ns"] = _ns(fcfg.start_jitter_s)
     interval = s.report_interval_s
     if fcfg is not None and fcfg.report_interval_s is not None:
         interval = fcfg.report_interval_s

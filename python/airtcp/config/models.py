@@ -961,7 +961,11 @@ class RouteConfig(_Model):
     next_hop: str = _field(..., "a node name, a neighbour of node", "where node sends packets")
 
 
-FlowKind = Literal["udp-saturating", "udp-cbr", "tcp-bulk", "tcp-file", "clap-file"]
+FlowKind = Literal[
+    "udp-saturating", "udp-cbr", "udp-poisson", "udp-onoff", "tcp-bulk", "tcp-file", "clap-file"
+]
+# UDP sources paced by rate_mbps: constant gaps, exponential gaps, or on/off periods.
+_PACED_KINDS = ("udp-cbr", "udp-poisson", "udp-onoff")
 
 
 class FlowConfig(_Model):
@@ -969,7 +973,8 @@ class FlowConfig(_Model):
 
     kind: FlowKind = _field(
         ...,
-        '"udp-saturating", "udp-cbr", "tcp-bulk", "tcp-file" or "clap-file"',
+        '"udp-saturating", "udp-cbr", "udp-poisson", "udp-onoff", "tcp-bulk", "tcp-file" or '
+        '"clap-file"',
         "traffic source",
     )
     src: str = _field(
@@ -986,10 +991,44 @@ class FlowConfig(_Model):
     )
     rate_mbps: float | None = _field(
         None,
-        'number > 0 Mbit/s, <= 1e4 and <= 10^6 packets/s, for "udp-cbr"; unset for the other kinds',
-        "offered load of a CBR flow",
+        'number > 0 Mbit/s, <= 1e4 and <= 10^6 packets/s, for "udp-cbr", "udp-poisson" and '
+        '"udp-onoff"; unset for the other kinds',
+        "offered load: CBR's, a Poisson source's mean, an on/off source's while on",
         gt=0.0,
         le=MAX_CBR_RATE_MBPS,
+    )
+    on_ms: float | None = _field(
+        None,
+        'number > 0 ms, <= 1e10, for "udp-onoff" (required); unset for the other kinds',
+        "mean on period (ns-3 OnOffApplication OnTime)",
+        gt=0.0,
+        le=MAX_TIME_MS,
+    )
+    off_ms: float | None = _field(
+        None,
+        'number > 0 ms, <= 1e10, for "udp-onoff" (required); unset for the other kinds',
+        "mean off period (ns-3 OnOffApplication OffTime)",
+        gt=0.0,
+        le=MAX_TIME_MS,
+    )
+    periods: Literal["exponential", "pareto"] = _field(
+        "exponential",
+        '"exponential" or "pareto" ("udp-onoff" only)',
+        "distribution of the on and off periods, each of its mean",
+    )
+    pareto_shape: float = _field(
+        1.5,
+        'number > 1 and <= 100 (periods = "pareto" only)',
+        "Pareto shape of the periods (scale = mean (shape - 1) / shape; ns-3 ParetoRandomVariable)",
+        gt=1.0,
+        le=100.0,
+    )
+    start_jitter_s: float = _field(
+        0.0,
+        "number >= 0 s; start_s + start_jitter_s < stop_s and duration_s",
+        "the flow starts at start_s plus a uniform draw in [0, start_jitter_s), fixed by the seed",
+        ge=0.0,
+        le=MAX_TIME_S,
     )
     file_bytes: int | None = _field(
         None,
@@ -1062,11 +1101,39 @@ class FlowConfig(_Model):
                     _PAYLOAD_ALLOWED,
                 )
             )
-        if self.kind == "udp-cbr" and self.rate_mbps is None:
+        if self.kind in _PACED_KINDS and self.rate_mbps is None:
             issues.append(
-                _Issue(("rate_mbps",), 'required for kind = "udp-cbr"', allowed="number > 0 Mbit/s")
+                _Issue(("rate_mbps",), f"required for {kind}", allowed="number > 0 Mbit/s")
             )
-        if self.kind != "udp-cbr" and self.rate_mbps is not None:
+        if self.kind == "udp-onoff":
+            for name in ("on_ms", "off_ms"):
+                if getattr(self, name) is None:
+                    issues.append(
+                        _Issue((name,), f"required for {kind}", allowed="number > 0 ms")
+                    )
+        else:
+            for name in ("on_ms", "off_ms"):
+                if getattr(self, name) is not None:
+                    issues.append(
+                        _Issue(
+                            (name,),
+                            f"not allowed for {kind} (only on/off sources have periods)",
+                            getattr(self, name),
+                            'unset, or kind = "udp-onoff"',
+                        )
+                    )
+            set_ = self.model_fields_set
+            for name in ("periods", "pareto_shape"):
+                if name in set_:
+                    issues.append(
+                        _Issue(
+                            (name,),
+                            f"not allowed for {kind} (only on/off sources have periods)",
+                            getattr(self, name),
+                            'unset, or kind = "udp-onoff"',
+                        )
+                    )
+        if self.kind not in _PACED_KINDS and self.rate_mbps is not None:
             why = (
                 "TCP sends as fast as its window allows"
                 if self.is_tcp
@@ -1079,7 +1146,7 @@ class FlowConfig(_Model):
                     ("rate_mbps",),
                     f"not allowed for {kind} ({why})",
                     self.rate_mbps,
-                    'unset, or kind = "udp-cbr"',
+                    'unset, or kind = "udp-cbr", "udp-poisson" or "udp-onoff"',
                 )
             )
         if self.kind in _FILE_KINDS and self.file_bytes is None:
@@ -1123,6 +1190,17 @@ class FlowConfig(_Model):
                             'unset, or kind = "tcp-bulk" or "tcp-file"',
                         )
                     )
+        if self.stop_s is not None and self.start_jitter_s > 0 and (
+            self.start_s + self.start_jitter_s >= self.stop_s
+        ):
+            issues.append(
+                _Issue(
+                    ("start_jitter_s",),
+                    f"start_s + start_jitter_s must be < stop_s = {_num(self.stop_s)}",
+                    self.start_jitter_s,
+                    f"number >= 0 and < {_num(self.stop_s - self.start_s)} seconds",
+                )
+            )
         if self.stop_s is not None and self.stop_s <= self.start_s:
             issues.append(
                 _Issue(

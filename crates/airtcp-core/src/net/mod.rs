@@ -135,6 +135,48 @@ pub struct Flow {
     /// Goodput bytes per reporting interval after the warm-up (iperf-like), if asked for.
     pub report_every: Option<Dur>,
     pub report_bytes: Vec<u64>,
+    /// Poisson and on/off sources: their draws and the on/off state.
+    pub pacing: Pacing,
+}
+
+/// The random timing of a Poisson or on/off source: counter-based draws keyed by the flow's
+/// stream (`rng::Draws`: the same gaps for a seed whatever else the run draws), and where an
+/// on/off source is in its cycle.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Pacing {
+    pub seed: u64,
+    pub stream: u64,
+    pub draws: u64,
+    pub on_off: Option<crate::spec::OnOffSpec>,
+    /// On/off: whether the first off period was drawn, whether an on period runs, until
+    /// when, and how far the last one got toward its next packet (ns-3's `m_residualBits`,
+    /// in time).
+    pub started: bool,
+    pub on: bool,
+    pub on_until: SimTime,
+    pub residual: Dur,
+}
+
+impl Pacing {
+    /// The next uniform in (0, 1) of this flow's stream.
+    fn open01(&mut self) -> f64 {
+        self.draws += 1;
+        crate::rng::Draws::new(crate::rng::TAG_TRAFFIC, self.seed, self.stream, self.draws).open01()
+    }
+
+    /// A period of mean `mean_ns` of the on/off source's distribution [ns], at least 1.
+    fn period(&mut self, mean_ns: u64) -> Dur {
+        let o = self.on_off.expect("an on/off source");
+        let (m, u) = (mean_ns as f64, self.open01());
+        let x = match o.distribution {
+            crate::spec::PeriodDist::Exponential => -m * u.ln(),
+            // Inverse transform of Pareto(scale, shape): scale / u^(1/shape).
+            crate::spec::PeriodDist::Pareto => {
+                m * (o.pareto_shape - 1.0) / o.pareto_shape / u.powf(1.0 / o.pareto_shape)
+            }
+        };
+        Dur(x.round().clamp(1.0, 1e18) as u64)
+    }
 }
 
 impl Flow {
@@ -157,6 +199,7 @@ impl Flow {
             shares_queue: false,
             report_every: f.report_interval_ns.map(Dur),
             report_bytes: Vec::new(),
+            pacing: Pacing { on_off: f.on_off, ..Pacing::default() },
         }
     }
 
@@ -222,7 +265,8 @@ impl World {
     pub(crate) fn on_flow_start(&mut self, f: FlowId, now: SimTime) {
         match self.flows[f.idx()].kind {
             FlowKind::UdpSaturating => self.refill(self.flows[f.idx()].src, now),
-            FlowKind::UdpCbr => self.on_cbr_tick(f, now),
+            FlowKind::UdpCbr | FlowKind::UdpPoisson => self.on_cbr_tick(f, now),
+            FlowKind::UdpOnoff => self.on_off_tick(f, now),
             FlowKind::TcpBulk | FlowKind::TcpFile => self.tcp_start(f, now),
             FlowKind::ClapFile => self.clap_start(f, now),
         }
@@ -232,9 +276,58 @@ impl World {
         if !self.flows[f.idx()].active(now) {
             return;
         }
+        if self.flows[f.idx()].kind == FlowKind::UdpOnoff {
+            return self.on_off_tick(f, now);
+        }
         self.generate(f, now);
-        let interval = self.flows[f.idx()].interval;
-        self.sched.after(interval, Event::CbrTick(f));
+        let flow = &mut self.flows[f.idx()];
+        let gap = if flow.kind == FlowKind::UdpPoisson {
+            // Exponential gaps of the CBR interval's mean: a Poisson process of the rate.
+            let u = flow.pacing.open01();
+            Dur((-(flow.interval.ns() as f64) * u.ln()).round().clamp(1.0, 1e18) as u64)
+        } else {
+            flow.interval
+        };
+        self.sched.after(gap, Event::CbrTick(f));
+    }
+
+    /// ns-3 OnOffApplication: an off period first (`ScheduleStartEvent`), then on periods
+    /// sending at the rate, the first packet one interval in less what the last on period
+    /// had accumulated toward it (`m_residualBits`, here in time), each packet until the
+    /// period ends (`StopSending`), then off again.
+    pub(crate) fn on_off_tick(&mut self, f: FlowId, now: SimTime) {
+        if !self.flows[f.idx()].active(now) {
+            return;
+        }
+        let flow = &mut self.flows[f.idx()];
+        let (interval, o) = (flow.interval, flow.pacing.on_off.expect("an on/off source"));
+        let p = &mut flow.pacing;
+        if !p.started {
+            p.started = true;
+            let off = p.period(o.off_mean_ns);
+            self.sched.at(now + off, Event::CbrTick(f));
+            return;
+        }
+        let next = if p.on {
+            self.generate(f, now);
+            now + interval
+        } else {
+            // An off period ended: an on period begins.
+            p.on = true;
+            p.on_until = now + p.period(o.on_mean_ns);
+            now + (interval - std::mem::take(&mut p.residual))
+        };
+        let p = &mut self.flows[f.idx()].pacing;
+        if next < p.on_until {
+            self.sched.at(next, Event::CbrTick(f));
+        } else {
+            // The period ends before the next packet: keep how far it got toward it.
+            p.residual = interval - next.since(p.on_until);
+            p.on = false;
+            let off = p.period(o.off_mean_ns);
+            let at = p.on_until + off;
+            self.sched.at(at, Event::CbrTick(f));
+        }
     }
 
     /// Keep the first-hop queue of every saturating source at `node` full.

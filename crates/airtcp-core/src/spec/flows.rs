@@ -13,6 +13,10 @@ use crate::mac::frame::MAX_MSDU_BYTES;
 pub enum FlowKind {
     UdpSaturating,
     UdpCbr,
+    /// Packets at exponential gaps of mean payload x 8 / `rate_bps` (a Poisson process).
+    UdpPoisson,
+    /// ns-3's OnOffApplication: `rate_bps` while on, nothing while off (`on_off`).
+    UdpOnoff,
     /// iperf-like: a TCP connection that always has data to send until `stop_ns`.
     TcpBulk,
     /// A TCP transfer of `file_bytes` bytes; its completion time is reported.
@@ -26,6 +30,8 @@ impl FlowKind {
         match self {
             FlowKind::UdpSaturating => "udp_saturating",
             FlowKind::UdpCbr => "udp_cbr",
+            FlowKind::UdpPoisson => "udp_poisson",
+            FlowKind::UdpOnoff => "udp_onoff",
             FlowKind::TcpBulk => "tcp_bulk",
             FlowKind::TcpFile => "tcp_file",
             FlowKind::ClapFile => "clap_file",
@@ -35,6 +41,42 @@ impl FlowKind {
     pub fn is_tcp(self) -> bool {
         matches!(self, FlowKind::TcpBulk | FlowKind::TcpFile)
     }
+
+    /// A UDP source paced by a rate (`rate_bps`): CBR, Poisson or on/off.
+    pub fn is_paced(self) -> bool {
+        matches!(self, FlowKind::UdpCbr | FlowKind::UdpPoisson | FlowKind::UdpOnoff)
+    }
+}
+
+/// How long an on or an off period lasts.
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum PeriodDist {
+    /// Exponential with the given mean (ns-3 `ExponentialRandomVariable`).
+    Exponential,
+    /// Pareto with the given mean and `pareto_shape` > 1 (ns-3 `ParetoRandomVariable`:
+    /// scale = mean (shape - 1) / shape): heavy-tailed bursts.
+    Pareto,
+}
+
+fn exponential() -> PeriodDist {
+    PeriodDist::Exponential
+}
+
+fn default_shape() -> f64 {
+    1.5
+}
+
+/// The on and off periods of a `udp_onoff` flow (ns-3 OnOffApplication `OnTime`, `OffTime`).
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OnOffSpec {
+    pub on_mean_ns: u64,
+    pub off_mean_ns: u64,
+    #[serde(default = "exponential")]
+    pub distribution: PeriodDist,
+    #[serde(default = "default_shape")]
+    pub pareto_shape: f64,
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
@@ -89,7 +131,38 @@ pub struct FlowSpec {
     /// CLAP parameters (clap_file; defaults when absent).
     #[serde(default)]
     pub clap: Option<ClapSpec>,
+    /// The on and off periods (udp_onoff only, required there).
+    #[serde(default)]
+    pub on_off: Option<OnOffSpec>,
+    /// The flow starts at `start_ns` plus a uniform draw in [0, this) [ns], the same for a
+    /// seed (the flow's own stream: its ends' names and its rank among their flows).
+    #[serde(default)]
+    pub start_jitter_ns: u64,
 }
+
+impl OnOffSpec {
+    fn validate(&self, i: usize) -> Result<(), SpecError> {
+        for (name, v) in [("on_mean_ns", self.on_mean_ns), ("off_mean_ns", self.off_mean_ns)] {
+            if !(1..=MAX_PERIOD_NS).contains(&v) {
+                return err(
+                    &format!("flows.{i}.on_off.{name}"),
+                    format!("{v} is out of range; allowed: 1..={MAX_PERIOD_NS} ns"),
+                );
+            }
+        }
+        let a = self.pareto_shape;
+        if !(a.is_finite() && a > 1.0 && a <= 100.0) {
+            return err(
+                &format!("flows.{i}.on_off.pareto_shape"),
+                format!("{} is out of range; allowed: > 1 (a finite mean) and <= 100", num(a)),
+            );
+        }
+        Ok(())
+    }
+}
+
+/// The longest mean on or off period [ns] (10^7 s, the longest run).
+pub const MAX_PERIOD_NS: u64 = 10_000_000 * 1_000_000_000;
 
 /// UDP (8) + IPv4 (20) header bytes on top of an application payload.
 pub const UDP_IP_HEADER_BYTES: u32 = 28;
@@ -164,13 +237,14 @@ impl FlowSpec {
             (FlowKind::ClapFile, Some(_)) => {
                 return err(&format!("flows.{i}.rate_bps"), "CLAP flows take no rate (their MAC sets it)");
             }
-            (FlowKind::UdpCbr, Some(r)) if r.is_finite() && r > 0.0 => {}
-            (FlowKind::UdpCbr, r) => {
+            (k, Some(r)) if k.is_paced() && r.is_finite() && r > 0.0 => {}
+            (k @ (FlowKind::UdpCbr | FlowKind::UdpPoisson | FlowKind::UdpOnoff), r) => {
                 return err(
                     &format!("flows.{i}.rate_bps"),
                     format!(
-                        "{} is out of range; allowed: a finite rate > 0 bit/s (udp_cbr needs one)",
-                        r.map_or("nothing".into(), num)
+                        "{} is out of range; allowed: a finite rate > 0 bit/s ({} needs one)",
+                        r.map_or("nothing".into(), num),
+                        k.name()
                     ),
                 );
             }
@@ -186,6 +260,20 @@ impl FlowSpec {
                     format!("{stop} must be > start_ns {}", f.start_ns),
                 );
             }
+        }
+        match (f.kind, &f.on_off) {
+            (FlowKind::UdpOnoff, Some(o)) => o.validate(i)?,
+            (FlowKind::UdpOnoff, None) => {
+                return err(&format!("flows.{i}.on_off"), "missing; allowed: {on_mean_ns, off_mean_ns} (udp_onoff needs one)");
+            }
+            (_, Some(_)) => return err(&format!("flows.{i}.on_off"), "only udp_onoff flows take on/off periods"),
+            (_, None) => {}
+        }
+        if f.start_ns.checked_add(f.start_jitter_ns).is_none_or(|t| f.stop_ns.is_some_and(|s| t >= s)) {
+            return err(
+                &format!("flows.{i}.start_jitter_ns"),
+                format!("{} is out of range; allowed: start_ns + jitter below stop_ns", f.start_jitter_ns),
+            );
         }
         Ok(())
     }

@@ -260,7 +260,7 @@ const ENUM_NAMES: [(&str, &str); 6] = [
     ("access", "dcf, edca"),
     ("preamble", "long, short"),
     ("ac", "bk, be, vi, vo"),
-    ("kind", "udp_saturating, udp_cbr, tcp_bulk, tcp_file, clap_file"),
+    ("kind", "udp_saturating, udp_cbr, udp_poisson, udp_onoff, tcp_bulk, tcp_file, clap_file"),
     ("error", "an object with kind none, fer or ber"),
 ];
 

@@ -26,8 +26,8 @@ pub use channel::{
 };
 pub use clap::ClapSpec;
 pub use flows::{
-    AcSpec, FlowKind, FlowSpec, MAX_FILE_BYTES, MAX_REPORT_INTERVALS, MAX_UDP_PAYLOAD_BYTES,
-    UDP_IP_HEADER_BYTES,
+    AcSpec, FlowKind, FlowSpec, OnOffSpec, PeriodDist, MAX_FILE_BYTES, MAX_PERIOD_NS, MAX_REPORT_INTERVALS,
+    MAX_UDP_PAYLOAD_BYTES, UDP_IP_HEADER_BYTES,
 };
 pub use mesh::{MeshSpec, METRICS as MESH_METRICS};
 pub use net::{MobilitySpec, NodeSpec, Role, RouteSpec, TopologySpec, WaypointSpec, WiredLinkSpec};

@@ -293,13 +293,26 @@ impl World {
             let id = FlowId(i as u32);
             nodes[f.src as usize].sources.push(id);
             let interval = match (f.kind, f.rate_bps) {
-                (FlowKind::UdpCbr, Some(rate)) => {
+                (k, Some(rate)) if k.is_paced() => {
                     let ns = (f64::from(f.payload_bytes) * 8.0 * 1e9 / rate).round().max(1.0);
                     Dur(ns as u64)
                 }
                 _ => Dur::ZERO,
             };
-            flows.push(Flow::new(f, interval));
+            let mut flow = Flow::new(f, interval);
+            // The flow's own random stream: its ends' names and its rank among their flows, so
+            // adding another flow leaves it alone (rng.rs).
+            let rank = spec.flows[..i].iter().filter(|g| (g.src, g.dst) == (f.src, f.dst)).count() as u64;
+            let name = |k: u32| entity_id(&spec.nodes[k as usize].name);
+            let stream = name(f.src) ^ name(f.dst).rotate_left(29) ^ crate::rng::mix64(rank);
+            flow.pacing.seed = seed;
+            flow.pacing.stream = stream;
+            if f.start_jitter_ns > 0 {
+                let u = crate::rng::Draws::new(crate::rng::TAG_JITTER, seed, stream, 0).open01();
+                flow.start += Dur((u * f.start_jitter_ns as f64) as u64);
+            }
+            let start = flow.start;
+            flows.push(flow);
             tcps.push(f.kind.is_tcp().then(|| crate::world::tcp::TcpFlow::new(f)));
             claps.push(if f.kind == FlowKind::ClapFile {
                 xlayer.install(NodeId(f.src), Scheme::ClapLink); // its MAC feeds the rate law
@@ -307,7 +320,7 @@ impl World {
             } else {
                 None
             });
-            sched.at(SimTime(f.start_ns), Event::FlowStart(id));
+            sched.at(start, Event::FlowStart(id));
         }
         // Saturating sources of one node that share a queue (its access category's under EDCA,
         // its one queue otherwise) take turns instead of the first taking every free slot.
