@@ -264,9 +264,14 @@ impl FlowSpec {
         match (f.kind, &f.on_off) {
             (FlowKind::UdpOnoff, Some(o)) => o.validate(i)?,
             (FlowKind::UdpOnoff, None) => {
-                return err(&format!("flows.{i}.on_off"), "missing; allowed: {on_mean_ns, off_mean_ns} (udp_onoff needs one)");
+                return err(
+                    &format!("flows.{i}.on_off"),
+                    "missing; allowed: {on_mean_ns, off_mean_ns} (udp_onoff needs one)",
+                );
             }
-            (_, Some(_)) => return err(&format!("flows.{i}.on_off"), "only udp_onoff flows take on/off periods"),
+            (_, Some(_)) => {
+                return err(&format!("flows.{i}.on_off"), "only udp_onoff flows take on/off periods")
+            }
             (_, None) => {}
         }
         if f.start_ns.checked_add(f.start_jitter_ns).is_none_or(|t| f.stop_ns.is_some_and(|s| t >= s)) {
