@@ -8,6 +8,7 @@ __all__ = [
     "chunk_success",
     "connectivity",
     "connectivity_bytes",
+    "link_budgets",
     "run",
     "tables",
     "tx_duration_ns",
@@ -76,5 +77,23 @@ def chunk_success(model: str, mode: str, snr_db: float, bits: int) -> float:
     (``"nist"`` or ``"yans"``; DSSS modes use ns-3's DSSS model under either). Raises
     ValueError naming the argument (``model``, ``mode``, ``snr_db``, ``bits``) if one is
     invalid."""
+
+def link_budgets(
+    topology_json: str,
+    links: list[tuple[int, int, str, int]],
+    phy_header: bool = True,
+    short_preamble: bool = False,
+    target: float = 0.9,
+) -> list[dict[str, Any]]:
+    """The radio model's mean link budget (no fading, nobody else on the air) of each directed
+    link ``(i, j, mode, psdu_bytes)`` of a topology (the JSON :func:`connectivity` takes, with
+    ``channel.radio``): per link a dict of ``distance_m``, ``rx_dbm`` (RSSI), ``noise_dbm``,
+    ``snr_db``, ``least_rx_dbm`` (the least power the receiver locks at: the greatest of
+    ``hear_dbm``, the sensitivity at the PPDU's width, ``lock_dbm``, the mode's, and
+    ``detect_rssi_dbm``, preamble detection's, or None), ``detect_snr_db`` (preamble
+    detection's SNR threshold, or None), ``locks`` (bool), ``success`` (of a PPDU at
+    ``mode`` with a PSDU of ``psdu_bytes`` at the link's SNR; its PHY header included unless
+    ``phy_header`` is false) and ``needed_snr_db`` (the SNR at which that success reaches
+    ``target``; inf if never). Raises ValueError for an invalid topology or link."""
 
 __version__: str

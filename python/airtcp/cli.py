@@ -214,6 +214,14 @@ def run_command(
         sys.stdout.flush()
     else:
         _print_result(result.summary, out, result.spec, quiet=quiet, show_all=show_all)
+        # What the run may not have meant (airtcp.diagnose; docs/scenarios.md "Warnings").
+        if warnings := result.summary.get("warnings"):
+            from rich.console import Console
+
+            console = Console()
+            for w in warnings:
+                line = f"warning: {w['path']}: {w['message']} ({w['code']})"
+                console.print(line, style="yellow", markup=False, highlight=False, soft_wrap=True)
 
 
 def _print_result(

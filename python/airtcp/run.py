@@ -95,4 +95,9 @@ def run(
     summary["wall_seconds"] = wall
     summary["seed"] = seed
     summary["scenario"] = scenario.name
+    # What the run measured that its scenario may not have meant (docs/scenarios.md "Warnings").
+    from airtcp.diagnose import diagnose
+
+    if warnings := diagnose(scenario, summary, given or as_given):
+        summary["warnings"] = warnings
     return Result(summary, traces, spec=json.loads(spec_json), given=given or as_given)

@@ -118,6 +118,75 @@ fn chunk_success(model: &str, mode: &str, snr_db: f64, bits: &Bound<'_, PyAny>) 
     Ok(erm.chunk_success(10f64.powf(snr_db / 10.0), mode_id, nbits))
 }
 
+/// The radio model's mean link budget (`airtcp_core::medium::mean_link`) of each directed link
+/// `(i, j, mode, psdu_bytes)` of a topology (the JSON of `connectivity`, with `channel.radio`):
+/// a dict per link of `distance_m`, `rx_dbm`, `noise_dbm`, `snr_db`, `least_rx_dbm` (the
+/// least power the receiver locks at: the greatest of `hear_dbm`, the sensitivity at the
+/// PPDU's width, `lock_dbm`, the mode's, and `detect_rssi_dbm`, preamble detection's, or
+/// None), `detect_snr_db` (preamble detection's SNR, or None),
+/// `locks`, `success` (of a PPDU at `mode` with a PSDU of `psdu_bytes` at the link's SNR: the
+/// PHY header with it unless `phy_header` is false) and `needed_snr_db` (where that success
+/// reaches `target`; inf if never).
+#[pyfunction]
+#[pyo3(signature = (topology_json, links, phy_header = true, short_preamble = false, target = 0.9))]
+fn link_budgets<'py>(
+    py: Python<'py>,
+    topology_json: &str,
+    links: Vec<(usize, usize, String, u32)>,
+    phy_header: bool,
+    short_preamble: bool,
+    target: f64,
+) -> PyResult<Vec<Bound<'py, PyDict>>> {
+    use airtcp_core::medium::{mean_link, ppdu_success, snr_db_for};
+    use airtcp_core::phy::{ModeId, Standard};
+    let t =
+        airtcp_core::spec::TopologySpec::from_json(topology_json).map_err(|e| PyValueError::new_err(e.0))?;
+    let radio =
+        t.channel.radio.as_ref().ok_or_else(|| {
+            PyValueError::new_err("topology.channel.radio: missing (the radio model's budget)")
+        })?;
+    let standard = t.standard.as_deref().and_then(Standard::parse).unwrap_or(Standard::A);
+    if !(target > 0.0 && target <= 1.0) {
+        return Err(PyValueError::new_err(format!(
+            "target: {target} is out of range; allowed: 0 < target <= 1"
+        )));
+    }
+    let model = radio.error_model();
+    let n = t.nodes.len();
+    let mut out = Vec::with_capacity(links.len());
+    for (k, (i, j, mode, psdu_bytes)) in links.iter().enumerate() {
+        if *i >= n || *j >= n || i == j {
+            return Err(PyValueError::new_err(format!("links.{k}: ({i}, {j}) is not a link of {n} nodes")));
+        }
+        let mode = ModeId::by_name(mode)
+            .ok_or_else(|| PyValueError::new_err(format!("links.{k}.mode: unknown {mode:?}")))?;
+        let bits = u64::from(*psdu_bytes) * 8;
+        let success = |snr: f64| {
+            if phy_header {
+                ppdu_success(model, snr, mode, short_preamble, bits)
+            } else {
+                model.chunk_success(snr, mode, bits)
+            }
+        };
+        let l = mean_link(radio, standard, &t.nodes, *i, *j, mode);
+        let d = PyDict::new(py);
+        d.set_item("distance_m", l.distance_m)?;
+        d.set_item("rx_dbm", l.rx_dbm)?;
+        d.set_item("noise_dbm", l.noise_dbm)?;
+        d.set_item("snr_db", l.snr_db())?;
+        d.set_item("least_rx_dbm", l.least_rx_dbm())?;
+        d.set_item("hear_dbm", l.hear_dbm)?;
+        d.set_item("lock_dbm", l.lock_dbm)?;
+        d.set_item("detect_rssi_dbm", l.detect.map(|(dbm, _)| dbm))?;
+        d.set_item("detect_snr_db", l.detect.map(|(_, db)| db))?;
+        d.set_item("locks", l.locks())?;
+        d.set_item("success", success(l.snr))?;
+        d.set_item("needed_snr_db", snr_db_for(target, success))?;
+        out.push(d);
+    }
+    Ok(out)
+}
+
 /// A world stepped by a learning agent (`airtcp.gym`): built from a JSON world spec, advanced
 /// to each decision time, read and acted on between steps. Lives in one thread.
 #[pyclass(unsendable, module = "airtcp._core")]
@@ -241,6 +310,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(connectivity, m)?)?;
     m.add_function(wrap_pyfunction!(tx_duration_ns, m)?)?;
     m.add_function(wrap_pyfunction!(chunk_success, m)?)?;
+    m.add_function(wrap_pyfunction!(link_budgets, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -18,6 +18,7 @@ import warnings
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from airtcp.config.budget import nearest_peer
 from airtcp.config.errors import _Issue, _names, _num, _Raw
 from airtcp.config.limits import (
     _GLOB_CHARS,
@@ -1220,6 +1221,10 @@ def _flow_spec(
     return flow
 
 
+# Unreachable flows whose message gives the link budget (each costs a call to the core).
+_BUDGET_NOTES = 20
+
+
 def _reachable(
     b: _Build, fcfg: FlowConfig | None, floc: tuple[str | int, ...], src: int, dst: int
 ) -> bool:
@@ -1242,6 +1247,16 @@ def _reachable(
     allowed = f"a node reachable from {names[src]}: {_names(reach)}" if reach else ""
     if not reach:
         allowed = _isolation_hint(b.nodes[src], b.rx_range)
+    if b.rx_range is None and len(b.issues) < _BUDGET_NOTES:  # the radio model: the numbers
+        what += nearest_peer(
+            {
+                "standard": b.s.standard,
+                "nodes": _nodes_spec(b),
+                "channel": _channel_spec(b),
+                "blocked_radio_links": b.blocked,
+            },
+            dst if reach else src,
+        )
     b.issues.append(_Issue(floc, what, names[dst], allowed))
     return False
 

@@ -17,7 +17,9 @@
 
 mod snr;
 
-pub use snr::{decodes, DECODE_TEST_BITS};
+pub use snr::{
+    decodes, mean_link, ppdu_success, snr_db_for, MeanLink, DECODE_TEST_BITS, DECODE_TEST_SUCCESS,
+};
 
 use crate::channel::bursty::{GilbertElliott, LinkState, OnOff};
 use crate::ids::{NodeId, TxId};

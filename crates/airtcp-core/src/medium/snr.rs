@@ -592,24 +592,130 @@ pub fn decodes(radio: &RadioSpec, standard: Standard, nodes: &[NodeSpec], i: usi
         return true;
     }
     let mode = standard.modes()[0];
-    let m = usize::from(mode.0);
-    let tx_dbm = RadioSpec::per_mode(&radio.tx_power_by_rate_dbm, standard, radio.tx_power_dbm)[m];
-    let sensitivity_dbm =
-        RadioSpec::per_mode(&radio.rx_sensitivity_by_rate_dbm, standard, radio.rx_sensitivity_dbm)[m];
-    let loss_db = radio.path_loss().loss_db(distance(nodes[i].position_m, nodes[j].position_m));
-    let rx_dbm = nodes[i].tx_power_dbm.unwrap_or(tx_dbm) - loss_db;
-    if rx_dbm < radio.rx_sensitivity_dbm + sensitivity_scale_db(mode) || rx_dbm < sensitivity_dbm {
-        return false;
+    let link = mean_link(radio, standard, nodes, i, j, mode);
+    link.locks() && radio.error_model().chunk_success(link.snr, mode, DECODE_TEST_BITS) >= DECODE_TEST_SUCCESS
+}
+
+/// The mean link budget of a PPDU at one mode from node `i` to node `j`: what the receiver of
+/// the radio model sees with no fading and nobody else on the air, the nodes at their spec's
+/// positions (a moving node's start, as far as the spec gives it).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MeanLink {
+    /// Distance \[m\].
+    pub distance_m: f64,
+    /// Received power (RSSI) \[dBm\]: the transmit power at the mode (the node's own, else the
+    /// channel's per-rate or default) minus the path loss.
+    pub rx_dbm: f64,
+    /// Noise floor in the PPDU's bandwidth \[dBm\].
+    pub noise_dbm: f64,
+    /// SNR (linear): received power over the noise floor.
+    pub snr: f64,
+    /// The power below which the PPDU is not seen at all \[dBm\]: the sensitivity, scaled to
+    /// the PPDU's width (ns-3 `YansWifiChannel::Receive`).
+    pub hear_dbm: f64,
+    /// The power below which a PPDU at the mode is not received \[dBm\] (the per-rate
+    /// sensitivity, else the sensitivity).
+    pub lock_dbm: f64,
+    /// Preamble detection, if on: its minimum RSSI \[dBm\] and SNR \[dB\] (ns-3
+    /// `ThresholdPreambleDetectionModel`).
+    pub detect: Option<(f64, f64)>,
+}
+
+impl MeanLink {
+    /// The SNR \[dB\].
+    pub fn snr_db(&self) -> f64 {
+        crate::channel::ratio_to_db(self.snr)
     }
-    let noise = noise_mw(bandwidth_hz(mode, standard), radio.noise_figure_db);
-    let snr = dbm_to_mw(rx_dbm) / noise;
-    if let Some(p) = radio.preamble_detection {
-        if rx_dbm < p.min_rssi_dbm || snr < crate::channel::db_to_ratio(p.snr_db) {
+
+    /// The least RSSI at which the receiver locks onto the PPDU \[dBm\].
+    pub fn least_rx_dbm(&self) -> f64 {
+        let rssi = self.detect.map_or(f64::NEG_INFINITY, |(dbm, _)| dbm);
+        self.hear_dbm.max(self.lock_dbm).max(rssi)
+    }
+
+    /// Whether the receiver locks onto the PPDU: it is seen, at or above the mode's
+    /// sensitivity, and its preamble is detected.
+    pub fn locks(&self) -> bool {
+        if self.rx_dbm < self.hear_dbm || self.rx_dbm < self.lock_dbm {
             return false;
         }
+        match self.detect {
+            Some((min_rssi_dbm, snr_db)) => {
+                self.rx_dbm >= min_rssi_dbm && self.snr >= crate::channel::db_to_ratio(snr_db)
+            }
+            None => true,
+        }
     }
-    radio.error_model().chunk_success(snr, mode, DECODE_TEST_BITS) >= 0.9
 }
+
+/// The mean link budget from node `i` to node `j` of a PPDU at `mode` ([`MeanLink`]): the same
+/// powers, thresholds and noise as a frame of the run (`Snr::new`, `Snr::rx_mw`) without the
+/// fade.
+pub fn mean_link(
+    radio: &RadioSpec,
+    standard: Standard,
+    nodes: &[NodeSpec],
+    i: usize,
+    j: usize,
+    mode: ModeId,
+) -> MeanLink {
+    let m = usize::from(mode.0);
+    let tx_dbm = RadioSpec::per_mode(&radio.tx_power_by_rate_dbm, standard, radio.tx_power_dbm)[m];
+    let lock_dbm =
+        RadioSpec::per_mode(&radio.rx_sensitivity_by_rate_dbm, standard, radio.rx_sensitivity_dbm)[m];
+    let distance_m = distance(nodes[i].position_m, nodes[j].position_m);
+    let rx_dbm = nodes[i].tx_power_dbm.unwrap_or(tx_dbm) - radio.path_loss().loss_db(distance_m);
+    let noise = noise_mw(bandwidth_hz(mode, standard), radio.noise_figure_db);
+    MeanLink {
+        distance_m,
+        rx_dbm,
+        noise_dbm: crate::channel::mw_to_dbm(noise),
+        snr: dbm_to_mw(rx_dbm) / noise,
+        hear_dbm: radio.rx_sensitivity_dbm + sensitivity_scale_db(mode),
+        lock_dbm,
+        detect: radio.preamble_detection.map(|p| (p.min_rssi_dbm, p.snr_db)),
+    }
+}
+
+/// Probability that a PPDU at `mode` whose PSDU has `psdu_bits` bits survives a constant linear
+/// SNR `snr`: its PHY header ([`plcp_header`], at its own mode) and its PSDU, each one chunk, as
+/// a reception of the run multiplies them (ns-3 `InterferenceHelper` with one SNR throughout;
+/// the SERVICE and tail bits of OFDM symbols left out).
+pub fn ppdu_success(
+    model: ErrorRateModel,
+    snr: f64,
+    mode: ModeId,
+    short_preamble: bool,
+    psdu_bits: u64,
+) -> f64 {
+    model.header_success(snr, mode, short_preamble) * model.chunk_success(snr, mode, psdu_bits)
+}
+
+/// The least SNR \[dB\] at which `success` (growing with the linear SNR, as every error model's
+/// chunk success does) reaches `target`, by bisection over −20..100 dB to 0.001 dB; +∞ if it
+/// never does there.
+pub fn snr_db_for(target: f64, success: impl Fn(f64) -> f64) -> f64 {
+    let at = |db: f64| success(crate::channel::db_to_ratio(db));
+    let (mut lo, mut hi) = (-20.0f64, 100.0f64);
+    if at(hi) < target {
+        return f64::INFINITY;
+    }
+    if at(lo) >= target {
+        return lo;
+    }
+    while hi - lo > 1e-3 {
+        let mid = 0.5 * (lo + hi);
+        if at(mid) >= target {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    hi
+}
+
+/// The success rate a radio neighbour's decode test asks for.
+pub const DECODE_TEST_SUCCESS: f64 = 0.9;
 
 /// The frame of the decode test: 1500 bytes.
 pub const DECODE_TEST_BITS: u64 = 1500 * 8;
@@ -671,6 +777,90 @@ mod tests {
         assert_eq!(ns(p[1].to), 24_000);
         assert_eq!(p[2].from, p[2].to);
         assert_eq!(p[3].from, p[3].to);
+    }
+
+    fn radio() -> RadioSpec {
+        use crate::channel::budget::*;
+        RadioSpec {
+            path_loss: crate::spec::PathLossSpec::LogDistance {
+                exponent: 3.0,
+                reference_distance_m: 1.0,
+                reference_loss_db: 46.6777,
+            },
+            fading: Default::default(),
+            tx_power_dbm: NS3_TX_POWER_DBM,
+            tx_power_by_rate_dbm: Vec::new(),
+            noise_figure_db: NS3_RX_NOISE_FIGURE_DB,
+            rx_sensitivity_dbm: NS3_RX_SENSITIVITY_DBM,
+            rx_sensitivity_by_rate_dbm: Vec::new(),
+            cca_threshold_dbm: NS3_CCA_SENSITIVITY_DBM,
+            error_model: "nist".into(),
+            preamble_detection: Some(crate::spec::PreambleDetectionSpec {
+                snr_db: NS3_PREAMBLE_DETECTION_SNR_DB,
+                min_rssi_dbm: NS3_PREAMBLE_DETECTION_MIN_RSSI_DBM,
+            }),
+            capture: None,
+        }
+    }
+
+    fn at(name: &str, x: f64) -> NodeSpec {
+        NodeSpec {
+            name: name.into(),
+            position_m: [x, 0.0, 0.0],
+            wifi: true,
+            role: crate::spec::Role::Adhoc,
+            rate_control: None,
+            mobility: None,
+            tx_power_dbm: None,
+        }
+    }
+
+    #[test]
+    fn the_mean_link_adds_up_the_budget() {
+        // ns-3's defaults at 10 m (channel::budget's hand computation): 16.0206 − 76.6777 =
+        // −60.6571 dBm over a 20 MHz noise floor of −93.966 dBm: SNR 33.309 dB.
+        let nodes = [at("a", 0.0), at("b", 10.0)];
+        let l = mean_link(&radio(), Standard::A, &nodes, 0, 1, crate::phy::modes::OFDM_6);
+        assert!((l.distance_m - 10.0).abs() < 1e-12);
+        assert!((l.rx_dbm + 60.6571).abs() < 1e-4);
+        assert!((l.noise_dbm + 93.966).abs() < 1e-3);
+        assert!((l.snr_db() - 33.309).abs() < 1e-3);
+        assert_eq!(l.least_rx_dbm(), -82.0); // preamble detection's minimum RSSI
+        assert!(l.locks());
+        // A node's own power counts; below −82 dBm nothing is locked onto.
+        let far = [at("a", 0.0), at("b", 60.0)];
+        let l = mean_link(&radio(), Standard::A, &far, 0, 1, crate::phy::modes::OFDM_6);
+        assert!(l.rx_dbm < -82.0 && !l.locks());
+        let loud = [NodeSpec { tx_power_dbm: Some(30.0), ..at("a", 0.0) }, at("b", 60.0)];
+        assert!(mean_link(&radio(), Standard::A, &loud, 0, 1, crate::phy::modes::OFDM_6).locks());
+    }
+
+    #[test]
+    fn the_snr_a_frame_needs_is_where_its_success_reaches_the_target() {
+        let model = ErrorRateModel::Nist;
+        let mode = Standard::A.mode(54_000).unwrap();
+        let success = |snr: f64| ppdu_success(model, snr, mode, false, 1536 * 8);
+        let need = snr_db_for(0.9, success);
+        assert!(success(db_to_ratio(need)) >= 0.9);
+        assert!(success(db_to_ratio(need - 0.002)) < 0.9);
+        // 54 Mbit/s needs far more than 6 Mbit/s; a target never reached is +inf.
+        let six = snr_db_for(0.9, |snr| ppdu_success(model, snr, crate::phy::modes::OFDM_6, false, 1536 * 8));
+        assert!(need > six + 10.0, "{need} vs {six}");
+        assert_eq!(snr_db_for(1.5, success), f64::INFINITY);
+    }
+
+    #[test]
+    fn decodes_is_the_mean_link_at_the_lowest_mode() {
+        let r = radio();
+        for x in [5.0, 30.0, 50.0, 51.0, 52.0, 80.0] {
+            let nodes = [at("a", 0.0), at("b", x)];
+            let l = mean_link(&r, Standard::A, &nodes, 0, 1, crate::phy::modes::OFDM_6);
+            let ok = l.locks()
+                && r.error_model().chunk_success(l.snr, crate::phy::modes::OFDM_6, DECODE_TEST_BITS) >= 0.9;
+            assert_eq!(decodes(&r, Standard::A, &nodes, 0, 1), ok, "{x} m");
+        }
+        assert!(decodes(&r, Standard::A, &[at("a", 0.0), at("b", 50.0)], 0, 1));
+        assert!(!decodes(&r, Standard::A, &[at("a", 0.0), at("b", 52.0)], 0, 1));
     }
 
     #[test]
