@@ -291,3 +291,58 @@ fn random_radio_scenarios_run_without_a_panic_and_twice_alike() {
     }
     assert!(ran >= 6, "only {ran} of 12 random scenarios had every station linked");
 }
+
+#[test]
+fn log_normal_shadowing_draws_one_reciprocal_loss_per_pair() {
+    // 30 stations 5 m from the AP, each sending 100 kbit/s: without shadowing every frame
+    // reaches the AP at 16.0206 - 46.6777 - 30 log10(5) = -51.626 dBm (closed form). With
+    // sigma = 6 dB each station's frames arrive at their own power for the whole run: 30
+    // draws of N(-51.626, 6^2), whose mean lies within 4 x 6 / sqrt(30) = 4.4 dB and whose
+    // sample deviation within [3.5, 8.5] dB (its standard error is 6 / sqrt(60) = 0.77). The
+    // AP's ACKs meet each station at the power of its frames at the AP: reciprocal.
+    let spec = |sigma: f64| {
+        let mut radio = ns3_radio();
+        radio["shadowing_db"] = json!(sigma);
+        let mut spec = with_radio(bss(30, "80211a", 6.0, 6.0, 100, 1.0), radio);
+        for f in spec["flows"].as_array_mut().unwrap() {
+            f["kind"] = json!("udp_cbr");
+            f["rate_bps"] = json!(1e5);
+        }
+        spec["traces"] = json!({"receptions": true});
+        spec
+    };
+    // (receiver, sender) -> the powers of its receptions [dBm]
+    let powers = |spec: &Value| {
+        let out = run_value(spec, 1);
+        let (_, cols) = out.traces.iter().find(|(n, _)| *n == "receptions").expect("trace");
+        let col = |name: &str| &cols.iter().find(|(c, _)| *c == name).expect("column").1;
+        let (airtcp_core::Column::U32(node), airtcp_core::Column::U32(src), airtcp_core::Column::F64(dbm)) =
+            (col("node"), col("src"), col("rx_dbm"))
+        else {
+            panic!("column types")
+        };
+        let mut by: std::collections::BTreeMap<(u32, u32), Vec<f64>> = Default::default();
+        for k in 0..dbm.len() {
+            by.entry((node[k], src[k])).or_default().push(dbm[k]);
+        }
+        by
+    };
+    let flat = powers(&spec(0.0));
+    for k in 1..=30u32 {
+        let p = &flat[&(0, k)];
+        assert!(p.iter().all(|&x| (x - -51.626).abs() < 0.001), "{:?}", &p[..1]);
+    }
+    let shadowed = powers(&spec(6.0));
+    let at_ap: Vec<f64> = (1..=30u32)
+        .map(|k| {
+            let p = &shadowed[&(0, k)];
+            assert!(p.iter().all(|&x| x == p[0]), "one loss for the run: {:?}", &p[..2]);
+            // Reciprocal: the AP's frames (ACKs, same power) arrive at station k alike.
+            assert!((shadowed[&(k, 0)][0] - p[0]).abs() < 1e-9);
+            p[0]
+        })
+        .collect();
+    let mean = at_ap.iter().sum::<f64>() / 30.0;
+    let sd = (at_ap.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / 29.0).sqrt();
+    assert!((mean - -51.626).abs() < 4.4 && (3.5..8.5).contains(&sd), "mean {mean}, sd {sd}");
+}

@@ -1507,7 +1507,10 @@ def _radio_spec(b: _Build) -> dict[str, Any]:
     if ch.fading == "nakagami":
         fading["m"] = ch.nakagami_m
     detect = ch.preamble_detection is None or ch.preamble_detection
+    # Only when set: a spec without it keeps its hash (and its stored runs their seeds).
+    shadowing = {"shadowing_db": ch.shadowing_db} if ch.shadowing_db > 0 else {}
     return {
+        **shadowing,
         "path_loss": path_loss,
         "fading": fading,
         "tx_power_dbm": ch.tx_power_dbm,

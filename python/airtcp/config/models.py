@@ -527,6 +527,7 @@ RADIO_FIELDS = (
     "capture",
     "capture_margin_db",
     "capture_window_us",
+    "shadowing_db",
 )
 # The range model's fields: set only with model = "range".
 RANGE_FIELDS = ("rx_range_m", "cs_range_m", "matrix", "error")
@@ -607,6 +608,14 @@ class ChannelConfig(_Model):
     )
     noise_figure_db: float = _field(
         7.0, "number 0..50 dB", "radio: receiver noise figure (ns-3: 7)", ge=0.0, le=50.0
+    )
+    shadowing_db: float = _field(
+        0.0,
+        "number 0..30 dB",
+        "radio: log-normal shadowing, the deviation of a loss drawn once per node pair "
+        "(reciprocal, fixed by the seed); 0: none",
+        ge=0.0,
+        le=30.0,
     )
     rx_sensitivity_dbm: float = _field(
         -101.0,

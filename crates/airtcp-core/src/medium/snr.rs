@@ -151,6 +151,8 @@ pub(super) struct Snr {
     /// where one of them moves (computed per frame then).
     gain: Vec<f64>,
     path_loss: PathLoss,
+    /// Log-normal shadowing's σ [dB] (`RadioSpec::shadowing_db`); 0: none.
+    shadowing_db: f64,
     fading: Option<Fading>,
     coherence: Option<Dur>,
     cca_mw: f64,
@@ -218,6 +220,7 @@ impl Snr {
             }),
             gain: Vec::new(),
             path_loss: radio.path_loss(),
+            shadowing_db: radio.shadowing_db,
             fading,
             coherence,
             cca_mw: dbm_to_mw(radio.cca_threshold_dbm),
@@ -239,7 +242,8 @@ impl Snr {
                 if s.moves[i] || s.moves[j] {
                     f64::NAN
                 } else {
-                    db_to_ratio(-s.path_loss.loss_db(distance(nodes[i].position_m, nodes[j].position_m)))
+                    let loss = s.path_loss.loss_db(distance(nodes[i].position_m, nodes[j].position_m));
+                    db_to_ratio(-loss - s.shadow_db(i, j))
                 }
             })
             .collect();
@@ -260,6 +264,16 @@ impl Snr {
         rx_mw >= self.cca_mw && rx_mw >= hear_mw
     }
 
+    /// The shadowing loss of the pair {i, j} [dB]: σ times a standard normal drawn from the
+    /// pair's own key (reciprocal, fixed for the run, whatever else it draws); 0 without.
+    fn shadow_db(&self, i: usize, j: usize) -> f64 {
+        if self.shadowing_db == 0.0 {
+            return 0.0;
+        }
+        let key = crate::channel::reciprocal_link_key(self.keys[i], self.keys[j]);
+        self.shadowing_db * crate::rng::Draws::new(crate::rng::TAG_SHADOWING, self.seed, key, 0).normal()
+    }
+
     /// Whether `j` senses every frame `i` sends (see `sure`).
     pub fn surely_senses(&self, i: NodeId, j: NodeId) -> bool {
         self.sure[i.idx() * self.wifi.len() + j.idx()]
@@ -272,7 +286,9 @@ impl Snr {
         let n = self.wifi.len();
         let mut gain = self.gain[i * n + j];
         if gain.is_nan() {
-            gain = db_to_ratio(-self.path_loss.loss_db(distance(self.pos[i], self.pos[j])));
+            gain = db_to_ratio(
+                -self.path_loss.loss_db(distance(self.pos[i], self.pos[j])) - self.shadow_db(i, j),
+            );
         }
         let mut mw = self.tx_mw[i].unwrap_or(self.mode_tx_mw[usize::from(mode.0)]) * gain;
         if let Some(f) = self.fading {
@@ -788,6 +804,7 @@ mod tests {
                 reference_loss_db: 46.6777,
             },
             fading: Default::default(),
+            shadowing_db: 0.0,
             tx_power_dbm: NS3_TX_POWER_DBM,
             tx_power_by_rate_dbm: Vec::new(),
             noise_figure_db: NS3_RX_NOISE_FIGURE_DB,

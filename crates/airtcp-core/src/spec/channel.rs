@@ -65,6 +65,11 @@ pub struct RadioSpec {
     /// Frame capture (ns-3 `SimpleFrameCaptureModel`); unset: none, ns-3's default.
     #[serde(default)]
     pub capture: Option<CaptureSpec>,
+    /// Log-normal shadowing: the standard deviation σ [dB] of a zero-mean normal loss drawn
+    /// once per node pair for the run, the same both ways (Rappaport, Wireless Communications,
+    /// Eq. 4.69: PL(d) = PL(d0) + 10 n log(d/d0) + X_σ); 0: none.
+    #[serde(default)]
+    pub shadowing_db: f64,
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
@@ -205,6 +210,7 @@ impl RadioSpec {
         }
         in_range("tx_power_dbm", self.tx_power_dbm, -50.0, 60.0, " dBm")?;
         in_range("noise_figure_db", self.noise_figure_db, 0.0, 50.0, " dB")?;
+        in_range("shadowing_db", self.shadowing_db, 0.0, 30.0, " dB")?;
         in_range("rx_sensitivity_dbm", self.rx_sensitivity_dbm, -200.0, 0.0, " dBm")?;
         for (name, table, lo, hi) in [
             ("tx_power_by_rate_dbm", &self.tx_power_by_rate_dbm, -50.0, 60.0),
