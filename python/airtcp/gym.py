@@ -656,7 +656,9 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         return np.stack(obs), rewards, terminated, truncated, _batch_infos(infos)
 
 
-# gymnasium.make("airtcp/RateControl-v0") and "airtcp/CongestionControl-v0".
+# gymnasium.make("airtcp/RateControl-v0") and "airtcp/CongestionControl-v0"; from a string
+# alone, "airtcp.gym:airtcp/RateControl-v0" imports this module first (Gymnasium >= 1.0 reads no
+# plugin entry points). Registered once: a reload keeps the specs, without a warning.
 for _name, _cls in (("RateControl", RateControlEnv), ("CongestionControl", CongestionControlEnv)):
     if f"airtcp/{_name}-v0" not in gymnasium.registry:
         gymnasium.register(f"airtcp/{_name}-v0", entry_point=f"airtcp.gym:{_cls.__name__}")
