@@ -1117,9 +1117,7 @@ class FlowConfig(_Model):
         if self.kind == "udp-onoff":
             for name in ("on_ms", "off_ms"):
                 if getattr(self, name) is None:
-                    issues.append(
-                        _Issue((name,), f"required for {kind}", allowed="number > 0 ms")
-                    )
+                    issues.append(_Issue((name,), f"required for {kind}", allowed="number > 0 ms"))
         else:
             for name in ("on_ms", "off_ms"):
                 if getattr(self, name) is not None:
@@ -1199,8 +1197,10 @@ class FlowConfig(_Model):
                             'unset, or kind = "tcp-bulk" or "tcp-file"',
                         )
                     )
-        if self.stop_s is not None and self.start_jitter_s > 0 and (
-            self.start_s + self.start_jitter_s >= self.stop_s
+        if (
+            self.stop_s is not None
+            and self.start_jitter_s > 0
+            and (self.start_s + self.start_jitter_s >= self.stop_s)
         ):
             issues.append(
                 _Issue(
