@@ -5,7 +5,7 @@
     airtcp analytic bianchi --stations N --standard 80211a [...]
     airtcp analytic tmt --standard 80211b [...]
     airtcp validate [--out results/validation] [--duration-s 30] [--seeds 3]
-    airtcp sweep SWEEP.toml [--workers N] [--out DIR]
+    airtcp sweep SWEEP.toml [--grid KEY=V1,V2,...] [--workers N] [--out DIR]
     airtcp query DIR "SQL"
     airtcp plot metric DIR --x param.X --y totals.goodput_bps [--group param.G] --out fig.png
     airtcp plot trace SOURCE --kind tcp --y cwnd [--run HASH] [--flow N] --out fig.svg
@@ -404,10 +404,25 @@ def tmt_command(
 
 @app.command("sweep")
 def sweep_command(
-    sweep_file: Annotated[Path, typer.Argument(help="Sweep TOML file.", show_default=False)],
+    sweep_file: Annotated[
+        Path,
+        typer.Argument(
+            help="Sweep TOML file, or a scenario file (one replication, seed 1) swept by --grid.",
+            show_default=False,
+        ),
+    ],
     out: Annotated[
         Path, typer.Option(help="Results directory (reused: stored runs are skipped).")
     ] = Path("results/sweep"),
+    grid: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--grid",
+            help="Sweep a key over values: KEY=V1,V2,... (each in TOML syntax, as --set; "
+            "repeatable). Adds an axis to the file's grid or replaces the axis of that key.",
+            show_default=False,
+        ),
+    ] = None,
     workers: Annotated[int, typer.Option(help="Worker processes (default: all cores).", min=0)] = 0,
     dask: Annotated[
         str | None,
@@ -440,7 +455,7 @@ def sweep_command(
     from airtcp import sweep
 
     try:
-        spec = sweep.load_sweep(sweep_file)
+        spec = sweep.load_sweep(sweep_file, grid or ())
         runs = sweep.expand(spec)
         sweep.check_executor(out, workers or None, dask, dask_local)
     except sweep.SweepError as exc:

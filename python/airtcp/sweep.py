@@ -12,6 +12,10 @@ A sweep file (TOML)::
     cc = ["newreno", "cubic"]
     recovery = ["newreno", "sack"]
 
+The command line's ``--grid KEY=V1,V2,...`` adds an axis to ``[grid]`` or replaces the axis of
+that key (``parse_grid_options``); a scenario file stands for a sweep of one replication, seed 1,
+whose base it is, so ``airtcp sweep scenario.toml --grid spacing_m=10,20`` needs no sweep file.
+
 Every run is the base with the run's values applied as `--set`-style dotted overrides. Its
 seed derives from the sweep seed, the run's canonical world spec and the replication index, so
 adding a grid value never changes the seeds of the other runs; its hash (`run_hash`) names its
@@ -29,7 +33,7 @@ import math
 import os
 import tomllib
 import traceback
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,7 +49,15 @@ from airtcp.config.scan import check_toml_text
 from airtcp.outpath import OutputExistsError, atomic_file, check_out_dir, claim_directory
 from airtcp.result import flatten
 
-__all__ = ["RunSpec", "SweepError", "SweepSpec", "expand", "load_sweep", "run_sweep"]
+__all__ = [
+    "RunSpec",
+    "SweepError",
+    "SweepSpec",
+    "expand",
+    "load_sweep",
+    "parse_grid_options",
+    "run_sweep",
+]
 
 
 class SweepError(ValueError):
@@ -98,8 +110,8 @@ def _is_number(x: Any) -> bool:
     return isinstance(x, int | float) and not isinstance(x, bool)
 
 
-def _values(key: str, v: Any) -> list[Any]:
-    where = f"grid.{_key(key)}"
+def _values(key: str, v: Any, where: str | None = None) -> list[Any]:
+    where = where or f"grid.{_key(key)}"
     if isinstance(v, list):
         if not v:
             raise SweepError(f"{where}: empty list (allowed: a non-empty list or a range)")
@@ -163,10 +175,83 @@ def _read_toml(p: Path, what: str) -> dict[str, Any]:
         raise SweepError(f"{p}: invalid TOML: {exc}") from None
 
 
-def load_sweep(path: str | Path) -> SweepSpec:
-    """Read and check a sweep file."""
+_GRID_EXAMPLE = "KEY=V1,V2,..., e.g. retry_limit=1,3,7 or cc=cubic,westwood"
+
+
+def _split_values(text: str) -> list[str]:
+    """``text`` split at the commas outside quotes, brackets and braces (``[1, 2],[3]`` is two
+    values); each part stripped."""
+    parts, depth, quote, start = [], 0, "", 0
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if quote:
+            if ch == "\\" and quote == '"':
+                i += 1  # an escaped character inside a basic string
+            elif ch == quote:
+                quote = ""
+        elif ch in "\"'":
+            quote = ch
+        elif ch in "[{":
+            depth += 1
+        elif ch in "]}":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append(text[start:i].strip())
+            start = i + 1
+        i += 1
+    parts.append(text[start:].strip())
+    return parts
+
+
+def parse_grid_options(items: Sequence[str]) -> dict[str, list[Any]]:
+    """The axes of ``--grid KEY=V1,V2,...`` options, in order: each value a TOML value read as
+    ``--set`` reads one (``3``, ``2.5``, ``true``, ``"text"``, ``[1, 2]``; text that is not
+    TOML, or that goes into a text field, as a string), split at commas outside quotes and
+    brackets. SweepError naming the option, the value and what is allowed."""
+    from airtcp.config import parse_override_value
+
+    axes: dict[str, list[Any]] = {}
+    for item in items:
+        key, sep, text = str(item).partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise SweepError(
+                f"--grid {_short(str(item))}: not KEY=V1,V2,... (allowed: {_GRID_EXAMPLE})"
+            )
+        where = f"--grid {_key(key)}"
+        if key in axes:
+            raise SweepError(
+                f"{where}: given twice (allowed: each key once, all its values in one --grid)"
+            )
+        if not text.strip():
+            raise SweepError(f"{where}: no values (allowed: {_GRID_EXAMPLE})")
+        parts = _split_values(text)
+        if len(parts) > MAX_RUNS:
+            raise SweepError(f"{where}: {len(parts)} values (allowed: at most {MAX_RUNS})")
+        values = []
+        for n, part in enumerate(parts):
+            if not part:
+                raise SweepError(
+                    f"{where}: value {n + 1} of {_short(text)} is empty (allowed: {_GRID_EXAMPLE})"
+                )
+            try:
+                values.append(parse_override_value(key, part))
+            except ScenarioError as exc:
+                raise SweepError(str(exc).replace("--set ", "--grid ", 1)) from None
+        axes[key] = _values(key, values, where)
+    return axes
+
+
+def load_sweep(path: str | Path, grid: Sequence[str] = ()) -> SweepSpec:
+    """Read and check a sweep file, with the axes of ``--grid`` options (``grid``) added to its
+    ``[grid]`` or replacing the axis of the same key. A file with none of a sweep file's fields
+    is a scenario: the base of a sweep of one replication, seed 1, over the ``--grid`` axes."""
     p = Path(path)
+    extra = parse_grid_options(grid)
     raw = _read_toml(p, "sweep file")
+    if not set(raw) & set(_SWEEP_FIELDS):
+        raw = {"base": p.name}  # a scenario file: read as the base, from its own directory
     unknown = sorted(set(raw) - set(_SWEEP_FIELDS))
     if unknown:
         raise SweepError(
@@ -202,9 +287,18 @@ def load_sweep(path: str | Path) -> SweepSpec:
     if not isinstance(grid_v, dict):
         raise SweepError(f"grid: {_short(grid_v)} (allowed: a table of parameter = list or range)")
     grid = {k: _values(k, v) for k, v in grid_v.items()}
+    grid.update(extra)  # a --grid axis replaces the file's axis of its key, keeping its place
     zips_v = raw.get("zip", [])
     if not isinstance(zips_v, list):
         raise SweepError(f"zip: {_short(zips_v)} (allowed: an array of tables [[zip]])")
+    for i, z in enumerate(zips_v):
+        zipped = sorted(set(extra) & set(z if isinstance(z, dict) else {}))
+        if zipped:
+            raise SweepError(
+                f"--grid {_key(zipped[0])}: swept in zip.{i} of {p.name}, whose values move "
+                "together (allowed: a key of its [grid] or one it does not sweep; change the "
+                "zip in the file)"
+            )
     zips = []
     seen = {k: "grid" for k in grid}
     for i, z in enumerate(zips_v):

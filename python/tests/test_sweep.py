@@ -162,6 +162,116 @@ def test_adding_a_grid_value_leaves_the_other_runs_alone(tmp_path):
     assert {(r.run_hash, r.seed) for r in a} <= {(r.run_hash, r.seed) for r in b}
 
 
+# --- --grid: axes from the command line --------------------------------------------------------
+
+
+def test_grid_options_replace_an_axis_in_place_or_add_one(tmp_path):
+    spec = sweep.load_sweep(write(tmp_path, SMALL), ["stations=3,4,5", "mac.short_retry_limit=2,4"])
+    # The file's stations axis is replaced where it stood; the new key comes last.
+    assert list(spec.grid) == ["stations", "duration_s", "warmup_s", "mac.short_retry_limit"]
+    assert spec.grid["stations"] == [3, 4, 5]
+    assert spec.grid["mac.short_retry_limit"] == [2, 4]
+    runs = sweep.expand(spec)
+    assert len(runs) == 3 * 2 * 2 * 2  # stations x retry limit x zip x replications
+    assert {r.config["mac"]["short_retry_limit"] for r in runs} == {2, 4}
+    # A --grid that restates the file's own axis changes no run (the same seeds and hashes).
+    same = sweep.expand(sweep.load_sweep(write(tmp_path, SMALL), ["stations=1,2"]))
+    assert [(r.run_hash, r.seed) for r in same] == [
+        (r.run_hash, r.seed) for r in sweep.expand(sweep.load_sweep(write(tmp_path, SMALL)))
+    ]
+
+
+def test_grid_on_a_scenario_file_is_a_sweep_of_it(tmp_path):
+    scenario = EXAMPLES / "bss-udp-saturation.toml"
+    short = ["duration_s=0.3", "warmup_s=0.1"]
+    spec = sweep.load_sweep(scenario, ["stations=1,2", *short])
+    assert (spec.replications, spec.seed, spec.zips) == (1, 1, [])
+    runs = sweep.expand(spec)
+    assert [r.params["stations"] for r in runs] == [1, 2]
+    assert all(r.config["name"] == "bss-udp-saturation" for r in runs)
+    assert len(sweep.expand(sweep.load_sweep(scenario))) == 1, "no --grid: one run"
+    # A sweep file with the scenario as its base and the same axes: the same runs.
+    text = f'base = "{scenario}"\n[grid]\nstations = [1, 2]\nduration_s = [0.3]\nwarmup_s = [0.1]'
+    as_file = sweep.expand(sweep.load_sweep(write(tmp_path, text)))
+    assert [r.run_hash for r in as_file] == [r.run_hash for r in runs]
+
+
+def test_grid_values_are_toml_values_or_text_split_outside_brackets(tmp_path):
+    axes = sweep.parse_grid_options(
+        [
+            "spacing_m=10,20.5",
+            'cc=cubic,"vegas"',
+            "name=2024,x",  # a text field: 2024 stays text, as with --set
+            "traces.tcp=true",
+            "x=[1, 2],[3]",
+            'channel.error={kind = "fer", fer = 0.1},{kind = "none"}',
+            'a="1,2",b',
+        ]
+    )
+    assert axes == {
+        "spacing_m": [10, 20.5],
+        "cc": ["cubic", "vegas"],
+        "name": ["2024", "x"],
+        "traces.tcp": [True],
+        "x": [[1, 2], [3]],
+        "channel.error": [{"kind": "fer", "fer": 0.1}, {"kind": "none"}],
+        "a": ["1,2", "b"],
+    }
+    runs = sweep.expand(
+        sweep.load_sweep(
+            EXAMPLES / "bss-udp-saturation.toml",
+            ['channel.error={kind = "fer", fer = 0.1},{kind = "none"}', "duration_s=1.3"],
+        )
+    )
+    assert [r.config["channel"]["error"]["kind"] for r in runs] == ["fer", "none"]
+
+
+@pytest.mark.parametrize(
+    ("grid", "needle"),
+    [
+        (["stations"], "--grid 'stations': not KEY=V1,V2,... (allowed: KEY=V1,V2,..., e.g."),
+        (["=1,2"], "--grid '=1,2': not KEY=V1,V2,..."),
+        (["stations="], "--grid stations: no values (allowed:"),
+        (["stations=1,,2"], "--grid stations: value 2 of '1,,2' is empty"),
+        (["stations=1", "stations=2"], "--grid stations: given twice (allowed: each key once"),
+        (["stations=nan"], "--grid stations: nan (allowed: finite numbers"),
+        (["stations=1979-05-27"], "--grid stations: datetime.date(1979, 5, 27) (allowed:"),
+        (["standard=80211a"], "--grid standard: swept in zip.0 of sweep.toml, whose values"),
+        (["stations=0,1"], "run {'stations': 0, 'duration_s': 1.2, "),
+        ([f"seed_x={','.join(map(str, range(100_001)))}"], "--grid seed_x: 100001 values"),
+        (
+            [f"a={','.join(map(str, range(300)))}", f"b={','.join(map(str, range(300)))}"],
+            "the sweep expands to 720000 runs",  # x stations 2 x zip 2 x 2 replications
+        ),
+    ],
+)
+def test_bad_grid_options_name_the_option_and_the_value(tmp_path, grid, needle):
+    with pytest.raises(sweep.SweepError) as exc:
+        sweep.expand(sweep.load_sweep(write(tmp_path, SMALL), grid))
+    assert needle in str(exc.value)
+
+
+def test_cli_sweeps_a_scenario_file_over_grid_options(tmp_path):
+    scenario = EXAMPLES / "bss-udp-saturation.toml"
+    base = [sys.executable, "-m", "airtcp.cli", "sweep", str(scenario), "--workers", "1"]
+    grid = ["--grid", "stations=1,2", "--grid", "duration_s=0.3", "--grid", "warmup_s=0.1"]
+    ok = subprocess.run(
+        [*base, *grid, "--out", str(tmp_path / "s")], capture_output=True, text=True
+    )
+    assert ok.returncode == 0, ok.stderr
+    assert "2 runs done (0 failed), 0 already stored" in ok.stdout
+    rows = sweep.read_runs(tmp_path / "s").to_pylist()
+    assert sorted(r["param.stations"] for r in rows) == [1, 2]
+    bad = subprocess.run(
+        [*base, "--grid", "stations=1", "--grid", "stations=2", "--out", str(tmp_path / "x")],
+        capture_output=True,
+        text=True,
+    )
+    assert bad.returncode == 2
+    assert bad.stderr.startswith("error: --grid stations: given twice"), bad.stderr
+    assert not (tmp_path / "x").exists()
+
+
 def _comparable(out: Path) -> list[dict]:
     rows = sweep.read_runs(out).to_pylist()
     for r in rows:
