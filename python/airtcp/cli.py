@@ -8,7 +8,10 @@
     airtcp sweep SWEEP.toml [--grid KEY=V1,V2,...] [--workers N] [--out DIR]
     airtcp query DIR "SQL"
     airtcp plot metric DIR --x param.X --y totals.goodput_bps [--group param.G] --out fig.png
-    airtcp plot trace SOURCE --kind tcp --y cwnd [--run HASH] [--flow N] --out fig.svg
+    airtcp plot trace SOURCE... --kind tcp --y cwnd [--run HASH | --where SQL] [--flow N]
+                      [--from S] [--to S] [--out fig.svg] [--show]
+    airtcp plot topology RUN --out topology.png
+    airtcp report RUN --out report.html
     airtcp --version
 
 User errors (a bad scenario, a missing file, a bad --set) print ``error: ...`` on stderr and
@@ -641,11 +644,11 @@ def validate_command(
 
 
 # ---------------------------------------------------------------------------------------------
-# airtcp plot (figures through matplotlib; `plot sequence` will join metric and trace here)
+# airtcp plot (figures through matplotlib)
 
 plot_app = typer.Typer(
     help="Figures (PNG, SVG or PDF by the --out suffix): a metric over a swept parameter "
-    "with confidence intervals, time series of one run's traces.",
+    "with confidence intervals, time series of runs' traces, a run's topology.",
     no_args_is_help=True,
 )
 app.add_typer(plot_app, name="plot")
@@ -730,14 +733,22 @@ def plot_metric_command(
 
 @plot_app.command("trace")
 def plot_trace_command(
-    source: Annotated[
-        Path,
+    sources: Annotated[
+        list[Path],
         typer.Argument(
-            help="A run directory (airtcp run --out) or a sweep store (with --run).",
+            help="Run directories (airtcp run --out) or sweep stores (with --run or --where); "
+            "several are overlaid, one legend entry per run.",
             show_default=False,
         ),
     ],
-    out: PlotOutOpt,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            help="The figure file: .png, .svg or .pdf (may be left out with --show).",
+            show_default=False,
+        ),
+    ] = None,
     kind: Annotated[
         str,
         typer.Option(
@@ -760,30 +771,77 @@ def plot_trace_command(
         str | None,
         typer.Option("--run", help="Run hash or unique prefix (sweep store).", show_default=False),
     ] = None,
+    where: Annotated[
+        str | None,
+        typer.Option(
+            "--where",
+            help="Overlay the runs of a sweep store that match this SQL condition on the "
+            "view runs, e.g. 'replication = 0'.",
+            show_default=False,
+        ),
+    ] = None,
     flow: Annotated[
         int | None, typer.Option("--flow", help="Only this flow.", show_default=False)
+    ] = None,
+    t0_s: Annotated[
+        float | None,
+        typer.Option("--from", help="Window start, s (default: 0).", show_default=False),
+    ] = None,
+    t1_s: Annotated[
+        float | None,
+        typer.Option("--to", help="Window end, s (default: the end).", show_default=False),
     ] = None,
     bin_s: Annotated[
         float | None,
         typer.Option(
-            "--bin-s", help="Time bin of rates, s (default: about 100 bins).", show_default=False
+            "--bin-s",
+            help="Time bin of rates, s (default: about 100 bins over the run or window).",
+            show_default=False,
         ),
     ] = None,
+    show: Annotated[
+        bool,
+        typer.Option("--show", help="Open the figure in a window (pan, zoom) after any --out."),
+    ] = False,
     title: PlotTitleOpt = None,
 ) -> None:
-    """A time series of one run: cwnd, RTT, goodput, airtime, one line per flow or node."""
+    """A time series of runs: cwnd, RTT, goodput, airtime, one line per flow or node."""
     from airtcp import plot, store
 
+    if out is None and not show:
+        _fail("--out FILE or --show is needed (where should the figure go?)")
     try:
-        plot.check_format(out)
-        plot.check_figure_path(out)
-        fig, data = plot.trace(source, kind, y, run=run, flow=flow, bin_s=bin_s, title=title)
+        if out is not None:
+            plot.check_format(out)
+            plot.check_figure_path(out)
+        fig, data = plot.trace(
+            sources,
+            kind,
+            y,
+            run=run,
+            where=where,
+            flow=flow,
+            bin_s=bin_s,
+            title=title,
+            t0_s=t0_s,
+            t1_s=t1_s,
+        )
     except (plot.PlotError, store.StoreError) as exc:
         _fail(str(exc))
     except (OSError, ValueError) as exc:  # an unreadable run directory
-        _fail(f"{source}: cannot read ({exc})")
-    _save_figure(fig, out)
-    typer.echo(f"written {out}: {data['line'].nunique()} line(s), {len(data)} points")
+        _fail(f"{', '.join(map(str, sources))}: cannot read ({exc})")
+    runs = f" of {data['run'].nunique()} runs" if "run" in data.columns else ""
+    what = f"{data['line'].nunique()} line(s){runs}, {len(data)} points"
+    if out is not None:
+        _save_figure(fig, out)
+        typer.echo(f"written {out}: {what}")
+    if show:
+        try:
+            plot.show(fig)
+        except plot.PlotError as exc:
+            if out is None:
+                _fail(str(exc))
+            typer.echo(f"warning: {exc}", err=True)
 
 
 @plot_app.command("sequence")
@@ -823,6 +881,103 @@ def plot_sequence_command(
     typer.echo(
         f"written {out}: {len(data.frames)} frames ({lost} lost), {len(data.tcp)} TCP events"
     )
+
+
+@plot_app.command("topology")
+def plot_topology_command(
+    source: Annotated[
+        Path,
+        typer.Argument(
+            help="A run directory (airtcp run --out) or a sweep store (with --run).",
+            show_default=False,
+        ),
+    ],
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            help="The figure file: .png, .svg or .pdf (may be left out with --show).",
+            show_default=False,
+        ),
+    ] = None,
+    run: Annotated[
+        str | None,
+        typer.Option("--run", help="Run hash or unique prefix (sweep store).", show_default=False),
+    ] = None,
+    show: Annotated[
+        bool, typer.Option("--show", help="Open the figure in a window after any --out.")
+    ] = False,
+    title: PlotTitleOpt = None,
+) -> None:
+    """Where the nodes are: positions, decode and carrier-sense ranges, wired links, mesh peers,
+    flow paths, mobility tracks."""
+    from airtcp import plot, store
+    from airtcp.topology import topology
+
+    if out is None and not show:
+        _fail("--out FILE or --show is needed (where should the figure go?)")
+    try:
+        if out is not None:
+            plot.check_format(out)
+            plot.check_figure_path(out)
+        fig, data = topology(source, run=run, title=title)
+    except (plot.PlotError, store.StoreError) as exc:
+        _fail(str(exc))
+    except (OSError, ValueError) as exc:  # an unreadable run directory
+        _fail(f"{source}: cannot read ({exc})")
+    if out is not None:
+        _save_figure(fig, out)
+        words = {"wired": "wired links", "mesh-peer": "mesh peer links", "flow": "flow hops"}
+        kinds = data.links["kind"].value_counts(sort=False).to_dict()
+        links = ", ".join(f"{n} {words[k]}" for k, n in kinds.items()) or "no links"
+        typer.echo(f"written {out}: {len(data.nodes)} nodes, {links}")
+    if show:
+        try:
+            plot.show(fig)
+        except plot.PlotError as exc:
+            if out is None:
+                _fail(str(exc))
+            typer.echo(f"warning: {exc}", err=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# airtcp report
+
+
+@app.command("report")
+def report_command(
+    source: Annotated[
+        Path,
+        typer.Argument(
+            help="A run directory (airtcp run --out) or a sweep store (with --run).",
+            show_default=False,
+        ),
+    ],
+    out: Annotated[
+        Path,
+        typer.Option("--out", help="The page to write: an .html file.", show_default=False),
+    ],
+    run: Annotated[
+        str | None,
+        typer.Option("--run", help="Run hash or unique prefix (sweep store).", show_default=False),
+    ] = None,
+    title: Annotated[
+        str | None, typer.Option("--title", help="Page title (default: the run's name).")
+    ] = None,
+) -> None:
+    """One run as a self-contained HTML page: tables, time series, topology (opens offline)."""
+    from airtcp import plot, store
+    from airtcp.report import ReportError, check_report_path, write_report
+
+    try:
+        check_report_path(out)
+        path = write_report(source, out, run=run, title=title)
+    except (ReportError, plot.PlotError, store.StoreError) as exc:
+        _fail(str(exc))
+    except OSError as exc:
+        _fail(f"{out}: cannot write ({exc.strerror or exc})")
+    size = path.stat().st_size
+    typer.echo(f"written {path}: {size / 1e3:.0f} kB, open it in a browser")
 
 
 # Exit status of a failure that is airtcp's fault, not the input's (sysexits.h EX_SOFTWARE).

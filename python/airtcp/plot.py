@@ -7,12 +7,14 @@ Two functions draw, each returning a matplotlib ``Figure`` and the data it shows
   over the swept parameter ``x``, one line per ``group``, with Student-t confidence intervals
   over the replications: the shape of every paper figure.
 - :func:`trace` reads one run (an ``airtcp run --out`` directory, a ``Result``, or a run of a
-  store) and draws a time series: cwnd, RTT, RTO, bytes in flight, goodput per time bin, MAC
-  airtime per node.
+  store), or several overlaid, and draws a time series: cwnd, RTT, RTO, bytes in flight,
+  goodput per time bin, MAC airtime per node, in the whole run or a time window.
 
-:func:`save` writes a figure atomically as PNG, SVG or PDF (chosen by the file suffix).
-Nothing here touches pyplot: figures are plain ``matplotlib.figure.Figure`` objects, rendered
-by the non-interactive Agg/SVG/PDF canvases, so no display is ever needed.
+:func:`save` writes a figure atomically as PNG, SVG or PDF (chosen by the file suffix);
+:func:`show` opens it in a window. Nothing else touches pyplot: figures are plain
+``matplotlib.figure.Figure`` objects, rendered by the non-interactive Agg/SVG/PDF canvases,
+so no display is needed but for :func:`show`. :func:`load_run` reads one run from wherever it
+is kept (airtcp.topology and airtcp.report draw from it).
 
 ``y`` (and ``x``, ``group``) of :func:`metric` name a column of the view ``runs``
 (``totals.goodput_bps``, ``param.retry_limit``, ``flow0.goodput_bps``) or, when no column has
@@ -46,8 +48,10 @@ __all__ = [
     "PlotError",
     "aggregate",
     "check_format",
+    "load_run",
     "metric",
     "save",
+    "show",
     "trace",
     "trace_y",
 ]
@@ -188,6 +192,27 @@ def save(fig: Figure, out: str | Path, dpi: int = 150) -> Path:
     ):
         fig.savefig(tmp, format=fmt, dpi=dpi, metadata=metadata)
     return path
+
+
+def show(fig: Figure) -> None:
+    """Open ``fig`` in a window of matplotlib's interactive backend and wait until it is
+    closed (pan and zoom with the toolbar). PlotError if the backend cannot open a window
+    (no display: matplotlib falls back to Agg; ``MPLBACKEND`` chooses)."""
+    import matplotlib
+    import matplotlib.pyplot as plt
+    from matplotlib._pylab_helpers import Gcf
+    from matplotlib.backends import BackendFilter, backend_registry
+
+    backend = matplotlib.get_backend()  # resolves the default: a GUI backend if one works
+    if backend.lower() in backend_registry.list_builtin(BackendFilter.NON_INTERACTIVE):
+        raise PlotError(
+            f"--show: matplotlib's backend {backend!r} cannot open a window (no display?); "
+            "write the figure with --out, or set MPLBACKEND to an interactive backend"
+        )
+    canvas = backend_registry.load_backend_module(backend).FigureCanvas
+    manager = canvas.new_manager(fig, 1)
+    Gcf._set_new_active_manager(manager)  # what pyplot.figure does for its own figures
+    plt.show()
 
 
 def _new_figure() -> tuple[Figure, Axes]:
@@ -501,7 +526,7 @@ def _metric_notes(table: pd.DataFrame, ci: float, failed: int) -> list[str]:
 
 
 # ---------------------------------------------------------------------------------------------
-# Time series of one run
+# Time series of one run or several
 
 
 @dataclass
@@ -515,18 +540,51 @@ class _Run:
     config: dict[str, Any] = field(default_factory=dict)
     present: list[str] = field(default_factory=list)
     hint: str = ""
+    # What tells the run from others in an overlay: its scenario, seed and overrides (a
+    # store's run: its parameters and replication); the parts all overlaid runs share are
+    # left out of their legend entries.
+    parts: list[str] = field(default_factory=list)
+    # Its name in an overlay when no part tells it from the others (a directory's name).
+    short: str = ""
+
+
+def _override_parts(overrides: Any) -> list[str]:
+    """The overrides a run was given, as ``key=value`` strings (``--set`` strings as given)."""
+    if isinstance(overrides, Mapping):
+        return [
+            f"{k}={json.dumps(v) if not isinstance(v, str) else v}" for k, v in overrides.items()
+        ]
+    if isinstance(overrides, Sequence) and not isinstance(overrides, str):
+        return [str(o) for o in overrides]
+    return []
+
+
+def _provenance_parts(
+    summary: Mapping[str, Any], provenance: Mapping[str, Any] | None
+) -> list[str]:
+    prov = provenance or {}
+    scenario = prov.get("scenario") if isinstance(prov.get("scenario"), Mapping) else {}
+    name = scenario.get("name") or summary.get("scenario") or "run"
+    seed = prov.get("seed", summary.get("seed"))
+    return [str(name), f"seed {seed}", *_override_parts(prov.get("overrides"))]
 
 
 def _from_result(result: Result, kind: str) -> _Run:
     table = result.traces.get(kind)
     frame = table.to_pandas() if table is not None else None
     name = result.summary.get("scenario", "run")
+    # What it was given (provenance.json read back, or the overrides of a run in memory);
+    # not result.provenance, which hashes the native module.
+    provenance = result._provenance
+    if provenance is None and result.given is not None:
+        provenance = {"overrides": result.given.overrides}
     return _Run(
         summary=result.summary,
         label=f"{name} (seed {result.summary.get('seed')})",
         tables={kind: frame},
         spec=result.spec,
         present=sorted(result.traces),
+        parts=_provenance_parts(result.summary, provenance),
     )
 
 
@@ -540,13 +598,16 @@ def _from_dir(path: Path, kind: str) -> _Run:
     frame = pq.read_table(file).to_pandas() if file.exists() else None
     present = sorted(p.stem for p in (path / "traces").glob("*.parquet"))
     name = summary.get("scenario", path.name)
-    return _Run(summary, f"{name} (seed {summary.get('seed')})", {kind: frame}, spec, {}, present)
+    prov_path = path / "provenance.json"
+    provenance = json.loads(prov_path.read_text(encoding="utf-8")) if prov_path.exists() else None
+    parts = _provenance_parts(summary, provenance if isinstance(provenance, Mapping) else None)
+    label = f"{name} (seed {summary.get('seed')})"
+    return _Run(summary, label, {kind: frame}, spec, {}, present, parts=parts, short=path.name)
 
 
-def _from_store(root: Path, kind: str, run: str | None) -> _Run:
-    from airtcp import store as store_module
-
-    con = store_module.connect(root)
+def _store_hashes(con: Any, root: Path, run: str | None) -> str:
+    """The hash of the stored run ``run`` names (a hash or a unique prefix; may be left out
+    when the store holds one run)."""
     rows = con.execute("SELECT run_hash, error FROM runs ORDER BY run_hash").fetchall()
     if run is None:
         if len(rows) != 1:
@@ -569,6 +630,11 @@ def _from_store(root: Path, kind: str, run: str | None) -> _Run:
     run_hash, error = chosen
     if error is not None:
         raise PlotError(f"run {run_hash}: failed, nothing to draw ({error})")
+    return str(run_hash)
+
+
+def _store_run(con: Any, run_hash: str, kind: str | None) -> _Run:
+    """Stored run ``run_hash`` with its ``kind`` trace (None: no trace read)."""
     cur = con.execute("SELECT * FROM runs WHERE run_hash = ?", [run_hash])
     names = [d[0] for d in cur.description or []]
     row = dict(zip(names, cur.fetchone() or (), strict=True))
@@ -581,7 +647,7 @@ def _from_store(root: Path, kind: str, run: str | None) -> _Run:
     }
     kinds = sorted(views - {"runs"})
     frame = None
-    if kind in views and kind != "runs":
+    if kind is not None and kind in views and kind != "runs":
         frame = con.execute(f'SELECT * FROM "{kind}" WHERE run_hash = ?', [run_hash]).df()
         frame = frame.drop(columns=["run_hash"])
     # Name the run by the parameters that vary across the store (the others say nothing).
@@ -601,7 +667,48 @@ def _from_store(root: Path, kind: str, run: str | None) -> _Run:
     hint = (
         f"trace kinds stored: {', '.join(kinds) or 'none'}; set traces.{kind} = true in the sweep"
     )
-    return _Run(summary, label, {kind: frame}, None, config, kinds, hint)
+    parts = [f"{c[len('param.') :]}={row[c]}" for c in params]
+    parts.append(f"replication {row.get('replication')}")
+    tables = {kind: frame} if kind is not None else {}
+    return _Run(summary, label, tables, None, config, kinds, hint, parts)
+
+
+def _from_store(root: Path, kind: str, run: str | None) -> _Run:
+    from airtcp import store as store_module
+
+    con = store_module.connect(root)
+    return _store_run(con, _store_hashes(con, root, run), kind)
+
+
+# Most runs one trace figure overlays (a legend of more says nothing).
+MAX_OVERLAY = 20
+
+
+def _from_store_where(
+    root: Path, kind: str, where: str, allow_external_access: bool = False
+) -> tuple[list[_Run], int]:
+    """The stored runs matching ``where`` that did not fail, and how many failed."""
+    import duckdb
+
+    from airtcp import store as store_module
+
+    con = store_module.connect(root, allow_external_access=allow_external_access)
+    sql = f"SELECT run_hash, error FROM runs WHERE ({where}) ORDER BY run_hash"
+    try:
+        rows = con.execute(sql).fetchall()
+    except duckdb.Error as exc:
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise PlotError(f"--where {where!r}: {first}") from None
+    ok = [h for h, error in rows if error is None]
+    if not ok:
+        failed = f" ({len(rows)} failed)" if rows else ""
+        raise PlotError(f"--where {where!r}: no successful run of {root} matches{failed}")
+    if len(ok) > MAX_OVERLAY:
+        raise PlotError(
+            f"--where {where!r}: matches {len(ok)} runs (allowed: at most {MAX_OVERLAY} in one "
+            "figure; narrow the condition, e.g. AND replication = 0)"
+        )
+    return [_store_run(con, h, kind) for h in ok], len(rows) - len(ok)
 
 
 def _source(source: str | Path | Result, kind: str, run: str | None) -> _Run:
@@ -624,6 +731,79 @@ def _source(source: str | Path | Result, kind: str, run: str | None) -> _Run:
         f"{path}: neither a run directory (summary.json, from `airtcp run --out`) nor a sweep "
         "store (runs/, from `airtcp sweep --out`)"
     )
+
+
+def load_run(source: str | Path | Result, run: str | None = None) -> Result:
+    """One run as a :class:`~airtcp.result.Result`, whatever holds it: an ``airtcp run --out``
+    directory (:meth:`Result.read`), a Result (itself), or a sweep store (``run``: its hash
+    or a unique prefix; the world spec is rebuilt from the stored scenario, the traces come
+    from the store's views). PlotError if there is no such run."""
+    from airtcp.result import Result
+
+    if isinstance(source, Result):
+        if run is not None:
+            raise PlotError("--run: only for a sweep store (the source is a single run)")
+        return source
+    path = Path(source)
+    if (path / "summary.json").is_file():
+        if run is not None:
+            raise PlotError(f"--run: only for a sweep store ({path} is a single run's directory)")
+        return Result.read(path)
+    if not (path / "runs").is_dir():
+        _source(path, "tcp", run)  # raises the message for what is there
+    import pyarrow as pa
+
+    from airtcp import store as store_module
+
+    con = store_module.connect(path)
+    run_hash = _store_hashes(con, path, run)
+    r = _store_run(con, run_hash, None)
+    traces = {}
+    for kind in r.present:
+        query = f'SELECT * EXCLUDE (run_hash) FROM "{kind}" WHERE run_hash = ?'
+        frame = con.execute(query, [run_hash]).df()
+        traces[kind] = pa.Table.from_pandas(frame, preserve_index=False)
+    row = con.execute(
+        "SELECT seed, params FROM runs WHERE run_hash = ?", [run_hash]
+    ).fetchone() or (None, "{}")
+    params = json.loads(row[1]) if isinstance(row[1], str) else {}
+    overrides = [f"{k}={json.dumps(v) if not isinstance(v, str) else v}" for k, v in params.items()]
+    provenance = {
+        "seed": row[0],
+        "scenario": {"name": r.summary.get("scenario"), "store": str(path), "run": run_hash},
+        "overrides": overrides,
+    }
+    mesh = any(n.get("mesh") for n in r.summary.get("nodes", []))
+    return Result(r.summary, traces, _store_spec(r.config, mesh), None, provenance)
+
+
+def _store_spec(config: Mapping[str, Any], mesh: bool = False) -> dict[str, Any] | None:
+    """The world spec of a stored run, rebuilt from its flattened scenario (``config.*``:
+    tables joined by dots, lists as JSON text); None if it does not validate. A table left
+    empty has no column: ``mesh`` says that the run had a ``[mesh]`` table (its summary has
+    mesh points), the one empty table that changes the world."""
+    from airtcp.config import Scenario, ScenarioError
+
+    nested: dict[str, Any] = {}
+    for key, value in config.items():
+        if value is None:
+            continue  # a key other runs of the store have
+        if isinstance(value, str) and value.startswith("["):
+            try:
+                value = json.loads(value)
+            except ValueError:
+                pass
+        node = nested
+        *heads, last = key.split(".")
+        for head in heads:
+            node = node.setdefault(head, {})
+        node[last] = value
+    if mesh:
+        nested.setdefault("mesh", {})
+    try:
+        return Scenario.from_dict(nested).to_world_spec()
+    except (ScenarioError, ValueError, TypeError, AttributeError):
+        return None
 
 
 def trace_y(kind: str, y: str | None) -> str:
@@ -650,11 +830,12 @@ def _nice_bin(seconds: float) -> float:
 MAX_BINS = 100_000
 
 
-def _edges(end_s: float, bin_s: float) -> np.ndarray:
-    edges = np.arange(0.0, end_s, bin_s)
+def _edges(end_s: float, bin_s: float, start_s: float = 0.0) -> np.ndarray:
+    """Bin edges from ``start_s`` to ``end_s``, ``bin_s`` apart (the last bin may be shorter)."""
+    edges = start_s + np.arange(0.0, end_s - start_s, bin_s)
     if edges.size > 1 and end_s - edges[-1] <= bin_s * 1e-9:
         edges = edges[:-1]  # rounding left a last bin of (almost) no width
-    return np.append(edges, end_s) if edges.size else np.array([0.0, end_s])
+    return np.append(edges, end_s) if edges.size else np.array([start_s, end_s])
 
 
 def _rate(times_s: np.ndarray, weights: np.ndarray, edges: np.ndarray) -> np.ndarray:
@@ -696,63 +877,184 @@ def _report_interval_s(run: _Run, flow: int, n: int) -> float:
     return float(run.summary.get("measured_seconds", 0.0)) / n
 
 
+def _window(t0_s: float | None, t1_s: float | None) -> tuple[float, float | None]:
+    """The time window ``--from``/``--to`` as (start, end or None); PlotError if empty."""
+    for name, value in (("--from", t0_s), ("--to", t1_s)):
+        if value is not None and not (math.isfinite(value) and value >= 0):
+            raise PlotError(f"{name}: {value!r} (allowed: a finite number of seconds >= 0)")
+    lo = float(t0_s) if t0_s is not None else 0.0
+    if t1_s is not None and t1_s <= lo:
+        raise PlotError(f"--to {t1_s:g} is not after --from {lo:g} (allowed: --to > --from)")
+    return lo, float(t1_s) if t1_s is not None else None
+
+
+def _runs_of(
+    sources: Sequence[str | Path | Result], kind: str, run: str | None, where: str | None
+) -> tuple[list[_Run], int]:
+    """Every run to draw, and how many runs ``where`` matched that failed."""
+    from airtcp.result import Result
+
+    if where is not None and run is not None:
+        raise PlotError("--where and --run: give one (--run picks one run, --where several)")
+    runs: list[_Run] = []
+    failed = 0
+    for source in sources:
+        if where is not None:
+            if isinstance(source, Result) or not (Path(source) / "runs").is_dir():
+                raise PlotError(f"--where: only for a sweep store ({source} is not one)")
+            some, bad = _from_store_where(Path(source), kind, where)
+            runs += some
+            failed += bad
+        else:
+            runs.append(_source(source, kind, run))
+    if len(runs) > MAX_OVERLAY:
+        raise PlotError(f"{len(runs)} runs: at most {MAX_OVERLAY} are drawn in one figure")
+    return runs, failed
+
+
+def _overlay_labels(runs: Sequence[_Run]) -> list[str]:
+    """A legend entry per run: what tells it from the others (its scenario, seed, overrides
+    or parameters that differ), else its own label; repeats get a number."""
+    shared = set(runs[0].parts).intersection(*(r.parts for r in runs[1:])) if runs else set()
+    labels = []
+    for r in runs:
+        # Traces switched on change what is recorded, not the run: they name nothing.
+        kept = [p for p in r.parts if p not in shared and not p.startswith("traces.")]
+        labels.append(", ".join(kept) if kept else r.short or r.label)
+    repeated = {label for label in labels if labels.count(label) > 1}
+    seen: dict[str, int] = {}
+    for i, label in enumerate(labels):
+        if label in repeated:
+            seen[label] = seen.get(label, 0) + 1
+            labels[i] = f"{label} #{seen[label]}"
+    return labels
+
+
+def _run_end_s(r: _Run, kind: str) -> float:
+    end_s = float(r.summary.get("sim_seconds") or 0.0)
+    frame = r.tables.get(kind)
+    if kind != "interval" and frame is not None and not frame.empty:
+        end_s = max(end_s, float(frame[_TIME_COLUMN[kind]].max()) * 1e-9)
+    return end_s
+
+
+def _run_frame(r: _Run, kind: str, flow: int | None) -> pd.DataFrame:
+    """The ``kind`` trace of one run (of one flow); PlotError if missing or empty."""
+    frame = r.tables.get(kind)
+    if frame is None:
+        present = ", ".join(r.present) or "none"
+        hint = r.hint or f"traces present: {present}; rerun with --set traces.{kind}=true"
+        raise PlotError(f"no {kind} trace for {r.label} ({hint})")
+    if flow is not None and "flow" in frame.columns:
+        flows = sorted(frame["flow"].dropna().unique().tolist())
+        frame = frame[frame["flow"] == flow]
+        if frame.empty:
+            raise PlotError(
+                f"--flow {flow}: no {kind} rows (flows in this trace: "
+                f"{', '.join(map(str, flows)) or 'none'})"
+            )
+    if frame.empty:
+        raise PlotError(
+            f"--kind {kind}: no rows in the {kind} trace of {r.label}" + _empty_hint(kind)
+        )
+    return frame
+
+
+# Kinds drawn as a step line that holds its value until the next sample: the sample before a
+# window's start is carried to the start.
+_HELD = ("tcp", "rates")
+
+
+def _clip(data: pd.DataFrame, kind: str, lo: float, hi: float | None) -> pd.DataFrame:
+    """The rows of ``data`` in the window [lo, hi] (a held value carried to ``lo``)."""
+    if lo <= 0 and hi is None:
+        return data
+    t = data["time_s"]
+    inside = data[(t >= lo) & ((t <= hi) if hi is not None else True)]
+    if kind not in _HELD or lo <= 0:
+        return inside.reset_index(drop=True)
+    before = data[t < lo].groupby("line", sort=False).tail(1).assign(time_s=lo)
+    order = {line: i for i, line in enumerate(dict.fromkeys(data["line"]))}
+    both = pd.concat([before, inside])
+    key = both["line"].map(order)
+    both = both.assign(_k=key).sort_values(["_k", "time_s"], kind="stable")
+    return both.drop(columns="_k").reset_index(drop=True)
+
+
 def trace(
-    source: str | Path | Result,
+    source: str | Path | Result | Sequence[str | Path | Result],
     kind: str = "tcp",
     y: str | None = None,
     *,
     run: str | None = None,
+    where: str | None = None,
     flow: int | None = None,
     bin_s: float | None = None,
     title: str | None = None,
+    t0_s: float | None = None,
+    t1_s: float | None = None,
 ) -> tuple[Figure, pd.DataFrame]:
-    """A time series of one run: one line per flow (per node for ``mac_tx``).
+    """A time series of one run or several overlaid: one line per flow (per node for
+    ``mac_tx``) of each run.
 
     ``source``: an ``airtcp run --out`` directory, a :class:`~airtcp.result.Result`, or a
-    sweep store (then ``run`` picks the run by its hash or a unique prefix). ``kind`` and
-    ``y`` (default: the kind's first) as in :data:`TRACE_KINDS`. Binned series (goodput,
-    event rates, airtime) use bins of ``bin_s`` seconds (default: about 100 over the run).
-    Returns the figure and its data: columns ``line``, ``time_s`` and ``value`` in the
-    plotted units.
+    sweep store (then ``run`` picks the run by its hash or a unique prefix, or ``where``, an
+    SQL condition on the view ``runs``, picks several); or a list of these, overlaid. ``kind``
+    and ``y`` (default: the kind's first) as in :data:`TRACE_KINDS`. Binned series (goodput,
+    event rates, airtime) use bins of ``bin_s`` seconds (default: about 100 over the run, or
+    over the window). ``t0_s``/``t1_s`` keep the window between them (seconds of simulated
+    time). Returns the figure and its data: columns ``line``, ``time_s`` and ``value`` in the
+    plotted units (with several runs, ``run`` first: each run's legend name).
     """
     y = trace_y(kind, y)
     if bin_s is not None and not (bin_s > 0 and math.isfinite(bin_s)):
         raise PlotError(f"--bin-s: {bin_s!r} (allowed: a finite number of seconds > 0)")
     if flow is not None and kind in ("mac_tx", "rates", "receptions", "positions"):
         raise PlotError(f"--flow: {kind} is drawn per node, not per flow (leave --flow out)")
-    r = _source(source, kind, run)
-    summary = r.summary
-    end_s = float(summary.get("sim_seconds") or 0.0)
-    if kind == "interval":
-        series = _interval_series(r, flow)
-    else:
-        frame = r.tables.get(kind)
-        if frame is None:
-            present = ", ".join(r.present) or "none"
-            hint = r.hint or f"traces present: {present}; rerun with --set traces.{kind}=true"
-            raise PlotError(f"no {kind} trace for {r.label} ({hint})")
-        time_col = _TIME_COLUMN[kind]
-        if flow is not None and "flow" in frame.columns:
-            flows = sorted(frame["flow"].dropna().unique().tolist())
-            frame = frame[frame["flow"] == flow]
-            if frame.empty:
-                raise PlotError(
-                    f"--flow {flow}: no {kind} rows (flows in this trace: "
-                    f"{', '.join(map(str, flows)) or 'none'})"
-                )
-        if frame.empty:
-            raise PlotError(
-                f"--kind {kind}: no rows in the {kind} trace of {r.label}" + _empty_hint(kind)
-            )
-        end_s = max(end_s, float(frame[time_col].max()) * 1e-9)
-        width = bin_s if bin_s is not None else _nice_bin(end_s)
-        if end_s / width > MAX_BINS:
-            raise PlotError(
-                f"--bin-s: {width!r} cuts the {end_s:.6g} s of the run into more than {MAX_BINS} "
-                f"bins (allowed: a number >= {end_s / MAX_BINS:.3g} seconds)"
-            )
-        series = _trace_series(kind, y, frame, summary, _edges(end_s, width))
-    data = pd.DataFrame(series, columns=["line", "time_s", "value"])
+    lo, hi = _window(t0_s, t1_s)
+    sources = list(source) if isinstance(source, list | tuple) else [source]
+    if not sources:
+        raise PlotError("no run to draw (give a run directory or a sweep store)")
+    runs, failed = _runs_of(sources, kind, run, where)
+    overlay = len(runs) > 1
+    frames = [None if kind == "interval" else _run_frame(r, kind, flow) for r in runs]
+    ends = [_run_end_s(r, kind) for r in runs]
+    end_s = max(ends)
+    if hi is None and lo >= end_s and end_s > 0:
+        raise PlotError(f"--from {lo:g}: after the end of the run ({end_s:g} s)")
+    span = (hi if hi is not None else end_s) - lo
+    width = bin_s if bin_s is not None else _nice_bin(span)
+    if span / width > MAX_BINS:
+        raise PlotError(
+            f"--bin-s: {width!r} cuts the {span:.6g} s drawn into more than {MAX_BINS} "
+            f"bins (allowed: a number >= {span / MAX_BINS:.3g} seconds)"
+        )
+    labels = _overlay_labels(runs) if overlay else [r.label for r in runs]
+    parts: list[pd.DataFrame] = []
+    empty: list[str] = []
+    for r, frame, run_end, label in zip(runs, frames, ends, labels, strict=True):
+        stop = min(hi, run_end) if hi is not None else run_end
+        if kind == "interval":
+            series = _interval_series(r, flow)
+        elif stop <= lo:
+            series = []
+        else:
+            assert frame is not None
+            series = _trace_series(kind, y, frame, r.summary, _edges(stop, width, lo))
+        data = _clip(pd.DataFrame(series, columns=["line", "time_s", "value"]), kind, lo, hi)
+        if data.empty:
+            empty.append(label)
+            continue
+        if overlay:
+            one = data["line"].nunique() == 1
+            lines = data["line"].map(lambda line, lb=label, one=one: lb if one else f"{lb}: {line}")
+            data = data.assign(line=lines)
+            data.insert(0, "run", label)
+        parts.append(data)
+    if not parts:
+        what = f"between {lo:g} and {hi:g} s" if hi is not None else f"after {lo:g} s"
+        raise PlotError(f"--from/--to: no {kind} data {what} (the run lasts {end_s:g} s)")
+    data = pd.concat(parts, ignore_index=True)
 
     fig, ax = _new_figure()
     binned = kind not in ("tcp", "rates", "receptions", "positions") and y != "delay"
@@ -764,18 +1066,33 @@ def trace(
             if kind == "positions":
                 style = "default"  # straight legs between the sampled positions
             ax.plot(sub["time_s"], sub["value"], drawstyle=style, label=str(line))
-    measured = summary.get("measured_seconds")
-    if isinstance(measured, int | float) and end_s and summary.get("sim_seconds"):
-        warmup = float(summary["sim_seconds"]) - float(measured)
-        if warmup > 0:
-            ax.axvline(warmup, color="0.5", linestyle=":", linewidth=1, label="end of warm-up")
+    warmups = sorted(
+        {
+            float(r.summary["sim_seconds"]) - float(r.summary["measured_seconds"])
+            for r in runs
+            if isinstance(r.summary.get("measured_seconds"), int | float)
+            and r.summary.get("sim_seconds")
+        }
+    )
+    shown_warmup = False
+    for warmup in warmups:
+        if warmup > 0 and warmup >= lo and (hi is None or warmup <= hi):
+            label = "_end of warm-up" if shown_warmup else "end of warm-up"
+            ax.axvline(warmup, color="0.5", linestyle=":", linewidth=1, label=label)
+            shown_warmup = True
     ax.set_xlabel("time [s]")
     ax.set_ylabel(TRACE_KINDS[kind][y][0])
-    ax.set_xlim(0, end_s or None)
+    right = hi if hi is not None else end_s
+    ax.set_xlim(lo, right if right > lo else None)
     ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=8)
-    ax.set_title(title if title is not None else f"{TRACE_KINDS[kind][y][0]}: {r.label}")
-    notes = _trace_notes(kind, y, data, bin_s if bin_s is not None else None, end_s)
+    ax.legend(fontsize=8 if data["line"].nunique() <= 8 else 6)
+    what = runs[0].label if not overlay else f"{len(runs)} runs"
+    ax.set_title(title if title is not None else f"{TRACE_KINDS[kind][y][0]}: {what}")
+    notes = _trace_notes(kind, y, data, width, span)
+    if overlay and empty:
+        notes.append(f"nothing to draw in the window for: {', '.join(empty)}")
+    if failed:
+        notes.append(f"{failed} failed run{'s' if failed != 1 else ''} excluded")
     _note(ax, notes)
     data.attrs["notes"] = notes
     return fig, data

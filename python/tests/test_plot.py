@@ -414,6 +414,10 @@ warmup_s = [0.1]
     )
     assert result.exit_code == 0, result.output
     assert (tmp_path / "rtt.pdf").read_bytes().startswith(b"%PDF")
+    # --where overlays the runs it matches, each named by what differs: its replication.
+    fig, data = plot.trace(out, "tcp", "rtt", where="replication >= 0")
+    assert data["run"].unique().tolist() == ["replication 0", "replication 1"]
+    assert fig.axes[0].get_title() == "smoothed RTT [ms]: 2 runs"
 
 
 def test_rates_trace_of_arf_steps_up_to_54(real_core, tmp_path):
@@ -433,3 +437,173 @@ def test_rates_trace_of_arf_steps_up_to_54(real_core, tmp_path):
     assert data["time_s"].iloc[-1] == pytest.approx(0.5)
     with pytest.raises(plot.PlotError, match="--flow: rates is drawn per node"):
         plot.trace(run_dir, "rates", flow=0)
+
+
+# --- trace: several runs, a time window, --show -------------------------------------------------
+
+
+def _tcp_result(overrides: list[str], cwnd: list[int]) -> Result:
+    tcp = {
+        "time_ns": [0, 500_000_000],
+        "flow": [0, 0],
+        "cwnd": cwnd,
+        "ssthresh": [2**31 - 1, 5],
+        "srtt_ns": [20_000_000, 30_000_000],
+        "rto_ns": [200_000_000, 200_000_000],
+        "in_flight_bytes": [14600, 7300],
+        "ca_state": ["open", "open"],
+    }
+    summary = {
+        "scenario": "synthetic",
+        "seed": 1,
+        "sim_seconds": 1.0,
+        "measured_seconds": 1.0,
+        "flows": [{"src": "sta1", "dst": "ap"}],
+        "nodes": [{"name": "ap"}, {"name": "sta1"}],
+    }
+    provenance = {"seed": 1, "scenario": {"name": "synthetic"}, "overrides": overrides}
+    return Result(summary, {"tcp": tcp}, provenance=provenance)
+
+
+def test_overlay_names_each_run_by_what_tells_it_apart():
+    a = _tcp_result(["duration_s=1", "cc=reno"], [10, 5])
+    b = _tcp_result(["duration_s=1", "cc=cubic"], [20, 8])
+    fig, data = plot.trace([a, b], "tcp", "cwnd")
+    labels = [ln.get_label() for ln in fig.axes[0].get_lines()]
+    assert labels == ["cc=reno", "cc=cubic"], (
+        "what both share (scenario, seed, duration) is left out"
+    )
+    assert list(data.columns) == ["run", "line", "time_s", "value"]
+    assert data.groupby("run", sort=False)["value"].apply(list).to_dict() == {
+        "cc=reno": [10.0, 5.0],
+        "cc=cubic": [20.0, 8.0],
+    }
+    assert fig.axes[0].get_title() == "cwnd [segments]: 2 runs"
+    # Runs nothing tells apart are numbered.
+    _, data = plot.trace([a, a], "tcp", "cwnd")
+    assert data["run"].unique().tolist() == ["synthetic (seed 1) #1", "synthetic (seed 1) #2"]
+
+
+def test_overlay_of_run_directories_falls_back_to_their_names(tmp_path):
+    for name, cwnd in (("base", [10, 5]), ("other", [20, 8])):
+        _tcp_result(["duration_s=1"], cwnd).write(tmp_path / name)
+    _, data = plot.trace([tmp_path / "base", tmp_path / "other"], "tcp", "cwnd")
+    assert data["run"].unique().tolist() == ["base", "other"]
+
+
+def test_window_carries_a_held_value_to_its_start():
+    result = _tcp_result([], [10, 5])
+    fig, data = plot.trace(result, "tcp", "cwnd", t0_s=0.25, t1_s=0.75)
+    assert data["time_s"].tolist() == [0.25, 0.5] and data["value"].tolist() == [10.0, 5.0]
+    assert fig.axes[0].get_xlim() == (0.25, 0.75)
+    # Binned series are binned from the window's start.
+    mac = {
+        "start_ns": [0, 600_000_000],
+        "end_ns": [300_000_000, 700_000_000],
+        "node": [1, 1],
+        "dst": [0, 0],
+        "kind": ["data", "data"],
+        "bytes": [1000, 500],
+        "retry": [False, False],
+        "outcome": ["ok", "ok"],
+    }
+    _, data = plot.trace(
+        _result({"mac_tx": mac}), "mac_tx", "airtime", t0_s=0.25, t1_s=0.75, bin_s=0.25
+    )
+    assert data["time_s"].tolist() == pytest.approx([0.375, 0.625])
+    assert data["value"].tolist() == pytest.approx([0.2, 0.4])
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "needle"),
+    [
+        ({"t0_s": 0.5, "t1_s": 0.5}, "--to 0.5 is not after --from 0.5"),
+        ({"t0_s": -1.0}, "--from: -1.0 (allowed: a finite number of seconds >= 0)"),
+        ({"t0_s": 2.0}, "--from 2: after the end of the run (1 s)"),
+        ({"t0_s": 0.6, "t1_s": 0.7, "y": "rtt"}, None),  # a held value: drawn
+    ],
+)
+def test_window_errors(kwargs, needle):
+    result = _tcp_result([], [10, 5])
+    if needle is None:
+        _, data = plot.trace(result, "tcp", **kwargs)
+        assert data["value"].tolist() == [30.0]
+        return
+    with pytest.raises(plot.PlotError) as exc:
+        plot.trace(result, "tcp", **kwargs)
+    assert needle in str(exc.value)
+
+
+def test_where_picks_runs_of_a_store_only(store, tmp_path, monkeypatch):
+    with pytest.raises(plot.PlotError, match="--where and --run: give one"):
+        plot.trace(store, "interval", where="seed < 3", run="00")
+    _tcp_result([], [1, 2]).write(tmp_path / "run")
+    with pytest.raises(plot.PlotError, match="--where: only for a sweep store"):
+        plot.trace(tmp_path / "run", "tcp", where="seed < 3")
+    monkeypatch.setattr(plot, "MAX_OVERLAY", 5)
+    with pytest.raises(plot.PlotError, match=r"matches 12 runs \(allowed: at most 5"):
+        plot.trace(store, "interval", where="seed < 999")
+    with pytest.raises(plot.PlotError, match="no successful run of .* matches"):
+        plot.trace(store, "interval", where="seed = 999")
+
+
+def test_cli_trace_overlay_window_and_show(tmp_path, monkeypatch):
+    import matplotlib
+
+    matplotlib.use("agg", force=True)  # no window, whatever the machine has
+    for name, overrides in (("a", ["cc=reno"]), ("b", ["cc=cubic"])):
+        _tcp_result(overrides, [10, 5]).write(tmp_path / name)
+    out = tmp_path / "cwnd.png"
+    runs = [str(tmp_path / "a"), str(tmp_path / "b")]
+    result = invoke("trace", *runs, "--from", "0.25", "--to", "0.75", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert "2 line(s) of 2 runs, 4 points" in result.stdout and out.is_file()
+    # --show: with Agg no window opens; with --out the figure is still written.
+    out.unlink()
+    result = invoke("trace", *runs, "--show", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert out.is_file() and "warning: --show: matplotlib's backend 'agg'" in result.stderr
+    assert_user_error(invoke("trace", *runs, "--show"), "--show: matplotlib's backend 'agg'")
+    assert_user_error(invoke("trace", *runs), "--out FILE or --show is needed")
+    assert_user_error(invoke("trace", runs[0], "--to", "0", "--out", str(out)), "--to 0 is not")
+
+
+FAKE_BACKEND = """
+from matplotlib._pylab_helpers import Gcf
+from matplotlib.backend_bases import FigureCanvasBase, FigureManagerBase
+
+SHOWN = []
+
+
+class FigureManager(FigureManagerBase):
+    def show(self):
+        SHOWN.append(self.canvas.figure.axes[0].get_title())
+
+    @classmethod
+    def pyplot_show(cls, *, block=None):
+        for manager in Gcf.get_all_fig_managers():
+            manager.show()
+
+
+class FigureCanvas(FigureCanvasBase):
+    manager_class = FigureManager
+"""
+
+
+def test_show_hands_the_figure_to_an_interactive_backend(tmp_path, monkeypatch):
+    import importlib
+
+    import matplotlib
+    import matplotlib.pyplot as plt
+
+    (tmp_path / "airtcp_fake_backend.py").write_text(FAKE_BACKEND)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    fake = importlib.import_module("airtcp_fake_backend")
+    fig, _ = plot.trace(_tcp_result([], [10, 5]), "tcp", "cwnd", title="shown")
+    matplotlib.use("module://airtcp_fake_backend", force=True)
+    try:
+        plot.show(fig)
+    finally:
+        plt.close("all")
+        matplotlib.use("agg", force=True)
+    assert fake.SHOWN == ["shown"]
