@@ -3,9 +3,12 @@
 >>> import airtcp
 >>> result = airtcp.run("examples/bss-udp-saturation.toml", seed=1, overrides={"stations": 5})
 >>> result.flows  # a pyarrow.Table
+>>> runs = airtcp.sweep("examples/bss-tcp-bulk.toml", {"stations": [1, 5]}, seeds=3)
+>>> runs  # a pandas.DataFrame, one row per run
 
 Scenarios are TOML files or dicts (docs/scenarios.md); :func:`load` validates one into a
-:class:`Scenario`, :func:`run` simulates it and returns a :class:`Result`.
+:class:`Scenario`, :func:`run` simulates it and returns a :class:`Result`; ``sweep`` runs one
+over a grid and seeds into a resumable store (docs/sweeps.md, "From Python").
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ _LAZY = {
     "load": "airtcp.config",
     "Result": "airtcp.result",
     "run": "airtcp.run",
+    "sweep": "airtcp.sweep",  # the module itself, callable: airtcp.sweep(...) and .read_runs
 }
 
 
@@ -62,6 +66,8 @@ def _version() -> str:
 def __getattr__(name: str) -> Any:
     if name == "__version__":
         value: Any = _version()
+    elif name == "sweep":
+        value = import_module(_LAZY[name])
     elif name in _LAZY:
         value = getattr(import_module(_LAZY[name]), name)
     else:
@@ -85,4 +91,4 @@ class _Package(types.ModuleType):
 
 sys.modules[__name__].__class__ = _Package
 
-__all__ = ["Result", "Scenario", "ScenarioError", "__version__", "load", "run"]
+__all__ = ["Result", "Scenario", "ScenarioError", "__version__", "load", "run", "sweep"]

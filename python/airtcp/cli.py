@@ -1,7 +1,7 @@
 """The ``airtcp`` command line.
 
-    airtcp run SCENARIO.toml [--seed N] [--set key=value ...] [--json] [--quiet] [--all]
-                             [--out DIR] [--pcap DIR] [--force]
+    airtcp run SCENARIO.toml [--seed N | --seeds 1-5 [--workers N]] [--set key=value ...]
+                             [--json] [--quiet] [--all] [--out DIR] [--pcap DIR] [--force]
     airtcp analytic bianchi --stations N --standard 80211a [...]
     airtcp analytic tmt --standard 80211b [...]
     airtcp validate [--out results/validation] [--duration-s 30] [--seeds 3]
@@ -113,7 +113,23 @@ def _root(
 @app.command("run")
 def run_command(
     scenario: Annotated[Path, typer.Argument(help="Scenario TOML file.", show_default=False)],
-    seed: Annotated[int, typer.Option(help="Random seed; a run is a pure function of it.")] = 1,
+    seed: Annotated[
+        int | None,
+        typer.Option(help="Random seed; a run is a pure function of it.", show_default="1"),
+    ] = None,
+    seeds: Annotated[
+        str | None,
+        typer.Option(
+            "--seeds",
+            help="Run each of these seeds and print each flow's mean and 95 % Student-t "
+            "interval: 1-5, 1,3,7, 1-3,10, or N for 1 to N (not with --seed).",
+            show_default=False,
+        ),
+    ] = None,
+    workers: Annotated[
+        int,
+        typer.Option(help="With --seeds: worker processes (0: all cores).", min=0),
+    ] = 1,
     set_: Annotated[
         list[str] | None,
         typer.Option(
@@ -123,13 +139,19 @@ def run_command(
         ),
     ] = None,
     as_json: Annotated[
-        bool, typer.Option("--json", help="Print the summary as one JSON line.")
+        bool,
+        typer.Option(
+            "--json",
+            help="Print the summary as one JSON line (with --seeds: every seed's summary and "
+            "the aggregate).",
+        ),
     ] = False,
     out: Annotated[
         Path | None,
         typer.Option(
             help="Write summary.json, Parquet tables, the scenario as given and "
-            "provenance.json into this new directory."
+            "provenance.json into this new directory (with --seeds: seed-S/ per seed and "
+            "aggregate.json)."
         ),
     ] = None,
     pcap: Annotated[
@@ -158,13 +180,31 @@ def run_command(
         ),
     ] = False,
 ) -> None:
-    """Run one scenario and print its flows and nodes."""
+    """Run one scenario and print its flows and nodes; with --seeds, each flow's mean and
+    interval over the seeds."""
     from airtcp.config import Scenario, ScenarioError, apply_overrides, apply_value_overrides
     from airtcp.config.load import loads_toml, read_toml_text
     from airtcp.outpath import OutputExistsError, check_out_dir
     from airtcp.provenance import Given
     from airtcp.run import run
+    from airtcp.seeds import SeedsError, parse_seeds
 
+    seed_list = None
+    try:
+        if seeds is not None:
+            if seed is not None:
+                raise SeedsError(
+                    "--seeds: not with --seed (allowed: one of them; --seeds 1-5 runs seeds 1 "
+                    "to 5, --seed 5 seed 5 alone)"
+                )
+            if pcap is not None:
+                raise SeedsError("--pcap: one run at a time (allowed: --seed, not --seeds)")
+            seed_list = parse_seeds(seeds)
+        elif workers != 1:
+            raise SeedsError("--workers: only with --seeds (one run is one process)")
+    except SeedsError as exc:
+        _fail(str(exc))
+    seed = 1 if seed is None else seed
     try:
         text = read_toml_text(scenario)
         data = loads_toml(text, str(scenario))
@@ -192,6 +232,10 @@ def run_command(
     except OSError as exc:
         _fail(f"{scenario}: cannot read ({exc.strerror or exc})")
 
+    if seed_list is not None:
+        given = Given.of(text, scenario, overrides)
+        _run_seeds(config, seed_list, given, out, force, workers, as_json, quiet, show_all)
+        return
     try:
         result = run(config, seed=seed, given=Given.of(text, scenario, overrides))
     except ScenarioError as exc:
@@ -225,6 +269,71 @@ def run_command(
             for w in warnings:
                 line = f"warning: {w['path']}: {w['message']} ({w['code']})"
                 console.print(line, style="yellow", markup=False, highlight=False, soft_wrap=True)
+
+
+def _run_seeds(
+    config: Any,
+    seeds: list[int],
+    given: Any,
+    out: Path | None,
+    force: bool,
+    workers: int,
+    as_json: bool,
+    quiet: bool,
+    show_all: bool,
+) -> None:
+    """``airtcp run --seeds``: each seed's run, then each flow's figures and the totals as a
+    mean with a 95 % Student-t interval (airtcp.seeds)."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    from airtcp import seeds as sd
+    from airtcp.config import ScenarioError
+
+    err = Console(stderr=True)
+    # A bar on a terminal only: piped or captured output stays the tables alone.
+    columns = (TextColumn("[bold]seeds"), BarColumn(), MofNCompleteColumn())
+    with Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as bar:
+        task = bar.add_task("seeds", total=len(seeds))
+        try:
+            results = sd.run_seeds(
+                config,
+                seeds,
+                workers=workers,
+                given=given,
+                on_done=lambda _seed: bar.advance(task),
+            )
+        except (ScenarioError, sd.SeedsError) as exc:
+            bar.stop()
+            _fail(str(exc))
+        except ModuleNotFoundError as exc:
+            _core_missing(exc)
+    agg = sd.aggregate([r.summary for r in results], seeds)
+    if out is not None:
+        try:
+            sd.write_seeds(out, results, agg, replace=force)
+        except OSError as exc:
+            _fail(str(exc))
+    if as_json:
+        summaries = [r.summary for r in results]
+        sys.stdout.write(_json_line({"seeds": seeds, "summaries": summaries, "aggregate": agg}))
+        sys.stdout.flush()
+        return
+    if quiet:
+        typer.echo(sd.aggregate_line(agg))
+        return
+    console = Console()
+    sd.print_aggregate(agg, console, max_rows=None if show_all else MAX_ROWS)
+    if out is not None:
+        console.print(f"written to {out}", soft_wrap=True, highlight=False)
+    # Each warning once, with the seeds whose runs gave it.
+    warned: dict[str, list[int]] = {}
+    for s, r in zip(seeds, results, strict=True):
+        for w in r.summary.get("warnings") or []:
+            warned.setdefault(f"warning: {w['path']}: {w['message']} ({w['code']})", []).append(s)
+    for line, where in warned.items():
+        line += "" if len(where) == len(seeds) else f" (seeds {sd.seeds_text(where)})"
+        console.print(line, style="yellow", markup=False, highlight=False, soft_wrap=True)
 
 
 def _print_result(

@@ -126,10 +126,12 @@ def _own_temporary(name: str) -> bool:
     return name.startswith(".partial-")
 
 
-def _foreign(directory: Path, listed: set[str]) -> str | None:
+def _foreign(directory: Path, listed: set[str], nested: bool = True) -> str | None:
     """The first entry of ``directory`` that airtcp did not write, or None: an entry the
     marker does not list, or, inside a listed directory (a run's ``traces``), anything but
-    a regular file ending in ``.parquet``."""
+    a regular file ending in ``.parquet``; with ``nested``, a listed directory with a marker
+    of its own (each seed's run directory of ``run --seeds --out``) is checked against that
+    marker (one level deep)."""
     for entry in _entries(directory):
         if entry == MARKER or _own_temporary(entry):
             continue
@@ -138,7 +140,12 @@ def _foreign(directory: Path, listed: set[str]) -> str | None:
         path = directory / entry
         if path.is_symlink():
             return entry
-        if path.is_dir():
+        own = _marker(path) if nested and path.is_dir() else None
+        if own is not None:
+            found = _foreign(path, _listed(own), nested=False)
+            if found is not None:
+                return f"{entry}/{found}"
+        elif path.is_dir():
             for inner in sorted(path.iterdir()):
                 if inner.is_symlink() or not inner.is_file() or inner.suffix != ".parquet":
                     return f"{entry}/{inner.name}"

@@ -1,5 +1,9 @@
 """Sweeps: a base scenario, a parameter grid and replications, run once each and stored.
 
+From Python, ``airtcp.sweep(scenario, grid, seeds=5, store="results/x")`` runs a scenario over
+a grid and returns one row per run as a pandas DataFrame, resuming the store (:func:`sweep`;
+this module is callable: the machinery below keeps its names, ``airtcp.sweep.read_runs``).
+
 A sweep file (TOML)::
 
     base = "chain-tcp.toml"          # a scenario file, relative to the sweep file
@@ -26,18 +30,21 @@ rerun skips what is stored and a killed sweep loses at most the runs in flight.
 from __future__ import annotations
 
 import hashlib
+import inspect
 import itertools
 import json
 import logging
 import math
 import os
+import sys
 import tomllib
 import traceback
+import types
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -49,6 +56,9 @@ from airtcp.config.scan import check_toml_text
 from airtcp.outpath import OutputExistsError, atomic_file, check_out_dir, claim_directory
 from airtcp.result import flatten
 
+if TYPE_CHECKING:
+    import pandas as pd
+
 __all__ = [
     "RunSpec",
     "SweepError",
@@ -57,6 +67,7 @@ __all__ = [
     "load_sweep",
     "parse_grid_options",
     "run_sweep",
+    "sweep",
 ]
 
 
@@ -75,6 +86,10 @@ class SweepSpec:
     # differ only in these get the same seed, so a comparison across them is paired. A zip
     # key pairs its whole zip.
     paired: tuple[str, ...] = ()
+    # Explicit run seeds (``airtcp.sweep(..., seeds=[1, 2, 3])``): every grid point runs once
+    # with each, replication i with seeds[i], as ``airtcp run --seed`` would; `seed`,
+    # `replications` and `paired` then play no part. Empty: seeds derived as above.
+    seeds: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -386,10 +401,14 @@ def expand(spec: SweepSpec) -> list[RunSpec]:
                 )
         except ScenarioError as exc:
             raise SweepError(f"run {_short(params, 200)}: {exc}") from None
-        for rep in range(spec.replications):
+        for rep in range(len(spec.seeds) or spec.replications):
             # The seed: from the sweep seed, the canonical spec of the run with its paired keys
-            # at their first values, and the replication.
-            seed = int(_digest(str(spec.seed), seed_specs[key], str(rep))[:15], 16)
+            # at their first values, and the replication; or the explicit seed as given.
+            seed = (
+                spec.seeds[rep]
+                if spec.seeds
+                else int(_digest(str(spec.seed), seed_specs[key], str(rep))[:15], 16)
+            )
             run_hash = _digest(canonical, str(seed), __version__)[:32]
             runs.append(RunSpec(params, rep, config, seed, run_hash))
     return runs
@@ -522,12 +541,28 @@ def run_sweep(
     Every executor stores the same rows: a run is a pure function of its config and seed.
     """
     check_executor(out, workers, dask, dask_local)
+    return _run_missing(
+        expand(spec), out, workers=workers, dask=dask, dask_local=dask_local, on_done=on_done
+    )
+
+
+def _run_missing(
+    runs: Sequence[RunSpec],
+    out: str | Path,
+    *,
+    workers: int | None = None,
+    dask: str | None = None,
+    dask_local: int | None = None,
+    on_done: Callable[[dict[str, Any]], None] | None = None,
+) -> tuple[int, int]:
+    """Run and store each of ``runs`` not yet stored under ``out`` (checked by
+    :func:`check_executor`); return (ran, skipped)."""
     out = Path(out)
-    runs = expand(spec)
     if out.is_dir():
         _remove_leftovers(out)
     done = stored_hashes(out)
-    todo = [r for r in runs if r.run_hash not in done]
+    # Each run once: two grid points that give the same run (the same spec and seed) share it.
+    todo = list({r.run_hash: r for r in runs if r.run_hash not in done}.values())
     claimed = False
 
     def store(result: tuple[dict[str, Any], dict[str, pa.Table]]) -> None:
@@ -648,3 +683,274 @@ def read_runs(out: str | Path) -> pa.Table:
     for r in rows:
         columns.update(dict.fromkeys(r))
     return pa.Table.from_pylist([{c: r.get(c) for c in columns} for r in rows])
+
+
+# ---------------------------------------------------------------------------------------------
+# airtcp.sweep(...): a sweep from Python, returned as a pandas DataFrame
+
+# Largest explicit run seed: the store keeps seeds as signed 64-bit integers.
+_MAX_EXPLICIT_SEED = 2**63 - 1
+_SEEDS_ALLOWED = (
+    f"a number of replications 1..{MAX_RUNS}, each with a seed derived as `airtcp sweep` "
+    "derives it, or a non-empty list of distinct run seeds 0..2^63-1"
+)
+# The columns of sweep()'s DataFrame come in this order, by their first matching prefix; the
+# rest (airtcp_version, params, config.*, summary_json, traceback) after them.
+_FRAME_ORDER = ("run_hash", "seed", "replication", "param.", "totals.", "flow", "events")
+_FRAME_ORDER += ("wall_seconds", "error")
+# A flow's figures that come first among its columns (then the others, sorted).
+_FLOW_FIRST = ("kind", "src", "dst", "goodput_bps", "active_goodput_bps", "loss_ratio")
+_FLOW_FIRST += ("mean_delay_s", "transfer_throughput_bps", "delivered_packets", "lost_packets")
+_FLOW_FIRST += ("tcp.retransmissions", "tcp.timeouts", "tcp.rtt_mean_s")
+
+
+def _plain(value: Any) -> Any:
+    """A NumPy scalar as the Python number it holds (an axis from numpy.linspace)."""
+    if type(value).__module__ == "numpy" and hasattr(value, "item"):
+        return value.item()
+    return value
+
+
+def _as_list(value: Any) -> Any:
+    """A tuple, range, NumPy array or pandas Series as a list of plain values; else ``value``."""
+    if hasattr(value, "tolist") and not isinstance(value, str | bytes):
+        value = value.tolist()
+    if isinstance(value, tuple | range):
+        value = list(value)
+    return [_plain(v) for v in value] if isinstance(value, list) else _plain(value)
+
+
+def _frame_base(scenario: Any) -> dict[str, Any]:
+    """The scenario ``airtcp.sweep`` was given (a path, a dict or a Scenario) as a dict."""
+    if isinstance(scenario, Scenario):
+        # What the user set, not the defaults: re-validated, it gives the same scenario.
+        return scenario.model_dump(mode="python", exclude_unset=True)
+    if isinstance(scenario, str | os.PathLike):
+        what = str(scenario)
+        try:
+            data = load_toml(scenario)
+        except FileNotFoundError:
+            raise ScenarioError(f"scenario: {what}: no such scenario file") from None
+        except OSError as exc:
+            raise ScenarioError(f"scenario: {what}: cannot read ({exc.strerror or exc})") from None
+    elif isinstance(scenario, Mapping):
+        check_plain(scenario, "scenario")
+        what, data = "the dict", dict(scenario)
+    else:
+        raise ScenarioError(
+            f"scenario: a {type(scenario).__name__} (allowed: a scenario file's path, a dict "
+            "or an airtcp.Scenario)"
+        )
+    fields = [k for k in _SWEEP_FIELDS if k in data]
+    if fields:
+        raise ScenarioError(
+            f"scenario: {what} is a sweep file (it has {', '.join(fields)}; allowed: a "
+            "scenario: pass the sweep file's base with grid= and seeds=, or run the file with "
+            "`airtcp sweep`)"
+        )
+    return data
+
+
+def _frame_axis(key: Any, values: Any) -> list[Any]:
+    """One axis of ``grid=``: a list (tuple, range, array) of values, or a range as a dict
+    ``{"start", "stop", "step"}`` (stop included), checked as a sweep file's."""
+    if not isinstance(key, str) or not key.strip():
+        raise ScenarioError(
+            f"grid: key {_short(key)} (allowed: a dotted scenario key, e.g. 'stations' or "
+            "'mac.short_retry_limit')"
+        )
+    where = f"grid[{_short(key)}]"
+    values = _as_list(values)
+    if not isinstance(values, list | dict):
+        raise ScenarioError(
+            f"{where}: {_short(values)} (allowed: a list of values, e.g. [1, 5, 10], or "
+            "{'start': 1, 'stop': 9, 'step': 2})"
+        )
+    try:
+        return _values(key, values, where)
+    except SweepError as exc:
+        raise ScenarioError(str(exc)) from None
+
+
+def _frame_seeds(seeds: Any) -> tuple[int, tuple[int, ...]]:
+    """(replications, explicit seeds) of ``seeds=``: a count (seeds derived) or a list."""
+    seeds = _as_list(seeds)
+    if isinstance(seeds, int) and not isinstance(seeds, bool):
+        if not 1 <= seeds <= MAX_RUNS:
+            raise ScenarioError(f"seeds: {seeds} (allowed: {_SEEDS_ALLOWED})")
+        return seeds, ()
+    if not isinstance(seeds, list) or not seeds:
+        raise ScenarioError(f"seeds: {_short(seeds)} (allowed: {_SEEDS_ALLOWED})")
+    seen: set[int] = set()
+    for s in seeds:
+        if isinstance(s, bool) or not isinstance(s, int) or not 0 <= s <= _MAX_EXPLICIT_SEED:
+            raise ScenarioError(f"seeds: {_short(s)} in the list (allowed: {_SEEDS_ALLOWED})")
+        if s in seen:
+            raise ScenarioError(f"seeds: {s} given twice (allowed: {_SEEDS_ALLOWED})")
+        seen.add(s)
+    if len(seeds) > MAX_RUNS:
+        raise ScenarioError(f"seeds: {len(seeds)} seeds (allowed: at most {MAX_RUNS})")
+    return len(seeds), tuple(seeds)
+
+
+def _frame_record(run: RunSpec, row: Mapping[str, Any]) -> dict[str, Any]:
+    """One run's row of the DataFrame: the stored row, with this sweep's parameters and
+    replication (a run stored by another sweep keeps its row) and each flow's figures."""
+    rec: dict[str, Any] = {"run_hash": run.run_hash, "seed": run.seed}
+    rec["replication"] = run.replication
+    rec.update({f"param.{k}": v for k, v in run.params.items()})
+    rec.update((k, v) for k, v in row.items() if k.startswith("totals."))
+    summary = json.loads(row["summary_json"]) if row.get("summary_json") else {}
+    for i, flow in enumerate(summary.get("flows", [])):
+        figures = flatten(flow, ".")
+        # The stored summary's keys are sorted: the main figures first, then the others.
+        for k in sorted(figures, key=lambda k: _FLOW_FIRST.index(k) if k in _FLOW_FIRST else 99):
+            if k != "id" and not isinstance(figures[k], list):
+                rec[f"flow{i}.{k}"] = figures[k]  # flow<i>.goodput_bps as stored, and the rest
+    rec["params"] = json.dumps(run.params, sort_keys=True)
+    for k, v in row.items():
+        if not k.startswith("param.") and k not in ("params", "replication"):
+            rec.setdefault(k, v)
+    return rec
+
+
+def _frame_rank(column: str) -> int:
+    return next((i for i, p in enumerate(_FRAME_ORDER) if column.startswith(p)), len(_FRAME_ORDER))
+
+
+def sweep(
+    scenario: Scenario | Mapping[str, Any] | str | os.PathLike[str],
+    grid: Mapping[str, Any] | None = None,
+    *,
+    seeds: int | Sequence[int] = 1,
+    store: str | os.PathLike[str] | None = None,
+    workers: int | None = None,
+    overrides: Mapping[str, object] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> pd.DataFrame:
+    """Run ``scenario`` over the cartesian product of ``grid``, each point with ``seeds``, and
+    return one row per run as a pandas DataFrame; runs already in ``store`` are read, not run.
+
+    - ``scenario``: a scenario file's path, a dict or a :class:`~airtcp.Scenario`, as
+      :func:`airtcp.run` takes; ``overrides`` (dotted keys, Python values) apply to it first.
+    - ``grid``: ``{dotted key: values}``; values a list (tuple, range, NumPy array) or a range
+      ``{"start": 1, "stop": 9, "step": 2}`` (stop included). A key is in ``grid`` or in
+      ``overrides``, not both. None: one point.
+    - ``seeds``: an integer N runs each point N times (replications 0..N-1), each with a seed
+      derived as ``airtcp sweep`` derives it: from sweep seed 1, the run's canonical world spec
+      and the replication, so the same point and replication always get the same seed, points
+      get independent seeds, and a larger N keeps the first runs. A list runs each point once
+      with each seed as given (``seeds=[1, 2, 3]``), as ``airtcp run --seed`` does. Either
+      way the ``seed`` column is the run's seed: ``airtcp.run(scenario, seed=row.seed,
+      overrides={**overrides, **params})`` (or ``airtcp run FILE --seed S --set ...``) gives
+      the same result, bit for bit.
+    - ``store``: a sweep store directory (new, empty, or one airtcp made; ``airtcp sweep
+      --out`` stores read the same). A run whose row is stored is read, not run again, so a
+      rerun after a crash or with more grid values or seeds runs only the missing runs. None:
+      a temporary store, removed before returning (its traces with it).
+    - ``workers``: worker processes; None or 0: all cores.
+    - ``progress(done, total)``: called after each run that is computed (not read), with the
+      runs computed so far and the runs this call computes.
+
+    Columns, in this order: ``run_hash``, ``seed``, ``replication``, ``param.<key>`` per grid
+    key, ``totals.*``, ``flow<i>.*`` (each flow's figures from the summary: ``goodput_bps``,
+    ``active_goodput_bps``, ``loss_ratio``, ``mean_delay_s``, ``tcp.retransmissions``,
+    ``tcp.rtt_mean_s``, ...), ``events``, ``wall_seconds``, ``error`` (None unless the run
+    failed), then ``airtcp_version``, ``params`` (JSON), ``config.*`` (the whole scenario) and
+    ``summary_json`` (the whole summary): the columns of ``airtcp.store.open`` and
+    ``airtcp query``, with the flows' figures added. Rows come in grid order (the first key
+    varies slowest), the replications of a point together. ``DataFrame.attrs`` holds ``store``
+    (None for a temporary one), ``computed`` and ``stored`` (runs run and runs read).
+
+    Raises :class:`~airtcp.ScenarioError` naming the argument, the value and what is allowed,
+    before anything runs: every run's scenario is validated first.
+    """
+    import contextlib
+    import tempfile
+
+    import pandas as pd
+
+    base = _frame_base(scenario)
+    if overrides is not None:
+        if not isinstance(overrides, Mapping):
+            raise ScenarioError(
+                f"overrides: {_short(overrides)} (allowed: a dict of dotted keys to values, "
+                "e.g. {'duration_s': 5, 'mac.short_retry_limit': 3})"
+            )
+        base = apply_value_overrides(base, overrides)
+    if grid is not None and not isinstance(grid, Mapping):
+        raise ScenarioError(
+            f"grid: {_short(grid)} (allowed: a dict of dotted keys to lists of values, e.g. "
+            "{'stations': [1, 5, 10], 'cc': ['reno', 'cubic']})"
+        )
+    axes = {key: _frame_axis(key, values) for key, values in (grid or {}).items()}
+    both = [k for k in axes if k in (overrides or {})]
+    if both:
+        raise ScenarioError(
+            f"grid[{_short(both[0])}]: also in overrides (allowed: each key in one of them)"
+        )
+    replications, explicit = _frame_seeds(seeds)
+    total = math.prod(len(v) for v in axes.values()) * replications
+    if total > MAX_RUNS:
+        raise ScenarioError(
+            f"grid and seeds: {total} runs (allowed: at most {MAX_RUNS}): split the study "
+            "into several calls into the same store"
+        )
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)):
+        raise ScenarioError(
+            f"workers: {_short(workers)} (allowed: None or an integer 0..{MAX_WORKERS}; "
+            "None and 0: all cores)"
+        )
+    if store is not None and not isinstance(store, str | os.PathLike):
+        raise ScenarioError(
+            f"store: {_short(store)} (allowed: a directory path, or None for a temporary store)"
+        )
+    if progress is not None and not callable(progress):
+        raise ScenarioError(
+            f"progress: {_short(progress)} (allowed: None or a function of (done, total))"
+        )
+    spec = SweepSpec(base, axes, [], replications, seed=1, seeds=explicit)
+    computed = itertools.count(1)
+    temporary = (
+        tempfile.TemporaryDirectory(prefix="airtcp-sweep-")
+        if store is None
+        else contextlib.nullcontext(None)
+    )
+    with temporary as tmp:
+        out = Path(store) if store is not None else Path(tmp) / "store"
+        try:
+            check_executor(out, workers, None, None)
+            runs = expand(spec)
+            todo = len({r.run_hash for r in runs} - stored_hashes(out))
+
+            def tick(_row: dict[str, Any]) -> None:
+                if progress is not None:
+                    progress(next(computed), todo)
+
+            ran, skipped = _run_missing(runs, out, workers=workers, on_done=tick)
+        except SweepError as exc:
+            message = str(exc)
+            message = "store: " + message[6:] if message.startswith("--out ") else message
+            raise ScenarioError(message) from None
+        rows = {
+            h: pq.read_table(_row_path(out, h)).to_pylist()[0]
+            for h in dict.fromkeys(r.run_hash for r in runs)
+        }
+    records = [_frame_record(r, rows[r.run_hash]) for r in runs]
+    columns = list(dict.fromkeys(k for rec in records for k in rec))
+    columns.sort(key=_frame_rank)  # stable: first-seen order within each group
+    frame = pd.DataFrame.from_records(records, columns=columns)
+    frame.attrs.update(store=None if store is None else str(store), computed=ran, stored=skipped)
+    return frame
+
+
+class _CallableModule(types.ModuleType):
+    """``airtcp.sweep`` is this module, and calling it calls :func:`sweep`: the sweep
+    machinery keeps its name (``from airtcp import sweep``, ``airtcp.sweep.read_runs``)."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> pd.DataFrame:
+        return sweep(*args, **kwargs)
+
+
+__signature__ = inspect.signature(sweep)  # what help() and IPython's `airtcp.sweep?` show
+sys.modules[__name__].__class__ = _CallableModule
