@@ -16,7 +16,19 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _spec() -> dict:
-    return json.loads(to_scenario(p001.SCENARIO).spec_json())
+    return json.loads(to_scenario(p001.scenario()).spec_json())
+
+
+def test_the_scenario_is_defined_once() -> None:
+    # Issue 31: the scenario lived in two TOML files, byte for byte, with no test tying them.
+    # Now the template "paper-001" holds it; the example and the reproduction name it.
+    example = ROOT / "examples" / "paper-001.toml"
+    assert 'template = "paper-001"' in example.read_text()
+    assert not (ROOT / "python" / "airtcp" / "reproduce" / "paper-001.toml").exists()
+    from_example = to_scenario(example).spec_json()
+    assert from_example == to_scenario(p001.scenario()).spec_json()
+    # The frozen golden case runs the example: its world spec is the one it always was
+    # (python/tests/test_golden.py guards the results).
 
 
 def test_the_scenario_is_section_ii_of_the_paper() -> None:

@@ -567,6 +567,70 @@ def paper003(knobs: Paper003Knobs, rest: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+class Paper001Knobs(BaseModel):
+    """Paper 001's section II: a wireless TCP sender uploads a 1 MB file through its AP
+    (docs/paper-001.md, docs/scenarios.md#templates)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
+
+    recovery: Literal["tahoe", "reno", "newreno"] = _field(
+        "tahoe", '"tahoe", "reno" or "newreno"', "TCP's loss recovery (section IV's three)"
+    )
+    min_rto_ms: float = _field(
+        1000.0,
+        "number 0..120000 ms",
+        "minrto_ (section V: 1 s, the ns-2.1b9a default, 0.2 s or 0)",
+        ge=0.0,
+        le=120000.0,
+    )
+
+
+def paper001(knobs: Paper001Knobs, rest: Mapping[str, Any]) -> dict[str, Any]:
+    """Section II: 802.11b at 11 Mbit/s, MAC retransmissions disabled, one station uploading a
+    1 MB file over TCP through its AP to a wired receiver (10 Mbit/s, 2 ms); NS-2 2.1b9a's
+    defaults where the paper relies on them (docs/paper-001-ns2-defaults.md)."""
+    k = knobs
+    del rest
+    return {
+        "name": "paper-001",
+        "topology": "bss",  # "ap" and one station "sta1" (the TCP sender)
+        "stations": 1,
+        "spacing_m": 10.0,
+        "standard": "80211b",
+        "data_rate_mbps": 11,  # section II: 802.11b at 11 Mbit/s
+        "basic_rate_mbps": 1,  # section II: MAC ACKs at 1 Mbit/s
+        "preamble": "long",
+        "retry_limit": 0,  # section II: MAC retransmissions disabled (one attempt per frame)
+        # An upper bound: the transfer ends within it (about 3.5 s) and the run goes on, so
+        # goodput_bps averages the file over all 30 s (transfer_throughput_bps: its own time).
+        "duration_s": 30.0,
+        "warmup_s": 0.0,  # the whole transfer is measured
+        "report_interval_s": 0.1,  # the paper's instantaneous goodput: per 0.1 s
+        "recovery": k.recovery,
+        "min_rto_ms": k.min_rto_ms,
+        "tcp": {
+            "mss_bytes": 1000,  # ns-2 packetSize_ 1000 (+ 40 header bytes)
+            "timestamps": False,  # ns-2 Agent/TCP: one timed segment per RTT
+            "limited_transmit": True,  # section IV: RFC 3042 (ns-2 singledup_ 1)
+            "initial_cwnd": 2,  # ns-2.1b9a windowInit_ 2
+            "delayed_ack": False,  # ns-2 Agent/TCPSink: an ACK for every segment
+            "rcv_buf_bytes": 20000,  # ns-2 window_ 20 packets
+            "initial_rto_ms": 6000,  # ns-2.1b9a rtxcur_init_ 6.0 s
+            "clock_granularity_ms": 10,  # ns-2.1b9a tcpTick_ 0.01 s
+        },
+        "mac": {"queue_limit_packets": 50},  # ns-2 wireless interface queue (ifqlen 50)
+        "nodes": [{"name": "server", "role": "host"}],  # the wired TCP receiver
+        "links": [
+            # section II: 10 Mbit/s duplex, 2 ms; ns-2 Queue limit_ 50
+            {"a": "ap", "b": "server", "rate_mbps": 10, "delay_ms": 2, "queue_limit_packets": 50}
+        ],
+        "flows": [
+            # section II: a 1 MB file
+            {"kind": "tcp-file", "src": "sta1", "dst": "server", "file_bytes": 1000000}
+        ],
+    }
+
+
 class HtUploadKnobs(BaseModel):
     """One 802.11n station uploading (docs/scenarios.md#templates); defaults as ns-3's."""
 
@@ -896,6 +960,7 @@ TEMPLATES: dict[str, tuple[type[BaseModel], Callable[[Any, Mapping[str, Any]], d
     "ht-upload": (HtUploadKnobs, ht_upload),
     "paper-000": (Paper000Knobs, paper000),
     "paper-000-tee": (Paper000TeeKnobs, paper000_tee),
+    "paper-001": (Paper001Knobs, paper001),
     "paper-002": (Paper002Knobs, paper002),
     "paper-002-anomaly": (Paper002AnomalyKnobs, paper002_anomaly),
     "paper-003": (Paper003Knobs, paper003),
@@ -1032,7 +1097,7 @@ def expand_template(data: Mapping[str, Any]) -> dict[str, Any]:
     if isinstance(flows, list) and not any(
         isinstance(f, Mapping) and f.get("kind") in _TCP_KINDS for f in flows
     ):
-        for key in _TCP_SHORTCUTS:  # the template's, for its TCP flows, which are gone
+        for key in (*_TCP_SHORTCUTS, "tcp"):  # the template's, for its TCP flows, now gone
             if key not in data:
                 built.pop(key, None)
     return _merge(built, rest)

@@ -6,8 +6,8 @@ The sweeps (every run stored in ``OUT/store``, resumable):
 - ``ackskip``: Tahoe, minRTO 0, one ACK per two segments (§VI, "1-ACK-skip");
 - ``probe``: a saturating UDP flow between the same nodes, the available bandwidth (§II).
 
-Each run is the scenario ``paper-001.toml`` (beside this module; §II with NS-2 2.1b9a
-defaults, docs/paper-001.md) with the sweep's values. From the stored runs it computes each
+Each run is the template ``paper-001`` (config/templates.py, as examples/paper-001.toml; §II
+with NS-2 2.1b9a defaults, docs/paper-001.md) with the sweep's values. From the stored runs it computes each
 claim's measure with a 95 % confidence interval, draws the figures and writes ``report.md``.
 Definitions (also in the report and docs/paper-001.md):
 
@@ -33,7 +33,6 @@ import numpy as np
 import pandas as pd
 
 from airtcp import analytic, store, sweep
-from airtcp.config import load_toml
 from airtcp.reproduce.common import (
     Claim,
     Estimate,
@@ -46,9 +45,10 @@ from airtcp.reproduce.common import (
     write_report_lines,
 )
 
-__all__ = ["SCENARIO", "Claim", "reproduce", "scenario", "sweeps"]
+__all__ = ["TEMPLATE", "Claim", "reproduce", "scenario", "sweeps"]
 
-SCENARIO = Path(__file__).with_name("paper-001.toml")
+# The scenario is the template "paper-001" (config/templates.py), as examples/paper-001.toml.
+TEMPLATE = "paper-001"
 VARIANTS = ("tahoe", "reno", "newreno")
 MIN_RTOS_MS = (1000, 200, 0)
 SEED = 2001
@@ -60,8 +60,8 @@ PEAK_QUANTILE = 0.9
 
 
 def scenario() -> dict[str, Any]:
-    """The §II scenario (a TOML dict), as `airtcp run` would load it."""
-    return load_toml(SCENARIO)
+    """The §II scenario (a TOML dict), as `airtcp run examples/paper-001.toml` loads it."""
+    return {"template": TEMPLATE}
 
 
 def _with(base: Mapping[str, Any], **changes: Any) -> dict[str, Any]:
@@ -78,7 +78,8 @@ def _with(base: Mapping[str, Any], **changes: Any) -> dict[str, Any]:
 def sweeps(quick: bool) -> dict[str, sweep.SweepSpec]:
     """The reproduction's sweeps, by name; quick mode runs fewer replications."""
     reps = 10 if quick else 30
-    base = scenario()
+    # The stored runs are told apart by name (config.name): the template's, written out.
+    base = {**scenario(), "name": "paper-001"}
     traced = _with(base, traces__tcp_segments=True, traces__mac_tx=True, traces__tcp=True)
     probe = _with(
         base,
@@ -686,7 +687,7 @@ def write_report(
         "",
         f"Made by `airtcp reproduce 001{' --quick' if quick else ''}` (airtcp "
         f"{_version()}). Every number is a mean with its 95 % interval over the replications "
-        "(Student t; ratios: percentile bootstrap). Scenario: `paper-001.toml` (§II, NS-2 2.1b9a "
+        "(Student t; ratios: percentile bootstrap). Scenario: template `paper-001` (§II, NS-2 2.1b9a "
         "defaults; docs/paper-001.md lists every choice). Verdicts: *matches* = the paper's "
         "value is inside our interval or within 10 % of our mean; *same direction* = the effect "
         "has the paper's sign but not its size; *differs* otherwise.",
