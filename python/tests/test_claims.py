@@ -325,3 +325,18 @@ def test_claim_as_data_and_its_report_row():
     row = c.row(v, "+64 % [+22, +123]")
     assert row.section == "IV" and row.verdict == INCONCLUSIVE
     assert "replications" in row.why
+
+
+def test_figure_intervals_of_non_negative_quantities_stop_at_zero() -> None:
+    # Issue 31: Student-t intervals at n = 2-3 went below zero in the figures of throughputs
+    # and timeout counts (paper 004 Figs. 6, 10, 12; paper 000's ideal channel).
+    from airtcp.reproduce.common import fit_title, mean_ci
+
+    plain = mean_ci([0.0, 5.0])
+    assert plain.low < 0  # t at n = 2: 2.5 -/+ 12.706 x 3.536 / sqrt(2)
+    clipped = mean_ci([0.0, 5.0], floor=0.0)
+    assert (clipped.value, clipped.low, clipped.high) == (plain.value, 0.0, plain.high)
+    # A title is wrapped to its figure's width (no clipped titles): 4.6 in at 10 pt holds 60.
+    title = "Fig. 12: four nodes (Fig. 11), FER 40 %, 1 MAC attempt, D = 20 ms"
+    assert all(len(line) <= 60 for line in fit_title(title, 4.6).splitlines())
+    assert fit_title("short", 4.6) == "short"

@@ -85,8 +85,11 @@ class Estimate:
         return f"{v:.{digits}f}{tail} [{lo:.{digits}f}, {hi:.{digits}f}] (n={self.n})"
 
 
-def mean_ci(values: Sequence[float]) -> Estimate:
-    """Mean and Student-t 95 % interval (n = 1: no interval)."""
+def mean_ci(values: Sequence[float], floor: float | None = None) -> Estimate:
+    """Mean and Student-t 95 % interval (n = 1: no interval). ``floor``: a bound the true
+    mean cannot cross (0 for a throughput or a count), where the interval is clipped: at n =
+    2-3 a t interval of such a quantity reaches below it, and clipping at a bound the true
+    value satisfies keeps the coverage (reproduce.claims)."""
     from scipy import stats
 
     x = np.asarray(values, dtype=float)
@@ -95,7 +98,16 @@ def mean_ci(values: Sequence[float]) -> Estimate:
     if n < 2:
         return Estimate(m, math.nan, math.nan, n)
     half = float(stats.t.ppf(0.975, n - 1)) * float(x.std(ddof=1)) / math.sqrt(n)
-    return Estimate(m, m - half, m + half, n)
+    low = m - half if floor is None else max(m - half, floor)
+    return Estimate(m, low, m + half, n)
+
+
+def fit_title(text: str, width_in: float, fontsize: float = 10.0) -> str:
+    """``text`` wrapped to a figure ``width_in`` inches wide at ``fontsize`` points (about
+    0.55 em a character in DejaVu Sans), so that no title is clipped at the figure's edge."""
+    import textwrap
+
+    return textwrap.fill(text, max(30, int(width_in * 72 / (0.55 * fontsize))))
 
 
 def cell(t: pd.DataFrame, **where: Any) -> pd.DataFrame:

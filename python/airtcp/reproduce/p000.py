@@ -53,6 +53,7 @@ from airtcp.reproduce.common import (
     claims_table,
     diff_ci,
     figures_and_definitions,
+    fit_title,
     mean_ci,
     ratio_ci,
     run_sweeps,
@@ -749,7 +750,9 @@ def figures(t: pd.DataFrame, out: Path) -> list[Path]:
                 c = curve(t, channel, hops, cc)
                 rs = [r for r in LIMITS if r in c]
                 y = [c[r].value for r in rs]
-                err = [[c[r].value - c[r].low for r in rs], [c[r].high - c[r].value for r in rs]]
+                # A goodput's interval stops at 0 (the t interval of n = 2-3 reaches below).
+                err = [[c[r].value - max(c[r].low, 0.0) for r in rs],
+                       [c[r].high - c[r].value for r in rs]]  # fmt: skip
                 xk = np.array([LIMITS.index(r) for r in rs], dtype=float)
                 ax.errorbar(xk + (k - 2.5) * 0.04, y, yerr=err, marker="o", ms=3, capsize=2,
                             color=COLORS[cc], label=LABELS[cc])  # fmt: skip
@@ -775,9 +778,9 @@ def figures(t: pd.DataFrame, out: Path) -> list[Path]:
         axes[0].legend(fontsize=8, ncol=2)
         what = ("calibrated bursty channel" if channel == "bursty"
                 else "ideal channel (collisions only)")  # fmt: skip
-        fig.suptitle(f"Fig. 3, {what}: mean and 95 % interval; grey: the paper's 5-9; squares "
-                     "and triangles: the ALM-driven remedy with Table III's and the measured "
-                     "map")  # fmt: skip
+        fig.suptitle(fit_title(f"Fig. 3, {what}: mean and 95 % interval; grey: the paper's "
+                               "5-9; squares and triangles: the ALM-driven remedy with Table "
+                               "III's and the measured map", 13))  # fmt: skip
         fig.tight_layout()
         paths.append(out / f"fig3_{channel}.png")
         save(fig, paths[-1], dpi=110)

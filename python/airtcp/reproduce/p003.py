@@ -268,7 +268,8 @@ def _curve(ax: Any, t: pd.DataFrame, measure: str, scale: float, **where: Any) -
     for scheme in SCHEMES:
         sub = cell(t, scheme=scheme, **where)
         xs = sorted(sub["speed_mps"].unique())
-        est = [mean_ci(cell(sub, speed_mps=v)[measure].to_numpy()) for v in xs]
+        # Goodputs, windows and RTTs cannot go below 0: nor do their intervals.
+        est = [mean_ci(cell(sub, speed_mps=v)[measure].to_numpy(), floor=0.0) for v in xs]
         means = np.array([e.value for e in est]) * scale
         err = np.nan_to_num(np.array([[e.value - e.low, e.high - e.value] for e in est]).T * scale)
         ax.errorbar(xs, means, yerr=err, marker="o", ms=3, capsize=3, label=LABELS[scheme],

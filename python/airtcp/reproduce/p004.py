@@ -53,6 +53,7 @@ from airtcp.reproduce.common import (
     claims_table,
     diff_ci,
     figures_and_definitions,
+    fit_title,
     mean_ci,
     run_sweeps,
     stored_runs,
@@ -467,7 +468,8 @@ def _curve(ax: Any, t: pd.DataFrame, x: str, y: str, scale: float, **where: Any)
         if sub.empty:
             continue
         xs = sorted(sub[x].unique())
-        est = [mean_ci(cell(sub, **{x: v})[y].to_numpy()) for v in xs]
+        # Throughputs, timeouts and resets cannot go below 0: nor do their intervals.
+        est = [mean_ci(cell(sub, **{x: v})[y].to_numpy(), floor=0.0) for v in xs]
         means = np.array([e.value for e in est]) * scale
         err = np.nan_to_num(np.array([[e.value - e.low, e.high - e.value] for e in est]).T * scale)
         ax.errorbar(xs, means, yerr=err, marker="o", ms=3, capsize=3, label=LABELS[scheme],
@@ -492,7 +494,7 @@ def _panels(t: pd.DataFrame, out: Path, name: str, title: str, x: str, xlabel: s
         if ax.get_legend_handles_labels()[0]:
             ax.legend(fontsize=7)
             break
-    fig.suptitle(title, fontsize=10)
+    fig.suptitle(fit_title(title, 4.6 * len(cases)), fontsize=10)
     return save(fig, out / name)
 
 
