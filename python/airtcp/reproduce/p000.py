@@ -628,14 +628,14 @@ def tee_figure(te: pd.DataFrame, out: Path) -> Path:
     for col, label, color in (("total_mbps", "total", "k"), ("long_mbps", "n0 -> n5 (5 hops)",
                               "tab:blue"), ("spur_mbps", "s -> n3 (2 hops, weak spur)",
                               "tab:orange")):  # fmt: skip
-        es = [mean_ci(list(_tee_cell(te, "fixed", r)[col])) for r in LIMITS]
+        es = [mean_ci(list(_tee_cell(te, "fixed", r)[col]), floor=0.0) for r in LIMITS]
         ax.errorbar(x, [e.value for e in es], yerr=[[e.value - e.low for e in es],
                     [e.high - e.value for e in es]], marker="o", ms=3, capsize=2, color=color,
                     label=label)  # fmt: skip
         for slot, (scheme, marker) in enumerate((("alm-adaptive", "s"), ("alm-measured", "^"))):
             a = _tee_cell(te, scheme)
             if len(a):
-                e = mean_ci(list(a[col]))
+                e = mean_ci(list(a[col]), floor=0.0)
                 ax.errorbar([len(LIMITS) + slot], [e.value], yerr=[[e.value - e.low],
                             [e.high - e.value]], marker=marker, ms=5, capsize=2, color=color)  # fmt: skip
     ax.set_xticks(list(x) + [len(LIMITS), len(LIMITS) + 1],
@@ -762,7 +762,7 @@ def figures(t: pd.DataFrame, out: Path) -> list[Path]:
                     a = _thr(t, channel=channel, hops=hops, cc=cc, scheme=scheme)
                     if not len(a):
                         continue
-                    e = mean_ci(list(a))
+                    e = mean_ci(list(a), floor=0.0)
                     ax.errorbar([len(LIMITS) + slot + (k - 2.5) * 0.06], [e.value],
                                 yerr=[[e.value - e.low], [e.high - e.value]], marker=marker,
                                 ms=4, capsize=2, color=COLORS[cc])  # fmt: skip
@@ -780,7 +780,7 @@ def figures(t: pd.DataFrame, out: Path) -> list[Path]:
                 else "ideal channel (collisions only)")  # fmt: skip
         fig.suptitle(fit_title(f"Fig. 3, {what}: mean and 95 % interval; grey: the paper's "
                                "5-9; squares and triangles: the ALM-driven remedy with Table "
-                               "III's and the measured map", 13))  # fmt: skip
+                               "III's and the measured map", 13, 12), fontsize=12)  # fmt: skip
         fig.tight_layout()
         paths.append(out / f"fig3_{channel}.png")
         save(fig, paths[-1], dpi=110)
