@@ -102,6 +102,30 @@ def mean_ci(values: Sequence[float], floor: float | None = None) -> Estimate:
     return Estimate(m, low, m + half, n)
 
 
+def scheme_curves(
+    ax: Any,
+    t: pd.DataFrame,
+    x: str,
+    y: str,
+    scale: float,
+    styles: Mapping[str, tuple[str, str]],
+    **where: Any,
+) -> None:
+    """Per scheme (``styles``: scheme -> (label, colour), in drawing order) the mean of ``y``
+    against ``x`` over the rows of ``t`` matching ``where``, with its 95 % interval, which stops
+    at 0 (the papers' curves are throughputs, counts, windows and rates)."""
+    for scheme, (label, color) in styles.items():
+        sub = cell(t, scheme=scheme, **where)
+        if sub.empty:
+            continue
+        xs = sorted(sub[x].unique())
+        est = [mean_ci(cell(sub, **{x: v})[y].to_numpy(), floor=0.0) for v in xs]
+        means = np.array([e.value for e in est]) * scale
+        err = np.nan_to_num(np.array([[e.value - e.low, e.high - e.value] for e in est]).T * scale)
+        ax.errorbar(xs, means, yerr=err, marker="o", ms=3, capsize=3, label=label, color=color)
+    ax.grid(alpha=0.3)
+
+
 def fit_title(text: str, width_in: float, fontsize: float = 10.0) -> str:
     """``text`` wrapped to a figure ``width_in`` inches wide at ``fontsize`` points (about
     0.55 em a character in DejaVu Sans), so that no title is clipped at the figure's edge."""

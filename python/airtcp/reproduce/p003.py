@@ -45,6 +45,7 @@ from airtcp.reproduce.common import (
     mean_ci,
     paired_diff_ci,
     run_sweeps,
+    scheme_curves,
     stored_runs,
     write_report_lines,
 )
@@ -265,16 +266,8 @@ def _claims_at(t: pd.DataFrame) -> list[Claim]:
 
 
 def _curve(ax: Any, t: pd.DataFrame, measure: str, scale: float, **where: Any) -> None:
-    for scheme in SCHEMES:
-        sub = cell(t, scheme=scheme, **where)
-        xs = sorted(sub["speed_mps"].unique())
-        # Goodputs, windows and RTTs cannot go below 0: nor do their intervals.
-        est = [mean_ci(cell(sub, speed_mps=v)[measure].to_numpy(), floor=0.0) for v in xs]
-        means = np.array([e.value for e in est]) * scale
-        err = np.nan_to_num(np.array([[e.value - e.low, e.high - e.value] for e in est]).T * scale)
-        ax.errorbar(xs, means, yerr=err, marker="o", ms=3, capsize=3, label=LABELS[scheme],
-                    color=COLORS[scheme])  # fmt: skip
-    ax.grid(alpha=0.3)
+    scheme_curves(ax, t, "speed_mps", measure, scale, {s: (LABELS[s], COLORS[s]) for s in SCHEMES},
+                  **where)  # fmt: skip
     ax.set_xlabel("speed [m/s]")
 
 

@@ -56,6 +56,7 @@ from airtcp.reproduce.common import (
     fit_title,
     mean_ci,
     run_sweeps,
+    scheme_curves,
     stored_runs,
     write_report_lines,
 )
@@ -462,21 +463,6 @@ def claims(t: pd.DataFrame) -> list[Claim]:
 # Figures
 
 
-def _curve(ax: Any, t: pd.DataFrame, x: str, y: str, scale: float, **where: Any) -> None:
-    for scheme in SCHEMES:
-        sub = cell(t, scheme=scheme, **where)
-        if sub.empty:
-            continue
-        xs = sorted(sub[x].unique())
-        # Throughputs, timeouts and resets cannot go below 0: nor do their intervals.
-        est = [mean_ci(cell(sub, **{x: v})[y].to_numpy(), floor=0.0) for v in xs]
-        means = np.array([e.value for e in est]) * scale
-        err = np.nan_to_num(np.array([[e.value - e.low, e.high - e.value] for e in est]).T * scale)
-        ax.errorbar(xs, means, yerr=err, marker="o", ms=3, capsize=3, label=LABELS[scheme],
-                    color=COLORS[scheme])  # fmt: skip
-    ax.grid(alpha=0.3)
-
-
 def _panels(t: pd.DataFrame, out: Path, name: str, title: str, x: str, xlabel: str, y: str,
             ylabel: str, scale: float, cases: list[tuple[str, dict[str, Any]]]) -> Path:  # fmt: skip
     from matplotlib.figure import Figure
@@ -486,7 +472,7 @@ def _panels(t: pd.DataFrame, out: Path, name: str, title: str, x: str, xlabel: s
     fig = Figure(figsize=(4.6 * len(cases), 3.9), layout="constrained")
     axes = fig.subplots(1, len(cases), squeeze=False)[0]
     for ax, (sub_title, where) in zip(axes, cases, strict=True):
-        _curve(ax, t, x, y, scale, **where)
+        scheme_curves(ax, t, x, y, scale, {s: (LABELS[s], COLORS[s]) for s in SCHEMES}, **where)
         ax.set_title(sub_title, fontsize=9)
         ax.set_xlabel(xlabel)
     axes[0].set_ylabel(ylabel)
