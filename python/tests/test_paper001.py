@@ -77,13 +77,21 @@ def test_the_sweeps_cover_the_papers_variants() -> None:
 
 def test_mean_and_ratio_intervals_by_hand() -> None:
     # Student t: [1, 2, 3] -> 2 +- t(0.975, 2) * 1 / sqrt(3) = 2 +- 4.3027 * 0.57735 = 2 +- 2.4841.
-    e = p001.mean_ci([1.0, 2.0, 3.0])
+    from airtcp.reproduce import claims as cl
+    from airtcp.reproduce.common import mean_ci, ratio_ci
+
+    e = mean_ci([1.0, 2.0, 3.0])
     assert (e.value, round(e.low, 4), round(e.high, 4)) == (2.0, -0.4841, 4.4841)
     # A ratio of constant samples has a degenerate interval at the ratio itself.
-    r = p001.ratio_ci([6.0, 6.0], [3.0, 3.0])
+    r = ratio_ci([6.0, 6.0], [3.0, 3.0])
     assert (r.value, r.low, r.high) == (2.0, 2.0, 2.0)
-    assert p001.verdict_value(1.8, p001.Estimate(2.0, 1.5, 2.5, 5)) == "matches"
-    assert p001.verdict_value(3.0, p001.Estimate(2.0, 1.5, 2.5, 5)) == "differs"
+    # The report's rule (issue 31): a "+80 %" gain declared within a quarter of itself, the
+    # band [+60, +100] %; the interval decides, not the point: +64 % [+22, +123] spans an edge.
+    band = p001._change_band(0.80)
+    assert band.band == (0.6000000000000001, 1.0) or band.band == (0.6, 1.0)
+    est = cl.Estimate(0.64, 0.22, 1.23, 10, "t")
+    assert band.verdict(est).word == "inconclusive"
+    assert band.verdict(cl.Estimate(0.77, 0.65, 0.95, 30, "t")).word == "agrees"
 
 
 def test_low_utilisation_intervals_count_long_runs_of_low_bins() -> None:
@@ -109,7 +117,8 @@ def test_reproduce_quick_writes_the_report_and_figures(tmp_path) -> None:
         "CLAP's gain over Tahoe at minRTO 1 s",
     ):
         assert claim.lower() in text.lower()
-    assert "**matches**" in text
+    # One verdict rule (issue 31): the words of reproduce.claims, no "matches".
+    assert "**agrees**" in text and "**inconclusive**" in text and "**matches**" not in text
     for fig in (
         "goodput-per-variant",
         "acks-per-interval",
