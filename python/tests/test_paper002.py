@@ -4,9 +4,12 @@ are `airtcp reproduce 002`; docs/paper-002.md)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+import pandas as pd
 import pytest
 
 import airtcp
@@ -16,6 +19,9 @@ from airtcp.reproduce import p002
 from airtcp.sweep import SweepSpec, run_sweep
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "paper-002.toml"
+CORE_BA_RETRY = Path(__file__).resolve().parents[2] / "crates/airtcp-core/src/xlayer/ba_retry.rs"
+# Table I's twelve rates [Mbit/s].
+TABLE_I = (6.5, 13.5, 27.0, 40.5, 54.0, 81.0, 108.0, 162.0, 216.0, 243.0, 270.0, 300.0)
 
 
 def _run(**knobs: Any) -> dict[str, Any]:
@@ -130,8 +136,57 @@ def test_the_analysis_reads_a_small_store(tmp_path: Path) -> None:
     assert len(claims) == 9
     assert all(c.verdict in ("agrees", "partly", "disagrees") for c in claims)
     paths = p002.figures(t, root, tmp_path / "figures", a)
-    assert {p.name for p in paths} == {"fig4.png", "fig5.png", "fig6.png", "reno0.png",
-                                       "timeline.png", "anomaly.png"}  # fmt: skip
+    assert {p.name for p in paths} == {"fig2.png", "fig4.png", "fig5.png", "fig6.png",
+                                       "reno0.png", "timeline.png", "anomaly.png"}  # fmt: skip
     report = p002.write_report(tmp_path, t, claims, paths, quick=True, anomaly=a).read_text()
     assert "| IV-B, Fig. 7 |" in report and "![timeline](figures/timeline.png)" in report
+    assert f"![fig2](figures/fig2.png)\n\n{p002.FIG2_CAPTION}\n" in report
     assert "| + AQL |" in report
+
+
+def _core_limit_for() -> list[tuple[float, int]]:
+    """The steps of the core's ``xlayer::ba_retry::limit_for`` as (lowest rate, limit), read
+    from its source: each ``rate_mbps >= B { L }`` branch in order, then the ``else { L }``."""
+    src = CORE_BA_RETRY.read_text()
+    body = src[src.index("pub fn limit_for") :]
+    body = body[: body.index("\n}\n")]
+    assert not re.search(r"rate_mbps\s*(>|<|<=)\s*\d", body), "limit_for compares other than >="
+    steps = re.findall(r"rate_mbps\s*>=\s*([\d.]+)\s*\{\s*(\d+)\s*\}", body)
+    (last,) = re.findall(r"else\s*\{\s*(\d+)\s*\}", body)
+    return [(float(b), int(v)) for b, v in steps] + [(0.0, int(last))]
+
+
+def test_fig2_draws_the_cores_limits(tmp_path: Path) -> None:
+    core = _core_limit_for()
+    assert len(core) == 4  # III-B: 10, 8, 5, 2
+    assert list(p002.BA_RETRY_LIMITS) == core
+
+    def core_limit(rate: float) -> int:
+        return next(v for b, v in core if rate >= b)
+
+    # Each bound belongs to the step above it (III-B: "10 if rate >= 100 Mbit/s", ...).
+    probes = [*TABLE_I, 10.0, 24.99, 25.0, 49.99, 50.0, 99.99, 100.0]
+    assert [p002.ba_retry_limit(r) for r in probes] == [core_limit(r) for r in probes]
+    assert [p002.ba_retry_limit(r) for r in (6.5, 27.0, 54.0, 108.0)] == [2, 5, 8, 10]
+    # The figure's solid line: at each probe the step drawn is the core's limit.
+    runs = pd.DataFrame({"sweep": "main", "scheme": ["remedy", "remedy", "native"],
+                         "rate_mbps": [30.0, 220.0, 31.0]})  # fmt: skip
+    fig = p002.fig2(runs)
+    (ax,) = fig.axes
+    lines = {ln.get_label(): ln for ln in ax.get_lines()}
+    step = next(ln for k, ln in lines.items() if k.startswith("the proposal's limit"))
+    xs, ys = np.asarray(step.get_xdata(), float), np.asarray(step.get_ydata(), float)
+    assert step.get_drawstyle() == "steps-post"
+    drawn = [ys[np.searchsorted(xs, r, side="right") - 1] for r in probes]
+    assert drawn == [core_limit(r) for r in probes]
+    assert xs[0] < min(TABLE_I) and xs[-1] > max(TABLE_I)  # the paper's whole rate axis
+    assert [tick for tick in ax.get_xticks()] == list(p002.RATE_TICKS)
+    assert ax.get_xscale() == "log"
+    # The remedy's runs (and only those) along the bottom, at their average data rates.
+    rug = next(ln for k, ln in lines.items() if k.startswith("the remedy's runs"))
+    assert list(rug.get_xdata()) == [30.0, 220.0]
+    # Written by figures() even before any run is stored; a PNG of some substance.
+    empty = pd.DataFrame(columns=["sweep", "scheme", "case", "rate_mbps"])
+    (path,) = p002.figures(empty, tmp_path / "store", tmp_path / "figures")
+    data = path.read_bytes()
+    assert path.name == "fig2.png" and data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000

@@ -230,13 +230,22 @@ def claims_table(claim_list: Sequence[Claim]) -> list[str]:
     ]
 
 
-def figures_and_definitions(paths: Sequence[Path], doc: str | None, marker: str) -> list[str]:
-    """The report's closing sections: each figure of ``paths`` (in ``figures/``), then the
-    definitions, the part of the module's docstring ``doc`` after ``marker``."""
+def figures_and_definitions(
+    paths: Sequence[Path], doc: str | None, marker: str, captions: Mapping[str, str] | None = None
+) -> list[str]:
+    """The report's closing sections: each figure of ``paths`` (in ``figures/``), with its
+    caption line if ``captions`` (file name -> text) has one, then the definitions, the part of
+    the module's docstring ``doc`` after ``marker``."""
+    captions = captions or {}
+    figures: list[str] = []
+    for p in paths:
+        figures.append(f"![{p.stem}](figures/{p.name})")
+        if p.name in captions:
+            figures += ["", captions[p.name], ""]
     return [
         "## Figures",
         "",
-        *(f"![{p.stem}](figures/{p.name})" for p in paths),
+        *figures,
         "",
         "## Definitions",
         "",

@@ -32,7 +32,7 @@ import dataclasses
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -52,7 +52,20 @@ from airtcp.reproduce.common import (
     write_report_lines,
 )
 
-__all__ = ["CASES", "SCHEMES", "claims", "reproduce", "sweeps", "table"]
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+__all__ = [
+    "BA_RETRY_LIMITS",
+    "CASES",
+    "SCHEMES",
+    "ba_retry_limit",
+    "claims",
+    "fig2",
+    "reproduce",
+    "sweeps",
+    "table",
+]
 
 # The schemes of section IV as (queue, scheme) knobs of the template.
 SCHEMES: dict[str, tuple[str, str]] = {
@@ -113,6 +126,32 @@ TIMELINE_DISTANCE_M = 4.2
 LOW_RATE_MBPS = 30.0
 REMEDY_SPLIT_MBPS = 80.0
 HIGH_RATE_MBPS = 100.0
+# The proposal's Block-Ack retry limit (002 III-B, Fig. 2's solid line) as (lowest averaged
+# data rate [Mbit/s], limit), highest first; each bound belongs to its own step ("10 if rate
+# >= 100 Mbit/s, 8 if 50 <= rate < 100, 5 if 25 <= rate < 50, 2 if rate < 25"). The core's
+# xlayer::ba_retry::limit_for holds the rule; this copy draws Fig. 2 (tested against it).
+BA_RETRY_LIMITS: tuple[tuple[float, int], ...] = ((100.0, 10), (50.0, 8), (25.0, 5), (0.0, 2))
+# Fig. 2's dashed line (III-B's first step): the limit linear in log(rate) from 2 at 10 Mbit/s
+# to 10 at 100 Mbit/s, 2 below and 10 above.
+BA_RETRY_LINE = ((10.0, 2.0), (100.0, 10.0))
+# The paper's rate axis: Table I's rates, 6.5 to 300 Mbit/s; ticks at every other rate (all
+# twelve crowd the log axis above 200).
+RATE_TICKS = (6.5, 13.5, 27.0, 54.0, 108.0, 216.0, 300.0)
+
+# Fig. 2's caption in the report.
+FIG2_CAPTION = (
+    "Fig. 2: the proposal's Block-Ack retry limit against the averaged data rate (III-B's solid "
+    "line: 10 at >= 100 Mbit/s, 8 at [50, 100), 5 at [25, 50), 2 below 25; a filled dot marks "
+    "the step a bound belongs to), drawn from the constants of airtcp's rule "
+    "(xlayer::ba_retry), with III-B's dashed line. The ticks along the bottom are the remedy's "
+    "runs at their average data rates; the runs do not record the limit their frames got, so "
+    "no measured limit is drawn."
+)
+
+
+def ba_retry_limit(rate_mbps: float) -> int:
+    """The proposal's Block-Ack retry limit for an averaged data rate [Mbit/s] (III-B)."""
+    return next(limit for low, limit in BA_RETRY_LIMITS if rate_mbps >= low)
 
 
 def _axes(quick: bool) -> tuple[list[float], int, float]:
@@ -430,15 +469,15 @@ def claims(t: pd.DataFrame) -> list[Claim]:
 def figures(
     t: pd.DataFrame, root: Path, out: Path, anomaly: pd.DataFrame | None = None
 ) -> list[Path]:
-    """Fig. 4-6 (and Reno without delay), Fig. 7 and the anomaly as PNG files; return their
-    paths."""
+    """Fig. 2 (the remedy's limit), Fig. 4-6 (and Reno without delay), Fig. 7 and the anomaly
+    as PNG files; return their paths."""
     anomaly = pd.DataFrame() if anomaly is None else anomaly
     from matplotlib.figure import Figure
 
     from airtcp.plot import save
 
     out.mkdir(parents=True, exist_ok=True)
-    paths = []
+    paths = [save(fig2(t), out / "fig2.png")]
     main = t[t["sweep"] == "main"]
     measures = (("throughput_mbps", "average throughput [Mbit/s]"),
                 ("rtt_ms", "average RTT [ms]"), ("cwnd", "average cwnd [segments]"))  # fmt: skip
@@ -453,16 +492,9 @@ def figures(
                 x = cell(g, scheme=s)
                 ax.scatter(x["rate_mbps"], x[m], s=14, marker=MARKERS[s], color=COLORS[s],
                            alpha=0.7, label=LABELS[s])  # fmt: skip
-            ax.set_xscale("log")
-            # The paper's axis: Table I's rates, 6.5 to 300 Mbit/s, as the range and the
-            # ticks (positions the runs do not reach show as a gap), no minor labels.
-            ticks = [6.5, 13.5, 27.0, 54.0, 108.0, 216.0, 300.0]
-            ax.set_xticks(ticks, [f"{v:g}" for v in ticks])
-            ax.set_xlim(6.5 / 1.15, 300.0 * 1.15)
-            ax.xaxis.set_minor_formatter("")
+            _rate_axis(ax)
             if m != "throughput_mbps":
                 ax.set_yscale("log")
-            ax.set_xlabel("average data rate [Mbit/s]")
             ax.set_ylabel(label)
             ax.grid(alpha=0.3, which="both")
         axes[0].legend(fontsize=8)
@@ -471,6 +503,52 @@ def figures(
     paths += _timeline(t, root, out)
     paths += _anomaly_figure(anomaly, out)
     return paths
+
+
+def _rate_axis(ax: Any) -> None:
+    """The paper's rate axis: log scale over Table I's rates, 6.5 to 300 Mbit/s, as the range
+    and the ticks (positions the runs do not reach show as a gap), no minor labels."""
+    ax.set_xscale("log")
+    ax.set_xticks(RATE_TICKS, [f"{v:g}" for v in RATE_TICKS])
+    ax.set_xlim(RATE_TICKS[0] / 1.15, RATE_TICKS[-1] * 1.15)
+    ax.xaxis.set_minor_formatter("")
+    ax.set_xlabel("average data rate [Mbit/s]")
+
+
+def fig2(t: pd.DataFrame) -> Figure:
+    """Fig. 2: the proposal's Block-Ack retry limit against the averaged data rate (III-B):
+    the steps of :data:`BA_RETRY_LIMITS` (a filled dot where a bound belongs to the step above),
+    the paper's dashed line, and along the bottom the average data rate of each of the remedy's
+    runs in ``t``. The runs do not record the limits their frames got, so none is drawn."""
+    from matplotlib.figure import Figure
+
+    lo, hi = RATE_TICKS[0] / 1.15, RATE_TICKS[-1] * 1.15
+    fig = Figure(figsize=(7, 4), layout="constrained")
+    ax = fig.subplots()
+    bounds = [low for low, _ in reversed(BA_RETRY_LIMITS)][1:]
+    limits = [limit for _, limit in reversed(BA_RETRY_LIMITS)]
+    xs = [lo, *bounds, hi]
+    ax.step(xs, [*limits, limits[-1]], where="post", color="black", lw=1.8,
+            label="the proposal's limit for III-C's averaged rate (III-B)")  # fmt: skip
+    ax.plot(bounds, limits[1:], "o", color="black", ms=5, zorder=3)
+    ax.plot(bounds, limits[:-1], "o", mfc="white", color="black", ms=5, zorder=3)
+    (r0, l0), (r1, l1) = BA_RETRY_LINE
+    line_x = np.geomspace(r0, r1, 50)
+    line_y = l0 + (l1 - l0) * np.log10(line_x / r0) / np.log10(r1 / r0)
+    ax.plot([lo, *line_x, hi], [l0, *line_y, l1], "--", color="tab:gray", lw=1.2,
+            label="III-B's first step: linear in log(rate), 10-100 Mbit/s")  # fmt: skip
+    runs = t[(t["sweep"] == "main") & (t["scheme"] == "remedy")] if "sweep" in t else t[:0]
+    if len(runs):
+        ax.plot(runs["rate_mbps"], np.full(len(runs), 0.6), "|", color=COLORS["remedy"], ms=14,
+                alpha=0.5, label=f"the remedy's runs: average data rate ({len(runs)} uploads)")  # fmt: skip
+    _rate_axis(ax)
+    ax.set_ylabel("Block-Ack retransmission limit")
+    ax.set_yticks(range(0, 12, 2))
+    ax.set_ylim(0, 11)
+    ax.grid(alpha=0.3, which="both")
+    ax.legend(fontsize=8, loc="upper left")
+    fig.suptitle("Fig. 2: the proposal's Block-Ack retry limit against the data rate")
+    return fig
 
 
 def _anomaly_figure(a: pd.DataFrame, out: Path) -> list[Path]:
@@ -629,7 +707,12 @@ def write_report(
         "## Per position (mean over replications)",
         "",
         *per_case,
-        *figures_and_definitions(paths, __doc__, "Measures (also in the report), per 60 s upload:"),
+        *figures_and_definitions(
+            paths,
+            __doc__,
+            "Measures (also in the report), per 60 s upload:",
+            {"fig2.png": FIG2_CAPTION},
+        ),
     ]
     return write_report_lines(out, lines)
 
