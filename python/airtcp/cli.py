@@ -680,7 +680,7 @@ def reproduce_command(
     ] = False,
     workers: Annotated[int, typer.Option(help="Worker processes (default: all cores).", min=0)] = 0,
 ) -> None:
-    """Reproduce a paper: run its sweeps, draw its figures, write report.md."""
+    """Reproduce a paper: run its sweeps, draw its figures, write report.md and report.html."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 

@@ -255,11 +255,14 @@ def figures_and_definitions(
 
 
 def write_report_lines(out: Path, lines: Sequence[str]) -> Path:
-    """Write ``out/report.md`` from ``lines`` atomically (a reader never sees half a report);
-    return its path."""
+    """Write ``out/report.md`` from ``lines`` atomically (a reader never sees half a report),
+    and beside it ``out/report.html``, the same report as one page with its figures embedded
+    (:mod:`airtcp.reproduce.page`); return the Markdown report's path."""
+    from airtcp.reproduce.page import write_html
     from airtcp.result import atomic_file
 
     path = out / "report.md"
     with atomic_file(path, prefix=".report.", clean=True) as tmp:
         tmp.write_text("\n".join(lines), encoding="utf-8")
+    write_html(path)
     return path
