@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def reno() -> airtcp.Result:
     # Paper 001's scenario, Reno: self-interference loses data and TCP-ACK frames (retries 0).
     return airtcp.run(
-        p001.SCENARIO,
+        p001.scenario(),
         seed=1,
         overrides={
             "recovery": "reno",
@@ -98,7 +98,7 @@ def test_errors_name_what_is_wrong(reno, tmp_path) -> None:
         sequence_data(reno, t0_s=0.2, t1_s=0.1)
     with pytest.raises(PlotError, match="--flow 3: out of range"):
         sequence_data(reno, flow=3, t0_s=0.1, t1_s=0.2)
-    bare = airtcp.run(p001.SCENARIO, seed=1, overrides={"duration_s": 1.0})
+    bare = airtcp.run(p001.scenario(), seed=1, overrides={"duration_s": 1.0})
     with pytest.raises(PlotError, match="no tcp_segments and no mac_tx trace"):
         sequence_data(bare, t0_s=0.1, t1_s=0.2)
 
