@@ -769,6 +769,21 @@ PlotOutOpt = Annotated[
 PlotTitleOpt = Annotated[
     str | None, typer.Option("--title", help="Figure title (default: y over x).")
 ]
+FigureOutOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--out",
+        help="The figure file: .png, .svg or .pdf (may be left out with --show).",
+        show_default=False,
+    ),
+]
+ShowOpt = Annotated[
+    bool, typer.Option("--show", help="Open the figure in a window (pan, zoom) after any --out.")
+]
+RunHashOpt = Annotated[
+    str | None,
+    typer.Option("--run", help="Run hash or unique prefix (sweep store).", show_default=False),
+]
 
 
 def _save_figure(fig: Any, out: Path) -> None:
@@ -840,6 +855,33 @@ def plot_metric_command(
     typer.echo(f"written {out}: {lines} line(s), {len(table)} points ({notes})")
 
 
+def _check_destination(out: Path | None, show: bool) -> None:
+    """A figure needs --out or --show; --out must be a figure format airtcp may write."""
+    from airtcp import plot
+
+    if out is None and not show:
+        _fail("--out FILE or --show is needed (where should the figure go?)")
+    if out is not None:
+        try:
+            plot.check_format(out)
+            plot.check_figure_path(out)
+        except plot.PlotError as exc:
+            _fail(str(exc))
+
+
+def _show_figure(fig: Any, out: Path | None) -> None:
+    """Open ``fig`` in a window; without a display that is an error only when nothing was
+    written (--out)."""
+    from airtcp import plot
+
+    try:
+        plot.show(fig)
+    except plot.PlotError as exc:
+        if out is None:
+            _fail(str(exc))
+        typer.echo(f"warning: {exc}", err=True)
+
+
 @plot_app.command("trace")
 def plot_trace_command(
     sources: Annotated[
@@ -850,14 +892,7 @@ def plot_trace_command(
             show_default=False,
         ),
     ],
-    out: Annotated[
-        Path | None,
-        typer.Option(
-            "--out",
-            help="The figure file: .png, .svg or .pdf (may be left out with --show).",
-            show_default=False,
-        ),
-    ] = None,
+    out: FigureOutOpt = None,
     kind: Annotated[
         str,
         typer.Option(
@@ -876,10 +911,7 @@ def plot_trace_command(
             show_default=False,
         ),
     ] = None,
-    run: Annotated[
-        str | None,
-        typer.Option("--run", help="Run hash or unique prefix (sweep store).", show_default=False),
-    ] = None,
+    run: RunHashOpt = None,
     where: Annotated[
         str | None,
         typer.Option(
@@ -908,21 +940,14 @@ def plot_trace_command(
             show_default=False,
         ),
     ] = None,
-    show: Annotated[
-        bool,
-        typer.Option("--show", help="Open the figure in a window (pan, zoom) after any --out."),
-    ] = False,
+    show: ShowOpt = False,
     title: PlotTitleOpt = None,
 ) -> None:
     """A time series of runs: cwnd, RTT, goodput, airtime, one line per flow or node."""
     from airtcp import plot, store
 
-    if out is None and not show:
-        _fail("--out FILE or --show is needed (where should the figure go?)")
+    _check_destination(out, show)
     try:
-        if out is not None:
-            plot.check_format(out)
-            plot.check_figure_path(out)
         fig, data = plot.trace(
             sources,
             kind,
@@ -945,12 +970,7 @@ def plot_trace_command(
         _save_figure(fig, out)
         typer.echo(f"written {out}: {what}")
     if show:
-        try:
-            plot.show(fig)
-        except plot.PlotError as exc:
-            if out is None:
-                _fail(str(exc))
-            typer.echo(f"warning: {exc}", err=True)
+        _show_figure(fig, out)
 
 
 @plot_app.command("sequence")
@@ -966,10 +986,7 @@ def plot_sequence_command(
     out: PlotOutOpt,
     t0_s: Annotated[float, typer.Option("--from", help="Window start, s.", show_default=False)],
     t1_s: Annotated[float, typer.Option("--to", help="Window end, s.", show_default=False)],
-    run: Annotated[
-        str | None,
-        typer.Option("--run", help="Run hash or unique prefix (sweep store).", show_default=False),
-    ] = None,
+    run: RunHashOpt = None,
     flow: Annotated[int, typer.Option("--flow", help="The TCP flow to draw.")] = 0,
     title: PlotTitleOpt = None,
 ) -> None:
@@ -1001,21 +1018,9 @@ def plot_topology_command(
             show_default=False,
         ),
     ],
-    out: Annotated[
-        Path | None,
-        typer.Option(
-            "--out",
-            help="The figure file: .png, .svg or .pdf (may be left out with --show).",
-            show_default=False,
-        ),
-    ] = None,
-    run: Annotated[
-        str | None,
-        typer.Option("--run", help="Run hash or unique prefix (sweep store).", show_default=False),
-    ] = None,
-    show: Annotated[
-        bool, typer.Option("--show", help="Open the figure in a window after any --out.")
-    ] = False,
+    out: FigureOutOpt = None,
+    run: RunHashOpt = None,
+    show: ShowOpt = False,
     title: PlotTitleOpt = None,
 ) -> None:
     """Where the nodes are: positions, decode and carrier-sense ranges, wired links, mesh peers,
@@ -1023,12 +1028,8 @@ def plot_topology_command(
     from airtcp import plot, store
     from airtcp.topology import topology
 
-    if out is None and not show:
-        _fail("--out FILE or --show is needed (where should the figure go?)")
+    _check_destination(out, show)
     try:
-        if out is not None:
-            plot.check_format(out)
-            plot.check_figure_path(out)
         fig, data = topology(source, run=run, title=title)
     except (plot.PlotError, store.StoreError) as exc:
         _fail(str(exc))
@@ -1041,12 +1042,7 @@ def plot_topology_command(
         links = ", ".join(f"{n} {words[k]}" for k, n in kinds.items()) or "no links"
         typer.echo(f"written {out}: {len(data.nodes)} nodes, {links}")
     if show:
-        try:
-            plot.show(fig)
-        except plot.PlotError as exc:
-            if out is None:
-                _fail(str(exc))
-            typer.echo(f"warning: {exc}", err=True)
+        _show_figure(fig, out)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1066,10 +1062,7 @@ def report_command(
         Path,
         typer.Option("--out", help="The page to write: an .html file.", show_default=False),
     ],
-    run: Annotated[
-        str | None,
-        typer.Option("--run", help="Run hash or unique prefix (sweep store).", show_default=False),
-    ] = None,
+    run: RunHashOpt = None,
     title: Annotated[
         str | None, typer.Option("--title", help="Page title (default: the run's name).")
     ] = None,

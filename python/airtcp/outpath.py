@@ -244,6 +244,32 @@ def claim_directory(out_dir: str | Path, kind: str) -> Path:
 # Temporary names: what a killed writer leaves, and SIGTERM
 
 
+def own_file_problem(out: str | Path, tag: bytes, what: str) -> str | None:
+    """Why airtcp may not write the file ``out``, or None: it is absent, or a regular file that
+    carries airtcp's ``tag`` (a figure's creator field, a page's generator tag) in its first or
+    last 64 KiB, so airtcp wrote it (``what``: "figures", "reports"). Never a file of the
+    user's."""
+    path = Path(out)
+    if not path.exists() and not path.is_symlink():
+        return None
+    if not path.is_file():
+        return f"--out {out}: exists and is not a regular file; choose a new file name"
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(65536)
+            size = fh.seek(0, 2)
+            fh.seek(max(0, size - 65536))
+            tail = fh.read()
+    except OSError as exc:
+        return f"--out {out}: cannot read it ({exc.strerror or exc})"
+    if tag not in head and tag not in tail:
+        return (
+            f"--out {out}: exists and airtcp did not write it; choose a new file name "
+            f"(airtcp overwrites only its own {what})"
+        )
+    return None
+
+
 class _Terminated(BaseException):
     """SIGTERM arrived while a temporary file or directory existed (see :func:`_terminable`)."""
 

@@ -141,25 +141,12 @@ _CREATOR_BYTES = _CREATOR.encode()
 def check_figure_path(out: str | Path) -> Path:
     """Raise :class:`PlotError` unless ``out`` is absent or a figure airtcp drew (its creator
     field names airtcp): a plot never overwrites a file of the user's."""
-    path = Path(out)
-    if not path.exists() and not path.is_symlink():
-        return path
-    if not path.is_file():
-        raise PlotError(f"--out {out}: exists and is not a regular file; choose a new file name")
-    try:
-        with open(path, "rb") as fh:
-            head = fh.read(65536)
-            size = fh.seek(0, 2)
-            fh.seek(max(0, size - 65536))
-            tail = fh.read()
-    except OSError as exc:
-        raise PlotError(f"--out {out}: cannot read it ({exc.strerror or exc})") from None
-    if _CREATOR_BYTES not in head and _CREATOR_BYTES not in tail:
-        raise PlotError(
-            f"--out {out}: exists and airtcp did not draw it; choose a new file name "
-            "(airtcp overwrites only its own figures)"
-        )
-    return path
+    from airtcp.outpath import own_file_problem
+
+    problem = own_file_problem(out, _CREATOR_BYTES, "figures")
+    if problem:
+        raise PlotError(problem)
+    return Path(out)
 
 
 def save(fig: Figure, out: str | Path, dpi: int = 150) -> Path:

@@ -410,21 +410,11 @@ def write_report(
 def check_report_path(out: str | Path) -> Path:
     """``out`` as a Path; ReportError unless it ends in .html and is absent or a page airtcp
     wrote (its generator meta tag)."""
-    path = Path(out)
-    if path.suffix.lower() not in (".html", ".htm"):
+    from airtcp.outpath import own_file_problem
+
+    if Path(out).suffix.lower() not in (".html", ".htm"):
         raise ReportError(f"--out {out}: not an .html file name")
-    if not path.exists() and not path.is_symlink():
-        return path
-    if not path.is_file():
-        raise ReportError(f"--out {out}: exists and is not a regular file; choose a new name")
-    try:
-        with open(path, "rb") as fh:
-            head = fh.read(4096)
-    except OSError as exc:
-        raise ReportError(f"--out {out}: cannot read it ({exc.strerror or exc})") from None
-    if f'content="{GENERATOR}"'.encode() not in head:
-        raise ReportError(
-            f"--out {out}: exists and airtcp did not write it; choose a new file name "
-            "(airtcp overwrites only its own reports)"
-        )
-    return path
+    problem = own_file_problem(out, f'content="{GENERATOR}"'.encode(), "reports")
+    if problem:
+        raise ReportError(problem)
+    return Path(out)

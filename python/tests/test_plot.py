@@ -281,8 +281,9 @@ def _result(traces: dict, flows: list | None = None) -> Result:
     return Result(summary, traces)
 
 
-def test_mac_airtime_splits_transmissions_over_bins():
-    mac = {
+def _two_frames(second: str) -> dict[str, list]:
+    """A mac_tx trace of two data frames of node 1: 0-0.3 s (ok) and 0.6-0.7 s (``second``)."""
+    return {
         "start_ns": [0, 600_000_000],
         "end_ns": [300_000_000, 700_000_000],
         "node": [1, 1],
@@ -290,8 +291,12 @@ def test_mac_airtime_splits_transmissions_over_bins():
         "kind": ["data", "data"],
         "bytes": [1000, 500],
         "retry": [False, False],
-        "outcome": ["ok", "collision"],
+        "outcome": ["ok", second],
     }
+
+
+def test_mac_airtime_splits_transmissions_over_bins():
+    mac = _two_frames("collision")
     fig, data = plot.trace(_result({"mac_tx": mac}), "mac_tx", "airtime", bin_s=0.25)
     assert data["value"].tolist() == pytest.approx([1.0, 0.2, 0.4, 0.0])
     assert data["time_s"].tolist() == pytest.approx([0.125, 0.375, 0.625, 0.875])
@@ -497,16 +502,7 @@ def test_window_carries_a_held_value_to_its_start():
     assert data["time_s"].tolist() == [0.25, 0.5] and data["value"].tolist() == [10.0, 5.0]
     assert fig.axes[0].get_xlim() == (0.25, 0.75)
     # Binned series are binned from the window's start.
-    mac = {
-        "start_ns": [0, 600_000_000],
-        "end_ns": [300_000_000, 700_000_000],
-        "node": [1, 1],
-        "dst": [0, 0],
-        "kind": ["data", "data"],
-        "bytes": [1000, 500],
-        "retry": [False, False],
-        "outcome": ["ok", "ok"],
-    }
+    mac = _two_frames("ok")
     _, data = plot.trace(
         _result({"mac_tx": mac}), "mac_tx", "airtime", t0_s=0.25, t1_s=0.75, bin_s=0.25
     )

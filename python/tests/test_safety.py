@@ -183,7 +183,7 @@ def test_user_data_deleted_plot_refuses_to_overwrite_a_file_it_did_not_draw(tmp_
     mine = tmp_path / "figure.png"
     mine.write_bytes(b"\x89PNG my own figure")
     args = ["plot", "trace", str(run_dir), "--kind", "mac_tx", "--out", str(mine)]
-    user_error(invoke(*args), "airtcp did not draw it")
+    user_error(invoke(*args), "airtcp did not write it")
     assert mine.read_bytes() == b"\x89PNG my own figure"
     args[-1] = str(tmp_path / "fresh.png")
     assert invoke(*args).exit_code == 0

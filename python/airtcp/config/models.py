@@ -1119,19 +1119,8 @@ class FlowConfig(_Model):
                 if getattr(self, name) is None:
                     issues.append(_Issue((name,), f"required for {kind}", allowed="number > 0 ms"))
         else:
-            for name in ("on_ms", "off_ms"):
-                if getattr(self, name) is not None:
-                    issues.append(
-                        _Issue(
-                            (name,),
-                            f"not allowed for {kind} (only on/off sources have periods)",
-                            getattr(self, name),
-                            'unset, or kind = "udp-onoff"',
-                        )
-                    )
-            set_ = self.model_fields_set
-            for name in ("periods", "pareto_shape"):
-                if name in set_:
+            for name in ("on_ms", "off_ms", "periods", "pareto_shape"):
+                if name in self.model_fields_set and getattr(self, name) is not None:
                     issues.append(
                         _Issue(
                             (name,),

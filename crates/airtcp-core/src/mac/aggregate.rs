@@ -479,21 +479,11 @@ impl Wifi {
         out
     }
 
-    /// `j` answers `src`'s single MPDU under Block Ack (sent unaggregated at `req`, a non-HT
+    /// `j` answers `src`'s single MPDU under Block Ack (`frame`, sent unaggregated at a non-HT
     /// mode) with an ACK after SIFS (Normal Ack policy, Table 9-6).
     #[inline(never)]
-    pub fn respond_ack(
-        &mut self,
-        j: NodeId,
-        src: NodeId,
-        ac: usize,
-        req: ModeId,
-        sched: &mut Scheduler<Event>,
-        now: SimTime,
-    ) {
-        let txv = self.cfg.ack_txv(req); // 10.6.6.5.2
-        let mut ack = block_ack_frame(FrameKind::Ack, (j, src), txv, Dur::ZERO, 0, ac);
-        ack.bytes = super::frame::ACK_BYTES;
+    pub fn respond_ack(&mut self, j: NodeId, frame: &Frame, sched: &mut Scheduler<Event>, now: SimTime) {
+        let ack = super::rx::ack_frame(&self.cfg, j, frame);
         self.respond(j, ack, sched, now);
     }
 

@@ -30,20 +30,7 @@ impl Wifi {
             FrameKind::Data | FrameKind::Action => {
                 let src = frame.src.idx();
                 let dup = mac.peers[src].is_duplicate(usize::from(frame.ac), frame.seq, frame.retry);
-                let ack = Frame {
-                    kind: FrameKind::Ack,
-                    src: j,
-                    dst: frame.src,
-                    bytes: ACK_BYTES,
-                    txv: w.ack_txv(frame.txv.mode), // 10.6.6.5.2
-                    nav: Dur::ZERO,
-                    packet: None,
-                    seq: 0,
-                    retry: false,
-                    ac: frame.ac,
-                    upper_bytes: 0,
-                    subframes: 0,
-                };
+                let ack = ack_frame(w, j, frame);
                 self.respond(j, ack, sched, now);
                 if dup {
                     self.macs[j.idx()].counters.rx_duplicates += 1;
@@ -145,5 +132,24 @@ impl Wifi {
                 self.ind.push(MacInd::DeliveredCorrupt { node: j, packet, hit });
             }
         }
+    }
+}
+
+/// The ACK `j` sends for the data or management `frame` addressed to it, at the rate the
+/// control-response rule gives for the frame's mode (10.6.6.5.2).
+pub(crate) fn ack_frame(cfg: &super::WifiConfig, j: NodeId, frame: &Frame) -> Frame {
+    Frame {
+        kind: FrameKind::Ack,
+        src: j,
+        dst: frame.src,
+        bytes: ACK_BYTES,
+        txv: cfg.ack_txv(frame.txv.mode),
+        nav: Dur::ZERO,
+        packet: None,
+        seq: 0,
+        retry: false,
+        ac: frame.ac,
+        upper_bytes: 0,
+        subframes: 0,
     }
 }

@@ -674,31 +674,33 @@ fn small_queues_hold_new_data_at_two_packets_below_tcp_until_one_is_freed() {
 fn small_queues_follow_the_pacing_rate_when_it_exceeds_two_packets_per_ms() {
     // SRTT 1 ms, cwnd 10: pacing 2 x 10 x 1000 B / 1 ms = 20 MB/s, 19531 B per 1024th of a
     // second, i.e. 8 truesizes (2304 B): below <= 8 passes, so 9 go down (hand count).
+    let (_, out) = tsq_sender_established(1);
+    assert_eq!(MSS, 1000);
+    assert_eq!(out.iter().filter(|s| s.len > 0).count(), 9);
+}
+
+/// A SACK CUBIC sender with TCP Small Queues, its SYN freed below TCP, after a SYN-ACK
+/// `rtt_ms` later; and what it sent then.
+fn tsq_sender_established(rtt_ms: u64) -> (Sender, Vec<Segment>) {
     let p = TcpParams { small_queues: true, ..params(Recovery::Sack) };
     let mut snd = Sender::new(p, Algorithm::from_name("cubic").unwrap(), None);
     let mut out = Vec::new();
     snd.start(SimTime::ZERO, &mut out);
     snd.tsq_release();
     out.clear();
-    syn_ack(&mut snd, 1, &mut out);
-    assert_eq!(MSS, 1000);
-    assert_eq!(out.iter().filter(|s| s.len > 0).count(), 9);
+    syn_ack(&mut snd, rtt_ms, &mut out);
+    (snd, out)
 }
 
 #[test]
 fn small_queues_take_any_cwnd_an_agent_sets() {
     // Found by the core fuzz test (issue 29): an agent's cwnd of 2^32 - 1 segments overflowed
     // the pacing rate's 64 bits. The pacing rate is then far past tcp_limit_output_bytes
-    // (128 KiB = 56 truesizes): 57 segments go down at once (hand count, as above).
-    let p = TcpParams { small_queues: true, ..params(Recovery::Sack) };
-    let mut snd = Sender::new(p, Algorithm::from_name("cubic").unwrap(), None);
-    let mut out = Vec::new();
-    snd.start(SimTime::ZERO, &mut out);
-    snd.tsq_release();
-    out.clear();
-    syn_ack(&mut snd, 1, &mut out);
+    // (131072 B): 56 truesizes of 2304 B below TCP still pass (129024 B), 57 do not
+    // (131328 B; hand count).
+    let (mut snd, _) = tsq_sender_established(1);
     snd.s.cwnd = u32::MAX;
-    snd.tsq_below = 0;
+    snd.tsq_below = 56;
     assert!(snd.tsq_allows());
     snd.tsq_below = 57;
     assert!(!snd.tsq_allows());

@@ -371,7 +371,7 @@ impl World {
             mac.counters.rx_ok += 1;
             mac.eifs = false;
             if plain {
-                self.wifi.respond_ack(j, src, ac, frame.txv.mode, &mut self.sched, now);
+                self.wifi.respond_ack(j, frame, &mut self.sched, now);
             } else {
                 self.wifi.respond_block_ack(j, src, ac, frame.txv.mode, &mut self.sched, now);
             }
