@@ -187,17 +187,11 @@ def _ranges(spec: Mapping[str, Any]) -> tuple[list[tuple[float, float]] | None, 
 
 def _route_table(spec: Mapping[str, Any]) -> Any:
     """The core's computed routes of ``spec`` (None if it cannot say)."""
+    from airtcp.config.budget import topology_of
     from airtcp.config.routes import connectivity
 
-    topology = {
-        "standard": spec["wifi"]["standard"],
-        "nodes": spec["nodes"],
-        "channel": spec["channel"],
-        "wired_links": spec.get("wired_links", []),
-        "blocked_radio_links": spec.get("blocked_radio_links", []),
-    }
     try:
-        return connectivity(topology)
+        return connectivity(topology_of(spec))
     except (ValueError, KeyError):
         return None
 
