@@ -1,7 +1,8 @@
 """Paper reproductions: `airtcp reproduce ID` runs a paper's sweeps, draws its figures and writes
 a report that sets each of the paper's claims beside airtcp's measurement.
 
-Each paper is a module with ``reproduce(out, *, quick, workers, progress) -> Path`` (the report).
+Each paper is a module following the ``Paper`` protocol (reproduce.paper): its id, title,
+template, sweeps and ``analyse``; one driver runs them and writes the report.
 """
 
 from __future__ import annotations
@@ -56,12 +57,16 @@ def reproduce(
         raise ReproduceError(f"paper: {paper!r} is not reproducible yet (allowed: {allowed})")
     from airtcp.outpath import OutputExistsError, claim_directory
     from airtcp.plot import PlotError
+    from airtcp.reproduce.paper import run
     from airtcp.sweep import SweepError
 
     module = importlib.import_module(PAPERS[key][0])
     try:
         target = claim_directory(out, "reproduce")  # refused before any run if in use
-        report: Path = module.reproduce(target, quick=quick, workers=workers, progress=progress)
+        if hasattr(module, "analyse"):  # the Paper protocol (reproduce.paper)
+            report = run(module, target, quick=quick, workers=workers, progress=progress)
+        else:
+            report = module.reproduce(target, quick=quick, workers=workers, progress=progress)
     except (OutputExistsError, SweepError, PlotError) as exc:
         raise ReproduceError(str(exc)) from None
     except OSError as exc:  # the directory vanished or turned read-only meanwhile

@@ -231,11 +231,14 @@ def claims_table(claim_list: Sequence[Claim]) -> list[str]:
 
 
 def figures_and_definitions(
-    paths: Sequence[Path], doc: str | None, marker: str, captions: Mapping[str, str] | None = None
+    paths: Sequence[Path],
+    doc: str | None,
+    marker: str | None,
+    captions: Mapping[str, str] | None = None,
 ) -> list[str]:
     """The report's closing sections: each figure of ``paths`` (in ``figures/``), with its
     caption line if ``captions`` (file name -> text) has one, then the definitions, the part of
-    the module's docstring ``doc`` after ``marker``."""
+    the module's docstring ``doc`` after ``marker`` (None: all of ``doc``)."""
     captions = captions or {}
     figures: list[str] = []
     for p in paths:
@@ -249,7 +252,7 @@ def figures_and_definitions(
         "",
         "## Definitions",
         "",
-        (doc or "").split(marker)[-1].strip(),
+        (doc or "").split(marker)[-1].strip() if marker else (doc or "").strip(),
         "",
     ]
 

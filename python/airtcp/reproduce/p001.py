@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -34,20 +34,16 @@ import pandas as pd
 
 from airtcp import analytic, store, sweep
 from airtcp.reproduce import claims as cl
-from airtcp.reproduce.common import (
-    Claim,
-    _version,
-    claims_table,
-    figures_and_definitions,
-    mean_ci,
-    run_sweeps,
-    write_report_lines,
-)
+from airtcp.reproduce.common import Claim, mean_ci
+from airtcp.reproduce.paper import Context, NotEvaluable, Report
 
-__all__ = ["TEMPLATE", "Claim", "reproduce", "scenario", "sweeps"]
+__all__ = ["ID", "TEMPLATE", "TITLE", "Claim", "analyse", "scenario", "sweeps"]
 
+ID = "001"
+TITLE = "TCP in conflict-based wireless links"
 # The scenario is the template "paper-001" (config/templates.py), as examples/paper-001.toml.
 TEMPLATE = "paper-001"
+DEFINITIONS = "Definitions (also in the report and docs/paper-001.md):"
 VARIANTS = ("tahoe", "reno", "newreno")
 MIN_RTOS_MS = (1000, 200, 0)
 SEED = 2001
@@ -637,85 +633,60 @@ def _variant_table(t: pd.DataFrame, clap: pd.DataFrame | None = None) -> list[st
     return lines
 
 
-def write_report(
-    out: Path,
-    claim_list: list[Claim],
-    t: pd.DataFrame,
-    available: float,
-    per_rep: list[float],
-    figure_paths: list[Path],
-    quick: bool,
-    clap: pd.DataFrame | None = None,
-) -> Path:
-    """Write report.md atomically; return its path."""
+def _method() -> str:
+    return (
+        "§II with NS-2 2.1b9a defaults; docs/paper-001.md lists every choice. Every number is "
+        "a mean with its 95 % interval over the replications (Student t, clipped at 0; ratios: "
+        "BCa bootstrap over independent runs). Declared tolerances: a value within 10 % of the "
+        "paper's; a relative change within a quarter of the paper's, at least 5 points; the "
+        "paper's sign or winner."
+    )
+
+
+def _sections(
+    t: pd.DataFrame, per_rep: list[float], clap: pd.DataFrame | None
+) -> list[tuple[str, list[str]]]:
     model = analytic.paper001_overheads()
     avail = mean_ci(per_rep)
-    lines = [
-        "# Paper 001 reproduced: TCP in conflict-based wireless links",
-        "",
-        f"Made by `airtcp reproduce 001{' --quick' if quick else ''}` (airtcp "
-        f"{_version()}). Every number is a mean with its 95 % interval over the replications "
-        "(Student t, clipped at 0; ratios: BCa bootstrap). Scenario: template `paper-001` (§II, "
-        "NS-2 2.1b9a "
-        "defaults; docs/paper-001.md lists every choice). Verdicts, one rule for every claim "
-        "(`airtcp.reproduce.claims`), decided by the interval, never by the point estimate: "
-        "*agrees* = the whole interval satisfies the paper's statement (a value within 10 % of "
-        "the paper's; a relative change within a quarter of the paper's, at least 5 points; "
-        "the paper's sign or winner); *agrees in direction* = outside that band but on the "
-        "paper's side; *differs* = the whole interval contradicts it; *inconclusive* = the "
-        "interval spans both, with the replications that would decide it. Ratios: BCa "
-        "bootstrap over independent runs; means: Student t, clipped at 0.",
-        "",
-        "## Claims",
-        "",
-        *claims_table(claim_list),
-        "",
-        "## Available bandwidth",
-        "",
-        f"A saturating UDP flow (1000-byte payloads) between the same nodes: "
-        f"{avail.fmt(1e-6, 3, 'Mbit/s')}. The closed form for one station (Table 1 recomputed "
-        f"from the standard, `airtcp.analytic.paper001_overheads`): 1000 bytes every "
-        f"{model.t_packet_us:.0f} us = {8000 / model.t_packet_us:.3f} Mbit/s of TCP payload "
-        "(UDP's 12 fewer header bytes make the probe slightly faster).",
-        "",
-        "## Per variant",
-        "",
-        *_variant_table(t, clap),
-        "",
-        *figures_and_definitions(
-            figure_paths, __doc__, "Definitions (also in the report and docs/paper-001.md):"
-        ),
-    ]
-    return write_report_lines(out, lines)
+    return [
+        ("Available bandwidth", [
+            f"A saturating UDP flow (1000-byte payloads) between the same nodes: "
+            f"{avail.fmt(1e-6, 3, 'Mbit/s')}. The closed form for one station (Table 1 "
+            f"recomputed from the standard, `airtcp.analytic.paper001_overheads`): 1000 bytes "
+            f"every {model.t_packet_us:.0f} us = {8000 / model.t_packet_us:.3f} Mbit/s of TCP "
+            "payload (UDP's 12 fewer header bytes make the probe slightly faster).",
+        ]),
+        ("Per variant", _variant_table(t, clap)),
+    ]  # fmt: skip
 
 
 # ---------------------------------------------------------------------------------------------
 # Entry point
 
 
-def reproduce(
-    out: Path,
-    *,
-    quick: bool = False,
-    workers: int | None = None,
-    progress: Callable[[str, int, int], None] | None = None,
-) -> Path:
-    """Run the sweeps into ``out/store`` (resuming), draw ``out/figures`` and write
-    ``out/report.md``; return the report's path."""
-    root = out / "store"
-    run_sweeps(sweeps(quick), root, workers=workers, progress=progress)
-    _CONNECTIONS.pop(root, None)
+def analyse(ctx: Context) -> Report:
+    """The claims, tables and figures from the stored runs (one DuckDB connection for the
+    analysis, dropped before and after, so it never outlives the runs it saw)."""
+    _CONNECTIONS.pop(ctx.root, None)
     try:
-        return _analyse(root, out, quick)
+        avail_bps, per_rep, avail_series = _available(ctx.root)
+        t = _tcp_table(ctx.root, avail_bps)
+        clap = _clap_table(ctx.root)
+        claim_list = claims(t, avail_bps, clap)
+        paths = figures(ctx.root, ctx.figures, (avail_bps, avail_series), t)
     finally:
-        _CONNECTIONS.pop(root, None)
+        _CONNECTIONS.pop(ctx.root, None)
+    return Report(
+        claims=claim_list,
+        not_evaluable=NOT_EVALUABLE,
+        method=_method(),
+        sections=_sections(t, per_rep, clap),
+        figures=paths,
+        definitions=(__doc__ or "").split(DEFINITIONS)[-1],
+        tables={"runs.csv": t},
+    )
 
 
-def _analyse(root: Path, out: Path, quick: bool) -> Path:
-    avail_bps, per_rep, avail_series = _available(root)
-    t = _tcp_table(root, avail_bps)
-    clap = _clap_table(root)
-    claim_list = claims(t, avail_bps, clap)
-    paths = figures(root, out / "figures", (avail_bps, avail_series), t)
-    t.to_csv(out / "runs.csv", index=False)
-    return write_report(out, claim_list, t, avail_bps, per_rep, paths, quick, clap)
+# The paper's claims this reproduction does not judge (with claims() above: every claim of the
+# paper, read sentence by sentence; docs/paper-001.md).
+NOT_EVALUABLE: list[NotEvaluable] = []

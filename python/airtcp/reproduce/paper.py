@@ -1,0 +1,213 @@
+"""The ``Paper`` protocol every reproduction follows, and the one driver that runs it.
+
+A paper is a module with
+
+- ``ID`` ("001"), ``TITLE`` (the report's heading after "Paper NNN reproduced: "),
+  ``TEMPLATE`` (the config template its runs start from, config/templates.py);
+- ``sweeps(quick) -> dict[str, SweepSpec]``: the sweeps the driver runs first;
+- ``analyse(ctx) -> Report``: from the stored runs (``ctx.root``, of the run hashes
+  ``ctx.current``; more sweeps through ``ctx.run`` when one depends on a measured result) the
+  claims with their verdicts, the claims not evaluable and why, the report's sections, its
+  tables and its figures.
+
+The driver (:func:`run`) runs the sweeps into ``OUT/store`` (resumable), calls ``analyse``,
+writes each table as CSV, ``claims.json``, and ``report.md`` + ``report.html`` with the same
+head for every paper: provenance, the coverage line ("N claims in the paper, N evaluated, N not
+evaluable"), the verdict counts, the one verdict rule, the claims table and the claims not
+evaluated. Every evaluated claim's verdict is one of :mod:`reproduce.claims`'s four words; in
+quick mode an inconclusive one reads "inconclusive (quick)".
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+from airtcp.reproduce import claims as cl
+from airtcp.reproduce.common import (
+    Claim,
+    _version,
+    claims_table,
+    figures_and_definitions,
+    run_sweeps,
+    write_report_lines,
+)
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from airtcp import sweep
+
+__all__ = ["VERDICT_WORDS", "Context", "NotEvaluable", "Paper", "Report", "coverage", "run"]
+
+VERDICT_WORDS = (cl.AGREES, cl.AGREES_IN_DIRECTION, cl.DIFFERS, cl.INCONCLUSIVE)
+QUICK_SUFFIX = " (quick)"
+
+RULE = (
+    "Verdicts follow one rule for every claim (`airtcp.reproduce.claims`), decided by the 95 % "
+    "interval, never by the point estimate: *agrees* = the whole interval satisfies the paper's "
+    "statement (its value within the declared tolerance, its sign, its winner or its shape); "
+    "*agrees in direction* = outside the paper's band but wholly on its side; *differs* = the "
+    "whole interval contradicts it; *inconclusive* = the interval spans both, with about how "
+    "many replications would decide it (*inconclusive (quick)*: quick mode's runs do not "
+    "decide it; the full run may)."
+)
+
+
+@dataclass(frozen=True)
+class NotEvaluable:
+    """A claim of the paper the reproduction does not judge: where it is, what it says, and
+    why it cannot be evaluated (no quantity the paper states, a testbed airtcp does not model,
+    a figure with no readable values)."""
+
+    section: str
+    claim: str
+    why: str
+
+
+@dataclass
+class Report:
+    """What a paper's analysis hands the driver.
+
+    ``claims``: the evaluated claims, each a table row with its verdict; ``not_evaluable``:
+    the rest of the paper's claims (together: every claim of the paper, read sentence by
+    sentence); ``method``: the paragraph after the provenance line (runs, estimators,
+    scenario); ``sections``: (heading, Markdown lines) after the claims; ``figures`` and
+    ``captions`` (file name -> caption); ``definitions``: the closing section's text;
+    ``tables``: CSV file name -> frame, written beside the report."""
+
+    claims: list[Claim]
+    not_evaluable: list[NotEvaluable]
+    method: str
+    sections: list[tuple[str, list[str]]] = field(default_factory=list)
+    figures: list[Path] = field(default_factory=list)
+    captions: dict[str, str] = field(default_factory=dict)
+    definitions: str = ""
+    tables: dict[str, pd.DataFrame] = field(default_factory=dict)
+
+
+class Paper(Protocol):
+    """A reproduction module (see the module docstring)."""
+
+    ID: str
+    TITLE: str
+    TEMPLATE: str
+
+    def sweeps(self, quick: bool) -> dict[str, sweep.SweepSpec]: ...
+
+    def analyse(self, ctx: Context) -> Report: ...
+
+
+@dataclass
+class Context:
+    """The analysis's view of a reproduction: where it writes (``out``, ``figures``), the
+    store (``root``), the mode, the run hashes of the paper's sweeps (``current``: a store may
+    hold others, of another mode or an older sweep), and :meth:`run` for a sweep that depends
+    on a measured result."""
+
+    out: Path
+    quick: bool
+    workers: int | None = None
+    progress: Callable[[str, int, int], None] | None = None
+    current: set[str] = field(default_factory=set)
+
+    @property
+    def root(self) -> Path:
+        return self.out / "store"
+
+    @property
+    def figures(self) -> Path:
+        return self.out / "figures"
+
+    def run(self, specs: Mapping[str, sweep.SweepSpec]) -> set[str]:
+        """Run ``specs`` into the store (resuming); return their run hashes."""
+        return run_sweeps(specs, self.root, workers=self.workers, progress=self.progress)
+
+
+def coverage(claims: Sequence[Claim], not_evaluable: Sequence[NotEvaluable]) -> str:
+    """The report's coverage line and its verdict counts."""
+    n = len(claims) + len(not_evaluable)
+    counts = Counter(c.verdict.removesuffix(QUICK_SUFFIX) for c in claims)
+    quick = sum(c.verdict.endswith(QUICK_SUFFIX) for c in claims)
+    words = ", ".join(f"{counts[w]} {w}" for w in VERDICT_WORDS if counts[w])
+    tail = f" ({quick} of them for want of quick mode's runs)" if quick else ""
+    return (
+        f"**Coverage:** {n} claims in the paper (read sentence by sentence), {len(claims)} "
+        f"evaluated, {len(not_evaluable)} not evaluable (listed below with why). "
+        f"**Verdicts:** {words or 'none'}{tail}."
+    )
+
+
+def _checked(claims: Sequence[Claim], quick: bool) -> list[Claim]:
+    """The claims with the one rule's words only; inconclusive in quick mode marked so."""
+    out = []
+    for c in claims:
+        if c.verdict not in VERDICT_WORDS:
+            allowed = ", ".join(VERDICT_WORDS)
+            raise ValueError(f"claim {c.claim!r}: verdict {c.verdict!r} is not one of {allowed}")
+        if quick and c.verdict == cl.INCONCLUSIVE:
+            c = dataclasses.replace(c, verdict=c.verdict + QUICK_SUFFIX)
+        out.append(c)
+    return out
+
+
+def report_lines(paper: Paper, report: Report, quick: bool) -> list[str]:
+    """The report's Markdown: the head every paper shares, then the paper's sections."""
+    claims = _checked(report.claims, quick)
+    lines = [
+        f"# Paper {paper.ID} reproduced: {paper.TITLE}",
+        "",
+        f"Made by `airtcp reproduce {paper.ID}{' --quick' if quick else ''}` (airtcp "
+        f"{_version()}); scenario: template `{paper.TEMPLATE}`. {report.method}",
+        "",
+        coverage(claims, report.not_evaluable),
+        "",
+        RULE,
+        "",
+        "## Claims",
+        "",
+        *claims_table(claims),
+        "",
+    ]
+    if report.not_evaluable:
+        lines += [
+            "## Claims not evaluated",
+            "",
+            "| § | claim | why not |",
+            "|---|---|---|",
+            *(f"| {c.section} | {c.claim} | {c.why} |" for c in report.not_evaluable),
+            "",
+        ]
+    for heading, body in report.sections:
+        lines += [f"## {heading}", "", *body, ""]
+    lines += figures_and_definitions(report.figures, report.definitions, None, report.captions)
+    return lines
+
+
+def run(
+    paper: Paper,
+    out: Path,
+    *,
+    quick: bool = False,
+    workers: int | None = None,
+    progress: Callable[[str, int, int], None] | None = None,
+) -> Path:
+    """Run ``paper``'s sweeps into ``out/store`` (resuming), analyse them, write its tables,
+    ``claims.json``, ``report.md`` and ``report.html`` into ``out``; return the report's path."""
+    ctx = Context(out, quick, workers, progress)
+    ctx.current = ctx.run(paper.sweeps(quick))
+    report = paper.analyse(ctx)
+    lines = report_lines(paper, report, quick)  # checks the verdicts before anything is written
+    for name, frame in report.tables.items():
+        frame.to_csv(out / name, index=False)
+    claims = {
+        "claims": [dataclasses.asdict(c) for c in _checked(report.claims, quick)],
+        "not_evaluable": [dataclasses.asdict(c) for c in report.not_evaluable],
+    }
+    (out / "claims.json").write_text(json.dumps(claims, indent=1), encoding="utf-8")
+    return write_report_lines(out, lines)
