@@ -771,10 +771,12 @@ class Claim:
         """The verdict on ``measured``: an estimate, or for a shape a curve (x -> estimate)."""
         return self.comparison.verdict(measured)  # type: ignore[arg-type]
 
-    def row(self, verdict: Verdict, airtcp: str, why: str = "") -> Row:
+    def row(
+        self, verdict: Verdict, airtcp: str, why: str = "", runs: Sequence[str] = ()
+    ) -> Row:
         """The report's table row (``reproduce.common.Claim``): ``airtcp`` is the measurement as
         printed; ``why`` defaults to the verdict's reason, with the replications that would
-        decide an inconclusive one."""
+        decide an inconclusive one; ``runs``: the sweeps the measurement uses (by name)."""
         from airtcp.reproduce.common import Claim as Row
 
         return Row(
@@ -784,4 +786,5 @@ class Claim:
             airtcp,
             verdict.word,
             why or verdict.reason,
+            tuple(runs),
         )

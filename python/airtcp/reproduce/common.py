@@ -180,7 +180,10 @@ def ratio_ci(a: Sequence[float], b: Sequence[float], seed: int = 0) -> Estimate:
 
 @dataclass(frozen=True)
 class Claim:
-    """One claim of the paper beside airtcp's measurement, with a plain verdict."""
+    """One claim of the paper beside airtcp's measurement, with a plain verdict; ``runs``: the
+    sweeps its measurement uses (by name; empty: not said). The report marks an inconclusive
+    verdict "(quick)" in quick mode unless every one of its sweeps runs the same in both modes
+    (then the full run could not decide it either)."""
 
     section: str
     claim: str
@@ -188,6 +191,7 @@ class Claim:
     airtcp: str
     verdict: str
     why: str
+    runs: tuple[str, ...] = ()
 
 
 def _version() -> str:

@@ -54,8 +54,8 @@ RULE = (
     "statement (its value within the declared tolerance, its sign, its winner or its shape); "
     "*agrees in direction* = outside the paper's band but wholly on its side; *differs* = the "
     "whole interval contradicts it; *inconclusive* = the interval spans both, with about how "
-    "many replications would decide it (*inconclusive (quick)*: quick mode's runs do not "
-    "decide it; the full run may)."
+    "many replications would decide it (*inconclusive (quick)*: quick mode's runs, fewer than "
+    "the full run's, do not decide it; the full run may)."
 )
 
 
@@ -135,7 +135,7 @@ def coverage(claims: Sequence[Claim], not_evaluable: Sequence[NotEvaluable]) -> 
     counts = Counter(c.verdict.removesuffix(QUICK_SUFFIX) for c in claims)
     quick = sum(c.verdict.endswith(QUICK_SUFFIX) for c in claims)
     words = ", ".join(f"{counts[w]} {w}" for w in VERDICT_WORDS if counts[w])
-    tail = f" ({quick} of them for want of quick mode's runs)" if quick else ""
+    tail = f" ({quick} of them for want of quick mode's runs: the full run may decide)" if quick else ""
     return (
         f"**Coverage:** {n} claims in the paper (read sentence by sentence), {len(claims)} "
         f"evaluated, {len(not_evaluable)} not evaluable (listed below with why). "
@@ -143,14 +143,23 @@ def coverage(claims: Sequence[Claim], not_evaluable: Sequence[NotEvaluable]) -> 
     )
 
 
-def _checked(claims: Sequence[Claim], quick: bool) -> list[Claim]:
-    """The claims with the one rule's words only; inconclusive in quick mode marked so."""
+def same_in_both_modes(paper: Paper) -> set[str]:
+    """The names of ``paper``'s sweeps that quick mode runs exactly as the full mode does."""
+    quick, full = paper.sweeps(True), paper.sweeps(False)
+    return {name for name, spec in quick.items() if full.get(name) == spec}
+
+
+def _checked(claims: Sequence[Claim], quick: bool, stable: set[str]) -> list[Claim]:
+    """The claims with the one rule's words only. In quick mode an inconclusive verdict reads
+    "inconclusive (quick)" unless all of its sweeps (``Claim.runs``) are in ``stable``, the
+    sweeps quick mode runs as the full one does: the full run could not decide it either."""
     out = []
     for c in claims:
         if c.verdict not in VERDICT_WORDS:
             allowed = ", ".join(VERDICT_WORDS)
             raise ValueError(f"claim {c.claim!r}: verdict {c.verdict!r} is not one of {allowed}")
-        if quick and c.verdict == cl.INCONCLUSIVE:
+        as_full = bool(c.runs) and set(c.runs) <= stable
+        if quick and c.verdict == cl.INCONCLUSIVE and not as_full:
             c = dataclasses.replace(c, verdict=c.verdict + QUICK_SUFFIX)
         out.append(c)
     return out
@@ -158,7 +167,7 @@ def _checked(claims: Sequence[Claim], quick: bool) -> list[Claim]:
 
 def report_lines(paper: Paper, report: Report, quick: bool) -> list[str]:
     """The report's Markdown: the head every paper shares, then the paper's sections."""
-    claims = _checked(report.claims, quick)
+    claims = _checked(report.claims, quick, same_in_both_modes(paper))
     lines = [
         f"# Paper {paper.ID} reproduced: {paper.TITLE}",
         "",
@@ -206,7 +215,10 @@ def run(
     for name, frame in report.tables.items():
         frame.to_csv(out / name, index=False)
     claims = {
-        "claims": [dataclasses.asdict(c) for c in _checked(report.claims, quick)],
+        "claims": [
+            dataclasses.asdict(c)
+            for c in _checked(report.claims, quick, same_in_both_modes(paper))
+        ],
         "not_evaluable": [dataclasses.asdict(c) for c in report.not_evaluable],
     }
     (out / "claims.json").write_text(json.dumps(claims, indent=1), encoding="utf-8")
