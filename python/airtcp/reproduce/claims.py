@@ -771,9 +771,7 @@ class Claim:
         """The verdict on ``measured``: an estimate, or for a shape a curve (x -> estimate)."""
         return self.comparison.verdict(measured)  # type: ignore[arg-type]
 
-    def row(
-        self, verdict: Verdict, airtcp: str, why: str = "", runs: Sequence[str] = ()
-    ) -> Row:
+    def row(self, verdict: Verdict, airtcp: str, why: str = "", runs: Sequence[str] = ()) -> Row:
         """The report's table row (``reproduce.common.Claim``): ``airtcp`` is the measurement as
         printed; ``why`` defaults to the verdict's reason, with the replications that would
         decide an inconclusive one; ``runs``: the sweeps the measurement uses (by name)."""

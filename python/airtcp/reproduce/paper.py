@@ -135,7 +135,11 @@ def coverage(claims: Sequence[Claim], not_evaluable: Sequence[NotEvaluable]) -> 
     counts = Counter(c.verdict.removesuffix(QUICK_SUFFIX) for c in claims)
     quick = sum(c.verdict.endswith(QUICK_SUFFIX) for c in claims)
     words = ", ".join(f"{counts[w]} {w}" for w in VERDICT_WORDS if counts[w])
-    tail = f" ({quick} of them for want of quick mode's runs: the full run may decide)" if quick else ""
+    tail = (
+        f" ({quick} of them for want of quick mode's runs: the full run may decide)"
+        if quick
+        else ""
+    )
     return (
         f"**Coverage:** {n} claims in the paper (read sentence by sentence), {len(claims)} "
         f"evaluated, {len(not_evaluable)} not evaluable (listed below with why). "
@@ -216,8 +220,7 @@ def run(
         frame.to_csv(out / name, index=False)
     claims = {
         "claims": [
-            dataclasses.asdict(c)
-            for c in _checked(report.claims, quick, same_in_both_modes(paper))
+            dataclasses.asdict(c) for c in _checked(report.claims, quick, same_in_both_modes(paper))
         ],
         "not_evaluable": [dataclasses.asdict(c) for c in report.not_evaluable],
     }
