@@ -270,8 +270,112 @@ def test_crc32c_of_the_check_string() -> None:
 # the report
 
 
-def test_the_analysis_reads_a_small_store(tmp_path: Path) -> None:
+def _runs(rows: list[tuple[str, int, float]], **cond: Any) -> Any:
+    """A table of runs as p004.table gives it: (scheme, replication, throughput [Mbit/s])."""
+    import pandas as pd
+
+    base = {"scenario": "paper-004", "channel": "rayleigh", "interferers": 0, "retry_limit": 1,
+            "delay_ms": 20.0, "fer": 0.4, "frame_bytes": 1500, **cond}  # fmt: skip
+    cols = [*base, "scheme", "replication", "throughput_mbps", "b_failed", "b_attempts"]
+    return pd.DataFrame(
+        [{**base, "scheme": s, "replication": r, "throughput_mbps": y} for s, r, y in rows],
+        columns=cols,
+    )
+
+
+def test_a_paired_difference_by_hand() -> None:
+    # Paired by seed: differences 2, 3, 4 -> 3 +- t(0.975, 2) * 1 / sqrt(3) = 3 +- 2.4841.
+    from airtcp.reproduce import claims as cl
     from airtcp.reproduce import p004
+
+    t = _runs([("lnmac", 0, 3.0), ("lnmac", 1, 5.0), ("lnmac", 2, 7.0),
+               ("plain", 0, 1.0), ("plain", 1, 2.0), ("plain", 2, 3.0)])  # fmt: skip
+    e = p004._pdiff(t, "lnmac", "plain", "throughput_mbps")
+    assert (e.point, e.n) == (3.0, 3)
+    assert (e.low, e.high) == pytest.approx((3 - 2.4841377, 3 + 2.4841377))
+    assert cl.Direction(+1).verdict(e).word == "agrees"
+    assert cl.Direction(-1).verdict(e).word == "differs"
+    # Unpaired, the same numbers would not decide it (plain's spread adds to LN-MAC's).
+    welch = cl.mean_interval([3.0, 5.0, 7.0]).low - cl.mean_interval([1.0, 2.0, 3.0]).high
+    assert welch < 0 < e.low
+
+
+def test_the_bonferroni_level_and_the_declared_combination() -> None:
+    from airtcp.reproduce import claims as cl
+    from airtcp.reproduce import p004
+
+    assert p004._level(1) == pytest.approx(0.95) and p004._level(5) == pytest.approx(0.99)
+    up = cl.Direction(+1)
+
+    def v(lo: float, hi: float) -> cl.Verdict:
+        return up.verdict(cl.Estimate((lo + hi) / 2, lo, hi, 6, "t"))
+
+    agree, differ, open_ = v(0.1, 0.3), v(-0.3, -0.1), v(-0.1, 0.3)
+    assert p004.every([("a", agree), ("b", agree)]).word == "agrees"
+    # One condition against the paper is enough to differ; "at least one agrees" is no rule.
+    combined = p004.every([("a", agree), ("b", differ), ("c", open_)])
+    assert combined.word == "differs" and "b:" in combined.reason and "1 of 3" in combined.reason
+    undecided = p004.every([("a", agree), ("c", open_)])
+    assert undecided.word == "inconclusive" and undecided.needed is not None
+    with pytest.raises(ValueError):
+        p004.every([])
+
+
+def test_the_winner_must_be_the_papers() -> None:
+    # LN-MAC 5, 6, 7; CDO/CNO 4, 5, 6.5; plain 1, 2, 3 (paired). LN-MAC - CDO: 1, 1, 0.5, mean
+    # 0.8333, sd 0.2887; each rival at 1 - 0.05/2: t(0.9875, 2) = 6.2053, half 1.0342: the
+    # margin's interval [-0.2009, 1.8676] spans 0.
+    from airtcp.reproduce import claims as cl
+    from airtcp.reproduce import p004
+
+    lnmac, cdo, plain = {0: 5.0, 1: 6.0, 2: 7.0}, {0: 4.0, 1: 5.0, 2: 6.5}, {0: 1.0, 1: 2.0, 2: 3.0}
+    samples = {"plain": plain, "cdo": cdo, "lnmac": lnmac}
+    order = cl.Ordering("lnmac", ("plain", "cdo", "lnmac"))
+    m = p004.winner_margin_t(samples, "lnmac")
+    assert m.point == pytest.approx(0.8333333)
+    assert (m.low, m.high) == pytest.approx((0.8333333 - 1.0342245, 0.8333333 + 1.0342245))
+    assert "closest rival: cdo" in m.detail
+    assert order.verdict(m).word == "inconclusive"
+    # CDO/CNO 4 above LN-MAC in every replication: the paper's winner loses, named.
+    m = p004.winner_margin_t({**samples, "cdo": {k: x + 4 for k, x in lnmac.items()}}, "lnmac")
+    assert (m.point, m.low, m.high) == (-4.0, -4.0, -4.0)
+    assert order.verdict(m).word == "differs" and "ahead of lnmac: cdo" in m.detail
+    # LN-MAC's large gain over plain does not count when CDO/CNO is not beaten: the margin is
+    # over the best rival, not the gain over plain.
+    m = p004.winner_margin_t({"plain": plain, "cdo": {0: 5.0, 1: 6.0, 2: 7.0}, "lnmac": lnmac},
+                             "lnmac")  # fmt: skip
+    assert m.point == 0.0 and order.verdict(m).word != "agrees"
+
+
+def test_footnote_3_and_the_pooled_failure_by_hand() -> None:
+    import pandas as pd
+
+    from airtcp.reproduce import p004
+
+    # 100 mW (20 dBm) - (-107 dBm) - 40.05 dB at 1 m, exponent 4: 10^(86.95 / 40) = 149.19 m.
+    t = _runs([])
+    rows = p004.claims(t)
+    (range_row,) = [r for r in rows if "footnote 3" in r.section]
+    assert range_row.airtcp == "149.2 m" and range_row.verdict == "agrees"
+    # Pooled: (10 + 30) / (100 + 100) = 0.2; a ratio in [0, 1] stays there.
+    g = pd.DataFrame({"b_failed": [10, 30, 20], "b_attempts": [100, 100, 100]})
+    e = p004._pooled(g)
+    assert e.point == pytest.approx(0.2) and 0 <= e.low <= e.point <= e.high <= 1
+
+
+def test_the_inventory_and_the_figure_names() -> None:
+    from airtcp.reproduce import p004
+
+    # Every claim of the paper: the evaluated ones by id, the rest with why.
+    assert len(p004.EVALUATED) + len(p004.NOT_EVALUABLE) == p004.INVENTORY == 24
+    assert len(set(p004.EVALUATED)) == len(p004.EVALUATED)
+    assert all(n.why for n in p004.NOT_EVALUABLE)
+    # The paper's figures by number, each with its axis.
+    assert sorted(p004.FIGURES) == [6, 7, 8, 9, 10, 12, 13]
+
+
+def test_the_analysis_reads_a_small_store(tmp_path: Path) -> None:
+    from airtcp.reproduce import p004, paper
     from airtcp.sweep import SweepSpec, run_sweep
 
     spec = SweepSpec(
@@ -280,20 +384,65 @@ def test_the_analysis_reads_a_small_store(tmp_path: Path) -> None:
         zips=[],
         replications=2,
         seed=1,
+        paired=("scheme",),
     )
     run_sweep(spec, tmp_path / "store", workers=1)
     t = p004.table(tmp_path / "store")
     assert len(t) == 16 and set(t["scheme"]) == set(p004.SCHEMES)
-    claims = p004.claims(t)
-    verdicts = {c.section: c.verdict for c in claims}
-    assert set(verdicts.values()) <= {"matches", "partly", "differs", "not run"}
-    # Retry limit 6 only: Fig. 9's claim is measured, Fig. 10's (retry limit 1) is not.
-    assert verdicts["III-A, Fig. 9"] != "not run"
-    assert verdicts["III-A, Fig. 10"] == "not run"
-    fig9 = next(c for c in claims if "Fig. 9" in c.section)
-    assert "rayleigh" in fig9.airtcp.lower()
+    # Paired: the four schemes of a replication share its seed.
+    assert t.groupby(["fer", "replication"])["run_hash"].nunique().eq(4).all()
+    detail: list = []
+    claims = p004.claims(t, detail)
+    assert {c.verdict for c in claims} <= set(paper.VERDICT_WORDS)
+    sections = {c.section for c in claims}
+    # Retry limit 6 only: Fig. 9's claims are judged, Fig. 10's (one attempt) are not there.
+    assert "III-A, Fig. 9" in sections and "III-A, Fig. 10" not in sections
+    assert any(d[0] == "fig9-cdo-duplicates" for d in detail)
     # Figures and the report are drawn from whatever the store holds.
-    paths = p004.figures(t, tmp_path / "figures")
+    paths, captions = p004.figures(t, tmp_path / "figures")
     assert all(p.exists() for p in paths)
-    report = p004.write_report(tmp_path, t, claims, paths, quick=True).read_text()
-    assert "| III-A, Fig. 9 |" in report and "0.1 | 1500 |" in report
+    numbered = [p.name for p in paths if p.name.startswith("fig")]
+    assert {int(n[3:].split("-")[0]) for n in numbered} == set(p004.FIGURES)
+    for name in numbered:
+        assert captions[name].startswith(f"Fig. {int(name[3:].split('-')[0])} of the paper")
+    report = paper.Report(claims, p004.NOT_EVALUABLE, p004._method(t),
+                          p004._sections(t, detail), paths, captions)  # fmt: skip
+    text = "\n".join(paper.report_lines(p004, report, quick=True))
+    assert text.startswith("# Paper 004 reproduced: LN-MAC")
+    assert "| III-A, Fig. 9 |" in text and "0.1 | 1500 |" in text
+    assert f"{len(claims) + len(p004.NOT_EVALUABLE)} claims in the paper" in text
+    for word in ("matches", "partly", "not run"):
+        assert f"**{word}**" not in text
+
+
+def test_the_figures_intervals_stay_at_or_above_zero() -> None:
+    # Student t at n = 3 reaches below 0 for a throughput or a count; the curves clip at 0.
+    from airtcp.reproduce.common import mean_ci
+
+    e = mean_ci([0.0, 0.0, 0.03], floor=0.0)
+    assert e.low == 0.0 and e.high > e.value
+
+
+@pytest.mark.slow
+def test_reproduce_quick_end_to_end(tmp_path: Path) -> None:
+    import json
+
+    from airtcp.reproduce import p004, paper, reproduce
+
+    out = tmp_path / "p004"
+    text = reproduce("004", out, quick=True).read_text()
+    assert f"**Coverage:** {p004.INVENTORY} claims in the paper" in text
+    assert f"{len(p004.EVALUATED)} evaluated, {len(p004.NOT_EVALUABLE)} not evaluable" in text
+    rows = json.loads((out / "claims.json").read_text())["claims"]
+    assert len(rows) == len(p004.EVALUATED)
+    words = {r["verdict"].removesuffix(" (quick)") for r in rows}
+    assert words <= set(paper.VERDICT_WORDS)
+    # Every differs names its cause: tested by a run, or a hypothesis.
+    for r in rows:
+        if r["verdict"] == "differs":
+            assert "ause" in r["why"] or "ypothesis" in r["why"], r
+    for no in p004.FIGURES:
+        (png,) = (out / "figures").glob(f"fig{no}-*.png")
+        assert png.read_bytes()[:4] == b"\x89PNG"
+        assert f"Fig. {no} of the paper" in text
+    assert (out / "report.html").exists() and (out / "runs.csv").exists()
