@@ -4,6 +4,7 @@ are `airtcp reproduce 002`; docs/paper-002.md)."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from pathlib import Path
 from typing import Any
@@ -15,8 +16,11 @@ import pytest
 import airtcp
 from airtcp.config.errors import ScenarioError
 from airtcp.config.templates import expand_template
-from airtcp.reproduce import p002
-from airtcp.sweep import SweepSpec, run_sweep
+from airtcp.reproduce import claims as cl
+from airtcp.reproduce import p002, paper
+from airtcp.reproduce.common import cell
+from airtcp.reproduce.paper import VERDICT_WORDS, Report
+from airtcp.sweep import SweepSpec, expand, run_sweep
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "paper-002.toml"
 CORE_BA_RETRY = Path(__file__).resolve().parents[2] / "crates/airtcp-core/src/xlayer/ba_retry.rs"
@@ -101,23 +105,52 @@ def test_the_remedy_is_native_bit_for_bit_at_300_mbit_s() -> None:
     assert near[0] == near[1]
 
 
-def test_the_analysis_reads_a_small_store(tmp_path: Path) -> None:
+def _small_store(tmp_path: Path) -> tuple[Path, set[str]]:
+    """Every sweep of the quick reproduction, shortened: two positions, short runs."""
     root = tmp_path / "store"
     specs = p002.sweeps(quick=True)
     main = specs["main"]
-    small = SweepSpec(base={**main.base, "duration_s": 8.0}, grid={"distance_m": [1.2, 8.0]},
-                      zips=main.zips, replications=2, seed=1, paired=main.paired)  # fmt: skip
-    tl = specs["timeline"]
-    timeline = SweepSpec(base={**tl.base, "duration_s": 8.0}, grid={}, zips=tl.zips,
-                         replications=1, seed=1, paired=tl.paired)  # fmt: skip
-    an = specs["anomaly"]
-    anomaly = SweepSpec(base={**an.base, "duration_s": 5.0}, grid=an.grid, zips=[],
-                        replications=1, seed=1, paired=an.paired)  # fmt: skip
-    run_sweep(small, root, workers=1)
-    run_sweep(timeline, root, workers=1)
-    run_sweep(anomaly, root, workers=1)
-    t = p002.table(root)
-    a = p002.anomaly_table(root)
+    short = {
+        "main": SweepSpec(base={**main.base, "duration_s": 8.0}, grid={"distance_m": [1.2, 8.0]},
+                          zips=main.zips, replications=2, seed=1, paired=main.paired),
+        "anomaly": dataclasses.replace(specs["anomaly"], base={**specs["anomaly"].base,
+                                       "duration_s": 5.0}, replications=1, seed=1),
+        "timeline": dataclasses.replace(specs["timeline"], base={**specs["timeline"].base,
+                                        "duration_s": 8.0}, seed=1),
+        "cause-rate": dataclasses.replace(specs["cause-rate"], base={**specs["cause-rate"].base,
+                                          "duration_s": 5.0}, grid={"distance_m": [8.0]}),
+        "cause-mpdu": dataclasses.replace(specs["cause-mpdu"], base={**specs["cause-mpdu"].base,
+                                          "duration_s": 6.0}),
+    }  # fmt: skip
+    current: set[str] = set()
+    for spec in short.values():
+        run_sweep(spec, root, workers=1)
+        current |= {r.run_hash for r in expand(spec)}
+    return root, current
+
+
+def test_the_sweeps_hold_the_papers_cases_and_the_test_of_the_cause() -> None:
+    specs = p002.sweeps(quick=True)
+    assert set(specs) == {"main", "anomaly", "timeline", "cause-rate", "cause-mpdu"}
+    # Fig. 7 draws the paper's three schemes only.
+    assert specs["timeline"].zips[0]["scheme"] == ["none", "none", "ba-retry"]
+    # The cause: at a fixed MCS 0 (15 Mbit/s at 40 MHz, short GI) the limit is 2 on every frame.
+    rate = specs["cause-rate"]
+    assert rate.base["mcs"] == p002.CAUSE_MCS == 0 and p002.ba_retry_limit(15.0) == 2
+    cfg = expand_template({k: v for k, v in rate.base.items() if k != "name"})
+    assert cfg["mac"]["rate_control"] == "constant" and cfg["channel"]["model"] == "radio"
+    mpdu = specs["cause-mpdu"].base
+    assert mpdu["channel"]["model"] == "range" and mpdu["ht"]["mcs"] == 0
+    # 10 % of full-size MPDUs lost: 1 - (1 - ber)^(8 x 1538 bytes) = 0.1.
+    ber = mpdu["channel"]["error"]["ber"]
+    assert 1 - (1 - ber) ** (8 * 1538) == pytest.approx(0.10)
+
+
+def test_the_analysis_reads_a_small_store(tmp_path: Path) -> None:
+    root, current = _small_store(tmp_path)
+    t = p002.table(root, current)
+    a = p002.anomaly_table(root, current)
+    c = p002.cause_table(root, current)
     assert len(a) == 3 * len(p002.ANOMALY_QUEUES)
     # Frame by frame the three stations get about the same throughput (the anomaly); with
     # airtime fairness the nearest gets more than the farthest.
@@ -125,23 +158,155 @@ def test_the_analysis_reads_a_small_store(tmp_path: Path) -> None:
     fair = p002.cell(a, queue="mac-fq-codel").set_index("station")["throughput_mbps"]
     assert rr.max() < 1.5 * rr.min() and fair["sta1"] > 2 * fair["sta3"]
     assert fair.sum() > rr.sum()
-    assert len(t) == 2 * 2 * len(p002.SCHEMES) * len(p002.CASES) + len(p002.SCHEMES)
+    assert len(t) == 2 * 2 * len(p002.SCHEMES) * len(p002.CASES) + len(p002.PAPER_SCHEMES)
     assert set(t["scheme"]) == set(p002.SCHEMES) and set(t["case"]) == set(p002.CASES)
     # The average data rate falls with distance (the x-axis of every figure).
     main_t = t[t["sweep"] == "main"]
     near = main_t[main_t["distance_m"] == 1.2]["rate_mbps"].mean()
     far = main_t[main_t["distance_m"] == 8.0]["rate_mbps"].mean()
     assert near > 250 and far < near / 2
-    claims = p002.claims(t)
-    assert len(claims) == 9
-    assert all(c.verdict in ("agrees", "partly", "disagrees") for c in claims)
+    # The cause sweeps: 2 + 3 schemes x 2 replications, every run at 15 Mbit/s.
+    assert sorted(c.groupby(["arm", "scheme"]).size().items()) == [
+        (("mpdu", "codel"), 2), (("mpdu", "native"), 2), (("mpdu", "remedy"), 2),
+        (("rate", "native"), 2), (("rate", "remedy"), 2)]  # fmt: skip
+    assert (c["rate_mbps"] == 15.0).all()
+    # With each MPDU lost on its own the remedy gives MPDUs up; native never does.
+    assert cell_sum(c, "mpdu", "remedy") > 0 and cell_sum(c, "mpdu", "native") == 0
+    claims = p002.claims(t, c)
+    assert len(claims) == p002.EVALUATED == 27
+    assert {x.verdict for x in claims} <= set(VERDICT_WORDS)
     paths = p002.figures(t, root, tmp_path / "figures", a)
-    assert {p.name for p in paths} == {"fig2.png", "fig4.png", "fig5.png", "fig6.png",
-                                       "reno0.png", "timeline.png", "anomaly.png"}  # fmt: skip
-    report = p002.write_report(tmp_path, t, claims, paths, quick=True, anomaly=a).read_text()
-    assert "| IV-B, Fig. 7 |" in report and "![timeline](figures/timeline.png)" in report
-    assert f"![fig2](figures/fig2.png)\n\n{p002.FIG2_CAPTION}\n" in report
-    assert "| + AQL |" in report
+    assert {p.name for p in paths} == {
+        "fig2.png", "fig7-timeline.png", "beyond-anomaly.png",
+        *(f"{f}.png" for f in p002.CASE_FILES.values()),
+        *(f"{f}-linux-today.png" for f in p002.CASE_FILES.values())}  # fmt: skip
+    report = Report(claims, p002.NOT_EVALUABLE, "method", figures=paths,
+                    captions=p002.captions(paths))  # fmt: skip
+    text = "\n".join(paper.report_lines(p002, report, quick=True))
+    assert text.startswith(f"# Paper 002 reproduced: {p002.TITLE}")
+    assert (
+        "**Coverage:** 34 claims in the paper (read sentence by sentence), 27 evaluated, 7 not"
+        in text
+    )
+    assert f"![fig2](figures/fig2.png)\n\n{p002.FIG2_CAPTION}\n" in text
+    for word in ("matches", "partly", "disagrees", "not measured", "same direction"):
+        assert f"**{word}**" not in text
+
+
+def cell_sum(c: pd.DataFrame, arm: str, scheme: str) -> int:
+    return int(c[(c["arm"] == arm) & (c["scheme"] == scheme)]["drops_mac"].sum())
+
+
+def test_every_figure_carries_its_number_and_the_papers_schemes(tmp_path: Path) -> None:
+    # Synthetic runs of every scheme and case at three positions: the paper's panels draw the
+    # paper's three schemes only; Linux today's have panels (files) of their own.
+    t = _synthetic({s: 100.0 for s in p002.SCHEMES}, cases=tuple(p002.CASES))
+    paths = p002.figures(t, tmp_path / "store", tmp_path / "figures")
+    caps = p002.captions(paths)
+    for p in paths:
+        assert p.name in caps, p.name
+        if p.name.startswith("fig"):
+            number = p.name[3]
+            assert f"Fig. {number}" in caps[p.name], p.name
+        else:
+            assert p.name.startswith(("beyond-", "text-ivb-")), p.name
+    fig = p002._case_figure(cell(t, case="fig4"), p002.PAPER_SCHEMES, "Fig. 4")
+    labels = {h.get_label() for ax in fig.axes for h in ax.collections}
+    assert labels == {p002.LABELS[s] for s in p002.PAPER_SCHEMES}
+    assert fig.axes[0].get_ylim()[0] == 0  # throughput from 0
+    assert [ax.get_yscale() for ax in fig.axes] == ["linear", "log", "log"]
+
+
+def _synthetic(
+    values: dict[str, float | list[float]],
+    measure: str = "rtt_ms",
+    rates: tuple[float, ...] = (300.0, 60.0, 30.0),
+    cases: tuple[str, ...] = ("fig4",),
+) -> pd.DataFrame:
+    """Main-sweep rows: each scheme's ``measure`` at each position (distance = 1 + index) and
+    replication (a list: one value per replication, the same at every position)."""
+    rows = []
+    for case in cases:
+        for i, rate in enumerate(rates):
+            for s, v in values.items():
+                for rep, x in enumerate(v if isinstance(v, list) else [v, v]):
+                    rows.append({"sweep": "main", "case": case, "scheme": s, "distance_m": 1.0 + i,
+                                 "replication": rep, "rate_mbps": rate, "rtt_ms": 100.0,
+                                 "throughput_mbps": 10.0, "cwnd": 100.0, "timeouts": 0,
+                                 measure: x})  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def test_lowest_of_three_needs_the_right_winner() -> None:
+    # Paired by replication: remedy 10, 11, 12; CoDel 20, 22, 21; native 50, 51, 52 ms. The
+    # remedy is lowest in every resample: its margin over CoDel, 21 - 11 = +10 ms by hand, is
+    # above 0 (agrees); named winner CoDel, the margin 11 - 21 = -10 is below 0 (differs).
+    t = _synthetic({"remedy": [10.0, 11.0, 12.0], "codel": [20.0, 22.0, 21.0],
+                    "native": [50.0, 51.0, 52.0]}, rates=(30.0,))  # fmt: skip
+    every = p002._everywhere
+    order, est, _ = p002._ordering(t, "fig4", "remedy", "rtt_ms", every, seed=1)
+    assert est.point == pytest.approx(10.0) and est.low > 0
+    assert order.verdict(est).word == "agrees"
+    order, est, _ = p002._ordering(t, "fig4", "codel", "rtt_ms", every, seed=1)
+    assert est.point == pytest.approx(-10.0) and order.verdict(est).word == "differs"
+
+
+def test_similar_is_judged_per_position_on_intervals() -> None:
+    # The audit's case (Fig. 5(c)): CoDel's cwnd at a half of native's at every position, the
+    # replications tight. Per position the paired difference is -500 +- t(0.975, 1) x 0 / ...
+    # = [-510.., -490..]: wholly outside 10 % of native's 1000, so "similar" differs.
+    t = _synthetic({"codel": [495.0, 505.0], "native": [1000.0, 1000.0]}, measure="cwnd")
+    parts = p002._per_position(t, "fig4", "codel", "native", "cwnd", p002._everywhere,
+                               lambda a, b: p002._similar(a, b))  # fmt: skip
+    assert len(parts) == 3
+    est = parts[0][1].estimate
+    # Differences -505 and -495: mean -500, sd 7.071, t(0.975, 1) = 12.706: half 63.53.
+    assert (est.point, est.low, est.high) == pytest.approx((-500.0, -563.53, -436.47), abs=0.01)
+    assert {v.word for _, v in parts} == {"differs"}
+    assert p002._all(parts).word == "differs"
+    # Equal runs: a zero-width interval inside the band agrees.
+    same = _synthetic({"codel": [990.0, 1010.0], "native": [990.0, 1010.0]}, measure="cwnd")
+    parts = p002._per_position(same, "fig4", "codel", "native", "cwnd", p002._everywhere,
+                               lambda a, b: p002._similar(a, b))  # fmt: skip
+    assert p002._all(parts).word == "agrees"
+
+
+def test_combinations_of_parts() -> None:
+    est = cl.Estimate(0.0, -1.0, 1.0, 2, "t")
+    agree = cl.Verdict(cl.AGREES, est, "a")
+    differ = cl.Verdict(cl.DIFFERS, est, "d")
+    open_ = cl.Verdict(cl.INCONCLUSIVE, est, "i", needed=7)
+    # Every position: one part that differs decides; an open part leaves it inconclusive.
+    assert p002._all([("x", agree), ("y", differ), ("z", open_)]).word == "differs"
+    v = p002._all([("x", agree), ("z", open_)])
+    assert (v.word, v.needed) == ("inconclusive", 7)
+    assert p002._all([("x", agree), ("y", agree)]).word == "agrees"
+    assert p002._all([]).word == "inconclusive"
+    # "Some cases": one agreeing part decides; all differing parts differ.
+    assert p002._any([("x", differ), ("y", agree)]).word == "agrees"
+    assert p002._any([("x", differ), ("y", differ)]).word == "differs"
+    assert p002._any([("x", differ), ("z", open_)]).word == "inconclusive"
+
+
+def test_the_log_log_bend_by_hand() -> None:
+    # RTT = 3000 / rate exactly: a straight line in log-log, bend 0 in every resample.
+    rates = (300.0, 100.0, 30.0)
+    rows = []
+    for i, r in enumerate(rates):
+        for rep in range(2):
+            rows.append({"sweep": "main", "case": "fig4", "scheme": "native",
+                         "distance_m": 1.0 + i, "replication": rep, "rate_mbps": r,
+                         "rtt_ms": 3000.0 / r})  # fmt: skip
+    est = p002._loglog_bend(pd.DataFrame(rows), "fig4", "native", seed=1)
+    assert (est.point, est.low, est.high) == pytest.approx((0.0, 0.0, 0.0), abs=1e-9)
+    # log10 RTT = 2 + (log10 rate - 2)^2 through rates 10, 100, 1000: c = 1, half the span
+    # 1 decade, bend 1 x 1^2 = 1 decade (well outside the 0.1 the claim allows).
+    for row, r in zip(rows, (1000.0, 1000.0, 100.0, 100.0, 10.0, 10.0), strict=True):
+        row["rate_mbps"], row["rtt_ms"] = r, 10 ** (2 + (np.log10(r) - 2) ** 2)
+    est = p002._loglog_bend(pd.DataFrame(rows), "fig4", "native", seed=1)
+    assert est.point == pytest.approx(1.0)
+    within = cl.Within(0.0, p002.LINEAR_BEND_DECADES)
+    assert within.verdict(est).word == "differs"
 
 
 def _core_limit_for() -> list[tuple[float, int]]:

@@ -7,10 +7,14 @@ positions 1.2 to 10 m from the AP, 60 s uploads:
 
 - ``main``: the four cases of Fig. 4-6 and the text: CUBIC and Reno, without and with the
   bridge's 50 ms one-way delay; every scheme of a replication on the same fades (paired);
+  beside the paper's three, Linux today's queueing (mac80211's per-station FQ-CoDel under
+  airtime fairness, without and with AQL, no qdisc), the rate control kept;
 - ``timeline``: Fig. 7: Reno with 100 ms of added round-trip delay where ath9k's average data
-  rate is near 216 Mbit/s, traced (cwnd) with goodput per second, the three schemes;
-- beside the paper's three, Linux today's queueing in both sweeps (mac80211's per-station
-  FQ-CoDel under airtime fairness, without and with AQL, no qdisc), the rate control kept;
+  rate is near 216 Mbit/s, traced (cwnd) with goodput per second, the paper's three schemes;
+- ``cause-rate`` and ``cause-mpdu``: the test of the cause of the remedy's failure: the same
+  stack at a fixed 15 Mbit/s (MCS 0, so the remedy's limit is 2 on every TCP frame), CUBIC,
+  30 s: in the wooden house at 8 and 10 m (fades: whole PPDUs fail), and in a channel without
+  fades where each MPDU is lost on its own (10 % of them);
 - ``anomaly``: beyond the paper, three stations 2, 6 and 8 m from the AP (steady rates, no
   fades, Minstrel-HT as Linux today runs) each downloading by CUBIC for 30 s: Linux 3.2's
   queues, mac80211's queues taking turns frame by frame, and with airtime fairness (and AQL):
@@ -19,18 +23,26 @@ positions 1.2 to 10 m from the AP, 60 s uploads:
 Measures (also in the report), per 60 s upload:
 
 - average data rate: the mean of the data rate each TCP frame found toward the AP as the
-  station's driver took it (the rate control's choice for a first attempt; the rate the remedy averages)
-  [Mbit/s], the x-axis of every figure, as the paper's;
+  station's driver took it (the rate control's choice for a first attempt; the rate the remedy
+  averages) [Mbit/s], the x-axis of every figure, as the paper's;
 - throughput: TCP goodput station -> server over the run [Mbit/s];
 - RTT: the mean of the sender's RTT samples (RFC 7323 timestamps, every ACK) [ms];
-- cwnd: the time average of the sender's congestion window [segments].
+- cwnd: the time average of the sender's congestion window [segments];
+- timeouts: the sender's retransmission timeouts (each one a restart from slow start);
+- MPDUs given up: the station's MPDUs dropped at a retry limit (the remedy's losses).
+
+A position's average data rate is native's mean over its replications: the regions the paper
+names ("below 80 Mbit/s", "100 Mbit/s and larger") are sets of positions by that rate, so the
+schemes of a replication stay paired.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
-from collections.abc import Callable
+import math
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -38,19 +50,16 @@ import numpy as np
 import pandas as pd
 
 from airtcp import store, sweep
-from airtcp.config.templates import P002_WARMUP_S
+from airtcp.config.templates import P002_WARMUP_S, expand_template
+from airtcp.reproduce import claims as cl
 from airtcp.reproduce.common import (
     Claim,
-    Estimate,
-    _version,
     cell,
-    claims_table,
-    figures_and_definitions,
+    fit_title,
     mean_ci,
-    run_sweeps,
     stored_runs,
-    write_report_lines,
 )
+from airtcp.reproduce.paper import Context, NotEvaluable, Report
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -58,14 +67,25 @@ if TYPE_CHECKING:
 __all__ = [
     "BA_RETRY_LIMITS",
     "CASES",
+    "ID",
+    "NOT_EVALUABLE",
     "SCHEMES",
+    "TEMPLATE",
+    "TITLE",
+    "analyse",
     "ba_retry_limit",
+    "cause_table",
     "claims",
     "fig2",
-    "reproduce",
+    "figures",
     "sweeps",
     "table",
 ]
+
+ID = "002"
+TITLE = "bufferbloat of TCP uploads over 802.11n at low data rates"
+TEMPLATE = "paper-002"
+DEFINITIONS = "Measures (also in the report), per 60 s upload:"
 
 # The schemes of section IV as (queue, scheme) knobs of the template.
 SCHEMES: dict[str, tuple[str, str]] = {
@@ -105,8 +125,11 @@ CASE_TITLES = {
     "fig4": "Fig. 4: CUBIC, no added delay",
     "fig5": "Fig. 5: CUBIC, 100 ms added round-trip delay",
     "fig6": "Fig. 6: Reno, 100 ms added round-trip delay",
-    "reno0": "Reno, no added delay (the text: similar to Fig. 4)",
+    "reno0": "IV-B's text: Reno, no added delay (similar to Fig. 4; no figure in the paper)",
 }
+# Each case's figure file (the paper's figure number first) and its Linux-today companion.
+CASE_FILES = {"fig4": "fig4-cubic-no-delay", "fig5": "fig5-cubic-100ms",
+              "fig6": "fig6-reno-100ms", "reno0": "text-ivb-reno-no-delay"}  # fmt: skip
 SEED = 2002
 BASE: dict[str, Any] = {
     "template": "paper-002",
@@ -122,8 +145,10 @@ BASE: dict[str, Any] = {
 WARMUP_S = P002_WARMUP_S
 # Fig. 7's position: where ath9k's average data rate is near 216 Mbit/s in the wooden house.
 TIMELINE_DISTANCE_M = 4.2
+FIG7_RATE_MBPS = 216.0
 # The rate bounds the paper's claims name [Mbit/s].
 LOW_RATE_MBPS = 30.0
+CWND_SPLIT_MBPS = 40.0
 REMEDY_SPLIT_MBPS = 80.0
 HIGH_RATE_MBPS = 100.0
 # The proposal's Block-Ack retry limit (002 III-B, Fig. 2's solid line) as (lowest averaged
@@ -137,6 +162,42 @@ BA_RETRY_LINE = ((10.0, 2.0), (100.0, 10.0))
 # The paper's rate axis: Table I's rates, 6.5 to 300 Mbit/s; ticks at every other rate (all
 # twelve crowd the log axis above 200).
 RATE_TICKS = (6.5, 13.5, 27.0, 54.0, 108.0, 216.0, 300.0)
+
+# The test of the cause (the cause sweeps): MCS 0 at 40 MHz with the short GI is 15 Mbit/s, so
+# the remedy's averaged rate is 15 and its limit 2 on every TCP frame (III-B).
+CAUSE_MCS = 0
+CAUSE_RATE_MBPS = 15.0
+CAUSE_DISTANCES_M = (8.0, 10.0)
+CAUSE_DURATION_S = 30.0
+CAUSE_MPDU_LOSS = 0.10
+# An MPDU of a full segment: MSS + TCP options and header, IP, LLC, QoS MAC header, FCS.
+CAUSE_MPDU_BYTES = 1448 + 32 + 20 + 8 + 26 + 4
+CAUSE_ARMS = {
+    "rate": "the wooden house, fixed 15 Mbit/s (fades: a PPDU's subframes fail together)",
+    "mpdu": "no fades, fixed 15 Mbit/s, 10 % of MPDUs lost each on its own",
+}
+
+# The declared tolerances of the one verdict rule (reproduce.claims), fixed before any run:
+# "similar" = the paired difference's whole interval within 10 % of the reference scheme's
+# mean over the same runs; "about X" read off a log-scale figure = within 25 % of X; a band the
+# paper states (cwnd 700-900) as stated; "linear in the log-log scale" = the quadratic term of
+# a log-log fit bends the curve by at most 0.1 decade (a factor 1.26) from the straight line.
+SIMILAR = 0.10
+ABOUT = 0.25
+LINEAR_BEND_DECADES = 0.1
+
+# The causes of differences no run of this reproduction tests (written as hypotheses).
+HYPOTHESIS_RENO = (
+    " Hypothesis (not tested by a run): after each loss or timeout Reno regrows its window by "
+    "one segment per RTT where CUBIC regrows it in a few seconds, so at the far positions, "
+    "where airtcp's fades bring timeouts, Reno's queues stand shorter than CUBIC's."
+)
+HYPOTHESIS_CODEL_DELAY = (
+    " Hypothesis (not tested by a run): at 4-6 m airtcp's fades bring losses and timeouts; "
+    "with 100 ms added each of CoDel's drops on top of them costs CUBIC a window it regrows "
+    "over many RTTs, so CoDel's window and throughput stay below native's there (the paper saw "
+    "this only with Reno, Fig. 6)."
+)
 
 # Fig. 2's caption in the report.
 FIG2_CAPTION = (
@@ -161,6 +222,17 @@ def _axes(quick: bool) -> tuple[list[float], int, float]:
     return [1.2, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 8.5, 9.0, 9.5, 10.0], 5, 60.0
 
 
+def _mpdu_base() -> dict[str, Any]:
+    """The cause sweep's second arm: the paper-002 stack at MCS 0 in a channel without fades
+    where each MPDU of a full segment is lost with probability CAUSE_MPDU_LOSS on its own."""
+    cfg = expand_template({**BASE, "mcs": CAUSE_MCS, "duration_s": CAUSE_DURATION_S,
+                           "distance_m": CAUSE_DISTANCES_M[0]})  # fmt: skip
+    ber = 1 - (1 - CAUSE_MPDU_LOSS) ** (1 / (8 * CAUSE_MPDU_BYTES))
+    cfg["channel"] = {"model": "range", "error": {"kind": "ber", "ber": ber}}
+    cfg["name"] = "paper-002-cause-mpdu"
+    return cfg
+
+
 def sweeps(quick: bool) -> dict[str, sweep.SweepSpec]:
     """The reproduction's sweeps, by name; quick mode runs fewer positions and replications."""
     distances, reps, duration = _axes(quick)
@@ -168,7 +240,12 @@ def sweeps(quick: bool) -> dict[str, sweep.SweepSpec]:
         "queue": [q for q, _ in SCHEMES.values()],
         "scheme": [s for _, s in SCHEMES.values()],
     }
+    paper = {
+        "queue": [SCHEMES[s][0] for s in PAPER_SCHEMES],
+        "scheme": [SCHEMES[s][1] for s in PAPER_SCHEMES],
+    }
     cases = {"cc": [c for c, _ in CASES.values()], "delay_ms": [d for _, d in CASES.values()]}
+    cause_reps = 2 if quick else 5
     return {
         # Paired: the three schemes of a replication at a position share its seed (its fades).
         "main": sweep.SweepSpec(
@@ -198,10 +275,38 @@ def sweeps(quick: bool) -> dict[str, sweep.SweepSpec]:
                 "name": "paper-002-timeline",
             },  # fmt: skip
             grid={},
-            zips=[schemes],
+            zips=[paper],
             replications=1,
             seed=SEED,
             paired=("queue", "scheme"),
+        ),
+        # The cause: native and the remedy at a fixed 15 Mbit/s (limit 2 on every TCP frame).
+        "cause-rate": sweep.SweepSpec(
+            base={
+                **BASE,
+                "mcs": CAUSE_MCS,
+                "duration_s": CAUSE_DURATION_S,
+                "name": "paper-002-cause-rate",
+            },  # fmt: skip
+            grid={"distance_m": list(CAUSE_DISTANCES_M)},
+            zips=[{"scheme": ["none", "ba-retry"]}],
+            replications=cause_reps,
+            seed=SEED,
+            paired=("scheme",),
+        ),
+        # ... and with each MPDU lost on its own (no fades), CoDel beside them.
+        "cause-mpdu": sweep.SweepSpec(
+            base=_mpdu_base(),
+            grid={},
+            zips=[
+                {
+                    "mac.ba_retry_remedy": [False, False, True],
+                    "mac.qdisc": ["pfifo", "codel", "pfifo"],
+                }
+            ],  # fmt: skip
+            replications=cause_reps,
+            seed=SEED,
+            paired=("mac.ba_retry_remedy", "mac.qdisc"),
         ),
     }
 
@@ -214,39 +319,83 @@ def _case_of(cc: str, delay_ms: float) -> str | None:
     return next((k for k, v in CASES.items() if v == (cc, float(delay_ms))), None)
 
 
+def _sweep_of(name: Any) -> str | None:
+    """The sweep a paper-002 run belongs to, by its name (the main runs have none)."""
+    if not isinstance(name, str):
+        return "main"
+    return {"paper-002-timeline": "timeline"}.get(name)  # the cause sweeps: cause_table
+
+
 def table(root: Path, only: set[str] | None = None) -> pd.DataFrame:
-    """One row per stored run (of the run hashes ``only``, if given): its knobs and measures."""
+    """One row per stored run of the main and timeline sweeps and the cause sweep's first arm
+    (of the run hashes ``only``, if given): its knobs and measures."""
     knobs = ("queue", "scheme", "cc", "delay_ms", "distance_m", "name", "template")
     runs = stored_runs(root, knobs, only)
     runs = runs[runs["template"] == "paper-002"]
     rows = []
     for r in runs.itertuples():
         scheme, case = _scheme_of(r.queue, r.scheme), _case_of(r.cc, r.delay_ms)
-        if scheme is None or case is None:
+        which = _sweep_of(r.name)
+        if scheme is None or case is None or which is None:
             continue  # a run of other knobs in the same store (not this reproduction's)
-        s = json.loads(r.summary_json)
-        flow = s["flows"][0]
-        sta = next(n for n in s["nodes"] if n["name"] == "sta1")["mac"]
-        rows.append(
-            {
-                "run_hash": r.run_hash,
-                "replication": r.replication,
-                "sweep": "timeline" if r.name == "paper-002-timeline" else "main",
-                "scheme": scheme,
-                "case": case,
-                "distance_m": float(r.distance_m),
-                "rate_mbps": sta.get("mean_data_rate_mbps", float("nan")),
-                "throughput_mbps": flow["goodput_bps"] / 1e6,
-                # No sample: no RTT (the summary's 0 would pull every mean down).
-                "rtt_ms": flow["tcp"]["rtt_mean_s"] * 1e3 if flow["tcp"]["rtt_samples"] else np.nan,
-                "cwnd": flow["tcp"]["mean_cwnd_segments"],
-                "timeouts": flow["tcp"]["timeouts"],
-                "retransmissions": flow["tcp"]["retransmissions"],
-                "drops_mac": sta.get("drops_retry_limit", 0),
-                "drops_qdisc": sta.get("drops_qdisc", 0) + sta.get("drops_codel", 0),
-            }
-        )
+        rows.append({"run_hash": r.run_hash, "replication": r.replication, "sweep": which,
+                     "scheme": scheme, "case": case, "distance_m": float(r.distance_m),
+                     **_measures(json.loads(r.summary_json))})  # fmt: skip
     return pd.DataFrame(rows)
+
+
+def _measures(s: dict[str, Any]) -> dict[str, Any]:
+    """A run's measures from its summary (the station's first flow and MAC)."""
+    flow = s["flows"][0]
+    sta = next(n for n in s["nodes"] if n["name"] == "sta1")["mac"]
+    return {
+        "rate_mbps": sta.get("mean_data_rate_mbps", float("nan")),
+        "throughput_mbps": flow["goodput_bps"] / 1e6,
+        # No sample: no RTT (the summary's 0 would pull every mean down).
+        "rtt_ms": flow["tcp"]["rtt_mean_s"] * 1e3 if flow["tcp"]["rtt_samples"] else np.nan,
+        "cwnd": flow["tcp"]["mean_cwnd_segments"],
+        "timeouts": flow["tcp"]["timeouts"],
+        "retransmissions": flow["tcp"]["retransmissions"],
+        "drops_mac": sta.get("drops_retry_limit", 0),
+        "drops_qdisc": sta.get("drops_qdisc", 0) + sta.get("drops_codel", 0),
+        # A digest of the run's outcome (flows and nodes), to tell runs the same bit for bit.
+        "outcome": hashlib.blake2b(
+            json.dumps([s["flows"], s["nodes"]], sort_keys=True).encode(), digest_size=8
+        ).hexdigest(),
+    }
+
+
+def cause_table(root: Path, only: set[str] | None = None) -> pd.DataFrame:
+    """One row per run of the two cause sweeps (of the run hashes ``only``, if given): arm
+    ("rate", "mpdu"), scheme, position, replication and the measures."""
+    con = store.connect(root)
+    try:
+        runs = con.execute(
+            'SELECT run_hash, replication, params, summary_json, error, "config.name" AS name '
+            "FROM runs WHERE \"config.name\" IN ('paper-002-cause-rate', 'paper-002-cause-mpdu')"
+        ).df()
+    finally:
+        con.close()
+    if only is not None:
+        runs = runs[runs["run_hash"].isin(only)]
+    failed = runs[runs["error"].notna()]
+    if len(failed):
+        raise RuntimeError(f"{len(failed)} runs failed, e.g. {failed['error'].iloc[0]}")
+    rows = []
+    for r in runs.itertuples():
+        knobs = json.loads(r.params)
+        if r.name == "paper-002-cause-rate":
+            arm, distance = "rate", float(knobs["distance_m"])
+            scheme = "remedy" if knobs["scheme"] == "ba-retry" else "native"
+        else:
+            arm, distance = "mpdu", math.nan
+            remedy, qdisc = knobs["mac.ba_retry_remedy"], knobs["mac.qdisc"]
+            scheme = "remedy" if remedy else ("codel" if qdisc == "codel" else "native")
+        rows.append({"run_hash": r.run_hash, "arm": arm, "scheme": scheme,
+                     "distance_m": distance, "replication": r.replication,
+                     **_measures(json.loads(r.summary_json))})  # fmt: skip
+    cols = ["run_hash", "arm", "scheme", "distance_m", "replication"]
+    return pd.DataFrame(rows) if rows else pd.DataFrame(columns=cols)
 
 
 def anomaly_table(root: Path, only: set[str] | None = None) -> pd.DataFrame:
@@ -283,226 +432,665 @@ def _anomaly_rows(a: pd.DataFrame) -> list[str]:
         if g.empty:
             continue
         cells = [
-            f"{mean_ci(cell(g, station=s)['throughput_mbps'].to_numpy()).fmt(1, 1)}, "
+            f"{mean_ci(cell(g, station=s)['throughput_mbps'].to_numpy(), floor=0.0).fmt(1, 1)}, "
             f"{cell(g, station=s)['rtt_ms'].mean():.0f}"
             for s in stations
         ]
-        total = mean_ci(g.groupby("run_hash")["throughput_mbps"].sum().to_numpy())
+        total = mean_ci(g.groupby("run_hash")["throughput_mbps"].sum().to_numpy(), floor=0.0)
         rows.append(f"| {label} | " + " | ".join(cells) + f" | {total.fmt(1, 1)} |")
     return rows
 
 
-def _pairs(t: pd.DataFrame, case: str, a: str, b: str, measure: str, where: Any) -> Estimate:
-    """mean(a - b) in ``measure`` over the (position, replication) pairs of ``case`` whose
-    native average data rate satisfies ``where(rate)``: paired by common random numbers."""
-    g = t[(t["sweep"] == "main") & (t["case"] == case)]
-    native_rate = cell(g, scheme="native").groupby("distance_m")["rate_mbps"].mean()
-    keep = [d for d, r in native_rate.items() if where(r)]
-    diffs = []
-    for d in keep:
-        x = cell(g, distance_m=d)
-        va = dict(zip(cell(x, scheme=a)["replication"], cell(x, scheme=a)[measure], strict=True))
-        vb = dict(zip(cell(x, scheme=b)["replication"], cell(x, scheme=b)[measure], strict=True))
-        diffs += [va[r] - vb[r] for r in sorted(set(va) & set(vb)) if np.isfinite(va[r] - vb[r])]
-    return mean_ci(diffs) if diffs else Estimate(float("nan"), float("nan"), float("nan"), 0)
+# ---------------------------------------------------------------------------------------------
+# Claims: measures over positions, estimates, verdicts
+
+Where = Callable[[float], bool]
 
 
-def _region(t: pd.DataFrame, case: str, scheme: str, measure: str, where: Any) -> Estimate:
-    """Mean of ``measure`` over the runs of ``scheme`` at positions whose native average data
-    rate satisfies ``where``."""
-    g = t[(t["sweep"] == "main") & (t["case"] == case)]
-    native_rate = cell(g, scheme="native").groupby("distance_m")["rate_mbps"].mean()
-    keep = [d for d, r in native_rate.items() if where(r)]
-    v = cell(g, scheme=scheme)
-    v = v[v["distance_m"].isin(keep)][measure].to_numpy()
-    v = v[np.isfinite(v)]
-    return mean_ci(v) if len(v) else Estimate(float("nan"), float("nan"), float("nan"), 0)
+def _everywhere(_rate: float) -> bool:
+    return True
 
 
-def _below(e: Estimate) -> bool:
-    return e.n > 1 and e.high < 0
-
-
-def _above(e: Estimate) -> bool:
-    return e.n > 1 and e.low > 0
-
-
-def _per_position_below(
-    t: pd.DataFrame, case: str, a: str, b: str, measure: str
-) -> tuple[int, int]:
-    """Positions where ``a``'s ``measure`` is significantly below ``b``'s, of all positions."""
-    g = t[(t["sweep"] == "main") & (t["case"] == case)]
-    ds = sorted(g["distance_m"].unique())
-    n = sum(
-        _below(_pairs(t[t["distance_m"] == d], case, a, b, measure, lambda r: True)) for d in ds
-    )
-    return n, len(ds)
-
-
-def claims(t: pd.DataFrame) -> list[Claim]:
-    """Each claim of section IV with airtcp's figure and a verdict."""
-    out: list[Claim] = []
+def _main(t: pd.DataFrame, case: str) -> pd.DataFrame:
     if t.empty or "sweep" not in t:
+        return t
+    return t[(t["sweep"] == "main") & (t["case"] == case)]
+
+
+def _position_rates(t: pd.DataFrame, case: str) -> pd.Series:
+    """Each position's average data rate: native's mean over its replications [Mbit/s]."""
+    return cell(_main(t, case), scheme="native").groupby("distance_m")["rate_mbps"].mean()
+
+
+def _positions(t: pd.DataFrame, case: str, where: Where) -> list[float]:
+    return [float(d) for d, r in _position_rates(t, case).items() if where(r)]
+
+
+def _aligned(
+    t: pd.DataFrame, case: str, schemes: Sequence[str], measure: str, positions: Sequence[float]
+) -> dict[str, np.ndarray]:
+    """Per scheme the ``measure`` of the (position, replication) runs that every scheme has
+    with a finite value, in the same order: samples paired by seed."""
+    g = _main(t, case)
+    g = g[g["distance_m"].isin(list(positions)) & g["scheme"].isin(list(schemes))]
+    if g.empty:
+        return {s: np.zeros(0) for s in schemes}
+    wide = g.pivot_table(index=["distance_m", "replication"], columns="scheme", values=measure,
+                         aggfunc="first")  # fmt: skip
+    wide = wide.reindex(columns=list(schemes)).dropna()
+    return {s: wide[s].to_numpy(float) for s in schemes}
+
+
+def _nan(method: str, n: int = 0) -> cl.Estimate:
+    return cl.Estimate(math.nan, math.nan, math.nan, n, method)
+
+
+def _diff(a: np.ndarray, b: np.ndarray) -> cl.Estimate:
+    """mean(a - b) over runs paired by seed, Student t on the differences (conservative at a
+    few pairs, where a bootstrap undercovers)."""
+    if len(a) == 0:
+        return _nan("paired t")
+    return cl.paired_difference(a, b, kind="t")
+
+
+def _mean(x: np.ndarray) -> cl.Estimate:
+    """A non-negative quantity's mean, Student t clipped at 0."""
+    x = x[np.isfinite(x)]
+    return cl.mean_interval(x, "t", floor=0.0) if len(x) else _nan("Student t, floor 0")
+
+
+def _similar(a: np.ndarray, b: np.ndarray) -> tuple[cl.Estimate, cl.Within]:
+    """a - b paired, and "similar": within SIMILAR of b's mean over the same runs."""
+    tol = SIMILAR * abs(float(b.mean())) if len(b) else 0.0
+    return _diff(a, b), cl.Within(0.0, tol)
+
+
+def _all(parts: Sequence[tuple[str, cl.Verdict]]) -> cl.Verdict:
+    """A claim over several conditions (every position, every scheme): agrees when every part
+    agrees, differs when any part differs, inconclusive otherwise (with the replications the
+    least decided part needs)."""
+    if not parts:
+        return cl.Verdict(cl.INCONCLUSIVE, _nan("none"), "no run lies in the claim's region")
+    for name, v in parts:
+        if v.word == cl.DIFFERS:
+            return cl.Verdict(cl.DIFFERS, v.estimate, f"{name}: {v.reason}")
+    open_ = [(name, v) for name, v in parts if v.word != cl.AGREES]
+    if not open_:
+        return cl.Verdict(cl.AGREES, parts[0][1].estimate, "every part agrees")
+    needs = [v.needed for _, v in open_]
+    need = None if any(n is None for n in needs) else max(n for n in needs if n is not None)
+    name, v = max(open_, key=lambda nv: nv[1].needed or math.inf)
+    return cl.Verdict(cl.INCONCLUSIVE, v.estimate, f"{name}: {v.reason}", need)
+
+
+def _any(parts: Sequence[tuple[str, cl.Verdict]]) -> cl.Verdict:
+    """A claim of "some cases": agrees when any part agrees, differs when every part differs,
+    inconclusive otherwise."""
+    for name, v in parts:
+        if v.word == cl.AGREES:
+            return cl.Verdict(cl.AGREES, v.estimate, f"{name}: {v.reason}")
+    if parts and all(v.word == cl.DIFFERS for _, v in parts):
+        return cl.Verdict(cl.DIFFERS, parts[0][1].estimate, "every part differs")
+    return _all([p for p in parts if p[1].word != cl.DIFFERS])
+
+
+def _parts_text(parts: Sequence[tuple[str, cl.Verdict]], digits: int = 0, unit: str = "") -> str:
+    """Each part's estimate and verdict word, for the report's airtcp column."""
+    return "; ".join(
+        f"{name}: {v.estimate.fmt(digits=digits, unit=unit)} {v.word}" for name, v in parts
+    )
+
+
+@dataclasses.dataclass(frozen=True)
+class _Spec:
+    """One claim of the paper: where (section and figure), the sentence quoted briefly, the
+    quantity, the paper's value or shape in its words, and how parts combine."""
+
+    section: str
+    figure: str
+    quote: str
+    quantity: str
+    unit: str
+    paper: str
+
+    def row(self, comparison: cl.Comparison, v: cl.Verdict, shown: str, why: str) -> Claim:
+        where = cl.Where(self.section, self.figure, self.quote)
+        claim = cl.Claim(self.quantity, where, cl.Quantity(self.quantity, self.unit), self.paper,
+                         comparison)  # fmt: skip
+        place = f"{self.section}, {self.figure}" if self.figure else self.section
+        row = claim.row(v, shown, f"{why} Verdict: {v.reason}." if why else v.reason)
+        return dataclasses.replace(row, section=place, claim=f'{self.quantity} ("{self.quote}")')
+
+
+def _pos(d: float, rates: pd.Series) -> str:
+    return f"{rates.get(d, math.nan):.0f} Mbit/s ({d:g} m)"
+
+
+def _per_position(
+    t: pd.DataFrame, case: str, a: str, b: str, measure: str, where: Where, cmp: Any
+) -> list[tuple[str, cl.Verdict]]:
+    """The claim judged at each position in ``where``: ``cmp(a_samples, b_samples)`` returns
+    (estimate, comparison)."""
+    rates = _position_rates(t, case)
+    parts = []
+    for d in _positions(t, case, where):
+        s = _aligned(t, case, (a, b), measure, [d])
+        if len(s[a]) == 0:
+            continue
+        est, comparison = cmp(s[a], s[b])
+        parts.append((_pos(d, rates), comparison.verdict(est)))
+    return parts
+
+
+def _direction(sign: int) -> Callable[[np.ndarray, np.ndarray], tuple[cl.Estimate, Any]]:
+    def f(a: np.ndarray, b: np.ndarray) -> tuple[cl.Estimate, Any]:
+        return _diff(a, b), cl.Direction(sign)
+
+    return f
+
+
+def _ordering(
+    t: pd.DataFrame, case: str, winner: str, measure: str, where: Where, seed: int
+) -> tuple[cl.Ordering, cl.Estimate, dict[str, np.ndarray]]:
+    """``winner`` lowest of the paper's three schemes in ``measure`` over the positions in
+    ``where``: the margin over its best rival, the schemes resampled together (paired)."""
+    order = cl.Ordering(winner, PAPER_SCHEMES, higher=False)
+    s = _aligned(t, case, PAPER_SCHEMES, measure, _positions(t, case, where))
+    if len(s[winner]) == 0:
+        return order, _nan("winner margin"), s
+    return order, order.margin(s, paired=True, seed=seed), s
+
+
+def _loglog_bend(t: pd.DataFrame, case: str, scheme: str, seed: int) -> cl.Estimate:
+    """How far the log-log curve of ``scheme``'s mean RTT against its mean average data rate
+    over the positions bends from a straight line [decades]: the quadratic coefficient c of a
+    fit of log10 RTT on log10 rate times (span / 2)^2, c's deviation at the middle of the
+    range from the chord. Interval: a percentile bootstrap that resamples the replications
+    within each position (stratified)."""
+    g = cell(_main(t, case), scheme=scheme)
+    g = g[np.isfinite(g["rtt_ms"]) & (g["rtt_ms"] > 0)]
+    groups = [(x["rate_mbps"].to_numpy(float), x["rtt_ms"].to_numpy(float))
+              for _, x in g.groupby("distance_m")]  # fmt: skip
+    if len(groups) < 3:
+        return _nan("quadratic log-log fit", len(groups))
+
+    def bend(rates: np.ndarray, rtts: np.ndarray) -> np.ndarray:
+        """The bend of each row's curve (rows: resamples; columns: positions)."""
+        lx, ly = np.log10(rates), np.log10(rtts)
+        a = np.stack([lx**2, lx, np.ones_like(lx)], axis=-1)
+        at = np.swapaxes(a, -1, -2)
+        coef = np.linalg.solve(at @ a, (at @ ly[..., None]))[..., 0]
+        half = (lx.max(axis=-1) - lx.min(axis=-1)) / 2
+        return coef[..., 0] * half**2
+
+    means = [(r.mean(), y.mean()) for r, y in groups]
+    point = float(bend(np.array([[m[0] for m in means]]), np.array([[m[1] for m in means]]))[0])
+    n = min(len(r) for r, _ in groups)
+    if n < 2:
+        return cl.Estimate(point, math.nan, math.nan, n, "quadratic log-log fit")
+    rng = np.random.Generator(np.random.PCG64(seed))
+    picks = [rng.integers(0, len(r), (cl.RESAMPLES, len(r))) for r, _ in groups]
+    rates = np.stack([r[k].mean(axis=1) for (r, _), k in zip(groups, picks, strict=True)], 1)
+    rtts = np.stack([y[k].mean(axis=1) for (_, y), k in zip(groups, picks, strict=True)], 1)
+    boot = bend(rates, rtts)
+    lo, hi = np.quantile(boot, [0.025, 0.975])
+    return cl.Estimate(point, float(lo), float(hi), n,
+                       "quadratic log-log fit, stratified percentile bootstrap")  # fmt: skip
+
+
+def _cause_numbers(c: pd.DataFrame) -> dict[str, Any]:
+    """What the cause sweeps show: per arm and scheme the mean RTT and cwnd, the MPDUs given
+    up, and how many of the remedy's runs are native's bit for bit."""
+    out: dict[str, Any] = {}
+    if c.empty:
         return out
-    main = t[t["sweep"] == "main"]
-    by_position = cell(main, case="fig4", scheme="native").groupby("distance_m")["rate_mbps"]
-    lowest = float(by_position.mean().min())
-    reached_low = lowest < LOW_RATE_MBPS
-    # 1. Native RTT about 1000 ms below 30 Mbit/s (Fig. 4b); else at the slowest position.
-    bound = LOW_RATE_MBPS if reached_low else lowest
-    rtt = _region(t, "fig4", "native", "rtt_ms", lambda r: r < bound or r == lowest)
-    out.append(Claim(
-        "IV-B, Fig. 4(b)", "native 802.11n: average RTT about 1000 ms below 30 Mbit/s",
-        "about 1000 ms", f"{rtt.fmt(1, 0, 'ms')}" + ("" if reached_low else
-        f" at the lowest positions (average data rate {lowest:.0f} Mbit/s at best: none below 30)"),
-        "agrees" if 700 <= rtt.value <= 1300 else "disagrees",
-        "the queues below TCP (pfifo_fast 1000 + ath9k 123 frames) hold about a second at a few "
-        "Mbit/s of goodput" if 700 <= rtt.value <= 1300 else
-        "ath9k's rate control keeps a higher rate than the channel carries well, so goodput is "
-        "a fraction of the data rate and TCP loses segments to drops and spurious timeouts; "
-        "the queues are full only part of the time (docs/paper-002.md)",
-    ))  # fmt: skip
-    # 2. Native cwnd 700-900 at every rate (Fig. 4c).
-    per_pos = cell(main, case="fig4", scheme="native").groupby("distance_m")["cwnd"].mean()
-    hi_rate = _region(t, "fig4", "native", "cwnd", lambda r: r >= HIGH_RATE_MBPS)
-    lo_rate = _region(t, "fig4", "native", "cwnd", lambda r: r < HIGH_RATE_MBPS)
-    in_band = ((per_pos >= 700) & (per_pos <= 900)).sum()
-    out.append(Claim(
-        "IV-B, Fig. 4(c)", "native: average cwnd 700-900 segments at every data rate",
-        "700-900", f">= 100 Mbit/s: {hi_rate.fmt(1, 0)}; < 100: {lo_rate.fmt(1, 0)}; "
-        f"{in_band} of {len(per_pos)} positions within 700-900",
-        "agrees" if in_band == len(per_pos) else ("partly" if in_band else "disagrees"),
-        "the window fills pfifo_fast and ath9k's queue (1123 packets) before it overflows"
-        + ("" if in_band == len(per_pos) else "; at the far positions drops and spurious "
-           "timeouts keep it lower"),
-    ))  # fmt: skip
-    # 3. CoDel's RTT below native at every rate (Fig. 4b).
-    n, m = _per_position_below(t, "fig4", "codel", "native", "rtt_ms")
-    d_all = _pairs(t, "fig4", "codel", "native", "rtt_ms", lambda r: True)
-    out.append(Claim(
-        "IV-B, Fig. 4(b)", "CoDel's RTT below native at every average data rate",
-        "below everywhere", f"{n} of {m} positions significantly below; overall "
-        f"{d_all.fmt(1, 0, 'ms')}", "agrees" if n == m else ("partly" if n else "disagrees"),
-        "CoDel drops at the qdisc once the sojourn stays above 5 ms for 100 ms",
-    ))  # fmt: skip
-    # 4. Remedy equal to native above 80 Mbit/s (Fig. 4b, 4c).
-    hi = lambda r: r > REMEDY_SPLIT_MBPS  # noqa: E731
-    d_hi = _pairs(t, "fig4", "remedy", "native", "rtt_ms", hi)
-    equal = d_hi.n > 1 and not _below(d_hi) and not _above(d_hi) and abs(d_hi.value) < 5
-    out.append(Claim(
-        "IV-B, Fig. 4(b)", "the proposal's RTT equals native's above 80 Mbit/s",
-        "similar", f"remedy - native: {d_hi.fmt(1, 1, 'ms')}",
-        "agrees" if equal else "disagrees",
-        "above 100 Mbit/s the limit stays 10, native's; between 80 and 100 it is 8, which the "
-        "Block Ack rarely reaches",
-    ))  # fmt: skip
-    # 5. Remedy below native and CoDel under 80 Mbit/s.
-    lo = lambda r: r < REMEDY_SPLIT_MBPS  # noqa: E731
-    d_nat = _pairs(t, "fig4", "remedy", "native", "rtt_ms", lo)
-    d_codel = _pairs(t, "fig4", "remedy", "codel", "rtt_ms", lo)
-    verdict = ("agrees" if _below(d_nat) and _below(d_codel) else
-               "partly" if _below(d_nat) else "disagrees")  # fmt: skip
-    out.append(Claim(
-        "IV-B, Fig. 4(b)", "below 80 Mbit/s the proposal's RTT is below native's, and even "
-        "below CoDel's", "below both", f"remedy - native: {d_nat.fmt(1, 0, 'ms')}; remedy - "
-        f"CoDel: {d_codel.fmt(1, 0, 'ms')}", verdict,
-        "the rate the remedy averages is the rate control's choice for each first attempt, above "
-        "the rate frames finally go at, so its limit stays at 8-10 longer; where it does cut "
-        "cwnd the queues stay as deep as its losses allow, while CoDel keeps the qdisc's "
-        "sojourn near 5 ms (docs/paper-002.md)" if verdict != "agrees" else
-        "limit 2-5 turns Block-Ack losses into TCP losses",
-    ))  # fmt: skip
-    # 6. Throughput similar (Fig. 4a).
-    d_tp = _pairs(t, "fig4", "codel", "native", "throughput_mbps", lambda r: True)
-    d_tr = _pairs(t, "fig4", "remedy", "native", "throughput_mbps", lambda r: True)
-    tp = _region(t, "fig4", "native", "throughput_mbps", lambda r: True)
-    small = max(abs(d_tp.value), abs(d_tr.value)) < 0.1 * tp.value
-    out.append(Claim(
-        "IV-B, Fig. 4(a)", "the three schemes give a similar throughput (CUBIC, no delay)",
-        "similar", f"CoDel - native {d_tp.fmt(1, 1, 'Mbit/s')}; remedy - native "
-        f"{d_tr.fmt(1, 1, 'Mbit/s')} (native mean {tp.value:.1f})",
-        "agrees" if small else "disagrees", "differences under 10 % of native's mean"
-        if small else "see the per-position table",
-    ))  # fmt: skip
-    # 7. CUBIC + 100 ms: CoDel's cwnd similar to native at >= 100 Mbit/s (Fig. 5c).
-    high = lambda r: r >= HIGH_RATE_MBPS  # noqa: E731
-    c5 = _region(t, "fig5", "codel", "cwnd", high)
-    n5 = _region(t, "fig5", "native", "cwnd", high)
-    c4 = _region(t, "fig4", "codel", "cwnd", high)
-    ok = c5.value > c4.value and c5.value > 0.5 * n5.value
-    out.append(Claim(
-        "IV-B, Fig. 5(c)", "with 100 ms added, CoDel's cwnd at >= 100 Mbit/s is larger than "
-        "without and similar to native's", "larger; similar", f"CoDel {c5.fmt(1, 0)} (no delay "
-        f"{c4.fmt(1, 0)}); native {n5.fmt(1, 0)}", "agrees" if ok else "disagrees",
-        "the bandwidth-delay product (about 1700 segments at 200 Mbit/s and 100 ms) needs the "
-        "window, and CoDel drops only when the sojourn stays above 5 ms",
-    ))  # fmt: skip
-    # 8. Reno + 100 ms: CoDel's throughput lower at >= 100 Mbit/s (Fig. 6a).
-    d6 = _pairs(t, "fig6", "codel", "native", "throughput_mbps", high)
-    d5 = _pairs(t, "fig5", "codel", "native", "throughput_mbps", high)
-    out.append(Claim(
-        "IV-B, Fig. 6(a)", "Reno with 100 ms added: CoDel's throughput below the others at >= "
-        "100 Mbit/s (and not so with CUBIC)", "lower", f"Reno: CoDel - native "
-        f"{d6.fmt(1, 1, 'Mbit/s')}; CUBIC: {d5.fmt(1, 1, 'Mbit/s')}",
-        ("agrees" if not _below(d5) else "partly") if _below(d6) else "disagrees",
-        "after a CoDel drop Reno grows by one segment per RTT (100+ ms): it cannot refill a "
-        "bandwidth-delay product of hundreds of segments within the run"
-        + ("" if not _below(d5) else "; CUBIC loses too here: at the fading positions its "
-           "losses come with spurious timeouts that CoDel's extra drops make more frequent"),
-    ))  # fmt: skip
-    # 9. Fig. 7: CoDel's throughput falls at a loss and recovers slowly.
-    tl = t[t["sweep"] == "timeline"]
-    if len(tl) == len(SCHEMES):
-        v = {s: cell(tl, scheme=s).iloc[0] for s in SCHEMES}
-        out.append(Claim(
-            "IV-B, Fig. 7", "Reno, 100 ms, 216 Mbit/s: CoDel's throughput falls at a loss (15 s) "
-            "and its cwnd regrows only slowly", "falls at 15 s",
-            f"throughput native {v['native'].throughput_mbps:.1f}, CoDel "
-            f"{v['codel'].throughput_mbps:.1f}, remedy {v['remedy'].throughput_mbps:.1f} Mbit/s; "
-            f"average data rate {v['native'].rate_mbps:.0f} Mbit/s (figure timeline.png)",
-            "agrees" if v["codel"].throughput_mbps < 0.9 * v["native"].throughput_mbps
-            else "disagrees", "one run, as the paper's; the figure shows when CoDel dropped",
-        ))  # fmt: skip
+    for arm in CAUSE_ARMS:
+        g = c[c["arm"] == arm]
+        if g.empty:
+            continue
+        key = ["distance_m", "replication"]
+        nat = cell(g, scheme="native").fillna({"distance_m": -1}).set_index(key)
+        rem = cell(g, scheme="remedy").fillna({"distance_m": -1}).set_index(key)
+        both = nat.index.intersection(rem.index)
+        same = int((nat.loc[both, "outcome"] == rem.loc[both, "outcome"]).sum())
+        out[arm] = {
+            "same": same,
+            "pairs": len(both),
+            "rtt": {s: cell(g, scheme=s)["rtt_ms"].mean() for s in set(g["scheme"])},
+            "cwnd": {s: cell(g, scheme=s)["cwnd"].mean() for s in set(g["scheme"])},
+            "given_up": {s: cell(g, scheme=s)["drops_mac"].mean() for s in set(g["scheme"])},
+            "d_rtt": _diff(
+                rem.loc[both, "rtt_ms"].to_numpy(float), nat.loc[both, "rtt_ms"].to_numpy(float)
+            ),  # fmt: skip
+        }
     return out
+
+
+def _cause_text(c: pd.DataFrame) -> str:
+    """The cause sweeps' result in one sentence, cited by the rows about the remedy."""
+    k = _cause_numbers(c)
+    if "rate" not in k or "mpdu" not in k:
+        return "hypothesis (the cause sweeps were not run): whole PPDUs fail, not subframes."
+    r, m = k["rate"], k["mpdu"]
+    return (
+        f"Tested (section 'The cause, tested by a run'): at a fixed {CAUSE_RATE_MBPS:g} Mbit/s "
+        f"the remedy's limit is 2 on every TCP frame, yet it gives up "
+        f"{r['given_up'].get('remedy', 0):.1f} MPDUs a run and {r['same']} of {r['pairs']} of "
+        "its runs are native's bit for bit: the rate it averages, which only sets the limit, is "
+        "not the cause. In airtcp's channel a fade fails a PPDU with all "
+        "its subframes (Block-Ack retries come only after the hardware's tries, never from a "
+        "partial Block Ack; a later issue gives subframes their own errors). With each MPDU "
+        f"lost on its own ({CAUSE_MPDU_LOSS:.0%}, no fades) the remedy gives up "
+        f"{m['given_up'].get('remedy', 0):.0f} MPDUs a run and its RTT falls to "
+        f"{m['rtt'].get('remedy', math.nan):.0f} ms, against native's "
+        f"{m['rtt'].get('native', math.nan):.0f} and CoDel's {m['rtt'].get('codel', math.nan):.0f}"
+        " (that arm also drops the fades and the distance)."
+    )
+
+
+def _lowest(est: cl.Estimate) -> str:
+    """A margin for "lowest" (positive: the named scheme is lowest, by that much)."""
+    note = f"; {est.detail}" if est.detail else ""
+    return f"margin {est.fmt(digits=0, sign=True)} (positive: lowest by that much{note})"
+
+
+def claims(t: pd.DataFrame, cause: pd.DataFrame | None = None) -> list[Claim]:
+    """Every evaluable claim of the paper, measured on the main runs ``t`` (:func:`table`) and
+    judged by one rule (reproduce.claims): the interval decides, never the point estimate.
+    ``cause``: the cause sweeps' runs (:func:`cause_table`), cited where the remedy differs."""
+    if t.empty or "sweep" not in t:
+        return []
+    cause = pd.DataFrame() if cause is None else cause
+    tested = _cause_text(cause)
+    out: list[Claim] = []
+    below = {b: (lambda r, b=b: r < b) for b in (LOW_RATE_MBPS, CWND_SPLIT_MBPS,
+                                                 REMEDY_SPLIT_MBPS, HIGH_RATE_MBPS)}  # fmt: skip
+    above80: Where = lambda r: r > REMEDY_SPLIT_MBPS  # noqa: E731
+    from100: Where = lambda r: r >= HIGH_RATE_MBPS  # noqa: E731
+    over100: Where = lambda r: r > HIGH_RATE_MBPS  # noqa: E731
+
+    def similar_pooled(case: str, a: str, b: str, measure: str, where: Where) -> cl.Verdict:
+        s = _aligned(t, case, (a, b), measure, _positions(t, case, where))
+        est, within = _similar(s[a], s[b])
+        return within.verdict(est)
+
+    def direction_pooled(case: str, a: str, b: str, measure: str, where: Where) -> cl.Verdict:
+        s = _aligned(t, case, (a, b), measure, _positions(t, case, where))
+        return cl.Direction(-1).verdict(_diff(s[a], s[b]))
+
+    def similar_at(a_: np.ndarray, b_: np.ndarray) -> tuple[cl.Estimate, Any]:
+        return _similar(a_, b_)
+
+    # 1. Fig. 4(a): the three give a similar throughput.
+    spec = _Spec("IV-B", "Fig. 4(a)", "give a similar TCP throughput",
+                 "throughput of CoDel and of the proposal minus native's, CUBIC, no delay, all "
+                 "positions pooled (paired)", "Mbit/s", "similar")  # fmt: skip
+    parts = [(f"{s} - native", similar_pooled("fig4", s, "native", "throughput_mbps",
+                                               _everywhere)) for s in ("codel", "remedy")]  # fmt: skip
+    out.append(spec.row(cl.Within(0.0, SIMILAR), _all(parts), _parts_text(parts, 1, "Mbit/s"),
+                        f"Similar: within {SIMILAR:.0%} of native's mean; both must agree."))  # fmt: skip
+
+    # 2. Fig. 4(b): native's RTT about 1000 ms below 30 Mbit/s.
+    spec = _Spec("IV-B", "Fig. 4(b)", "the average RTT of the native 802.11n is large, about "
+                 "1000 msec", "native's mean RTT at the positions below 30 Mbit/s, CUBIC",
+                 "ms", "about 1000 ms")  # fmt: skip
+    low = _positions(t, "fig4", below[LOW_RATE_MBPS])
+    est = _mean(_aligned(t, "fig4", ("native",), "rtt_ms", low)["native"])
+    within = cl.Within(1000.0, ABOUT, relative=True)
+    k = _cause_numbers(cause).get("rate")
+    fixed = (f"At a fixed {CAUSE_RATE_MBPS:g} Mbit/s (no rate control; the cause sweep, 30 s "
+             f"runs) native's RTT is {k['rtt'].get('native', math.nan):.0f} ms: a rate control "
+             "that keeps too high a rate is not the cause (tested). " if k else "")  # fmt: skip
+    out.append(spec.row(within, within.verdict(est), est.fmt(digits=0, unit="ms"),
+        f"Positions: {', '.join(f'{d:g} m' for d in low) or 'none below 30 Mbit/s'}. {fixed}"
+        "Hypothesis (not tested by a run): the queues below TCP hold 1123 packets, about 1.3 s "
+        "at 10 Mbit/s of goodput, but at the far positions the sender's timeouts (a fade stalls "
+        "the Block-Ack window or the AP's ACKs) empty them, so they are full only part of the "
+        "time."))  # fmt: skip
+
+    # 3. Fig. 4(b): CoDel's RTT below native's at every rate.
+    spec = _Spec("IV-B", "Fig. 4(b)", "The average RTT of CoDel is smaller than that of the "
+                 "native 802.11n for all values", "CoDel's RTT minus native's at each position, "
+                 "CUBIC, no delay (paired)", "ms", "below at every rate")  # fmt: skip
+    parts = _per_position(t, "fig4", "codel", "native", "rtt_ms", _everywhere, _direction(-1))
+    out.append(spec.row(cl.Direction(-1), _all(parts), _parts_text(parts, 0, "ms"),
+                        "Judged per position; every position must agree."))  # fmt: skip
+
+    # 4. Fig. 4(b): native's and CoDel's RTT linear against the rate in log-log.
+    spec = _Spec("IV-B", "Fig. 4(b)", "maintains a linear relationship with the average data "
+                 "rate in the log-log scale", "bend of the log-log curve of mean RTT against "
+                 "average data rate from a straight line, native and CoDel, CUBIC", "decades",
+                 "a straight line (linear in log-log)")  # fmt: skip
+    within = cl.Within(0.0, LINEAR_BEND_DECADES)
+    parts = [(s, within.verdict(_loglog_bend(t, "fig4", s, seed=40 + i)))
+             for i, s in enumerate(("native", "codel"))]  # fmt: skip
+    out.append(spec.row(within, _all(parts), _parts_text(parts, 2, "decades"),
+                        f"Straight: a bend of at most {LINEAR_BEND_DECADES:g} decade; both "
+                        "schemes must agree."))  # fmt: skip
+
+    # 5-7, 14-16: the proposal against native and CoDel in Fig. 4(b) and 5(b).
+    for case, fig in (("fig4", "Fig. 4(b)"), ("fig5", "Fig. 5(b)")):
+        what = "CUBIC, no delay" if case == "fig4" else "CUBIC, 100 ms added"
+        spec = _Spec("IV-B", fig, "the average RTT is similar with that of the native 802.11n "
+                     "while the average data rate is larger than 80 Mbps",
+                     f"the proposal's RTT minus native's above 80 Mbit/s, {what}, pooled "
+                     "(paired)", "ms", "similar")  # fmt: skip
+        s = _aligned(t, case, ("remedy", "native"), "rtt_ms", _positions(t, case, above80))
+        est, within = _similar(s["remedy"], s["native"])
+        out.append(spec.row(within, within.verdict(est), est.fmt(digits=1, unit="ms"),
+                            "Above 100 Mbit/s the limit stays 10, native's; between 80 and 100 "
+                            f"it is 8. Similar: within {SIMILAR:.0%} of native's mean."))  # fmt: skip
+        spec = _Spec("IV-B", fig, "the average RTT of our proposal becomes smaller than that of "
+                     "the native 802.11n", f"the proposal's RTT minus native's below 80 Mbit/s, "
+                     f"{what}, pooled (paired)", "ms", "below")  # fmt: skip
+        v = direction_pooled(case, "remedy", "native", "rtt_ms", below[REMEDY_SPLIT_MBPS])
+        out.append(spec.row(cl.Direction(-1), v, v.estimate.fmt(digits=0, unit="ms"),
+                            tested if v.word != cl.AGREES else ""))  # fmt: skip
+        spec = _Spec("IV-B", fig, "and even that of CoDel", f"below 80 Mbit/s the proposal has "
+                     f"the lowest RTT of the three, {what}: its margin over the lowest rival "
+                     "(paired, pooled)", "ms", "the proposal lowest (below native and CoDel)")  # fmt: skip
+        order, est, _ = _ordering(t, case, "remedy", "rtt_ms", below[REMEDY_SPLIT_MBPS],
+                                  seed=50 if case == "fig4" else 51)  # fmt: skip
+        v = order.verdict(est)
+        out.append(spec.row(order, v, _lowest(est),
+                            "Judged on which scheme is lowest (Ordering), not only on a gap. "
+                            + (tested if v.word != cl.AGREES else "")))  # fmt: skip
+
+    # 8. Fig. 4(c): native's cwnd 700-900 at every rate.
+    spec = _Spec("IV-B", "Fig. 4(c)", "the average cwnd is large, 700 to 900 segments, for all "
+                 "values", "native's mean cwnd at each position, CUBIC, no delay", "segments",
+                 "700-900")  # fmt: skip
+    band = cl.Within(800.0, 100.0)
+    rates = _position_rates(t, "fig4")
+    parts = [(_pos(d, rates), band.verdict(_mean(_aligned(t, "fig4", ("native",), "cwnd",
+                                                          [d])["native"])))
+             for d in _positions(t, "fig4", _everywhere)]  # fmt: skip
+    out.append(spec.row(band, _all(parts), _parts_text(parts),
+                        "Judged per position; every position must agree. Hypothesis (not "
+                        "tested by a run): the window settles where the queues (1123 packets) "
+                        "overflow, above the band where the path holds many packets (300 "
+                        "Mbit/s), below it where timeouts restart it (the per-position table "
+                        "counts them)."))  # fmt: skip
+
+    # 9. Fig. 4(c): CoDel's cwnd small throughout (below native's at every position).
+    spec = _Spec("IV-B", "Fig. 4(c)", "In the case of CoDel, the average cwnd is small "
+                 "throughout all the range", "CoDel's cwnd minus native's at each position, "
+                 "CUBIC, no delay (paired)", "segments", "small everywhere (below native's)")  # fmt: skip
+    parts = _per_position(t, "fig4", "codel", "native", "cwnd", _everywhere, _direction(-1))
+    out.append(spec.row(cl.Direction(-1), _all(parts), _parts_text(parts),
+                        "Judged per position; every position must agree."))  # fmt: skip
+
+    # 10. Fig. 4(c): the proposal's cwnd similar to native's at >= 100 Mbit/s.
+    spec = _Spec("IV-B", "Fig. 4(c)", "the average cwnd is similar with that of the native "
+                 "802.11n while the average data rate is 100 Mbps or larger", "the proposal's "
+                 "cwnd minus native's at >= 100 Mbit/s, CUBIC, pooled (paired)", "segments",
+                 "similar")  # fmt: skip
+    s = _aligned(t, "fig4", ("remedy", "native"), "cwnd", _positions(t, "fig4", from100))
+    est, within = _similar(s["remedy"], s["native"])
+    out.append(spec.row(within, within.verdict(est), est.fmt(digits=1),
+                        f"Similar: within {SIMILAR:.0%} of native's mean."))  # fmt: skip
+
+    # 11. Fig. 4(c): the proposal's cwnd smaller below 100 Mbit/s.
+    spec = _Spec("IV-B", "Fig. 4(c)", "When the average data rate becomes smaller than 100 Mbps, "
+                 "the average cwnd also becomes smaller", "the proposal's cwnd minus native's "
+                 "below 100 Mbit/s, CUBIC, pooled (paired)", "segments", "smaller")  # fmt: skip
+    v = direction_pooled("fig4", "remedy", "native", "cwnd", below[HIGH_RATE_MBPS])
+    out.append(spec.row(cl.Direction(-1), v, v.estimate.fmt(digits=0),
+                        tested if v.word != cl.AGREES else ""))  # fmt: skip
+
+    # 12. Fig. 4(c): below 40 Mbit/s the proposal's cwnd is below CoDel's.
+    spec = _Spec("IV-B", "Fig. 4(c)", "in the range of below 40 Mbps, it is smaller than that of "
+                 "CoDel", "the proposal's cwnd minus CoDel's below 40 Mbit/s, CUBIC, pooled "
+                 "(paired)", "segments", "below CoDel's")  # fmt: skip
+    v = direction_pooled("fig4", "remedy", "codel", "cwnd", below[CWND_SPLIT_MBPS])
+    out.append(spec.row(cl.Direction(-1), v, v.estimate.fmt(digits=0),
+                        tested if v.word != cl.AGREES else ""))  # fmt: skip
+
+    # 13. IV-B: Reno without delay similar to Fig. 4; 21. Fig. 6(b) similar to Fig. 5(b).
+    for case, ref, fig, quote in (
+        ("reno0", "fig4", "text", "When TCP Reno is used, the results were similar"),
+        ("fig6", "fig5", "Fig. 6(b)", "the average RTT is similar with that in Figure 5 (b)"),
+    ):
+        spec = _Spec("IV-B", fig, quote, f"each scheme's mean RTT over all positions, "
+                     f"{CASE_SHORT[case]} over {CASE_SHORT[ref]} - 1 (independent runs)", "",
+                     "similar")  # fmt: skip
+        within = cl.Within(0.0, SIMILAR)
+        parts = []
+        for i, s in enumerate(PAPER_SCHEMES):
+            a = cell(_main(t, case), scheme=s)["rtt_ms"].dropna().to_numpy(float)
+            b = cell(_main(t, ref), scheme=s)["rtt_ms"].dropna().to_numpy(float)
+            est = cl.ratio_of_means(a, b, seed=60 + i) if len(a) and len(b) else _nan("ratio")
+            parts.append((s, within.verdict(est)))
+        shown = "; ".join(f"{n}: {v.estimate.fmt(100, 0, '%', sign=True)} {v.word}"
+                          for n, v in parts)  # fmt: skip
+        v = _all(parts)
+        out.append(spec.row(within, v, shown,
+                            f"The RTT is the quantity the paper discusses; similar: the ratio "
+                            f"within {SIMILAR:.0%}; every scheme must agree."
+                            + (HYPOTHESIS_RENO if v.word == cl.DIFFERS else "")))  # fmt: skip
+
+    # 14. Fig. 5(b): native large and CoDel below native below 100 Mbit/s.
+    spec = _Spec("IV-B", "Fig. 5(b)", "the CoDel is smaller than that of the native 802.11n, "
+                 "while the average data rate is smaller than 100 Mbps", "CoDel's RTT minus "
+                 "native's at each position below 100 Mbit/s, CUBIC, 100 ms added (paired)",
+                 "ms", "below")  # fmt: skip
+    parts = _per_position(t, "fig5", "codel", "native", "rtt_ms", below[HIGH_RATE_MBPS],
+                          _direction(-1))  # fmt: skip
+    out.append(spec.row(cl.Direction(-1), _all(parts), _parts_text(parts, 0, "ms"),
+                        "Judged per position; every position must agree."))  # fmt: skip
+
+    # 18. Fig. 5(c): CoDel's cwnd larger with the delay than without.
+    spec = _Spec("IV-B", "Fig. 5(c)", "The average cwnd of CoDel in the case of additional delay "
+                 "is larger", "CoDel's mean cwnd with 100 ms added minus without, CUBIC, all "
+                 "positions (independent runs)", "segments", "larger")  # fmt: skip
+    a = cell(_main(t, "fig5"), scheme="codel")["cwnd"].to_numpy(float)
+    b = cell(_main(t, "fig4"), scheme="codel")["cwnd"].to_numpy(float)
+    est = cl.mean_difference(a, b, seed=70) if len(a) and len(b) else _nan("difference")
+    out.append(spec.row(cl.Direction(1), cl.Direction(1).verdict(est), est.fmt(digits=0),
+                        "The bandwidth-delay product needs the window."))  # fmt: skip
+
+    # 19, 20. Fig. 5(c), 5(a): CoDel's cwnd and throughput similar to the others at >= 100.
+    for measure, fig, quote, unit in (
+        (
+            "cwnd",
+            "Fig. 5(c)",
+            "The average cwnd of CoDel is similar with the native 802.11n and "
+            "our proposal for 100 Mbps and larger",
+            "segments",
+        ),
+        ("throughput_mbps", "Fig. 5(a)", "This brings the similar TCP throughput", "Mbit/s"),
+    ):
+        what = "cwnd" if measure == "cwnd" else "throughput"
+        spec = _Spec("IV-B", fig, quote, f"CoDel's {what} minus native's and minus the "
+                     "proposal's at each position of >= 100 Mbit/s, CUBIC, 100 ms added "
+                     "(paired)", unit, "similar")  # fmt: skip
+        parts = []
+        for other in ("native", "remedy"):
+            parts += [(f"{n}, - {other}", v) for n, v in _per_position(
+                t, "fig5", "codel", other, measure, from100, similar_at)]  # fmt: skip
+        v = _all(parts)
+        out.append(spec.row(cl.Within(0.0, SIMILAR), v, _parts_text(parts),
+                            f"Judged per position and per scheme: within {SIMILAR:.0%} of the "
+                            "other's mean there; every part must agree."
+                            + (HYPOTHESIS_CODEL_DELAY if v.word == cl.DIFFERS else "")))  # fmt: skip
+
+    # 22, 23. Fig. 6(a), 6(c): CoDel lowest above 100 Mbit/s, Reno, 100 ms.
+    for measure, fig, quote, unit in (
+        (
+            "throughput_mbps",
+            "Fig. 6(a)",
+            "the average throughput of CoDel is lower than the other schemes",
+            "Mbit/s",
+        ),
+        (
+            "cwnd",
+            "Fig. 6(c)",
+            "the average cwnd of CoDel is also smaller than those of our proposal and the native",
+            "segments",
+        ),
+    ):
+        what = "cwnd" if measure == "cwnd" else "throughput"
+        spec = _Spec("IV-B", fig, quote, f"above 100 Mbit/s CoDel has the lowest {what} of the "
+                     "three, Reno, 100 ms added: its margin over the lowest rival (paired, "
+                     "pooled)", unit, "CoDel lowest")  # fmt: skip
+        order, est, _ = _ordering(t, "fig6", "codel", measure, over100, seed=80 + len(out))
+        out.append(spec.row(order, order.verdict(est), _lowest(est),
+                            "After a CoDel drop Reno grows by one segment per RTT (100+ ms)."))  # fmt: skip
+
+    # 24, 25. Fig. 7: CoDel's throughput low at 216 Mbit/s, and a loss causes slow start.
+    rates6 = _position_rates(t, "fig6")
+    if len(rates6):
+        d7 = float((rates6 - FIG7_RATE_MBPS).abs().idxmin())
+        spec = _Spec("IV-B", "Fig. 7(a)", "the throughput of CoDel becomes low", "CoDel lowest "
+                     "throughput of the three at the position nearest 216 Mbit/s, Reno, 100 ms "
+                     "added: its margin over the lowest rival (paired)", "Mbit/s",
+                     "CoDel low (from 15 s on, one run)")  # fmt: skip
+        order, est, _ = _ordering(t, "fig6", "codel", "throughput_mbps", lambda r: r ==
+                                  rates6[d7], seed=90)  # fmt: skip
+        out.append(spec.row(order, order.verdict(est), _lowest(est),
+                            f"The replications at {_pos(d7, rates6)}; the time of the drop in one"
+                            " run (15 s in the paper's) is not compared: see Fig. 7's figure."))  # fmt: skip
+        spec = _Spec("IV-B", "Fig. 7(b)", "a packet loss causes slow start", "CoDel's "
+                     "retransmission timeouts (each a restart from slow start) per run at the "
+                     "position nearest 216 Mbit/s, Reno, 100 ms added", "", "at least one")  # fmt: skip
+        est = _mean(_aligned(t, "fig6", ("codel",), "timeouts", [d7])["codel"])
+        out.append(spec.row(cl.Direction(1), cl.Direction(1).verdict(est), est.fmt(digits=1),
+                            f"At {_pos(d7, rates6)}."))  # fmt: skip
+
+    # 26. V and abstract: the proposal and CoDel decrease the delay at a low data rate.
+    spec = _Spec("V", "abstract", "our proposal and CoDel decrease the delay at a low data rate",
+                 "CoDel's and the proposal's RTT minus native's below 80 Mbit/s in Fig. 4, 5 "
+                 "and 6, pooled per figure (paired)", "ms", "below native")  # fmt: skip
+    parts = [(f"{CASE_SHORT[case]} {s}", direction_pooled(case, s, "native", "rtt_ms",
+                                                         below[REMEDY_SPLIT_MBPS]))
+             for case in ("fig4", "fig5", "fig6") for s in ("codel", "remedy")]  # fmt: skip
+    v = _all(parts)
+    out.append(spec.row(cl.Direction(-1), v, _parts_text(parts, 0, "ms"),
+                        "Every figure and both schemes must agree. "
+                        + (tested if v.word != cl.AGREES else "")))  # fmt: skip
+
+    # 27. V and abstract: in some cases CoDel's throughput lower at a high data rate.
+    spec = _Spec("V", "abstract", "there are some cases where ... the throughput in CoDel "
+                 "becomes lower at a high data rate", "CoDel's throughput minus native's at >= "
+                 "100 Mbit/s in Fig. 4, 5 and 6, pooled per figure (paired)", "Mbit/s",
+                 "lower in some cases")  # fmt: skip
+    parts = [(CASE_SHORT[case], direction_pooled(case, "codel", "native", "throughput_mbps",
+                                                 from100)) for case in ("fig4", "fig5", "fig6")]  # fmt: skip
+    out.append(spec.row(cl.Direction(-1), _any(parts), _parts_text(parts, 1, "Mbit/s"),
+                        "'Some cases': agrees when any figure agrees, differs when all differ."))  # fmt: skip
+    return out
+
+
+# The paper's inventory, read sentence by sentence (docs/paper-002.md): the claims claims()
+# judges, and the ones it does not (with why).
+EVALUATED = 27
+NOT_EVALUABLE: list[NotEvaluable] = [
+    NotEvaluable("I", "[2], the previous paper: at 10 m packet losses do not increase but the "
+                 "RTT rises up to several seconds", "a result of the previous paper's testbed "
+                 "and positions, not of this paper's runs; this paper's own value (about "
+                 "1000 ms, Fig. 4(b)) is judged above"),
+    NotEvaluable("II-A", "at 6.5 and 13.5 Mbit/s the MAC's retransmission works well and there "
+                 "are few packet losses at the TCP and IP level ([2])", "no value stated, a "
+                 "result of the previous paper, and at rates airtcp's channel does not reach "
+                 "(its runs end near 27 Mbit/s: docs/paper-002.md, 'The channel')"),
+    NotEvaluable("III-B", "[2] showed that 2 is an appropriate limit at 6.5 and 13.5 Mbit/s",
+                 "a result of the previous paper, at rates airtcp's runs do not reach"),
+    NotEvaluable("II-A, Table I", "the terminal and the AP support 12 data rates, 6.5 to "
+                 "300 Mbit/s", "the testbed's set-up, not a result: airtcp's HT40 short-GI "
+                 "two-stream table is these 12 (cargo test ht_rates_include_paper_002s_table_i)"),
+    NotEvaluable("III-B, Fig. 2", "the Block-Ack retry limit: 10 / 8 / 5 / 2 at 100 / 50 / 25 "
+                 "Mbit/s, and the dashed line linear in log(rate)", "the scheme's definition, "
+                 "not a result: drawn from the core's constants (fig2.png; "
+                 "test_fig2_draws_the_cores_limits, cargo test ba_retry)"),
+    NotEvaluable("III-C", "the rate the limit uses is an exponential moving average with "
+                 "coefficient 0.25 at each data transfer request", "the scheme's definition, "
+                 "not a result (cargo test ba_retry: 163.625 after 216 then 6.5 Mbit/s)"),
+    NotEvaluable("IV-A", "the data rate used in one position is rather stable", "no value or "
+                 "tolerance stated; each position's spread of average data rates is in the "
+                 "per-position table"),
+]  # fmt: skip
+
+
+# ---------------------------------------------------------------------------------------------
+# Figures
+
+MEASURES = (("throughput_mbps", "(a) average throughput [Mbit/s]"),
+            ("rtt_ms", "(b) average RTT [ms]"), ("cwnd", "(c) average cwnd [segments]"))  # fmt: skip
+
+
+def _case_figure(g: pd.DataFrame, schemes: Sequence[str], title: str) -> Figure:
+    """The paper's three panels (a) throughput, (b) RTT, (c) cwnd against the average data
+    rate, one point per 60 s upload, for ``schemes``."""
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(13, 4.2), layout="constrained")
+    axes = fig.subplots(1, 3)
+    for ax, (m, label) in zip(axes, MEASURES, strict=True):
+        for s in schemes:
+            x = cell(g, scheme=s)
+            ax.scatter(x["rate_mbps"], x[m], s=14, marker=MARKERS[s], color=COLORS[s],
+                       alpha=0.7, label=LABELS[s])  # fmt: skip
+        _rate_axis(ax)
+        if m != "throughput_mbps":
+            ax.set_yscale("log")
+        else:
+            ax.set_ylim(bottom=0)
+        ax.set_ylabel(label)
+        ax.grid(alpha=0.3, which="both")
+    axes[0].legend(fontsize=8)
+    fig.suptitle(fit_title(title, 13))
+    return fig
 
 
 def figures(
     t: pd.DataFrame, root: Path, out: Path, anomaly: pd.DataFrame | None = None
 ) -> list[Path]:
-    """Fig. 2 (the remedy's limit), Fig. 4-6 (and Reno without delay), Fig. 7 and the anomaly
-    as PNG files; return their paths."""
+    """Fig. 2 (the remedy's limit), Fig. 4-6 (and Reno without delay) with the paper's three
+    schemes, each with a companion of Linux today's queueing, Fig. 7 and the anomaly as PNG
+    files; return their paths."""
     anomaly = pd.DataFrame() if anomaly is None else anomaly
-    from matplotlib.figure import Figure
-
     from airtcp.plot import save
 
     out.mkdir(parents=True, exist_ok=True)
     paths = [save(fig2(t), out / "fig2.png")]
-    main = t[t["sweep"] == "main"]
-    measures = (("throughput_mbps", "average throughput [Mbit/s]"),
-                ("rtt_ms", "average RTT [ms]"), ("cwnd", "average cwnd [segments]"))  # fmt: skip
+    main = t[t["sweep"] == "main"] if "sweep" in t else t
     for case, title in CASE_TITLES.items():
         g = cell(main, case=case)
         if g.empty:
             continue
-        fig = Figure(figsize=(13, 4), layout="constrained")
-        axes = fig.subplots(1, 3)
-        for ax, (m, label) in zip(axes, measures, strict=True):
-            for s in SCHEMES:
-                x = cell(g, scheme=s)
-                ax.scatter(x["rate_mbps"], x[m], s=14, marker=MARKERS[s], color=COLORS[s],
-                           alpha=0.7, label=LABELS[s])  # fmt: skip
-            _rate_axis(ax)
-            if m != "throughput_mbps":
-                ax.set_yscale("log")
-            ax.set_ylabel(label)
-            ax.grid(alpha=0.3, which="both")
-        axes[0].legend(fontsize=8)
-        fig.suptitle(title + " (one point per 60 s upload)")
-        paths.append(save(fig, out / f"{case}.png"))
+        paths.append(save(_case_figure(g, PAPER_SCHEMES, title + " (one point per 60 s upload)"),
+                          out / f"{CASE_FILES[case]}.png"))  # fmt: skip
+        today = f"Beyond the paper, {CASE_SHORT[case]}'s case: Linux today's queueing (native for reference)"
+        paths.append(save(_case_figure(g, ("native", *TODAY_SCHEMES), today),
+                          out / f"{CASE_FILES[case]}-linux-today.png"))  # fmt: skip
     paths += _timeline(t, root, out)
     paths += _anomaly_figure(anomaly, out)
     return paths
+
+
+def captions(paths: Sequence[Path]) -> dict[str, str]:
+    """The report's caption of each figure, by file name."""
+    text = {"fig2.png": FIG2_CAPTION}
+    for case, title in CASE_TITLES.items():
+        text[f"{CASE_FILES[case]}.png"] = (
+            f"{title}: (a) throughput, (b) RTT, (c) cwnd against the average data rate, one "
+            "point per 60 s upload, the paper's three schemes; the rate axis is the paper's "
+            "(Table I, 6.5-300 Mbit/s), airtcp's runs reach down to about 27."
+        )
+        text[f"{CASE_FILES[case]}-linux-today.png"] = (
+            f"Beyond the paper ({CASE_SHORT[case]}'s case): Linux today's queueing, mac80211's "
+            "FQ-CoDel with airtime fairness, without and with AQL, beside native, in the same "
+            "three panels."
+        )
+    text["fig7-timeline.png"] = (
+        "Fig. 7: Reno with 100 ms added near 216 Mbit/s, one run per scheme as the paper's: "
+        "(a) throughput per second, (b) cwnd against time since the upload started."
+    )
+    text["beyond-anomaly.png"] = (
+        "Beyond the paper: three stations downloading at 2, 6 and 8 m under each queue "
+        "arrangement (mean over replications): the performance anomaly and airtime fairness."
+    )
+    return {p.name: text[p.name] for p in paths if p.name in text}
 
 
 def _rate_axis(ax: Any) -> None:
@@ -574,20 +1162,20 @@ def _anomaly_figure(a: pd.DataFrame, out: Path) -> list[Path]:
     ax.set_ylabel("TCP throughput [Mbit/s]")
     ax.legend(fontsize=8)
     ax.grid(alpha=0.3, axis="y")
-    fig.suptitle(
-        "Three stations downloading at 2, 6 and 8 m: the performance anomaly and airtime fairness"
-    )
-    return [save(fig, out / "anomaly.png")]
+    fig.suptitle(fit_title("Beyond the paper: three stations downloading at 2, 6 and 8 m: the "
+                           "performance anomaly and airtime fairness", 9))  # fmt: skip
+    return [save(fig, out / "beyond-anomaly.png")]
 
 
 def _timeline(t: pd.DataFrame, root: Path, out: Path) -> list[Path]:
-    """Fig. 7: throughput per second and cwnd against time, Reno, 100 ms, near 216 Mbit/s."""
+    """Fig. 7: throughput per second and cwnd against time, Reno, 100 ms, near 216 Mbit/s,
+    the paper's three schemes."""
     from matplotlib.figure import Figure
 
     from airtcp.plot import save
 
-    tl = t[t["sweep"] == "timeline"]
-    if len(tl) != len(SCHEMES) or "tcp" not in store.trace_kinds(root):
+    tl = t[(t["sweep"] == "timeline") & t["scheme"].isin(PAPER_SCHEMES)] if "sweep" in t else t
+    if len(tl) != len(PAPER_SCHEMES) or "tcp" not in store.trace_kinds(root):
         return []
     con = store.connect(root)
     try:
@@ -612,14 +1200,15 @@ def _timeline(t: pd.DataFrame, root: Path, out: Path) -> list[Path]:
     }
     fig = Figure(figsize=(9, 6), layout="constrained")
     a1, a2 = fig.subplots(2, 1, sharex=True)
-    for s in SCHEMES:
+    for s in PAPER_SCHEMES:
         g = np.asarray(goodput.get(s, []), dtype=float) / 1e6
         a1.step(np.arange(1, len(g) + 1), g, where="pre", color=COLORS[s], lw=1, label=LABELS[s])
         c = tcp[s]  # the upload starts after the warm-up: its clock, as the goodput's
         a2.step(c["time_ns"] / 1e9 - WARMUP_S, c["cwnd"], where="post", color=COLORS[s], lw=0.8)
-    a1.set_ylabel("throughput per second [Mbit/s]")
+    a1.set_ylabel("(a) throughput per second [Mbit/s]")
+    a1.set_ylim(bottom=0)
     a1.legend(fontsize=8)
-    a2.set_ylabel("cwnd [segments]")
+    a2.set_ylabel("(b) cwnd [segments]")
     a2.set_xlabel(
         "time since the upload started [s] (native and the proposal coincide: its limit stays 10)"
     )
@@ -627,114 +1216,167 @@ def _timeline(t: pd.DataFrame, root: Path, out: Path) -> list[Path]:
     for ax in (a1, a2):
         ax.grid(alpha=0.3)
     rate = cell(tl, scheme="native")["rate_mbps"].iloc[0]
-    fig.suptitle(f"Fig. 7: Reno, 100 ms added RTT, average data rate {rate:.0f} Mbit/s "
-                 f"({TIMELINE_DISTANCE_M:g} m)")  # fmt: skip
-    return [save(fig, out / "timeline.png")]
+    fig.suptitle(fit_title(f"Fig. 7: Reno, 100 ms added RTT, average data rate {rate:.0f} "
+                           f"Mbit/s ({TIMELINE_DISTANCE_M:g} m), one run per scheme", 9))  # fmt: skip
+    return [save(fig, out / "fig7-timeline.png")]
+
+
+# ---------------------------------------------------------------------------------------------
+# Report
 
 
 def _rows(t: pd.DataFrame, case: str) -> list[str]:
     g = cell(t[t["sweep"] == "main"], case=case)
     head = ("| distance [m] | " + " | ".join(
-        f"{LABELS[s]}: rate, throughput [Mbit/s], RTT [ms], cwnd" for s in SCHEMES) + " |")  # fmt: skip
+        f"{LABELS[s]}: rate, throughput [Mbit/s], RTT [ms], cwnd, timeouts" for s in SCHEMES)
+        + " |")  # fmt: skip
     rows = [head, "|---|" + "---|" * len(SCHEMES)]
     for d, x in g.groupby("distance_m"):
         cells = []
         for s in SCHEMES:
             y = cell(x, scheme=s)
             cells.append(
-                f"{y['rate_mbps'].mean():.0f}, {mean_ci(y['throughput_mbps'].to_numpy()).fmt(1, 1)}, "
-                f"{mean_ci(y['rtt_ms'].to_numpy()).fmt(1, 0)}, {y['cwnd'].mean():.0f}"
+                f"{y['rate_mbps'].mean():.0f}, "
+                f"{mean_ci(y['throughput_mbps'].to_numpy(), floor=0.0).fmt(1, 1)}, "
+                f"{mean_ci(y['rtt_ms'].dropna().to_numpy(), floor=0.0).fmt(1, 0)}, "
+                f"{y['cwnd'].mean():.0f}, {y['timeouts'].mean():.1f}"
             )
         rows.append(f"| {d:g} | " + " | ".join(cells) + " |")
     return rows
+
+
+def _region(t: pd.DataFrame, case: str, scheme: str, measure: str, where: Where) -> str:
+    """Mean of ``measure`` over ``scheme``'s runs at the positions in ``where`` (t, floor 0)."""
+    v = _aligned(t, case, (scheme,), measure, _positions(t, case, where))[scheme]
+    return mean_ci(v, floor=0.0).fmt(1, 0 if measure == "rtt_ms" else 1) if len(v) else "-"
 
 
 def _today_rows(t: pd.DataFrame) -> list[str]:
     """Every scheme's mean RTT and throughput below and above 80 Mbit/s, per case."""
     rows = ["| case | scheme | RTT < 80 Mbit/s [ms] | RTT >= 80 [ms] | throughput < 80 [Mbit/s] "
             "| throughput >= 80 [Mbit/s] |", "|---|---|---|---|---|---|"]  # fmt: skip
-    lo = lambda r: r < REMEDY_SPLIT_MBPS  # noqa: E731
-    hi = lambda r: r >= REMEDY_SPLIT_MBPS  # noqa: E731
+    lo: Where = lambda r: r < REMEDY_SPLIT_MBPS  # noqa: E731
+    hi: Where = lambda r: r >= REMEDY_SPLIT_MBPS  # noqa: E731
     for case in CASE_TITLES:
         for s in SCHEMES:
             e = [_region(t, case, s, m, w) for m in ("rtt_ms", "throughput_mbps") for w in (lo, hi)]
-            rows.append(f"| {CASE_SHORT[case]} | {LABELS[s]} | {e[0].fmt(1, 0)} | "
-                        f"{e[1].fmt(1, 0)} | {e[2].fmt(1, 1)} | {e[3].fmt(1, 1)} |")  # fmt: skip
+            rows.append(f"| {CASE_SHORT[case]} | {LABELS[s]} | " + " | ".join(e) + " |")
     return rows
 
 
-def write_report(
-    out: Path,
-    t: pd.DataFrame,
-    claim_list: list[Claim],
-    paths: list[Path],
-    quick: bool,
-    anomaly: pd.DataFrame | None = None,
-) -> Path:
-    """Write report.md atomically; return its path."""
-    anomaly = pd.DataFrame() if anomaly is None else anomaly
-    per_case = []
+def _cause_rows(c: pd.DataFrame) -> list[str]:
+    """The cause sweeps, per arm and scheme: RTT, cwnd, throughput, MPDUs given up."""
+    if c.empty:
+        return ["The cause sweeps were not run."]
+    k = _cause_numbers(c)
+    rows = ["| arm | scheme | RTT [ms] | cwnd [segments] | throughput [Mbit/s] | MPDUs given up "
+            "| runs native's bit for bit |", "|---|---|---|---|---|---|---|"]  # fmt: skip
+    for arm, label in CAUSE_ARMS.items():
+        g = c[c["arm"] == arm]
+        for s in ("native", "codel", "remedy"):
+            y = cell(g, scheme=s)
+            if y.empty:
+                continue
+            same = f"{k[arm]['same']} of {k[arm]['pairs']}" if s == "remedy" else "-"
+            rows.append(
+                f"| {label} | {LABELS[s]} | {mean_ci(y['rtt_ms'].to_numpy(), 0.0).fmt(1, 0)} | "
+                f"{mean_ci(y['cwnd'].to_numpy(), 0.0).fmt(1, 0)} | "
+                f"{mean_ci(y['throughput_mbps'].to_numpy(), 0.0).fmt(1, 1)} | "
+                f"{mean_ci(y['drops_mac'].to_numpy(), 0.0).fmt(1, 1)} | {same} |"
+            )
+    lines = [
+        f"The remedy's failure below 80 Mbit/s was blamed on the rate it averages (the rate "
+        f"control's choice for a first attempt, above the rate frames finally go at, keeping "
+        f"its limit at 8-10). The test: the same stack at a fixed {CAUSE_RATE_MBPS:g} Mbit/s "
+        f"(MCS 0, 40 MHz, short GI; the averaged rate is {CAUSE_RATE_MBPS:g}, so the limit is "
+        f"{ba_retry_limit(CAUSE_RATE_MBPS)} on every TCP frame), CUBIC, "
+        f"{CAUSE_DURATION_S:g} s uploads, native and the remedy paired by seed, in the wooden "
+        f"house at {', '.join(f'{d:g}' for d in CAUSE_DISTANCES_M)} m; then in a channel "
+        f"without fades where each MPDU is lost on its own ({CAUSE_MPDU_LOSS:.0%}), CoDel "
+        "beside them. Means with Student-t 95 % intervals clipped at 0.",
+        "",
+        *rows,
+        "",
+    ]
+    if "rate" in k and "mpdu" in k:
+        lines.append(
+            f"Result: in the wooden house the remedy minus native's RTT is "
+            f"{k['rate']['d_rtt'].fmt(digits=1, unit='ms')} and {k['rate']['same']} of "
+            f"{k['rate']['pairs']} runs are native's bit for bit: with its limit at 2 it gives "
+            f"up {k['rate']['given_up'].get('remedy', 0):.1f} MPDUs a run, so the averaged rate "
+            "(which only sets the limit) is not the cause. With MPDUs lost on their "
+            f"own the remedy minus native's RTT is {k['mpdu']['d_rtt'].fmt(digits=0, unit='ms')}"
+            ": the remedy works, as the paper's, when subframes fail one by one. In airtcp's "
+            "radio channel a fade fails a PPDU with all its subframes, so a Block Ack never "
+            "reports a partial loss (the cause; a later issue gives subframes their own errors)."
+        )
+    return lines
+
+
+def _method(quick: bool) -> str:
+    distances, reps, _ = _axes(quick)
+    return (
+        f"Runs: {len(distances)} positions x {reps} replications of 60 s per scheme and case; "
+        "the schemes of a replication at a position share its seed (the same fades), so "
+        "differences are paired. Estimators: a difference of two schemes, the paired "
+        "differences' mean with a Student-t interval (conservative at a few pairs, where a "
+        "bootstrap undercovers); a mean of a non-negative quantity, Student t clipped at 0; "
+        "which scheme is lowest, the winner's margin over its best rival, bootstrap over "
+        "pairs (`claims.winner_margin`); two cases (independent seeds), BCa bootstrap of the "
+        "ratio or difference of means; the log-log shape, a stratified bootstrap of a "
+        "quadratic fit. Regions (below 80 Mbit/s, ...) are sets of positions by native's mean "
+        "average data rate there. Declared tolerances, fixed before any run: 'similar' = "
+        f"within {SIMILAR:.0%} of the reference scheme's mean over the same runs; 'about X' "
+        f"read off a log-scale figure = within {ABOUT:.0%} of X; a band the paper states "
+        f"(700-900) as stated; 'linear in log-log' = bent at most {LINEAR_BEND_DECADES:g} "
+        "decade from a straight line. A claim over several positions, schemes or figures is "
+        "judged per part: agrees when every part agrees, differs when any part differs "
+        "('some cases': agrees when any part agrees, differs when all differ). The channel's "
+        "calibration and every choice the paper leaves open: docs/paper-002.md; airtcp's "
+        "positions reach down to about 27 Mbit/s, the paper's to 6.5."
+    )
+
+
+def _sections(
+    t: pd.DataFrame, cause: pd.DataFrame, anomaly: pd.DataFrame
+) -> list[tuple[str, list[str]]]:
+    per_case: list[str] = []
     for case, title in CASE_TITLES.items():
         per_case += [f"### {title}", "", *_rows(t, case), ""]
-    lines = [
-        "# Paper 002 reproduced: bufferbloat of TCP uploads over 802.11n at low data rates",
-        "",
-        f"Made by `airtcp reproduce 002{' --quick' if quick else ''}` (airtcp {_version()}). "
-        "Means with Student-t 95 % intervals; the schemes of a replication at a position "
-        "share its seed (the same fades), and a difference is significant when its paired "
-        "interval excludes 0. Scenario: the `paper-002` template (examples/paper-002.toml); "
-        "the channel's calibration and every choice the paper leaves open: docs/paper-002.md.",
-        "",
-        "## Claims",
-        "",
-        *claims_table(claim_list),
-        "",
-        "## Beyond the paper: Linux today's queueing beside the paper's schemes",
-        "",
-        "mac80211's per-station FQ-CoDel (target 20 ms) with airtime fairness, no qdisc, 64 "
-        "frames in the driver, and with AQL (5/12/24 ms of airtime); the rate control kept "
-        "(ath9k's), so only the queues differ. Positions grouped by native's average data rate.",
-        "",
-        *_today_rows(t),
-        "",
-        "### Several stations: the performance anomaly and airtime fairness",
-        "",
-        "Three stations at 2, 6 and 8 m (no fades, Minstrel-HT) each download by CUBIC for 30 s "
-        "from the server behind the AP; the AP's queues decide who gets the air.",
-        "",
-        *_anomaly_rows(anomaly),
-        "",
-        "## Per position (mean over replications)",
-        "",
-        *per_case,
-        *figures_and_definitions(
-            paths,
-            __doc__,
-            "Measures (also in the report), per 60 s upload:",
-            {"fig2.png": FIG2_CAPTION},
-        ),
-    ]
-    return write_report_lines(out, lines)
+    return [
+        ("The cause, tested by a run", _cause_rows(cause)),
+        ("Beyond the paper: Linux today's queueing beside the paper's schemes", [
+            "mac80211's per-station FQ-CoDel (target 20 ms) with airtime fairness, no qdisc, 64 "
+            "frames in the driver, and with AQL (5/12/24 ms of airtime); the rate control kept "
+            "(ath9k's), so only the queues differ. Positions grouped by native's average data "
+            "rate; Student-t 95 % intervals clipped at 0.",
+            "",
+            *_today_rows(t),
+            "",
+            "### Several stations: the performance anomaly and airtime fairness",
+            "",
+            "Three stations at 2, 6 and 8 m (no fades, Minstrel-HT) each download by CUBIC for "
+            "30 s from the server behind the AP; the AP's queues decide who gets the air.",
+            "",
+            *_anomaly_rows(anomaly),
+        ]),
+        ("Per position (mean over replications)", per_case),
+    ]  # fmt: skip
 
 
-def reproduce(
-    out: Path,
-    *,
-    quick: bool = False,
-    workers: int | None = None,
-    progress: Callable[[str, int, int], None] | None = None,
-) -> Path:
-    """Run the sweeps into ``out/store`` (resuming), draw ``out/figures`` and write
-    ``out/report.md``; return the report's path."""
-    root = out / "store"
-    current = run_sweeps(sweeps(quick), root, workers=workers, progress=progress)
-    t = table(root, current)
-    anomaly = anomaly_table(root, current)
-    claim_list = claims(t)
-    paths = figures(t, root, out / "figures", anomaly)
-    anomaly.to_csv(out / "anomaly.csv", index=False)
-    t.to_csv(out / "runs.csv", index=False)
-    (out / "claims.json").write_text(
-        json.dumps([dataclasses.asdict(c) for c in claim_list], indent=1), encoding="utf-8"
+def analyse(ctx: Context) -> Report:
+    """The claims, tables and figures from the stored runs of the paper's sweeps."""
+    t = table(ctx.root, ctx.current)
+    anomaly = anomaly_table(ctx.root, ctx.current)
+    cause = cause_table(ctx.root, ctx.current)
+    paths = figures(t, ctx.root, ctx.figures, anomaly)
+    return Report(
+        claims=claims(t, cause),
+        not_evaluable=NOT_EVALUABLE,
+        method=_method(ctx.quick),
+        sections=_sections(t, cause, anomaly),
+        figures=paths,
+        captions=captions(paths),
+        definitions=(__doc__ or "").split(DEFINITIONS)[-1],
+        tables={"runs.csv": t, "anomaly.csv": anomaly, "cause.csv": cause},
     )
-    return write_report(out, t, claim_list, paths, quick, anomaly)
