@@ -8,13 +8,16 @@ docs/scenarios.md#templates):
   Fig. 5) at 1-10 m/s, across the cell, with the AP's queue at 20 packets (which a
   131072-byte window overflows: the paper's claims are judged there) and at 100 (airtcp's
   default, where nothing is dropped);
+- ``queue10``: A-1 and A-2 at 2, 6 and 10 m/s (quick: A-1 at 10 m/s) at an AP queue of 10
+  packets, where a drop costs more: the queue as the cause of Fig. 4 and 5's results, tested;
 - ``rwp``: random waypoint at 0-10 m/s, no pause (B, Table I), at AP queues of 10 to 100
   packets (the trade-off between drops and idle air);
 - ``rts``: B with RTS/CTS before every data frame (the case the equations are written for);
 - ``upload``: B with the station uploading, wnd_max capping its cwnd (III-C-1);
 - ``slot``: A-1 at 5 m/s with the observation slot T from 20 ms to 2 s (the paper gives none);
 - ``timeline``: one traced A-1 run at 5 m/s under both schemes: the rates, the windows set,
-  cwnd, and every MAC transmission (ARF's first frame after a rate increase, §III-B-1).
+  cwnd, and (wnd_max's run) every MAC transmission (ARF's first frame after a rate increase,
+  §III-B-1).
 
 Each of the paper's claims is a ``reproduce.claims`` claim judged by the one verdict rule on a
 95 % interval (``analyse``); the claims the reproduction cannot judge are in ``NOT_EVALUABLE``.
@@ -29,7 +32,8 @@ Measures (also in the report):
   condition, both schemes of a replication on the same walk (paired);
 - ARF's first frame after an increase: the first data frame a sender transmits to its peer
   after ARF raised the rate toward it (the ``rates`` trace), failed when its outcome in the
-  ``mac_tx`` trace is not ``ok``; compared with every other data frame of the same runs.
+  ``mac_tx`` trace is not ``ok``; compared with every other data frame of the same sender in
+  the same 10 s block of the traced run.
 """
 
 from __future__ import annotations
@@ -106,6 +110,8 @@ CHANGE_TOLERANCE = 0.5
 # n = 2-3), BCa from here on (reproduce.claims).
 BCA_MIN_N = 10
 
+# The queue of the `queue10` sweep: one shorter than the claims', where drops cost more.
+CAUSE_QUEUE = 10
 # The AP queue of the traced run: one the window overflows, so both mechanisms show.
 TIMELINE_QUEUE = 20
 # The AP queues of the random-waypoint sweep (quick: the two of QUEUES).
@@ -122,7 +128,7 @@ NAMES = {
 def _axes(quick: bool) -> tuple[list[float], int, float, list[float]]:
     """Speeds, replications, the random-waypoint duration and the slots T."""
     if quick:
-        return [2.0, 6.0, 10.0], 3, 60.0, [20.0, 100.0, 1000.0]
+        return [2.0, 6.0, 10.0], 3, 60.0, [20.0, 1000.0]
     return [float(v) for v in range(1, 11)], 20, 300.0, [20.0, 50.0, 100.0, 500.0, 2000.0]
 
 
@@ -136,7 +142,7 @@ def sweeps(quick: bool) -> dict[str, sweep.SweepSpec]:
                                seed=SEED, paired=("scheme",) if "scheme" in grid else ())  # fmt: skip
 
     rwp = {"mobility": "random-waypoint", "speed_mps": 10.0, "duration_s": rwp_s}
-    traced = {"traces": {"rates": True, "tcp": True, "mac_tx": True},
+    traced = {"traces": {"rates": True, "tcp": True},
               "queue_packets": TIMELINE_QUEUE, "report_interval_s": 1.0,
               "name": "paper-003-timeline"}  # fmt: skip
     return {
@@ -147,6 +153,15 @@ def sweeps(quick: bool) -> dict[str, sweep.SweepSpec]:
                 "mobility": ["away", "toward"],
                 "speed_mps": speeds,
                 "queue_packets": list(QUEUES),
+            },
+        ),
+        # The cause the queue is, for Fig. 4 and 5: a queue shorter still (quick: A-1, 10 m/s).
+        "queue10": spec(
+            {"queue_packets": CAUSE_QUEUE},
+            {
+                "scheme": list(SCHEMES),
+                "mobility": ["away"] if quick else ["away", "toward"],
+                "speed_mps": [10.0] if quick else [2.0, 6.0, 10.0],
             },
         ),
         # One set of walks for every queue too: the curve against the queue is paired.
@@ -182,7 +197,13 @@ def sweeps(quick: bool) -> dict[str, sweep.SweepSpec]:
             replications=1,
             seed=SEED,
             paired=("scheme",),
-            zips=[{"scheme": list(SCHEMES), "traces.windows": [False, True]}],
+            zips=[
+                {
+                    "scheme": list(SCHEMES),
+                    "traces.windows": [False, True],
+                    "traces.mac_tx": [False, True],
+                }
+            ],  # fmt: skip
         ),  # fmt: skip
     }
 
@@ -352,7 +373,7 @@ def line_claims(t: pd.DataFrame, q: int, causes: dict[str, str] | None = None) -
                 shown.append(f"{v:g} m/s: {_iv(d, scale, digits)}")
             verdict = every(parts, "speed; each speed's paired difference judged on its own")
             airtcp = f"{unit} (n={d.n}, {d.method}): " + "; ".join(shown)
-            row = _judged(claim, verdict, airtcp, causes.get(measure, ""))
+            row = _judged(claim, verdict, airtcp, causes.get(f"{measure}-{mob}", ""))
             out.append(dataclasses.replace(row, section=section))
     return out
 
@@ -459,7 +480,7 @@ def arf_claim(units: pd.DataFrame) -> Claim:
         cl.Where("III-B-1", "", '"the ARF algorithm tends to fail in transmitting the first DATA '
                  'frame after increasing the data rate"'),  # fmt: skip
         cl.Quantity("ARF: failure share of the first data frame after a rate increase minus "
-                    "that of the other data frames (the traced runs, AP queue 20)", "points"),
+                    "that of the other data frames (the traced run, A-1 at 5 m/s, AP queue 20)", "points"),
         '"tends to fail" the first frame after an increase (more often than other frames)',
         cl.Direction(+1),
     )  # fmt: skip
@@ -535,58 +556,90 @@ def _range(values: list[float]) -> str:
     return f"{min(values):.2f}-{max(values):.2f}"
 
 
+def _short(c: Claim) -> str:
+    """A row's verdict and its per-speed differences, for a cause's text."""
+    return f"{c.verdict} ({c.airtcp.split(': ', 1)[-1]})"
+
+
 def _causes(t: pd.DataFrame) -> dict[str, str]:
-    """Each "differs" row's cause and the run that tests it, from the stored runs."""
+    """Each "differs" row's cause and the runs that test it (the suspected cause changed, the
+    result moving or not), from the stored runs; what no run tests is a hypothesis."""
     main = cell(t, sweep="main")
     line = main[main["mobility"].isin(["away", "toward"])]
     rwp = cell(main, mobility="random-waypoint")
     out: dict[str, str] = {}
-    # The queue: rerun at airtcp's default 100 packets (the `line` and `rwp` sweeps).
-    other = sorted(set(line["queue_packets"]) - {PAPER_QUEUE}, reverse=True)
-    if other:
-        q = other[0]
-        g = cell(line, queue_packets=q)
-        drop = g["drop_rate_pct"].max()
-        diffs = [paired_diff(h, "throughput_bps") for _, h in g.groupby(["mobility", "speed_mps"])]
-        span = max(max(abs(d.low), abs(d.high)) for d in diffs) / 1e6
-        out["drop_rate_pct"] = (
-            f"Cause tested by a run: the AP's queue (`line` at {q} packets, airtcp's default): "
-            f"the most any run drops there is {drop:.3f} %, so with nothing to prevent no "
-            "scheme can lower it; the queue moves the drops, and the verdicts at each queue are "
-            "in the section on the AP's queue."
+    ratchet = (
+        "Hypothesis, not tested by a run: Eq. 13 charges a rate decrease twice (tau measured "
+        "at the old rate, T_TCP at the new one) and a window-limited connection measures a "
+        "short RTT, so wnd_max falls below what the air allows (extra-timeline.png; "
+        "docs/paper-003.md, 'a ratchet in Eq. 13')."
+    )
+    # Changed: the side that applies the bound (`upload`: a cwnd cap at the sender) and the
+    # access (`rts`: RTS/CTS, the case the equations are written for), B at PAPER_QUEUE.
+    band = cl.Within(TABLE_I["wnd_max"][0] / TABLE_I["standard"][0] - 1, CHANGE_TOLERANCE,
+                     relative=True, neutral=0.0)  # fmt: skip
+    variants = []
+    for sw, what in (("rts", "with RTS/CTS (`rts`)"), ("upload", "as a cwnd cap (`upload`)")):
+        g = cell(t, sweep=sw, queue_packets=PAPER_QUEUE)
+        if not g.empty:
+            e = paired_change(g, "throughput_bps")
+            variants.append(f"{what} B's gain is {_pct(e)}, {band.verdict(e).word}")
+    changed = (
+        f"Changed by runs at {PAPER_QUEUE} packets: " + "; ".join(variants) + "."
+        if variants
+        else ""
+    )
+    slot = cell(t, sweep="slot")
+    if not slot.empty:
+        means = slot.groupby("slot_ms")["throughput_bps"].mean() / 1e6
+        changed += (
+            f" `slot`: T from {means.index.min():g} to {means.index.max():g} ms (the paper "
+            f"gives none) keeps wnd_max's A-1 throughput within {_range(list(means))} Mbit/s."
         )
-        out["throughput_bps"] = (
-            f"Cause tested by a run: the AP's queue. At {q} packets (`line`, nothing dropped) "
-            f"every speed's paired difference lies within +-{span:.2f} Mbit/s: the cost "
-            f"appears with the drops at {PAPER_QUEUE}. `slot` (T from 20 ms to 2 s) leaves "
-            "the throughput where it is (section on T): T is not the cause. Hypothesis, not "
-            "tested by a run: Eq. 13 charges a rate decrease twice and wnd_max is recomputed "
-            "only on a rate change, so the window stays small after a down-step (the ratchet, "
-            "extra-timeline.png; docs/paper-003.md)."
-        )
+    for mob in _LINE:
+        queues = sorted(set(cell(line, mobility=mob)["queue_packets"]) - {PAPER_QUEUE})
+        moved = {"throughput_bps": [], "drop_rate_pct": []}
+        for q in queues:
+            for c in line_claims(cell(t, mobility=mob), q):
+                m = "throughput_bps" if "throughput" in c.claim else "drop_rate_pct"
+                moved[m].append(f"at {q} packets {_short(c)}")
+        for m, texts in moved.items():
+            head = (
+                "Cause tested by runs: the AP's queue (`line` at 100 packets, airtcp's "
+                f"default, and `queue10` at {CAUSE_QUEUE}); the same claim is "
+                + "; ".join(texts)
+                + "."
+                if texts
+                else ""
+            )
+            tail = f" {changed} {ratchet}" if m == "throughput_bps" else ""
+            out[f"{m}-{mob}"] = (head + tail).strip()
     by_q = {int(q): g for q, g in rwp.groupby("queue_packets")}
     if len(by_q) > 1:
         gains = {q: paired_change(g, "throughput_bps") for q, g in by_q.items()}
-        drops = {q: level(cell(g, scheme="standard")["drop_rate_pct"]) for q, g in by_q.items()}
-        gtxt = "; ".join(f"{q}: {_pct(e)}" for q, e in sorted(gains.items()))
+        std = {q: cell(g, scheme="standard") for q, g in by_q.items()}
+        drops = {q: level(g["drop_rate_pct"]) for q, g in std.items()}
+        thr = {q: level(g["throughput_bps"]) for q, g in std.items()}
+        gtxt = "; ".join(
+            f"{q}: {_pct(e)} ({band.verdict(e).word})" for q, e in sorted(gains.items())
+        )
         dtxt = "; ".join(f"{q}: {_iv(e, 1, 3, sign=False)} %" for q, e in sorted(drops.items()))
+        ttxt = "; ".join(f"{q}: {_iv(e, 1e-6, 2, sign=False)}" for q, e in sorted(thr.items()))
         out["gain"] = (
             "Cause tested by runs: the AP's queue (`rwp` at every queue, the same walks): the "
-            f"gain by queue [packets] is {gtxt}. Hypothesis, not tested by a run: the ratchet "
-            "of Eq. 13 (see Fig. 4's row)."
+            f"gain by queue [packets] is {gtxt}. {changed} {ratchet}"
         )
         out["drops"] = out["drop"] = (
             "Cause tested by runs: the AP's queue (`rwp` at every queue, the same walks): "
-            f"standard TCP's drop rate by queue [packets] is {dtxt}; the paper's 0.351 % lies "
-            "where the queue puts it, a queue the paper does not give."
+            f"standard TCP's drop rate by queue [packets] is {dtxt}: the queue, which the "
+            "paper does not give, sets it."
         )
-    out["thr"] = (
-        "Hypothesis, not tested by a run: the walk's area and length (the paper gives neither: "
-        "airtcp walks the square inscribed in the cell for "
-        f"{rwp['duration_s'].max() if not rwp.empty else 0:g} s, its speeds decaying from a "
-        "minimum of 0) and QualNet's MAC overheads set the level; the AP's queue does not "
-        "(standard TCP's level at each queue is in the section on the AP's queue)."
-    )
+        out["thr"] = (
+            f"The AP's queue, tested by runs (`rwp`), hardly moves it: {ttxt} Mbit/s by queue "
+            "[packets]. Hypothesis, not tested by a run: the walk's area and length (the paper "
+            "gives neither: airtcp walks the square inscribed in the cell, its speeds "
+            "decaying from a minimum of 0) and QualNet's MAC overheads set the level."
+        )
     return out
 
 
