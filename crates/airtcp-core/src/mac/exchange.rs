@@ -3,6 +3,7 @@
 //! success, or failure with the short/long retry counters and the retry limit (10.3.4.4).
 
 use super::backoff::next_cw;
+use super::event::{MacEvent, TX_DONE};
 use super::frame::{mpdu_bytes, Frame, FrameKind, RTS_BYTES};
 use super::rate::TxReport;
 use super::{Cca, Exchange, MacInd, Wifi};
@@ -11,7 +12,6 @@ use crate::event::Event;
 use crate::ids::NodeId;
 use crate::phy::TxVector;
 use crate::time::SimTime;
-use crate::xlayer::{MacEvent, TX_DONE};
 
 type TxDoneArgs = (NodeId, usize, bool, u32, crate::phy::ModeId, u64);
 

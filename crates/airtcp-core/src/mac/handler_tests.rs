@@ -5,6 +5,7 @@
 //! (Clause 17: 14 x 8 + 22 = 134 bits / 24 per symbol -> 6 symbols).
 
 use super::backoff::CountRule;
+use super::event::MacEvent;
 use super::frame::{Frame, FrameKind, ACK_BYTES};
 use super::retry::RetryLimits;
 use super::{AcParams, Cca, Exchange, Hit, Mac, MacInd, Wifi, WifiConfig, AC_COUNT};
@@ -14,7 +15,6 @@ use crate::ids::{NodeId, PacketId};
 use crate::phy::{PhyTiming, Preamble, Standard, TxVector};
 use crate::rng::{Purpose, Stream};
 use crate::time::{Dur, SimTime};
-use crate::xlayer::MacEvent;
 
 const BE: usize = 1;
 const IDLE: Cca = Cca { busy: false, transmitting: false, receiving: false };
@@ -102,7 +102,7 @@ fn counting_down_freeze_keeps_the_slots_not_yet_counted() {
 #[test]
 fn wait_ack_ack_received_succeeds_and_hands_up_acked_room_and_tx_done() {
     let (mut w, mut s) = (wifi(), Scheduler::new());
-    w.subscribe(A, crate::xlayer::TX_DONE);
+    w.subscribe(A, super::event::TX_DONE);
     let frame = a_sends_data(&mut w, &mut s, us(0));
     let end = s.now() + frame.txv.duration(frame.bytes);
     w.own_tx_end(A, &frame, &mut s, end);
@@ -164,7 +164,7 @@ fn wait_ack_timeout_during_a_reception_waits_for_its_end() {
 fn wait_ack_retry_limit_drops_and_says_whether_the_next_hop_had_it() {
     let (mut w, mut s) = (wifi(), Scheduler::new());
     w.cfg.retry.short = 0; // one attempt
-    w.subscribe(A, crate::xlayer::TX_DONE);
+    w.subscribe(A, super::event::TX_DONE);
     let frame = a_sends_data(&mut w, &mut s, us(0));
     let now = s.now();
     w.own_tx_end(A, &frame, &mut s, now);
@@ -350,7 +350,7 @@ fn tx_done_is_made_only_for_a_subscribed_node() {
     w.ind.clear();
     w.rx_corrupt(B, &frame, Some(Hit::Payload));
     assert!(w.ind.is_empty());
-    w.subscribe(B, crate::xlayer::CORRUPT_RX);
+    w.subscribe(B, super::event::CORRUPT_RX);
     w.rx_corrupt(B, &frame, Some(Hit::Payload));
     assert_eq!(w.ind, vec![MacInd::Event(MacEvent::CorruptRx { node: B, payload_only: true })]);
 }

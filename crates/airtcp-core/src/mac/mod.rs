@@ -13,6 +13,7 @@ pub mod aggregate;
 pub mod airtime;
 pub mod backoff;
 pub mod contention;
+pub mod event;
 pub mod exchange;
 pub mod frame;
 pub mod ht;
@@ -31,7 +32,7 @@ use crate::ids::{NodeId, PacketId};
 use crate::phy::{ModeId, PhyTiming, Standard, TxVector};
 use crate::rng::Stream;
 use crate::time::{Dur, SimTime};
-use crate::xlayer::MacEvent;
+use event::MacEvent;
 
 use backoff::CountRule;
 use rate::RateAlgo;
@@ -779,7 +780,7 @@ impl Wifi {
         }
         if mode != st.mode {
             st.mode = mode;
-            if mac.events & crate::xlayer::RATE_CHANGED != 0 {
+            if mac.events & event::RATE_CHANGED != 0 {
                 self.ind.push(MacInd::Event(MacEvent::RateChanged { node, peer, mode }));
             }
         }

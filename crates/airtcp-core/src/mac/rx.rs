@@ -2,6 +2,7 @@
 //! (10.3.2.14), the response a frame asks for (ACK, CTS, the data after a CTS), and the end
 //! of the receiver's own exchange when its ACK arrives.
 
+use super::event::{MacEvent, CORRUPT_RX};
 use super::frame::{Frame, FrameKind, ACK_BYTES, CTS_BYTES};
 use super::rate::TxReport;
 use super::{Exchange, Hit, MacInd, Wifi};
@@ -9,7 +10,6 @@ use crate::engine::Scheduler;
 use crate::event::Event;
 use crate::ids::NodeId;
 use crate::time::{Dur, SimTime};
-use crate::xlayer::{MacEvent, CORRUPT_RX};
 
 impl Wifi {
     /// `frame` was received intact at `j`. A data frame that is not a duplicate goes up as
