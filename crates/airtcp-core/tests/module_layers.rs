@@ -18,7 +18,6 @@ const LAYERS: &[&str] = &[
 
 /// Upward imports that exist today: (importer, imported, what removes it).
 const KNOWN_UPWARD: &[(&str, &str, &str)] = &[
-    ("mac", "mesh", "mesh frame kinds reach the MAC through Frame constructors (step 6)"),
     ("mesh", "capture", "mesh frames encoded by a frame tap, not by capture (step 4)"),
     ("capture", "world", "no impl World outside world/ (step 2)"),
     ("net", "world", "no impl World outside world/: the interface tier (step 3)"),

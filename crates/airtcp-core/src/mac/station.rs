@@ -84,7 +84,7 @@ pub struct LinkStats {
     pub fail_avg: Ewma,
     /// The same average as Linux 3.12 kept it (paper 000's kernel; `mesh::metric::FailAvg`),
     /// and whether it has crossed the broken-link threshold since the last read.
-    pub fail_avg_3_12: crate::mesh::metric::FailAvg,
+    pub fail_avg_3_12: FailAvg,
     pub link_broken: bool,
     /// The mode of the last attempt of the last data frame to reach its final status
     /// (mac80211's `sta->last_tx_rate`, set from each data frame's TX status; the Airtime
@@ -130,6 +130,25 @@ impl Ewma {
     /// `ewma_read`: the integer part; 0 before any sample.
     pub fn read(&self) -> u64 {
         self.internal.map_or(0, |i| i >> Self::PRECISION)
+    }
+}
+
+/// Above this failure average the link is broken (`ieee80211s_update_metric`, 3.12).
+pub const LINK_FAIL_THRESH: u32 = 95;
+
+/// A peer's failure average as Linux 3.12 keeps it (`sta->fail_avg`, percent).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FailAvg {
+    pub percent: u32,
+}
+
+impl FailAvg {
+    /// A unicast data frame's final status (`ieee80211s_update_metric`): true if the link is
+    /// now broken (`mesh_plink_broken`).
+    #[inline(always)]
+    pub fn update(&mut self, acked: bool) -> bool {
+        self.percent = (80 * self.percent + 5) / 100 + if acked { 0 } else { 20 };
+        self.percent > LINK_FAIL_THRESH
     }
 }
 

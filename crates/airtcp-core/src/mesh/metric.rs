@@ -19,8 +19,7 @@ pub const TEST_FRAME_BITS: u32 = 8192;
 pub const MAX_METRIC: u32 = u32::MAX;
 /// `ARITH_SHIFT`: Linux's fixed-point fraction bits.
 const ARITH_SHIFT: u32 = 8;
-/// Above this failure average the link is broken (`ieee80211s_update_metric`, 3.12).
-pub const LINK_FAIL_THRESH: u32 = 95;
+pub use crate::mac::station::LINK_FAIL_THRESH;
 
 fn parts(rate_100kbps: u32, fail_avg: u32) -> Option<(u32, u32)> {
     if fail_avg >= 100 || rate_100kbps == 0 {
@@ -62,21 +61,8 @@ pub fn standard(overhead_us: f64, rate_mbps: f64, frame_error_rate: f64) -> f64 
     (overhead_us + f64::from(TEST_FRAME_BITS) / rate_mbps) / (1.0 - frame_error_rate) / 10.24
 }
 
-/// A peer's failure average as Linux 3.12 keeps it (`sta->fail_avg`, percent).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct FailAvg {
-    pub percent: u32,
-}
-
-impl FailAvg {
-    /// A unicast data frame's final status (`ieee80211s_update_metric`): true if the link is
-    /// now broken (`mesh_plink_broken`).
-    #[inline(always)]
-    pub fn update(&mut self, acked: bool) -> bool {
-        self.percent = (80 * self.percent + 5) / 100 + if acked { 0 } else { 20 };
-        self.percent > LINK_FAIL_THRESH
-    }
-}
+// The failure average lives in the MAC's station table, as Linux keeps it in sta_info.
+pub use crate::mac::station::FailAvg;
 
 #[cfg(test)]
 mod tests {
