@@ -32,13 +32,9 @@ pub const SENDER_PORT_BASE: u16 = 49152;
 /// Interface index of the wireless interface in the frames trace; wired link k is k + 1.
 pub const WLAN_IFACE: u32 = 0;
 
-/// Locally administered unicast MAC of a node: 02:00 + (index + 1), like its IPv4 host part.
+/// Locally administered unicast MAC of a node ([`NodeId::mac_address`]).
 pub fn mac_address(node: NodeId) -> [u8; 6] {
-    if node == NodeId::BROADCAST {
-        return [0xff; 6]; // 9.2.4.3.3: the broadcast address
-    }
-    let h = (node.0 + 1).to_be_bytes();
-    [0x02, 0x00, h[0], h[1], h[2], h[3]]
+    node.mac_address()
 }
 
 /// Radiotap header with Flags, Rate and Channel (little endian, fields aligned to their size);

@@ -18,7 +18,6 @@ const LAYERS: &[&str] = &[
 
 /// Upward imports that exist today: (importer, imported, what removes it).
 const KNOWN_UPWARD: &[(&str, &str, &str)] = &[
-    ("mesh", "capture", "mesh frames encoded by a frame tap, not by capture (step 4)"),
     ("capture", "world", "no impl World outside world/ (step 2)"),
     ("net", "world", "no impl World outside world/: the interface tier (step 3)"),
     ("spec", "tcp", "the names and limits spec checks against move below it (step 8)"),

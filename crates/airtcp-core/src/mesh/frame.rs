@@ -98,7 +98,7 @@ pub fn ht_elements(buf: &mut Vec<u8>, channel: u8) {
 
 /// Six-byte address of a node as the capture writes it.
 fn addr(node: NodeId) -> [u8; 6] {
-    crate::capture::mac_address(node)
+    node.mac_address()
 }
 
 /// Append the Mesh ID and Mesh Configuration elements (8.4.2.99, 8.4.2.100: HWMP, airtime
