@@ -10,7 +10,7 @@
 use crate::ids::NodeId;
 use crate::medium::reach;
 use crate::phy::Standard;
-use crate::spec::{ChannelSpec, NodeSpec, Role, RouteSpec, TopologySpec, WiredLinkSpec};
+use crate::spec::{ChannelSpec, NodeSpec, Role, RouteSpec, TopologySpec, WiredLinkSpec, WorldSpec};
 
 /// What the routes are computed from: the parts of a world spec that shape the graph.
 #[derive(Clone, Copy, Debug)]
@@ -31,6 +31,18 @@ impl<'a> Topology<'a> {
         blocked_radio_links: &'a [[u32; 2]],
     ) -> Topology<'a> {
         Topology { standard, nodes, channel, wired_links, blocked_radio_links }
+    }
+
+    /// What a world's routes are computed from.
+    pub fn of_world(spec: &'a WorldSpec) -> Topology<'a> {
+        let standard = spec.wifi.standard().unwrap_or(Standard::A);
+        Topology::new(standard, &spec.nodes, &spec.channel, &spec.wired_links, &spec.blocked_radio_links)
+    }
+
+    /// What a [`TopologySpec`]'s routes are computed from (the connectivity queries).
+    pub fn of_section(t: &'a TopologySpec) -> Topology<'a> {
+        let standard = t.standard.as_deref().and_then(Standard::parse).unwrap_or(Standard::A);
+        Topology::new(standard, &t.nodes, &t.channel, &t.wired_links, &t.blocked_radio_links)
     }
 }
 
@@ -311,7 +323,7 @@ impl Connectivity {
 /// JSON), as JSON: `{"neighbours": [[v, ...], ...], "next_hop": [[v or -1, ...], ...]}`.
 pub fn connectivity_json(text: &str) -> Result<String, crate::spec::SpecError> {
     let t = TopologySpec::from_json(text)?;
-    let c = Connectivity::compute(&t.topology());
+    let c = Connectivity::compute(&Topology::of_section(&t));
     let next: Vec<Vec<i64>> = c
         .table()
         .iter()
@@ -336,7 +348,7 @@ pub struct RouteBytes {
 /// bitmap of `n` rows of `ceil(n / 8)` bytes (bit `v % 8` of byte `v / 8` of row `u`).
 pub fn connectivity_bytes(text: &str) -> Result<(usize, RouteBytes, Vec<u8>), crate::spec::SpecError> {
     let t = TopologySpec::from_json(text)?;
-    let c = Connectivity::compute(&t.topology());
+    let c = Connectivity::compute(&Topology::of_section(&t));
     let n = c.n;
     let mut r = RouteBytes { offsets: Vec::with_capacity(4 * (n + 1)), starts: Vec::new(), hops: Vec::new() };
     let mut runs = 0u32;

@@ -118,17 +118,6 @@ impl WorldSpec {
         WorldSpec::deserialize(&value).map_err(|_| locate::typed_error(&value))
     }
 
-    /// What the routes are computed from.
-    pub fn topology(&self) -> crate::net::routing::Topology<'_> {
-        crate::net::routing::Topology::new(
-            self.wifi.standard().unwrap_or(crate::phy::Standard::A),
-            &self.nodes,
-            &self.channel,
-            &self.wired_links,
-            &self.blocked_radio_links,
-        )
-    }
-
     /// Check everything the builder relies on.
     pub fn validate(&self) -> Result<(), SpecError> {
         if self.duration_ns == 0 {

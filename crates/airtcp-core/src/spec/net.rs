@@ -306,14 +306,4 @@ impl TopologySpec {
         validate_blocked(&t.blocked_radio_links, n)?;
         Ok(t)
     }
-
-    pub fn topology(&self) -> crate::net::routing::Topology<'_> {
-        crate::net::routing::Topology::new(
-            self.standard.as_deref().and_then(crate::phy::Standard::parse).unwrap_or(crate::phy::Standard::A),
-            &self.nodes,
-            &self.channel,
-            &self.wired_links,
-            &self.blocked_radio_links,
-        )
-    }
 }

@@ -92,7 +92,7 @@ pub struct World {
 /// Compute the routes (`net::routing`), check the explicit ones and that every flow arrives
 /// (and its ACKs or feedback come back), and give each node its next hops.
 fn install_routes(spec: &WorldSpec, nodes: &mut [Node]) -> Result<(), SpecError> {
-    let topology = spec.topology();
+    let topology = crate::net::routing::Topology::of_world(spec);
     let mut conn = Connectivity::routes(&topology);
     let name = |i: u32| format!("{} ({:?})", i, spec.nodes[i as usize].name);
     for (i, r) in spec.routes.iter().enumerate() {
