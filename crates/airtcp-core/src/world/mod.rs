@@ -3,9 +3,11 @@
 //! MACs' indications.
 
 pub mod agent;
+mod capture;
 pub mod clap;
 pub mod mesh;
 pub mod tcp;
+mod traffic;
 mod wifi;
 mod xlayer;
 
