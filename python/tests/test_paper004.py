@@ -446,3 +446,21 @@ def test_reproduce_quick_end_to_end(tmp_path: Path) -> None:
         assert png.read_bytes()[:4] == b"\x89PNG"
         assert f"Fig. {no} of the paper" in text
     assert (out / "report.html").exists() and (out / "runs.csv").exists()
+
+
+def test_what_a_cause_run_shows() -> None:
+    from airtcp.reproduce import claims as cl
+    from airtcp.reproduce import p004
+
+    def e(lo: float, hi: float) -> cl.Estimate:
+        return cl.Estimate((lo + hi) / 2, lo, hi, 6, "t")
+
+    effect = e(-0.033, -0.019)  # LN-MAC below plain
+    assert "vanishes" in p004.cause_text(effect, e(-0.01, 0.01))
+    assert "reverses" in p004.cause_text(effect, e(0.01, 0.02))
+    assert "a part of the cause" in p004.cause_text(effect, e(-0.012, -0.002))
+    assert "not the cause" in p004.cause_text(effect, e(-0.03, -0.02))
+    assert "no effect" in p004.cause_text(e(-0.01, 0.01), e(-0.01, 0.01))
+    # The same for an effect above 0 (LN-MAC's longer RTT).
+    assert "vanishes" in p004.cause_text(e(0.8, 2.2), e(-0.1, 0.2))
+    assert "a part of the cause" in p004.cause_text(e(0.8, 2.2), e(0.2, 0.5))

@@ -166,9 +166,31 @@ EVALUATED = (
     "footnote3-range",
     "setup-fer",
 )
-# The cause run for LN-MAC at 6 attempts (sweep "cause-options").
-CAUSE_OPTIONS = {"retry_limit": 6, "frame_bytes": 1500, "delay_ms": 20.0, "fer": 0.3}
-OPTIONS_NAME = "paper-004-cause-options"
+# The cause runs: TCP plain and LN-MAC on the same seeds at one condition of a "differs"
+# with the suspected cause removed (a ``tcp`` setting for both), y the quantity, the cause in
+# words. "cause-options": LN-MAC below plain at 6 attempts, its 8 CDO bytes a frame (plain
+# TCP given LN-MAC's 1398-byte segments); "cause-window": LN-MAC's longer RTT at D = 0, the
+# larger window it keeps queueing at B (both windows capped at 3 segments of plain TCP).
+CAUSES: dict[str, tuple[dict[str, Any], dict[str, Any], str, str, str]] = {
+    "cause-options": (
+        {"retry_limit": 6, "frame_bytes": 1500, "delay_ms": 20.0, "fer": 0.1},
+        {"mss_bytes": p004_mss_bytes(1500, "lnmac")},
+        "throughput_mbps",
+        "plain TCP carrying LN-MAC's 1398-byte segments",
+        "hypothesis for what stays: the cause run's plain frames are 8 bytes shorter than "
+        "LN-MAC's, about 0.3 % less airtime an exchange (6 of some 1950 us), which is about "
+        "0.01 Mbit/s here",
+    ),
+    "cause-window": (
+        {"retry_limit": 1, "frame_bytes": 1500, "delay_ms": 0.0, "fer": 0.1},
+        {"rcv_buf_bytes": 3 * p004_mss_bytes(1500, "plain")},
+        "rtt_ms",
+        "both windows capped at 3 segments (4218 bytes)",
+        "hypothesis for what stays: LN-MAC's CNO ACKs are frames C adds to the channel, "
+        "which B's data frames wait for",
+    ),
+}
+CAUSE_NAMES = {name: f"paper-004-{name}" for name in CAUSES}
 
 
 def _axes(quick: bool) -> tuple[list[int], list[float], int, float]:
@@ -195,17 +217,17 @@ def sweeps(quick: bool) -> dict[str, sweep.SweepSpec]:
         )
 
     bits = {**base, "errors": "bit-errors", "delay_ms": 20.0}
-    # TCP plain whose segments carry LN-MAC's payload (its frames 8 bytes shorter), beside
-    # LN-MAC, on the same seeds.
-    lnmac_mss = p004_mss_bytes(CAUSE_OPTIONS["frame_bytes"], LNMAC)
-    options = sweep.SweepSpec(
-        base={**base, **CAUSE_OPTIONS, "name": OPTIONS_NAME, "tcp": {"mss_bytes": lnmac_mss}},
-        grid={"scheme": ["plain", LNMAC]},
-        zips=[],
-        replications=reps,
-        seed=SEED,
-        paired=("scheme",),
-    )
+    causes = {
+        name: sweep.SweepSpec(
+            base={**base, **cond, "name": CAUSE_NAMES[name], "tcp": tcp},
+            grid={"scheme": ["plain", LNMAC]},
+            zips=[],
+            replications=reps,
+            seed=SEED,
+            paired=("scheme",),
+        )
+        for name, (cond, tcp, _, _, _) in CAUSES.items()
+    }
     return {
         "size": spec(
             {**base, "fer": 0.4},
@@ -220,7 +242,7 @@ def sweeps(quick: bool) -> dict[str, sweep.SweepSpec]:
         # The same questions on a channel whose errors grow with the frame (the paper's text).
         "bits-size": spec({**bits, "fer": 0.4}, {"frame_bytes": sizes, "retry_limit": [1, 2]}),
         "bits-fer": spec({**bits, "frame_bytes": 1500}, {"fer": fers, "retry_limit": [1, 6]}),
-        "cause-options": options,
+        **causes,
     }
 
 
@@ -262,7 +284,7 @@ _COND = ["channel", "interferers", "retry_limit", "delay_ms", "fer", "frame_byte
 
 def table(root: Path, only: set[str] | None = None) -> pd.DataFrame:
     """One row per stored run (of the run hashes ``only``, if given): its knobs and measures;
-    ``scenario`` names the cause runs apart (``OPTIONS_NAME``)."""
+    ``scenario`` names the cause runs apart (``CAUSE_NAMES``)."""
     runs = stored_runs(root, _KNOBS, only)
     rows = []
     for r in runs.itertuples():
@@ -309,7 +331,7 @@ def table(root: Path, only: set[str] | None = None) -> pd.DataFrame:
 
 def _main(t: pd.DataFrame) -> pd.DataFrame:
     """The runs of the paper's sweeps (without the cause runs)."""
-    return t[t["scenario"] != OPTIONS_NAME] if "scenario" in t else t
+    return t[~t["scenario"].isin(list(CAUSE_NAMES.values()))] if "scenario" in t else t
 
 
 def _level(k: int) -> float:
@@ -370,9 +392,25 @@ def _fmt_cond(c: Mapping[str, Any]) -> str:
     return ", ".join(parts)
 
 
+# The runs of the paper's sweeps by (scheme, *_COND), for the table last indexed.
+_INDEX: list[tuple[pd.DataFrame, dict[tuple[Any, ...], pd.DataFrame]]] = []
+
+
+def _cell_of(t: pd.DataFrame, scheme: str, **c: Any) -> pd.DataFrame:
+    """The paper's-sweep runs of ``scheme`` at condition ``c``: by an index when ``c`` names
+    every condition column (the claims ask for hundreds of such cells)."""
+    if set(c) != set(_COND):
+        return cell(_main(t), scheme=scheme, **c)
+    if not _INDEX or _INDEX[0][0] is not t:
+        groups = {k: g for k, g in _main(t).groupby(["scheme", *_COND])}
+        _INDEX[:] = [(t, groups)]
+    key = (scheme, *(c[k] for k in _COND))
+    return _INDEX[0][1].get(key, t.iloc[:0])
+
+
 def _by_rep(t: pd.DataFrame, scheme: str, y: str, **c: Any) -> dict[int, float]:
     """``y`` of ``scheme``'s runs at condition ``c``, by replication (NaN left out)."""
-    sub = cell(_main(t), scheme=scheme, **c)
+    sub = _cell_of(t, scheme, **c)
     return {
         int(r): float(v)
         for r, v in zip(sub["replication"], sub[y], strict=True)
@@ -568,34 +606,41 @@ def _ordering(t: pd.DataFrame, fig: int, winner: str) -> list[tuple[str, cl.Verd
     return _over(conds, est, order)
 
 
-def _options_cause(t: pd.DataFrame) -> tuple[str, cl.Estimate | None, cl.Estimate | None]:
-    """LN-MAC - plain at the cause run's condition, in the paper's sweeps and against plain
-    with LN-MAC's payload per frame (sweep cause-options); a sentence on what moved."""
-    c = {"channel": "rayleigh", "interferers": 0, **CAUSE_OPTIONS}
-    main = _pdiff(t, LNMAC, "plain", "throughput_mbps", **c) if _by_rep(
-        t, LNMAC, "throughput_mbps", **c) else None  # fmt: skip
-    opt = cell(t, scenario=OPTIONS_NAME)
-    if opt.empty or main is None:
-        return "", main, None
-    a = dict(zip(cell(opt, scheme=LNMAC)["replication"], cell(opt, scheme=LNMAC)["throughput_mbps"],
-                 strict=True))  # fmt: skip
-    b = dict(zip(cell(opt, scheme="plain")["replication"],
-                 cell(opt, scheme="plain")["throughput_mbps"], strict=True))  # fmt: skip
-    same = cl.paired_difference(a, b, PAIRED_KIND)
-    if main.has_interval and main.high < 0 and same.has_interval and same.low > 0:
-        moved = "the deficit turns into a gain once plain TCP carries as little: the option bytes cause it"
-    elif main.has_interval and main.high < 0 and same.has_interval and same.low <= 0 <= same.high:
-        moved = "the deficit vanishes within the interval once plain TCP carries as little: the option bytes cause it"
-    elif main.has_interval and main.high < 0 and same.has_interval and same.high < 0:
-        moved = ("the deficit stays when plain TCP carries as little: the option bytes are not its "
-                 "(whole) cause; hypothesis: LN-MAC's notifications of segments the MAC's next "
-                 "attempt delivers make CNO retransmissions that take airtime")  # fmt: skip
-    else:
-        moved = "neither interval decides"
-    where = _fmt_cond(c)
-    text = (f"Cause run `cause-options` ({where}): LN-MAC - plain {_mbps(main)}; LN-MAC - plain "
-            f"with LN-MAC's {p004_mss_bytes(1500, LNMAC)}-byte segments {_mbps(same)}: {moved}")  # fmt: skip
-    return text, main, same
+def cause_text(main: cl.Estimate, removed: cl.Estimate) -> str:
+    """What the cause run shows: the effect (``main``, LN-MAC - plain in the paper's sweeps)
+    against the same difference with the suspected cause removed (``removed``)."""
+    if not (main.has_interval and removed.has_interval):
+        return "no interval decides"
+    if main.low <= 0 <= main.high:
+        return "the paper's sweeps show no effect at this condition to remove"
+    sign = 1 if main.low > 0 else -1
+    lo, hi = sorted((sign * removed.low, sign * removed.high))
+    if lo <= 0 <= hi:
+        return "the effect vanishes within the interval once the cause is removed: it is the cause"
+    if hi < 0:
+        return "the effect reverses once the cause is removed: it is the cause"
+    if sign * removed.point < 0.5 * sign * main.point:
+        return "the effect shrinks but stays: a part of the cause"
+    return "the effect stays: not the cause"
+
+
+def _cause(t: pd.DataFrame, name: str) -> str:
+    """A sentence on the cause run ``name`` (CAUSES): LN-MAC - plain at its condition in the
+    paper's sweeps and with the suspected cause removed, and what moved."""
+    cond, _, y, what, rest = CAUSES[name]
+    c = {"channel": "rayleigh", "interferers": 0, **cond}
+    runs = cell(t, scenario=CAUSE_NAMES[name]) if "scenario" in t else t.iloc[:0]
+    if runs.empty or not _by_rep(t, LNMAC, y, **c):
+        return ""
+    main = _pdiff(t, LNMAC, "plain", y, **c)
+    a, b = (dict(zip(cell(runs, scheme=s)["replication"], cell(runs, scheme=s)[y], strict=True))
+            for s in (LNMAC, "plain"))  # fmt: skip
+    removed = cl.paired_difference(a, b, PAIRED_KIND)
+    show = _mbps if y == "throughput_mbps" else (lambda e: e.fmt(1, 2, "ms", sign=True))
+    moved = cause_text(main, removed)
+    tail = f"; {rest}" if moved.endswith(("a part of the cause", "not the cause")) else ""
+    return (f"Cause run `{name}` ({_fmt_cond(c)}): LN-MAC - plain {show(main)}; with "
+            f"{what}: {show(removed)}: {moved}{tail}")  # fmt: skip
 
 
 def claims(t: pd.DataFrame, detail: PerCondition | None = None) -> list[Claim]:
@@ -620,7 +665,7 @@ def claims(t: pd.DataFrame, detail: PerCondition | None = None) -> list[Claim]:
         parts = _over(conds, diff(LNMAC, "plain"), up)
         alt = _over(conds, diff(ALT, "plain"), up)
         v = every(parts)
-        cause, _, _ = _options_cause(t)
+        cause = _cause(t, "cause-options")
         claim = _claim(
             "abstract-any-condition", "Abstract, I, IV", "Fig. 6-9, 12, 13",
             "under any condition TCP throughput is always higher when using LN-MAC",
@@ -767,6 +812,7 @@ def claims(t: pd.DataFrame, detail: PerCondition | None = None) -> list[Claim]:
         (13, "fig13-winner", "Fig. 13", "Fig. 12 and Fig. 13 show results that are consistent "
          "with the ones obtained in the previous section", "III-A (Fig. 11)"),
     ]  # fmt: skip
+    options = _cause(t, "cause-options")
     for fig, cid, figure, quote, section in winners:
         if not _fig_conditions(main, fig):
             continue
@@ -782,7 +828,8 @@ def claims(t: pd.DataFrame, detail: PerCondition | None = None) -> list[Claim]:
             7: "Where corrupt frames keep their headers CDO/CNO answers at once; LN-MAC needs "
             "a later frame.",
             8: "With 2 attempts CDO/CNO's corrupt copies help as much as LN-MAC's notices.",
-            9: "With 6 attempts the MAC delivers nearly every frame: LN-MAC and plain TCP tie.",
+            9: "With 6 attempts the MAC delivers nearly every frame: LN-MAC and plain TCP "
+            "tie but for LN-MAC's 8 option bytes a frame.",
             12: "At FER 40 % with one attempt every scheme starves (TCP ACKs fail as often "
             "as data).",
             13: "With 6 attempts LN-MAC and plain TCP tie, as in Fig. 9.",
@@ -790,7 +837,8 @@ def claims(t: pd.DataFrame, detail: PerCondition | None = None) -> list[Claim]:
         out.append(_judged(
             claim, every(parts), f"{_tally(parts)}; {_lowest(parts, _mbps)}",
             f"Hypothesis: {why} Winner by the paired t margin over each rival. Cause tested for the "
-            f"LN-MAC/CDO gap by LN-MAC that passes corrupt frames up: {alt_word(alt)}.",
+            f"LN-MAC/CDO gap by LN-MAC that passes corrupt frames up: {alt_word(alt)}."
+            + (f" {options}." if options and fig in (9, 13) else ""),
             detail, parts, _mbps,
         ))  # fmt: skip
 
@@ -878,9 +926,10 @@ def claims(t: pd.DataFrame, detail: PerCondition | None = None) -> list[Claim]:
         ms: Callable[[cl.Estimate], str] = lambda e: e.fmt(1, 1, "ms", sign=True)  # noqa: E731
         out.append(_judged(
             claim, every(parts), f"{_tally(parts)}; {_lowest(parts, ms)}",
-            "Hypothesis (no run tests it): LN-MAC keeps a larger window, so more segments "
-            "queue at B; its CNOs carry no RTT sample (the MAC never saw the lost segment's "
-            "TSval).", detail, parts, ms,
+            "LN-MAC keeps a larger window, so more segments queue at B (D = 0: the pipe "
+            "holds about one); its CNOs carry no RTT sample."
+            + (f" {w}." if (w := _cause(t, "cause-window")) else ""),
+            detail, parts, ms,
         ))  # fmt: skip
 
     # 15. Footnote 3: -107 dBm at 100 mW and exponent 4 is about 150 m.
@@ -1160,7 +1209,7 @@ def _per_condition_table(detail: PerCondition) -> list[str]:
 
 
 def _causes(t: pd.DataFrame) -> list[str]:
-    text, main, same = _options_cause(t)
+    options, window = _cause(t, "cause-options"), _cause(t, "cause-window")
     lines = [
         "Each cause a *differs* names is either tested by a run that removes or changes it, "
         "or written as a hypothesis.",
@@ -1172,8 +1221,10 @@ def _causes(t: pd.DataFrame) -> list[str]:
         "that also passes corrupt frames up (`lnmac-cdo`) remove the difference in what "
         "reaches TCP; each row gives that reading's verdict.",
     ]
-    if text:
-        lines.append(f"- *LN-MAC at 6 attempts*: {text}.")
+    if options:
+        lines.append(f"- *LN-MAC below plain TCP at 6 attempts*: {options}.")
+    if window:
+        lines.append(f"- *LN-MAC's longer RTT at D = 0*: {window}.")
     return lines
 
 
