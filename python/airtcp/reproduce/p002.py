@@ -327,8 +327,8 @@ def _sweep_of(name: Any) -> str | None:
 
 
 def table(root: Path, only: set[str] | None = None) -> pd.DataFrame:
-    """One row per stored run of the main and timeline sweeps and the cause sweep's first arm
-    (of the run hashes ``only``, if given): its knobs and measures."""
+    """One row per stored run of the main and timeline sweeps (of the run hashes ``only``, if
+    given): its knobs and measures (the cause sweeps: :func:`cause_table`)."""
     knobs = ("queue", "scheme", "cc", "delay_ms", "distance_m", "name", "template")
     runs = stored_runs(root, knobs, only)
     runs = runs[runs["template"] == "paper-002"]
@@ -741,7 +741,8 @@ def claims(t: pd.DataFrame, cause: pd.DataFrame | None = None) -> list[Claim]:
     fixed = (f"At a fixed {CAUSE_RATE_MBPS:g} Mbit/s (no rate control; the cause sweep, 30 s "
              f"runs) native's RTT is {k['rtt'].get('native', math.nan):.0f} ms: a rate control "
              "that keeps too high a rate is not the cause (tested). " if k else "")  # fmt: skip
-    out.append(spec.row(within, within.verdict(est), est.fmt(digits=0, unit="ms"),
+    v = within.verdict(est) if low else _all([])  # no position below 30: nothing to judge
+    out.append(spec.row(within, v, est.fmt(digits=0, unit="ms"),
         f"Positions: {', '.join(f'{d:g} m' for d in low) or 'none below 30 Mbit/s'}. {fixed}"
         "Hypothesis (not tested by a run): the queues below TCP hold 1123 packets, about 1.3 s "
         "at 10 Mbit/s of goodput, but at the far positions the sender's timeouts (a fade stalls "
