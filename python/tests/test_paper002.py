@@ -178,8 +178,7 @@ def test_the_analysis_reads_a_small_store(tmp_path: Path) -> None:
     paths = p002.figures(t, root, tmp_path / "figures", a)
     assert {p.name for p in paths} == {
         "fig2.png", "fig7-timeline.png", "beyond-anomaly.png",
-        *(f"{f}.png" for f in p002.CASE_FILES.values()),
-        *(f"{f}-linux-today.png" for f in p002.CASE_FILES.values())}  # fmt: skip
+        "beyond-linux-today.png", *(f"{f}.png" for f in p002.CASE_FILES.values())}  # fmt: skip
     report = Report(claims, p002.NOT_EVALUABLE, "method", figures=paths,
                     captions=p002.captions(paths))  # fmt: skip
     text = "\n".join(paper.report_lines(p002, report, quick=True))
@@ -215,6 +214,11 @@ def test_every_figure_carries_its_number_and_the_papers_schemes(tmp_path: Path) 
     assert labels == {p002.LABELS[s] for s in p002.PAPER_SCHEMES}
     assert fig.axes[0].get_ylim()[0] == 0  # throughput from 0
     assert [ax.get_yscale() for ax in fig.axes] == ["linear", "log", "log"]
+    # Linux today's schemes in a figure of their own, a row of the three panels per case.
+    today = p002._today_figure(t)
+    assert today is not None and len(today.axes) == 3 * len(p002.CASES)
+    labels = {h.get_label() for ax in today.axes for h in ax.collections}
+    assert labels == {p002.LABELS[s] for s in ("native", *p002.TODAY_SCHEMES)}
 
 
 def _synthetic(

@@ -1019,13 +1019,9 @@ MEASURES = (("throughput_mbps", "(a) average throughput [Mbit/s]"),
             ("rtt_ms", "(b) average RTT [ms]"), ("cwnd", "(c) average cwnd [segments]"))  # fmt: skip
 
 
-def _case_figure(g: pd.DataFrame, schemes: Sequence[str], title: str) -> Figure:
+def _panels(axes: Sequence[Any], g: pd.DataFrame, schemes: Sequence[str]) -> None:
     """The paper's three panels (a) throughput, (b) RTT, (c) cwnd against the average data
-    rate, one point per 60 s upload, for ``schemes``."""
-    from matplotlib.figure import Figure
-
-    fig = Figure(figsize=(13, 4.2), layout="constrained")
-    axes = fig.subplots(1, 3)
+    rate, one point per 60 s upload, for ``schemes``, on ``axes``."""
     for ax, (m, label) in zip(axes, MEASURES, strict=True):
         for s in schemes:
             x = cell(g, scheme=s)
@@ -1039,7 +1035,34 @@ def _case_figure(g: pd.DataFrame, schemes: Sequence[str], title: str) -> Figure:
         ax.set_ylabel(label)
         ax.grid(alpha=0.3, which="both")
     axes[0].legend(fontsize=8)
+
+
+def _case_figure(g: pd.DataFrame, schemes: Sequence[str], title: str) -> Figure:
+    """One case in the paper's three panels (:func:`_panels`)."""
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(13, 4.2), layout="constrained")
+    _panels(fig.subplots(1, 3), g, schemes)
     fig.suptitle(fit_title(title, 13))
+    return fig
+
+
+def _today_figure(main: pd.DataFrame) -> Figure | None:
+    """Beyond the paper: Linux today's queueing beside native, a row of the three panels for
+    each case (one figure: the paper's panels keep the paper's schemes)."""
+    from matplotlib.figure import Figure
+
+    cases = [c for c in CASE_TITLES if not cell(main, case=c).empty]
+    if not cases:
+        return None
+    fig = Figure(figsize=(13, 3.6 * len(cases)), layout="constrained")
+    rows = fig.subplots(len(cases), 3, squeeze=False)
+    for row, case in zip(rows, cases, strict=True):
+        _panels(row, cell(main, case=case), ("native", *TODAY_SCHEMES))
+        row[1].set_title(CASE_TITLES[case].split(" (")[0], fontsize=10)
+    fig.suptitle(fit_title("Beyond the paper: Linux today's queueing (mac80211 FQ-CoDel with "
+                           "airtime fairness, and with AQL) beside native, one point per 60 s "
+                           "upload", 13))  # fmt: skip
     return fig
 
 
@@ -1047,7 +1070,7 @@ def figures(
     t: pd.DataFrame, root: Path, out: Path, anomaly: pd.DataFrame | None = None
 ) -> list[Path]:
     """Fig. 2 (the remedy's limit), Fig. 4-6 (and Reno without delay) with the paper's three
-    schemes, each with a companion of Linux today's queueing, Fig. 7 and the anomaly as PNG
+    schemes, Linux today's queueing in a figure of its own, Fig. 7 and the anomaly as PNG
     files; return their paths."""
     anomaly = pd.DataFrame() if anomaly is None else anomaly
     from airtcp.plot import save
@@ -1061,9 +1084,9 @@ def figures(
             continue
         paths.append(save(_case_figure(g, PAPER_SCHEMES, title + " (one point per 60 s upload)"),
                           out / f"{CASE_FILES[case]}.png"))  # fmt: skip
-        today = f"Beyond the paper, {CASE_SHORT[case]}'s case: Linux today's queueing (native for reference)"
-        paths.append(save(_case_figure(g, ("native", *TODAY_SCHEMES), today),
-                          out / f"{CASE_FILES[case]}-linux-today.png"))  # fmt: skip
+    today = _today_figure(main)
+    if today is not None:
+        paths.append(save(today, out / "beyond-linux-today.png"))
     paths += _timeline(t, root, out)
     paths += _anomaly_figure(anomaly, out)
     return paths
@@ -1078,11 +1101,11 @@ def captions(paths: Sequence[Path]) -> dict[str, str]:
             "point per 60 s upload, the paper's three schemes; the rate axis is the paper's "
             "(Table I, 6.5-300 Mbit/s), airtcp's runs reach down to about 27."
         )
-        text[f"{CASE_FILES[case]}-linux-today.png"] = (
-            f"Beyond the paper ({CASE_SHORT[case]}'s case): Linux today's queueing, mac80211's "
-            "FQ-CoDel with airtime fairness, without and with AQL, beside native, in the same "
-            "three panels."
-        )
+    text["beyond-linux-today.png"] = (
+        "Beyond the paper: Linux today's queueing, mac80211's FQ-CoDel with airtime fairness, "
+        "without and with AQL, beside native, in the paper's three panels, a row per case "
+        "(Fig. 4-6's and Reno without delay); kept out of the paper's panels."
+    )
     text["fig7-timeline.png"] = (
         "Fig. 7: Reno with 100 ms added near 216 Mbit/s, one run per scheme as the paper's: "
         "(a) throughput per second, (b) cwnd against time since the upload started."
