@@ -2,6 +2,7 @@
 
 pub mod codel;
 pub mod fq_codel;
+pub mod iface;
 pub mod qdisc;
 pub mod routing;
 pub mod txq;

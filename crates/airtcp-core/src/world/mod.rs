@@ -70,18 +70,9 @@ pub struct World {
     pub bss_ap: Option<NodeId>,
     /// The cross-layer schemes and the nodes they run at.
     pub xlayer: CrossLayer,
-    /// The qdisc above each WiFi interface (`wifi.qdisc`; none where unset).
-    pub qdiscs: Vec<Option<crate::net::qdisc::Qdisc>>,
-    /// Scratch for the packets CoDel drops (reused).
-    pub qdisc_scratch: Vec<PacketId>,
-    /// Some interface has a qdisc (the one test a run without pays per packet).
-    pub has_qdisc: bool,
-    /// mac80211's intermediate queues inside each WiFi interface (`wifi.txq`; none where
-    /// unset), and per packet (by slab index) the peer and the airtime [us] AQL counts for it
-    /// while it is in the driver.
-    pub txqs: Vec<Option<crate::net::txq::Txqs>>,
-    pub has_txq: bool,
-    pub txq_pending: Vec<(u32, u32)>,
+    /// The interface tier above each WiFi MAC: qdisc, or mac80211's intermediate queues with
+    /// AQL (`net::iface`).
+    pub ifaces: crate::net::iface::Interfaces,
     /// Scratch for an A-MPDU's subframes (reused: no allocation per PPDU).
     pub subframes: Vec<crate::mac::aggregate::Subframe>,
     /// Radio model with an agent's rate control: the SNR [dB] of the last frame each node
@@ -461,50 +452,7 @@ impl World {
             traces: Traces::new(spec.traces),
             bss_ap: spec.nodes.iter().position(|n| n.role == Role::Ap).map(|i| NodeId(i as u32)),
             xlayer,
-            qdiscs: spec
-                .nodes
-                .iter()
-                .map(|ns| {
-                    let q = w.qdisc.as_ref().filter(|_| ns.wifi)?;
-                    use crate::net::codel::CodelParams;
-                    use crate::net::qdisc::{Qdisc, QdiscKind};
-                    let ms = |v: f64| Dur((v * 1e6).round() as u64);
-                    let kind = if q.kind == "codel" {
-                        QdiscKind::Codel(CodelParams {
-                            target: ms(q.codel_target_ms),
-                            interval: ms(q.codel_interval_ms),
-                        })
-                    } else {
-                        QdiscKind::Pfifo
-                    };
-                    Some(Qdisc::new(kind, q.limit_packets as usize))
-                })
-                .collect(),
-            qdisc_scratch: Vec::new(),
-            has_qdisc: w.qdisc.is_some(),
-            txqs: spec
-                .nodes
-                .iter()
-                .map(|ns| {
-                    let t = w.txq.as_ref().filter(|_| ns.wifi)?;
-                    use crate::net::txq::{AqlParams, TxqParams, Txqs};
-                    let ms = |v: f64| Dur((v * 1e6).round() as u64);
-                    let mut fq = TxqParams::MAC80211_FQ;
-                    fq.codel.target = ms(t.target_ms);
-                    fq.codel.interval = ms(t.interval_ms);
-                    fq.quantum = t.quantum_bytes;
-                    fq.limit = t.limit_packets as usize;
-                    let aql = t.aql.then_some(AqlParams {
-                        low_us: i64::from(t.aql_low_us),
-                        high_us: i64::from(t.aql_high_us),
-                        threshold_us: i64::from(t.aql_threshold_us),
-                    });
-                    let params = TxqParams { fq, airtime_fairness: t.airtime_fairness, aql };
-                    Some(Txqs::new(params, spec.nodes.len()))
-                })
-                .collect(),
-            has_txq: w.txq.is_some(),
-            txq_pending: Vec::new(),
+            ifaces: crate::net::iface::Interfaces::build(spec),
             subframes: Vec::with_capacity(crate::mac::ht::blockack::WINDOW as usize),
             peer_snr,
             mesh,

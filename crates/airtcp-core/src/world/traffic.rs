@@ -143,17 +143,7 @@ impl World {
     pub(crate) fn wifi_hop_has_room(&self, node: NodeId, peer: NodeId, ac: usize) -> bool {
         // Linux today: the source fills its station's intermediate queue (the driver pulls
         // from it as AQL and the airtime round allow), never past the queue's limit.
-        if self.has_txq {
-            if let Some(q) = self.txqs[node.idx()].as_ref() {
-                return q.len(peer, ac) < q.params.fq.limit;
-            }
-        }
-        if self.has_qdisc {
-            if let Some(q) = &self.qdiscs[node.idx()] {
-                return q.has_room(ac);
-            }
-        }
-        self.wifi.has_room(node, ac)
+        self.ifaces.has_room(node, peer, ac, || self.wifi.has_room(node, ac))
     }
 
     /// Create one packet of flow `f` and send it; false if it could not be queued.

@@ -10,13 +10,15 @@ use crate::ids::{NodeId, PacketId, TxId};
 use crate::mac::frame::{Frame, FrameKind};
 use crate::mac::{Hit, MacInd};
 use crate::medium::{Outcome, RadioEvent};
+use crate::net::iface::Enqueued;
 use crate::net::Packet;
 use crate::time::SimTime;
 use crate::trace::MacTxExtra;
 
 impl World {
-    /// Queue a packet at the MAC of `node` for the wifi neighbour `next_hop`; false if the
-    /// queue was full and the packet dropped.
+    /// Queue a packet at `node` for the wifi neighbour `next_hop`: through its interface tier
+    /// (`net::iface`) to the MAC; false if it was dropped on the way (a full qdisc or MAC
+    /// queue, or pushed out of the intermediate queues).
     #[inline(always)]
     pub(crate) fn wifi_enqueue(
         &mut self,
@@ -25,19 +27,46 @@ impl World {
         id: PacketId,
         now: SimTime,
     ) -> bool {
-        if self.has_qdisc {
-            if let Some(queued) = self.qdisc_enqueue(node, next_hop, id, now) {
-                return queued;
+        let p = self.packets.get(id);
+        let (flow, ip_bytes, ac) = (p.flow.0, p.ip_bytes, p.ac as usize);
+        let mut dropped = std::mem::take(&mut self.ifaces.scratch);
+        let wifi = &self.wifi;
+        let what = self.ifaces.enqueue(
+            node,
+            next_hop,
+            id,
+            (flow, ip_bytes, ac),
+            now,
+            || wifi.has_room(node, ac),
+            &mut dropped,
+        );
+        self.ifaces.scratch = dropped;
+        match what {
+            Enqueued::ToMac => {
+                if self.mac_enqueue(node, next_hop, id, now) {
+                    return true;
+                }
+                self.drop_packet(id);
+                false
+            }
+            Enqueued::InQdisc => true,
+            Enqueued::QdiscFull => {
+                self.wifi.macs[node.idx()].counters.drops_qdisc += 1;
+                self.drop_packet(id);
+                false
+            }
+            Enqueued::InTxq => {
+                let mut dropped = std::mem::take(&mut self.ifaces.scratch);
+                let lost_self = dropped.contains(&id);
+                self.wifi.macs[node.idx()].counters.drops_qdisc += dropped.len() as u64;
+                for d in dropped.drain(..) {
+                    self.drop_packet(d);
+                }
+                self.ifaces.scratch = dropped;
+                self.drain_iface(node, now);
+                !lost_self
             }
         }
-        if self.has_txq && self.txqs[node.idx()].is_some() {
-            return self.txq_enqueue(node, next_hop, id, now);
-        }
-        if self.mac_enqueue(node, next_hop, id, now) {
-            return true;
-        }
-        self.drop_packet(id);
-        false
     }
 
     /// Hand `id` to `node`'s MAC for `next_hop` (a driver's data transfer request: paper
@@ -56,87 +85,26 @@ impl World {
         true
     }
 
-    /// A packet for `node`'s MAC meets its qdisc: it goes straight down if nothing waits and
-    /// the driver's queue is awake (None: the caller queues it at the MAC), else it waits in
-    /// the qdisc (Some(true)) or is dropped there (Some(false)).
+    /// The MAC of `node` has room: packets waiting in its interface tier move down while it
+    /// has (CoDel drops on the way); a packet the MAC refuses is done and dropped.
     #[inline(never)]
-    fn qdisc_enqueue(&mut self, node: NodeId, next_hop: NodeId, id: PacketId, now: SimTime) -> Option<bool> {
-        let p = self.packets.get(id);
-        let (ip_bytes, ac) = (p.ip_bytes, p.ac as usize);
-        let q = self.qdiscs[node.idx()].as_mut()?;
-        if q.is_empty(ac) && self.wifi.has_room(node, ac) {
-            return None;
-        }
-        if q.push(ac, id, next_hop, ip_bytes, now) {
-            return Some(true);
-        }
-        self.wifi.macs[node.idx()].counters.drops_qdisc += 1;
-        self.drop_packet(id);
-        Some(false)
-    }
-
-    /// The MAC of `node` has room: packets waiting in its qdisc move down while it has (CoDel
-    /// drops on the way).
-    #[inline(never)]
-    fn drain_qdisc(&mut self, node: NodeId, now: SimTime) {
-        let mut dropped = std::mem::take(&mut self.qdisc_scratch);
+    fn drain_iface(&mut self, node: NodeId, now: SimTime) {
+        let mut dropped = std::mem::take(&mut self.ifaces.scratch);
         for ac in 0..crate::mac::AC_COUNT {
             while self.wifi.has_room(node, ac) {
-                let Some(q) = self.qdiscs[node.idx()].as_mut() else { break };
-                let Some((id, next_hop)) = q.pop(ac, now, &mut dropped) else { break };
-                self.mac_enqueue(node, next_hop, id, now);
-            }
-        }
-        self.wifi.macs[node.idx()].counters.drops_codel += dropped.len() as u64;
-        for id in dropped.drain(..) {
-            self.drop_packet(id);
-        }
-        self.qdisc_scratch = dropped;
-    }
-
-    /// A packet enters `node`'s intermediate queue for `next_hop` (`ieee80211_txq_enqueue`),
-    /// and the driver pulls what it has room for. False if it was dropped on the way in.
-    #[inline(never)]
-    fn txq_enqueue(&mut self, node: NodeId, next_hop: NodeId, id: PacketId, now: SimTime) -> bool {
-        let p = self.packets.get(id);
-        let (ac, flow, bytes) = (p.ac as usize, p.flow.0, p.ip_bytes);
-        let mut dropped = std::mem::take(&mut self.qdisc_scratch);
-        let q = self.txqs[node.idx()].as_mut().expect("checked");
-        q.push(next_hop, ac, flow, id, bytes, now, &mut dropped);
-        let lost_self = dropped.contains(&id);
-        self.wifi.macs[node.idx()].counters.drops_qdisc += dropped.len() as u64;
-        for d in dropped.drain(..) {
-            self.drop_packet(d);
-        }
-        self.qdisc_scratch = dropped;
-        self.drain_txq(node, now);
-        !lost_self
-    }
-
-    /// The driver of `node` has room: it pulls frames from the intermediate queues, station by
-    /// station as the scheduler says and AQL allows (CoDel drops on the way); each frame's
-    /// estimated airtime at the peer's current rate counts as pending until it is done.
-    #[inline(never)]
-    fn drain_txq(&mut self, node: NodeId, now: SimTime) {
-        let mut dropped = std::mem::take(&mut self.qdisc_scratch);
-        for ac in 0..crate::mac::AC_COUNT {
-            while self.wifi.has_room(node, ac) {
-                let Some(q) = self.txqs[node.idx()].as_mut() else { break };
-                let Some((id, peer)) = q.pop(ac, now, &mut dropped) else { break };
-                // ieee80211_calc_expected_tx_airtime: the frame's bits at the current rate.
-                let kbps = self.wifi.macs[node.idx()].peers[peer.idx()].first_mode.rate_kbps().max(1);
-                let est_us =
-                    (u64::from(self.packets.get(id).ip_bytes) * 8 * 1000).div_ceil(u64::from(kbps)) as u32;
-                let i = id.0 as usize;
-                if self.txq_pending.len() <= i {
-                    self.txq_pending.resize(i + 1, (0, 0));
-                }
-                self.txq_pending[i] = (peer.0, est_us);
-                if let Some(q) = self.txqs[node.idx()].as_mut() {
-                    q.add_pending(peer, i64::from(est_us));
-                }
+                let (packets, macs) = (&self.packets, &self.wifi.macs);
+                let Some((id, peer)) = self.ifaces.dequeue(
+                    node,
+                    ac,
+                    now,
+                    &mut dropped,
+                    |id| packets.get(id).ip_bytes,
+                    |peer| macs[node.idx()].peers[peer.idx()].first_mode.rate_kbps(),
+                ) else {
+                    break;
+                };
                 if !self.mac_enqueue(node, peer, id, now) {
-                    self.txq_done(node, id);
+                    self.iface_done(node, id);
                     self.drop_packet(id);
                 }
             }
@@ -145,27 +113,16 @@ impl World {
         for id in dropped.drain(..) {
             self.drop_packet(id);
         }
-        self.qdisc_scratch = dropped;
+        self.ifaces.scratch = dropped;
     }
 
-    /// `node`'s driver is done with `packet` (acknowledged or given up): its pending airtime
-    /// leaves AQL's count, and its station is charged the airtime it used since the last
-    /// charge (`ieee80211_sta_register_airtime`).
-    #[inline(never)]
-    fn txq_done(&mut self, node: NodeId, packet: PacketId) {
-        let Some(q) = self.txqs[node.idx()].as_mut() else { return };
-        let Some(&(peer, est_us)) = self.txq_pending.get(packet.0 as usize) else { return };
-        if est_us == 0 {
-            return;
-        }
-        self.txq_pending[packet.0 as usize] = (0, 0);
-        let peer = NodeId(peer);
-        q.add_pending(peer, -i64::from(est_us));
-        let used = self.wifi.macs[node.idx()].peers[peer.idx()].link.airtime_ns;
-        let delta = used - q.charged_ns[peer.idx()];
-        q.charged_ns[peer.idx()] = used - delta % 1000; // the part below 1 us waits
+    /// `node`'s driver is done with `packet` (acknowledged or given up): AQL and the airtime
+    /// round hear of it ([`crate::net::iface::Interfaces::done`]).
+    #[inline]
+    fn iface_done(&mut self, node: NodeId, packet: PacketId) {
         let ac = self.packets.get(packet).ac as usize;
-        q.charge(peer, ac, (delta / 1000) as i64);
+        let peers = &self.wifi.macs[node.idx()].peers;
+        self.ifaces.done(node, packet, ac, |peer| peers[peer.idx()].link.airtime_ns);
     }
 
     /// Let `node` contend if its medium is idle.
@@ -464,15 +421,15 @@ impl World {
                     self.deliver_corrupt(node, copy, hit, now);
                 }
                 MacInd::Acked { node, packet } => {
-                    if self.has_txq {
-                        self.txq_done(node, packet);
+                    if self.ifaces.has_txq() {
+                        self.iface_done(node, packet);
                     }
                     self.tsq_done(packet);
                     self.packets.free(packet)
                 }
                 MacInd::Dropped { node, packet, arrived } => {
-                    if self.has_txq {
-                        self.txq_done(node, packet);
+                    if self.ifaces.has_txq() {
+                        self.iface_done(node, packet);
                     }
                     if arrived {
                         self.tsq_done(packet);
@@ -485,11 +442,8 @@ impl World {
                     }
                 }
                 MacInd::Room { node } => {
-                    if self.has_qdisc {
-                        self.drain_qdisc(node, now);
-                    }
-                    if self.has_txq {
-                        self.drain_txq(node, now);
+                    if self.ifaces.any() {
+                        self.drain_iface(node, now);
                     }
                     self.refill(node, now)
                 }
