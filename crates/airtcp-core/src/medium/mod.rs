@@ -796,3 +796,5 @@ impl Medium {
         (self.busy_ns_now(node, end) - r.busy_at_start_ns, self.tx_ns_now(node, end) - r.tx_at_start_ns)
     }
 }
+#[cfg(test)]
+mod medium_tests;
