@@ -336,7 +336,30 @@ def test_figure_intervals_of_non_negative_quantities_stop_at_zero() -> None:
     assert plain.low < 0  # t at n = 2: 2.5 -/+ 12.706 x 3.536 / sqrt(2)
     clipped = mean_ci([0.0, 5.0], floor=0.0)
     assert (clipped.value, clipped.low, clipped.high) == (plain.value, 0.0, plain.high)
-    # A title is wrapped to its figure's width (no clipped titles): 4.6 in at 10 pt holds 60.
-    title = "Fig. 12: four nodes (Fig. 11), FER 40 %, 1 MAC attempt, D = 20 ms"
-    assert all(len(line) <= 60 for line in fit_title(title, 4.6).splitlines())
+    # A title is wrapped to its figure's width (no clipped titles), each line measured as
+    # matplotlib draws it: every line of the wrapped title fits 4.6 in at 10 pt.
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    title = "Fig. 12: four nodes (Fig. 11), FER 40 %, 1 MAC attempt, D = 20 ms, and more words"
+    wrapped = fit_title(title, 4.6)
+    assert "\n" in wrapped and wrapped.split() == title.split()
+    fig = Figure(figsize=(4.6, 1), dpi=100)
+    renderer = FigureCanvasAgg(fig).get_renderer()
+    for line in wrapped.splitlines():
+        width_px = fig.text(0, 0, line, fontsize=10).get_window_extent(renderer).width
+        assert width_px <= 4.6 * 100, (line, width_px)
     assert fit_title("short", 4.6) == "short"
+
+
+def test_an_undecidable_interval_says_so_instead_of_an_absurd_count() -> None:
+    # Point 0.001 beside the boundary 0 with an interval [-1, 1] at n = 6: the 1/sqrt(n) guide
+    # gives 6 x (1 / 0.001)^2 = 6,000,000 replications; the verdict names no such number.
+    from airtcp.reproduce.claims import MANY_REPLICATIONS, Direction, Estimate
+
+    v = Direction(+1).verdict(Estimate(0.001, -1.0, 1.0, 6, "t"))
+    assert v.word == "inconclusive" and v.needed is not None and v.needed > MANY_REPLICATIONS
+    assert f"more than {MANY_REPLICATIONS:,} replications" in v.reason
+    near = Direction(+1).verdict(Estimate(0.5, -0.5, 1.5, 6, "t"))
+    # Boundary 0 at 0.5 from the point, inside the lower side of length 1: 6 x (1 / 0.5)^2 = 24.
+    assert "about 24 replications would decide it" in near.reason

@@ -495,6 +495,11 @@ def replications_to_decide(est: Estimate, boundaries: Sequence[float]) -> int | 
     return need
 
 
+# Above this many replications a verdict says "more than" instead of a number: the estimate
+# (the point fixed, the interval shrinking as 1/sqrt(n)) means nothing that far out.
+MANY_REPLICATIONS = 10_000
+
+
 def _iv(est: Estimate, digits: int = 4) -> str:
     return f"[{est.low:.{digits}g}, {est.high:.{digits}g}]"
 
@@ -505,11 +510,15 @@ def _no_interval(est: Estimate) -> Verdict:
 
 def _undecided(est: Estimate, boundaries: Sequence[float], what: str) -> Verdict:
     need = replications_to_decide(est, boundaries)
-    tail = (
-        f"; about {need} replications would decide it"
-        if need is not None
-        else "; the point sits on the boundary"
-    )
+    if need is None:
+        tail = "; the point sits on the boundary"
+    elif need > MANY_REPLICATIONS:
+        tail = (
+            f"; more than {MANY_REPLICATIONS:,} replications would be needed (the point sits "
+            "next to the boundary: no practical run decides it)"
+        )
+    else:
+        tail = f"; about {need} replications would decide it"
     return Verdict(INCONCLUSIVE, est, f"the interval {_iv(est)} spans {what}{tail}", need)
 
 

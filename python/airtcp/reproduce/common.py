@@ -127,11 +127,28 @@ def scheme_curves(
 
 
 def fit_title(text: str, width_in: float, fontsize: float = 10.0) -> str:
-    """``text`` wrapped to a figure ``width_in`` inches wide at ``fontsize`` points (about
-    0.55 em a character in DejaVu Sans), so that no title is clipped at the figure's edge."""
-    import textwrap
+    """``text`` wrapped at word boundaries to lines no wider than ``width_in`` inches at
+    ``fontsize`` points, each line measured in matplotlib's default font (its glyphs'
+    advances, not a guess per character), with 5 % to spare, so that no title is clipped at
+    its figure's or panel's edge. A word wider than the width alone gets a line of its own."""
+    from matplotlib.font_manager import FontProperties
+    from matplotlib.textpath import TextToPath
 
-    return textwrap.fill(text, max(30, int(width_in * 72 / (0.55 * fontsize))))
+    prop = FontProperties(size=fontsize)
+    measure = TextToPath()
+    limit_pt = width_in * 72 * 0.95
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        trial = f"{line} {word}" if line else word
+        width_pt = measure.get_text_width_height_descent(trial, prop, ismath=False)[0]
+        if line and width_pt > limit_pt:
+            lines.append(line)
+            line = word
+        else:
+            line = trial
+    lines.append(line)
+    return "\n".join(lines)
 
 
 def cell(t: pd.DataFrame, **where: Any) -> pd.DataFrame:

@@ -538,7 +538,7 @@ def claims(t: pd.DataFrame, available_bps: float, clap: pd.DataFrame | None = No
                 ("clap", "tcp"),
             ))  # fmt: skip
     else:
-        out.append(Claim("VI", "CLAP's throughput", "4.41 Mbit/s", "not run", "not measured", ""))
+        raise RuntimeError("no CLAP run stored: the reproduction's clap sweep did not run")
     lows = {v: _sel(t, v, 1000)["low_util_intervals"].to_numpy() for v in VARIANTS}
     order = cl.Ordering("reno", ("reno", "newreno", "tahoe"))
     margin = order.margin(lows, seed=9)
