@@ -669,8 +669,15 @@ def _template_knobs_replaced(data: Mapping[str, Any]) -> Iterable[dict[str, str]
     ]
     if not replaced:
         return
+    from airtcp.config.errors import ScenarioError
+
     for knob, knob_value in knobs.items():
-        without = build(model.model_validate({k: v for k, v in knobs.items() if k != knob}), rest)
+        try:
+            without = build(
+                model.model_validate({k: v for k, v in knobs.items() if k != knob}), rest
+            )
+        except ScenarioError:
+            continue  # another knob needs this one (mcs for rate_control constant): no probe
         for path, value in replaced:
             if _at(without, path) == _at(built, path):
                 continue  # not this knob's doing

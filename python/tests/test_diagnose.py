@@ -195,6 +195,11 @@ def test_a_knob_given_twice_is_named():
             'the file\'s tcp.cc = "cubic" replaces it',
         }
     ]
+    # A knob another knob needs (mcs, for rate_control "constant") cannot be left out to probe
+    # it: the run goes on (it failed with "mcs: required" when the file renamed the run).
+    fixed = {"template": "paper-002", "name": "x", "rate_control": "constant", "mcs": 3}
+    ran = airtcp.run({**fixed, "duration_s": 0.5})
+    assert warnings_of(ran.summary, "knob-given-twice") == []
 
 
 def test_the_radio_models_unreachable_error_gives_the_numbers():
