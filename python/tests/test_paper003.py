@@ -118,6 +118,10 @@ def test_every_speed_is_judged_on_its_own() -> None:
     assert (v.word, v.needed) == (cl.INCONCLUSIVE, 12) and "2 m/s" in v.reason
     assert "at the others" in v.reason
     assert "at the others" not in p003.every([("2 m/s", open_)], "speed").reason
+    assert "about 12 replications" in v.reason
+    # k speeds: each interval at 1 - 0.05 / k, 95 % for the k together (Bonferroni).
+    assert p003.simultaneous(10) == pytest.approx(0.995)
+    assert p003.simultaneous(1) == pytest.approx(0.95)
 
 
 def test_arf_first_frames_by_hand() -> None:
@@ -231,3 +235,20 @@ def test_reproduce_quick_writes_the_report(tmp_path: Path) -> None:
         assert f"![{name}](figures/{name}.png)" in text
     assert (out / "report.html").exists() and (out / "runs.csv").exists()
     assert np.isfinite(pd.read_csv(out / "runs.csv")["throughput_bps"]).all()
+
+
+def test_table_i_rows_by_hand() -> None:
+    # Random waypoint at one queue: standard TCP 8.44 Mbit/s and 0.351 % exactly as Table I,
+    # wnd_max +4.9 % and -95 % in every pair: every row agrees (degenerate intervals).
+    gain, drop = 8.85 / 8.44 - 1, 0.017 / 0.351 - 1
+    g = _frame([("standard", r, 8.44e6, 0.351) for r in range(3)]
+               + [("wnd_max", r, 8.44e6 * (1 + gain), 0.351 * (1 + drop)) for r in range(3)])  # fmt: skip
+    g["queue_packets"] = 20
+    rows = p003.table_claims(g)
+    assert [r.verdict for r in rows] == [cl.AGREES] * 4
+    assert all(r.section == "IV, Table I (B), AP queue 20" for r in rows)
+    # Nothing dropped by either scheme: no change to judge, and the level differs.
+    g["drop_rate_pct"] = 0.0
+    rows = p003.table_claims(g)
+    assert rows[1].verdict == cl.INCONCLUSIVE and "dropped nothing" in rows[1].why
+    assert rows[3].verdict == cl.DIFFERS
