@@ -677,9 +677,9 @@ pub struct Wifi {
 impl Wifi {
     pub fn new(cfg: WifiConfig, macs: Vec<Mac>) -> Wifi {
         Wifi {
+            rate_arena: rate::RateArena::new(&cfg.timing, macs.iter().map(|m| &m.rate)),
             cfg,
             macs,
-            rate_arena: rate::RateArena::default(),
             ind: Vec::with_capacity(8),
             upper_aware: false,
             ht_tx: Vec::new(),

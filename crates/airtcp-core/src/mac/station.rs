@@ -4,7 +4,7 @@
 //! agreements join it with 802.11n. These are control meters: they count from the start of
 //! the run, not from the warm-up, because a scheme reads them while the run goes on.
 
-use super::rate::RateStation;
+use super::rate::RateSlot;
 use super::retry::RetryLimits;
 use super::AC_COUNT;
 use crate::phy::ModeId;
@@ -18,7 +18,7 @@ pub struct Station {
     /// category; a non-QoS (DCF) node keeps the same four entries, one per queue it serves.
     pub last_seq: [Option<u16>; AC_COUNT],
     /// The rate-control algorithm's state for this peer.
-    pub rate: RateStation,
+    pub rate: RateSlot,
     /// The mode of the last data attempt to this peer: a different selection is a rate change.
     pub mode: ModeId,
     /// The mode the rate control chose for the first attempt of the last frame to this peer
@@ -37,7 +37,7 @@ pub struct Station {
 
 impl Station {
     /// A peer never exchanged with: rate-control state `rate`, starting at `mode`.
-    pub fn new(rate: RateStation, mode: ModeId) -> Station {
+    pub fn new(rate: RateSlot, mode: ModeId) -> Station {
         Station {
             last_seq: [None; AC_COUNT],
             rate,
@@ -298,11 +298,11 @@ impl PartialEq for PeerTable {
 #[cfg(test)]
 mod table_tests {
     use super::*;
-    use crate::mac::rate::RateStation;
+    use crate::mac::rate::RateSlot;
 
     #[test]
     fn a_peer_is_the_template_until_written_and_only_written_peers_take_room() {
-        let template = Station::new(RateStation::Minstrel(u32::MAX), ModeId(0));
+        let template = Station::new(RateSlot::NEW, ModeId(0));
         let mut t = PeerTable::new(template, 1000);
         assert_eq!(t[999], template);
         assert_eq!(t.entries(), 0, "reading makes no entry");

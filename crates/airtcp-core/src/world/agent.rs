@@ -5,7 +5,7 @@
 
 use super::World;
 use crate::ids::{FlowId, NodeId};
-use crate::mac::rate::{RateAlgo, RateStation};
+use crate::mac::rate::RateAlgo;
 use crate::phy::ModeId;
 use crate::time::SimTime;
 
@@ -73,7 +73,8 @@ impl World {
         let mode = *ladder
             .get(index)
             .ok_or_else(|| format!("mode index: {index} (allowed: 0..{})", ladder.len() - 1))?;
-        self.wifi.macs[node.idx()].peers[peer.idx()].rate = RateStation::Agent(mode);
+        let mac = &mut self.wifi.macs[node.idx()];
+        mac.rate.set_agent_mode(&mut mac.peers[peer.idx()].rate, &mut self.wifi.rate_arena, mode);
         Ok(())
     }
 

@@ -454,6 +454,11 @@ impl MinstrelHt {
 
     /// The mode a rate is sent at (`minstrel_ht_set_rate`: idx + (streams - 1) x 8).
     pub fn mode(&self, rate: u16) -> ModeId {
+        Self::mode_of(rate)
+    }
+
+    /// [`MinstrelHt::mode`], which needs no table (the groups are fixed).
+    pub fn mode_of(rate: u16) -> ModeId {
         let (streams, sgi, ht40) = group_params(rate_group(rate));
         ModeId::ht(rate_idx(rate) as u8 + 8 * (streams - 1), ht40, sgi).expect("MCS 0-31 of a group")
     }

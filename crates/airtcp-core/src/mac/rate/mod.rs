@@ -3,8 +3,11 @@
 //! (`DoGetDataTxVector`; `DoReportRtsFailed`, `DoReportDataFailed`, `DoReportRtsOk`,
 //! `DoReportDataOk`, `DoReportFinalRtsFailed`, `DoReportFinalDataFailed`) and Linux's
 //! `rate_control_ops` (`get_rate`, `tx_status`), without the inheritance: an algorithm is a
-//! [`RateControl`] with its own per-station state, kept in the MAC's station table, and the
-//! MAC calls it through the [`RateAlgo`] enum (no dynamic dispatch per frame).
+//! [`RateControl`] with its own per-station state, and the MAC calls it through the
+//! [`RateAlgo`] enum (no dynamic dispatch per frame). The algorithm owns the dispatch: the
+//! station table keeps a kindless [`RateSlot`] per peer, which only the MAC's algorithm reads,
+//! and the per-peer states and the HT algorithms' tables are the world's ([`RateArena`], made
+//! with its MACs): a run keeps no state outside its world.
 
 pub mod agent;
 pub mod arf;
@@ -12,9 +15,6 @@ pub mod ath9k;
 pub mod constant;
 pub mod minstrel;
 pub mod minstrel_ht;
-
-use std::collections::HashMap;
-use std::sync::{Mutex, OnceLock};
 
 use crate::phy::{HtConfig, ModeId, PhyTiming, Standard};
 use crate::rng::{mix64, Purpose, Stream};
@@ -68,48 +68,36 @@ pub const NAMES: &[&str] =
 pub const HT_NAMES: &[&str] =
     &["constant", "arf", "arf-ns3", "aarf", "minstrel", "minstrel-rt2800", "minstrel-ht", "ath9k", "agent"];
 
-/// The rate-control algorithm of a channel.
+/// The rate-control algorithm of a channel: a small `Copy` value in each MAC. Per peer it keeps
+/// one [`RateSlot`] in the station table; the states the slots name, and the HT algorithms'
+/// tables, are the world's ([`RateArena`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum RateAlgo {
     Constant(constant::Constant),
     Arf(arf::Arf),
     Minstrel(minstrel::Minstrel),
-    /// Minstrel-HT (shared by every MAC of a BSS with this HT configuration).
-    MinstrelHt(&'static minstrel_ht::MinstrelHt),
-    /// ath9k's rate control, its peers' capabilities, and whether frames go in A-MPDUs (its
-    /// series' last stage depends on it).
-    Ath9k(&'static ath9k::Ath9kRc, HtConfig, bool),
+    /// Minstrel-HT on a BSS of this HT configuration (every peer alike); its table is made
+    /// once per world, in the [`RateArena`].
+    MinstrelHt(HtConfig),
+    /// ath9k's rate control: its peers' capabilities, and whether frames go in A-MPDUs (its
+    /// series' last stage depends on it); the band's table is made once per world, in the
+    /// [`RateArena`].
+    Ath9k(HtConfig, bool),
     /// Set by an outside agent per peer (`airtcp.gym`).
     Agent(agent::Agent),
 }
 
-/// Per BSS configuration, one Minstrel-HT and one ath9k table: made once, shared by every
-/// world (their tables depend only on the configuration), so the algorithm stays a small
-/// `Copy` value in each MAC.
-fn shared<T: Send + Sync + 'static>(
-    cache: &'static OnceLock<Mutex<HashMap<HtConfig, &'static T>>>,
-    cfg: HtConfig,
-    make: impl FnOnce() -> T,
-) -> &'static T {
-    let mut map = cache.get_or_init(|| Mutex::new(HashMap::new())).lock().expect("rate table cache");
-    map.entry(cfg).or_insert_with(|| Box::leak(Box::new(make())))
-}
-
-/// Per-peer state of the algorithm, one variant per [`RateAlgo`] variant. Large states live
-/// in the [`RateArena`] and are made at a peer's first frame, so that the station table stays
-/// small for the pairs that never exchange data.
+/// A peer's rate-control state as the station table keeps it: the index of its state among
+/// the [`RateArena`]'s states of the MAC's algorithm, made by that algorithm at the peer's
+/// first frame (mac80211 allocates it with the station, `rate_control_alloc_sta`; here
+/// lazily, so that the pairs that never exchange data keep nothing). A slot names no kind:
+/// only the MAC's own [`RateAlgo`] reads it, so no state can meet another algorithm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RateStation {
-    Constant(<constant::Constant as RateControl>::Station),
-    Arf(arf::ArfStation),
-    /// Index into [`RateArena`]'s Minstrel states; `u32::MAX` before the first frame.
-    Minstrel(u32),
-    /// Index into [`RateArena`]'s Minstrel-HT states; `u32::MAX` before the first frame.
-    MinstrelHt(u32),
-    /// Index into [`RateArena`]'s ath9k states; `u32::MAX` before the first frame.
-    Ath9k(u32),
-    /// The mode the agent set.
-    Agent(ModeId),
+pub struct RateSlot(u32);
+
+impl RateSlot {
+    /// A peer never sent to (constant rate keeps it so: it has no state).
+    pub const NEW: RateSlot = RateSlot(u32::MAX);
 }
 
 /// An HT algorithm's state for one peer, with the retry series of the PPDU each queue has on
@@ -120,9 +108,36 @@ pub struct HtRateState<S, R> {
     pub series: [Option<R>; crate::mac::AC_COUNT],
 }
 
-/// The per-peer states too large for the station table, and what makes them.
+/// The tables of the HT algorithms a world's MACs run, made once when its MACs are
+/// ([`RateArena::new`]) and owned by it: nothing is shared between worlds, nothing outlives
+/// one. Minstrel-HT's groups and durations for the channel's HT configuration
+/// (`minstrel_ht_alloc`, `minstrel_ht_update_caps`); ath9k's rate table of its band
+/// (`ath_choose_rate_table`).
+#[derive(Clone, Debug, Default)]
+pub struct RateTables {
+    minstrel_ht: Option<minstrel_ht::MinstrelHt>,
+    ath9k: Option<ath9k::Ath9kRc>,
+}
+
+impl RateTables {
+    /// Minstrel-HT's table, if a MAC of the world runs it.
+    pub fn minstrel_ht(&self) -> Option<&minstrel_ht::MinstrelHt> {
+        self.minstrel_ht.as_ref()
+    }
+
+    /// ath9k's table, if a MAC of the world runs it.
+    pub fn ath9k(&self) -> Option<&ath9k::Ath9kRc> {
+        self.ath9k.as_ref()
+    }
+}
+
+/// The world's rate state: the HT algorithms' tables, and the per-peer states of every MAC,
+/// one list per algorithm (a [`RateSlot`] indexes its MAC's algorithm's list).
 #[derive(Clone, Debug, Default)]
 pub struct RateArena {
+    tables: RateTables,
+    arf: Vec<arf::ArfStation>,
+    agent: Vec<ModeId>,
     minstrel: Vec<minstrel::MinstrelStation>,
     minstrel_ht: Vec<HtRateState<minstrel_ht::MinstrelHtStation, minstrel_ht::RateSeries>>,
     ath9k: Vec<HtRateState<ath9k::Ath9kStation, ath9k::RateSeries>>,
@@ -133,11 +148,61 @@ pub struct RateArena {
 }
 
 impl RateArena {
-    /// The Minstrel state of index `i`.
-    pub fn minstrel(&self, i: u32) -> &minstrel::MinstrelStation {
-        &self.minstrel[i as usize]
+    /// The rate state of a world whose MACs run `algos` on a channel of timing `timing`: the
+    /// tables of the HT algorithms among them, and no peer state yet.
+    pub fn new<'a>(timing: &PhyTiming, algos: impl IntoIterator<Item = &'a RateAlgo>) -> RateArena {
+        let mut tables = RateTables::default();
+        for algo in algos {
+            match *algo {
+                RateAlgo::MinstrelHt(cfg) => {
+                    let t =
+                        tables.minstrel_ht.get_or_insert_with(|| minstrel_ht::MinstrelHt::new(cfg, timing));
+                    assert_eq!(t.cfg, cfg, "a channel has one HT configuration");
+                }
+                RateAlgo::Ath9k(cfg, _) => {
+                    let t = tables.ath9k.get_or_insert_with(|| ath9k::Ath9kRc::new(cfg.band));
+                    assert_eq!(t.band, cfg.band, "a channel has one band");
+                }
+                RateAlgo::Constant(_) | RateAlgo::Arf(_) | RateAlgo::Minstrel(_) | RateAlgo::Agent(_) => {}
+            }
+        }
+        RateArena { tables, ..RateArena::default() }
+    }
+
+    /// The HT algorithms' tables.
+    pub fn tables(&self) -> &RateTables {
+        &self.tables
+    }
+
+    /// The Minstrel state of a peer, if it has one.
+    pub fn minstrel(&self, slot: RateSlot) -> Option<&minstrel::MinstrelStation> {
+        self.minstrel.get(slot.0 as usize)
+    }
+
+    /// States made so far: ARF's, the agent's, Minstrel's, Minstrel-HT's, ath9k's.
+    #[cfg(test)]
+    fn made(&self) -> [usize; 5] {
+        [self.arf.len(), self.agent.len(), self.minstrel.len(), self.minstrel_ht.len(), self.ath9k.len()]
+    }
+
+    /// The random stream of `node`'s state for `peer` (node indices).
+    fn peer_rng(seed: u64, entities: &[u64], node: usize, peer: usize) -> Stream {
+        let e = |k: usize| entities.get(k).copied().unwrap_or(k as u64);
+        Stream::derive(seed, mix64(e(node) ^ mix64(e(peer))), Purpose::RateControl)
     }
 }
+
+/// The state `slot` names in `states`, made by `make` if the peer has none yet.
+#[inline]
+fn made<'a, S>(states: &'a mut Vec<S>, slot: &mut RateSlot, make: impl FnOnce() -> S) -> &'a mut S {
+    if *slot == RateSlot::NEW {
+        states.push(make());
+        *slot = RateSlot((states.len() - 1) as u32);
+    }
+    &mut states[slot.0 as usize]
+}
+
+const NO_TABLE: &str = "RateArena::new makes the table of every algorithm the MACs run";
 
 impl RateAlgo {
     /// The algorithm called `name` on `standard`; `data_mode` is the configured data mode
@@ -171,9 +236,6 @@ impl RateAlgo {
         data_mode: ModeId,
         ampdu: bool,
     ) -> Option<RateAlgo> {
-        static MINSTREL_HT: OnceLock<Mutex<HashMap<HtConfig, &'static minstrel_ht::MinstrelHt>>> =
-            OnceLock::new();
-        static ATH9K: OnceLock<Mutex<HashMap<HtConfig, &'static ath9k::Ath9kRc>>> = OnceLock::new();
         let ladder = Standard::N(cfg).ht_ladder();
         match name {
             "constant" => Some(RateAlgo::Constant(constant::Constant { mode: data_mode })),
@@ -190,13 +252,8 @@ impl RateAlgo {
                 timing,
                 minstrel::MinstrelParams::RT2800,
             ))),
-            "minstrel-ht" => Some(RateAlgo::MinstrelHt(shared(&MINSTREL_HT, cfg, || {
-                minstrel_ht::MinstrelHt::new(cfg, timing)
-            }))),
-            "ath9k" => {
-                let key = HtConfig { width40: false, sgi: false, streams: 1, ..cfg }; // per band
-                Some(RateAlgo::Ath9k(shared(&ATH9K, key, || ath9k::Ath9kRc::new(cfg.band)), cfg, ampdu))
-            }
+            "minstrel-ht" => Some(RateAlgo::MinstrelHt(cfg)),
+            "ath9k" => Some(RateAlgo::Ath9k(cfg, ampdu)),
             "agent" => Some(RateAlgo::Agent(agent::Agent { ladder })),
             _ => None,
         }
@@ -218,16 +275,9 @@ impl RateAlgo {
         }
     }
 
-    /// The state of a peer never sent to.
-    pub fn station(&self) -> RateStation {
-        match self {
-            RateAlgo::Constant(a) => RateStation::Constant(a.station()),
-            RateAlgo::Arf(a) => RateStation::Arf(a.station()),
-            RateAlgo::Minstrel(_) => RateStation::Minstrel(u32::MAX),
-            RateAlgo::MinstrelHt(_) => RateStation::MinstrelHt(u32::MAX),
-            RateAlgo::Ath9k(..) => RateStation::Ath9k(u32::MAX),
-            RateAlgo::Agent(a) => RateStation::Agent(a.station()),
-        }
+    /// The slot of a peer never sent to: its state is made at its first frame.
+    pub fn station(&self) -> RateSlot {
+        RateSlot::NEW
     }
 
     /// The mode a peer starts at.
@@ -237,24 +287,29 @@ impl RateAlgo {
             RateAlgo::Arf(a) => a.ladder[0],
             RateAlgo::Agent(a) => a.ladder[0],
             RateAlgo::Minstrel(m) => m.modes[0],
-            RateAlgo::MinstrelHt(m) => m.mode(0),
-            RateAlgo::Ath9k(a, cfg, _) => {
-                a.valid_modes(&a.new_station(*cfg, SimTime::ZERO)).next().expect("a valid rate")
+            RateAlgo::MinstrelHt(_) => minstrel_ht::MinstrelHt::mode_of(0),
+            RateAlgo::Ath9k(cfg, _) => {
+                // The table is a function of the band: made here for the first valid rate.
+                let a = ath9k::Ath9kRc::new(cfg.band);
+                let st = a.new_station(*cfg, SimTime::ZERO);
+                let first = a.valid_modes(&st).next().expect("a valid rate");
+                first
             }
         }
     }
 
     /// Whether the PPDU the last `select` of attempt 0 started must carry one MPDU alone (a
     /// probe of Minstrel-HT or ath9k, or ath9k's series with a legacy rate: `ath_lookup_rate`).
-    pub fn single_mpdu(&self, st: &RateStation, arena: &RateArena, queue: usize) -> bool {
-        match (self, st) {
-            (RateAlgo::MinstrelHt(_), RateStation::MinstrelHt(i)) => {
-                arena.minstrel_ht.get(*i as usize).and_then(|s| s.series[queue]).is_some_and(|r| r.probe)
+    pub fn single_mpdu(&self, st: &RateSlot, arena: &RateArena, queue: usize) -> bool {
+        let i = st.0 as usize;
+        match self {
+            RateAlgo::MinstrelHt(_) => {
+                arena.minstrel_ht.get(i).and_then(|s| s.series[queue]).is_some_and(|r| r.probe)
             }
-            (RateAlgo::Ath9k(..), RateStation::Ath9k(i)) => {
-                arena.ath9k.get(*i as usize).and_then(|s| s.series[queue]).is_some_and(|r| !r.aggregable())
+            RateAlgo::Ath9k(..) => {
+                arena.ath9k.get(i).and_then(|s| s.series[queue]).is_some_and(|r| !r.aggregable())
             }
-            _ => false,
+            RateAlgo::Constant(_) | RateAlgo::Arf(_) | RateAlgo::Minstrel(_) | RateAlgo::Agent(_) => false,
         }
     }
 
@@ -263,36 +318,30 @@ impl RateAlgo {
     #[inline]
     pub fn select(
         &self,
-        st: &mut RateStation,
+        st: &mut RateSlot,
         arena: &mut RateArena,
         (node, peer, queue): (usize, usize, usize),
         attempt: u32,
         now: SimTime,
     ) -> ModeId {
-        match (self, st) {
-            (RateAlgo::Constant(a), RateStation::Constant(s)) => a.select(s, queue, attempt, now),
-            (RateAlgo::Agent(a), RateStation::Agent(s)) => a.select(s, queue, attempt, now),
-            (RateAlgo::Arf(a), RateStation::Arf(s)) => a.select(s, queue, attempt, now),
-            (RateAlgo::Minstrel(m), RateStation::Minstrel(i)) => {
-                if *i == u32::MAX {
-                    let e = |k: usize| arena.entities.get(k).copied().unwrap_or(k as u64);
-                    let key = mix64(e(node) ^ mix64(e(peer)));
-                    let mut rng = Stream::derive(arena.seed, key, Purpose::RateControl);
-                    arena.minstrel.push(m.new_station(&mut rng, now));
-                    *i = (arena.minstrel.len() - 1) as u32;
-                }
-                m.select(&mut arena.minstrel[*i as usize], queue, attempt, now)
+        match self {
+            RateAlgo::Constant(a) => a.select(&mut constant::Stateless, queue, attempt, now),
+            RateAlgo::Agent(a) => a.select(made(&mut arena.agent, st, || a.station()), queue, attempt, now),
+            RateAlgo::Arf(a) => a.select(made(&mut arena.arf, st, || a.station()), queue, attempt, now),
+            RateAlgo::Minstrel(m) => {
+                let (seed, entities) = (arena.seed, &arena.entities);
+                let s = made(&mut arena.minstrel, st, || {
+                    m.new_station(&mut RateArena::peer_rng(seed, entities, node, peer), now)
+                });
+                m.select(s, queue, attempt, now)
             }
-            (RateAlgo::MinstrelHt(m), RateStation::MinstrelHt(i)) => {
-                if *i == u32::MAX {
-                    let e = |k: usize| arena.entities.get(k).copied().unwrap_or(k as u64);
-                    let key = mix64(e(node) ^ mix64(e(peer)));
-                    let mut rng = Stream::derive(arena.seed, key, Purpose::RateControl);
-                    let st = m.new_station(&mut rng, now);
-                    arena.minstrel_ht.push(HtRateState { st, series: [None; crate::mac::AC_COUNT] });
-                    *i = (arena.minstrel_ht.len() - 1) as u32;
-                }
-                let s = &mut arena.minstrel_ht[*i as usize];
+            RateAlgo::MinstrelHt(_) => {
+                let m = arena.tables.minstrel_ht.as_ref().expect(NO_TABLE);
+                let (seed, entities) = (arena.seed, &arena.entities);
+                let s = made(&mut arena.minstrel_ht, st, || {
+                    let st = m.new_station(&mut RateArena::peer_rng(seed, entities, node, peer), now);
+                    HtRateState { st, series: [None; crate::mac::AC_COUNT] }
+                });
                 if attempt == 0 || s.series[queue].is_none() {
                     s.series[queue] = Some(m.get_rates(&mut s.st, now));
                 }
@@ -307,13 +356,12 @@ impl RateAlgo {
                 }
                 series.stages().last().map_or(m.mode(0), |e| e.mode)
             }
-            (RateAlgo::Ath9k(a, cfg, ampdu), RateStation::Ath9k(i)) => {
-                if *i == u32::MAX {
-                    let st = a.new_station(*cfg, now);
-                    arena.ath9k.push(HtRateState { st, series: [None; crate::mac::AC_COUNT] });
-                    *i = (arena.ath9k.len() - 1) as u32;
-                }
-                let s = &mut arena.ath9k[*i as usize];
+            RateAlgo::Ath9k(cfg, ampdu) => {
+                let a = arena.tables.ath9k.as_ref().expect(NO_TABLE);
+                let s = made(&mut arena.ath9k, st, || HtRateState {
+                    st: a.new_station(*cfg, now),
+                    series: [None; crate::mac::AC_COUNT],
+                });
                 if attempt == 0 || s.series[queue].is_none() {
                     let in_session = *ampdu && s.st.ba_session;
                     s.series[queue] = Some(a.get_rate(&mut s.st, in_session, now));
@@ -324,7 +372,6 @@ impl RateAlgo {
                     .unwrap_or_else(|| series.entries.iter().rposition(|e| e.tries > 0).unwrap_or(0));
                 series.entries[k].mode
             }
-            _ => unreachable!("a station's rate state is made by its channel's algorithm"),
         }
     }
 
@@ -332,47 +379,46 @@ impl RateAlgo {
     /// (Minstrel on multi-rate-retry hardware: the sum of its stages' tries); `None`: the
     /// MAC's retry limits.
     #[inline]
-    pub fn frame_attempts(&self, st: &RateStation, arena: &RateArena, queue: usize) -> Option<u8> {
+    pub fn frame_attempts(&self, st: &RateSlot, arena: &RateArena, queue: usize) -> Option<u8> {
         let clamp = |n: u32| Some(n.clamp(1, 255) as u8);
-        match (self, st) {
-            (RateAlgo::MinstrelHt(_), RateStation::MinstrelHt(i)) => {
-                clamp(arena.minstrel_ht.get(*i as usize)?.series[queue]?.total_tries())
-            }
-            (RateAlgo::Ath9k(..), RateStation::Ath9k(i)) => {
-                clamp(arena.ath9k.get(*i as usize)?.series[queue]?.total_tries())
-            }
-            (RateAlgo::Minstrel(m), RateStation::Minstrel(i)) if m.params.mrr => {
-                let f = &arena.minstrel.get(*i as usize)?.frames[queue];
+        let i = st.0 as usize;
+        match self {
+            RateAlgo::MinstrelHt(_) => clamp(arena.minstrel_ht.get(i)?.series[queue]?.total_tries()),
+            RateAlgo::Ath9k(..) => clamp(arena.ath9k.get(i)?.series[queue]?.total_tries()),
+            RateAlgo::Minstrel(m) if m.params.mrr => {
+                let f = &arena.minstrel.get(i)?.frames[queue];
                 Some(
                     f.chain[..usize::from(f.chain_len)].iter().map(|&(_, c)| c).fold(0u8, u8::saturating_add),
                 )
             }
-            _ => None,
+            RateAlgo::Minstrel(_) | RateAlgo::Constant(_) | RateAlgo::Arf(_) | RateAlgo::Agent(_) => None,
         }
     }
 
     #[inline]
     pub fn report(
         &self,
-        st: &mut RateStation,
+        st: &mut RateSlot,
         arena: &mut RateArena,
         queue: usize,
         report: TxReport,
         now: SimTime,
     ) {
-        match (self, st) {
-            (RateAlgo::Constant(a), RateStation::Constant(s)) => a.report(s, queue, report, now),
-            (RateAlgo::Agent(a), RateStation::Agent(s)) => a.report(s, queue, report, now),
-            (RateAlgo::Arf(a), RateStation::Arf(s)) => a.report(s, queue, report, now),
-            (RateAlgo::Minstrel(m), RateStation::Minstrel(i)) => {
-                if let Some(s) = arena.minstrel.get_mut(*i as usize) {
+        let i = st.0 as usize;
+        match self {
+            RateAlgo::Constant(a) => a.report(&mut constant::Stateless, queue, report, now),
+            RateAlgo::Agent(a) => a.report(made(&mut arena.agent, st, || a.station()), queue, report, now),
+            // ns-3's ARF hears every report, of a peer's first frame too.
+            RateAlgo::Arf(a) => a.report(made(&mut arena.arf, st, || a.station()), queue, report, now),
+            RateAlgo::Minstrel(m) => {
+                if let Some(s) = arena.minstrel.get_mut(i) {
                     m.report(s, queue, report, now);
                 }
             }
-            (RateAlgo::MinstrelHt(m), RateStation::MinstrelHt(i)) => {
+            RateAlgo::MinstrelHt(_) => {
                 // Linux hears of a PPDU once, at its end (`minstrel_ht_tx_status`); a single
                 // frame's end is its ACK or its last try.
-                let Some(s) = arena.minstrel_ht.get_mut(*i as usize) else { return };
+                let Some(s) = arena.minstrel_ht.get_mut(i) else { return };
                 let Some(TxReport::Ppdu { attempts, block_ack, mpdus, acked, .. }) =
                     single_frame_end(report, s.series[queue].map(|r| r.total_tries()))
                 else {
@@ -388,10 +434,11 @@ impl RateAlgo {
                     block_ack && acked > 0,
                     ampdu,
                 );
+                let m = arena.tables.minstrel_ht.as_ref().expect(NO_TABLE);
                 m.tx_status(&mut s.st, &status, now);
             }
-            (RateAlgo::Ath9k(a, ..), RateStation::Ath9k(i)) => {
-                let Some(s) = arena.ath9k.get_mut(*i as usize) else { return };
+            RateAlgo::Ath9k(..) => {
+                let Some(s) = arena.ath9k.get_mut(i) else { return };
                 let Some(TxReport::Ppdu { attempts, mpdus, acked, completed, first_acked, .. }) =
                     single_frame_end(report, s.series[queue].map(|r| r.total_tries()))
                 else {
@@ -405,9 +452,25 @@ impl RateAlgo {
                 }
                 let status =
                     ath9k::Ath9kTxStatus::after_attempts(series, attempts, first_acked, mpdus, mpdus - acked);
+                let a = arena.tables.ath9k.as_ref().expect(NO_TABLE);
                 a.tx_status(&mut s.st, &status, now);
             }
-            _ => unreachable!("a station's rate state is made by its channel's algorithm"),
+        }
+    }
+
+    /// An agent (`airtcp.gym`) sets the mode of every attempt to the peer of `st` from now
+    /// on; false, and nothing changes, unless the algorithm is [`RateAlgo::Agent`].
+    pub fn set_agent_mode(&self, st: &mut RateSlot, arena: &mut RateArena, mode: ModeId) -> bool {
+        match self {
+            RateAlgo::Agent(a) => {
+                *made(&mut arena.agent, st, || a.station()) = mode;
+                true
+            }
+            RateAlgo::Constant(_)
+            | RateAlgo::Arf(_)
+            | RateAlgo::Minstrel(_)
+            | RateAlgo::MinstrelHt(_)
+            | RateAlgo::Ath9k(..) => false,
         }
     }
 }
@@ -453,6 +516,137 @@ mod tests {
         assert!(RateAlgo::parse("minstrel-ht", Standard::A, &t, mode).is_none());
         let Some(RateAlgo::Arf(a)) = RateAlgo::parse("arf", n, &t, mode) else { panic!("arf") };
         assert_eq!(a.ladder, n.ht_ladder());
+    }
+
+    #[test]
+    fn each_algorithm_makes_its_own_state_once_per_peer_at_its_first_frame() {
+        let cfg = HtConfig::default();
+        let n = Standard::N(cfg);
+        let t = PhyTiming::of(n, false);
+        let mode = ModeId::ht(0, false, false).unwrap();
+        let now = SimTime::ZERO;
+        for name in HT_NAMES {
+            let algo = RateAlgo::parse(name, n, &t, mode).unwrap();
+            let mut arena = RateArena::new(&t, [&algo]);
+            // [ARF, agent, Minstrel, Minstrel-HT, ath9k]: the one list this algorithm keeps.
+            let kind = match *name {
+                "arf" | "arf-ns3" | "aarf" => Some(0),
+                "agent" => Some(1),
+                "minstrel" | "minstrel-rt2800" => Some(2),
+                "minstrel-ht" => Some(3),
+                "ath9k" => Some(4),
+                _ => None,
+            };
+            let made = |k: usize| {
+                let mut m = [0; 5];
+                if let Some(i) = kind {
+                    m[i] = k;
+                }
+                m
+            };
+            let (mut a, mut b) = (algo.station(), algo.station());
+            assert_eq!((a, arena.made()), (RateSlot::NEW, made(0)), "{name}: nothing before a frame");
+            algo.select(&mut a, &mut arena, (0, 1, 1), 0, now);
+            assert_eq!(arena.made(), made(1), "{name}: one state at the first frame");
+            algo.select(&mut a, &mut arena, (0, 1, 1), 1, now);
+            algo.report(&mut a, &mut arena, 1, TxReport::DataOk { retries: 1 }, now);
+            assert_eq!(arena.made(), made(1), "{name}: the same peer's state is reused");
+            algo.select(&mut b, &mut arena, (0, 2, 1), 0, now);
+            assert_eq!(arena.made(), made(2), "{name}: another peer, another state");
+            assert_eq!(a == RateSlot::NEW, kind.is_none(), "{name}: constant rate keeps nothing");
+        }
+        // The state made is the algorithm's own peer never sent to (ARF: `RateControl::station`).
+        let RateAlgo::Arf(arf) = RateAlgo::parse("aarf", n, &t, mode).unwrap() else { panic!("aarf") };
+        let mut arena = RateArena::new(&t, []);
+        let mut st = RateSlot::NEW;
+        RateAlgo::Arf(arf).select(&mut st, &mut arena, (0, 1, 0), 0, now);
+        assert_eq!(arena.arf, vec![arf.station()]);
+    }
+
+    #[test]
+    fn an_agent_sets_its_peers_mode_and_no_other_algorithm_takes_one() {
+        let t = PhyTiming::of(Standard::A, false);
+        let m6 = crate::phy::modes::OFDM_6;
+        let m54 = Standard::A.mode(54_000).unwrap();
+        let agent = RateAlgo::parse("agent", Standard::A, &t, m6).unwrap();
+        let arf = RateAlgo::parse("arf", Standard::A, &t, m6).unwrap();
+        let mut arena = RateArena::new(&t, [&agent, &arf]);
+        let (mut a, mut b) = (agent.station(), arf.station());
+        assert_eq!(agent.select(&mut a, &mut arena, (0, 1, 1), 0, SimTime::ZERO), m6, "the ladder's lowest");
+        assert!(agent.set_agent_mode(&mut a, &mut arena, m54));
+        assert_eq!(agent.select(&mut a, &mut arena, (0, 1, 1), 0, SimTime::ZERO), m54);
+        assert!(!arf.set_agent_mode(&mut b, &mut arena, m54));
+        assert_eq!((b, arena.made()), (RateSlot::NEW, [0, 1, 0, 0, 0]));
+    }
+
+    /// A world's MACs, `algos` one each, on an 802.11n channel of configuration `cfg`.
+    fn ht_wifi(cfg: HtConfig, algos: &[&str]) -> crate::mac::Wifi {
+        use crate::mac::{backoff::CountRule, AcParams, Mac, Wifi, WifiConfig, AC_COUNT};
+        use crate::phy::{Preamble, TxVector};
+        let n = Standard::N(cfg);
+        let t = PhyTiming::of(n, false);
+        let data = TxVector::new(ModeId::ht(0, false, false).unwrap(), Preamble::Long);
+        let control = TxVector::new(n.modes()[0], Preamble::Long);
+        let wifi = WifiConfig::new(n, t, data, control, true);
+        let macs = algos
+            .iter()
+            .enumerate()
+            .map(|(i, name)| {
+                let rate = RateAlgo::parse_ht(name, cfg, &t, data.mode, true).unwrap();
+                let rng = Stream::derive(1, i as u64, Purpose::Backoff);
+                Mac::new([AcParams::dcf(&t); AC_COUNT], CountRule::Dcf, true, algos.len(), rate, rng)
+            })
+            .collect();
+        Wifi::new(wifi, macs)
+    }
+
+    #[test]
+    fn each_world_owns_the_tables_of_the_algorithms_its_macs_run() {
+        use crate::phy::{Band, Modulation};
+        let narrow = HtConfig::default(); // 5 GHz, 20 MHz, long GI, one stream
+        let wide = HtConfig { band: Band::Ghz2_4, width40: true, sgi: true, streams: 2 };
+        let both = ["minstrel-ht", "ath9k"];
+        let (w1, w2, w3) = (ht_wifi(narrow, &both), ht_wifi(wide, &both), ht_wifi(narrow, &both));
+        // One process, two configurations: each world's tables are made for its own.
+        let (m1, m2) =
+            (w1.rate_arena.tables().minstrel_ht().unwrap(), w2.rate_arena.tables().minstrel_ht().unwrap());
+        assert_eq!((m1.cfg, m2.cfg), (narrow, wide));
+        assert_eq!(
+            (m1.rates().count(), m2.rates().count()),
+            (8, 64),
+            "1 group / 8: 1-2 streams x 20, 40 MHz x long, short GI"
+        );
+        let (a1, a2) = (w1.rate_arena.tables().ath9k().unwrap(), w2.rate_arena.tables().ath9k().unwrap());
+        assert_eq!((a1.band, a2.band, a1.table.len(), a2.table.len()), (Band::Ghz5, Band::Ghz2_4, 68, 72));
+        // The same configuration again: an equal table, the third world's own.
+        let m3 = w3.rate_arena.tables().minstrel_ht().unwrap();
+        assert_eq!(m3, m1);
+        assert!(!std::ptr::eq(m3, m1));
+        // Only the tables of the algorithms run: none for constant rate or the ARF family.
+        let plain = ht_wifi(wide, &["constant", "aarf", "minstrel"]);
+        assert!(
+            plain.rate_arena.tables().minstrel_ht().is_none() && plain.rate_arena.tables().ath9k().is_none()
+        );
+        let one = ht_wifi(wide, &["ath9k", "ath9k"]);
+        assert!(one.rate_arena.tables().minstrel_ht().is_none() && one.rate_arena.tables().ath9k().is_some());
+        // Each world's peers go at its own configuration's modes.
+        for (mut w, cfg) in [(w1, narrow), (w2, wide)] {
+            let now = SimTime::ZERO;
+            for node in 0..2 {
+                let algo = w.macs[node].rate;
+                let mut st = algo.station();
+                for attempt in 0..8 {
+                    let mode = algo.select(&mut st, &mut w.rate_arena, (node, 1 - node, 1), attempt, now);
+                    match mode.modulation() {
+                        Modulation::Ht { mcs, width40, sgi } => assert!(
+                            mcs < 8 * cfg.streams && (cfg.width40 || !width40) && (cfg.sgi || !sgi),
+                            "{cfg:?}: {mode:?}"
+                        ),
+                        _ => assert_eq!(algo.name(), "ath9k", "only ath9k's table holds legacy rates"),
+                    }
+                }
+            }
+        }
     }
 
     #[test]
