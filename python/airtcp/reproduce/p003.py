@@ -670,7 +670,7 @@ def _curve(ax: Any, t: pd.DataFrame, measure: str, scale: float, **where: Any) -
     ax.set_xlabel("moving speed [m/s]")
     ax.set_xlim(0.5, 10.5)
     ax.set_xticks(range(1, 11))
-    ax.set_ylim(bottom=0)
+    ax.set_ylim(0, ax.get_ylim()[1] * 1.1)  # from 0, with room above the curves for a legend
 
 
 def figure_name(no: int, mob: str, q: int) -> str:
