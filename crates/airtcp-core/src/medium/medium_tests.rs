@@ -293,10 +293,6 @@ fn lock_on_sense_only_listener_turns_busy_but_receives_nothing() {
 }
 
 #[test]
-#[ignore = "bug: begin_range (medium/mod.rs:457-458) sets dst_outcome = Collision for an \
-            addressee that senses but cannot decode the frame, with nothing else on the air; \
-            Outcome::Collision's doc (mod.rs:37) says another transmission overlapped it or the \
-            receiver was transmitting (the radio model says Undetected here)"]
 fn lock_on_sense_only_addressee_alone_on_the_air_is_no_collision() {
     let mut m = range(&[0.0, 45.0], no_error(), false);
     let (a, _) = begin(&mut m, data(A, B), us(0));
@@ -304,11 +300,6 @@ fn lock_on_sense_only_addressee_alone_on_the_air_is_no_collision() {
 }
 
 #[test]
-#[ignore = "bug: begin_range (medium/mod.rs:426) starts dst_outcome at Ok and only a listener \
-            can change it, so a unicast frame to a node beyond carrier-sense range ends with \
-            dst_outcome Ok (World::on_tx_end then traces it as ok and clears \
-            last_outcome_collision) although its addressee never received it (Outcome: 'what \
-            became of a frame at one receiver')"]
 fn lock_on_addressee_out_of_range_is_not_ok() {
     let mut m = range(&[0.0, 100.0], no_error(), false);
     let (a, _) = begin(&mut m, data(A, B), us(0));
@@ -549,11 +540,6 @@ fn meters_a_transmitter_already_sensing_keeps_one_busy_period() {
 }
 
 #[test]
-#[ignore = "bug: busy_ns_now (medium/mod.rs:771-774) omits the transmitter's open busy period \
-            between end_tx and release: end_tx clears radio.tx, so active() is false, while the \
-            period is closed into busy_ns only by release_source; its doc promises 'the open \
-            period included' (latent: World::on_tx_end runs the MAC's handlers, where the \
-            cross-layer schemes are meant to read this meter, between the two)"]
 fn meters_between_end_tx_and_release_the_transmitters_busy_period_is_counted() {
     // A alone sends [0, 1360) us: at 1360 us, after end_tx, its medium was busy 1360 us.
     let mut m = hidden();

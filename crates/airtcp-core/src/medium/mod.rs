@@ -423,7 +423,9 @@ impl Medium {
             r.active_since = now;
         }
         mac(RadioEvent::Busy(node));
-        let mut dst_outcome = Outcome::Ok;
+        // The addressee's fate until it locks on: a unicast frame no radio of its addressee
+        // locks onto was never received (no PHY-RXSTART); a group frame has no addressee.
+        let mut dst_outcome = if frame.dst == NodeId::BROADCAST { Outcome::Ok } else { Outcome::Undetected };
         let (v, own) = (self.view_of[i] as usize, self.own[i] as usize);
         for k in 0..self.listener_count(i) {
             let j = self.views[v][k + usize::from(k >= own)];
@@ -435,6 +437,9 @@ impl Medium {
                 r.lock = Some(id);
                 r.lock_bad = false;
                 r.lock_since = now;
+                if j == frame.dst {
+                    dst_outcome = Outcome::Ok;
+                }
             } else {
                 let detect = self.preamble_detection;
                 if r.tx.is_none() {
@@ -454,7 +459,10 @@ impl Medium {
                         None => {}
                     }
                 }
-                if j == frame.dst {
+                // A frame its addressee could decode but did not lock onto (it was sending,
+                // or another frame was on the air) collided; one it can only sense was never
+                // detected, whatever else is on the air.
+                if j == frame.dst && decodable {
                     dst_outcome = Outcome::Collision;
                 }
             }
@@ -479,6 +487,11 @@ impl Medium {
         let r = &mut self.radios[t.frame.src.idx()];
         r.tx = None;
         r.tx_ns += now.since(t.start).ns();
+        if !r.active() {
+            // Its busy period closes here, so the meter reads it whole before the release
+            // (the MAC's handlers, and the schemes they call, run between the two).
+            r.busy_ns += now.since(r.active_since).ns();
+        }
         t
     }
 
@@ -718,7 +731,7 @@ impl Medium {
                 _ => idle(j, self.cca(j)),
             }
         }
-        self.release_source(id, src, now, idle);
+        self.release_source(id, src, idle);
     }
 
     /// [`Self::release`] under the radio model.
@@ -751,17 +764,16 @@ impl Medium {
                 }
             }
         }
-        self.release_source(id, src, now, idle);
+        self.release_source(id, src, idle);
     }
 
     /// The end of [`Self::release`], both models: the transmitter's own radio may turn idle
     /// (told last), and the transmission's slot is freed.
     #[inline(always)]
-    fn release_source(&mut self, id: TxId, src: NodeId, now: SimTime, mut idle: impl FnMut(NodeId, Cca)) {
+    fn release_source(&mut self, id: TxId, src: NodeId, mut idle: impl FnMut(NodeId, Cca)) {
         let r = &mut self.radios[src.idx()];
         if !r.active() {
-            r.busy_ns += now.since(r.active_since).ns();
-            idle(src, r.cca());
+            idle(src, r.cca()); // its busy period was closed by end_tx
         }
         self.free_tx.push(id.0);
     }
