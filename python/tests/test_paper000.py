@@ -74,10 +74,10 @@ def test_relays_forward_past_their_qdisc() -> None:
 
 
 def synthetic(
-    shape: dict[int, float], reps: int = 4, remedy: float | None = None, **per_cc: float
+    shape: dict[int, float], reps: int = 10, remedy: float | None = None, **per_cc: float
 ) -> Any:
     """A runs table where every CC on both chains and channels follows ``shape`` (Mbit/s at
-    each retry limit) with +-1 % spread between runs; ``per_cc``: a CC's factor at limit 1
+    each retry limit) with +-1 % spread between runs (10 a cell, the full run's); ``per_cc``: a CC's factor at limit 1
     (its gain); ``remedy``: the remedy's level (Mbit/s) for every CC."""
     import pandas as pd
 
@@ -93,7 +93,7 @@ def synthetic(
                     cells.append(("alm-adaptive", 7, remedy))
                 for scheme, r, y in cells:
                     for k in range(reps):
-                        f = 1 + 0.01 * (k - 1.5)
+                        f = 1 + 0.01 * (k - (reps - 1) / 2) / ((reps - 1) / 2) * 1.5
                         rows.append({
                             "channel": ch, "hops": h, "cc": cc, "scheme": scheme,
                             "retry_limit": r, "throughput_bps": 1e6 * y * f,
@@ -487,3 +487,27 @@ def test_reproduce_quick_writes_the_report(tmp_path: Path) -> None:
     assert (out / "report.html").is_file() and (out / "runs.csv").is_file()
     t = __import__("pandas").read_csv(out / "runs.csv")
     assert set(t["scheme"]) == {"fixed", "alm-adaptive", "alm-measured", "modern-tcp"}
+
+
+def test_a_ratio_below_ten_runs_is_the_ratio_of_t_intervals() -> None:
+    import math
+
+    from scipy import stats
+
+    from airtcp.reproduce.p000 import SMALL_N, family, ratio
+
+    # Quick mode's 3 runs: each mean's t interval at sqrt(0.95) (both hold together at 95 %),
+    # the ratio of their facing ends. a = [1.0, 1.1, 0.9]: mean 1, s = 0.1; b = [2, 2, 2].
+    q = stats.t.ppf((1 + math.sqrt(0.95)) / 2, 2)
+    half = q * 0.1 / math.sqrt(3)
+    r = ratio([1.0, 1.1, 0.9], [2.0, 2.0, 2.0])
+    assert r.point == pytest.approx(-0.5)
+    assert (r.low, r.high) == pytest.approx(((1 - half) / 2 - 1, (1 + half) / 2 - 1))
+    assert "Student t" in r.method
+    # From SMALL_N runs a side, the BCa bootstrap of claims.ratio_of_means.
+    big = ratio([1.0, 1.1, 0.9] * 4, [2.0, 2.1, 1.9] * 4)
+    assert SMALL_N == 10 and "BCa" in big.method
+    # A denominator whose interval reaches 0 leaves the upper end unbounded (written 1000).
+    assert ratio([1.0, 2.0], [0.1, 3.0]).high == 1000.0
+    # Bonferroni: 12 conditions at 1 - 0.05 / 12 each.
+    assert family(12) == pytest.approx(1 - 0.05 / 12) and family(1) == 0.95
