@@ -3,6 +3,7 @@
 //! MACs' indications.
 
 pub mod agent;
+mod build;
 mod capture;
 pub mod clap;
 pub mod mesh;
@@ -14,19 +15,14 @@ mod xlayer;
 use crate::engine::Scheduler;
 pub use crate::event::Event;
 use crate::ids::{FlowId, LinkId, NodeId, PacketId};
-use crate::mac::backoff::CountRule;
-use crate::mac::rate::RateAlgo;
-use crate::mac::retry::RetryLimits;
-use crate::mac::{AcParams, Mac, Wifi, WifiConfig, AC_COUNT};
+use crate::mac::Wifi;
 use crate::medium::Medium;
 use crate::net::routing::{Connectivity, PathBreak};
 use crate::net::{Flow, Packet, PacketSlab, WiredLink};
-use crate::phy::{ModeId, PhyTiming, Preamble, Standard, TxVector};
-use crate::rng::{entity_id, Purpose, Stream};
-use crate::spec::{rate_kbps, Access, FlowKind, PreambleSpec, Role, SpecError, WorldSpec};
-use crate::time::{Dur, SimTime};
+use crate::spec::{FlowKind, Role, SpecError, WorldSpec};
+use crate::time::SimTime;
 use crate::trace::Traces;
-use crate::xlayer::{CrossLayer, Scheme};
+use crate::xlayer::CrossLayer;
 
 /// A node: its routes, wired attachments and (if it has wifi) its MAC.
 pub struct Node {
@@ -170,269 +166,20 @@ impl World {
     /// Build a world from a validated spec.
     pub fn build(spec: &WorldSpec, seed: u64) -> Result<World, SpecError> {
         spec.validate()?;
-        let w = &spec.wifi;
-        let standard = w.standard().ok_or_else(|| SpecError("wifi.standard".into()))?;
-        let timing = PhyTiming::of(standard, w.erp_mixed);
-        let preamble = match w.preamble {
-            PreambleSpec::Long => Preamble::Long,
-            PreambleSpec::Short => Preamble::Short,
-        };
-        let mode = |kbps: u32, path: &str| -> Result<ModeId, SpecError> {
-            standard.mode(kbps).ok_or_else(|| SpecError(format!("{path}: no mode for {kbps} kbit/s")))
-        };
-        let data_mode = match (&w.ht, w.data_rate_mbps) {
-            (Some(ht), _) => ht.data_mode(),
-            (None, Some(r)) => mode(rate_kbps(standard, r, "wifi.data_rate_mbps")?, "wifi.data_rate_mbps")?,
-            (None, None) => return Err(SpecError("wifi.data_rate_mbps: missing".into())),
-        };
-        let mut data_txv = TxVector::new(data_mode, preamble);
-        // An HT PPDU in 2.4 GHz ends with the signal extension (19.3.2).
-        data_txv.signal_extension = standard.ht().is_some_and(|c| c.band == crate::phy::Band::Ghz2_4);
-        let control_txv = TxVector::new(
-            mode(rate_kbps(standard, w.basic_rate_mbps, "wifi.basic_rate_mbps")?, "wifi.basic_rate_mbps")?,
-            preamble,
-        );
-        let qos = w.access == Access::Edca;
-        let mut wifi = WifiConfig::new(standard, timing, data_txv, control_txv, qos);
-        if let Some(ht) = w.ht.as_ref().filter(|h| h.ampdu) {
-            use crate::mac::ht::{ampdu::AggLimits, blockack::BaRetryLimits};
-            wifi.ampdu = Some(crate::mac::AmpduConfig {
-                limits: if ht.aggregation == "ath9k" { AggLimits::ATH9K } else { AggLimits::NS3 },
-                retry: BaRetryLimits { ppdu_attempts: ht.ppdu_attempts, mpdu_retries: ht.mpdu_retries },
-            });
-        }
-        wifi.retry = RetryLimits { short: w.short_retry_limit, long: w.long_retry_limit };
-        let ampdu = w.ht.as_ref().is_some_and(|h| h.ampdu);
-        let parse = |name: &str| match standard.ht() {
-            Some(cfg) => RateAlgo::parse_ht(name, cfg, &timing, data_txv.mode, ampdu),
-            None => RateAlgo::parse(name, standard, &timing, data_txv.mode),
-        };
-        wifi.rate = parse(&w.rate_control)
-            .ok_or_else(|| SpecError(format!("wifi.rate_control: unknown {:?}", w.rate_control)))?;
-        wifi.rts_threshold_bytes = w.rts_threshold_bytes;
-        wifi.queue_limit = w.queue_limit_packets as usize;
-        wifi.airtime_meter = w.txq.as_ref().is_some_and(|t| t.airtime_fairness);
+        let phy = build::Phy::of(spec)?;
+        let mut cfg = build::wifi_config(spec, &phy)?;
         let n = spec.nodes.len();
-        let params: [AcParams; AC_COUNT] = std::array::from_fn(|ac| {
-            let base = if qos { AcParams::edca_default(ac, &timing) } else { AcParams::dcf(&timing) };
-            AcParams {
-                aifsn: w.aifsn.unwrap_or(base.aifsn),
-                cw_min: w.cw_min.unwrap_or(base.cw_min),
-                cw_max: w.cw_max.unwrap_or(base.cw_max).max(w.cw_min.unwrap_or(base.cw_min)),
-            }
-        });
-        let rule = if qos { CountRule::Edca } else { CountRule::Dcf };
         let mut xlayer = CrossLayer::new(n);
-        let mut nodes = Vec::with_capacity(n);
-        let mut macs = Vec::with_capacity(n);
-        let mut rx_rngs = Vec::with_capacity(n);
-        for ns in &spec.nodes {
-            let ent = entity_id(&ns.name);
-            nodes.push(Node {
-                name: ns.name.clone(),
-                role: ns.role,
-                wifi: ns.wifi,
-                position_m: ns.position_m,
-                routes: Default::default(),
-                wired: Vec::new(),
-                sources: Vec::new(),
-                next_shared: 0,
-                drops_no_route: 0,
-            });
-            // The node's own rate control, else the channel's (each standard has its modes).
-            let rate = match &ns.rate_control {
-                Some(name) => parse(name)
-                    .ok_or_else(|| SpecError(format!("{}: unknown rate control {name:?}", ns.name)))?,
-                None => wifi.rate,
-            };
-            let mut mac = Mac::new(params, rule, qos, n, rate, Stream::derive(seed, ent, Purpose::Backoff));
-            mac.wifi = ns.wifi;
-            mac.pass_corrupt = w.pass_corrupt && ns.wifi;
-            macs.push(mac);
-            rx_rngs.push(Stream::derive(seed, ent, Purpose::RxError));
-        }
+        let (mut nodes, macs, rx_rngs) = build::nodes_and_macs(spec, seed, &phy, &cfg)?;
         install_routes(spec, &mut nodes)?;
-        let mut links = Vec::with_capacity(spec.wired_links.len());
-        for (i, l) in spec.wired_links.iter().enumerate() {
-            let id = LinkId(i as u32);
-            nodes[l.a as usize].wired.push((NodeId(l.b), id, 0));
-            nodes[l.b as usize].wired.push((NodeId(l.a), id, 1));
-            let mut link = WiredLink::new(
-                NodeId(l.a),
-                NodeId(l.b),
-                l.rate_bps,
-                Dur(l.delay_ns),
-                l.queue_limit_packets as usize,
-            );
-            link.loss = [l.loss, l.reverse_loss];
-            // Keyed by the link's end names, so adding nodes or links perturbs no other stream.
-            let key = format!("link:{}-{}", spec.nodes[l.a as usize].name, spec.nodes[l.b as usize].name);
-            link.rng = Stream::derive(seed, entity_id(&key), Purpose::LinkLoss);
-            links.push(link);
-        }
-        if let Some(h) = w.data_header_bytes {
-            wifi.data_header_bytes = h;
-        } else if spec.mesh.is_some() {
-            // Mesh data: four addresses and the Mesh Control (9.2.4.7.3).
-            wifi.data_header_bytes = crate::capture::MESH_DATA_HEADER_BYTES;
-        }
-        let data_header_bytes = wifi.data_header_bytes;
-        let medium = Medium::build(spec, standard, seed, rx_rngs, data_header_bytes);
-        let mut flows = Vec::with_capacity(spec.flows.len());
-        let mut tcps = Vec::with_capacity(spec.flows.len());
-        let mut claps = Vec::with_capacity(spec.flows.len());
+        let links = build::wired_links(spec, seed, &mut nodes);
+        let medium = Medium::build(spec, phy.standard, seed, rx_rngs, cfg.data_header_bytes);
         let mut sched = Scheduler::new();
-        for (i, f) in spec.flows.iter().enumerate() {
-            let id = FlowId(i as u32);
-            nodes[f.src as usize].sources.push(id);
-            let interval = match (f.kind, f.rate_bps) {
-                (k, Some(rate)) if k.is_paced() => {
-                    let ns = (f64::from(f.payload_bytes) * 8.0 * 1e9 / rate).round().max(1.0);
-                    Dur(ns as u64)
-                }
-                _ => Dur::ZERO,
-            };
-            let mut flow = Flow::new(f, interval);
-            // The flow's own random stream: its ends' names and its rank among their flows, so
-            // adding another flow leaves it alone (rng.rs).
-            let rank = spec.flows[..i].iter().filter(|g| (g.src, g.dst) == (f.src, f.dst)).count() as u64;
-            let name = |k: u32| entity_id(&spec.nodes[k as usize].name);
-            let stream = name(f.src) ^ name(f.dst).rotate_left(29) ^ crate::rng::mix64(rank);
-            flow.pacing.seed = seed;
-            flow.pacing.stream = stream;
-            if f.start_jitter_ns > 0 {
-                let u = crate::rng::Draws::new(crate::rng::TAG_JITTER, seed, stream, 0).open01();
-                flow.start += Dur((u * f.start_jitter_ns as f64) as u64);
-            }
-            let start = flow.start;
-            flows.push(flow);
-            tcps.push(f.kind.is_tcp().then(|| crate::world::tcp::TcpFlow::new(f)));
-            claps.push(if f.kind == FlowKind::ClapFile {
-                xlayer.install(NodeId(f.src), Scheme::ClapLink); // its MAC feeds the rate law
-                Some(crate::world::clap::ClapFlow::new(f, &wifi, w.erp_mixed)?)
-            } else {
-                None
-            });
-            sched.at(start, Event::FlowStart(id));
-        }
-        // Saturating sources of one node that share a queue (its access category's under EDCA,
-        // its one queue otherwise) take turns instead of the first taking every free slot.
-        for node in &nodes {
-            let queue = |f: &Flow| if qos && node.wifi { f.ac } else { 0 };
-            let saturating: Vec<usize> = node
-                .sources
-                .iter()
-                .map(|f| f.idx())
-                .filter(|&f| flows[f].kind == FlowKind::UdpSaturating)
-                .collect();
-            for &f in &saturating {
-                let q = queue(&flows[f]);
-                flows[f].shares_queue = saturating.iter().any(|&g| g != f && queue(&flows[g]) == q);
-            }
-        }
-        if w.lnmac {
-            for (i, ns) in spec.nodes.iter().enumerate() {
-                if ns.wifi {
-                    xlayer.install(NodeId(i as u32), Scheme::LnMac);
-                }
-            }
-        }
-        if let Some(m) = &spec.mesh {
-            // Mesh Beacons (ieee80211_mesh_build_beacon) at the lowest rate, every mesh point's
-            // TBTTs spread over the interval like the APs' below.
-            let lowest = standard.modes()[0];
-            let body = crate::mesh::frame::beacon_body_bytes(
-                standard.modes().len(),
-                standard.legacy() != Standard::A,
-                standard.ht().is_some(),
-            );
-            wifi.beacon = Some(crate::mac::BeaconConfig {
-                interval: Dur::from_us(u64::from(m.beacon_interval_tu) * 1024),
-                txv: TxVector::new(lowest, Preamble::Long),
-                bytes: crate::mac::frame::DATA_HEADER_BYTES + body + crate::mac::frame::FCS_BYTES,
-            });
-            let points: Vec<usize> = (0..n).filter(|&i| spec.nodes[i].role == Role::Mesh).collect();
-            for (k, &i) in points.iter().enumerate() {
-                let tu = u64::from(m.beacon_interval_tu);
-                let offset = Dur::from_us(tu * 1024 * k as u64 / points.len() as u64);
-                sched.at(SimTime::ZERO + offset, Event::Beacon(NodeId(i as u32)));
-            }
-        }
-        if let Some(tu) = w.beacon_interval_tu {
-            // The standard's lowest rate, long preamble; a 24-byte management header + FCS.
-            let lowest = standard.modes()[0];
-            let rates = standard.modes().len();
-            let body = crate::mac::frame::beacon_body_bytes(rates, standard.legacy() != Standard::A);
-            wifi.beacon = Some(crate::mac::BeaconConfig {
-                interval: Dur::from_us(u64::from(tu) * 1024),
-                txv: TxVector::new(lowest, Preamble::Long),
-                bytes: crate::mac::frame::DATA_HEADER_BYTES + body + crate::mac::frame::FCS_BYTES,
-            });
-            // TBTTs from the start; several APs are spread over the interval (their TSFs are
-            // independent: none would beacon in step with another).
-            let aps: Vec<usize> =
-                (0..n).filter(|&i| spec.nodes[i].role == Role::Ap && spec.nodes[i].wifi).collect();
-            for (k, &i) in aps.iter().enumerate() {
-                let offset = Dur::from_us(u64::from(tu) * 1024 * k as u64 / aps.len() as u64);
-                sched.at(SimTime::ZERO + offset, Event::Beacon(NodeId(i as u32)));
-            }
-        }
-        if w.ba_retry_remedy {
-            // The paper modified the terminal's driver (its AP is a commercial one).
-            for (i, ns) in spec.nodes.iter().enumerate() {
-                if ns.wifi && ns.role == Role::Sta {
-                    xlayer.install(NodeId(i as u32), Scheme::BaRetry);
-                }
-            }
-        }
-        if let Some(t_ms) = w.arf_window_slot_ms {
-            let slot = Dur((t_ms * 1e6).round() as u64);
-            for (i, ns) in spec.nodes.iter().enumerate() {
-                if ns.wifi && ns.role != Role::Ap {
-                    let node = NodeId(i as u32);
-                    xlayer.install(node, Scheme::ArfWindow);
-                    xlayer.arf[i] = Some(crate::xlayer::ArfStation {
-                        meter: crate::xlayer::arf_window::Meter::new(node, slot),
-                        gate: Default::default(),
-                        tx_mode: None,
-                        rx_mode: None,
-                    });
-                }
-            }
-        }
-        let mut wifi = Wifi::new(wifi, macs);
-        wifi.upper_aware = w.pass_corrupt;
-        wifi.trace_mpdus = spec.traces.mpdus;
-        wifi.rate_arena.seed = seed;
-        // Stations sharing one view of the medium share one grant event (issue 18).
-        // The medium's views: the range model's carrier sense, or the radio model's mean link
-        // budget (it senses frame by frame: the grouping is a cost guess there, never a result).
-        let groups = if w.per_station_grants {
-            Vec::new()
-        } else {
-            medium.view_groups(crate::mac::contention::MIN_GROUP)
-        };
-        wifi.domains = crate::mac::contention::Domains::new(n, &groups);
-        wifi.rate_arena.entities = spec.nodes.iter().map(|ns| entity_id(&ns.name)).collect();
-        for i in 0..n {
-            // The rates trace hears every rate change, like a scheme would.
-            let trace = if spec.traces.rates { crate::xlayer::RATE_CHANGED } else { 0 };
-            wifi.subscribe(NodeId(i as u32), xlayer.kinds(NodeId(i as u32)) | trace);
-        }
-        let mesh = spec.mesh.as_ref().map(|m| {
-            let is_mesh: Vec<bool> = spec.nodes.iter().map(|ns| ns.role == Role::Mesh).collect();
-            let rngs = spec
-                .nodes
-                .iter()
-                .map(|ns| Stream::derive(seed, entity_id(&ns.name), Purpose::Mesh))
-                .collect();
-            let mw = mesh::MeshWorld::new(m, &is_mesh, &spec.blocked_radio_links, rngs, w.short_retry_limit);
-            for (i, _) in mw.alm.iter().enumerate().filter(|(_, a)| a.is_some()) {
-                let (node, timer) = (NodeId(i as u32), crate::event::MeshTimer::AlmRetry);
-                sched.at(SimTime::ZERO + mw.alm_interval, Event::Mesh { node, other: node, timer });
-            }
-            mw
-        });
+        let (flows, tcps, claps) = build::flows(spec, seed, &mut nodes, &mut xlayer, &cfg, &mut sched)?;
+        build::install_schemes(spec, &mut xlayer);
+        cfg.beacon = build::beacons(spec, phy.standard, &mut sched);
+        let wifi = build::wifi(spec, seed, cfg, macs, &medium, &xlayer);
+        let mesh = build::mesh(spec, seed, &mut sched);
         // Agents read per-peer SNR (radio model only; nothing is kept otherwise).
         let agent_rate = wifi.macs.iter().any(|m| matches!(m.rate, crate::mac::rate::RateAlgo::Agent(_)));
         let peer_snr = (medium.is_radio() && agent_rate).then(std::collections::HashMap::new);

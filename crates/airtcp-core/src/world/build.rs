@@ -1,0 +1,359 @@
+//! The builders `World::build` wires: one per layer, each from its section of the spec. The
+//! order of their random streams and of the events they schedule is part of the results
+//! (flows start, then beacons, then the mesh's timers), so `World::build` keeps it.
+
+use super::{mesh, Node};
+use crate::engine::Scheduler;
+use crate::event::Event;
+use crate::ids::{FlowId, LinkId, NodeId};
+use crate::mac::backoff::CountRule;
+use crate::mac::rate::RateAlgo;
+use crate::mac::retry::RetryLimits;
+use crate::mac::{AcParams, BeaconConfig, Mac, Wifi, WifiConfig, AC_COUNT};
+use crate::medium::Medium;
+use crate::net::{Flow, WiredLink};
+use crate::phy::{ModeId, PhyTiming, Preamble, Standard, TxVector};
+use crate::rng::{entity_id, Purpose, Stream};
+use crate::spec::{rate_kbps, Access, FlowKind, PreambleSpec, Role, SpecError, WorldSpec};
+use crate::time::{Dur, SimTime};
+use crate::xlayer::{CrossLayer, Scheme};
+
+/// The PHY every node shares: the standard, its timing, and the data and control vectors.
+pub(super) struct Phy {
+    pub standard: Standard,
+    pub timing: PhyTiming,
+    pub data_txv: TxVector,
+    pub control_txv: TxVector,
+    pub qos: bool,
+    ampdu: bool,
+}
+
+impl Phy {
+    pub fn of(spec: &WorldSpec) -> Result<Phy, SpecError> {
+        let w = &spec.wifi;
+        let standard = w.standard().ok_or_else(|| SpecError("wifi.standard".into()))?;
+        let timing = PhyTiming::of(standard, w.erp_mixed);
+        let preamble = match w.preamble {
+            PreambleSpec::Long => Preamble::Long,
+            PreambleSpec::Short => Preamble::Short,
+        };
+        let mode = |kbps: u32, path: &str| -> Result<ModeId, SpecError> {
+            standard.mode(kbps).ok_or_else(|| SpecError(format!("{path}: no mode for {kbps} kbit/s")))
+        };
+        let data_mode = match (&w.ht, w.data_rate_mbps) {
+            (Some(ht), _) => ht.data_mode(),
+            (None, Some(r)) => mode(rate_kbps(standard, r, "wifi.data_rate_mbps")?, "wifi.data_rate_mbps")?,
+            (None, None) => return Err(SpecError("wifi.data_rate_mbps: missing".into())),
+        };
+        let mut data_txv = TxVector::new(data_mode, preamble);
+        // An HT PPDU in 2.4 GHz ends with the signal extension (19.3.2).
+        data_txv.signal_extension = standard.ht().is_some_and(|c| c.band == crate::phy::Band::Ghz2_4);
+        let control_txv = TxVector::new(
+            mode(rate_kbps(standard, w.basic_rate_mbps, "wifi.basic_rate_mbps")?, "wifi.basic_rate_mbps")?,
+            preamble,
+        );
+        let qos = w.access == Access::Edca;
+        let ampdu = w.ht.as_ref().is_some_and(|h| h.ampdu);
+        Ok(Phy { standard, timing, data_txv, control_txv, qos, ampdu })
+    }
+
+    /// The rate-control algorithm called `name` on this PHY.
+    fn rate(&self, name: &str) -> Option<RateAlgo> {
+        match self.standard.ht() {
+            Some(cfg) => RateAlgo::parse_ht(name, cfg, &self.timing, self.data_txv.mode, self.ampdu),
+            None => RateAlgo::parse(name, self.standard, &self.timing, self.data_txv.mode),
+        }
+    }
+}
+
+/// What every MAC shares (`wifi`): aggregation, retry limits, the channel's rate control,
+/// RTS threshold, queue, the data header (a mesh's carries four addresses).
+pub(super) fn wifi_config(spec: &WorldSpec, phy: &Phy) -> Result<WifiConfig, SpecError> {
+    let w = &spec.wifi;
+    let mut wifi = WifiConfig::new(phy.standard, phy.timing, phy.data_txv, phy.control_txv, phy.qos);
+    if let Some(ht) = w.ht.as_ref().filter(|h| h.ampdu) {
+        use crate::mac::ht::{ampdu::AggLimits, blockack::BaRetryLimits};
+        wifi.ampdu = Some(crate::mac::AmpduConfig {
+            limits: if ht.aggregation == "ath9k" { AggLimits::ATH9K } else { AggLimits::NS3 },
+            retry: BaRetryLimits { ppdu_attempts: ht.ppdu_attempts, mpdu_retries: ht.mpdu_retries },
+        });
+    }
+    wifi.retry = RetryLimits { short: w.short_retry_limit, long: w.long_retry_limit };
+    wifi.rate = phy
+        .rate(&w.rate_control)
+        .ok_or_else(|| SpecError(format!("wifi.rate_control: unknown {:?}", w.rate_control)))?;
+    wifi.rts_threshold_bytes = w.rts_threshold_bytes;
+    wifi.queue_limit = w.queue_limit_packets as usize;
+    wifi.airtime_meter = w.txq.as_ref().is_some_and(|t| t.airtime_fairness);
+    if let Some(h) = w.data_header_bytes {
+        wifi.data_header_bytes = h;
+    } else if spec.mesh.is_some() {
+        // Mesh data: four addresses and the Mesh Control (9.2.4.7.3).
+        wifi.data_header_bytes = crate::capture::MESH_DATA_HEADER_BYTES;
+    }
+    Ok(wifi)
+}
+
+/// The nodes, their MACs and their frame-error streams, by node index.
+type NodesAndMacs = (Vec<Node>, Vec<Mac>, Vec<Stream>);
+
+/// Every node and its MAC (its own rate control, else the channel's), and each node's
+/// frame-error stream; the streams are keyed by the node's name (rng.rs).
+pub(super) fn nodes_and_macs(
+    spec: &WorldSpec,
+    seed: u64,
+    phy: &Phy,
+    wifi: &WifiConfig,
+) -> Result<NodesAndMacs, SpecError> {
+    let w = &spec.wifi;
+    let n = spec.nodes.len();
+    let params: [AcParams; AC_COUNT] = std::array::from_fn(|ac| {
+        let base = if phy.qos { AcParams::edca_default(ac, &phy.timing) } else { AcParams::dcf(&phy.timing) };
+        AcParams {
+            aifsn: w.aifsn.unwrap_or(base.aifsn),
+            cw_min: w.cw_min.unwrap_or(base.cw_min),
+            cw_max: w.cw_max.unwrap_or(base.cw_max).max(w.cw_min.unwrap_or(base.cw_min)),
+        }
+    });
+    let rule = if phy.qos { CountRule::Edca } else { CountRule::Dcf };
+    let (mut nodes, mut macs, mut rx_rngs) =
+        (Vec::with_capacity(n), Vec::with_capacity(n), Vec::with_capacity(n));
+    for ns in &spec.nodes {
+        let ent = entity_id(&ns.name);
+        nodes.push(Node {
+            name: ns.name.clone(),
+            role: ns.role,
+            wifi: ns.wifi,
+            position_m: ns.position_m,
+            routes: Default::default(),
+            wired: Vec::new(),
+            sources: Vec::new(),
+            next_shared: 0,
+            drops_no_route: 0,
+        });
+        let rate = match &ns.rate_control {
+            Some(name) => phy
+                .rate(name)
+                .ok_or_else(|| SpecError(format!("{}: unknown rate control {name:?}", ns.name)))?,
+            None => wifi.rate,
+        };
+        let mut mac = Mac::new(params, rule, phy.qos, n, rate, Stream::derive(seed, ent, Purpose::Backoff));
+        mac.wifi = ns.wifi;
+        mac.pass_corrupt = w.pass_corrupt && ns.wifi;
+        macs.push(mac);
+        rx_rngs.push(Stream::derive(seed, ent, Purpose::RxError));
+    }
+    Ok((nodes, macs, rx_rngs))
+}
+
+/// The wired links, each end's entry in its node's list; a link's loss stream is keyed by its
+/// ends' names, so adding nodes or links perturbs no other stream.
+pub(super) fn wired_links(spec: &WorldSpec, seed: u64, nodes: &mut [Node]) -> Vec<WiredLink> {
+    let mut links = Vec::with_capacity(spec.wired_links.len());
+    for (i, l) in spec.wired_links.iter().enumerate() {
+        let id = LinkId(i as u32);
+        nodes[l.a as usize].wired.push((NodeId(l.b), id, 0));
+        nodes[l.b as usize].wired.push((NodeId(l.a), id, 1));
+        let mut link = WiredLink::new(
+            NodeId(l.a),
+            NodeId(l.b),
+            l.rate_bps,
+            Dur(l.delay_ns),
+            l.queue_limit_packets as usize,
+        );
+        link.loss = [l.loss, l.reverse_loss];
+        let key = format!("link:{}-{}", spec.nodes[l.a as usize].name, spec.nodes[l.b as usize].name);
+        link.rng = Stream::derive(seed, entity_id(&key), Purpose::LinkLoss);
+        links.push(link);
+    }
+    links
+}
+
+type Flows = (Vec<Flow>, Vec<Option<super::tcp::TcpFlow>>, Vec<Option<super::clap::ClapFlow>>);
+
+/// Every flow with its TCP connection or CLAP transfer, its start scheduled; CLAP's source
+/// gets its link report (`clap_link`). Saturating sources of one node that share a queue take
+/// turns instead of the first taking every free slot.
+pub(super) fn flows(
+    spec: &WorldSpec,
+    seed: u64,
+    nodes: &mut [Node],
+    xlayer: &mut CrossLayer,
+    wifi: &WifiConfig,
+    sched: &mut Scheduler<Event>,
+) -> Result<Flows, SpecError> {
+    let count = spec.flows.len();
+    let (mut flows, mut tcps, mut claps) =
+        (Vec::with_capacity(count), Vec::with_capacity(count), Vec::with_capacity(count));
+    for (i, f) in spec.flows.iter().enumerate() {
+        let id = FlowId(i as u32);
+        nodes[f.src as usize].sources.push(id);
+        let interval = match (f.kind, f.rate_bps) {
+            (k, Some(rate)) if k.is_paced() => {
+                let ns = (f64::from(f.payload_bytes) * 8.0 * 1e9 / rate).round().max(1.0);
+                Dur(ns as u64)
+            }
+            _ => Dur::ZERO,
+        };
+        let mut flow = Flow::new(f, interval);
+        // The flow's own random stream: its ends' names and its rank among their flows, so
+        // adding another flow leaves it alone (rng.rs).
+        let rank = spec.flows[..i].iter().filter(|g| (g.src, g.dst) == (f.src, f.dst)).count() as u64;
+        let name = |k: u32| entity_id(&spec.nodes[k as usize].name);
+        let stream = name(f.src) ^ name(f.dst).rotate_left(29) ^ crate::rng::mix64(rank);
+        flow.pacing.seed = seed;
+        flow.pacing.stream = stream;
+        if f.start_jitter_ns > 0 {
+            let u = crate::rng::Draws::new(crate::rng::TAG_JITTER, seed, stream, 0).open01();
+            flow.start += Dur((u * f.start_jitter_ns as f64) as u64);
+        }
+        let start = flow.start;
+        flows.push(flow);
+        tcps.push(f.kind.is_tcp().then(|| super::tcp::TcpFlow::new(f)));
+        claps.push(if f.kind == FlowKind::ClapFile {
+            xlayer.install(NodeId(f.src), Scheme::ClapLink); // its MAC feeds the rate law
+            Some(super::clap::ClapFlow::new(f, wifi, spec.wifi.erp_mixed)?)
+        } else {
+            None
+        });
+        sched.at(start, Event::FlowStart(id));
+    }
+    // Saturating sources that share a queue (their access category's under EDCA, the one
+    // queue otherwise) take turns.
+    for node in nodes.iter() {
+        let queue = |f: &Flow| if wifi.qos && node.wifi { f.ac } else { 0 };
+        let saturating: Vec<usize> = node
+            .sources
+            .iter()
+            .map(|f| f.idx())
+            .filter(|&f| flows[f].kind == FlowKind::UdpSaturating)
+            .collect();
+        for &f in &saturating {
+            let q = queue(&flows[f]);
+            flows[f].shares_queue = saturating.iter().any(|&g| g != f && queue(&flows[g]) == q);
+        }
+    }
+    Ok((flows, tcps, claps))
+}
+
+/// The cross-layer schemes the `wifi` section turns on, at the nodes each runs at: LN-MAC at
+/// every WiFi node, paper 002's Block-Ack retry limit at the stations (the paper modified the
+/// terminal's driver; its AP is a commercial one), paper 003's window at the non-AP nodes.
+pub(super) fn install_schemes(spec: &WorldSpec, xlayer: &mut CrossLayer) {
+    let w = &spec.wifi;
+    for (i, ns) in spec.nodes.iter().enumerate() {
+        let node = NodeId(i as u32);
+        if w.lnmac && ns.wifi {
+            xlayer.install(node, Scheme::LnMac);
+        }
+        if w.ba_retry_remedy && ns.wifi && ns.role == Role::Sta {
+            xlayer.install(node, Scheme::BaRetry);
+        }
+    }
+    if let Some(t_ms) = w.arf_window_slot_ms {
+        let slot = Dur((t_ms * 1e6).round() as u64);
+        for (i, ns) in spec.nodes.iter().enumerate() {
+            if ns.wifi && ns.role != Role::Ap {
+                let node = NodeId(i as u32);
+                xlayer.install(node, Scheme::ArfWindow);
+                xlayer.arf[i] = Some(crate::xlayer::ArfStation {
+                    meter: crate::xlayer::arf_window::Meter::new(node, slot),
+                    gate: Default::default(),
+                    tx_mode: None,
+                    rx_mode: None,
+                });
+            }
+        }
+    }
+}
+
+/// The beacon every beaconing node sends, its first TBTTs scheduled: the mesh points' Mesh
+/// Beacons (`ieee80211_mesh_build_beacon`), then the APs' (`wifi.beacon_interval_tu`), each at
+/// the standard's lowest rate, long preamble, spread over the interval (their TSFs are
+/// independent: none would beacon in step with another).
+pub(super) fn beacons(
+    spec: &WorldSpec,
+    standard: Standard,
+    sched: &mut Scheduler<Event>,
+) -> Option<BeaconConfig> {
+    let n = spec.nodes.len();
+    let lowest = standard.modes()[0];
+    let frame = |interval_tu: u64, body: u32| BeaconConfig {
+        interval: Dur::from_us(interval_tu * 1024),
+        txv: TxVector::new(lowest, Preamble::Long),
+        bytes: crate::mac::frame::DATA_HEADER_BYTES + body + crate::mac::frame::FCS_BYTES,
+    };
+    let mut schedule = |nodes: Vec<usize>, tu: u64| {
+        for (k, &i) in nodes.iter().enumerate() {
+            let offset = Dur::from_us(tu * 1024 * k as u64 / nodes.len() as u64);
+            sched.at(SimTime::ZERO + offset, Event::Beacon(NodeId(i as u32)));
+        }
+    };
+    let mut beacon = None;
+    if let Some(m) = &spec.mesh {
+        let body = crate::mesh::frame::beacon_body_bytes(
+            standard.modes().len(),
+            standard.legacy() != Standard::A,
+            standard.ht().is_some(),
+        );
+        let tu = u64::from(m.beacon_interval_tu);
+        beacon = Some(frame(tu, body));
+        schedule((0..n).filter(|&i| spec.nodes[i].role == Role::Mesh).collect(), tu);
+    }
+    if let Some(tu) = spec.wifi.beacon_interval_tu {
+        let body =
+            crate::mac::frame::beacon_body_bytes(standard.modes().len(), standard.legacy() != Standard::A);
+        beacon = Some(frame(u64::from(tu), body));
+        let aps = (0..n).filter(|&i| spec.nodes[i].role == Role::Ap && spec.nodes[i].wifi).collect();
+        schedule(aps, u64::from(tu));
+    }
+    beacon
+}
+
+/// The MACs with what they share: contention domains (stations sharing one view of the medium
+/// share one grant event, issue 18: the range model's carrier sense, or the radio model's mean
+/// link budget, a cost guess there, never a result), the MAC events each node's schemes (and
+/// the rates trace) subscribe to.
+pub(super) fn wifi(
+    spec: &WorldSpec,
+    seed: u64,
+    cfg: WifiConfig,
+    macs: Vec<Mac>,
+    medium: &Medium,
+    xlayer: &CrossLayer,
+) -> Wifi {
+    let n = spec.nodes.len();
+    let mut wifi = Wifi::new(cfg, macs);
+    wifi.upper_aware = spec.wifi.pass_corrupt;
+    wifi.trace_mpdus = spec.traces.mpdus;
+    wifi.rate_arena.seed = seed;
+    let groups = if spec.wifi.per_station_grants {
+        Vec::new()
+    } else {
+        medium.view_groups(crate::mac::contention::MIN_GROUP)
+    };
+    wifi.domains = crate::mac::contention::Domains::new(n, &groups);
+    wifi.rate_arena.entities = spec.nodes.iter().map(|ns| entity_id(&ns.name)).collect();
+    for i in 0..n {
+        let trace = if spec.traces.rates { crate::xlayer::RATE_CHANGED } else { 0 };
+        wifi.subscribe(NodeId(i as u32), xlayer.kinds(NodeId(i as u32)) | trace);
+    }
+    wifi
+}
+
+/// 802.11s: the mesh points' peer links and HWMP, each point's ALM timer scheduled (none
+/// without mesh points).
+pub(super) fn mesh(spec: &WorldSpec, seed: u64, sched: &mut Scheduler<Event>) -> Option<mesh::MeshWorld> {
+    spec.mesh.as_ref().map(|m| {
+        let is_mesh: Vec<bool> = spec.nodes.iter().map(|ns| ns.role == Role::Mesh).collect();
+        let rngs =
+            spec.nodes.iter().map(|ns| Stream::derive(seed, entity_id(&ns.name), Purpose::Mesh)).collect();
+        let mw =
+            mesh::MeshWorld::new(m, &is_mesh, &spec.blocked_radio_links, rngs, spec.wifi.short_retry_limit);
+        for (i, _) in mw.alm.iter().enumerate().filter(|(_, a)| a.is_some()) {
+            let (node, timer) = (NodeId(i as u32), crate::event::MeshTimer::AlmRetry);
+            sched.at(SimTime::ZERO + mw.alm_interval, Event::Mesh { node, other: node, timer });
+        }
+        mw
+    })
+}
