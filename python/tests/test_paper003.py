@@ -141,15 +141,37 @@ def test_arf_first_frames_by_hand() -> None:
     assert p003.arf_claim(units).verdict == cl.DIFFERS
 
 
+def test_the_switching_claim_pairs_walks_by_hand() -> None:
+    # B at the claims' queue under ARF (the main sweep) and AARF, the same walks: per walk the
+    # gains (11/10 - 1, 12/10 - 1, 13/10 - 1) = +10, +20, +30 % under ARF, 0 under AARF:
+    # differences 0.1, 0.2, 0.3 -> 0.2 +- 4.3027 * 0.1 / sqrt(3) = [-0.0484, +0.4484]: spans 0.
+    rows = []
+    for sweep_, wnd in (("main", (11.0, 12.0, 13.0)), ("aarf", (10.0, 10.0, 10.0))):
+        for r in range(3):
+            for scheme, thr in (("standard", 10.0), ("wnd_max", wnd[r])):
+                rows.append({"sweep": sweep_, "mobility": "random-waypoint", "scheme": scheme,
+                             "queue_packets": p003.PAPER_QUEUE, "replication": r,
+                             "throughput_bps": thr})  # fmt: skip
+    t = pd.DataFrame(rows)
+    row = p003.switching_claim(t)
+    assert row is not None and row.verdict == cl.INCONCLUSIVE
+    assert "+20.00 [-4.84, +44.84] points" in row.airtcp
+    # Shifted by +0.3 (gains +40, +50, +60 % under ARF): above 0, the paper's explanation holds.
+    t.loc[(t["sweep"] == "main") & (t["scheme"] == "wnd_max"), "throughput_bps"] += 3.0
+    assert p003.switching_claim(t).verdict == cl.AGREES
+    assert p003.switching_claim(t[t["sweep"] == "main"]) is None  # no AARF runs: not judged
+
+
 def test_figure_names_carry_the_papers_number() -> None:
     assert p003.figure_name(4, "away", p003.PAPER_QUEUE) == "fig4-away.png"
     assert p003.figure_name(5, "toward", 100) == "fig5-toward-q100.png"
 
 
 def test_the_inventory_is_the_papers_claims() -> None:
-    # 4 (Fig. 4 and 5 x throughput, drop rate) + 4 (Table I: two changes, two levels) + ARF's
-    # first frame (§III-B-1) evaluated; the explanation of §IV and the abstract's summary not.
-    assert (p003.EVALUATED, len(p003.NOT_EVALUABLE), p003.INVENTORY) == (9, 2, 11)
+    # 4 (Fig. 4 and 5 x throughput, drop rate) + 4 (Table I: two changes, two levels) + §IV's
+    # explanation by ARF's switching + ARF's first frame (§III-B-1) evaluated; the abstract's
+    # and the conclusion's summary not.
+    assert (p003.EVALUATED, len(p003.NOT_EVALUABLE), p003.INVENTORY) == (10, 1, 11)
     assert all(c.why for c in p003.NOT_EVALUABLE)
 
 
@@ -189,9 +211,10 @@ def test_the_analysis_reads_a_small_store(tmp_path: Path) -> None:
     assert report.claims and all(c.verdict in paper.VERDICT_WORDS for c in report.claims)
     fig4 = [c for c in report.claims if "Fig. 4" in c.section]
     assert len(fig4) == 2 and "10 m/s:" in fig4[0].airtcp
-    # No random waypoint in this store: Table I's four claims say so, the count stays 11.
+    # No random waypoint in this store: Table I's four claims and §IV's switching claim say
+    # so, the count stays 11.
     assert len(report.claims) + len(report.not_evaluable) == p003.INVENTORY
-    assert sum(c.why == "not run" for c in report.not_evaluable) == 4
+    assert sum(c.why.startswith("not run") for c in report.not_evaluable) == 5
     assert any(c.section == "III-B-1" for c in report.claims)  # the traced runs' mac_tx
     names = {p.name for p in report.figures}
     assert names >= {"fig4-away.png", "fig5-toward.png", "extra-timeline.png"}
