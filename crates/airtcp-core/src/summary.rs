@@ -75,12 +75,12 @@ pub struct FlowSummary {
 /// end) to its stop, its transfer's completion or the run's end, whichever is first.
 fn active_seconds(world: &World, i: usize) -> f64 {
     let f = &world.flows[i];
-    let from = f.start.max(world.warmup_end);
+    let from = f.start.max(world.period.warmup_end);
     let done = world.tcps[i]
         .as_ref()
         .and_then(|t| t.completed)
         .or_else(|| world.claps[i].as_ref()?.rcv.completed_at);
-    let to = [f.stop, done].into_iter().flatten().fold(world.duration_end, crate::time::SimTime::min);
+    let to = [f.stop, done].into_iter().flatten().fold(world.period.end, crate::time::SimTime::min);
     if to > from {
         to.since(from).as_secs_f64()
     } else {
@@ -310,7 +310,7 @@ fn mesh_summary(world: &World, node: crate::ids::NodeId) -> Option<MeshSummary> 
     let m = world.mesh.as_ref().filter(|m| m.is_point(node))?;
     let name = |n: crate::ids::NodeId| world.nodes[n.idx()].name.clone();
     let c = &m.counters[node.idx()];
-    let end = world.duration_end;
+    let end = world.period.end;
     Some(MeshSummary {
         peers: world
             .mesh_peers(node)
@@ -420,7 +420,7 @@ fn ratio(a: f64, b: f64) -> f64 {
 
 impl Summary {
     pub fn of(world: &World) -> Summary {
-        let measured = world.duration_end.since(world.warmup_end).as_secs_f64();
+        let measured = world.period.end.since(world.period.warmup_end).as_secs_f64();
         let name = |n: crate::ids::NodeId| world.nodes[n.idx()].name.clone();
         let flows: Vec<FlowSummary> = world
             .flows
@@ -445,7 +445,10 @@ impl Summary {
                 transfer_throughput_bps: transfer_throughput(world, i),
                 tcp: world.tcps[i].as_ref().map(|t| tcp_summary(t, measured * 1e9)),
                 clap: world.claps[i].as_ref().map(clap_summary),
-                interval_goodput_bps: interval_goodput(f, world.duration_end.since(world.warmup_end).ns()),
+                interval_goodput_bps: interval_goodput(
+                    f,
+                    world.period.end.since(world.period.warmup_end).ns(),
+                ),
             })
             .collect();
         let measured_ns = measured * 1e9;
@@ -456,7 +459,7 @@ impl Summary {
             .map(|(i, n)| {
                 let c: MacCounters = world.wifi.macs[i].counters;
                 let (busy_ns, tx_ns) =
-                    world.medium.measured_ns(crate::ids::NodeId(i as u32), world.duration_end);
+                    world.medium.measured_ns(crate::ids::NodeId(i as u32), world.period.end);
                 let a = crate::net::ipv4_address(crate::ids::NodeId(i as u32));
                 NodeSummary {
                     name: n.name.clone(),
@@ -500,7 +503,7 @@ impl Summary {
         let collisions = sum(|c| c.collisions);
         let accesses = sum(|c| c.accesses);
         Summary {
-            sim_seconds: world.duration_end.as_secs_f64(),
+            sim_seconds: world.period.end.as_secs_f64(),
             measured_seconds: measured,
             events: world.sched.popped(),
             totals: Totals {

@@ -380,7 +380,7 @@ fn check_output(out: &airtcp_core::Output) -> Option<(&'static str, String)> {
 fn step(text: &str, seed: u64, r: &mut Xoshiro256PlusPlus, act: bool) -> Result<String, String> {
     let spec = WorldSpec::from_json(text).map_err(|e| e.0)?;
     let mut w = World::build(&spec, seed).map_err(|e| e.0)?;
-    let end = w.duration_end.ns();
+    let end = w.period.end.ns();
     let nodes = spec.nodes.len() as u32;
     let flows = spec.flows.len() as u32;
     let node = |r: &mut Xoshiro256PlusPlus| match r.gen_range(0..10) {
@@ -444,7 +444,7 @@ fn step(text: &str, seed: u64, r: &mut Xoshiro256PlusPlus, act: bool) -> Result<
             break;
         }
     }
-    w.advance(w.duration_end);
+    w.advance(w.period.end);
     w.finish();
     serde_json::to_string(&Summary::of(&w)).map_err(|e| format!("the summary does not serialize: {e}"))
 }

@@ -223,7 +223,7 @@ impl Sim {
 
     #[getter]
     fn end_ns(&self) -> u64 {
-        self.world.duration_end.ns()
+        self.world.period.end.ns()
     }
 
     /// `(name, rate in bit/s)` of the modes an agent may set for `node`'s peers, lowest first
@@ -292,7 +292,7 @@ impl Sim {
     /// Run to the end and close the run; its summary as JSON. The world cannot advance after.
     fn summary_json(&mut self) -> PyResult<String> {
         if !self.finished {
-            self.world.advance(self.world.duration_end);
+            self.world.advance(self.world.period.end);
             self.world.finish();
             self.finished = true;
         }

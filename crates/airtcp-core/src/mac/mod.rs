@@ -668,6 +668,10 @@ pub struct Wifi {
     pub ba_peers: Vec<BaPeer>,
     /// Scratch for the packets a recipient releases (reused: no allocation per frame).
     pub released: Vec<PacketId>,
+    /// Scratch for an A-MPDU's subframes (reused: no allocation per PPDU).
+    pub subframe_scratch: Vec<aggregate::Subframe>,
+    /// The first access point, whose MAC is the BSSID of frames between non-AP nodes.
+    pub bss_ap: Option<NodeId>,
     /// The mpdus trace is on: settling an A-MPDU reports each MPDU ([`MacInd::Mpdu`]).
     pub trace_mpdus: bool,
     /// Groups of stations whose grants share one scheduler event ([`contention::Domains`]).
@@ -685,6 +689,8 @@ impl Wifi {
             ht_tx: Vec::new(),
             ba_peers: Vec::new(),
             released: Vec::with_capacity(WINDOW_CAPACITY),
+            subframe_scratch: Vec::with_capacity(ht::blockack::WINDOW as usize),
+            bss_ap: None,
             trace_mpdus: false,
             domains: contention::Domains::default(),
         }

@@ -46,10 +46,10 @@ impl World {
     /// Run every event up to `until` (at most the end of the run). True once the run's end is
     /// reached; then [`World::finish`] closes it.
     pub fn advance(&mut self, until: SimTime) -> bool {
-        let horizon = until.min(self.duration_end);
+        let horizon = until.min(self.period.end);
         self.run_events(horizon);
         self.sched.advance_to(horizon); // the agent acts at `until`
-        horizon >= self.duration_end
+        horizon >= self.period.end
     }
 
     /// The modes an agent may set for `node`'s peers (`rate_control = "agent"`), lowest first;
@@ -97,7 +97,7 @@ impl World {
     /// Radio model, with some node's rate control "agent": the SNR [dB] of the last frame
     /// `node` received from `peer` addressed to it (the fade included); `None` before any.
     pub fn peer_snr_db(&self, node: NodeId, peer: NodeId) -> Option<f64> {
-        self.peer_snr.as_ref()?.get(&(node.0, peer.0)).map(|&db| f64::from(db))
+        self.xlayer.peer_snr.as_ref()?.get(&(node.0, peer.0)).map(|&db| f64::from(db))
     }
 
     /// The TCP sender of `flow`, if it is a TCP flow.

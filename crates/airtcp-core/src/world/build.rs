@@ -334,6 +334,7 @@ pub(super) fn wifi(
     };
     wifi.domains = crate::mac::contention::Domains::new(n, &groups);
     wifi.rate_arena.entities = spec.nodes.iter().map(|ns| entity_id(&ns.name)).collect();
+    wifi.bss_ap = spec.nodes.iter().position(|n| n.role == Role::Ap).map(|i| NodeId(i as u32));
     for i in 0..n {
         let trace = if spec.traces.rates { crate::xlayer::RATE_CHANGED } else { 0 };
         wifi.subscribe(NodeId(i as u32), xlayer.kinds(NodeId(i as u32)) | trace);

@@ -25,13 +25,13 @@ impl World {
                 // A sent A-MPDU: one record per subframe; received ones are recorded where
                 // each subframe is decided (`rx_ampdu`).
                 let reference = self.next_ampdu_reference();
-                let mut subs = std::mem::take(&mut self.subframes);
+                let mut subs = std::mem::take(&mut self.wifi.subframe_scratch);
                 self.wifi.subframes(frame.src, usize::from(frame.ac), &mut subs);
                 let n = subs.len();
                 for (k, &sub) in subs.iter().enumerate() {
                     self.capture_subframe(time, node, false, frame, sub, (reference, k + 1 == n));
                 }
-                self.subframes = subs;
+                self.wifi.subframe_scratch = subs;
             }
         }
     }
@@ -82,7 +82,7 @@ impl World {
         radiotap(buf, self.wifi.cfg.standard, &frame.txv, ampdu);
         let role = |n: NodeId| self.nodes[n.idx()].role;
         let ds = if frame.kind == FrameKind::Data {
-            ds_bits((frame.src, role(frame.src)), (frame.dst, role(frame.dst)), self.bss_ap)
+            ds_bits((frame.src, role(frame.src)), (frame.dst, role(frame.dst)), self.wifi.bss_ap)
         } else {
             (false, false, IBSS_BSSID) // control and management frames carry no DS bits here
         };

@@ -43,13 +43,19 @@ pub struct Node {
     pub drops_no_route: u64,
 }
 
-pub struct World {
-    pub sched: Scheduler<Event>,
-    pub duration_end: SimTime,
+/// The run's time frame: where it ends, where the measured period starts, and whether the
+/// report counters have been zeroed for it ([`World::start_measuring`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Period {
+    pub end: SimTime,
     /// The measured period starts here: report counters count from it.
     pub warmup_end: SimTime,
-    /// The report counters have been zeroed for the measured period ([`World::start_measuring`]).
-    measuring: bool,
+    pub measuring: bool,
+}
+
+pub struct World {
+    pub sched: Scheduler<Event>,
+    pub period: Period,
     /// Every node's MAC and the settings they share.
     pub wifi: Wifi,
     pub nodes: Vec<Node>,
@@ -62,18 +68,11 @@ pub struct World {
     pub claps: Vec<Option<crate::world::clap::ClapFlow>>,
     pub packets: PacketSlab,
     pub traces: Traces,
-    /// The first access point, whose MAC is the BSSID of frames between non-AP nodes.
-    pub bss_ap: Option<NodeId>,
     /// The cross-layer schemes and the nodes they run at.
     pub xlayer: CrossLayer,
     /// The interface tier above each WiFi MAC: qdisc, or mac80211's intermediate queues with
     /// AQL (`net::iface`).
     pub ifaces: crate::net::iface::Interfaces,
-    /// Scratch for an A-MPDU's subframes (reused: no allocation per PPDU).
-    pub subframes: Vec<crate::mac::aggregate::Subframe>,
-    /// Radio model with an agent's rate control: the SNR [dB] of the last frame each node
-    /// received addressed to it, per transmitter (`(receiver, transmitter)`), for agents.
-    pub(crate) peer_snr: Option<std::collections::HashMap<(u32, u32), f32>>,
     /// 802.11s: the mesh points' peer links and HWMP (none without mesh points).
     pub mesh: Option<mesh::MeshWorld>,
 }
@@ -182,12 +181,14 @@ impl World {
         let mesh = build::mesh(spec, seed, &mut sched);
         // Agents read per-peer SNR (radio model only; nothing is kept otherwise).
         let agent_rate = wifi.macs.iter().any(|m| matches!(m.rate, crate::mac::rate::RateAlgo::Agent(_)));
-        let peer_snr = (medium.is_radio() && agent_rate).then(std::collections::HashMap::new);
+        xlayer.peer_snr = (medium.is_radio() && agent_rate).then(std::collections::HashMap::new);
         Ok(World {
             sched,
-            duration_end: SimTime(spec.duration_ns),
-            warmup_end: SimTime(spec.warmup_ns),
-            measuring: false,
+            period: Period {
+                end: SimTime(spec.duration_ns),
+                warmup_end: SimTime(spec.warmup_ns),
+                measuring: false,
+            },
             wifi,
             nodes,
             medium,
@@ -197,11 +198,8 @@ impl World {
             claps,
             packets: PacketSlab::with_capacity(1024),
             traces: Traces::new(spec.traces),
-            bss_ap: spec.nodes.iter().position(|n| n.role == Role::Ap).map(|i| NodeId(i as u32)),
             xlayer,
             ifaces: crate::net::iface::Interfaces::build(spec),
-            subframes: Vec::with_capacity(crate::mac::ht::blockack::WINDOW as usize),
-            peer_snr,
             mesh,
         })
     }
@@ -212,8 +210,8 @@ impl World {
     /// at or after it, so nothing has changed since; control meters (the station table, the
     /// cross-layer meters, the medium's busy time) keep counting from the start of the run.
     fn start_measuring(&mut self) {
-        let at = self.warmup_end;
-        self.measuring = true;
+        let at = self.period.warmup_end;
+        self.period.measuring = true;
         self.wifi.start_measuring();
         self.medium.start_measuring(at);
         for f in &mut self.flows {
@@ -237,24 +235,24 @@ impl World {
 
     /// Run until the end of the simulated duration.
     pub fn run(&mut self) {
-        self.run_events(self.duration_end);
+        self.run_events(self.period.end);
         self.finish();
     }
 
     /// Close the run at its end: the measured period and the connections' integrals.
     pub fn finish(&mut self) {
-        if !self.measuring {
+        if !self.period.measuring {
             self.start_measuring();
         }
-        self.tcp_finish(self.duration_end);
-        self.clap_finish(self.duration_end);
+        self.tcp_finish(self.period.end);
+        self.clap_finish(self.period.end);
     }
 
     /// Handle every event up to `horizon`.
     fn run_events(&mut self, horizon: SimTime) {
         while let Some(ev) = self.sched.pop_until(horizon) {
             let now = self.sched.now();
-            if !self.measuring && now >= self.warmup_end {
+            if !self.period.measuring && now >= self.period.warmup_end {
                 self.start_measuring();
             }
             match ev {

@@ -235,7 +235,7 @@ impl World {
     /// Count `bytes` of goodput for flow `f` at `now`, in its reporting interval (intervals
     /// count from the end of the warm-up; what comes before is zeroed with the counters).
     pub(crate) fn count_goodput(&mut self, f: FlowId, bytes: u64, now: SimTime) {
-        let since = now.since(self.warmup_end);
+        let since = now.since(self.period.warmup_end);
         let flow = &mut self.flows[f.idx()];
         flow.delivered_bytes += bytes;
         if let Some(every) = flow.report_every {

@@ -210,7 +210,7 @@ impl World {
             };
             if j == frame.dst {
                 dst_outcome = outcome;
-                if let Some(m) = self.peer_snr.as_mut() {
+                if let Some(m) = self.xlayer.peer_snr.as_mut() {
                     let rx = self.medium.last_rx; // radio model: the reception just decided
                     m.insert((j.0, src.0), (10.0 * (rx.rx_mw / rx.noise_mw).log10()) as f32);
                 }
@@ -298,7 +298,7 @@ impl World {
         let mut any = false;
         let mut len = 0;
         let reference = self.next_ampdu_reference();
-        let mut subs = std::mem::take(&mut self.subframes);
+        let mut subs = std::mem::take(&mut self.wifi.subframe_scratch);
         self.wifi.subframes(src, ac, &mut subs);
         let n = subs.len();
         let plain = frame.subframes == 0; // one MPDU, no delimiter (recorded as a whole frame)
@@ -322,7 +322,7 @@ impl World {
                 self.packets.free(id);
             }
         }
-        self.subframes = subs;
+        self.wifi.subframe_scratch = subs;
         let mac = &mut self.wifi.macs[j.idx()];
         if any {
             mac.counters.rx_ok += 1;

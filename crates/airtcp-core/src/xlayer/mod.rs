@@ -85,6 +85,10 @@ pub struct CrossLayer {
     pub arf: Vec<Option<ArfStation>>,
     /// Paper 002's averaged data rate per node.
     pub ba_retry: Vec<ba_retry::BaRetry>,
+    /// An agent's rate control under the radio model: the SNR [dB] of the last frame each
+    /// node received addressed to it, per transmitter (`(receiver, transmitter)`); None
+    /// without agents (nothing is kept).
+    pub peer_snr: Option<std::collections::HashMap<(u32, u32), f32>>,
 }
 
 impl CrossLayer {
@@ -98,6 +102,7 @@ impl CrossLayer {
             reads_frames: false,
             arf: vec![None; nodes],
             ba_retry: vec![Default::default(); nodes],
+            peer_snr: None,
         }
     }
 
