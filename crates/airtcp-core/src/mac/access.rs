@@ -103,7 +103,7 @@ impl Wifi {
     ) {
         // 10.3.4.2: the medium as carrier sense sees it, physical and virtual (NAV); the
         // node's own pending response does not make it busy.
-        let idle = !cca.busy && self.macs[node.idx()].nav_end <= now;
+        let idle = !cca.busy && self.macs[node.idx()].nav.idle_at(now);
         let mac = &mut self.macs[node.idx()];
         mac.txops[ac].queue.push_back(q);
         if mac.txops[ac].queue.len() == 1 {
@@ -231,7 +231,7 @@ impl Wifi {
     /// The medium turns idle for `node` (physical carrier sense); the NAV may extend it.
     pub fn medium_idle(&mut self, node: NodeId, cca: Cca, sched: &mut Scheduler<Event>, now: SimTime) {
         let mac = &mut self.macs[node.idx()];
-        mac.idle_start = now.max(mac.nav_end);
+        mac.idle_start = mac.nav.idle_from(now);
         self.contend(node, cca, sched, now);
     }
 

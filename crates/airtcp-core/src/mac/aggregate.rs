@@ -307,7 +307,7 @@ impl Wifi {
         } else {
             mac.counters.count_failure(was_rts, mac.last_outcome_collision);
         }
-        mac.idle_start = now.max(mac.nav_end);
+        mac.idle_start = mac.nav.idle_from(now);
         let ht = self.ht_tx(node, ac);
         if ht.bar_sent {
             ht.bar_sent = false;

@@ -294,7 +294,7 @@ impl Wifi {
         }
         mac.draw_backoff(ac);
         mac.txops[ac].attempt_since = now; // the retry, or the next frame, contends from now
-        mac.idle_start = now.max(mac.nav_end);
+        mac.idle_start = mac.nav.idle_from(now);
         if exceeded {
             // If only the ACKs were lost, the next hop has the packet and carries it on: the
             // MAC drop is not a loss of the flow.
@@ -346,7 +346,7 @@ impl Wifi {
         }
         mac.draw_backoff(ac);
         mac.txops[ac].attempt_since = now;
-        mac.idle_start = now.max(mac.nav_end);
+        mac.idle_start = mac.nav.idle_from(now);
         if exceeded {
             let arrived = self.macs[head.next_hop.idx()].peers[i].has_received(ac, head.seq);
             self.ind.push(MacInd::Dropped { node, packet: head.packet, arrived });

@@ -273,7 +273,7 @@ fn third_party_frame_received_sets_the_nav() {
     let (mut w, mut s) = (wifi(), Scheduler::new());
     let frame = Frame { dst: NodeId(5), ..a_sends_data(&mut w, &mut s, us(0)) };
     w.rx_ok(B, &frame, &mut s, us(400));
-    assert_eq!(w.macs[1].nav_end, us(400) + Dur::from_us(60)); // 10.3.2.4
+    assert_eq!(w.macs[1].nav.end(), us(400) + Dur::from_us(60)); // 10.3.2.4
     assert!(w.ind.is_empty());
 }
 

@@ -17,6 +17,7 @@ pub mod event;
 pub mod exchange;
 pub mod frame;
 pub mod ht;
+pub mod nav;
 pub mod rate;
 pub mod retry;
 pub mod rx;
@@ -534,7 +535,7 @@ pub struct Mac {
     /// ACK or CTS timeout.
     pub timeout: Timer,
     /// Virtual carrier sense: the NAV runs until this time (10.3.2.4).
-    pub nav_end: SimTime,
+    pub nav: nav::Nav,
     /// The medium (physical, own transmission and NAV) has been idle since this time.
     pub idle_start: SimTime,
     /// The backoff countdowns run (medium idle, no exchange, nothing to send in SIFS).
@@ -607,7 +608,7 @@ impl Mac {
             beacon_pending: false,
             beacon_grant: Timer::default(),
             timeout: Timer::default(),
-            nav_end: SimTime::ZERO,
+            nav: nav::Nav::default(),
             idle_start: SimTime::ZERO,
             counting: false,
             eifs: false,

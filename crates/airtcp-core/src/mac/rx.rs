@@ -23,7 +23,7 @@ impl Wifi {
             // (A group-addressed frame's Duration is 0: its receivers' NAV stays; the world
             // hands its Action frames up, `rx_group`.)
             // 10.3.2.4: third parties update their NAV from the Duration field.
-            mac.nav_end = mac.nav_end.max(now + frame.nav);
+            mac.nav.update(now, frame.nav);
             return;
         }
         match frame.kind {
@@ -40,7 +40,7 @@ impl Wifi {
             }
             FrameKind::Rts => {
                 // 10.3.2.9: answer with CTS only if the NAV shows the medium idle.
-                if mac.nav_end <= now {
+                if mac.nav.idle_at(now) {
                     let cts = Frame {
                         kind: FrameKind::Cts,
                         src: j,
@@ -105,6 +105,27 @@ impl Wifi {
         if let (FrameKind::Action, Some(packet)) = (frame.kind, frame.packet) {
             self.ind.push(MacInd::Delivered { node: j, packet, from: frame.src });
         }
+    }
+
+    /// A reception at `j` ended in error with no frame for the MAC (a garbled PPDU, PHY-RXEND
+    /// with an error): the next countdown waits EIFS (10.3.2.3.7).
+    #[inline]
+    pub fn rx_garbled(&mut self, j: NodeId) {
+        self.macs[j.idx()].eifs = true;
+    }
+
+    /// An A-MPDU's subframes were decided at `j`: with at least one intact the reception was
+    /// correct (counted, EIFS no longer applies), with none it was an error (counted, the next
+    /// countdown waits EIFS), 10.3.2.3.7.
+    #[inline]
+    pub fn rx_ampdu_end(&mut self, j: NodeId, any_intact: bool) {
+        let mac = &mut self.macs[j.idx()];
+        if any_intact {
+            mac.counters.rx_ok += 1;
+        } else {
+            mac.counters.rx_corrupt += 1;
+        }
+        mac.eifs = !any_intact;
     }
 
     /// `frame` reached `j` corrupted (collision or bit errors): counted, the next countdown

@@ -163,7 +163,7 @@ impl World {
         let wifi = &mut self.wifi;
         let id = self.medium.begin(frame, now, |ev| match ev {
             RadioEvent::Busy(j) => wifi.freeze(j, now),
-            RadioEvent::Garbled(j) => wifi.macs[j.idx()].eifs = true,
+            RadioEvent::Garbled(j) => wifi.rx_garbled(j),
         });
         self.sched.at(now + dur, Event::TxEnd(id));
         if lnmac {
@@ -323,18 +323,11 @@ impl World {
             }
         }
         self.wifi.subframe_scratch = subs;
-        let mac = &mut self.wifi.macs[j.idx()];
-        if any {
-            mac.counters.rx_ok += 1;
-            mac.eifs = false;
-            if plain {
-                self.wifi.respond_ack(j, frame, &mut self.sched, now);
-            } else {
-                self.wifi.respond_block_ack(j, src, ac, frame.txv.mode, &mut self.sched, now);
-            }
-        } else {
-            mac.counters.rx_corrupt += 1;
-            mac.eifs = true;
+        self.wifi.rx_ampdu_end(j, any);
+        if any && plain {
+            self.wifi.respond_ack(j, frame, &mut self.sched, now);
+        } else if any {
+            self.wifi.respond_block_ack(j, src, ac, frame.txv.mode, &mut self.sched, now);
         }
     }
 
