@@ -363,3 +363,19 @@ def test_an_undecidable_interval_says_so_instead_of_an_absurd_count() -> None:
     near = Direction(+1).verdict(Estimate(0.5, -0.5, 1.5, 6, "t"))
     # Boundary 0 at 0.5 from the point, inside the lower side of length 1: 6 x (1 / 0.5)^2 = 24.
     assert "about 24 replications would decide it" in near.reason
+
+
+def test_every_paper_follows_the_paper_protocol() -> None:
+    """Issue 31: one driver for five papers; no module keeps a reproduce() shell of its own."""
+    import importlib
+
+    from airtcp.reproduce import PAPERS
+
+    for key, (name, _title) in PAPERS.items():
+        module = importlib.import_module(name)
+        assert module.ID == key and module.TITLE and module.TEMPLATE, name
+        assert callable(module.sweeps) and callable(module.analyse), name
+        assert not hasattr(module, "reproduce") and not hasattr(module, "write_report"), name
+        inventory = getattr(module, "NOT_EVALUABLE", None)
+        assert isinstance(inventory, list), f"{name}: the claims not evaluable, listed"
+    assert replications_to_decide(Estimate(1.0, -math.inf, 5.0, 3, "t"), [0.0]) is None

@@ -63,10 +63,7 @@ def reproduce(
     module = importlib.import_module(PAPERS[key][0])
     try:
         target = claim_directory(out, "reproduce")  # refused before any run if in use
-        if hasattr(module, "analyse"):  # the Paper protocol (reproduce.paper)
-            report = run(module, target, quick=quick, workers=workers, progress=progress)
-        else:
-            report = module.reproduce(target, quick=quick, workers=workers, progress=progress)
+        report = run(module, target, quick=quick, workers=workers, progress=progress)
     except (OutputExistsError, SweepError, PlotError) as exc:
         raise ReproduceError(str(exc)) from None
     except OSError as exc:  # the directory vanished or turned read-only meanwhile

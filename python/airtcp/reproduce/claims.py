@@ -481,8 +481,8 @@ def replications_to_decide(est: Estimate, boundaries: Sequence[float]) -> int | 
     least n + 1). It ignores that the t quantile falls as n grows (at n = 2 it is 12.7, at
     n = 30 2.05), so at small n it over-estimates; it is a guide to the order of magnitude.
     None when there is no interval or the point sits on a boundary (no n decides it)."""
-    if not est.has_interval:
-        return None
+    if not est.has_interval or not (math.isfinite(est.low) and math.isfinite(est.high)):
+        return None  # an unbounded side shrinks to no finite width
     need = est.n
     for x in boundaries:
         if not est.low <= x <= est.high:

@@ -5,6 +5,8 @@ A paper is a module with
 - ``ID`` ("001"), ``TITLE`` (the report's heading after "Paper NNN reproduced: "),
   ``TEMPLATE`` (the config template its runs start from, config/templates.py);
 - ``sweeps(quick) -> dict[str, SweepSpec]``: the sweeps the driver runs first;
+- optionally ``EXPECTED_WARNINGS``: regular expressions of warnings its runs raise on
+  purpose (a paper's own setting the checks warn of), silenced while the driver runs it;
 - ``analyse(ctx) -> Report``: from the stored runs (``ctx.root``, of the run hashes
   ``ctx.current``; more sweeps through ``ctx.run`` when one depends on a measured result) the
   claims with their verdicts, the claims not evaluable and why, the report's sections, its
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import warnings
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -213,8 +216,11 @@ def run(
     """Run ``paper``'s sweeps into ``out/store`` (resuming), analyse them, write its tables,
     ``claims.json``, ``report.md`` and ``report.html`` into ``out``; return the report's path."""
     ctx = Context(out, quick, workers, progress)
-    ctx.current = ctx.run(paper.sweeps(quick))
-    report = paper.analyse(ctx)
+    with warnings.catch_warnings():
+        for pattern in getattr(paper, "EXPECTED_WARNINGS", ()):
+            warnings.filterwarnings("ignore", message=pattern, category=UserWarning)
+        ctx.current = ctx.run(paper.sweeps(quick))
+        report = paper.analyse(ctx)
     lines = report_lines(paper, report, quick)  # checks the verdicts before anything is written
     for name, frame in report.tables.items():
         frame.to_csv(out / name, index=False)
