@@ -156,18 +156,23 @@ impl World {
         if self.medium.is_radio() || self.wifi.upper_aware {
             self.radio_frame(node, &mut frame, now);
         }
-        self.capture_wlan(now, node, false, &frame); // ns-3 MonitorSnifferTx: at tx start
         let dur = frame.txv.duration(frame.bytes);
-        let (lnmac, packet) = (self.xlayer.reads_frames, frame.packet);
-
         let wifi = &mut self.wifi;
         let id = self.medium.begin(frame, now, |ev| match ev {
             RadioEvent::Busy(j) => wifi.freeze(j, now),
             RadioEvent::Garbled(j) => wifi.rx_garbled(j),
         });
         self.sched.at(now + dur, Event::TxEnd(id));
-        if lnmac {
-            self.lnmac_stamp(node, id, packet);
+        self.tap_tx_start(id, &frame, now);
+    }
+
+    /// Tap, a transmission started: the capture (ns-3 MonitorSnifferTx, at tx start) and
+    /// LN-MAC's stamp on the frame.
+    #[inline]
+    fn tap_tx_start(&mut self, id: TxId, frame: &Frame, now: SimTime) {
+        self.capture_wlan(now, frame.src, false, frame);
+        if self.xlayer.reads_frames {
+            self.lnmac_stamp(frame.src, id, frame.packet);
         }
     }
 
@@ -186,80 +191,110 @@ impl World {
         }
     }
 
+    /// A transmission ends: the medium's outcome at each receiver, the MAC's reception there,
+    /// then the medium turns idle. Everything that only reads frames attaches at the taps
+    /// ([`World::tap_reception`], [`World::tap_tx_end`]).
     pub(crate) fn on_tx_end(&mut self, id: TxId, now: SimTime) {
         let t = self.medium.end_tx(id, now);
-        let frame = &t.frame;
-        let src = frame.src;
-        self.wifi.own_tx_end(src, frame, &mut self.sched, now);
+        let src = t.frame.src;
+        self.wifi.own_tx_end(src, &t.frame, &mut self.sched, now);
         let mut dst_outcome = t.dst_outcome;
-        // Pass 1: every listener locked on this frame learns its outcome.
-        let receivers = self.medium.receiver_count(id, src);
-        let trace_receptions = self.traces.receptions.is_some();
-        let reads_frames = self.xlayer.reads_frames;
-        // An A-MPDU's addressee decides its subframes one by one; under Block Ack a single
-        // MPDU sent unaggregated goes to the recipient's scoreboard too.
-        let under_ba =
-            frame.subframes > 0 || (frame.kind == FrameKind::Data && self.wifi.cfg.ampdu.is_some());
-        let ampdu_dst = if under_ba { frame.dst } else { NodeId::BROADCAST };
-        let mesh_beacon = frame.kind == FrameKind::Beacon && self.mesh.is_some();
-        let group_action = frame.kind == FrameKind::Action && frame.dst == NodeId::BROADCAST;
-        for k in 0..receivers {
+        for k in 0..self.medium.receiver_count(id, src) {
             let j = self.medium.receiver(id, src, k);
             let Some(outcome) = self.medium.take_reception(j, id, now) else {
                 continue;
             };
-            if j == frame.dst {
+            if j == t.frame.dst {
                 dst_outcome = outcome;
-                if let Some(m) = self.xlayer.peer_snr.as_mut() {
-                    let rx = self.medium.last_rx; // radio model: the reception just decided
-                    m.insert((j.0, src.0), (10.0 * (rx.rx_mw / rx.noise_mw).log10()) as f32);
-                }
-                if outcome == Outcome::Ok && reads_frames {
-                    self.lnmac_receive(j, id, frame, now); // before the frame's own segment goes up
-                }
             }
-            if trace_receptions {
-                self.traces.reception(now, j.0, frame, self.medium.last_rx, outcome);
+            self.tap_reception(j, id, &t.frame, outcome, t.start, now);
+            self.mac_reception(j, &t.frame, outcome, t.start, now);
+        }
+        self.tx_end_release(id, &t.frame, dst_outcome, now);
+        self.tap_tx_end(&t.frame, t.start, dst_outcome, now);
+    }
+
+    /// Tap, a reception decided: what reads the frame at receiver `j` before its MAC does
+    /// (an agent's SNR, LN-MAC's check, the receptions trace, paper 003's meter, the capture).
+    #[inline]
+    fn tap_reception(
+        &mut self,
+        j: NodeId,
+        id: TxId,
+        frame: &Frame,
+        outcome: Outcome,
+        start: SimTime,
+        now: SimTime,
+    ) {
+        let ok = outcome == Outcome::Ok;
+        if j == frame.dst {
+            if let Some(m) = self.xlayer.peer_snr.as_mut() {
+                let rx = self.medium.last_rx; // radio model: the reception just decided
+                m.insert((j.0, frame.src.0), (10.0 * (rx.rx_mw / rx.noise_mw).log10()) as f32);
             }
-            if reads_frames && outcome == Outcome::Ok {
-                self.arf_heard(j, frame, now); // paper 003: what a station overhears counts
-            }
-            match outcome {
-                Outcome::Ok => {
-                    self.capture_wlan(t.start, j, true, frame); // ns-3 MonitorSnifferRx, rx start
-                    if j == ampdu_dst {
-                        self.rx_ampdu(j, frame, t.start, now);
-                    } else {
-                        self.wifi.rx_ok(j, frame, &mut self.sched, now);
-                        if group_action {
-                            self.wifi.rx_group(j, frame);
-                        }
-                    }
-                    self.drain_mac(now);
-                    if mesh_beacon {
-                        self.mesh_beacon(j, src, now);
-                    }
-                }
-                // No PHY-RXSTART, so no erroneous reception for the MAC (no EIFS).
-                Outcome::PhyHeaderError | Outcome::Undetected => {}
-                _ => {
-                    // The MAC header held: the frame is known, its content is not (paper 004).
-                    let hit = match outcome {
-                        Outcome::PayloadError => Some(Hit::Payload),
-                        Outcome::UpperHeaderError => Some(Hit::UpperHeader),
-                        _ => None,
-                    };
-                    self.wifi.rx_corrupt(j, frame, hit);
-                    self.drain_mac(now);
-                }
-            }
-            // A response timeout that expired during this reception resolves now.
-            if self.wifi.timed_out_during_reception(j) {
-                self.mac_fail(j, now);
+            if ok && self.xlayer.reads_frames {
+                self.lnmac_receive(j, id, frame, now); // before the frame's own segment goes up
             }
         }
-        if reads_frames {
-            self.arf_heard(src, frame, now); // its own frame takes the channel, received or not
+        if self.traces.receptions.is_some() {
+            self.traces.reception(now, j.0, frame, self.medium.last_rx, outcome);
+        }
+        if ok && self.xlayer.reads_frames {
+            self.arf_heard(j, frame, now); // paper 003: what a station overhears counts
+        }
+        if ok {
+            self.capture_wlan(start, j, true, frame); // ns-3 MonitorSnifferRx, rx start
+        }
+    }
+
+    /// The MAC of `j` receives `frame` with `outcome`, and its indications are drained.
+    #[inline]
+    fn mac_reception(&mut self, j: NodeId, frame: &Frame, outcome: Outcome, start: SimTime, now: SimTime) {
+        match outcome {
+            Outcome::Ok => {
+                // An A-MPDU's addressee decides its subframes one by one; under Block Ack a
+                // single MPDU sent unaggregated goes to the recipient's scoreboard too.
+                let under_ba =
+                    frame.subframes > 0 || (frame.kind == FrameKind::Data && self.wifi.cfg.ampdu.is_some());
+                if under_ba && j == frame.dst {
+                    self.rx_ampdu(j, frame, start, now);
+                } else {
+                    self.wifi.rx_ok(j, frame, &mut self.sched, now);
+                    if frame.kind == FrameKind::Action && frame.dst == NodeId::BROADCAST {
+                        self.wifi.rx_group(j, frame);
+                    }
+                }
+                self.drain_mac(now);
+                if frame.kind == FrameKind::Beacon && self.mesh.is_some() {
+                    self.mesh_beacon(j, frame.src, now); // the mesh's management plane
+                }
+            }
+            // No PHY-RXSTART, so no erroneous reception for the MAC (no EIFS).
+            Outcome::PhyHeaderError | Outcome::Undetected => {}
+            _ => {
+                // The MAC header held: the frame is known, its content is not (paper 004).
+                let hit = match outcome {
+                    Outcome::PayloadError => Some(Hit::Payload),
+                    Outcome::UpperHeaderError => Some(Hit::UpperHeader),
+                    _ => None,
+                };
+                self.wifi.rx_corrupt(j, frame, hit);
+                self.drain_mac(now);
+            }
+        }
+        // A response timeout that expired during this reception resolves now.
+        if self.wifi.timed_out_during_reception(j) {
+            self.mac_fail(j, now);
+        }
+    }
+
+    /// After every receiver: paper 003's meter at the sender (its own frame takes the
+    /// channel, received or not), an unacknowledged Action frame done, the sender's collision
+    /// flag, and the medium turning idle where this was the last sensed transmission.
+    fn tx_end_release(&mut self, id: TxId, frame: &Frame, dst_outcome: Outcome, now: SimTime) {
+        let src = frame.src;
+        if self.xlayer.reads_frames {
+            self.arf_heard(src, frame, now);
         }
         if frame.kind == FrameKind::Action && frame.nav == crate::time::Dur::ZERO {
             // Waits for no ACK: done now that every receiver has its copy.
@@ -272,18 +307,22 @@ impl World {
         let sifs_later = now + self.wifi.cfg.timing.sifs;
         let responder = (frame.dst != NodeId::BROADCAST && self.wifi.responds_at(frame.dst, sifs_later))
             .then_some(frame.dst);
-        // Pass 2: the medium turns idle where this was the last sensed transmission.
         if matches!(frame.kind, FrameKind::Data | FrameKind::Rts | FrameKind::Action) {
             // A loss the addressee saw overlapped by another signal counts as a collision.
-            let interfered = self.medium.transmission(id).interfered; // set by pass 1
+            let interfered = self.medium.transmission(id).interfered;
             let collided = dst_outcome == Outcome::Collision || (dst_outcome != Outcome::Ok && interfered);
             self.wifi.macs[src.idx()].last_outcome_collision = collided;
         }
         let (wifi, sched) = (&mut self.wifi, &mut self.sched);
         self.medium.release(id, now, responder, |j, cca| wifi.medium_idle(j, cca, sched, now));
+    }
+
+    /// Tap, a transmission ended: the mac_tx trace.
+    #[inline]
+    fn tap_tx_end(&mut self, frame: &Frame, start: SimTime, dst_outcome: Outcome, now: SimTime) {
         if self.traces.mac_tx.is_some() {
-            let extra = self.mac_tx_extra(frame, t.start);
-            self.traces.mac_tx(t.start, now, frame, dst_outcome, extra);
+            let extra = self.mac_tx_extra(frame, start);
+            self.traces.mac_tx(start, now, frame, dst_outcome, extra);
         }
     }
 
