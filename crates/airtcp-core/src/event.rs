@@ -78,6 +78,11 @@ pub enum Event {
         other: NodeId,
         timer: MeshTimer,
     },
+    /// A timer of the cross-layer scheme `scheme` (its `xlayer::Scheme` bit) at `node`.
+    SchemeTimer {
+        node: NodeId,
+        scheme: u8,
+    },
 }
 
 /// Which 802.11s timer fired ([`Event::Mesh`]).
@@ -86,8 +91,6 @@ pub enum MeshTimer {
     Plink,
     Path,
     Preq,
-    /// Paper 000's remedy polls the path table (`xlayer::alm_retry`).
-    AlmRetry,
 }
 
 #[cfg(test)]

@@ -236,11 +236,28 @@ pub(super) fn flows(
     Ok((flows, tcps, claps))
 }
 
-/// The cross-layer schemes the `wifi` section turns on, at the nodes each runs at: LN-MAC at
-/// every WiFi node, paper 002's Block-Ack retry limit at the stations (the paper modified the
-/// terminal's driver; its AP is a commercial one), paper 003's window at the non-AP nodes.
+/// The cross-layer schemes the spec turns on, at the nodes each runs at: LN-MAC at every
+/// WiFi node, paper 002's Block-Ack retry limit at the stations (the paper modified the
+/// terminal's driver; its AP is a commercial one), paper 003's window at the non-AP nodes,
+/// paper 000's ALM-driven retry limit at every mesh point (`[mesh] alm_retry`), starting from
+/// the channel's retry limit, with Table III's map or a measured one.
 pub(super) fn install_schemes(spec: &WorldSpec, xlayer: &mut CrossLayer) {
     let w = &spec.wifi;
+    if let Some(m) = spec.mesh.as_ref().filter(|m| m.alm_retry) {
+        use crate::xlayer::alm_retry::{AlmRetry, TravelMap};
+        let map = match &m.alm_travel_us_per_metric {
+            Some(v) => TravelMap { us_per_metric: std::array::from_fn(|r| v[r]) },
+            None => TravelMap::table_iii_normal(),
+        };
+        let limit = w.short_retry_limit.clamp(1, 31) as u8;
+        xlayer.alm_interval = Dur((m.alm_retry_interval_ms * 1e6).round() as u64);
+        for (i, ns) in spec.nodes.iter().enumerate() {
+            if ns.role == Role::Mesh {
+                xlayer.install(NodeId(i as u32), Scheme::AlmRetry);
+                xlayer.alm[i] = Some(AlmRetry { limit, ..AlmRetry::linux(map.clone()) });
+            }
+        }
+    }
     for (i, ns) in spec.nodes.iter().enumerate() {
         let node = NodeId(i as u32);
         if w.lnmac && ns.wifi {
@@ -342,18 +359,27 @@ pub(super) fn wifi(
     wifi
 }
 
-/// 802.11s: the mesh points' peer links and HWMP, each point's ALM timer scheduled (none
-/// without mesh points).
-pub(super) fn mesh(spec: &WorldSpec, seed: u64, sched: &mut Scheduler<Event>) -> Option<mesh::MeshWorld> {
+/// 802.11s: the mesh points' peer links and HWMP (none without mesh points), and the first
+/// poll of paper 000's remedy at each point that runs it, its starting limit counted.
+pub(super) fn mesh(
+    spec: &WorldSpec,
+    seed: u64,
+    xlayer: &CrossLayer,
+    sched: &mut Scheduler<Event>,
+) -> Option<mesh::MeshWorld> {
     spec.mesh.as_ref().map(|m| {
         let is_mesh: Vec<bool> = spec.nodes.iter().map(|ns| ns.role == Role::Mesh).collect();
         let rngs =
             spec.nodes.iter().map(|ns| Stream::derive(seed, entity_id(&ns.name), Purpose::Mesh)).collect();
-        let mw =
-            mesh::MeshWorld::new(m, &is_mesh, &spec.blocked_radio_links, rngs, spec.wifi.short_retry_limit);
-        for (i, _) in mw.alm.iter().enumerate().filter(|(_, a)| a.is_some()) {
-            let (node, timer) = (NodeId(i as u32), crate::event::MeshTimer::AlmRetry);
-            sched.at(SimTime::ZERO + mw.alm_interval, Event::Mesh { node, other: node, timer });
+        let mut mw = mesh::MeshWorld::new(m, &is_mesh, &spec.blocked_radio_links, rngs);
+        for (i, alm) in xlayer.alm.iter().enumerate() {
+            let Some(alm) = alm else { continue };
+            mw.counters[i].retry_limits.push((SimTime::ZERO, alm.limit));
+            let node = NodeId(i as u32);
+            sched.at(
+                SimTime::ZERO + xlayer.alm_interval,
+                Event::SchemeTimer { node, scheme: Scheme::AlmRetry as u8 },
+            );
         }
         mw
     })

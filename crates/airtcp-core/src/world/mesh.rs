@@ -72,9 +72,6 @@ pub struct MeshWorld {
     pub established_at: Vec<Vec<Option<SimTime>>>,
     rng: Vec<Stream>,
     pub counters: Vec<MeshCounters>,
-    /// Paper 000's remedy per mesh point, and how often it polls the path table.
-    pub alm: Vec<Option<crate::xlayer::alm_retry::AlmRetry>>,
-    pub alm_interval: crate::time::Dur,
     /// The frame of each management packet, by the slot of the sender's packet
     /// ([`crate::net::NO_FLOW`]).
     frames: Vec<Option<MeshFrame>>,
@@ -84,14 +81,13 @@ pub struct MeshWorld {
 
 impl MeshWorld {
     /// The mesh of a world of `n` nodes where `is_mesh[i]` says which are mesh points and
-    /// `blocked` lists the blocked links; with `spec.alm_retry`, paper 000's remedy at every
-    /// mesh point, starting from the channel's `retry_limit` (its timers are the caller's).
+    /// `blocked` lists the blocked links (paper 000's remedy is a cross-layer scheme,
+    /// `xlayer::alm_retry`).
     pub fn new(
         spec: &crate::spec::MeshSpec,
         is_mesh: &[bool],
         blocked: &[[u32; 2]],
         rngs: Vec<Stream>,
-        retry_limit: u32,
     ) -> MeshWorld {
         let n = is_mesh.len();
         let params = HwmpParams {
@@ -107,25 +103,7 @@ impl MeshWorld {
             links[a as usize][b as usize].block(&mut out);
             links[b as usize][a as usize].block(&mut out);
         }
-        let limit = retry_limit.clamp(1, 31) as u8;
-        let alm: Vec<_> = (0..n)
-            .map(|i| {
-                use crate::xlayer::alm_retry::{AlmRetry, TravelMap};
-                // A measured map from the spec, else Table III's normal case (the paper's).
-                let map = match &spec.alm_travel_us_per_metric {
-                    Some(v) => TravelMap { us_per_metric: std::array::from_fn(|r| v[r]) },
-                    None => TravelMap::table_iii_normal(),
-                };
-                (spec.alm_retry && is_mesh[i]).then(|| AlmRetry { limit, ..AlmRetry::linux(map) })
-            })
-            .collect();
-        let counters = alm
-            .iter()
-            .map(|a| MeshCounters {
-                retry_limits: a.as_ref().map(|a| vec![(SimTime::ZERO, a.limit)]).unwrap_or_default(),
-                ..MeshCounters::default()
-            })
-            .collect();
+        let counters = vec![MeshCounters::default(); n];
         MeshWorld {
             peering: PeeringParams::LINUX,
             metric_u64: spec.metric == "linux",
@@ -138,8 +116,6 @@ impl MeshWorld {
             established_at: vec![vec![None; n]; n],
             rng: rngs,
             counters,
-            alm,
-            alm_interval: crate::time::Dur((spec.alm_retry_interval_ms * 1e6).round() as u64),
             frames: Vec::new(),
             actions: Vec::new(),
             peer_actions: Vec::new(),
@@ -355,7 +331,6 @@ impl World {
                 mp.on_path_timer(other, now, &mut m.actions);
                 self.mesh_hwmp_actions(node, now);
             }
-            MeshTimer::AlmRetry => self.alm_retry_poll(node, now),
             MeshTimer::Preq => {
                 if m.preq_timer_at[node.idx()] != Some(now) {
                     return;
@@ -366,29 +341,6 @@ impl World {
                 self.mesh_hwmp_actions(node, now);
             }
         }
-    }
-
-    /// Paper 000's remedy at `node` (`xlayer::alm_retry`): read the path table as a user-space
-    /// daemon would (`iw dev mesh0 mpath dump`), estimate the diameter, step the retry limit and
-    /// set it toward every peer (`iw phy set retry short R long R`: the node's one limit); poll
-    /// again after the interval.
-    fn alm_retry_poll(&mut self, node: NodeId, now: SimTime) {
-        let paths = self.mesh_paths(node, now);
-        let m = self.mesh.as_mut().expect("a mesh");
-        let interval = m.alm_interval;
-        let Some(c) = m.alm[node.idx()].as_mut() else { return };
-        let before = c.limit;
-        let dia =
-            crate::xlayer::alm_retry::diameter_metric(paths.iter().map(|&(_, nh, metric, _)| (nh, metric)));
-        let limit = c.update(dia);
-        if limit != before {
-            m.counters[node.idx()].retry_limits.push((now, limit));
-            let limits = Some(crate::mac::retry::RetryLimits::both(u32::from(limit)));
-            for peer in 0..self.nodes.len() {
-                self.wifi.set_peer_retry_limits(node, NodeId(peer as u32), limits);
-            }
-        }
-        self.sched.at(now + interval, Event::Mesh { node, other: node, timer: MeshTimer::AlmRetry });
     }
 
     /// Route the data packet `id` at mesh point `node` toward its destination by HWMP:

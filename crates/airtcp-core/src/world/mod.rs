@@ -178,7 +178,7 @@ impl World {
         build::install_schemes(spec, &mut xlayer);
         cfg.beacon = build::beacons(spec, phy.standard, &mut sched);
         let wifi = build::wifi(spec, seed, cfg, macs, &medium, &xlayer);
-        let mesh = build::mesh(spec, seed, &mut sched);
+        let mesh = build::mesh(spec, seed, &xlayer, &mut sched);
         // Agents read per-peer SNR (radio model only; nothing is kept otherwise).
         let agent_rate = wifi.macs.iter().any(|m| matches!(m.rate, crate::mac::rate::RateAlgo::Agent(_)));
         xlayer.peer_snr = (medium.is_radio() && agent_rate).then(std::collections::HashMap::new);
@@ -273,6 +273,7 @@ impl World {
                 Event::Beacon(node) => self.on_beacon(node, now),
                 Event::BeaconGrant { node, gen } => self.on_beacon_grant(node, gen, now),
                 Event::Mesh { node, other, timer } => self.on_mesh_timer(node, other, timer, now),
+                Event::SchemeTimer { node, scheme } => self.on_scheme_timer(node, scheme, now),
             }
         }
     }

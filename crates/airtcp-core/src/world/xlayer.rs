@@ -2,6 +2,7 @@
 //! installed at its node, which act on the layers the world holds.
 
 use super::World;
+use crate::event::Event;
 use crate::ids::FlowId;
 use crate::ids::{NodeId, PacketId, TxId};
 use crate::mac::frame::{Frame, FrameKind};
@@ -14,6 +15,36 @@ use crate::xlayer::lnmac::Conn;
 use crate::xlayer::{MacEvent, Scheme};
 
 impl World {
+    /// A scheme's own timer at `node` fired ([`Event::SchemeTimer`]).
+    pub(crate) fn on_scheme_timer(&mut self, node: NodeId, scheme: u8, now: SimTime) {
+        if scheme == Scheme::AlmRetry as u8 {
+            self.alm_retry_poll(node, now);
+        }
+    }
+
+    /// Paper 000's remedy at `node` (`xlayer::alm_retry`): read the path table as a user-space
+    /// daemon would (`iw dev mesh0 mpath dump`), estimate the diameter, step the retry limit and
+    /// set it toward every peer (`iw phy set retry short R long R`: the node's one limit); poll
+    /// again after the interval.
+    fn alm_retry_poll(&mut self, node: NodeId, now: SimTime) {
+        let paths = self.mesh_paths(node, now);
+        let interval = self.xlayer.alm_interval;
+        let Some(c) = self.xlayer.alm[node.idx()].as_mut() else { return };
+        let before = c.limit;
+        let dia =
+            crate::xlayer::alm_retry::diameter_metric(paths.iter().map(|&(_, nh, metric, _)| (nh, metric)));
+        let limit = c.update(dia);
+        if limit != before {
+            let m = self.mesh.as_mut().expect("a mesh");
+            m.counters[node.idx()].retry_limits.push((now, limit));
+            let limits = Some(crate::mac::retry::RetryLimits::both(u32::from(limit)));
+            for peer in 0..self.nodes.len() {
+                self.wifi.set_peer_retry_limits(node, NodeId(peer as u32), limits);
+            }
+        }
+        self.sched.at(now + interval, Event::SchemeTimer { node, scheme: Scheme::AlmRetry as u8 });
+    }
+
     /// Dispatch `ev` to the schemes at its node (the caller checked that one wants it).
     pub(crate) fn on_mac_event(&mut self, ev: MacEvent, now: SimTime) {
         match ev {

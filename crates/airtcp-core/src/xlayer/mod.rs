@@ -49,6 +49,9 @@ pub enum Scheme {
     /// Paper 002's remedy: the Block-Ack retry limit of a station's TCP frames from its
     /// averaged data rate (`ba_retry`).
     BaRetry = 8,
+    /// Paper 000's remedy: a mesh point's retry limit from the path table's diameter, polled
+    /// on a timer (`alm_retry`).
+    AlmRetry = 16,
 }
 
 impl Scheme {
@@ -59,6 +62,7 @@ impl Scheme {
             Scheme::LnMac => 0, // it reads frames as they go on the air and arrive
             Scheme::ArfWindow => TX_DONE | RATE_CHANGED, // and reads frames
             Scheme::BaRetry => 0, // it acts as frames are queued
+            Scheme::AlmRetry => 0, // it acts on its own timer
         }
     }
 }
@@ -89,6 +93,10 @@ pub struct CrossLayer {
     /// node received addressed to it, per transmitter (`(receiver, transmitter)`); None
     /// without agents (nothing is kept).
     pub peer_snr: Option<std::collections::HashMap<(u32, u32), f32>>,
+    /// Paper 000's remedy per mesh point (None where it does not run), and how often it polls
+    /// the path table.
+    pub alm: Vec<Option<alm_retry::AlmRetry>>,
+    pub alm_interval: crate::time::Dur,
 }
 
 impl CrossLayer {
@@ -103,6 +111,8 @@ impl CrossLayer {
             arf: vec![None; nodes],
             ba_retry: vec![Default::default(); nodes],
             peer_snr: None,
+            alm: vec![None; nodes],
+            alm_interval: crate::time::Dur::ZERO,
         }
     }
 
