@@ -199,6 +199,9 @@ impl World {
         let src = t.frame.src;
         self.wifi.own_tx_end(src, &t.frame, &mut self.sched, now);
         let mut dst_outcome = t.dst_outcome;
+        let rx = RxKind::of(&t.frame, self.wifi.cfg.ampdu.is_some(), self.mesh.is_some());
+        let taps =
+            self.traces.receptions.is_some() || self.xlayer.reads_frames || self.xlayer.peer_snr.is_some();
         for k in 0..self.medium.receiver_count(id, src) {
             let j = self.medium.receiver(id, src, k);
             let Some(outcome) = self.medium.take_reception(j, id, now) else {
@@ -207,8 +210,8 @@ impl World {
             if j == t.frame.dst {
                 dst_outcome = outcome;
             }
-            self.tap_reception(j, id, &t.frame, outcome, t.start, now);
-            self.mac_reception(j, &t.frame, outcome, t.start, now);
+            self.tap_reception(taps, j, id, &t.frame, outcome, t.start, now);
+            self.mac_reception(rx, j, &t.frame, outcome, t.start, now);
         }
         self.tx_end_release(id, &t.frame, dst_outcome, now);
         self.tap_tx_end(&t.frame, t.start, dst_outcome, now);
@@ -216,9 +219,12 @@ impl World {
 
     /// Tap, a reception decided: what reads the frame at receiver `j` before its MAC does
     /// (an agent's SNR, LN-MAC's check, the receptions trace, paper 003's meter, the capture).
-    #[inline]
+    /// `any`: some observer other than the capture is on (the one test a plain run pays).
+    #[allow(clippy::too_many_arguments)] // the reception, as the loop holds it
+    #[inline(always)]
     fn tap_reception(
         &mut self,
+        any: bool,
         j: NodeId,
         id: TxId,
         frame: &Frame,
@@ -226,6 +232,17 @@ impl World {
         start: SimTime,
         now: SimTime,
     ) {
+        if any {
+            self.tap_observers(j, id, frame, outcome, now);
+        }
+        if outcome == Outcome::Ok {
+            self.capture_wlan(start, j, true, frame); // ns-3 MonitorSnifferRx, rx start
+        }
+    }
+
+    /// The observers of [`World::tap_reception`] other than the capture, in their order.
+    #[inline(never)]
+    fn tap_observers(&mut self, j: NodeId, id: TxId, frame: &Frame, outcome: Outcome, now: SimTime) {
         let ok = outcome == Outcome::Ok;
         if j == frame.dst {
             if let Some(m) = self.xlayer.peer_snr.as_mut() {
@@ -242,30 +259,32 @@ impl World {
         if ok && self.xlayer.reads_frames {
             self.arf_heard(j, frame, now); // paper 003: what a station overhears counts
         }
-        if ok {
-            self.capture_wlan(start, j, true, frame); // ns-3 MonitorSnifferRx, rx start
-        }
     }
 
-    /// The MAC of `j` receives `frame` with `outcome`, and its indications are drained.
-    #[inline]
-    fn mac_reception(&mut self, j: NodeId, frame: &Frame, outcome: Outcome, start: SimTime, now: SimTime) {
+    /// The MAC of `j` receives `frame` with `outcome` (`rx`: how, decided once per
+    /// transmission), and its indications are drained.
+    #[inline(always)]
+    fn mac_reception(
+        &mut self,
+        rx: RxKind,
+        j: NodeId,
+        frame: &Frame,
+        outcome: Outcome,
+        start: SimTime,
+        now: SimTime,
+    ) {
         match outcome {
             Outcome::Ok => {
-                // An A-MPDU's addressee decides its subframes one by one; under Block Ack a
-                // single MPDU sent unaggregated goes to the recipient's scoreboard too.
-                let under_ba =
-                    frame.subframes > 0 || (frame.kind == FrameKind::Data && self.wifi.cfg.ampdu.is_some());
-                if under_ba && j == frame.dst {
+                if j == rx.ampdu_dst {
                     self.rx_ampdu(j, frame, start, now);
                 } else {
                     self.wifi.rx_ok(j, frame, &mut self.sched, now);
-                    if frame.kind == FrameKind::Action && frame.dst == NodeId::BROADCAST {
+                    if rx.group_action {
                         self.wifi.rx_group(j, frame);
                     }
                 }
                 self.drain_mac(now);
-                if frame.kind == FrameKind::Beacon && self.mesh.is_some() {
+                if rx.mesh_beacon {
                     self.mesh_beacon(j, frame.src, now); // the mesh's management plane
                 }
             }
@@ -525,5 +544,29 @@ impl World {
         }
         debug_assert_eq!(self.wifi.ind.len(), n, "an indication made while draining");
         self.wifi.ind.clear();
+    }
+}
+
+/// How the receivers' MACs take a frame, decided once per transmission.
+#[derive(Clone, Copy)]
+struct RxKind {
+    /// The addressee decides the frame's MPDUs one by one (an A-MPDU, or under Block Ack a
+    /// single MPDU sent unaggregated); [`NodeId::BROADCAST`] (no receiver) otherwise.
+    ampdu_dst: NodeId,
+    /// A group-addressed Action frame: each receiver hands it up.
+    group_action: bool,
+    /// A Beacon in a mesh: the mesh's management plane hears it too.
+    mesh_beacon: bool,
+}
+
+impl RxKind {
+    #[inline(always)]
+    fn of(frame: &Frame, ampdu: bool, mesh: bool) -> RxKind {
+        let under_ba = frame.subframes > 0 || (frame.kind == FrameKind::Data && ampdu);
+        RxKind {
+            ampdu_dst: if under_ba { frame.dst } else { NodeId::BROADCAST },
+            group_action: frame.kind == FrameKind::Action && frame.dst == NodeId::BROADCAST,
+            mesh_beacon: frame.kind == FrameKind::Beacon && mesh,
+        }
     }
 }
