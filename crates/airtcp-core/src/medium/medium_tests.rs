@@ -78,7 +78,7 @@ fn spec(channel: Value, nodes: &[(&str, [f64; 3], Option<f64>)]) -> WorldSpec {
 
 fn build(s: &WorldSpec) -> Medium {
     let rngs = (0..s.nodes.len()).map(|i| Stream::derive(SEED, i as u64, Purpose::RxError)).collect();
-    Medium::build(s, Standard::A, SEED, rngs, 24)
+    Medium::build(&s.channel, &s.nodes, Standard::A, SEED, rngs, 24)
 }
 
 /// Range model: nodes on the x axis, rx 40 m, cs 50 m, `error` and preamble detection as given.

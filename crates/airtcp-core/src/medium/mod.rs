@@ -27,7 +27,7 @@ use crate::mac::frame::{Frame, FrameKind};
 use crate::mac::Cca;
 use crate::phy::Standard;
 use crate::rng::Stream;
-use crate::spec::{ChannelSpec, ErrorSpec, NodeSpec, WorldSpec};
+use crate::spec::{ChannelSpec, ErrorSpec, NodeSpec};
 use crate::time::{Dur, SimTime};
 
 /// What became of a frame at one receiver.
@@ -223,33 +223,31 @@ pub fn distance(a: [f64; 3], b: [f64; 3]) -> f64 {
 }
 
 impl Medium {
-    /// The medium of `spec`'s nodes in the run seeded `seed`; `rx_rngs[i]` draws node i's
-    /// frame errors.
+    /// The medium of the channel section `c` over `nodes` in the run seeded `seed`;
+    /// `rx_rngs[i]` draws node i's frame errors.
     pub fn build(
-        spec: &WorldSpec,
+        c: &ChannelSpec,
+        nodes: &[NodeSpec],
         standard: Standard,
         seed: u64,
         rx_rngs: Vec<Stream>,
         data_header_bytes: u32,
     ) -> Medium {
-        let n = spec.nodes.len();
+        let n = nodes.len();
         let mut rx = BitMatrix::new(n);
         let mut cs = BitMatrix::new(n);
-        let c = &spec.channel;
         for i in 0..n {
             for j in 0..n {
-                if i == j || !spec.nodes[i].wifi || !spec.nodes[j].wifi {
+                if i == j || !nodes[i].wifi || !nodes[j].wifi {
                     continue;
                 }
-                let (r, s) = reach(c, standard, &spec.nodes, i, j);
+                let (r, s) = reach(c, standard, nodes, i, j);
                 rx.set(i, j, r);
                 cs.set(i, j, s);
             }
         }
-        let snr = c
-            .radio
-            .as_ref()
-            .map(|r| Box::new(snr::Snr::new(r, standard, &spec.nodes, seed, data_header_bytes)));
+        let snr =
+            c.radio.as_ref().map(|r| Box::new(snr::Snr::new(r, standard, nodes, seed, data_header_bytes)));
         // The range model's fixed listener lists (the radio model finds them frame by frame),
         // one per distinct closed neighbourhood. Under the radio model (sensing decided frame
         // by frame, from the mean link budget here) they only group the contention domains.

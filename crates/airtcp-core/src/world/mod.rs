@@ -172,7 +172,8 @@ impl World {
         let (mut nodes, macs, rx_rngs) = build::nodes_and_macs(spec, seed, &phy, &cfg)?;
         install_routes(spec, &mut nodes)?;
         let links = build::wired_links(spec, seed, &mut nodes);
-        let medium = Medium::build(spec, phy.standard, seed, rx_rngs, cfg.data_header_bytes);
+        let medium =
+            Medium::build(&spec.channel, &spec.nodes, phy.standard, seed, rx_rngs, cfg.data_header_bytes);
         let mut sched = Scheduler::new();
         let (flows, tcps, claps) = build::flows(spec, seed, &mut nodes, &mut xlayer, &cfg, &mut sched)?;
         build::install_schemes(spec, &mut xlayer);
