@@ -217,17 +217,28 @@ def _version() -> str:
     return __version__
 
 
-def stored_runs(root: Path, knobs: Sequence[str], only: set[str] | None = None) -> pd.DataFrame:
-    """The runs stored in ``root`` (of the run hashes ``only``, if given): ``run_hash``,
-    ``replication``, ``summary_json`` and each configuration key of ``knobs`` as a column;
-    a failed run is an error (the analysis never averages over a hole)."""
+def stored_runs(
+    root: Path,
+    knobs: Sequence[str],
+    only: set[str] | None = None,
+    names: Sequence[str] | None = None,
+) -> pd.DataFrame:
+    """The runs stored in ``root`` (of the run hashes ``only``, and of the configuration names
+    ``names``, if given): ``run_hash``, ``replication``, ``params`` (the sweep's values, JSON),
+    ``summary_json`` and each configuration key of ``knobs`` (and ``name`` with ``names``) as a
+    column; a failed run is an error (the analysis never averages over a hole)."""
     from airtcp import store
 
     con = store.connect(root)
     try:
-        cols = ", ".join(f'"config.{k}" AS "{k}"' for k in knobs)
+        keys = [*knobs, *(["name"] if names is not None and "name" not in knobs else [])]
+        cols = "".join(f', "config.{k}" AS "{k}"' for k in keys)
+        where = ""
+        if names is not None:
+            listed = ", ".join("'" + n.replace("'", "''") + "'" for n in names)
+            where = f' WHERE "config.name" IN ({listed})'
         runs = con.execute(
-            f"SELECT run_hash, replication, summary_json, error, {cols} FROM runs"
+            f"SELECT run_hash, replication, params, summary_json, error{cols} FROM runs{where}"
         ).df()
     finally:
         con.close()

@@ -582,6 +582,13 @@ def _exact(x: float, method: str) -> cl.Estimate:
     return cl.Estimate(x, x, x, 1, method)
 
 
+def _share(part: np.ndarray, whole: np.ndarray) -> cl.Estimate:
+    """sum(part) / sum(whole) over runs paired by position (a share of events pooled over the
+    runs), with the paired BCa interval of the ratio of means."""
+    r = cl.paired_ratio(part, whole)  # the relative change: the ratio - 1
+    return cl.Estimate(r.point + 1, r.low + 1, r.high + 1, r.n, r.method)
+
+
 def _boot_gap(
     a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray], seed: int
 ) -> cl.Estimate:
@@ -622,8 +629,7 @@ def _more_claims(t: pd.DataFrame, available_bps: float, clap: pd.DataFrame | Non
         cl.Within(6.0, COUNT_TOLERANCE), e, plain(e, 1),
         "The paper's count is one run's; ours is the mean over the replications.",
     ))  # fmt: skip
-    share = cl.paired_ratio(col("reno", 1000, "deadlocks"), col("reno", 1000, "timeouts_all"))
-    share = cl.Estimate(share.point + 1, share.low + 1, share.high + 1, share.n, share.method)
+    share = _share(col("reno", 1000, "deadlocks"), col("reno", 1000, "timeouts_all"))
     out.append(_judged(
         "I, IV", "Share of Reno's timeouts that end a deadlock after fast recovery, minRTO 1 s",
         '"most of the inactivity durations result from deadlocks"', cl.Direction(+1, 0.5),
@@ -708,8 +714,7 @@ def _more_claims(t: pd.DataFrame, available_bps: float, clap: pd.DataFrame | Non
     lost = col("newreno", 1000, "deadlocks_lost_rtx")
     dead = col("newreno", 1000, "deadlocks")
     if dead.sum() > 0:
-        f = cl.paired_ratio(lost, dead)
-        f = cl.Estimate(f.point + 1, f.low + 1, f.high + 1, f.n, f.method)
+        f = _share(lost, dead)
         out.append(_judged(
             "IV, Insight II, Fig. 9", "Share of NewReno's deadlocks whose recovery lost a "
             "retransmission, minRTO 1 s",

@@ -368,19 +368,7 @@ def _measures(s: dict[str, Any]) -> dict[str, Any]:
 def cause_table(root: Path, only: set[str] | None = None) -> pd.DataFrame:
     """One row per run of the two cause sweeps (of the run hashes ``only``, if given): arm
     ("rate", "mpdu"), scheme, position, replication and the measures."""
-    con = store.connect(root)
-    try:
-        runs = con.execute(
-            'SELECT run_hash, replication, params, summary_json, error, "config.name" AS name '
-            "FROM runs WHERE \"config.name\" IN ('paper-002-cause-rate', 'paper-002-cause-mpdu')"
-        ).df()
-    finally:
-        con.close()
-    if only is not None:
-        runs = runs[runs["run_hash"].isin(only)]
-    failed = runs[runs["error"].notna()]
-    if len(failed):
-        raise RuntimeError(f"{len(failed)} runs failed, e.g. {failed['error'].iloc[0]}")
+    runs = stored_runs(root, (), only, names=("paper-002-cause-rate", "paper-002-cause-mpdu"))
     rows = []
     for r in runs.itertuples():
         knobs = json.loads(r.params)
