@@ -457,7 +457,7 @@ impl Summary {
             .iter()
             .enumerate()
             .map(|(i, n)| {
-                let c: MacCounters = world.wifi.macs[i].counters;
+                let c: MacCounters = *world.wifi.counters(crate::ids::NodeId(i as u32));
                 let (busy_ns, tx_ns) =
                     world.medium.measured_ns(crate::ids::NodeId(i as u32), world.period.end);
                 let a = crate::net::ipv4_address(crate::ids::NodeId(i as u32));
@@ -498,7 +498,9 @@ impl Summary {
                 }
             })
             .collect();
-        let sum = |f: fn(&MacCounters) -> u64| world.wifi.macs.iter().map(|m| f(&m.counters)).sum::<u64>();
+        let sum = |f: fn(&MacCounters) -> u64| {
+            (0..world.wifi.len()).map(|i| f(world.wifi.counters(crate::ids::NodeId(i as u32)))).sum::<u64>()
+        };
         let attempts = sum(|c| c.attempts);
         let collisions = sum(|c| c.collisions);
         let accesses = sum(|c| c.accesses);

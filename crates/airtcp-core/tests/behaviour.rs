@@ -2,6 +2,7 @@
 //! computed by hand in the comment beside it, from the clause or closed form it names.
 
 mod common;
+use airtcp_core::ids::NodeId;
 use common::*;
 use serde_json::json;
 
@@ -349,7 +350,7 @@ fn the_warm_up_changes_the_reports_never_the_run_nor_the_control_meters() {
     for i in 0..4 {
         let n = NodeId(i);
         // The simulation and every control meter are the same: the warm-up only measures.
-        assert_eq!(cold.wifi.macs[i as usize].peers, warm.wifi.macs[i as usize].peers);
+        assert_eq!(cold.wifi.peers(NodeId(i)), warm.wifi.peers(NodeId(i)));
         assert_eq!(cold.medium.busy_ns_now(n, end), warm.medium.busy_ns_now(n, end));
         // The report splits at 0.7 s: what the warm run measured is the whole run's busy time
         // minus the busy time up to 0.7 s (an open busy period counted from 0.7 s on).
@@ -365,8 +366,9 @@ fn the_warm_up_changes_the_reports_never_the_run_nor_the_control_meters() {
             r.busy_at_start_ns
         );
     }
-    let attempts =
-        |w: &airtcp_core::world::World| w.wifi.macs.iter().map(|m| m.counters.attempts).sum::<u64>();
+    let attempts = |w: &airtcp_core::world::World| {
+        (0..w.wifi.len()).map(|i| w.wifi.counters(NodeId(i as u32)).attempts).sum::<u64>()
+    };
     assert!(attempts(&warm) < attempts(&cold));
     assert_eq!(cold.sched.popped(), warm.sched.popped(), "the same events");
 }
@@ -407,7 +409,7 @@ fn arf_climbs_to_the_top_mode_of_a_clean_channel_and_costs_little() {
         let spec: airtcp_core::WorldSpec = serde_json::from_value(spec).unwrap();
         let mut w = airtcp_core::world::World::build(&spec, 3).unwrap();
         w.run();
-        let mode = w.wifi.macs[1].peers[0].mode;
+        let mode = w.wifi.peers(NodeId(1))[0].mode;
         (airtcp_core::summary::Summary::of(&w).totals.goodput_bps, mode.name())
     };
     let (constant, _) = run("constant");
@@ -498,8 +500,8 @@ fn a_node_may_run_its_own_rate_control() {
     let spec_ok: airtcp_core::WorldSpec = serde_json::from_value(spec.clone()).unwrap();
     let mut w = airtcp_core::world::World::build(&spec_ok, 1).unwrap();
     w.run();
-    assert_eq!(w.wifi.macs[1].peers[0].mode.name(), "OfdmRate54Mbps");
-    assert_eq!(w.wifi.macs[0].peers[1].mode.name(), "OfdmRate6Mbps");
+    assert_eq!(w.wifi.peers(NodeId(1))[0].mode.name(), "OfdmRate54Mbps");
+    assert_eq!(w.wifi.peers(NodeId(0))[1].mode.name(), "OfdmRate6Mbps");
     spec["nodes"][1]["rate_control"] = json!("samplerate");
     let bad: airtcp_core::WorldSpec = serde_json::from_value(spec).unwrap();
     let e = airtcp_core::world::World::build(&bad, 1).err().expect("refused").0;

@@ -653,7 +653,7 @@ impl Mac {
 /// `rx`.
 pub struct Wifi {
     pub cfg: WifiConfig,
-    pub macs: Vec<Mac>,
+    pub(in crate::mac) macs: Vec<Mac>,
     /// Rate-control states too large for the station table.
     pub rate_arena: rate::RateArena,
     /// Results for the world, drained (and cleared) right after each handler call; the
@@ -677,6 +677,85 @@ pub struct Wifi {
     pub trace_mpdus: bool,
     /// Groups of stations whose grants share one scheduler event ([`contention::Domains`]).
     pub domains: contention::Domains,
+}
+
+/// What the layers above may read from the MACs and tell them, the one door to their state
+/// (issue 32: no MAC field is reached from outside `mac/`).
+impl Wifi {
+    /// How many MACs (one per node).
+    pub fn len(&self) -> usize {
+        self.macs.len()
+    }
+
+    /// Whether there are no MACs.
+    pub fn is_empty(&self) -> bool {
+        self.macs.is_empty()
+    }
+
+    /// `node`'s report counters.
+    pub fn counters(&self, node: NodeId) -> &MacCounters {
+        &self.macs[node.idx()].counters
+    }
+
+    /// Packets dropped in `node`'s interface tier: at a full qdisc or pushed out of the
+    /// intermediate queues (`qdisc`), and by CoDel (`codel`); counted with the MAC's.
+    pub fn count_iface_drops(&mut self, node: NodeId, qdisc: u64, codel: u64) {
+        let c = &mut self.macs[node.idx()].counters;
+        c.drops_qdisc += qdisc;
+        c.drops_codel += codel;
+    }
+
+    /// `node` sent an LN-MAC notification (paper 004).
+    pub fn count_lnmac_notification(&mut self, node: NodeId) {
+        self.macs[node.idx()].counters.lnmac_notifications += 1;
+    }
+
+    /// `node`'s station table (every peer, read).
+    pub fn peers(&self, node: NodeId) -> &station::PeerTable {
+        &self.macs[node.idx()].peers
+    }
+
+    /// `node`'s link statistics toward `peer`.
+    pub fn link(&self, node: NodeId, peer: NodeId) -> &station::LinkStats {
+        &self.macs[node.idx()].peers[peer.idx()].link
+    }
+
+    /// `node`'s link statistics toward `peer`, to change (the mesh's link state, `link_broken`).
+    pub fn link_mut(&mut self, node: NodeId, peer: NodeId) -> &mut station::LinkStats {
+        &mut self.macs[node.idx()].peers[peer.idx()].link
+    }
+
+    /// The mode of `node`'s first attempts toward `peer` as rate control last chose it.
+    pub fn first_mode(&self, node: NodeId, peer: NodeId) -> crate::phy::ModeId {
+        self.macs[node.idx()].peers[peer.idx()].first_mode
+    }
+
+    /// `src`'s last frame was lost to a collision at its addressee (`collided`), or not: the
+    /// failure counters tell the two apart.
+    pub fn set_collided(&mut self, src: NodeId, collided: bool) {
+        self.macs[src.idx()].last_outcome_collision = collided;
+    }
+
+    /// When `node`'s queue `ac` last became ready to contend, and the backoff slots it drew.
+    pub fn granted(&self, node: NodeId, ac: usize) -> (SimTime, u32) {
+        self.macs[node.idx()].txops[ac].granted
+    }
+
+    /// The bitmap of the BlockAck `node` last sent.
+    pub fn block_ack_bitmap(&self, node: NodeId) -> u64 {
+        self.macs[node.idx()].block_ack_bitmap
+    }
+
+    /// `node`'s rate-control algorithm.
+    pub fn rate_algo(&self, node: NodeId) -> Option<&rate::RateAlgo> {
+        self.macs.get(node.idx()).map(|m| &m.rate)
+    }
+
+    /// An agent sets the mode of `node`'s data frames to `peer` (`rate_control = "agent"`).
+    pub fn set_agent_mode(&mut self, node: NodeId, peer: NodeId, mode: crate::phy::ModeId) {
+        let mac = &mut self.macs[node.idx()];
+        mac.rate.set_agent_mode(&mut mac.peers[peer.idx()].rate, &mut self.rate_arena, mode);
+    }
 }
 
 impl Wifi {

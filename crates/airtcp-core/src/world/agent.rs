@@ -55,7 +55,7 @@ impl World {
     /// The modes an agent may set for `node`'s peers (`rate_control = "agent"`), lowest first;
     /// `None` if the node's rate control is another one.
     pub fn agent_modes(&self, node: NodeId) -> Option<&'static [ModeId]> {
-        match self.wifi.macs.get(node.idx())?.rate {
+        match self.wifi.rate_algo(node)? {
             RateAlgo::Agent(a) => Some(a.ladder),
             _ => None,
         }
@@ -73,18 +73,16 @@ impl World {
         let mode = *ladder
             .get(index)
             .ok_or_else(|| format!("mode index: {index} (allowed: 0..{})", ladder.len() - 1))?;
-        let mac = &mut self.wifi.macs[node.idx()];
-        mac.rate.set_agent_mode(&mut mac.peers[peer.idx()].rate, &mut self.wifi.rate_arena, mode);
+        self.wifi.set_agent_mode(node, peer, mode);
         Ok(())
     }
 
     /// `node`'s data-frame counters toward `peer`.
     pub fn link_view(&self, node: NodeId, peer: NodeId) -> Option<LinkView> {
-        let mac = self.wifi.macs.get(node.idx())?;
-        if peer.idx() >= self.nodes.len() {
+        if node.idx() >= self.wifi.len() || peer.idx() >= self.nodes.len() {
             return None;
         }
-        let l = &mac.peers[peer.idx()].link;
+        let l = self.wifi.link(node, peer);
         Some(LinkView {
             attempts: l.attempts,
             mpdus_sent: l.mpdus_sent,

@@ -88,7 +88,7 @@ impl World {
         };
         let header = self.wifi.cfg.data_header_bytes;
         let (four, mesh) = (header >= 30, header == MESH_DATA_HEADER_BYTES);
-        let bitmap = self.wifi.macs[frame.src.idx()].block_ack_bitmap;
+        let bitmap = self.wifi.block_ack_bitmap(frame.src);
         mac_header_mesh(buf, frame, self.wifi.cfg.qos, ds, four, mesh, bitmap);
         if frame.kind == FrameKind::Beacon {
             let cfg = &self.wifi.cfg;

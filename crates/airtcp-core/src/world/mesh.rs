@@ -167,7 +167,7 @@ impl World {
 
     /// The Airtime Link Metric of `node`'s link to `peer` (`airtime_link_metric_get`).
     pub fn mesh_link_metric(&self, node: NodeId, peer: NodeId) -> u32 {
-        let link = &self.wifi.macs[node.idx()].peers[peer.idx()].link;
+        let link = self.wifi.link(node, peer);
         let mode = link.last_tx_mode.unwrap_or(self.wifi.cfg.standard.modes()[0]);
         // cfg80211_calculate_bitrate: 100 kbit/s units.
         let rate = mode.rate_kbps() / 100;
@@ -474,7 +474,7 @@ impl World {
             return;
         }
         for peer in 0..self.nodes.len() {
-            let link = &mut self.wifi.macs[node.idx()].peers[peer].link;
+            let link = self.wifi.link_mut(node, NodeId(peer as u32));
             if !std::mem::take(&mut link.link_broken) {
                 continue;
             }

@@ -181,7 +181,8 @@ impl World {
         let wifi = build::wifi(spec, seed, cfg, macs, &medium, &xlayer);
         let mesh = build::mesh(spec, seed, &xlayer, &mut sched);
         // Agents read per-peer SNR (radio model only; nothing is kept otherwise).
-        let agent_rate = wifi.macs.iter().any(|m| matches!(m.rate, crate::mac::rate::RateAlgo::Agent(_)));
+        let agent_rate = (0..wifi.len())
+            .any(|i| matches!(wifi.rate_algo(NodeId(i as u32)), Some(crate::mac::rate::RateAlgo::Agent(_))));
         xlayer.peer_snr = (medium.is_radio() && agent_rate).then(std::collections::HashMap::new);
         Ok(World {
             sched,

@@ -51,14 +51,14 @@ impl World {
             }
             Enqueued::InQdisc => true,
             Enqueued::QdiscFull => {
-                self.wifi.macs[node.idx()].counters.drops_qdisc += 1;
+                self.wifi.count_iface_drops(node, 1, 0);
                 self.drop_packet(id);
                 false
             }
             Enqueued::InTxq => {
                 let mut dropped = std::mem::take(&mut self.ifaces.scratch);
                 let lost_self = dropped.contains(&id);
-                self.wifi.macs[node.idx()].counters.drops_qdisc += dropped.len() as u64;
+                self.wifi.count_iface_drops(node, dropped.len() as u64, 0);
                 for d in dropped.drain(..) {
                     self.drop_packet(d);
                 }
@@ -92,14 +92,14 @@ impl World {
         let mut dropped = std::mem::take(&mut self.ifaces.scratch);
         for ac in 0..crate::mac::AC_COUNT {
             while self.wifi.has_room(node, ac) {
-                let (packets, macs) = (&self.packets, &self.wifi.macs);
+                let (packets, wifi) = (&self.packets, &self.wifi);
                 let Some((id, peer)) = self.ifaces.dequeue(
                     node,
                     ac,
                     now,
                     &mut dropped,
                     |id| packets.get(id).ip_bytes,
-                    |peer| macs[node.idx()].peers[peer.idx()].first_mode.rate_kbps(),
+                    |peer| wifi.first_mode(node, peer).rate_kbps(),
                 ) else {
                     break;
                 };
@@ -109,7 +109,7 @@ impl World {
                 }
             }
         }
-        self.wifi.macs[node.idx()].counters.drops_codel += dropped.len() as u64;
+        self.wifi.count_iface_drops(node, 0, dropped.len() as u64);
         for id in dropped.drain(..) {
             self.drop_packet(id);
         }
@@ -121,8 +121,8 @@ impl World {
     #[inline]
     fn iface_done(&mut self, node: NodeId, packet: PacketId) {
         let ac = self.packets.get(packet).ac as usize;
-        let peers = &self.wifi.macs[node.idx()].peers;
-        self.ifaces.done(node, packet, ac, |peer| peers[peer.idx()].link.airtime_ns);
+        let wifi = &self.wifi;
+        self.ifaces.done(node, packet, ac, |peer| wifi.link(node, peer).airtime_ns);
     }
 
     /// Let `node` contend if its medium is idle.
@@ -330,7 +330,7 @@ impl World {
             // A loss the addressee saw overlapped by another signal counts as a collision.
             let interfered = self.medium.transmission(id).interfered;
             let collided = dst_outcome == Outcome::Collision || (dst_outcome != Outcome::Ok && interfered);
-            self.wifi.macs[src.idx()].last_outcome_collision = collided;
+            self.wifi.set_collided(src, collided);
         }
         let (wifi, sched) = (&mut self.wifi, &mut self.sched);
         self.medium.release(id, now, responder, |j, cca| wifi.medium_idle(j, cca, sched, now));
@@ -395,7 +395,7 @@ impl World {
         let packet = frame.packet.map(|id| self.packets.get(id)).filter(|p| p.flow != crate::net::NO_FLOW);
         let (ready, slots) = match frame.kind {
             FrameKind::Data | FrameKind::Rts | FrameKind::Action => {
-                let (ready, slots) = self.wifi.macs[frame.src.idx()].txops[usize::from(frame.ac)].granted;
+                let (ready, slots) = self.wifi.granted(frame.src, usize::from(frame.ac));
                 (ready.min(start), slots)
             }
             // A response: SIFS, no backoff (a BlockAckReq contends, but carries no frame's

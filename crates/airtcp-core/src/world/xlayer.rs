@@ -119,7 +119,7 @@ impl World {
         let ip_bytes = crate::tcp::conn::TCP_IP_HEADER_BYTES + crate::tcp::conn::CDO_OPTION_BYTES;
         let packet =
             Packet { tcp: Some(note), ..Packet::new(p.flow, 0, p.src, p.dst, ip_bytes, 0, now, p.ac) };
-        self.wifi.macs[node.idx()].counters.lnmac_notifications += 1;
+        self.wifi.count_lnmac_notification(node);
         self.send_new(node, packet, now);
     }
 
@@ -128,8 +128,7 @@ impl World {
     /// choice for a first attempt, `Station::first_mode`), and the frame's Block-Ack retry limit follows (III-B, III-C).
     #[inline(never)]
     pub(crate) fn ba_retry_request(&mut self, node: NodeId, peer: NodeId, packet: crate::ids::PacketId) {
-        let actual_mbps =
-            f64::from(self.wifi.macs[node.idx()].peers[peer.idx()].first_mode.rate_kbps()) / 1000.0;
+        let actual_mbps = f64::from(self.wifi.first_mode(node, peer).rate_kbps()) / 1000.0;
         let limit = self.xlayer.ba_retry[node.idx()].request(actual_mbps);
         self.wifi.set_frame_retry_limit(node, packet, Some(limit));
     }
