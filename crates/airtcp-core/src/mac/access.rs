@@ -4,7 +4,7 @@
 //! the medium turns busy first.
 
 use super::backoff::{grant_time, slots_consumed};
-use super::frame::{Frame, FrameKind};
+use super::frame::{Carried, Frame, FrameKind};
 use super::{Cca, Queued, Wifi, AC_COUNT};
 use crate::engine::Scheduler;
 use crate::event::Event;
@@ -176,20 +176,16 @@ impl Wifi {
         mac.beacon_pending = false;
         let seq = mac.next_seq;
         mac.next_seq = (mac.next_seq + 1) % 4096;
-        Some(Frame {
-            kind: FrameKind::Beacon,
-            src: node,
-            dst: NodeId::BROADCAST,
-            bytes: beacon.bytes,
-            txv: beacon.txv,
-            nav: crate::time::Dur::ZERO, // 9.2.4.2: group-addressed, Duration 0
-            packet: None,
-            seq,
-            retry: false,
-            ac: 3,
-            upper_bytes: 0,
-            subframes: 0,
-        })
+        let c = Carried { packet: None, seq, retry: false, ac: 3 };
+        // 9.2.4.2: group-addressed, Duration 0.
+        Some(Frame::mpdu(
+            FrameKind::Beacon,
+            (node, NodeId::BROADCAST),
+            beacon.bytes,
+            beacon.txv,
+            crate::time::Dur::ZERO,
+            c,
+        ))
     }
 
     /// The medium turns busy for `node`: freeze every running countdown.

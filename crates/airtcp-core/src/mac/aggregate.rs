@@ -15,7 +15,7 @@
 //! answered by an ACK (Table 9-6), scored by the recipient all the same (10.25.6.3).
 
 use super::backoff::next_cw;
-use super::frame::{mpdu_bytes, Frame, FrameKind, RTS_BYTES};
+use super::frame::{mpdu_bytes, Carried, Frame, FrameKind};
 use super::ht::ampdu::len_with;
 use super::ht::blockack::{fate, Fate, Recipient, BLOCK_ACK_BYTES, BLOCK_ACK_REQ_BYTES, WINDOW};
 use super::ht::seq::distance;
@@ -93,16 +93,8 @@ impl Wifi {
             // SIFS and the BlockAck or ACK) and two more SIFS.
             mac.exchange = Exchange::TxRts { ac: ac as u8 };
             mac.counters.rts_attempts += 1;
-            return Some(Frame {
-                kind: FrameKind::Rts,
-                bytes: RTS_BYTES,
-                txv: w.control_txv,
-                nav: w.timing.sifs.times(2) + w.cts_duration + data.txv.duration(data.bytes) + data.nav,
-                packet: None,
-                retry: false,
-                subframes: 0,
-                ..data
-            });
+            let nav = w.timing.sifs.times(2) + w.cts_duration + data.txv.duration(data.bytes) + data.nav;
+            return Some(Frame::rts_for(&data, w.control_txv, nav));
         }
         mac.exchange = Exchange::TxData { ac: ac as u8 };
         mac.txops[ac].data_sent = true;
@@ -202,39 +194,30 @@ impl Wifi {
         if agg.n == 1 && txop.mode.class() != ModClass::Ht {
             // Not an HT PPDU, so no A-MPDU (10.12): the MPDU alone, acknowledged by an ACK.
             let w = &self.cfg;
-            return Some(Frame {
-                kind: FrameKind::Data,
-                src: node,
-                dst: agg.peer,
-                bytes: mpdu_bytes(first.ip_bytes, w.data_header_bytes),
-                txv: TxVector { mode: txop.mode, ..w.data_txv },
-                nav: w.timing.sifs + w.ack_duration_for(txop.mode), // 10.3.2.5
+            // Retry: counted as it goes on the air (`count_ampdu_sent`).
+            let c = Carried {
                 packet: Some(first.packet),
                 seq: first.seq,
-                retry: first.tx_count > 0, // counted as it goes on the air (`count_ampdu_sent`)
+                retry: first.tx_count > 0,
                 ac: ac as u8,
-                upper_bytes: 0,
-                subframes: 0,
-            });
+            };
+            return Some(Frame::mpdu(
+                FrameKind::Data,
+                (node, agg.peer),
+                mpdu_bytes(first.ip_bytes, w.data_header_bytes),
+                TxVector { mode: txop.mode, ..w.data_txv },
+                w.timing.sifs + w.ack_duration_for(txop.mode), // 10.3.2.5
+                c,
+            ));
         }
         // The PPDU's own flag: some MPDU in it is a retransmission (each subframe's Retry
         // bit is its own, [`Subframe::retry`]).
         let retried = agg.attempts > 0 || first.sw_retries > 0 || mpdus.any(|q| q.sw_retries > 0);
         let ba_air = self.cfg.ack_txv(txop.mode).duration(BLOCK_ACK_BYTES);
-        Some(Frame {
-            kind: FrameKind::Data,
-            src: node,
-            dst: agg.peer,
-            bytes: agg.bytes,
-            txv: TxVector { mode: txop.mode, ..self.cfg.data_txv },
-            nav: self.cfg.timing.sifs + ba_air, // 10.3.2.5 (the BlockAck's airtime)
-            packet: Some(first.packet),
-            seq: first.seq,
-            retry: retried,
-            ac: ac as u8,
-            upper_bytes: 0,
-            subframes: agg.n,
-        })
+        let c = Carried { packet: Some(first.packet), seq: first.seq, retry: retried, ac: ac as u8 };
+        let txv = TxVector { mode: txop.mode, ..self.cfg.data_txv };
+        let nav = self.cfg.timing.sifs + ba_air; // 10.3.2.5 (the BlockAck's airtime)
+        Some(Frame::ampdu((node, agg.peer), agg.bytes, txv, nav, c, agg.n))
     }
 
     /// The subframes of `src`'s A-MPDU on `ac`, in order, into `out` (cleared first). One
@@ -556,18 +539,12 @@ fn block_ack_frame(
     ac: usize,
 ) -> Frame {
     let bytes = if kind == FrameKind::BlockAck { BLOCK_ACK_BYTES } else { BLOCK_ACK_REQ_BYTES };
-    Frame {
+    Frame::mpdu(
         kind,
-        src,
-        dst,
+        (src, dst),
         bytes,
         txv,
         nav,
-        packet: None,
-        seq: ssn,
-        retry: false,
-        ac: ac as u8,
-        upper_bytes: 0,
-        subframes: 0,
-    }
+        Carried { packet: None, seq: ssn, retry: false, ac: ac as u8 },
+    )
 }

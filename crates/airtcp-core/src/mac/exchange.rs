@@ -4,7 +4,7 @@
 
 use super::backoff::next_cw;
 use super::event::{MacEvent, TX_DONE};
-use super::frame::{mpdu_bytes, Frame, FrameKind, RTS_BYTES};
+use super::frame::{mpdu_bytes, Carried, Frame, FrameKind};
 use super::rate::TxReport;
 use super::{Cca, Exchange, MacInd, Wifi};
 use crate::engine::Scheduler;
@@ -34,20 +34,14 @@ impl Wifi {
         if q.mgmt {
             return Some(self.mgmt_frame(node, ac, q, txop.data_sent));
         }
-        Some(Frame {
-            kind: FrameKind::Data,
-            src: node,
-            dst: q.next_hop,
-            bytes: mpdu_bytes(q.ip_bytes, self.cfg.data_header_bytes),
-            txv: TxVector { mode: txop.mode, ..self.cfg.data_txv },
-            nav: self.cfg.timing.sifs + self.cfg.ack_duration_for(txop.mode),
-            packet: Some(q.packet),
-            seq: q.seq,
-            retry: txop.data_sent,
-            ac: ac as u8,
-            upper_bytes: 0,
-            subframes: 0,
-        })
+        Some(Frame::mpdu(
+            FrameKind::Data,
+            (node, q.next_hop),
+            mpdu_bytes(q.ip_bytes, self.cfg.data_header_bytes),
+            TxVector { mode: txop.mode, ..self.cfg.data_txv },
+            self.cfg.timing.sifs + self.cfg.ack_duration_for(txop.mode),
+            Carried { packet: Some(q.packet), seq: q.seq, retry: txop.data_sent, ac: ac as u8 },
+        ))
     }
 
     /// The Action frame `q` at the head of `node`'s queue `ac`: at the management rate; one
@@ -56,24 +50,13 @@ impl Wifi {
     #[inline(never)]
     fn mgmt_frame(&self, node: NodeId, ac: usize, q: &super::Queued, retry: bool) -> Frame {
         let txv = self.cfg.mgmt_txv;
-        Frame {
-            kind: FrameKind::Action,
-            src: node,
-            dst: q.next_hop,
-            bytes: q.ip_bytes,
-            txv,
-            nav: if q.no_ack {
-                crate::time::Dur::ZERO
-            } else {
-                self.cfg.timing.sifs + self.cfg.ack_duration_for(txv.mode)
-            },
-            packet: Some(q.packet),
-            seq: q.seq,
-            retry,
-            ac: ac as u8,
-            upper_bytes: 0,
-            subframes: 0,
-        }
+        let nav = if q.no_ack {
+            crate::time::Dur::ZERO
+        } else {
+            self.cfg.timing.sifs + self.cfg.ack_duration_for(txv.mode)
+        };
+        let c = Carried { packet: Some(q.packet), seq: q.seq, retry, ac: ac as u8 };
+        Frame::mpdu(FrameKind::Action, (node, q.next_hop), q.ip_bytes, txv, nav, c)
     }
 
     /// `node` won access for `ac` with a management frame at the head: sent as it is, no
@@ -120,15 +103,8 @@ impl Wifi {
             let data_dur = data.txv.duration(data.bytes);
             mac.exchange = Exchange::TxRts { ac: ac as u8 };
             mac.counters.rts_attempts += 1;
-            Frame {
-                kind: FrameKind::Rts,
-                bytes: RTS_BYTES,
-                txv: w.control_txv,
-                nav: w.timing.sifs.times(3) + w.cts_duration + data_dur + w.ack_duration_for(data.txv.mode),
-                packet: None,
-                retry: false, // a control frame (9.2.4.1.4: Retry is for data and management)
-                ..data
-            }
+            let nav = w.timing.sifs.times(3) + w.cts_duration + data_dur + w.ack_duration_for(data.txv.mode);
+            Frame::rts_for(&data, w.control_txv, nav)
         } else {
             mac.exchange = Exchange::TxData { ac: ac as u8 };
             mac.txops[ac].data_sent = true;

@@ -83,6 +83,82 @@ pub struct Frame {
     pub subframes: u8,
 }
 
+/// What an MPDU carries beyond its addresses and PHY: the packet, its sequence number, the
+/// Retry bit and its access category.
+#[derive(Clone, Copy, Debug)]
+pub struct Carried {
+    pub packet: Option<PacketId>,
+    pub seq: u16,
+    pub retry: bool,
+    pub ac: u8,
+}
+
+/// The frames the MAC sends, one constructor per shape (issue 32: no frame built by hand).
+impl Frame {
+    /// An MPDU of `kind` (data, management, Beacon, BlockAck/BlockAckReq) from `src` to `dst`,
+    /// `bytes` long at `txv`, Duration `nav`, carrying `c`; not aggregated, no upper headers
+    /// sized yet (the world sizes them as it goes on the air).
+    pub fn mpdu(
+        kind: FrameKind,
+        (src, dst): (NodeId, NodeId),
+        bytes: u32,
+        txv: TxVector,
+        nav: Dur,
+        c: Carried,
+    ) -> Frame {
+        let Carried { packet, seq, retry, ac } = c;
+        Frame { kind, src, dst, bytes, txv, nav, packet, seq, retry, ac, upper_bytes: 0, subframes: 0 }
+    }
+
+    /// The RTS that protects `data` (10.3.2.5), at `txv` with Duration `nav`: `data`'s
+    /// addresses, sequence number and access category; a control frame carries no packet and
+    /// no Retry bit (9.2.4.1.4).
+    pub fn rts_for(data: &Frame, txv: TxVector, nav: Dur) -> Frame {
+        Frame {
+            kind: FrameKind::Rts,
+            bytes: RTS_BYTES,
+            txv,
+            nav,
+            packet: None,
+            retry: false,
+            subframes: 0,
+            ..*data
+        }
+    }
+
+    /// The control response `kind` (a CTS) that `src` sends to the sender of `req`, `bytes`
+    /// long at `txv` with Duration `nav`; `req`'s other fields kept.
+    pub fn response_to(
+        req: &Frame,
+        kind: FrameKind,
+        src: NodeId,
+        bytes: u32,
+        txv: TxVector,
+        nav: Dur,
+    ) -> Frame {
+        Frame { kind, src, dst: req.src, bytes, txv, nav, packet: None, ..*req }
+    }
+
+    /// Subframe `bytes` long of the A-MPDU `ppdu`, carrying `c`'s packet, sequence number and
+    /// Retry bit (its own: 10.12), as a frame of its own (the capture records each).
+    pub fn subframe_of(ppdu: &Frame, bytes: u32, c: Carried) -> Frame {
+        Frame { bytes, packet: c.packet, seq: c.seq, retry: c.retry, subframes: 0, ..*ppdu }
+    }
+
+    /// The A-MPDU of `n` subframes (a PSDU of `bytes`), its first MPDU's `c`, from `src` to
+    /// `dst` at `txv`, Duration `nav`.
+    pub fn ampdu(
+        (src, dst): (NodeId, NodeId),
+        bytes: u32,
+        txv: TxVector,
+        nav: Dur,
+        c: Carried,
+        n: u8,
+    ) -> Frame {
+        Frame { subframes: n, ..Frame::mpdu(FrameKind::Data, (src, dst), bytes, txv, nav, c) }
+    }
+}
+
 /// The SSID every airtcp AP announces (an SSID element of 6 bytes).
 pub const SSID: &[u8; 6] = b"airtcp";
 

@@ -3,7 +3,7 @@
 //! of the receiver's own exchange when its ACK arrives.
 
 use super::event::{MacEvent, CORRUPT_RX};
-use super::frame::{Frame, FrameKind, ACK_BYTES, CTS_BYTES};
+use super::frame::{Carried, Frame, FrameKind, ACK_BYTES, CTS_BYTES};
 use super::rate::TxReport;
 use super::{Exchange, Hit, MacInd, Wifi};
 use crate::engine::Scheduler;
@@ -41,16 +41,8 @@ impl Wifi {
             FrameKind::Rts => {
                 // 10.3.2.9: answer with CTS only if the NAV shows the medium idle.
                 if mac.nav.idle_at(now) {
-                    let cts = Frame {
-                        kind: FrameKind::Cts,
-                        src: j,
-                        dst: frame.src,
-                        bytes: CTS_BYTES,
-                        txv: w.control_txv,
-                        nav: frame.nav - w.timing.sifs - w.cts_duration,
-                        packet: None,
-                        ..*frame
-                    };
+                    let nav = frame.nav - w.timing.sifs - w.cts_duration;
+                    let cts = Frame::response_to(frame, FrameKind::Cts, j, CTS_BYTES, w.control_txv, nav);
                     self.respond(j, cts, sched, now);
                 }
             }
@@ -159,18 +151,6 @@ impl Wifi {
 /// The ACK `j` sends for the data or management `frame` addressed to it, at the rate the
 /// control-response rule gives for the frame's mode (10.6.6.5.2).
 pub(crate) fn ack_frame(cfg: &super::WifiConfig, j: NodeId, frame: &Frame) -> Frame {
-    Frame {
-        kind: FrameKind::Ack,
-        src: j,
-        dst: frame.src,
-        bytes: ACK_BYTES,
-        txv: cfg.ack_txv(frame.txv.mode),
-        nav: Dur::ZERO,
-        packet: None,
-        seq: 0,
-        retry: false,
-        ac: frame.ac,
-        upper_bytes: 0,
-        subframes: 0,
-    }
+    let c = Carried { packet: None, seq: 0, retry: false, ac: frame.ac };
+    Frame::mpdu(FrameKind::Ack, (j, frame.src), ACK_BYTES, cfg.ack_txv(frame.txv.mode), Dur::ZERO, c)
 }

@@ -55,14 +55,13 @@ impl World {
         sub: crate::mac::aggregate::Subframe,
         status: (u32, bool),
     ) {
-        let sub = Frame {
-            bytes: sub.bytes,
+        let c = crate::mac::frame::Carried {
             packet: Some(sub.packet),
             seq: sub.seq,
             retry: sub.retry,
-            subframes: 0,
-            ..*frame
+            ac: frame.ac,
         };
+        let sub = Frame::subframe_of(frame, sub.bytes, c);
         self.capture_wlan_on(time, node, rx, &sub, Some(status));
     }
 
