@@ -1,24 +1,23 @@
 //! # airtcp-core: a discrete-event simulator of TCP over IEEE 802.11
 //!
 //! The modules, bottom up, as `tests/module_layers.rs` ranks them (a module imports only
-//! those below it, but for the few upward imports that test lists with the step that removes
-//! each):
+//! those below it; the test fails on an import that reaches up):
 //!
 //! - [`time`]: `SimTime`, integer nanoseconds; [`ids`]: typed arena indices (and a node's
 //!   802 address); [`rng`]: random streams derived from (seed, entity, purpose); [`engine`]:
 //!   one event heap ordered by (time, insertion sequence); [`event`]: the world's events.
 //! - [`phy`]: 802.11a/b/g/n modes, `TxVector`, airtime per the standard's clauses, error
 //!   rates; [`channel`]: path loss, fading, bursty loss and mobility.
-//! - [`spec`]: the validated world description a run is built from (each model is built
-//!   from its section).
 //! - [`tcp`]: the TCP sender and receiver (RFC 5681/6298/6582, Linux's CUBIC and others).
 //! - [`mac`]: every node's MAC, split by clause: DCF/EDCA access with lazy backoff, frame
-//!   exchanges, retry limits, A-MPDU and Block Ack, rate control, the station table; it reads
-//!   the medium's carrier sense and hands results up as indications and [`mac::event`]s,
-//!   never calling the layers above.
+//!   exchanges, retry limits, A-MPDU and Block Ack, rate control, the station table, the NAV;
+//!   its state is private, it reads the medium's carrier sense and hands results up as
+//!   indications and [`mac::event`]s, never calling the layers above.
 //! - [`xlayer`]: the cross-layer schemes (CLAP's link report, paper 003's window, LN-MAC,
 //!   paper 002's Block-Ack retry limit, paper 000's ALM-driven retry limit) and what they
 //!   read; [`clap`]: CLAP's sender and receiver.
+//! - [`spec`]: the validated world description, checked against the models' own tables
+//!   above; each model below is built from its section.
 //! - [`medium`]: the shared medium: who senses and decodes whom, collisions, capture and the
 //!   error models, under the range model or the radio (SINR) model.
 //! - [`mesh`]: 802.11s peering, HWMP and the airtime link metric; [`net`]: packets, routing,
