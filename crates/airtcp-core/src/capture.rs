@@ -569,20 +569,9 @@ mod tests {
     }
 
     fn ack() -> Frame {
-        Frame {
-            kind: FrameKind::Ack,
-            src: NodeId(1),
-            dst: NodeId(0),
-            bytes: ACK_BYTES,
-            txv: TxVector::new(crate::phy::modes::OFDM_6, Preamble::Long),
-            nav: Dur::ZERO,
-            packet: None,
-            seq: 0,
-            retry: false,
-            ac: 1,
-            upper_bytes: 0,
-            subframes: 0,
-        }
+        let txv = TxVector::new(crate::phy::modes::OFDM_6, Preamble::Long);
+        let c = crate::mac::frame::Carried { packet: None, seq: 0, retry: false, ac: 1 };
+        Frame::mpdu(FrameKind::Ack, (NodeId(1), NodeId(0)), ACK_BYTES, txv, Dur::ZERO, c)
     }
 
     #[test]

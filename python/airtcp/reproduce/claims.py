@@ -67,6 +67,8 @@ __all__ = [
     "Where",
     "Within",
     "best_of_k",
+    "combine",
+    "family_level",
     "mean_difference",
     "mean_interval",
     "paired_difference",
@@ -671,6 +673,39 @@ def _combine(verdicts: list[tuple[str, Verdict]], all_agree: str) -> Verdict:
     need = None if any(n is None for n in needs) else max(n for n in needs if n is not None)
     name, v = max(open_, key=lambda nv: nv[1].needed or math.inf)
     return Verdict(INCONCLUSIVE, v.estimate, f"{name}: {v.reason}", need)
+
+
+def family_level(k: int, level: float = 0.95) -> float:
+    """The level of each of ``k`` intervals of one claim over k conditions, so that the family
+    holds at ``level`` (Bonferroni): 1 - (1 - level) / k."""
+    return 1 - (1 - level) / max(1, k)
+
+
+def combine(parts: Sequence[tuple[str, Verdict]], what: str = "the conditions") -> Verdict:
+    """The one declared combination of a claim over several conditions (every CC, every
+    speed, every configuration): agrees when every part agrees; differs when any part differs
+    (that one is named); agrees in direction when every part agrees at least in direction;
+    inconclusive otherwise, with the most replications an undecided part needs. Judge each
+    part at :func:`family_level` for the combination to hold at the claim's level."""
+    if not parts:
+        raise ValueError(f"{what}: no condition to judge")
+    words = (AGREES, AGREES_IN_DIRECTION, DIFFERS, INCONCLUSIVE)
+    counts = {w: sum(v.word == w for _, v in parts) for w in words}
+    tally = ", ".join(f"{counts[w]} {w}" for w in words if counts[w])
+    head = f"{what} ({len(parts)} conditions: {tally})"
+    for name, v in parts:
+        if v.word == DIFFERS:
+            return Verdict(DIFFERS, v.estimate, f"{head}; {name}: {v.reason}")
+    if counts[AGREES] == len(parts):
+        return Verdict(AGREES, parts[0][1].estimate, head)
+    if counts[AGREES] + counts[AGREES_IN_DIRECTION] == len(parts):
+        v = next(v for _, v in parts if v.word == AGREES_IN_DIRECTION)
+        return Verdict(AGREES_IN_DIRECTION, v.estimate, head)
+    undecided = [(n, v) for n, v in parts if v.word == INCONCLUSIVE]
+    needs = [v.needed for _, v in undecided]
+    need = None if any(x is None for x in needs) else max(x for x in needs if x is not None)
+    name, v = max(undecided, key=lambda nv: nv[1].needed or math.inf)
+    return Verdict(INCONCLUSIVE, v.estimate, f"{head}; least decided, {name}: {v.reason}", need)
 
 
 @dataclass(frozen=True)

@@ -427,7 +427,7 @@ def _mean(x: Sequence[float], level: float = LEVEL) -> cl.Estimate:
 
 def family(k: int) -> float:
     """The level of each of k conditions of one claim (Bonferroni): 1 - (1 - LEVEL) / k."""
-    return 1 - (1 - LEVEL) / max(1, k)
+    return cl.family_level(k, LEVEL)
 
 
 def curve(
@@ -592,31 +592,8 @@ def gain_margin(gains: Mapping[str, GainBoot], winner: str, level: float = LEVEL
 _WORDS = (cl.AGREES, cl.AGREES_IN_DIRECTION, cl.DIFFERS, cl.INCONCLUSIVE)
 
 
-def combine(parts: Sequence[tuple[str, cl.Verdict]], what: str) -> cl.Verdict:
-    """The declared combination of a claim over several conditions (every CC, every limit):
-    agrees when every part agrees; differs when any part differs (that one is named); agrees
-    in direction when every part agrees at least in direction; inconclusive otherwise, with the
-    most replications an undecided part needs."""
-    if not parts:
-        raise ValueError(f"{what}: no condition to judge")
-    counts = Counter(v.word for _, v in parts)
-    tally = ", ".join(f"{counts[w]} {w}" for w in _WORDS if counts[w])
-    head = f"{what} ({len(parts)} conditions: {tally})"
-    for name, v in parts:
-        if v.word == cl.DIFFERS:
-            return cl.Verdict(cl.DIFFERS, v.estimate, f"{head}; {name}: {v.reason}")
-    if counts[cl.AGREES] == len(parts):
-        return cl.Verdict(cl.AGREES, parts[0][1].estimate, head)
-    if counts[cl.AGREES] + counts[cl.AGREES_IN_DIRECTION] == len(parts):
-        v = next(v for _, v in parts if v.word == cl.AGREES_IN_DIRECTION)
-        return cl.Verdict(cl.AGREES_IN_DIRECTION, v.estimate, head)
-    undecided = [(n, v) for n, v in parts if v.word == cl.INCONCLUSIVE]
-    needs = [v.needed for _, v in undecided]
-    need = None if any(x is None for x in needs) else max(x for x in needs if x is not None)
-    name, v = max(undecided, key=lambda nv: nv[1].needed or math.inf)
-    return cl.Verdict(
-        cl.INCONCLUSIVE, v.estimate, f"{head}; least decided, {name}: {v.reason}", need
-    )
+# The declared combination over conditions is the one rule's (reproduce.claims).
+combine = cl.combine
 
 
 def _claim(

@@ -290,7 +290,7 @@ def simultaneous(k: int, level: float = 0.95) -> float:
     """Each of ``k`` intervals' level for a claim over k conditions to hold at ``level`` as a
     whole (Bonferroni): with k intervals at 95 % each, one of ten lying on the wrong side of 0
     by chance is likely, and "at every speed" would differ by chance alone."""
-    return 1 - (1 - level) / k
+    return cl.family_level(k, level)
 
 
 def paired_change(g: pd.DataFrame, measure: str) -> cl.Estimate:

@@ -336,7 +336,7 @@ def _main(t: pd.DataFrame) -> pd.DataFrame:
 
 def _level(k: int) -> float:
     """The Bonferroni level of each of ``k`` intervals whose family holds at FAMILY_LEVEL."""
-    return 1 - (1 - FAMILY_LEVEL) / max(1, k)
+    return cl.family_level(k, FAMILY_LEVEL)
 
 
 def _pooled(g: pd.DataFrame, level: float = 0.95) -> cl.Estimate:
@@ -453,31 +453,8 @@ def _step(a: cl.Estimate, b: cl.Estimate) -> cl.Estimate:
 
 
 def every(parts: Sequence[tuple[str, cl.Verdict]]) -> cl.Verdict:
-    """The declared combination of per-condition verdicts: agrees when every condition
-    agrees, differs when any differs (the first named), inconclusive otherwise, with the most
-    replications an undecided condition needs."""
-    if not parts:
-        raise ValueError("no conditions")
-    k = len(parts)
-    differs = [(n, v) for n, v in parts if v.word == cl.DIFFERS]
-    if differs:
-        name, v = differs[0]
-        return cl.Verdict(
-            cl.DIFFERS, v.estimate, f"{len(differs)} of {k} conditions differ, e.g. {name}: "
-            f"{v.reason}"
-        )  # fmt: skip
-    open_ = [(n, v) for n, v in parts if v.word != cl.AGREES]
-    if not open_:
-        return cl.Verdict(cl.AGREES, parts[0][1].estimate, f"all {k} conditions agree")
-    needs = [v.needed for _, v in open_]
-    need = None if any(n is None for n in needs) else max(n for n in needs if n is not None)
-    name, v = max(open_, key=lambda nv: nv[1].needed or math.inf)
-    return cl.Verdict(
-        cl.INCONCLUSIVE,
-        v.estimate,
-        f"{len(open_)} of {k} conditions undecided, e.g. {name}: {v.reason}",
-        need,
-    )
+    """The declared combination of per-condition verdicts: the one rule's (claims.combine)."""
+    return cl.combine(parts, "every condition")
 
 
 def _tally(parts: Sequence[tuple[str, cl.Verdict]]) -> str:

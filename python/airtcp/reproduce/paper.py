@@ -172,9 +172,13 @@ def _checked(claims: Sequence[Claim], quick: bool, stable: set[str]) -> list[Cla
     return out
 
 
-def report_lines(paper: Paper, report: Report, quick: bool) -> list[str]:
-    """The report's Markdown: the head every paper shares, then the paper's sections."""
-    claims = _checked(report.claims, quick, same_in_both_modes(paper))
+def report_lines(
+    paper: Paper, report: Report, quick: bool, claims: Sequence[Claim] | None = None
+) -> list[str]:
+    """The report's Markdown: the head every paper shares, then the paper's sections
+    (``claims``: the report's claims already checked, else checked here)."""
+    if claims is None:
+        claims = _checked(report.claims, quick, same_in_both_modes(paper))
     lines = [
         f"# Paper {paper.ID} reproduced: {paper.TITLE}",
         "",
@@ -221,14 +225,13 @@ def run(
             warnings.filterwarnings("ignore", message=pattern, category=UserWarning)
         ctx.current = ctx.run(paper.sweeps(quick))
         report = paper.analyse(ctx)
-    lines = report_lines(paper, report, quick)  # checks the verdicts before anything is written
+    checked = _checked(report.claims, quick, same_in_both_modes(paper))  # before any write
+    lines = report_lines(paper, report, quick, checked)
     for name, frame in report.tables.items():
         frame.to_csv(out / name, index=False)
-    claims = {
-        "claims": [
-            dataclasses.asdict(c) for c in _checked(report.claims, quick, same_in_both_modes(paper))
-        ],
+    record = {
+        "claims": [dataclasses.asdict(c) for c in checked],
         "not_evaluable": [dataclasses.asdict(c) for c in report.not_evaluable],
     }
-    (out / "claims.json").write_text(json.dumps(claims, indent=1), encoding="utf-8")
+    (out / "claims.json").write_text(json.dumps(record, indent=1), encoding="utf-8")
     return write_report_lines(out, lines)

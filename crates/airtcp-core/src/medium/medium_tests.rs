@@ -19,7 +19,7 @@
 use super::{Medium, Outcome, RadioEvent, PREAMBLE_DETECTION, RANGE_SLACK_M};
 use crate::channel::{dbm_to_mw, noise_mw};
 use crate::ids::{NodeId, TxId};
-use crate::mac::frame::{Frame, FrameKind, ACK_BYTES};
+use crate::mac::frame::{Carried, Frame, FrameKind, ACK_BYTES};
 use crate::mac::Cca;
 use crate::phy::{Preamble, Standard, TxVector};
 use crate::rng::{Purpose, Stream};
@@ -104,20 +104,15 @@ fn hidden() -> Medium {
 }
 
 fn frame(kind: FrameKind, src: NodeId, dst: NodeId, bytes: u32) -> Frame {
-    Frame {
+    let txv = TxVector::new(Standard::A.mode(6_000).unwrap(), Preamble::Long);
+    Frame::mpdu(
         kind,
-        src,
-        dst,
+        (src, dst),
         bytes,
-        txv: TxVector::new(Standard::A.mode(6_000).unwrap(), Preamble::Long),
-        nav: Dur::ZERO,
-        packet: None,
-        seq: 0,
-        retry: false,
-        ac: 1,
-        upper_bytes: 0,
-        subframes: 0,
-    }
+        txv,
+        Dur::ZERO,
+        Carried { packet: None, seq: 0, retry: false, ac: 1 },
+    )
 }
 
 fn data(src: NodeId, dst: NodeId) -> Frame {

@@ -40,29 +40,26 @@ impl World {
             || wifi.has_room(node, ac),
             &mut dropped,
         );
+        let lost_self = dropped.contains(&id); // pushed out of the intermediate queues
+        if !dropped.is_empty() || what == Enqueued::QdiscFull {
+            self.wifi.count_iface_drops(
+                node,
+                dropped.len() as u64 + u64::from(what == Enqueued::QdiscFull),
+                0,
+            );
+            for d in dropped.drain(..) {
+                self.drop_packet(d);
+            }
+        }
         self.ifaces.scratch = dropped;
         match what {
-            Enqueued::ToMac => {
-                if self.mac_enqueue(node, next_hop, id, now) {
-                    return true;
-                }
+            Enqueued::ToMac if self.mac_enqueue(node, next_hop, id, now) => true,
+            Enqueued::ToMac | Enqueued::QdiscFull => {
                 self.drop_packet(id);
                 false
             }
             Enqueued::InQdisc => true,
-            Enqueued::QdiscFull => {
-                self.wifi.count_iface_drops(node, 1, 0);
-                self.drop_packet(id);
-                false
-            }
             Enqueued::InTxq => {
-                let mut dropped = std::mem::take(&mut self.ifaces.scratch);
-                let lost_self = dropped.contains(&id);
-                self.wifi.count_iface_drops(node, dropped.len() as u64, 0);
-                for d in dropped.drain(..) {
-                    self.drop_packet(d);
-                }
-                self.ifaces.scratch = dropped;
                 self.drain_iface(node, now);
                 !lost_self
             }
