@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -18,23 +18,16 @@ if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = [
-    "BOOTSTRAP",
     "Claim",
     "Estimate",
     "cell",
     "claims_table",
     "figures_and_definitions",
-    "diff_ci",
     "mean_ci",
-    "paired_diff_ci",
-    "ratio_ci",
     "run_sweeps",
     "stored_runs",
     "write_report_lines",
 ]
-
-# Bootstrap resamples for ratio confidence intervals (fixed generator: reruns agree).
-BOOTSTRAP = 4000
 
 
 def run_sweeps(
@@ -157,42 +150,6 @@ def cell(t: pd.DataFrame, **where: Any) -> pd.DataFrame:
     for k, v in where.items():
         sel &= (t[k] == v).to_numpy()
     return t[sel]
-
-
-def diff_ci(a: Iterable[float], b: Iterable[float]) -> Estimate:
-    """mean(a) - mean(b) with a Welch 95 % interval (independent replications)."""
-    from scipy import stats
-
-    x, y = np.asarray(list(a), float), np.asarray(list(b), float)
-    d = float(x.mean() - y.mean())
-    n = min(len(x), len(y))
-    if n < 2:
-        return Estimate(d, math.nan, math.nan, n)
-    vx, vy = x.var(ddof=1) / len(x), y.var(ddof=1) / len(y)
-    se = math.sqrt(vx + vy)
-    if se == 0:
-        return Estimate(d, d, d, n)
-    dof = (vx + vy) ** 2 / ((vx**2) / (len(x) - 1) + (vy**2) / (len(y) - 1))
-    half = float(stats.t.ppf(0.975, dof)) * se
-    return Estimate(d, d - half, d + half, n)
-
-
-def paired_diff_ci(a: Mapping[int, float], b: Mapping[int, float]) -> Estimate:
-    """mean(a[r] - b[r]) over the replications ``r`` both have, with a Student-t 95 % interval:
-    the paired comparison of two schemes run with common random numbers (sweep ``paired``)."""
-    common = sorted(set(a) & set(b))
-    return mean_ci([a[r] - b[r] for r in common])
-
-
-def ratio_ci(a: Sequence[float], b: Sequence[float], seed: int = 0) -> Estimate:
-    """mean(a) / mean(b) with a percentile-bootstrap 95 % interval (independent samples)."""
-    x, y = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    rng = np.random.default_rng(seed)
-    xs = rng.choice(x, size=(BOOTSTRAP, len(x))).mean(axis=1)
-    ys = rng.choice(y, size=(BOOTSTRAP, len(y))).mean(axis=1)
-    r = xs / ys
-    lo, hi = np.quantile(r, [0.025, 0.975])
-    return Estimate(float(x.mean() / y.mean()), float(lo), float(hi), min(len(x), len(y)))
 
 
 @dataclass(frozen=True)
