@@ -137,11 +137,11 @@ fn only_the_clap_senders_mac_measures_its_service_time() {
     w.run();
     let runs = |i| w.xlayer.runs(NodeId(i), Scheme::ClapLink);
     assert!(runs(1) && !runs(0) && !runs(2));
-    let m = w.xlayer.clap_link.meter(NodeId(1), 1);
+    let m = w.xlayer.clap_meter(NodeId(1), 1);
     assert!(m.samples >= 1000 && m.rate_bps == 11_000_000, "{m:?}");
     // A frame alone on the medium needs DIFS + data + SIFS + ACK = 50 + 975 + 10 + 304 =
     // 1339 us, plus 0..31 backoff slots (up to 620 us), plus a deferral now and then to the
     // AP's feedback frames: the EWMA lies within these bounds.
     assert!((1_339_000..2_600_000).contains(&m.ewma_ns), "{m:?}");
-    assert_eq!(w.xlayer.clap_link.meter(NodeId(0), 1), Default::default(), "the AP does not measure");
+    assert_eq!(w.xlayer.clap_meter(NodeId(0), 1), Default::default(), "the AP does not measure");
 }

@@ -16,7 +16,7 @@ use crate::phy::{ModeId, PhyTiming, Preamble, Standard, TxVector};
 use crate::rng::{entity_id, Purpose, Stream};
 use crate::spec::{rate_kbps, Access, FlowKind, PreambleSpec, Role, SpecError, WorldSpec};
 use crate::time::{Dur, SimTime};
-use crate::xlayer::{CrossLayer, Scheme};
+use crate::xlayer::CrossLayer;
 
 /// The PHY every node shares: the standard, its timing, and the data and control vectors.
 pub(super) struct Phy {
@@ -211,7 +211,7 @@ pub(super) fn flows(
         flows.push(flow);
         tcps.push(f.kind.is_tcp().then(|| super::tcp::TcpFlow::new(f)));
         claps.push(if f.kind == FlowKind::ClapFile {
-            xlayer.install(NodeId(f.src), Scheme::ClapLink); // its MAC feeds the rate law
+            xlayer.install(NodeId(f.src), crate::xlayer::Installed::ClapLink(Default::default())); // its MAC feeds the rate law
             Some(super::clap::ClapFlow::new(f, wifi, spec.wifi.erp_mixed)?)
         } else {
             None
@@ -242,29 +242,29 @@ pub(super) fn flows(
 /// paper 000's ALM-driven retry limit at every mesh point (`[mesh] alm_retry`), starting from
 /// the channel's retry limit, with Table III's map or a measured one.
 pub(super) fn install_schemes(spec: &WorldSpec, xlayer: &mut CrossLayer) {
+    use crate::xlayer::{alm_retry, arf_window::ArfWindow, Installed};
     let w = &spec.wifi;
     if let Some(m) = spec.mesh.as_ref().filter(|m| m.alm_retry) {
-        use crate::xlayer::alm_retry::{AlmRetry, TravelMap};
         let map = match &m.alm_travel_us_per_metric {
-            Some(v) => TravelMap { us_per_metric: std::array::from_fn(|r| v[r]) },
-            None => TravelMap::table_iii_normal(),
+            Some(v) => alm_retry::TravelMap { us_per_metric: std::array::from_fn(|r| v[r]) },
+            None => alm_retry::TravelMap::table_iii_normal(),
         };
         let limit = w.short_retry_limit.clamp(1, 31) as u8;
-        xlayer.alm_interval = Dur((m.alm_retry_interval_ms * 1e6).round() as u64);
+        let interval = Dur((m.alm_retry_interval_ms * 1e6).round() as u64);
         for (i, ns) in spec.nodes.iter().enumerate() {
             if ns.role == Role::Mesh {
-                xlayer.install(NodeId(i as u32), Scheme::AlmRetry);
-                xlayer.alm[i] = Some(AlmRetry { limit, ..AlmRetry::linux(map.clone()) });
+                let alm = alm_retry::AlmRetry { limit, interval, ..alm_retry::AlmRetry::linux(map.clone()) };
+                xlayer.install(NodeId(i as u32), Installed::AlmRetry(alm));
             }
         }
     }
     for (i, ns) in spec.nodes.iter().enumerate() {
         let node = NodeId(i as u32);
         if w.lnmac && ns.wifi {
-            xlayer.install(node, Scheme::LnMac);
+            xlayer.install(node, Installed::LnMac(Default::default()));
         }
         if w.ba_retry_remedy && ns.wifi && ns.role == Role::Sta {
-            xlayer.install(node, Scheme::BaRetry);
+            xlayer.install(node, Installed::BaRetry(Default::default()));
         }
     }
     if let Some(t_ms) = w.arf_window_slot_ms {
@@ -272,13 +272,7 @@ pub(super) fn install_schemes(spec: &WorldSpec, xlayer: &mut CrossLayer) {
         for (i, ns) in spec.nodes.iter().enumerate() {
             if ns.wifi && ns.role != Role::Ap {
                 let node = NodeId(i as u32);
-                xlayer.install(node, Scheme::ArfWindow);
-                xlayer.arf[i] = Some(crate::xlayer::ArfStation {
-                    meter: crate::xlayer::arf_window::Meter::new(node, slot),
-                    gate: Default::default(),
-                    tx_mode: None,
-                    rx_mode: None,
-                });
+                xlayer.install(node, Installed::ArfWindow(Box::new(ArfWindow::new(node, slot))));
             }
         }
     }
@@ -359,28 +353,12 @@ pub(super) fn wifi(
     wifi
 }
 
-/// 802.11s: the mesh points' peer links and HWMP (none without mesh points), and the first
-/// poll of paper 000's remedy at each point that runs it, its starting limit counted.
-pub(super) fn mesh(
-    spec: &WorldSpec,
-    seed: u64,
-    xlayer: &CrossLayer,
-    sched: &mut Scheduler<Event>,
-) -> Option<mesh::MeshWorld> {
+/// 802.11s: the mesh points' peer links and HWMP (none without mesh points).
+pub(super) fn mesh(spec: &WorldSpec, seed: u64) -> Option<mesh::MeshWorld> {
     spec.mesh.as_ref().map(|m| {
         let is_mesh: Vec<bool> = spec.nodes.iter().map(|ns| ns.role == Role::Mesh).collect();
         let rngs =
             spec.nodes.iter().map(|ns| Stream::derive(seed, entity_id(&ns.name), Purpose::Mesh)).collect();
-        let mut mw = mesh::MeshWorld::new(m, &is_mesh, &spec.blocked_radio_links, rngs);
-        for (i, alm) in xlayer.alm.iter().enumerate() {
-            let Some(alm) = alm else { continue };
-            mw.counters[i].retry_limits.push((SimTime::ZERO, alm.limit));
-            let node = NodeId(i as u32);
-            sched.at(
-                SimTime::ZERO + xlayer.alm_interval,
-                Event::SchemeTimer { node, scheme: Scheme::AlmRetry as u8 },
-            );
-        }
-        mw
+        mesh::MeshWorld::new(m, &is_mesh, &spec.blocked_radio_links, rngs)
     })
 }

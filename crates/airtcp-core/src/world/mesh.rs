@@ -131,6 +131,15 @@ impl MeshWorld {
         self.points[node.idx()].is_some()
     }
 
+    /// The path table of mesh point `node` at `now`: (destination, next hop, metric, sequence
+    /// number) of each active path; nothing where `node` is no mesh point.
+    pub fn paths(&self, node: NodeId, now: SimTime) -> impl Iterator<Item = (NodeId, NodeId, u32, u32)> + '_ {
+        self.points[node.idx()]
+            .iter()
+            .flat_map(move |mp| mp.active_paths(now))
+            .map(|(d, p)| (d, p.next_hop.expect("active"), p.metric, p.sn))
+    }
+
     /// The measured period starts: the data drops start from zero; the control plane's
     /// counters run on from the start of the run.
     pub fn start_measuring(&mut self) {
@@ -183,10 +192,7 @@ impl World {
     /// The path table of mesh point `node` at `now`: (destination, next hop, metric, sequence
     /// number) of each active path (what `iw dev mesh0 mpath dump` shows; a scheme's view).
     pub fn mesh_paths(&self, node: NodeId, now: SimTime) -> Vec<(NodeId, NodeId, u32, u32)> {
-        let Some(mp) = self.mesh.as_ref().and_then(|m| m.points[node.idx()].as_ref()) else {
-            return Vec::new();
-        };
-        mp.active_paths(now).map(|(d, p)| (d, p.next_hop.expect("active"), p.metric, p.sn)).collect()
+        self.mesh.as_ref().map_or_else(Vec::new, |m| m.paths(node, now).collect())
     }
 
     /// The peers of mesh point `node` (links ESTAB) with their link metric (`iw dev mesh0

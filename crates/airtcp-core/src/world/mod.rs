@@ -179,12 +179,12 @@ impl World {
         build::install_schemes(spec, &mut xlayer);
         cfg.beacon = build::beacons(spec, phy.standard, &mut sched);
         let wifi = build::wifi(spec, seed, cfg, macs, &medium, &xlayer);
-        let mesh = build::mesh(spec, seed, &xlayer, &mut sched);
+        let mesh = build::mesh(spec, seed);
         // Agents read per-peer SNR (radio model only; nothing is kept otherwise).
         let agent_rate = (0..wifi.len())
             .any(|i| matches!(wifi.rate_algo(NodeId(i as u32)), Some(crate::mac::rate::RateAlgo::Agent(_))));
         xlayer.peer_snr = (medium.is_radio() && agent_rate).then(std::collections::HashMap::new);
-        Ok(World {
+        let mut world = World {
             sched,
             period: Period {
                 end: SimTime(spec.duration_ns),
@@ -203,7 +203,9 @@ impl World {
             xlayer,
             ifaces: crate::net::iface::Interfaces::build(spec),
             mesh,
-        })
+        };
+        world.start_schemes(); // paper 000's first poll, its starting limit recorded
+        Ok(world)
     }
 
     /// The measured period starts (the one warm-up mechanism): every report counter (MAC,

@@ -76,8 +76,8 @@ impl World {
         if !self.wifi.enqueue(node, next_hop, id, ip_bytes, ac, cca, &mut self.sched, now) {
             return false;
         }
-        if self.xlayer.runs(node, crate::xlayer::Scheme::BaRetry) && self.packets.get(id).tcp.is_some() {
-            self.ba_retry_request(node, next_hop, id);
+        if self.xlayer.hooks_enqueue(node) {
+            self.xlayer_enqueued(node, next_hop, id, now);
         }
         true
     }
@@ -163,13 +163,13 @@ impl World {
         self.tap_tx_start(id, &frame, now);
     }
 
-    /// Tap, a transmission started: the capture (ns-3 MonitorSnifferTx, at tx start) and
-    /// LN-MAC's stamp on the frame.
+    /// Tap, a transmission started: the capture (ns-3 MonitorSnifferTx, at tx start) and the
+    /// schemes that read frames (LN-MAC's stamp).
     #[inline]
     fn tap_tx_start(&mut self, id: TxId, frame: &Frame, now: SimTime) {
         self.capture_wlan(now, frame.src, false, frame);
         if self.xlayer.reads_frames {
-            self.lnmac_stamp(frame.src, id, frame.packet);
+            self.xlayer_frame_sent(id, frame, now);
         }
     }
 
@@ -237,24 +237,23 @@ impl World {
         }
     }
 
-    /// The observers of [`World::tap_reception`] other than the capture, in their order.
+    /// The observers of [`World::tap_reception`] other than the capture, in their order: an
+    /// agent's SNR, the receptions trace, then the schemes that read frames (LN-MAC's check,
+    /// before the frame's own segment goes up; paper 003's meter, which counts what a station
+    /// overhears).
     #[inline(never)]
     fn tap_observers(&mut self, j: NodeId, id: TxId, frame: &Frame, outcome: Outcome, now: SimTime) {
-        let ok = outcome == Outcome::Ok;
         if j == frame.dst {
             if let Some(m) = self.xlayer.peer_snr.as_mut() {
                 let rx = self.medium.last_rx; // radio model: the reception just decided
                 m.insert((j.0, frame.src.0), (10.0 * (rx.rx_mw / rx.noise_mw).log10()) as f32);
             }
-            if ok && self.xlayer.reads_frames {
-                self.lnmac_receive(j, id, frame, now); // before the frame's own segment goes up
-            }
         }
         if self.traces.receptions.is_some() {
             self.traces.reception(now, j.0, frame, self.medium.last_rx, outcome);
         }
-        if ok && self.xlayer.reads_frames {
-            self.arf_heard(j, frame, now); // paper 003: what a station overhears counts
+        if outcome == Outcome::Ok && self.xlayer.reads_frames {
+            self.xlayer_frame_heard(j, id, frame, now);
         }
     }
 
@@ -310,7 +309,7 @@ impl World {
     fn tx_end_release(&mut self, id: TxId, frame: &Frame, dst_outcome: Outcome, now: SimTime) {
         let src = frame.src;
         if self.xlayer.reads_frames {
-            self.arf_heard(src, frame, now);
+            self.xlayer_frame_heard(src, id, frame, now); // its own frame takes the channel too
         }
         if frame.kind == FrameKind::Action && frame.nav == crate::time::Dur::ZERO {
             // Waits for no ACK: done now that every receiver has its copy.

@@ -14,7 +14,9 @@
 //! - The limit: the largest R in the allowed range whose travel time stays below RTO_min; it
 //!   moves one step at a time toward that R at each update.
 
+use super::{Action, Controls, Hooks, View};
 use crate::ids::NodeId;
+use crate::mac::retry::RetryLimits;
 use crate::time::Dur;
 
 /// The diameter estimate [ALM units] from a path table's (next hop, metric) entries: the two
@@ -78,12 +80,21 @@ pub struct AlmRetry {
     pub map: TravelMap,
     /// The retry limit in force (retransmissions).
     pub limit: u8,
+    /// How often the path table is read.
+    pub interval: Dur,
 }
 
 impl AlmRetry {
     /// Linux's RTO_min (200 ms), limits 1..31 as `iw` allows, starting at Linux's default 7.
     pub fn linux(map: TravelMap) -> AlmRetry {
-        AlmRetry { rto_min: Dur::from_ms(200), min_limit: 1, max_limit: 31, map, limit: 7 }
+        AlmRetry {
+            rto_min: Dur::from_ms(200),
+            min_limit: 1,
+            max_limit: 31,
+            map,
+            limit: 7,
+            interval: Dur::from_ms(1000),
+        }
     }
 
     /// The largest limit whose travel time over the diameter `alm` stays below RTO_min (the
@@ -108,6 +119,27 @@ impl AlmRetry {
             }
         }
         self.limit
+    }
+}
+
+impl Hooks for AlmRetry {
+    /// The starting limit is recorded and the first poll comes after one interval.
+    fn start(&mut self, c: &mut Controls) {
+        c.push(Action::RetryLimitSet(self.limit));
+        c.push(Action::Timer { after: self.interval });
+    }
+
+    /// Read the path table as a user-space daemon would (`iw dev mesh0 mpath dump`), estimate
+    /// the diameter, step the retry limit and set it toward every peer (`iw phy set retry
+    /// short R long R`: the node's one limit); poll again after the interval.
+    fn timer(&mut self, v: &dyn View, c: &mut Controls) {
+        let before = self.limit;
+        let limit = self.update(diameter_metric(v.mesh_paths(c.node, c.now)));
+        if limit != before {
+            c.push(Action::RetryLimitSet(limit));
+            c.push(Action::PeerRetryLimits(Some(RetryLimits::both(u32::from(limit)))));
+        }
+        c.push(Action::Timer { after: self.interval });
     }
 }
 

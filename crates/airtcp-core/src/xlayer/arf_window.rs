@@ -3,11 +3,13 @@
 //! time it observed in the last observation slot (Eq. 1-13). The same formulas are in
 //! `airtcp.analytic` (`p003_wnd_max`); the unit tests here use the same hand computations.
 //!
-//! This module is the arithmetic and the rule of when to act; the meters that fill a
-//! [`Slot`] from the frames a station sends and overhears, and the TCP control point it drives
-//! (the advertised window at a receiving station, the cwnd cap at a sending one), are wired in
-//! `world` (issue 13).
+//! This module is the arithmetic, the rule of when to act, the meter that fills a [`Slot`]
+//! from the frames a station sends and overhears, and the scheme ([`ArfWindow`]) that drives
+//! TCP's control point on each rate change (the advertised window at a receiving station, the
+//! cwnd cap at a sending one).
 
+use super::{Action, Controls, Hooks, MacEvent, View};
+use crate::mac::frame::{Frame, FrameKind};
 use crate::mac::WifiConfig;
 use crate::phy::{ModeId, TxVector};
 use crate::time::Dur;
@@ -427,6 +429,137 @@ impl Meter {
     /// The last complete slot, if one has ended.
     pub fn last(&self) -> Option<&Observed> {
         self.last.as_ref()
+    }
+}
+
+/// Paper 003's window at one station, the scheme ([`super::Hooks`]): its meter, the gate of
+/// its own rate's changes, and the rates it last used and received.
+#[derive(Clone, Debug)]
+pub struct ArfWindow {
+    pub meter: Meter,
+    pub gate: Gate,
+    /// The mode of its own data frames (rate control's choice for the AP).
+    pub tx_mode: Option<ModeId>,
+    /// The mode of the data frames it last received from the AP.
+    pub rx_mode: Option<ModeId>,
+}
+
+impl ArfWindow {
+    /// The window at station `me`, with observation slots of `slot`.
+    pub fn new(me: crate::ids::NodeId, slot: Dur) -> ArfWindow {
+        ArfWindow { meter: Meter::new(me, slot), gate: Gate::default(), tx_mode: None, rx_mode: None }
+    }
+
+    /// Its receiving (`receiving`) or sending rate went from `old` to `new`: each of its TCP
+    /// connections in that direction gets Eq. 11's window from the last complete observation
+    /// slot, as the advertised window (receiver, III-C-2) or the cwnd cap (sender, III-C-1),
+    /// within [one segment, the buffer]: a zero window would stall the connection, which has
+    /// no persist timer here. Nothing before the first slot has ended, before the connection
+    /// has an RTT, or for a connection that sent no segment in the last slot (not one of the
+    /// M_i active connections).
+    fn apply(&self, old: ModeId, new: ModeId, receiving: bool, v: &dyn View, c: &mut Controls) {
+        let Some(obs) = self.meter.last() else { return };
+        let cfg = v.wifi();
+        let node = c.node;
+        v.connections(node, receiving, &mut |conn| {
+            let overhead = crate::tcp::conn::TCP_IP_HEADER_BYTES
+                + if conn.timestamps { crate::tcp::conn::TIMESTAMP_OPTION_BYTES } else { 0 }
+                + crate::mac::frame::LLC_SNAP_BYTES
+                + cfg.data_header_bytes
+                + crate::mac::frame::FCS_BYTES;
+            let x = ExchangeTime::of(cfg, overhead, cfg.rts_threshold_bytes < overhead + conn.mss);
+            let slot = obs.slot_for(node, conn.flow, conn.rtt.ns() as f64 * 1e-9);
+            if slot.segment_bytes <= 0.0 {
+                // Not among the M_i connections active in T (a stalled slot): no lambda, no
+                // channel time; Eq. 8 would give 0. Its window stays as it is.
+                return;
+            }
+            let w = wnd_max(&x, &slot, old, new, cfg.ack_duration_for(new), conn.ack_every.max(1));
+            let (mss, buf) = (conn.mss, conn.buf_bytes);
+            let applied =
+                (w.wnd_max_bytes.max(0.0) as u64).clamp(u64::from(mss), u64::from(buf.max(mss))) as u32;
+            let flow = conn.flow;
+            c.push(if receiving {
+                Action::RcvWindow { flow, bytes: applied }
+            } else {
+                Action::CwndCap { flow, segments: applied.div_ceil(mss) }
+            });
+            c.push(Action::WindowSet {
+                flow,
+                rates: (old, new),
+                wnd_max_bytes: w.wnd_max_bytes,
+                applied,
+                receiving,
+            });
+        });
+    }
+}
+
+impl Hooks for ArfWindow {
+    /// Its own data frame at `mode` finished: the first success at a new, higher rate releases
+    /// the pending increase (III-B-1). A rate change of its own: acted on unless the gate
+    /// holds it (an increase waits for its first success; a reverted probe is nothing).
+    fn mac_event(&mut self, ev: &MacEvent, v: &dyn View, c: &mut Controls) {
+        match *ev {
+            MacEvent::TxDone { acked, mode, .. } => {
+                if self.tx_mode.is_none() {
+                    self.tx_mode = Some(mode);
+                }
+                if acked {
+                    if let Act::Recompute(o, n) = self.gate.succeeded(mode) {
+                        self.apply(o, n, false, v, c);
+                    }
+                }
+            }
+            MacEvent::RateChanged { mode, .. } => {
+                let old = self.tx_mode.replace(mode);
+                if let Some(old) = old.filter(|&o| o != mode) {
+                    if let Act::Recompute(o, n) = self.gate.rate_changed(old, mode) {
+                        self.apply(o, n, false, v, c);
+                    }
+                }
+            }
+            MacEvent::CorruptRx { .. } => {}
+        }
+    }
+
+    /// A frame it sent, received or overheard (III-A): its exchange's channel time goes to
+    /// the meter (Eq. 2-4: DIFS + mean backoff [+ RTS + SIFS + CTS + SIFS] + the frame + its
+    /// Duration, which covers SIFS + ACK; a beacon's airtime as t_beacon; RTS, CTS and ACK
+    /// frames are inside their data frame's exchange). A data frame from the AP received here
+    /// at another rate than the last is a change of the receiving rate, acted on at once: it
+    /// is itself the first frame received at the new rate.
+    fn frame_heard(&mut self, frame: &Frame, _carried: u32, v: &dyn View, c: &mut Controls) {
+        let is_ap = |n: crate::ids::NodeId| n != crate::ids::NodeId::BROADCAST && v.is_ap(n);
+        let (end, segment) = match frame.kind {
+            FrameKind::Beacon => (None, None),
+            FrameKind::Data => {
+                let end = if is_ap(frame.src) { frame.dst } else { frame.src };
+                let seg = frame.packet.and_then(|id| {
+                    let p = v.packet(id);
+                    p.tcp.map(|s| (p.flow, s.len))
+                });
+                (Some(end), seg)
+            }
+            _ => return,
+        };
+        let from_ap = is_ap(frame.src);
+        let cfg = v.wifi();
+        let air = frame.txv.duration(frame.bytes);
+        let occupancy_ns = if frame.kind == FrameKind::Beacon {
+            air.ns() as f64
+        } else {
+            let n = self.meter.last().map_or(1, |o| o.ends.len().max(1) as u32);
+            ExchangeTime::of(cfg, 0, frame.bytes > cfg.rts_threshold_bytes).exchange_ns(air, frame.nav, n)
+        };
+        let psdu_bits = f64::from(frame.bytes) * 8.0;
+        self.meter.observe(Heard { end, occupancy_ns, psdu_bits, segment }, c.now);
+        if frame.kind == FrameKind::Data && frame.dst == c.node && from_ap {
+            let mode = frame.txv.mode;
+            if let Some(old) = self.rx_mode.replace(mode).filter(|&o| o != mode) {
+                self.apply(old, mode, true, v, c);
+            }
+        }
     }
 }
 

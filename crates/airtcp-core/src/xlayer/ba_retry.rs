@@ -5,6 +5,9 @@
 //! retransmission limit is 10, 8, 5 or 2 for rate >= 100, [50, 100), [25, 50) and < 25
 //! Mbit/s (III-B, Fig. 2's solid line); only frames whose IP protocol field says TCP (III).
 
+use super::{Action, Controls, Hooks, View};
+use crate::ids::{NodeId, PacketId};
+
 /// The limit of III-B for an averaged data rate [Mbit/s].
 pub fn limit_for(rate_mbps: f64) -> u8 {
     if rate_mbps >= 100.0 {
@@ -36,6 +39,21 @@ impl BaRetry {
         };
         self.rate_mbps = Some(r);
         limit_for(r)
+    }
+}
+
+impl Hooks for BaRetry {
+    /// A data transfer request for the frame carrying `packet` to `peer`: the averaged rate
+    /// moves with the rate the frame would go at now (the rate control's choice for a first
+    /// attempt, `Station::first_mode`), and a TCP frame's Block-Ack retry limit follows
+    /// (III-B, III-C). Only frames whose IP protocol field says TCP (III).
+    fn enqueued(&mut self, peer: NodeId, packet: PacketId, v: &dyn View, c: &mut Controls) {
+        if v.packet(packet).tcp.is_none() {
+            return;
+        }
+        let actual_mbps = f64::from(v.first_mode(c.node, peer).rate_kbps()) / 1000.0;
+        let limit = self.request(actual_mbps);
+        c.push(Action::FrameRetryLimit { packet, limit });
     }
 }
 

@@ -2,7 +2,7 @@
 //! at a node hosting a CLAP sender feeds the service-time meter of its access category, and
 //! the senders on that queue get a link report built from it.
 
-use crate::ids::NodeId;
+use super::{Action, Controls, Hooks, MacEvent, View};
 use crate::mac::AC_COUNT;
 
 /// The MAC service time of one access category: from the moment a frame reaches the head of
@@ -34,27 +34,27 @@ impl ServiceMeter {
     }
 }
 
-/// The service meters, per node and access category (only nodes with a CLAP sender feed them).
-#[derive(Debug)]
+/// The link report at a node hosting a CLAP sender: a service meter per access category.
+#[derive(Clone, Debug, Default)]
 pub struct ClapLink {
-    meters: Vec<[ServiceMeter; AC_COUNT]>,
+    meters: [ServiceMeter; AC_COUNT],
 }
 
 impl ClapLink {
-    pub fn new(nodes: usize) -> ClapLink {
-        ClapLink { meters: vec![[ServiceMeter::default(); AC_COUNT]; nodes] }
+    /// The meter of `ac`.
+    pub fn meter(&self, ac: usize) -> ServiceMeter {
+        self.meters[ac]
     }
+}
 
-    /// The meter of `ac` at `node`.
-    pub fn meter(&self, node: NodeId, ac: usize) -> ServiceMeter {
-        self.meters[node.idx()][ac]
-    }
-
-    /// One exchange of `ac` at `node` ended: its sample, and the meter the report is built from.
-    pub fn sample(&mut self, node: NodeId, ac: usize, service_ns: u64, rate_bps: u64) -> ServiceMeter {
-        let m = &mut self.meters[node.idx()][ac];
-        m.sample(service_ns, rate_bps);
-        *m
+impl Hooks for ClapLink {
+    /// One exchange of `ac` ended: its sample, and the senders on that queue get a link report
+    /// built from the meter.
+    fn mac_event(&mut self, ev: &MacEvent, _v: &dyn View, c: &mut Controls) {
+        let MacEvent::TxDone { ac, mode, service_ns, .. } = *ev else { return };
+        let m = &mut self.meters[usize::from(ac)];
+        m.sample(service_ns, u64::from(mode.rate_kbps()) * 1000);
+        c.push(Action::ClapLinkReport { ac, meter: *m });
     }
 }
 

@@ -12,10 +12,66 @@
 //! 2^32 with no special case. A connection is its flow and direction (`Conn`); a MAC holds a
 //! handful of them, kept in a small vector (no allocation per frame once they are known).
 //!
-//! This module is the state machine; `world::xlayer` stamps SN_T on frames as they go on the
-//! air and feeds SN_R from the frames that arrive intact.
+//! [`LnMac`] is the scheme at one node ([`super::Hooks`]): it stamps SN_T on the data frames
+//! it puts on the air and feeds SN_R from the data frames addressed to it that arrive intact.
 
-use crate::ids::{FlowId, NodeId};
+use super::{Action, Controls, Hooks, View};
+use crate::ids::{FlowId, NodeId, TxId};
+use crate::mac::frame::{Frame, FrameKind};
+use crate::tcp::conn::{Segment, ACK, CDO_OPTION_BYTES, OPT_CDO, TCP_IP_HEADER_BYTES};
+
+/// LN-MAC at one node: both ends of its links.
+#[derive(Clone, Debug, Default)]
+pub struct LnMac {
+    pub tx: LnMacTx,
+    pub rx: LnMacRx,
+}
+
+impl Hooks for LnMac {
+    /// A data frame just put on the air: if it carries a TCP segment, the MAC records the
+    /// segment's sequence number as SN_T of its connection and the frame carries the previous
+    /// SN_T (paper 004 II-B, Fig. 3). A control frame carries no segment.
+    fn frame_sent(&mut self, _tx: TxId, frame: &Frame, v: &dyn View, _c: &mut Controls) -> u32 {
+        let Some(id) = frame.packet else { return 0 };
+        let p = v.packet(id);
+        let Some(seg) = p.tcp else { return 0 };
+        self.tx.attempt(Conn { flow: p.flow, from: p.src }, seg.seq as u32)
+    }
+
+    /// A data frame addressed to this node arrived intact: if the SN_T it carries is not the
+    /// last segment received (SN_R), that segment vanished over the air, and the MAC sends an
+    /// empty segment with the CDO and sequence number SN_T toward the TCP receiver, which
+    /// answers with a CNO (paper 004 II-B); sent before the frame's own segment goes up.
+    fn frame_heard(&mut self, frame: &Frame, sn_t: u32, v: &dyn View, c: &mut Controls) {
+        if frame.kind != FrameKind::Data || frame.dst != c.node {
+            return;
+        }
+        let Some(id) = frame.packet else { return };
+        let p = v.packet(id);
+        let Some(seg) = p.tcp else { return };
+        let Some(lost) = self.rx.receive(Conn { flow: p.flow, from: p.src }, seg.seq as u32, sn_t) else {
+            return;
+        };
+        // Back to 64-bit sequence space from the 32-bit SN_T: it lies within 2^31 of the
+        // segment that carried it, before it or (when that segment is a TCP retransmission)
+        // after it.
+        let Some(seq) = seq_near(seg.seq, lost) else { return };
+        let segment =
+            Segment { seq, ack: seg.ack, flags: ACK, wnd: seg.wnd, opts: OPT_CDO, ..Segment::default() };
+        c.push(Action::NotifyReceiver {
+            carrier: id,
+            segment,
+            ip_bytes: TCP_IP_HEADER_BYTES + CDO_OPTION_BYTES,
+        });
+    }
+}
+
+/// The 64-bit sequence number whose low 32 bits are `low` and which lies within 2^31 of `near`
+/// (RFC 9293 3.4's modular comparison); None below 0.
+fn seq_near(near: u64, low: u32) -> Option<u64> {
+    let d = i64::from(low.wrapping_sub(near as u32) as i32);
+    near.checked_add_signed(d)
+}
 
 /// A TCP connection in one direction: its flow and the node its segments come from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -77,6 +133,19 @@ impl LnMacRx {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_32_bit_sn_t_goes_back_to_the_segment_it_names_before_or_after_the_carrier() {
+        // Behind the carrier (the usual case), ahead of it (the carrier is a TCP retransmission
+        // of an older segment, the lost one newer), across a 2^32 wrap, and below 0.
+        assert_eq!(seq_near(90_871, 81_085), Some(81_085));
+        assert_eq!(seq_near(81_085, 90_871), Some(90_871));
+        let top = (1u64 << 32) - 100; // 2^32 - 100, then 1360 past the wrap
+        assert_eq!(seq_near(top + 1460, top as u32), Some(top));
+        assert_eq!(seq_near(top, (top + 1460) as u32), Some(top + 1460));
+        assert_eq!(seq_near((1 << 33) + 5, 1), Some((1 << 33) + 1));
+        assert_eq!(seq_near(5, u32::MAX), None);
+    }
 
     fn conn(flow: u32) -> Conn {
         Conn { flow: FlowId(flow), from: NodeId(0) }
