@@ -5,7 +5,8 @@
 //!
 //! - [`time`]: `SimTime`, integer nanoseconds; [`ids`]: typed arena indices (and a node's
 //!   802 address); [`rng`]: random streams derived from (seed, entity, purpose); [`engine`]:
-//!   one event heap ordered by (time, insertion sequence); [`event`]: the world's events.
+//!   one event heap ordered by (time, insertion sequence); [`event`]: the world's events;
+//!   [`names`]: the name families a spec writes as strings (one macro: list, parse, serde).
 //! - [`phy`]: 802.11a/b/g/n modes, `TxVector`, airtime per the standard's clauses, error
 //!   rates; [`channel`]: path loss, fading, bursty loss and mobility.
 //! - [`tcp`]: the TCP sender and receiver (RFC 5681/6298/6582, Linux's CUBIC and others).
@@ -40,6 +41,7 @@ pub mod ids;
 pub mod mac;
 pub mod medium;
 pub mod mesh;
+pub mod names;
 pub mod net;
 pub mod phy;
 pub mod rng;

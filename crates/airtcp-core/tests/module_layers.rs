@@ -14,8 +14,8 @@ use std::path::Path;
 /// `tcp`, `mac`, `xlayer` and `clap`, and the medium, the network and the world are built
 /// from it; `summary` reads the finished world, the one module above it.
 const LAYERS: &[&str] = &[
-    "time", "ids", "rng", "engine", "event", "phy", "channel", "tcp", "mac", "xlayer", "clap", "spec",
-    "medium", "mesh", "net", "capture", "trace", "tables", "world", "summary", "lib",
+    "names", "time", "ids", "rng", "engine", "event", "phy", "channel", "tcp", "mac", "xlayer", "clap",
+    "spec", "medium", "mesh", "net", "capture", "trace", "tables", "world", "summary", "lib",
 ];
 
 /// Upward imports that exist today: (importer, imported, what removes it). None: issue 32

@@ -230,7 +230,7 @@ fn describe(path: String, msg: &str) -> (String, String) {
     }
     if let Some(rest) = msg.strip_prefix("unknown variant `") {
         let (found, allowed) = rest.split_once("`, ").unwrap_or((rest, ""));
-        return (path, format!("unknown value {:?}; allowed: {}", clip(found), expected(allowed)));
+        return (path, format!("unknown value {}; allowed: {}", super::quoted(found), expected(allowed)));
     }
     if let Some(rest) = msg.strip_prefix("duplicate field `") {
         return (join_key(&path, rest.trim_end_matches('`')), "given twice; allowed: once".into());

@@ -3,17 +3,20 @@
 use serde::Deserialize;
 
 use super::flows::{FlowKind, FlowSpec, MAX_FILE_BYTES};
-use super::{err, num, quoted, SpecError};
+use super::{err, num, SpecError};
 use crate::mac::frame::MAX_MSDU_BYTES;
+use crate::tcp::cc::Cc;
+use crate::tcp::conn::{AckCounting, Corruption, Recovery};
+use crate::tcp::rto::RtoRule;
 
 /// TCP parameters of one flow. Defaults follow Linux unless said otherwise.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct TcpSpec {
     /// Congestion control, by its Linux name ("reno", "newreno", "cubic", ...).
-    pub cc: String,
+    pub cc: Cc,
     /// Loss recovery: "tahoe", "reno", "newreno" or "sack" (RFC 2018 option, RFC 6675 recovery).
-    pub recovery: String,
+    pub recovery: Recovery,
     /// Maximum segment size: payload bytes per segment.
     pub mss_bytes: u32,
     pub min_rto_ms: f64,
@@ -41,23 +44,23 @@ pub struct TcpSpec {
     pub hystart: bool,
     /// Paper 004's corruption options (CDO in data, CNO from the receiver): "off",
     /// "aggressive" (a CNO leaves cwnd alone) or "conservative" (a CNO cuts it as a loss).
-    pub corruption: String,
+    pub corruption: Corruption,
     /// Linux's TCP Small Queues (3.6+, `tcp_write_xmit`): new data goes down only while the
     /// sender's node holds at most about two of the connection's packets below TCP.
     pub small_queues: bool,
     /// How the window grows on an ACK: "segments" (by the segments it acknowledges, Linux
     /// 4.1+) or "acks" (one step per ACK, stretch ACKs included: Linux up to 3.17).
-    pub ack_counting: String,
+    pub ack_counting: AckCounting,
     /// The RTO estimator: "rfc6298" (RTO = max(min, SRTT + 4 RTTVAR)) or "linux" (RTO = SRTT
     /// + max(min, Linux's held variance), `tcp_rtt_estimator`).
-    pub rto_estimator: String,
+    pub rto_estimator: RtoRule,
 }
 
 impl Default for TcpSpec {
     fn default() -> Self {
         TcpSpec {
-            cc: "newreno".into(),
-            recovery: "newreno".into(),
+            cc: Cc::NewReno,
+            recovery: Recovery::NewReno,
             mss_bytes: 1460,
             min_rto_ms: 200.0,
             max_rto_ms: 120_000.0,
@@ -71,10 +74,10 @@ impl Default for TcpSpec {
             rcv_buf_bytes: 6 * 1024 * 1024,
             snd_buf_bytes: 4 * 1024 * 1024,
             hystart: true,
-            corruption: "off".into(),
+            corruption: Corruption::Off,
             small_queues: false,
-            ack_counting: "segments".into(),
-            rto_estimator: "rfc6298".into(),
+            ack_counting: AckCounting::Segments,
+            rto_estimator: RtoRule::Rfc6298,
         }
     }
 }
@@ -101,41 +104,8 @@ pub(super) fn validate_tcp(i: usize, f: &FlowSpec) -> Result<(), SpecError> {
         _ => {}
     }
     let Some(t) = &f.tcp else { return Ok(()) };
-    if crate::tcp::cc::Algorithm::from_name(&t.cc).is_none() {
-        let allowed = crate::tcp::cc::NAMES.join(", ");
-        return err(
-            &path("tcp.cc"),
-            format!("unknown congestion control {}; allowed: {allowed}", quoted(&t.cc)),
-        );
-    }
-    if crate::tcp::conn::Corruption::parse(&t.corruption).is_none() {
-        return err(
-            &path("tcp.corruption"),
-            format!(
-                "unknown setting {}; allowed: {}",
-                quoted(&t.corruption),
-                crate::tcp::conn::CORRUPTION_NAMES.join(", ")
-            ),
-        );
-    }
-    if !matches!(t.rto_estimator.as_str(), "rfc6298" | "linux") {
-        return err(
-            &path("tcp.rto_estimator"),
-            format!("unknown estimator {}; allowed: \"rfc6298\", \"linux\"", quoted(&t.rto_estimator)),
-        );
-    }
-    if !matches!(t.ack_counting.as_str(), "segments" | "acks") {
-        return err(
-            &path("tcp.ack_counting"),
-            format!("unknown setting {}; allowed: \"segments\", \"acks\"", quoted(&t.ack_counting)),
-        );
-    }
-    if crate::tcp::conn::Recovery::parse(&t.recovery).is_none() {
-        return err(
-            &path("tcp.recovery"),
-            format!("unknown loss recovery {}; allowed: tahoe, reno, newreno, sack", quoted(&t.recovery)),
-        );
-    }
+    // The names (cc, recovery, corruption, ack_counting, rto_estimator) were checked as they
+    // were read: each is its model's enum (`crate::names`).
     // The segment plus 52 bytes of TCP/IP headers and options must fit one MSDU.
     let max_mss = MAX_MSDU_BYTES - 8 - 52;
     if t.mss_bytes == 0 || t.mss_bytes > max_mss {

@@ -109,28 +109,26 @@ pub enum TimerCmd {
     Stop,
 }
 
-/// Loss recovery flavour.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Recovery {
-    Tahoe,
-    Reno,
-    NewReno,
-    /// SACK option (RFC 2018) with conservative SACK-based recovery (RFC 6675).
-    Sack,
+crate::names::names! {
+    /// Loss recovery flavour.
+    pub enum Recovery {
+        Tahoe = "tahoe",
+        Reno = "reno",
+        NewReno = "newreno",
+        /// SACK option (RFC 2018) with conservative SACK-based recovery (RFC 6675).
+        Sack = "sack",
+    }
 }
 
 /// Names of the loss recoveries, as configurations spell them; Python reads this table.
-pub const RECOVERY_NAMES: &[&str] = &["tahoe", "reno", "newreno", "sack"];
+pub const RECOVERY_NAMES: &[&str] = Recovery::NAMES;
 
-impl Recovery {
-    pub fn parse(name: &str) -> Option<Recovery> {
-        match name {
-            "tahoe" => Some(Recovery::Tahoe),
-            "reno" => Some(Recovery::Reno),
-            "newreno" => Some(Recovery::NewReno),
-            "sack" => Some(Recovery::Sack),
-            _ => None,
-        }
+crate::names::names! {
+    /// How the window grows on an ACK: by the segments it acknowledges (Linux 4.1+), or one
+    /// step per ACK, stretch ACKs included (Linux up to 3.17: `TcpParams::per_ack_growth`).
+    pub enum AckCounting {
+        Segments = "segments",
+        Acks = "acks",
     }
 }
 
@@ -171,33 +169,25 @@ pub const TSQ_TRUESIZE_BYTES: u64 = 2304;
 /// `sysctl_tcp_limit_output_bytes` (Linux 3.6-4.3 default: 128 KiB).
 pub const TSQ_LIMIT_OUTPUT_BYTES: u64 = 131_072;
 
-/// What a connection does with corruption (paper 004 section II-A, draft-welzl-tcp-corruption).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Corruption {
-    /// No options: a corrupt segment is dropped below TCP, as plain TCP.
-    #[default]
-    Off,
-    /// CDO/CNO; a CNO retransmits the segment at once and leaves cwnd unchanged (the paper's
-    /// choice, as TCP HACK [15]).
-    Aggressive,
-    /// CDO/CNO; a CNO retransmits the segment and the window is cut as for a loss found by
-    /// fast retransmit (the draft's conservative reading).
-    Conservative,
+crate::names::names! {
+    /// What a connection does with corruption (paper 004 section II-A,
+    /// draft-welzl-tcp-corruption).
+    #[derive(Default)]
+    pub enum Corruption {
+        /// No options: a corrupt segment is dropped below TCP, as plain TCP.
+        #[default]
+        Off = "off",
+        /// CDO/CNO; a CNO retransmits the segment at once and leaves cwnd unchanged (the
+        /// paper's choice, as TCP HACK [15]).
+        Aggressive = "aggressive",
+        /// CDO/CNO; a CNO retransmits the segment and the window is cut as for a loss found by
+        /// fast retransmit (the draft's conservative reading).
+        Conservative = "conservative",
+    }
 }
 
 /// Names of the corruption settings, as configurations spell them.
-pub const CORRUPTION_NAMES: &[&str] = &["off", "aggressive", "conservative"];
-
-impl Corruption {
-    pub fn parse(name: &str) -> Option<Corruption> {
-        match name {
-            "off" => Some(Corruption::Off),
-            "aggressive" => Some(Corruption::Aggressive),
-            "conservative" => Some(Corruption::Conservative),
-            _ => None,
-        }
-    }
-}
+pub const CORRUPTION_NAMES: &[&str] = Corruption::NAMES;
 
 /// Sender-side counters.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

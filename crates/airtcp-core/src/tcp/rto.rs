@@ -4,6 +4,16 @@
 
 use crate::time::Dur;
 
+crate::names::names! {
+    /// Which RTO rule a connection follows: RFC 6298's (RTO = max(min, SRTT + 4 RTTVAR)) or
+    /// Linux's (RTO = SRTT + max(min, the held variance), `tcp_rtt_estimator`;
+    /// [`RtoConfig::linux`]).
+    pub enum RtoRule {
+        Rfc6298 = "rfc6298",
+        Linux = "linux",
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RtoConfig {
     pub min: Dur,

@@ -8,8 +8,8 @@ use crate::ids::{FlowId, NodeId, PacketId};
 use crate::net::Packet;
 use crate::spec::{FlowKind, FlowSpec, TcpSpec};
 use crate::tcp::cc::Algorithm;
-use crate::tcp::conn::{Corruption, Receiver, Recovery, Segment, Sender, TcpParams, TimerCmd};
-use crate::tcp::rto::RtoConfig;
+use crate::tcp::conn::{AckCounting, Receiver, Recovery, Segment, Sender, TcpParams, TimerCmd};
+use crate::tcp::rto::{RtoConfig, RtoRule};
 use crate::tcp::rtt_hist::RttHistogram;
 use crate::time::{Dur, SimTime};
 
@@ -43,8 +43,7 @@ impl TcpFlow {
     pub fn new(f: &FlowSpec) -> TcpFlow {
         let t = f.tcp.clone().unwrap_or_default();
         let p = params(&t);
-        let mut cc =
-            Algorithm::from_name(&t.cc).unwrap_or(Algorithm::from_name("reno").expect("reno exists"));
+        let mut cc = Algorithm::new(t.cc);
         if let Algorithm::Cubic(c) = &mut cc {
             c.hystart = t.hystart;
         }
@@ -71,13 +70,13 @@ impl TcpFlow {
 fn params(t: &TcpSpec) -> TcpParams {
     TcpParams {
         mss: t.mss_bytes,
-        recovery: Recovery::parse(&t.recovery).unwrap_or(Recovery::NewReno),
+        recovery: t.recovery,
         rto: RtoConfig {
             min: ms(t.min_rto_ms),
             max: ms(t.max_rto_ms),
             initial: ms(t.initial_rto_ms),
             granularity: ms(t.clock_granularity_ms),
-            linux: t.rto_estimator == "linux",
+            linux: t.rto_estimator == RtoRule::Linux,
         },
         timestamps: t.timestamps,
         limited_transmit: t.limited_transmit,
@@ -86,9 +85,9 @@ fn params(t: &TcpSpec) -> TcpParams {
         delack_timeout: ms(t.delack_timeout_ms),
         rcv_buf: t.rcv_buf_bytes,
         snd_buf: t.snd_buf_bytes,
-        corruption: Corruption::parse(&t.corruption).unwrap_or_default(),
+        corruption: t.corruption,
         small_queues: t.small_queues,
-        per_ack_growth: t.ack_counting == "acks",
+        per_ack_growth: t.ack_counting == AckCounting::Acks,
     }
 }
 

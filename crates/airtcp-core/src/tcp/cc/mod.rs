@@ -171,25 +171,43 @@ pub enum Algorithm {
     Agent(Agent),
 }
 
-/// Names accepted in configurations ("newreno" is Linux's "reno": loss recovery is chosen
-/// separately, see `Recovery`).
-pub const NAMES: &[&str] =
-    &["reno", "newreno", "cubic", "bic", "vegas", "veno", "westwood", "illinois", "agent"];
+crate::names::names! {
+    /// A congestion control as configurations name it, by its Linux name ("newreno" is Linux's
+    /// "reno": loss recovery is chosen separately, see `Recovery`).
+    pub enum Cc {
+        Reno = "reno",
+        NewReno = "newreno",
+        Cubic = "cubic",
+        Bic = "bic",
+        Vegas = "vegas",
+        Veno = "veno",
+        Westwood = "westwood",
+        Illinois = "illinois",
+        Agent = "agent",
+    }
+}
+
+/// Names accepted in configurations; Python reads this table (`airtcp._core.tables()`).
+pub const NAMES: &[&str] = Cc::NAMES;
 
 impl Algorithm {
+    /// The algorithm `cc`, in its initial state.
+    pub fn new(cc: Cc) -> Algorithm {
+        match cc {
+            Cc::Reno | Cc::NewReno => Algorithm::Reno(Reno),
+            Cc::Cubic => Algorithm::Cubic(Cubic::new()),
+            Cc::Bic => Algorithm::Bic(Bic::new()),
+            Cc::Vegas => Algorithm::Vegas(Vegas::new()),
+            Cc::Veno => Algorithm::Veno(Veno::new()),
+            Cc::Westwood => Algorithm::Westwood(Westwood::new()),
+            Cc::Illinois => Algorithm::Illinois(Illinois::new()),
+            Cc::Agent => Algorithm::Agent(Agent),
+        }
+    }
+
     /// Look an algorithm up by its Linux name.
     pub fn from_name(name: &str) -> Option<Algorithm> {
-        match name {
-            "reno" | "newreno" => Some(Algorithm::Reno(Reno)),
-            "cubic" => Some(Algorithm::Cubic(Cubic::new())),
-            "bic" => Some(Algorithm::Bic(Bic::new())),
-            "vegas" => Some(Algorithm::Vegas(Vegas::new())),
-            "veno" => Some(Algorithm::Veno(Veno::new())),
-            "westwood" => Some(Algorithm::Westwood(Westwood::new())),
-            "illinois" => Some(Algorithm::Illinois(Illinois::new())),
-            "agent" => Some(Algorithm::Agent(Agent)),
-            _ => None,
-        }
+        Cc::from_name(name).map(Algorithm::new)
     }
 
     fn ops(&mut self) -> &mut dyn CongestionOps {
