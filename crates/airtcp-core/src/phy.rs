@@ -51,16 +51,32 @@ impl Default for HtConfig {
     }
 }
 
+crate::names::names! {
+    /// A standard as configurations name it; 802.11n's PHY details come apart (`wifi.ht`).
+    pub enum StandardName {
+        A = "80211a",
+        B = "80211b",
+        G = "80211g",
+        N = "80211n",
+    }
+}
+
+impl StandardName {
+    /// The standard, 802.11n with `ht` (its default configuration if None).
+    pub fn standard(self, ht: Option<HtConfig>) -> Standard {
+        match self {
+            StandardName::A => Standard::A,
+            StandardName::B => Standard::B,
+            StandardName::G => Standard::G,
+            StandardName::N => Standard::N(ht.unwrap_or_default()),
+        }
+    }
+}
+
 impl Standard {
     /// The standard called `name`; "80211n" with [`HtConfig::default`].
     pub fn parse(name: &str) -> Option<Standard> {
-        match name {
-            "80211a" => Some(Standard::A),
-            "80211b" => Some(Standard::B),
-            "80211g" => Some(Standard::G),
-            "80211n" => Some(Standard::N(HtConfig::default())),
-            _ => None,
-        }
+        StandardName::from_name(name).map(|n| n.standard(None))
     }
 
     pub fn name(self) -> &'static str {

@@ -1118,7 +1118,7 @@ fn mesh(g: &mut Gen) -> Value {
     let mut m = Map::new();
     let options = [
         ("beacon_interval_tu", json!(g.pick(&[10, 20, 100, 1000]))),
-        ("metric", json!(g.pick(&airtcp_core::spec::MESH_METRICS))),
+        ("metric", json!(g.pick(airtcp_core::spec::MESH_METRICS))),
         ("active_path_timeout_tu", json!(g.pick(&[1, 10, 4882, 655_350]))),
         ("max_preq_retries", json!(g.int(0, 30))),
         ("alm_retry", json!(g.p(0.5))),

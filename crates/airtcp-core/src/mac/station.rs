@@ -160,7 +160,12 @@ mod tests {
     fn station() -> Station {
         let mode = crate::phy::modes::OFDM_6;
         let t = crate::phy::PhyTiming::of(crate::phy::Standard::A, false);
-        Station::new(RateAlgo::parse("constant", crate::phy::Standard::A, &t, mode).unwrap().station(), mode)
+        Station::new(
+            RateAlgo::parse(crate::mac::rate::RateName::Constant, crate::phy::Standard::A, &t, mode)
+                .unwrap()
+                .station(),
+            mode,
+        )
     }
 
     #[test]

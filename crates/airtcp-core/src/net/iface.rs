@@ -69,7 +69,7 @@ impl Interfaces {
                 return Tier::Mac;
             }
             if let Some(q) = &w.qdisc {
-                let kind = if q.kind == "codel" {
+                let kind = if q.kind == crate::spec::QdiscKind::Codel {
                     let params =
                         CodelParams { target: ms(q.codel_target_ms), interval: ms(q.codel_interval_ms) };
                     QdiscKind::Codel(params)

@@ -3,10 +3,20 @@
 
 use serde::Deserialize;
 
-use super::{err, quoted, Role, SpecError, WorldSpec};
+use super::{err, Role, SpecError, WorldSpec};
 
-/// The Airtime Link Metric's arithmetic (`mesh::metric`).
-pub const METRICS: [&str; 2] = ["linux-3.12", "linux"];
+crate::names::names! {
+    /// The Airtime Link Metric's arithmetic (`mesh::metric`): Linux 3.12's integer metric with
+    /// its 32-bit product (paper 000's kernel), or the same with the 64-bit product of current
+    /// kernels.
+    pub enum MeshMetric {
+        Linux312 = "linux-3.12",
+        Linux = "linux",
+    }
+}
+
+/// The metrics' names.
+pub const METRICS: &[&str] = MeshMetric::NAMES;
 
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -17,7 +27,7 @@ pub struct MeshSpec {
     /// `linux-3.12`: Linux 3.12's integer metric with its 32-bit product (paper 000's kernel);
     /// `linux`: the same with the 64-bit product of current kernels.
     #[serde(default = "default_metric")]
-    pub metric: String,
+    pub metric: MeshMetric,
     /// `dot11MeshHWMPactivePathTimeout` [TU] (5000 ms: 4882).
     #[serde(default = "default_path_timeout")]
     pub active_path_timeout_tu: u32,
@@ -44,8 +54,8 @@ fn default_alm_interval() -> f64 {
 fn default_beacon_interval() -> u32 {
     1000
 }
-fn default_metric() -> String {
-    "linux-3.12".into()
+fn default_metric() -> MeshMetric {
+    MeshMetric::Linux312
 }
 fn default_path_timeout() -> u32 {
     4882
@@ -88,9 +98,6 @@ pub(super) fn validate_mesh(spec: &WorldSpec) -> Result<(), SpecError> {
             "mesh.beacon_interval_tu",
             format!("{} is out of range; allowed: 10..=65535 TU", m.beacon_interval_tu),
         );
-    }
-    if !METRICS.contains(&m.metric.as_str()) {
-        return err("mesh.metric", format!("unknown {}; allowed: {}", quoted(&m.metric), METRICS.join(", ")));
     }
     if !(1..=655_350).contains(&m.active_path_timeout_tu) {
         return err(

@@ -29,11 +29,11 @@ pub use flows::{
     AcSpec, FlowKind, FlowSpec, OnOffSpec, PeriodDist, MAX_FILE_BYTES, MAX_PERIOD_NS, MAX_REPORT_INTERVALS,
     MAX_UDP_PAYLOAD_BYTES, UDP_IP_HEADER_BYTES,
 };
-pub use mesh::{MeshSpec, METRICS as MESH_METRICS};
+pub use mesh::{MeshMetric, MeshSpec, METRICS as MESH_METRICS};
 pub use net::{MobilitySpec, NodeSpec, Role, RouteSpec, TopologySpec, WaypointSpec, WiredLinkSpec};
 pub use tcp::{TcpSpec, MAX_INITIAL_CWND};
 pub use traces::TraceSpec;
-pub use wifi::{rate_kbps, Access, PreambleSpec, WifiSpec, MAX_RETRY_LIMIT};
+pub use wifi::{rate_kbps, Access, Aggregation, PreambleSpec, QdiscKind, WifiSpec, MAX_RETRY_LIMIT};
 
 use serde::Deserialize;
 
@@ -142,7 +142,7 @@ impl WorldSpec {
         }
         if let Some(standard) = self.wifi.standard() {
             for (i, node) in self.nodes.iter().enumerate() {
-                if let Some(rc) = &node.rate_control {
+                if let Some(rc) = node.rate_control {
                     wifi::check_rate_control(standard, rc, &format!("nodes.{i}.rate_control"))?;
                 }
             }

@@ -198,7 +198,7 @@ fn an_initial_cwnd_of_u32_max_is_refused() {
 fn names_are_echoed_as_a_short_prefix() {
     let long = "x".repeat(5000);
     let e = error_with(|v| v["wifi"]["standard"] = long.as_str().into());
-    assert!(e.starts_with("wifi.standard: unknown standard \"xxxx") && e.len() < 200, "{e}");
+    assert!(e.starts_with("wifi.standard: unknown value \"xxxx") && e.len() < 200, "{e}");
     assert!(e.contains("... (5000 characters); allowed: 80211a, 80211b, 80211g"), "{e}");
     let e = error_with(|v| {
         v["flows"][0] = serde_json::json!({"kind": "tcp_bulk", "src": 1, "dst": 0,

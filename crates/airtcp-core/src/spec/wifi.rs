@@ -3,7 +3,27 @@
 use serde::Deserialize;
 
 use super::{default_queue, err, num, quoted, SpecError, MAX_QUEUE_PACKETS};
-use crate::phy::{Band, HtConfig, ModeId, Standard};
+use crate::mac::rate::RateName;
+use crate::phy::{Band, HtConfig, ModeId, Standard, StandardName};
+
+crate::names::names! {
+    /// The queueing discipline above a WiFi interface (`wifi.qdisc.kind`).
+    pub enum QdiscKind {
+        /// Tail drop (Linux `pfifo_fast` within an access category).
+        Pfifo = "pfifo",
+        /// CoDel (RFC 8289, `sch_codel`).
+        Codel = "codel",
+    }
+}
+
+crate::names::names! {
+    /// An A-MPDU's limits (`wifi.ht.aggregation`): ns-3's (65,535 bytes, 5.484 ms) or ath9k's
+    /// (also 32 subframes and 4 ms).
+    pub enum Aggregation {
+        Ns3 = "ns3",
+        Ath9k = "ath9k",
+    }
+}
 
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
@@ -22,7 +42,7 @@ pub enum PreambleSpec {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct WifiSpec {
-    pub standard: String,
+    pub standard: StandardName,
     #[serde(default)]
     pub erp_mixed: bool,
     #[serde(default = "default_preamble")]
@@ -54,7 +74,7 @@ pub struct WifiSpec {
     /// Rate control of data frames, one of `mac::rate::NAMES` ("constant": every frame at
     /// `data_rate_mbps`).
     #[serde(default = "default_rate_control")]
-    pub rate_control: String,
+    pub rate_control: RateName,
     /// The data frame's MAC header without the FCS [bytes]; unset: 24 (DCF) or 26 (QoS
     /// Data). 30 is the four-address header (9.3.2.1) that, with the FCS, gives the 34 bytes
     /// of ns-2's 802.11 model and paper 004's Table I.
@@ -116,7 +136,7 @@ pub struct TxqSpec {
 #[serde(deny_unknown_fields)]
 pub struct QdiscSpec {
     /// "pfifo" (tail drop) or "codel".
-    pub kind: String,
+    pub kind: QdiscKind,
     /// Packets per access category (`txqueuelen`).
     pub limit_packets: u32,
     #[serde(default = "codel_target")]
@@ -154,7 +174,7 @@ pub struct HtSpec {
     /// The aggregate's limits: "ns3" (65,535 bytes, 5.484 ms) or "ath9k" (also 32
     /// subframes and 4 ms).
     #[serde(default = "ns3")]
-    pub aggregation: String,
+    pub aggregation: Aggregation,
     /// Transmissions of one A-MPDU while no BlockAck answers (ath9k's hardware tries: 20).
     #[serde(default = "twenty")]
     pub ppdu_attempts: u8,
@@ -163,8 +183,8 @@ pub struct HtSpec {
     pub mpdu_retries: u8,
 }
 
-fn ns3() -> String {
-    "ns3".into()
+fn ns3() -> Aggregation {
+    Aggregation::Ns3
 }
 fn twenty() -> u8 {
     20
@@ -207,12 +227,6 @@ impl HtSpec {
         if !(1..=2).contains(&self.streams) {
             return err("wifi.ht.streams", format!("{} is out of range; allowed: 1, 2", self.streams));
         }
-        if !["ns3", "ath9k"].contains(&self.aggregation.as_str()) {
-            return err(
-                "wifi.ht.aggregation",
-                format!("unknown limits {}; allowed: ns3, ath9k", quoted(&self.aggregation)),
-            );
-        }
         if self.ppdu_attempts == 0 {
             return err("wifi.ht.ppdu_attempts", "0 is out of range; allowed: 1..=255".to_string());
         }
@@ -230,20 +244,21 @@ impl HtSpec {
     }
 }
 
-/// Whether rate control `name` runs on `standard` (802.11n: [`crate::mac::rate::HT_NAMES`];
-/// the others: every name but Minstrel-HT and ath9k's).
-pub fn check_rate_control(standard: Standard, name: &str, path: &str) -> Result<(), SpecError> {
-    use crate::mac::rate::{HT_NAMES, NAMES};
+/// Whether rate control `name` runs on `standard` (802.11n: all of them; the others: every
+/// one but Minstrel-HT and ath9k's, [`RateName::ht_only`]).
+pub fn check_rate_control(standard: Standard, name: RateName, path: &str) -> Result<(), SpecError> {
     let ht = standard.ht().is_some();
-    let ht_only = ["minstrel-ht", "ath9k"];
-    let allowed: Vec<&str> =
-        if ht { HT_NAMES.to_vec() } else { NAMES.iter().copied().filter(|n| !ht_only.contains(n)).collect() };
-    if NAMES.contains(&name) && !allowed.contains(&name) {
+    if !ht && name.ht_only() {
+        let allowed: Vec<&str> = RateName::NAMES
+            .iter()
+            .copied()
+            .filter(|n| !RateName::from_name(n).is_some_and(RateName::ht_only))
+            .collect();
         return err(
             path,
             format!(
                 "{} does not run on {}; allowed there: {}",
-                quoted(name),
+                quoted(name.name()),
                 standard.name(),
                 allowed.join(", ")
             ),
@@ -256,8 +271,8 @@ pub fn check_rate_control(standard: Standard, name: &str, path: &str) -> Result<
 /// frame on the air for seconds at the lowest rates).
 pub const MAX_RETRY_LIMIT: u32 = 31;
 
-fn default_rate_control() -> String {
-    "constant".into()
+fn default_rate_control() -> RateName {
+    RateName::Constant
 }
 
 fn default_preamble() -> PreambleSpec {
@@ -298,25 +313,17 @@ pub fn rate_kbps(standard: Standard, mbps: f64, path: &str) -> Result<u32, SpecE
 impl WifiSpec {
     /// The standard with its HT configuration (None for an unknown name).
     pub fn standard(&self) -> Option<Standard> {
-        match (Standard::parse(&self.standard)?, &self.ht) {
-            (Standard::N(_), Some(ht)) => Some(Standard::N(ht.config())),
-            (s, _) => Some(s),
-        }
+        Some(self.standard.standard(self.ht.as_ref().map(HtSpec::config)))
     }
 
     /// Check the `wifi` section.
     pub(super) fn validate(&self) -> Result<(), SpecError> {
         let w = self;
-        let Some(standard) = Standard::parse(&w.standard) else {
-            return err(
-                "wifi.standard",
-                format!("unknown standard {}; allowed: 80211a, 80211b, 80211g, 80211n", quoted(&w.standard)),
-            );
-        };
+        let standard = w.standard.standard(None);
         if w.erp_mixed && standard != Standard::G {
             return err(
                 "wifi.erp_mixed",
-                format!("true needs standard 80211g (got {})", quoted(&w.standard)),
+                format!("true needs standard 80211g (got {})", quoted(w.standard.name())),
             );
         }
         let standard = match (&w.ht, standard) {
@@ -344,12 +351,6 @@ impl WifiSpec {
         };
         rate_kbps(standard, w.basic_rate_mbps, "wifi.basic_rate_mbps")?;
         if let Some(q) = &w.qdisc {
-            if !["pfifo", "codel"].contains(&q.kind.as_str()) {
-                return err(
-                    "wifi.qdisc.kind",
-                    format!("unknown qdisc {}; allowed: pfifo, codel", quoted(&q.kind)),
-                );
-            }
             if !(1..=MAX_QUEUE_PACKETS).contains(&q.limit_packets) {
                 return err(
                     "wifi.qdisc.limit_packets",
@@ -415,17 +416,7 @@ impl WifiSpec {
                 "true needs QoS data (wifi.access edca): a Block Ack agreement is per TID".to_string(),
             );
         }
-        check_rate_control(standard, &w.rate_control, "wifi.rate_control")?;
-        if !crate::mac::rate::NAMES.contains(&w.rate_control.as_str()) {
-            return err(
-                "wifi.rate_control",
-                format!(
-                    "unknown rate control {}; allowed: {}",
-                    quoted(&w.rate_control),
-                    crate::mac::rate::NAMES.join(", ")
-                ),
-            );
-        }
+        check_rate_control(standard, w.rate_control, "wifi.rate_control")?;
         for (name, v) in
             [("short_retry_limit", w.short_retry_limit), ("long_retry_limit", w.long_retry_limit)]
         {

@@ -7,7 +7,7 @@ use crate::engine::Scheduler;
 use crate::event::Event;
 use crate::ids::{FlowId, LinkId, NodeId};
 use crate::mac::backoff::CountRule;
-use crate::mac::rate::RateAlgo;
+use crate::mac::rate::{RateAlgo, RateName};
 use crate::mac::retry::RetryLimits;
 use crate::mac::{AcParams, BeaconConfig, Mac, Wifi, WifiConfig, AC_COUNT};
 use crate::medium::Medium;
@@ -58,9 +58,9 @@ impl Phy {
     }
 
     /// The rate-control algorithm called `name` on this PHY.
-    fn rate(&self, name: &str) -> Option<RateAlgo> {
+    fn rate(&self, name: RateName) -> Option<RateAlgo> {
         match self.standard.ht() {
-            Some(cfg) => RateAlgo::parse_ht(name, cfg, &self.timing, self.data_txv.mode, self.ampdu),
+            Some(cfg) => Some(RateAlgo::parse_ht(name, cfg, &self.timing, self.data_txv.mode, self.ampdu)),
             None => RateAlgo::parse(name, self.standard, &self.timing, self.data_txv.mode),
         }
     }
@@ -74,14 +74,17 @@ pub(super) fn wifi_config(spec: &WorldSpec, phy: &Phy) -> Result<WifiConfig, Spe
     if let Some(ht) = w.ht.as_ref().filter(|h| h.ampdu) {
         use crate::mac::ht::{ampdu::AggLimits, blockack::BaRetryLimits};
         wifi.ampdu = Some(crate::mac::AmpduConfig {
-            limits: if ht.aggregation == "ath9k" { AggLimits::ATH9K } else { AggLimits::NS3 },
+            limits: match ht.aggregation {
+                crate::spec::Aggregation::Ath9k => AggLimits::ATH9K,
+                crate::spec::Aggregation::Ns3 => AggLimits::NS3,
+            },
             retry: BaRetryLimits { ppdu_attempts: ht.ppdu_attempts, mpdu_retries: ht.mpdu_retries },
         });
     }
     wifi.retry = RetryLimits { short: w.short_retry_limit, long: w.long_retry_limit };
-    wifi.rate = phy
-        .rate(&w.rate_control)
-        .ok_or_else(|| SpecError(format!("wifi.rate_control: unknown {:?}", w.rate_control)))?;
+    wifi.rate = phy.rate(w.rate_control).ok_or_else(|| {
+        SpecError(format!("wifi.rate_control: {} does not run on {}", w.rate_control, phy.standard.name()))
+    })?;
     wifi.rts_threshold_bytes = w.rts_threshold_bytes;
     wifi.queue_limit = w.queue_limit_packets as usize;
     wifi.airtime_meter = w.txq.as_ref().is_some_and(|t| t.airtime_fairness);
@@ -131,10 +134,10 @@ pub(super) fn nodes_and_macs(
             next_shared: 0,
             drops_no_route: 0,
         });
-        let rate = match &ns.rate_control {
-            Some(name) => phy
-                .rate(name)
-                .ok_or_else(|| SpecError(format!("{}: unknown rate control {name:?}", ns.name)))?,
+        let rate = match ns.rate_control {
+            Some(name) => phy.rate(name).ok_or_else(|| {
+                SpecError(format!("{}: rate control {name} does not run on {}", ns.name, phy.standard.name()))
+            })?,
             None => wifi.rate,
         };
         let mut mac = Mac::new(params, rule, phy.qos, n, rate, Stream::derive(seed, ent, Purpose::Backoff));

@@ -106,7 +106,7 @@ impl MeshWorld {
         let counters = vec![MeshCounters::default(); n];
         MeshWorld {
             peering: PeeringParams::LINUX,
-            metric_u64: spec.metric == "linux",
+            metric_u64: spec.metric == crate::spec::MeshMetric::Linux,
             points,
             links,
             pending: vec![vec![VecDeque::new(); n]; n],

@@ -58,15 +58,34 @@ pub trait RateControl {
     fn report(&self, st: &mut Self::Station, queue: usize, report: TxReport, now: SimTime);
 }
 
-/// Names accepted in configurations, in the order of [`RateAlgo::parse`]; Python reads this
-/// table (`airtcp._core.tables()`).
-pub const NAMES: &[&str] =
-    &["constant", "arf", "arf-ns3", "aarf", "minstrel", "minstrel-rt2800", "minstrel-ht", "ath9k", "agent"];
+crate::names::names! {
+    /// A rate-control algorithm as configurations name it ([`RateAlgo::parse`]).
+    pub enum RateName {
+        Constant = "constant",
+        Arf = "arf",
+        ArfNs3 = "arf-ns3",
+        Aarf = "aarf",
+        Minstrel = "minstrel",
+        MinstrelRt2800 = "minstrel-rt2800",
+        MinstrelHt = "minstrel-ht",
+        Ath9k = "ath9k",
+        Agent = "agent",
+    }
+}
 
-/// The algorithms that run on 802.11n's HT modes (the ARF family and legacy Minstrel climb the
-/// channel's HT ladder).
-pub const HT_NAMES: &[&str] =
-    &["constant", "arf", "arf-ns3", "aarf", "minstrel", "minstrel-rt2800", "minstrel-ht", "ath9k", "agent"];
+impl RateName {
+    /// Whether it runs only on 802.11n's HT modes (Minstrel-HT, ath9k's).
+    pub fn ht_only(self) -> bool {
+        matches!(self, RateName::MinstrelHt | RateName::Ath9k)
+    }
+}
+
+/// Names accepted in configurations; Python reads this table (`airtcp._core.tables()`).
+pub const NAMES: &[&str] = RateName::NAMES;
+
+/// The algorithms that run on 802.11n's HT modes: all of them (the ARF family and legacy
+/// Minstrel climb the channel's HT ladder).
+pub const HT_NAMES: &[&str] = RateName::NAMES;
 
 /// The rate-control algorithm of a channel: a small `Copy` value in each MAC. Per peer it keeps
 /// one [`RateSlot`] in the station table; the states the slots name, and the HT algorithms'
@@ -207,55 +226,60 @@ const NO_TABLE: &str = "RateArena::new makes the table of every algorithm the MA
 impl RateAlgo {
     /// The algorithm called `name` on `standard`; `data_mode` is the configured data mode
     /// (the one `constant` uses). The adaptive algorithms climb the standard's modes.
-    pub fn parse(name: &str, standard: Standard, timing: &PhyTiming, data_mode: ModeId) -> Option<RateAlgo> {
+    /// None for an HT-only algorithm on another standard ([`RateName::ht_only`]).
+    pub fn parse(
+        name: RateName,
+        standard: Standard,
+        timing: &PhyTiming,
+        data_mode: ModeId,
+    ) -> Option<RateAlgo> {
         if let Some(cfg) = standard.ht() {
-            return Self::parse_ht(name, cfg, timing, data_mode, true);
+            return Some(Self::parse_ht(name, cfg, timing, data_mode, true));
         }
         // QualNet's ARF climbs by rate; ns-3's managers climb their station's mode list.
         let arf = |params| RateAlgo::Arf(arf::Arf { ladder: standard.modes(), params });
         let arf_ns3 = |params| RateAlgo::Arf(arf::Arf { ladder: standard.modes_by_class(), params });
         let minstrel = |params| RateAlgo::Minstrel(minstrel::Minstrel::new(standard, timing, params));
         match name {
-            "minstrel" => Some(minstrel(minstrel::MinstrelParams::MRR)),
-            "minstrel-rt2800" => Some(minstrel(minstrel::MinstrelParams::RT2800)),
-            "constant" => Some(RateAlgo::Constant(constant::Constant { mode: data_mode })),
-            "arf" => Some(arf(arf::ArfParams::QUALNET)),
-            "arf-ns3" => Some(arf_ns3(arf::ArfParams::NS3)),
-            "aarf" => Some(arf_ns3(arf::ArfParams::AARF_NS3)),
-            "agent" => Some(RateAlgo::Agent(agent::Agent { ladder: standard.modes() })),
-            _ => None,
+            RateName::Minstrel => Some(minstrel(minstrel::MinstrelParams::MRR)),
+            RateName::MinstrelRt2800 => Some(minstrel(minstrel::MinstrelParams::RT2800)),
+            RateName::Constant => Some(RateAlgo::Constant(constant::Constant { mode: data_mode })),
+            RateName::Arf => Some(arf(arf::ArfParams::QUALNET)),
+            RateName::ArfNs3 => Some(arf_ns3(arf::ArfParams::NS3)),
+            RateName::Aarf => Some(arf_ns3(arf::ArfParams::AARF_NS3)),
+            RateName::Agent => Some(RateAlgo::Agent(agent::Agent { ladder: standard.modes() })),
+            RateName::MinstrelHt | RateName::Ath9k => None,
         }
     }
 
     /// The algorithm called `name` on an 802.11n BSS of configuration `cfg`; `ampdu`: frames
     /// go in A-MPDUs. The ARF family climbs the channel's HT ladder (`Standard::ht_ladder`).
     pub fn parse_ht(
-        name: &str,
+        name: RateName,
         cfg: HtConfig,
         timing: &PhyTiming,
         data_mode: ModeId,
         ampdu: bool,
-    ) -> Option<RateAlgo> {
+    ) -> RateAlgo {
         let ladder = Standard::N(cfg).ht_ladder();
         match name {
-            "constant" => Some(RateAlgo::Constant(constant::Constant { mode: data_mode })),
-            "arf" => Some(RateAlgo::Arf(arf::Arf { ladder, params: arf::ArfParams::QUALNET })),
-            "arf-ns3" => Some(RateAlgo::Arf(arf::Arf { ladder, params: arf::ArfParams::NS3 })),
-            "aarf" => Some(RateAlgo::Arf(arf::Arf { ladder, params: arf::ArfParams::AARF_NS3 })),
-            "minstrel" => Some(RateAlgo::Minstrel(minstrel::Minstrel::new(
+            RateName::Constant => RateAlgo::Constant(constant::Constant { mode: data_mode }),
+            RateName::Arf => RateAlgo::Arf(arf::Arf { ladder, params: arf::ArfParams::QUALNET }),
+            RateName::ArfNs3 => RateAlgo::Arf(arf::Arf { ladder, params: arf::ArfParams::NS3 }),
+            RateName::Aarf => RateAlgo::Arf(arf::Arf { ladder, params: arf::ArfParams::AARF_NS3 }),
+            RateName::Minstrel => RateAlgo::Minstrel(minstrel::Minstrel::new(
                 Standard::N(cfg),
                 timing,
                 minstrel::MinstrelParams::MRR,
-            ))),
-            "minstrel-rt2800" => Some(RateAlgo::Minstrel(minstrel::Minstrel::new(
+            )),
+            RateName::MinstrelRt2800 => RateAlgo::Minstrel(minstrel::Minstrel::new(
                 Standard::N(cfg),
                 timing,
                 minstrel::MinstrelParams::RT2800,
-            ))),
-            "minstrel-ht" => Some(RateAlgo::MinstrelHt(cfg)),
-            "ath9k" => Some(RateAlgo::Ath9k(cfg, ampdu)),
-            "agent" => Some(RateAlgo::Agent(agent::Agent { ladder })),
-            _ => None,
+            )),
+            RateName::MinstrelHt => RateAlgo::MinstrelHt(cfg),
+            RateName::Ath9k => RateAlgo::Ath9k(cfg, ampdu),
+            RateName::Agent => RateAlgo::Agent(agent::Agent { ladder }),
         }
     }
 
@@ -500,21 +524,25 @@ fn single_frame_end(report: TxReport, tries: Option<u32>) -> Option<TxReport> {
 mod tests {
     use super::*;
 
+    fn by(name: &str) -> RateName {
+        RateName::from_name(name).expect("a rate control")
+    }
+
     #[test]
     fn every_name_parses_to_its_algorithm() {
         let mode = crate::phy::modes::OFDM_6;
         let t = PhyTiming::of(Standard::A, false);
         for name in NAMES.iter().filter(|n| !["minstrel-ht", "ath9k"].contains(n)) {
-            assert_eq!(RateAlgo::parse(name, Standard::A, &t, mode).map(|a| a.name()), Some(*name));
+            assert_eq!(RateAlgo::parse(by(name), Standard::A, &t, mode).map(|a| a.name()), Some(*name));
         }
-        assert!(RateAlgo::parse("minstrel-typo", Standard::A, &t, mode).is_none());
+        assert!(RateName::from_name("minstrel-typo").is_none());
         // 802.11n: the ARF family climbs the HT ladder; legacy Minstrel does not run there.
         let n = Standard::N(HtConfig::default());
         for name in HT_NAMES {
-            assert_eq!(RateAlgo::parse(name, n, &t, mode).map(|a| a.name()), Some(*name));
+            assert_eq!(RateAlgo::parse(by(name), n, &t, mode).map(|a| a.name()), Some(*name));
         }
-        assert!(RateAlgo::parse("minstrel-ht", Standard::A, &t, mode).is_none());
-        let Some(RateAlgo::Arf(a)) = RateAlgo::parse("arf", n, &t, mode) else { panic!("arf") };
+        assert!(RateAlgo::parse(by("minstrel-ht"), Standard::A, &t, mode).is_none());
+        let Some(RateAlgo::Arf(a)) = RateAlgo::parse(by("arf"), n, &t, mode) else { panic!("arf") };
         assert_eq!(a.ladder, n.ht_ladder());
     }
 
@@ -526,7 +554,7 @@ mod tests {
         let mode = ModeId::ht(0, false, false).unwrap();
         let now = SimTime::ZERO;
         for name in HT_NAMES {
-            let algo = RateAlgo::parse(name, n, &t, mode).unwrap();
+            let algo = RateAlgo::parse(by(name), n, &t, mode).unwrap();
             let mut arena = RateArena::new(&t, [&algo]);
             // [ARF, agent, Minstrel, Minstrel-HT, ath9k]: the one list this algorithm keeps.
             let kind = match *name {
@@ -556,7 +584,7 @@ mod tests {
             assert_eq!(a == RateSlot::NEW, kind.is_none(), "{name}: constant rate keeps nothing");
         }
         // The state made is the algorithm's own peer never sent to (ARF: `RateControl::station`).
-        let RateAlgo::Arf(arf) = RateAlgo::parse("aarf", n, &t, mode).unwrap() else { panic!("aarf") };
+        let RateAlgo::Arf(arf) = RateAlgo::parse(by("aarf"), n, &t, mode).unwrap() else { panic!("aarf") };
         let mut arena = RateArena::new(&t, []);
         let mut st = RateSlot::NEW;
         RateAlgo::Arf(arf).select(&mut st, &mut arena, (0, 1, 0), 0, now);
@@ -568,8 +596,8 @@ mod tests {
         let t = PhyTiming::of(Standard::A, false);
         let m6 = crate::phy::modes::OFDM_6;
         let m54 = Standard::A.mode(54_000).unwrap();
-        let agent = RateAlgo::parse("agent", Standard::A, &t, m6).unwrap();
-        let arf = RateAlgo::parse("arf", Standard::A, &t, m6).unwrap();
+        let agent = RateAlgo::parse(by("agent"), Standard::A, &t, m6).unwrap();
+        let arf = RateAlgo::parse(by("arf"), Standard::A, &t, m6).unwrap();
         let mut arena = RateArena::new(&t, [&agent, &arf]);
         let (mut a, mut b) = (agent.station(), arf.station());
         assert_eq!(agent.select(&mut a, &mut arena, (0, 1, 1), 0, SimTime::ZERO), m6, "the ladder's lowest");
@@ -592,7 +620,7 @@ mod tests {
             .iter()
             .enumerate()
             .map(|(i, name)| {
-                let rate = RateAlgo::parse_ht(name, cfg, &t, data.mode, true).unwrap();
+                let rate = RateAlgo::parse_ht(by(name), cfg, &t, data.mode, true);
                 let rng = Stream::derive(1, i as u64, Purpose::Backoff);
                 Mac::new([AcParams::dcf(&t); AC_COUNT], CountRule::Dcf, true, algos.len(), rate, rng)
             })
