@@ -79,13 +79,14 @@ pub struct OnOffSpec {
     pub pareto_shape: f64,
 }
 
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "lowercase")]
-pub enum AcSpec {
-    Bk,
-    Be,
-    Vi,
-    Vo,
+crate::names::names! {
+    /// An 802.11e access category (Table 10-1).
+    pub enum AcSpec {
+        Bk = "bk",
+        Be = "be",
+        Vi = "vi",
+        Vo = "vo",
+    }
 }
 
 impl AcSpec {

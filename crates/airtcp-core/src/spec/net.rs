@@ -4,16 +4,18 @@ use serde::Deserialize;
 
 use super::{default_queue, err, num, quoted, SpecError, MAX_QUEUE_PACKETS};
 
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "lowercase")]
-pub enum Role {
-    Ap,
-    Sta,
-    Adhoc,
-    Host,
-    /// An 802.11s mesh point (the `mesh` section): peers with the mesh points it hears, finds
-    /// paths to the others by HWMP.
-    Mesh,
+crate::names::names! {
+    /// What a node is: an access point, a station of its BSS, an ad-hoc station, a wired host,
+    /// or an 802.11s mesh point.
+    pub enum Role {
+        Ap = "ap",
+        Sta = "sta",
+        Adhoc = "adhoc",
+        Host = "host",
+        /// An 802.11s mesh point (the `mesh` section): peers with the mesh points it hears,
+        /// finds paths to the others by HWMP.
+        Mesh = "mesh",
+    }
 }
 
 #[derive(Clone, Debug, Deserialize)]

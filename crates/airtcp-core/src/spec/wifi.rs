@@ -25,18 +25,20 @@ crate::names::names! {
     }
 }
 
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "lowercase")]
-pub enum Access {
-    Dcf,
-    Edca,
+crate::names::names! {
+    /// Channel access: DCF (10.3) or EDCA (10.22.2, QoS data per access category).
+    pub enum Access {
+        Dcf = "dcf",
+        Edca = "edca",
+    }
 }
 
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "lowercase")]
-pub enum PreambleSpec {
-    Long,
-    Short,
+crate::names::names! {
+    /// The DSSS/CCK preamble (17.2.2): long, or short.
+    pub enum PreambleSpec {
+        Long = "long",
+        Short = "short",
+    }
 }
 
 #[derive(Clone, Debug, Deserialize)]
