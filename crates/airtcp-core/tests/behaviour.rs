@@ -356,7 +356,7 @@ fn the_warm_up_changes_the_reports_never_the_run_nor_the_control_meters() {
         // minus the busy time up to 0.7 s (an open busy period counted from 0.7 s on).
         let (busy_cold, tx_cold) = cold.medium.measured_ns(n, end);
         let (busy_warm, tx_warm) = warm.medium.measured_ns(n, end);
-        let r = &warm.medium.radios[i as usize];
+        let r = warm.medium.radio(n);
         assert_eq!((busy_warm, tx_warm), (busy_cold - r.busy_at_start_ns, tx_cold - r.tx_at_start_ns));
         assert!(busy_warm > 0 && busy_warm < busy_cold && tx_warm < tx_cold);
         // Busy before 0.7 s is at most 0.7 s: the snapshot is taken at 0.7 s, not later.

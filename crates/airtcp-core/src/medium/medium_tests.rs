@@ -231,8 +231,8 @@ fn lock_on_idle_receiver_locks_onto_the_first_decodable_frame() {
     let mut m = hidden();
     assert_eq!(m.cca(B), IDLE);
     let (a, _) = begin(&mut m, data(A, B), us(0));
-    assert_eq!(m.radios[B.idx()].lock, Some(a));
-    assert_eq!(m.radios[B.idx()].lock_since, us(0));
+    assert_eq!(m.radio(B).lock, Some(a));
+    assert_eq!(m.radio(B).lock_since, us(0));
     assert_eq!(m.cca(B), RECEIVING);
     assert_eq!(m.cca(A), SENDING);
     // Taken once: a second take finds no lock.
@@ -393,7 +393,7 @@ fn hidden_terminals_a_and_c_see_the_medium_idle_while_b_collides() {
     assert_eq!(m.cca(C), IDLE); // C cannot sense A
     let (c, ev) = begin(&mut m, data(C, B), us(500));
     assert_eq!(ev, vec![busy(C)]); // no Busy(A): A cannot sense C
-    assert_eq!(m.radios[A.idx()].busy, 0);
+    assert_eq!(m.radio(A).busy, 0);
     // A's frame ends: B still senses C, so only A is told idle, though C is on the air.
     let (rx, idle) = end(&mut m, a, us(DATA_US), None);
     assert_eq!(rx, vec![(B, Outcome::Collision)]);
@@ -459,7 +459,7 @@ fn busy_from_the_first_sensed_start_to_the_last_sensed_end_told_idle_once() {
     assert!(ev.contains(&busy(B)));
     let (c, ev) = begin(&mut m, data(C, n(3_000)), us(500));
     assert!(!ev.contains(&busy(B))); // already busy: no second edge
-    assert_eq!(m.radios[B.idx()].busy, 2);
+    assert_eq!(m.radio(B).busy, 2);
     assert_eq!(m.busy_ns_now(B, us(1000)), 1_000_000); // the open period, by hand
     let (_, idle) = end(&mut m, a, us(DATA_US), None);
     assert!(!idle.iter().any(|&(j, _)| j == B));
@@ -526,7 +526,7 @@ fn meters_a_transmitter_already_sensing_keeps_one_busy_period() {
     let mut m = hidden();
     let (a, _) = begin(&mut m, data(A, C), us(0));
     let (b, _) = begin(&mut m, frame(FrameKind::Ack, B, C, ACK_BYTES), us(200));
-    assert_eq!(m.radios[B.idx()].active_since, us(0));
+    assert_eq!(m.radio(B).active_since, us(0));
     let (_, idle) = end(&mut m, b, us(200 + ACK_US), None);
     assert_eq!(idle, vec![(C, IDLE)]); // B still senses A: not told
     assert_eq!(m.tx_ns_now(B, us(1000)), ACK_US * 1000);
@@ -790,7 +790,7 @@ fn radio_capture_strong_first_weak_later_the_lock_holds_and_the_weak_frame_is_lo
     let mut m = radio([10.0, -10.0, -50.0], None, false);
     let (a, _) = begin(&mut m, data(A, B), us(0));
     let (c, _) = begin(&mut m, data(C, B), us(100));
-    assert_eq!(m.radios[B.idx()].lock, Some(a));
+    assert_eq!(m.radio(B).lock, Some(a));
     let t = *m.transmission(c);
     assert_eq!((t.dst_outcome, t.interfered), (Outcome::Collision, true));
     m.end_tx(a, us(DATA_US));
@@ -810,7 +810,7 @@ fn radio_capture_off_weak_first_strong_later_fails_the_weak_frames_payload() {
     let mut m = radio([-10.0, 10.0, -50.0], None, false);
     let (a, _) = begin(&mut m, data(A, B), us(0));
     let (c, _) = begin(&mut m, data(C, B), us(100));
-    assert_eq!(m.radios[B.idx()].lock, Some(a));
+    assert_eq!(m.radio(B).lock, Some(a));
     assert_eq!(m.transmission(c).dst_outcome, Outcome::Collision);
     m.end_tx(a, us(DATA_US));
     assert_eq!(m.take_reception(B, a, us(DATA_US)), Some(Outcome::PayloadError));
@@ -825,7 +825,7 @@ fn radio_capture_on_a_newcomer_past_the_margin_within_the_window_takes_the_lock(
     let mut m = radio([-10.0, 10.0, -50.0], Some((10.0, 1_000_000)), false);
     let (a, _) = begin(&mut m, data(A, B), us(0));
     let (c, _) = begin(&mut m, data(C, B), us(100));
-    assert_eq!(m.radios[B.idx()].lock, Some(c));
+    assert_eq!(m.radio(B).lock, Some(c));
     let t = *m.transmission(a);
     assert_eq!((t.dst_outcome, t.interfered), (Outcome::Collision, true));
     m.end_tx(a, us(DATA_US));
@@ -841,7 +841,7 @@ fn radio_capture_on_a_newcomer_short_of_the_margin_or_past_the_window_is_interfe
         let mut m = radio([-10.0, 10.0, -50.0], Some(capture), false);
         let (a, _) = begin(&mut m, data(A, B), us(0));
         begin(&mut m, data(C, B), us(100));
-        assert_eq!(m.radios[B.idx()].lock, Some(a), "{capture:?}");
+        assert_eq!(m.radio(B).lock, Some(a), "{capture:?}");
     }
 }
 
@@ -867,7 +867,7 @@ fn radio_preamble_detection_a_stronger_preamble_within_4us_wins_if_its_sinr_pass
     let mut m = radio([-10.0, 10.0, -50.0], None, false);
     let (a, _) = begin(&mut m, data(A, B), us(0));
     let (c, _) = begin(&mut m, data(C, B), us(2));
-    assert_eq!(m.radios[B.idx()].lock, Some(c));
+    assert_eq!(m.radio(B).lock, Some(c));
     assert_eq!(m.transmission(a).dst_outcome, Outcome::Collision);
     assert_eq!(m.transmission(c).dst_outcome, Outcome::Ok);
     m.end_tx(c, us(2 + DATA_US));
@@ -880,7 +880,7 @@ fn radio_preamble_detection_a_stronger_preamble_short_of_4db_leaves_neither() {
     let mut m = radio([0.0, 2.0, -50.0], None, false);
     let (a, _) = begin(&mut m, data(A, B), us(0));
     let (c, _) = begin(&mut m, data(C, B), us(2));
-    assert_eq!(m.radios[B.idx()].lock, None);
+    assert_eq!(m.radio(B).lock, None);
     assert_eq!(m.transmission(a).dst_outcome, Outcome::Collision);
     assert_eq!(m.transmission(c).dst_outcome, Outcome::Collision);
 }
@@ -891,7 +891,7 @@ fn radio_preamble_detection_a_weaker_preamble_within_4us_leaves_a_lock_that_stil
     let mut m = radio([10.0, -10.0, -50.0], None, false);
     let (a, _) = begin(&mut m, data(A, B), us(0));
     let (c, _) = begin(&mut m, data(C, B), us(2));
-    assert_eq!(m.radios[B.idx()].lock, Some(a));
+    assert_eq!(m.radio(B).lock, Some(a));
     assert_eq!(m.transmission(c).dst_outcome, Outcome::Collision);
     m.end_tx(a, us(DATA_US));
     assert_eq!(m.take_reception(B, a, us(DATA_US)), Some(Outcome::Ok));
@@ -1034,4 +1034,148 @@ fn radio_meters_and_release_count_the_sensed_span() {
     // The slot is reused, as under the range model.
     let (again, _) = begin(&mut m, data(A, B), us(2000));
     assert_eq!(again, a);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The interface: each model through the same calls, in the order `world/wifi.rs` makes them
+// (`begin`, `receiver_count`/`receiver` with `take_reception`, `mpdu_survives`, `release`).
+// Both worlds put A at 0 and B at 10 m (C at 20 m when there is one) on the x axis: the range
+// model with rx 40 m and cs 50 m, no errors; the radio model with every node at 0 dBm and the
+// radio section above: L(10 m) = 70 dB, so A arrives at B at -70 dBm, SNR 23.97 dB; C at 20 m
+// gets A at 0 - 79.03 dBm, sensed (>= -82 dBm) and detected (SNR 14.9 dB >= 4 dB). At 6 Mbit/s
+// both SNRs give a success of exactly 1.0 in double precision for these frames (NIST, the PHY
+// header and 1000 bytes at 24 dB, 100 bytes at 14.9 dB), so no draw decides them.
+
+/// The two channel sections of the section's comment: the range model's, the radio model's.
+fn channels() -> [Value; 2] {
+    let radio = json!({
+        "path_loss": {"kind": "log-distance", "exponent": 3.0, "reference_distance_m": 1.0,
+                      "reference_loss_db": 40.0},
+        "tx_power_dbm": 0.0, "noise_figure_db": 7.0, "rx_sensitivity_dbm": -101.0,
+        "cca_threshold_dbm": -82.0, "error_model": "nist",
+        "preamble_detection": {"snr_db": 4.0, "min_rssi_dbm": -82.0},
+    });
+    [json!({"rx_range_m": 40.0, "cs_range_m": 50.0, "error": no_error()}), json!({"radio": radio})]
+}
+
+/// The specs of the range and the radio world of the section's comment, nodes at `xs` on the
+/// x axis.
+fn both_specs(xs: &[f64]) -> [WorldSpec; 2] {
+    let names = ["a", "b", "c"];
+    let nodes: Vec<_> = xs.iter().enumerate().map(|(i, &x)| (names[i], [x, 0.0, 0.0], Some(0.0))).collect();
+    channels().map(|c| spec(c, &nodes))
+}
+
+/// The range and the radio world of the section's comment, nodes at `xs` on the x axis.
+fn both(xs: &[f64]) -> [Medium; 2] {
+    both_specs(xs).map(|s| build(&s))
+}
+
+/// The addressee's outcome as `World::on_tx_end` reads it: its `take_reception` if it was
+/// locked onto the frame, else the transmission's `dst_outcome`.
+fn dst_outcome(m: &Medium, id: TxId, dst: NodeId, received: &[(NodeId, Outcome)]) -> Outcome {
+    received.iter().find(|&&(j, _)| j == dst).map_or(m.transmission(id).dst_outcome, |&(_, o)| o)
+}
+
+#[test]
+fn interface_a_lone_frame_busies_locks_is_received_and_idles_alike_under_either_model() {
+    for mut m in both(&[0.0, 10.0]) {
+        let radio = m.is_radio();
+        let (a, ev) = begin(&mut m, data(A, B), us(0));
+        assert_eq!(ev, vec![busy(A), busy(B)], "radio {radio}");
+        assert_eq!((m.cca(A), m.cca(B)), (SENDING, RECEIVING));
+        assert_eq!(m.transmission(a).dst_outcome, Outcome::Ok);
+        assert_eq!((m.receiver_count(a, A), m.receiver(a, A, 0)), (1, B));
+        // A node not locked onto the frame (here its own transmitter) has no reception.
+        assert_eq!(m.take_reception(A, a, us(DATA_US)), None);
+        let (rx, idle) = end(&mut m, a, us(DATA_US), None);
+        assert_eq!((rx, idle), (vec![(B, Outcome::Ok)], vec![(B, IDLE), (A, IDLE)]), "radio {radio}");
+        assert_eq!(m.busy_ns_now(B, us(5_000)), DATA_US * 1000);
+        // The slot is freed by release and reused by the next frame.
+        let (again, _) = begin(&mut m, data(B, A), us(2_000));
+        assert_eq!(again, a);
+    }
+}
+
+#[test]
+fn interface_an_ampdu_is_received_whole_then_decided_subframe_by_subframe_under_either_model() {
+    // Two 1000-byte subframes, 2692 us (radio_ampdu_subframes_... above): take_reception
+    // decides the PPDU (its PHY header under the radio model), mpdu_survives each subframe;
+    // with no errors (range) or at 24 dB (radio) every one survives.
+    for mut m in both(&[0.0, 10.0]) {
+        let f = Frame { subframes: 2, ..frame(FrameKind::Data, A, B, 2 * DATA_BYTES) };
+        let (a, _) = begin(&mut m, f, us(0));
+        m.end_tx(a, us(2692));
+        assert_eq!(m.take_reception(B, a, us(2692)), Some(Outcome::Ok), "radio {}", m.is_radio());
+        for span in [(0, DATA_BYTES), (DATA_BYTES, 2 * DATA_BYTES)] {
+            assert!(m.mpdu_survives(B, &f, us(0), span, DATA_BYTES));
+        }
+        let mut idle = Vec::new();
+        m.release(a, us(2692), None, |j, cca| idle.push((j, cca)));
+        assert_eq!(idle, vec![(B, IDLE), (A, IDLE)]);
+    }
+}
+
+#[test]
+fn interface_a_receiver_that_starts_to_send_loses_the_frame_as_a_collision_under_either_model() {
+    // B starts its own frame 500 us into A's: the range model keeps B's lock, corrupted, and
+    // take_reception says Collision; the radio model abandons it at once (ns-3
+    // RECEPTION_ABORTED_BY_TX), so B takes no reception and the transmission says Collision.
+    // Either way the addressee's outcome, as the world reads it, is a collision.
+    for mut m in both(&[0.0, 10.0]) {
+        let radio = m.is_radio();
+        let (a, _) = begin(&mut m, data(A, B), us(0));
+        let (b, ev) = begin(&mut m, frame(FrameKind::Ack, B, C, ACK_BYTES), us(500));
+        assert_eq!(ev, vec![busy(B)], "radio {radio}"); // A sends: busy already
+        let (rx, _) = end(&mut m, a, us(DATA_US), None);
+        assert_eq!(dst_outcome(&m, a, B, &rx), Outcome::Collision, "radio {radio}");
+        // A was sending when B's frame began: it took no reception of it either.
+        let (rx, _) = end(&mut m, b, us(500 + ACK_US), None);
+        assert_eq!(rx, vec![], "radio {radio}");
+    }
+}
+
+#[test]
+fn interface_a_third_node_in_range_receives_a_group_frame_under_either_model() {
+    // A broadcast beacon from A reaches B (10 m) and C (20 m): within 40 m (range), and at
+    // -70 and -79.03 dBm (radio), each received with success 1.0 (the section's comment).
+    for mut m in both(&[0.0, 10.0, 20.0]) {
+        let radio = m.is_radio();
+        let (a, ev) = begin(&mut m, frame(FrameKind::Beacon, A, NodeId::BROADCAST, 100), us(0));
+        assert_eq!(ev, vec![busy(A), busy(B), busy(C)], "radio {radio}");
+        let (rx, idle) = end(&mut m, a, us(BEACON_US), None);
+        assert_eq!(rx, vec![(B, Outcome::Ok), (C, Outcome::Ok)], "radio {radio}");
+        assert_eq!(idle, vec![(B, IDLE), (C, IDLE), (A, IDLE)]);
+    }
+}
+
+#[test]
+fn interface_the_routes_read_the_reach_the_medium_was_built_with() {
+    // What `net::routing` asks (Medium::reach) is what the medium decodes and senses by
+    // (can_decode, senses), and the same tables Python's connectivity builds from the channel
+    // section alone (Reach::build, `net::routing::section_reach`). Under the radio model the
+    // decode test is the mean link's (`decodes`). At 45 m: beyond rx 40 m but within cs 50 m
+    // (range); L = 40 + 30 log10 45 = 89.6 dB, -89.6 dBm, below preamble detection's -82 dBm
+    // (radio). At 60 m: 93.3 dB, neither.
+    for xs in [[0.0, 10.0, 60.0], [0.0, 45.0, 60.0]] {
+        for s in both_specs(&xs) {
+            let m = build(&s);
+            let radio = m.is_radio();
+            assert_eq!(m.reach(), &super::Reach::build(&s.channel, Standard::A, &s.nodes));
+            for i in [A, B, C] {
+                for j in [A, B, C] {
+                    assert_eq!(m.reach().decodes(i.idx(), j.idx()), m.can_decode(i, j));
+                    assert_eq!(m.reach().senses(i.idx(), j.idx()), m.senses(i, j));
+                    if let (Some(r), true) = (&s.channel.radio, i != j) {
+                        let mean = super::decodes(r, Standard::A, &s.nodes, i.idx(), j.idx());
+                        assert_eq!(m.can_decode(i, j), mean);
+                    }
+                }
+            }
+            assert!(!m.can_decode(A, A), "a node does not decode itself");
+            assert!(!m.can_decode(A, C) && !m.senses(A, C), "60 m");
+            assert_eq!(m.can_decode(A, B), xs[1] == 10.0, "radio {radio}");
+            assert_eq!(m.senses(A, B), xs[1] == 10.0 || !radio, "radio {radio}");
+        }
+    }
 }

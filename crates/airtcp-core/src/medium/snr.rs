@@ -29,7 +29,8 @@ use crate::phy::{ModeId, Modulation, Preamble, Standard, MODES};
 use crate::spec::{NodeSpec, RadioSpec};
 use crate::time::{Dur, SimTime};
 
-use super::{distance, Outcome, PREAMBLE_DETECTION};
+use super::{distance, Air, Outcome, RadioEvent, RxInfo, PREAMBLE_DETECTION};
+use crate::mac::Cca;
 
 /// Measurement bandwidth of the noise floor: 22 MHz for DSSS/HR-DSSS PPDUs on an 802.11b
 /// channel, 20 MHz otherwise, an 802.11g channel's DSSS PPDUs included (ns-3 3.44
@@ -531,19 +532,158 @@ impl Snr {
 
     /// If `j` is locked onto `id`, its reception ends at `now`: the success probability of
     /// each part, in order, and what the reception saw.
-    pub fn finish(&mut self, j: NodeId, id: TxId, now: SimTime) -> Option<([f64; 4], super::RxInfo)> {
+    pub fn finish(&mut self, j: NodeId, id: TxId, now: SimTime) -> Option<([f64; 4], RxInfo)> {
         if self.rx[j.idx()].lock.map(|l| l.tx) != Some(id) {
             return None;
         }
         self.close(j.idx(), now);
         let lock = self.rx[j.idx()].lock.take().expect("locked");
-        let info = super::RxInfo {
+        let info = RxInfo {
             rx_mw: lock.sig_mw,
             noise_mw: lock.noise_mw,
             min_sinr: lock.min_sinr,
             interfered: lock.interfered,
         };
         Some((lock.success, info))
+    }
+}
+
+/// The radio model's side of the medium's interface ([`super::Medium`]'s `begin`,
+/// `take_reception`, `mpdu_survives`, `release`), kept out of line: the range model's path
+/// stays small.
+impl Snr {
+    /// [`super::Medium::begin`] under the radio model: transmission `id` (`frame`, already in
+    /// `air`) starts at `now`; its source abandons its reception, and every node that sees the
+    /// frame gets its power, may lock onto it and may turn busy.
+    #[inline(never)]
+    pub(super) fn begin(
+        &mut self,
+        air: &mut Air,
+        id: TxId,
+        frame: &Frame,
+        now: SimTime,
+        mut mac: impl FnMut(RadioEvent),
+    ) {
+        let node = frame.src;
+        let i = node.idx();
+        // Half duplex: a reception in progress is abandoned, silently (no PHY-RXEND error).
+        if let Some(lost) = self.abort(node, now) {
+            air.radios[i].lock = None;
+            let t = &mut air.txs[lost.idx()];
+            if t.frame.dst == node {
+                (t.dst_outcome, t.interfered) = (Outcome::Collision, true);
+            }
+        }
+        air.start_tx(node, id, now, &mut mac);
+        self.spread(id, frame, now);
+        for k in 0..self.hears[id.idx()].len() {
+            let h = self.hears[id.idx()][k];
+            let j = h.node;
+            let transmitting = air.radios[j.idx()].tx.is_some();
+            let a = self.arrive(j, &h, id, frame, transmitting, now);
+            if let Some(lost) = a.lost {
+                air.radios[j.idx()].lock = None;
+                let t = &mut air.txs[lost.idx()];
+                if t.frame.dst == j {
+                    (t.dst_outcome, t.interfered) = (Outcome::Collision, true);
+                }
+            }
+            if a.locked {
+                let r = &mut air.radios[j.idx()];
+                (r.lock, r.lock_since) = (Some(id), now);
+            }
+            if j == frame.dst {
+                let t = &mut air.txs[id.idx()];
+                t.dst_outcome = if a.locked {
+                    Outcome::Ok
+                } else if transmitting || air.radios[j.idx()].lock.is_some() || self.crowded(j) {
+                    t.interfered = true;
+                    Outcome::Collision
+                } else {
+                    Outcome::Undetected
+                };
+            }
+            self.hears[id.idx()][k].sensed = a.sensed;
+            if a.sensed {
+                let r = &mut air.radios[j.idx()];
+                let was_active = r.active();
+                r.busy += 1;
+                if !was_active {
+                    r.active_since = now;
+                    mac(RadioEvent::Busy(j));
+                }
+            }
+        }
+    }
+
+    /// [`super::Medium::take_reception`] under the radio model, `j` locked onto `id`: one draw
+    /// per part of the frame (an A-MPDU: its PHY header only), and what the reception saw.
+    #[inline(never)]
+    pub(super) fn take_reception(
+        &mut self,
+        air: &mut Air,
+        j: NodeId,
+        id: TxId,
+        now: SimTime,
+    ) -> Option<(Outcome, RxInfo)> {
+        let (success, info) = self.finish(j, id, now)?;
+        air.radios[j.idx()].lock = None;
+        let rng = &mut air.rngs[j.idx()];
+        // An A-MPDU: the PHY header here; its subframes one by one (`mpdu_survives`).
+        let success =
+            if air.txs[id.idx()].frame.subframes > 0 { [success[0], 1.0, 1.0, 1.0] } else { success };
+        let outcome = decide(success, || rng.unit());
+        let t = &mut air.txs[id.idx()];
+        if t.frame.dst == j {
+            t.interfered = info.interfered;
+        }
+        Some((outcome, info))
+    }
+
+    /// [`super::Medium::mpdu_survives`] under the radio model: one draw against the chance
+    /// that the subframe at PSDU bytes `span` survives the SINR of the chunks it overlaps
+    /// ([`Snr::subframe_success`]).
+    pub(super) fn mpdu_survives(
+        &mut self,
+        air: &mut Air,
+        j: NodeId,
+        frame: &Frame,
+        start: SimTime,
+        span: (u32, u32),
+    ) -> bool {
+        let p = self.subframe_success(j, frame, start, span.0, span.1);
+        p >= 1.0 || air.rngs[j.idx()].unit() < p
+    }
+
+    /// [`super::Medium::release`] under the radio model, but for the source: every node that
+    /// saw the frame loses its power; those that sensed it may turn idle, unless they surely
+    /// sense `responder`'s response (with fading or motion that is not sure, and they are
+    /// told).
+    #[inline(never)]
+    pub(super) fn release(
+        &mut self,
+        air: &mut Air,
+        id: TxId,
+        now: SimTime,
+        responder: Option<NodeId>,
+        idle: &mut impl FnMut(NodeId, Cca),
+    ) {
+        for k in 0..self.hears[id.idx()].len() {
+            let h = self.hears[id.idx()][k];
+            self.depart(&h, now);
+            if !h.sensed {
+                continue;
+            }
+            let r = &mut air.radios[h.node.idx()];
+            r.busy -= 1;
+            if !r.active() {
+                r.busy_ns += now.since(r.active_since).ns();
+                match responder {
+                    Some(resp) if resp != h.node && self.surely_senses(resp, h.node) => {}
+                    _ => idle(h.node, r.cca()),
+                }
+            }
+        }
     }
 }
 

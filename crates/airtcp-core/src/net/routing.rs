@@ -1,6 +1,8 @@
 //! Connectivity and static routes, computed once from the channel (and only here: Python asks
 //! the core through `airtcp._core.connectivity`). Two WiFi nodes are radio neighbours when each
-//! decodes the other (`medium::reach`); a wired link joins its two ends. A direct radio hop is
+//! decodes the other, as the built medium says ([`Reach`]: `Medium::reach` in a world, the
+//! same tables built from the channel section for a topology alone); a wired link joins its two
+//! ends. A direct radio hop is
 //! used by the routes only where the roles allow it (a station talks to access points only,
 //! access points meet over wires, a host has no radio) and the link is not blocked (the chain
 //! topology blocks every pair but consecutive nodes, as paper 000's path enforcement does).
@@ -8,42 +10,50 @@
 //! destination); explicit routes of the spec override them.
 
 use crate::ids::NodeId;
-use crate::medium::reach;
+use crate::medium::Reach;
 use crate::phy::Standard;
-use crate::spec::{ChannelSpec, NodeSpec, Role, RouteSpec, TopologySpec, WiredLinkSpec, WorldSpec};
+use crate::spec::{NodeSpec, Role, RouteSpec, TopologySpec, WiredLinkSpec, WorldSpec};
 
-/// What the routes are computed from: the parts of a world spec that shape the graph.
+/// What the routes are computed from: the parts of a world spec that shape the graph, and who
+/// decodes whom over the radio.
 #[derive(Clone, Copy, Debug)]
 pub struct Topology<'a> {
-    pub standard: Standard,
     pub nodes: &'a [NodeSpec],
-    pub channel: &'a ChannelSpec,
+    /// Who decodes whom: the built medium's tables ([`crate::medium::Medium::reach`]).
+    pub reach: &'a Reach,
     pub wired_links: &'a [WiredLinkSpec],
     pub blocked_radio_links: &'a [[u32; 2]],
 }
 
 impl<'a> Topology<'a> {
-    pub fn new(
-        standard: Standard,
-        nodes: &'a [NodeSpec],
-        channel: &'a ChannelSpec,
-        wired_links: &'a [WiredLinkSpec],
-        blocked_radio_links: &'a [[u32; 2]],
-    ) -> Topology<'a> {
-        Topology { standard, nodes, channel, wired_links, blocked_radio_links }
+    /// What a world's routes are computed from, with its medium's `reach`.
+    pub fn of_world(spec: &'a WorldSpec, reach: &'a Reach) -> Topology<'a> {
+        Topology {
+            nodes: &spec.nodes,
+            reach,
+            wired_links: &spec.wired_links,
+            blocked_radio_links: &spec.blocked_radio_links,
+        }
     }
 
-    /// What a world's routes are computed from.
-    pub fn of_world(spec: &'a WorldSpec) -> Topology<'a> {
-        let standard = spec.wifi.standard().unwrap_or(Standard::A);
-        Topology::new(standard, &spec.nodes, &spec.channel, &spec.wired_links, &spec.blocked_radio_links)
+    /// What a [`TopologySpec`]'s routes are computed from (the connectivity queries), with its
+    /// [`section_reach`].
+    pub fn of_section(t: &'a TopologySpec, reach: &'a Reach) -> Topology<'a> {
+        Topology {
+            nodes: &t.nodes,
+            reach,
+            wired_links: &t.wired_links,
+            blocked_radio_links: &t.blocked_radio_links,
+        }
     }
+}
 
-    /// What a [`TopologySpec`]'s routes are computed from (the connectivity queries).
-    pub fn of_section(t: &'a TopologySpec) -> Topology<'a> {
-        let standard = t.standard.as_deref().and_then(Standard::parse).unwrap_or(Standard::A);
-        Topology::new(standard, &t.nodes, &t.channel, &t.wired_links, &t.blocked_radio_links)
-    }
+/// Who decodes whom in a [`TopologySpec`] without a world: the tables a medium of its channel
+/// section and nodes is built with ([`Reach::build`]; its standard, 802.11a unless given, sets
+/// the radio model's decode test).
+pub fn section_reach(t: &TopologySpec) -> Reach {
+    let standard = t.standard.as_deref().and_then(Standard::parse).unwrap_or(Standard::A);
+    Reach::build(&t.channel, standard, &t.nodes)
 }
 
 /// A node pair with no route.
@@ -164,12 +174,9 @@ pub fn are_neighbours(t: &Topology, u: usize, v: usize) -> bool {
     wired || radio_neighbours(t, u, v)
 }
 
+/// Each decodes the other (WiFi nodes only: the reach holds no other pair).
 fn radio_neighbours(t: &Topology, i: usize, j: usize) -> bool {
-    i != j
-        && t.nodes[i].wifi
-        && t.nodes[j].wifi
-        && reach(t.channel, t.standard, t.nodes, i, j).0
-        && reach(t.channel, t.standard, t.nodes, j, i).0
+    t.reach.decodes(i, j) && t.reach.decodes(j, i)
 }
 
 /// Whether roles `a` and `b` may exchange frames directly over the radio.
@@ -222,7 +229,7 @@ impl Connectivity {
                 }
                 let w = wired[i].binary_search(&(j as u32)).is_ok();
                 let talk = roles_talk(t.nodes[i].role, t.nodes[j].role);
-                // The radio test only where it can matter (it costs two link budgets).
+                // The radio test only where it can matter.
                 if !(with_neighbours || talk || w) {
                     continue;
                 }
@@ -323,7 +330,8 @@ impl Connectivity {
 /// JSON), as JSON: `{"neighbours": [[v, ...], ...], "next_hop": [[v or -1, ...], ...]}`.
 pub fn connectivity_json(text: &str) -> Result<String, crate::spec::SpecError> {
     let t = TopologySpec::from_json(text)?;
-    let c = Connectivity::compute(&Topology::of_section(&t));
+    let reach = section_reach(&t);
+    let c = Connectivity::compute(&Topology::of_section(&t, &reach));
     let next: Vec<Vec<i64>> = c
         .table()
         .iter()
@@ -348,7 +356,8 @@ pub struct RouteBytes {
 /// bitmap of `n` rows of `ceil(n / 8)` bytes (bit `v % 8` of byte `v / 8` of row `u`).
 pub fn connectivity_bytes(text: &str) -> Result<(usize, RouteBytes, Vec<u8>), crate::spec::SpecError> {
     let t = TopologySpec::from_json(text)?;
-    let c = Connectivity::compute(&Topology::of_section(&t));
+    let reach = section_reach(&t);
+    let c = Connectivity::compute(&Topology::of_section(&t, &reach));
     let n = c.n;
     let mut r = RouteBytes { offsets: Vec::with_capacity(4 * (n + 1)), starts: Vec::new(), hops: Vec::new() };
     let mut runs = 0u32;
@@ -402,13 +411,18 @@ mod tests {
         }
     }
 
-    /// The topology of `nodes` on channel `ch`: 802.11a, no wires, nothing blocked.
-    fn open<'a>(nodes: &'a [NodeSpec], ch: &'a ChannelSpec) -> Topology<'a> {
-        Topology { standard: Standard::A, nodes, channel: ch, wired_links: &[], blocked_radio_links: &[] }
+    /// The topology of `nodes` with reach `reach`: no wires, nothing blocked.
+    fn open<'a>(nodes: &'a [NodeSpec], reach: &'a Reach) -> Topology<'a> {
+        Topology { nodes, reach, wired_links: &[], blocked_radio_links: &[] }
     }
 
-    fn channel(range_m: f64) -> ChannelSpec {
-        serde_json::from_value(serde_json::json!({"rx_range_m": range_m, "cs_range_m": range_m})).unwrap()
+    /// Who decodes whom among `nodes` on an 802.11a channel whose decode and sense ranges are
+    /// `range_m`.
+    fn reach(nodes: &[NodeSpec], range_m: f64) -> Reach {
+        let ch: ChannelSpec =
+            serde_json::from_value(serde_json::json!({"rx_range_m": range_m, "cs_range_m": range_m}))
+                .unwrap();
+        Reach::build(&ch, Standard::A, nodes)
     }
 
     #[test]
@@ -416,7 +430,7 @@ mod tests {
         // Four ad hoc nodes 10 m apart, range 25 m: n0 hears n1 and n2. Blocking the pairs
         // two apart leaves a 3-hop path from n0 to n3 (paper 000's path enforcement).
         let nodes: Vec<_> = (0..4).map(|i| node(&format!("n{i}"), 10.0 * i as f64, Role::Adhoc)).collect();
-        let ch = channel(25.0);
+        let ch = reach(&nodes, 25.0);
         let open = open(&nodes, &ch);
         let c = Connectivity::compute(&open);
         assert_eq!((c.next_hop(0, 3), c.next_hop(0, 2)), (Some(1), Some(2)));
@@ -431,7 +445,7 @@ mod tests {
     #[test]
     fn stations_reach_each_other_only_through_the_access_point() {
         let nodes = [node("ap", 0.0, Role::Ap), node("sta1", 5.0, Role::Sta), node("sta2", 8.0, Role::Sta)];
-        let ch = channel(10.0);
+        let ch = reach(&nodes, 10.0);
         let t = open(&nodes, &ch);
         let c = Connectivity::compute(&t);
         assert_eq!(c.next_hop(1, 2), Some(0));
@@ -441,7 +455,7 @@ mod tests {
     #[test]
     fn a_node_out_of_range_has_no_route_and_a_route_loop_is_found() {
         let nodes = [node("a", 0.0, Role::Adhoc), node("b", 5.0, Role::Adhoc), node("c", 50.0, Role::Adhoc)];
-        let ch = channel(10.0);
+        let ch = reach(&nodes, 10.0);
         let t = open(&nodes, &ch);
         let mut c = Connectivity::compute(&t);
         assert_eq!(c.trace(0, 2), Err(PathBreak::NoRoute { at: NodeId(0) }));
@@ -476,7 +490,7 @@ mod tests {
                 ..node(&format!("s{i}"), 0.0, Role::Sta)
             });
         }
-        let ch = channel(20.0);
+        let ch = reach(&nodes, 20.0);
         let t = open(&nodes, &ch);
         let c = Connectivity::routes(&t);
         assert!(c.rows.iter().all(|r| r.runs() <= 4), "{:?}", c.rows.iter().map(RouteRow::runs).max());
@@ -497,7 +511,7 @@ mod tests {
         ];
         let d = crate::medium::distance(nodes[0].position_m, nodes[1].position_m);
         assert!(d > 10.0 && d < 10.0 + crate::medium::RANGE_SLACK_M, "{d}");
-        let ch = channel(10.0);
+        let ch = reach(&nodes, 10.0);
         let t = open(&nodes, &ch);
         assert_eq!(Connectivity::compute(&t).next_hop(1, 0), Some(0));
     }

@@ -77,10 +77,11 @@ pub struct World {
     pub mesh: Option<mesh::MeshWorld>,
 }
 
-/// Compute the routes (`net::routing`), check the explicit ones and that every flow arrives
-/// (and its ACKs or feedback come back), and give each node its next hops.
-fn install_routes(spec: &WorldSpec, nodes: &mut [Node]) -> Result<(), SpecError> {
-    let topology = crate::net::routing::Topology::of_world(spec);
+/// Compute the routes (`net::routing`, over the radio neighbours of the built `medium`), check
+/// the explicit ones and that every flow arrives (and its ACKs or feedback come back), and give
+/// each node its next hops.
+fn install_routes(spec: &WorldSpec, medium: &Medium, nodes: &mut [Node]) -> Result<(), SpecError> {
+    let topology = crate::net::routing::Topology::of_world(spec, medium.reach());
     let mut conn = Connectivity::routes(&topology);
     let name = |i: u32| format!("{} ({:?})", i, spec.nodes[i as usize].name);
     for (i, r) in spec.routes.iter().enumerate() {
@@ -170,10 +171,10 @@ impl World {
         let n = spec.nodes.len();
         let mut xlayer = CrossLayer::new(n);
         let (mut nodes, macs, rx_rngs) = build::nodes_and_macs(spec, seed, &phy, &cfg)?;
-        install_routes(spec, &mut nodes)?;
-        let links = build::wired_links(spec, seed, &mut nodes);
         let medium =
             Medium::build(&spec.channel, &spec.nodes, phy.standard, seed, rx_rngs, cfg.data_header_bytes);
+        install_routes(spec, &medium, &mut nodes)?;
+        let links = build::wired_links(spec, seed, &mut nodes);
         let mut sched = Scheduler::new();
         let (flows, tcps, claps) = build::flows(spec, seed, &mut nodes, &mut xlayer, &cfg, &mut sched)?;
         build::install_schemes(spec, &mut xlayer);
