@@ -278,6 +278,66 @@ fn third_party_frame_received_sets_the_nav() {
 }
 
 #[test]
+fn third_party_nav_set_by_an_unanswered_rts_resets_and_the_countdown_starts_at_the_deadline() {
+    // A's RTS (to a node absent here) goes at DIFS 34 us and lasts 20 + 4 x ceil((16 + 160 +
+    // 6) / 24) = 52 us, to 86 us; B, a third party with a frame queued and 2 slots of backoff
+    // left, sets its NAV from it. No reception starts within 2 x SIFS 16 + CTS 44 +
+    // aRxPHYStartDelay 20 + 2 x slot 9 = 114 us (10.3.2.4, nav::rts_reset_timeout): B's NAV
+    // reads as ended at 200 us, and its countdown starts there: 200 + DIFS 34 + 2 x 9 = 252
+    // us, not at the end of the RTS's Duration.
+    let (mut w, mut s) = (wifi(), Scheduler::new());
+    w.cfg.rts_threshold_bytes = 500;
+    let rts = Frame { dst: NodeId(5), ..a_sends_data(&mut w, &mut s, us(0)) };
+    assert_eq!((rts.kind, s.now(), rts.txv.duration(rts.bytes)), (FrameKind::Rts, us(34), Dur::from_us(52)));
+    assert!(w.enqueue(B, A, PacketId(9), 100, BE, BUSY, &mut s, us(50)));
+    w.macs[1].txops[BE].backoff = 2;
+    w.rx_ok(B, &rts, &mut s, us(86));
+    assert_eq!(w.macs[1].nav.end(), us(86) + rts.nav);
+    w.medium_idle(B, IDLE, &mut s, us(86));
+    assert_eq!(w.macs[1].txops[BE].grant.deadline(), Some(us(200 + 34 + 2 * 9)));
+}
+
+#[test]
+fn third_party_nav_set_by_an_rts_runs_to_its_end_when_the_cts_starts_in_the_window() {
+    // As above, but the CTS starts at 86 + SIFS 16 = 102 us and its PHY header ends at 122 us
+    // < 200 us: the reset is cancelled (rx_ok finds the PHY-RXSTART from the CTS's end, 146
+    // us, and airtime). The CTS's Duration (the RTS's - SIFS - CTS 44 us) ends where the
+    // RTS's does: B's countdown starts at the NAV's end, 86 us + the RTS's Duration, + 34 + 18.
+    let (mut w, mut s) = (wifi(), Scheduler::new());
+    w.cfg.rts_threshold_bytes = 500;
+    let rts = Frame { dst: NodeId(5), ..a_sends_data(&mut w, &mut s, us(0)) };
+    assert!(w.enqueue(B, A, PacketId(9), 100, BE, BUSY, &mut s, us(50)));
+    w.macs[1].txops[BE].backoff = 2;
+    w.rx_ok(B, &rts, &mut s, us(86));
+    w.medium_idle(B, IDLE, &mut s, us(86));
+    w.freeze(B, us(102)); // the CTS turns B's medium busy
+    let cts_nav = rts.nav - Dur::from_us(16 + 44);
+    let cts = Frame { kind: FrameKind::Cts, src: NodeId(5), dst: A, bytes: 14, nav: cts_nav, ..rts };
+    assert_eq!(cts.txv.duration(cts.bytes), Dur::from_us(44));
+    w.rx_ok(B, &cts, &mut s, us(146));
+    assert_eq!(w.macs[1].nav.end(), us(86) + rts.nav);
+    w.medium_idle(B, IDLE, &mut s, us(146));
+    assert_eq!(w.macs[1].txops[BE].grant.deadline(), Some(us(86 + 34 + 2 * 9) + rts.nav));
+}
+
+#[test]
+fn third_party_nav_set_by_an_rts_runs_to_its_end_when_a_garbled_frame_starts_in_the_window() {
+    // A frame B receives garbled but whose PHY header held is a PHY-RXSTART too (`rx_start`,
+    // told by the world before `rx_corrupt`): one starting at 150 us, its header done at 150 +
+    // 20 = 170 us < 86 + 114 = 200 us, cancels the reset of the RTS's NAV (first test above).
+    let (mut w, mut s) = (wifi(), Scheduler::new());
+    w.cfg.rts_threshold_bytes = 500;
+    let rts = Frame { dst: NodeId(5), ..a_sends_data(&mut w, &mut s, us(0)) };
+    w.rx_ok(B, &rts, &mut s, us(86));
+    assert!(w.macs[1].nav.reset_pending());
+    assert_eq!(w.macs[1].nav.idle_from(us(100)), us(200));
+    w.rx_start(B, rts.txv, us(150));
+    w.rx_corrupt(B, &rts, None);
+    assert!(!w.macs[1].nav.reset_pending());
+    assert_eq!(w.macs[1].nav.idle_from(us(300)), us(86) + rts.nav);
+}
+
+#[test]
 fn rts_threshold_exceeded_opens_with_rts_and_cts_received_sends_data_after_sifs() {
     let (mut w, mut s) = (wifi(), Scheduler::new());
     w.cfg.rts_threshold_bytes = 500;

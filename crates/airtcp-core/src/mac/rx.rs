@@ -17,13 +17,22 @@ impl Wifi {
     pub fn rx_ok(&mut self, j: NodeId, frame: &Frame, sched: &mut Scheduler<Event>, now: SimTime) {
         let w = &self.cfg;
         let mac = &mut self.macs[j.idx()];
+        if mac.nav.reset_pending() {
+            nav_rx_start(&mut mac.nav, frame, now);
+        }
         mac.counters.rx_ok += 1;
         mac.eifs = false;
         if frame.dst != j {
             // (A group-addressed frame's Duration is 0: its receivers' NAV stays; the world
             // hands its Action frames up, `rx_group`.)
-            // 10.3.2.4: third parties update their NAV from the Duration field.
-            mac.nav.update(now, frame.nav);
+            // 10.3.2.4: third parties update their NAV from the Duration field; one set by an
+            // RTS resets if no reception follows.
+            if frame.kind == FrameKind::Rts {
+                let timeout = super::nav::rts_reset_timeout(&w.timing, frame.txv);
+                mac.nav.update_from_rts(now, frame.nav, timeout);
+            } else {
+                mac.nav.update(now, frame.nav);
+            }
             return;
         }
         match frame.kind {
@@ -86,6 +95,18 @@ impl Wifi {
             }
             FrameKind::BlockAckReq => self.block_ack_req_received(j, frame, sched, now),
             FrameKind::Beacon => {} // broadcast: handled above as a third party's frame
+        }
+    }
+
+    /// A reception at `j` of a PPDU sent at `txv` that started at `start` got past its PHY
+    /// header: a PHY-RXSTART.indication at `start` + its preamble and PHY header, which
+    /// cancels a pending NAV reset after an RTS (10.3.2.4; [`super::nav::Nav::rx_start`]).
+    /// Told before `rx_corrupt` and an A-MPDU's subframes; `rx_ok` tells itself.
+    #[inline(always)]
+    pub fn rx_start(&mut self, j: NodeId, txv: crate::phy::TxVector, start: SimTime) {
+        let nav = &mut self.macs[j.idx()].nav;
+        if nav.reset_pending() {
+            nav.rx_start(start + txv.preamble_and_header());
         }
     }
 
@@ -153,4 +174,13 @@ impl Wifi {
 pub(crate) fn ack_frame(cfg: &super::WifiConfig, j: NodeId, frame: &Frame) -> Frame {
     let c = Carried { packet: None, seq: 0, retry: false, ac: frame.ac };
     Frame::mpdu(FrameKind::Ack, (j, frame.src), ACK_BYTES, cfg.ack_txv(frame.txv.mode), Dur::ZERO, c)
+}
+
+/// The PHY-RXSTART of `frame`, received intact with its end at `end` (its start plus its
+/// preamble and PHY header), for `nav`'s pending reset (10.3.2.4).
+#[cold]
+#[inline(never)]
+fn nav_rx_start(nav: &mut super::nav::Nav, frame: &Frame, end: SimTime) {
+    let psdu = frame.txv.duration(frame.bytes) - frame.txv.preamble_and_header();
+    nav.rx_start(SimTime(end.ns() - psdu.ns()));
 }

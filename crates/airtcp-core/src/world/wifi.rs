@@ -293,6 +293,7 @@ impl World {
                     Outcome::UpperHeaderError => Some(Hit::UpperHeader),
                     _ => None,
                 };
+                self.wifi.rx_start(j, frame.txv, start); // its PHY-RXSTART (10.3.2.4's NAV reset)
                 self.wifi.rx_corrupt(j, frame, hit);
                 self.drain_mac(now);
             }
@@ -349,6 +350,7 @@ impl World {
     fn rx_ampdu(&mut self, j: NodeId, frame: &Frame, start: SimTime, now: SimTime) {
         use crate::mac::ht::ampdu::{len_with, padding};
         let (src, ac) = (frame.src, usize::from(frame.ac));
+        self.wifi.rx_start(j, frame.txv, start); // its PHY-RXSTART (10.3.2.4's NAV reset)
         let mut any = false;
         let mut len = 0;
         let reference = self.next_ampdu_reference();
