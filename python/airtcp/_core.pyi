@@ -12,6 +12,7 @@ __all__ = [
     "run",
     "tables",
     "tx_duration_ns",
+    "world_spec_schema",
 ]
 
 def run(spec_json: str, seed: int) -> tuple[str, dict[str, dict[str, list[Any]]]]:
@@ -67,6 +68,10 @@ def connectivity_bytes(topology_json: str) -> tuple[int, bytes, bytes, bytes, by
 def tables() -> str:
     """The core's name tables and limits as JSON text (PHY modes, standards' modes, congestion
     controls, loss recoveries, rate controls, bounds)."""
+
+def world_spec_schema() -> str:
+    """The JSON Schema (2020-12) of a world spec as JSON text, derived from the core's spec
+    types: every field's type, default, allowed names and description."""
 
 def tx_duration_ns(standard: str, rate_mbps: float, size_bytes: int, preamble: str = "long") -> int:
     """Airtime [ns] of an MPDU of ``size_bytes`` at ``rate_mbps`` (IEEE 802.11-2020 Cl. 15-18)."""

@@ -1,4 +1,5 @@
-"""The core's name tables and limits, read from the Rust core (``crates/airtcp-core/src/tables.rs``).
+"""The core's name tables and limits, read from the Rust core (``crates/airtcp-core/src/tables.rs``),
+and the world spec's schema (``airtcp_core::spec::schema``).
 
 Every table that both languages need (the PHY modes and each standard's modes, the congestion
 controls, loss recoveries and rate controls, the core's bounds) is defined once, in the core;
@@ -21,6 +22,7 @@ __all__ = [
     "rates_mbps",
     "recoveries",
     "standard_modes",
+    "world_spec_schema",
 ]
 
 
@@ -91,3 +93,17 @@ def rate_controls() -> tuple[str, ...]:
 def limits() -> dict[str, int]:
     """The core's bounds (``max_queue_packets``, ``max_initial_cwnd``, ...)."""
     return dict(_tables()["limits"])
+
+
+@cache
+def _schema() -> str:
+    from airtcp import _core
+
+    return _core.world_spec_schema()
+
+
+def world_spec_schema() -> dict[str, Any]:
+    """The JSON Schema (2020-12) of a world spec, derived from the core's spec types: every
+    field's type, default, allowed names and description (a fresh copy each call)."""
+    data: dict[str, Any] = json.loads(_schema())
+    return data

@@ -68,6 +68,13 @@ fn tables() -> String {
     airtcp_core::tables::tables().to_string()
 }
 
+/// The JSON Schema of a world spec as JSON text, derived from the core's spec types: every
+/// field's type, default, allowed names and description.
+#[pyfunction]
+fn world_spec_schema() -> String {
+    airtcp_core::spec::schema().to_string()
+}
+
 /// Neighbours and computed routes of a topology (nodes, channel, wired_links,
 /// blocked_radio_links as JSON text): JSON text `{"neighbours": [...], "next_hop": [...]}`.
 #[pyfunction]
@@ -307,6 +314,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(connectivity_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(tables, m)?)?;
+    m.add_function(wrap_pyfunction!(world_spec_schema, m)?)?;
     m.add_function(wrap_pyfunction!(connectivity, m)?)?;
     m.add_function(wrap_pyfunction!(tx_duration_ns, m)?)?;
     m.add_function(wrap_pyfunction!(chunk_success, m)?)?;

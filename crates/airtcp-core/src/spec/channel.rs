@@ -5,7 +5,7 @@ use serde::Deserialize;
 
 use super::{err, num, SpecError};
 
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, serde::Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ChannelSpec {
     /// The range model's decode and sense ranges: required unless `radio` is set.
@@ -30,7 +30,7 @@ pub struct ChannelSpec {
 
 /// The radio model of a channel: every number in the units of its name. Defaults are ns-3
 /// 3.44's `YansWifiPhy` and `YansWifiChannelHelper::Default` (channel::budget).
-#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, PartialEq, serde::Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RadioSpec {
     pub path_loss: PathLossSpec,
@@ -72,7 +72,7 @@ pub struct RadioSpec {
     pub shadowing_db: f64,
 }
 
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, serde::Serialize, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum PathLossSpec {
     /// Friis free space at `frequency_hz` (ns-3 `FriisPropagationLossModel`).
@@ -81,7 +81,7 @@ pub enum PathLossSpec {
     LogDistance { exponent: f64, reference_distance_m: f64, reference_loss_db: f64 },
 }
 
-#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, serde::Serialize, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "lowercase", deny_unknown_fields)]
 pub enum FadingSpec {
     #[default]
@@ -99,14 +99,14 @@ pub enum FadingSpec {
     },
 }
 
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, serde::Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PreambleDetectionSpec {
     pub snr_db: f64,
     pub min_rssi_dbm: f64,
 }
 
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, serde::Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CaptureSpec {
     /// The newcomer must be this much stronger than the frame being received.
@@ -248,14 +248,14 @@ impl RadioSpec {
     }
 }
 
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, serde::Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MatrixSpec {
     pub rx: Vec<Vec<u8>>,
     pub cs: Vec<Vec<u8>>,
 }
 
-#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, serde::Serialize, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "lowercase", deny_unknown_fields)]
 pub enum ErrorSpec {
     #[default]

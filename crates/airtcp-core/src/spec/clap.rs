@@ -8,7 +8,7 @@ use super::{err, num, quoted, SpecError};
 use crate::mac::frame::MAX_MSDU_BYTES;
 
 /// CLAP parameters of one flow (docs/clap.md gives the reason for each default).
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, serde::Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct ClapSpec {
     /// Payload per data segment [bytes] (paper 001: 1000).

@@ -8,7 +8,7 @@ use super::tcp::{validate_tcp, TcpSpec};
 use super::{err, num, SpecError};
 use crate::mac::frame::MAX_MSDU_BYTES;
 
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum FlowKind {
     UdpSaturating,
@@ -49,7 +49,7 @@ impl FlowKind {
 }
 
 /// How long an on or an off period lasts.
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum PeriodDist {
     /// Exponential with the given mean (ns-3 `ExponentialRandomVariable`).
@@ -68,7 +68,7 @@ fn default_shape() -> f64 {
 }
 
 /// The on and off periods of a `udp_onoff` flow (ns-3 OnOffApplication `OnTime`, `OffTime`).
-#[derive(Clone, Copy, Debug, Deserialize)]
+#[derive(Clone, Copy, Debug, Deserialize, serde::Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct OnOffSpec {
     pub on_mean_ns: u64,
@@ -105,7 +105,7 @@ fn default_ac() -> AcSpec {
     AcSpec::Be
 }
 
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, serde::Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FlowSpec {
     pub kind: FlowKind,

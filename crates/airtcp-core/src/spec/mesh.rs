@@ -18,7 +18,7 @@ crate::names::names! {
 /// The metrics' names.
 pub const METRICS: &[&str] = MeshMetric::NAMES;
 
-#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, PartialEq, serde::Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MeshSpec {
     /// Mesh beacon interval [TU] (`MESH_DEFAULT_BEACON_INTERVAL`: 1000).

@@ -37,6 +37,13 @@ pub use wifi::{rate_kbps, Access, Aggregation, PreambleSpec, QdiscKind, WifiSpec
 
 use serde::Deserialize;
 
+/// The JSON Schema (2020-12) of a world spec, derived from these types: every field with its
+/// type, its default where it has one, the names a name family allows, and its doc comment as
+/// its description (`airtcp._core.world_spec_schema()`).
+pub fn schema() -> serde_json::Value {
+    serde_json::to_value(schemars::schema_for!(WorldSpec)).expect("a schema serialises")
+}
+
 /// A problem in a spec: `"<path>: <message>"`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SpecError(pub String);
@@ -73,7 +80,7 @@ fn num(v: f64) -> String {
     }
 }
 
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, serde::Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct WorldSpec {
     pub duration_ns: u64,

@@ -18,7 +18,7 @@ crate::names::names! {
     }
 }
 
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, serde::Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NodeSpec {
     pub name: String,
@@ -37,7 +37,7 @@ pub struct NodeSpec {
 }
 
 /// How a node moves (`channel::mobility`). Positions are evaluated when a frame starts.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, PartialEq, serde::Serialize, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum MobilitySpec {
     /// From `position_m` at `start_ns` on, at `velocity_mps` (still before).
@@ -63,7 +63,7 @@ pub enum MobilitySpec {
     },
 }
 
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, serde::Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct WaypointSpec {
     pub time_ns: u64,
@@ -108,7 +108,7 @@ impl NodeSpec {
     }
 }
 
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, serde::Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct WiredLinkSpec {
     pub a: u32,
@@ -125,7 +125,7 @@ pub struct WiredLinkSpec {
     pub reverse_loss: f64,
 }
 
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, serde::Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RouteSpec {
     pub node: u32,
@@ -261,7 +261,7 @@ pub(super) fn validate_blocked(pairs: &[[u32; 2]], n: u32) -> Result<(), SpecErr
 
 /// The parts of a world spec the routes are computed from, alone (what Python sends to
 /// `airtcp._core.connectivity` while it expands a scenario).
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, serde::Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TopologySpec {
     /// The PHY standard (`wifi.standard`): the radio model's decode test sends at its

@@ -10,7 +10,7 @@ use crate::tcp::conn::{AckCounting, Corruption, Recovery};
 use crate::tcp::rto::RtoRule;
 
 /// TCP parameters of one flow. Defaults follow Linux unless said otherwise.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, serde::Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct TcpSpec {
     /// Congestion control, by its Linux name ("reno", "newreno", "cubic", ...).

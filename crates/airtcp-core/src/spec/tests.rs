@@ -291,3 +291,80 @@ fn radio_traces_need_the_radio_model() {
     let names: Vec<_> = out.traces.iter().map(|(n, _)| *n).collect();
     assert!(names.contains(&"receptions") && names.contains(&"positions"), "{names:?}");
 }
+
+/// The value at `path` (object keys) in `v`.
+fn at<'a>(v: &'a serde_json::Value, path: &[String]) -> Option<&'a serde_json::Value> {
+    path.iter().try_fold(v, |v, k| v.get(k))
+}
+
+/// Every (path, default) the schema gives for the fields under `schema` (following `$ref`s
+/// into `defs`), where `given` (the document at that place) leaves the field out.
+fn defaults_left_out(
+    schema: &serde_json::Value,
+    defs: &serde_json::Value,
+    given: &serde_json::Value,
+    path: Vec<String>,
+    out: &mut Vec<(Vec<String>, serde_json::Value)>,
+) {
+    let schema = match schema.get("$ref").and_then(|r| r.as_str()) {
+        Some(r) => &defs[r.trim_start_matches("#/$defs/")],
+        None => schema,
+    };
+    let Some(props) = schema.get("properties").and_then(|p| p.as_object()) else { return };
+    for (k, sub) in props {
+        let mut p = path.clone();
+        p.push(k.clone());
+        match given.get(k) {
+            None => {
+                if let Some(d) = sub.get("default") {
+                    out.push((p, d.clone()));
+                }
+            }
+            Some(g) if g.is_object() => defaults_left_out(sub, defs, g, p, out),
+            Some(_) => {}
+        }
+    }
+}
+
+#[test]
+fn the_schema_gives_the_defaults_serde_fills_in_and_every_name_family() {
+    // Derived from the spec types (schemars): each default the schema states for a field the
+    // good spec leaves out is the value the core reads for it (serialised back).
+    let schema = super::schema();
+    let defs = &schema["$defs"];
+    let mut given = good();
+    given["flows"][0]["tcp"] = serde_json::json!({});
+    let spec: super::WorldSpec = serde_json::from_value(given.clone()).expect("the good spec");
+    let read = serde_json::to_value(&spec).expect("serialises");
+    let mut found = Vec::new();
+    defaults_left_out(&schema, defs, &given, vec![], &mut found);
+    let tcp = &defs["FlowSpec"]["properties"]["tcp"];
+    let tcp_schema = tcp
+        .get("anyOf")
+        .and_then(|a| a[0].get("$ref"))
+        .map_or(tcp.clone(), |r| serde_json::json!({"$ref": r}));
+    defaults_left_out(
+        &tcp_schema,
+        defs,
+        &given["flows"][0]["tcp"],
+        vec!["flows".into(), "0".into(), "tcp".into()],
+        &mut found,
+    );
+    assert!(found.len() >= 40, "{} defaults", found.len());
+    let paths: Vec<String> = found.iter().map(|(p, _)| p.join(".")).collect();
+    for p in ["flows.0.tcp.cc", "wifi.rts_threshold_bytes", "wifi.rate_control", "traces", "channel.error"] {
+        assert!(paths.iter().any(|q| q == p), "{p} not among {paths:?}");
+    }
+    for (path, default) in &found {
+        let value =
+            if path[0] == "flows" { at(&read["flows"][0]["tcp"], &path[3..]) } else { at(&read, path) };
+        assert_eq!(value, Some(default), "{}", path.join("."));
+    }
+    // Each name family lists exactly its names.
+    assert_eq!(defs["RateName"]["enum"], serde_json::json!(crate::mac::rate::NAMES));
+    assert_eq!(defs["Cc"]["enum"], serde_json::json!(crate::tcp::cc::NAMES));
+    assert_eq!(defs["Role"]["enum"], serde_json::json!(["ap", "sta", "adhoc", "host", "mesh"]));
+    // Descriptions come from the doc comments.
+    let mss = &defs["TcpSpec"]["properties"]["mss_bytes"];
+    assert_eq!(mss["description"], "Maximum segment size: payload bytes per segment.");
+}

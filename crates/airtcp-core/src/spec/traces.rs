@@ -2,7 +2,7 @@
 
 use serde::Deserialize;
 
-#[derive(Clone, Copy, Debug, Default, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, Deserialize, serde::Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TraceSpec {
     #[serde(default)]

@@ -41,7 +41,7 @@ crate::names::names! {
     }
 }
 
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, serde::Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct WifiSpec {
     pub standard: StandardName,
@@ -119,7 +119,7 @@ pub struct WifiSpec {
 }
 
 /// The `wifi.txq` table (`net::txq`).
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, serde::Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TxqSpec {
     pub target_ms: f64,
@@ -134,7 +134,7 @@ pub struct TxqSpec {
 }
 
 /// The `wifi.qdisc` table.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, serde::Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct QdiscSpec {
     /// "pfifo" (tail drop) or "codel".
@@ -155,7 +155,7 @@ fn codel_interval() -> f64 {
 }
 
 /// The `wifi.ht` table: what an 802.11n BSS's stations share, and the data MCS.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, serde::Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct HtSpec {
     /// 2.4 or 5 [GHz].
