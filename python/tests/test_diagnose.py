@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 import airtcp
 from airtcp.cli import app
 from airtcp.config import load_toml
+from airtcp.config.errors import ScenarioError
 
 REPO = Path(__file__).resolve().parents[2]
 runner = CliRunner()
@@ -183,18 +184,14 @@ def test_a_knob_given_twice_is_named():
         "file): a shortcut wins over its table's field",
     }
     assert "warnings" not in run_json(tcp, *short, "--set", "cc=cubic")
-    # A template's knob whose key the file sets again.
-    ran = airtcp.run(
-        {"template": "paper-002", "cc": "reno", "tcp": {"cc": "cubic"}, "duration_s": 0.5}
-    )
-    assert warnings_of(ran.summary, "knob-given-twice") == [
-        {
-            "code": "knob-given-twice",
-            "path": "cc",
-            "message": 'the knob cc = "reno" of template "paper-002" sets tcp.cc = "reno", but '
-            'the file\'s tcp.cc = "cubic" replaces it',
-        }
-    ]
+    # A field a template copies from its knob is the knob's to set: the file's is refused.
+    with pytest.raises(ScenarioError, match='tcp.cc: template "paper-002" sets it from its knob cc'):
+        airtcp.run(
+            {"template": "paper-002", "cc": "reno", "tcp": {"cc": "cubic"}, "duration_s": 0.5}
+        )
+    # A field it derives from a knob (paper-002's name from its knobs) is the file's to set.
+    ran = airtcp.run({"template": "paper-002", "name": "mine", "duration_s": 0.5})
+    assert warnings_of(ran.summary, "knob-given-twice") == []
     # A knob another knob needs (mcs, for rate_control "constant") cannot be left out to probe
     # it: the run goes on (it failed with "mcs: required" when the file renamed the run).
     fixed = {"template": "paper-002", "name": "x", "rate_control": "constant", "mcs": 3}

@@ -466,13 +466,22 @@ class Paper003Knobs(BaseModel):
         ge=1,
         le=10000,
     )
-    duration_s: float = _field(
-        300.0,
-        "number 1..3600 s",
-        "B only (A-1 and A-2 last until the station has crossed the cell)",
+    duration_s: float | None = _field(
+        None,
+        "unset, or number 1..3600 s",
+        "simulated time; unset: 300 s in B, and in A-1 and A-2 the time the station takes to "
+        "cross the cell (shorter: it stops partway; longer: it walks on beyond the cell's edge)",
         ge=1.0,
         le=3600.0,
     )
+
+    def effective(self) -> dict[str, Any]:
+        """The knobs as the template uses them: the run's duration filled in."""
+        out = self.model_dump()
+        if self.duration_s is None:
+            walk_s = (P003_FAR_M - P003_NEAR_M) / self.speed_mps
+            out["duration_s"] = 300.0 if self.mobility == "random-waypoint" else walk_s
+        return out
 
 
 # Paper 003's cell (section IV; the QualNet tables of examples/mobile-tcp.toml, docs/validation.md
@@ -498,11 +507,12 @@ def paper003(knobs: Paper003Knobs, rest: Mapping[str, Any]) -> dict[str, Any]:
             "speed_max_mps": k.speed_mps,
             "pause_s": 0.0,
         }
-        start_m, duration_s = P003_NEAR_M, k.duration_s
+        start_m, duration_s = P003_NEAR_M, 300.0 if k.duration_s is None else k.duration_s
     else:
         mobility = {"kind": "constant-velocity", "speed_mps": k.speed_mps, "direction": k.mobility}
         start_m = P003_NEAR_M if k.mobility == "away" else P003_FAR_M
-        duration_s = (P003_FAR_M - P003_NEAR_M) / k.speed_mps
+        walk_s = (P003_FAR_M - P003_NEAR_M) / k.speed_mps
+        duration_s = walk_s if k.duration_s is None else k.duration_s
     return {
         "name": f"paper-003-{k.scheme}" + ("" if k.direction == "download" else "-upload"),
         "topology": "bss",
@@ -667,6 +677,13 @@ class HtUploadKnobs(BaseModel):
         ge=0.1, le=1000.0,
     )  # fmt: skip
     duration_s: float = _field(10.0, "number 0.1..3600 s", "simulated time", ge=0.1, le=3600.0)
+    stations: int = _field(
+        1,
+        "integer 1..64",
+        "stations, each distance_m from the AP (on a circle) and each uploading",
+        ge=1,
+        le=64,
+    )
 
 
 def ht_upload(knobs: HtUploadKnobs, rest: Mapping[str, Any]) -> dict[str, Any]:
@@ -676,11 +693,14 @@ def ht_upload(knobs: HtUploadKnobs, rest: Mapping[str, Any]) -> dict[str, Any]:
     k = knobs
     del rest
     cfg: dict[str, Any] = {
-        "name": f"ht-upload-mcs{k.mcs}"
-        if k.rate_control == "constant"
-        else f"ht-upload-{k.rate_control}",
+        "name": (
+            f"ht-upload-mcs{k.mcs}"
+            if k.rate_control == "constant"
+            else f"ht-upload-{k.rate_control}"
+        )
+        + (f"-{k.stations}sta" if k.stations > 1 else ""),
         "topology": "bss",
-        "stations": 1,
+        "stations": k.stations,
         "spacing_m": k.distance_m,
         "standard": "80211n",
         "ht": {
@@ -702,11 +722,10 @@ def ht_upload(knobs: HtUploadKnobs, rest: Mapping[str, Any]) -> dict[str, Any]:
         cfg["nodes"] = [{"name": "server", "role": "host"}]
         cfg["links"] = [{"a": "ap", "b": "server", "rate_mbps": 1000, "delay_ms": 1}]
         dst = "server"
+    kind = "tcp-bulk" if k.traffic == "tcp" else "udp-saturating"
     if k.traffic == "tcp":
         cfg["tcp"] = {"cc": k.cc, "mss_bytes": 1448}
-        cfg["flows"] = [{"kind": "tcp-bulk", "src": "sta1", "dst": dst}]
-    else:
-        cfg["flows"] = [{"kind": "udp-saturating", "src": "sta1", "dst": dst}]
+    cfg["flows"] = [{"kind": kind, "src": f"sta{i}", "dst": dst} for i in range(1, k.stations + 1)]
     return cfg
 
 
@@ -780,6 +799,13 @@ class Paper002Knobs(BaseModel):
     duration_s: float = _field(
         60.0, "number 0.1..3600 s", "the upload (after a 5 s warm-up trickle)", ge=0.1, le=3600.0
     )
+
+    def effective(self) -> dict[str, Any]:
+        """The knobs as the template uses them: with ``mcs`` the rate control is constant."""
+        out = self.model_dump()
+        if self.mcs is not None:
+            out["rate_control"] = "constant"
+        return out
 
 
 # Paper 002's wooden house (IV-A, no figures of the radio given): a log-distance loss with
@@ -1066,6 +1092,175 @@ def mark_template_problems(problems: list[str], data: Mapping[str, Any]) -> list
     return out
 
 
+# A template never ignores what a file says (issue 33): a knob given a value that changes
+# nothing is refused, and so is a field the template copies from a knob (set the knob).
+
+
+def _build_with(
+    model: type[BaseModel],
+    build: Callable[[Any, Mapping[str, Any]], dict[str, Any]],
+    knobs: Mapping[str, Any],
+    rest: Mapping[str, Any],
+) -> dict[str, Any] | None:
+    """The template's scenario for ``knobs``, or None if they are not valid together."""
+    try:
+        return build(model.model_validate(dict(knobs)), rest)
+    except (ValidationError, ScenarioError, ValueError):
+        return None
+
+
+def _knob_help(model: type[BaseModel], key: str) -> str:
+    field = model.model_fields[key]
+    extra = field.json_schema_extra if isinstance(field.json_schema_extra, dict) else {}
+    allowed = extra.get("allowed", "")
+    return f"{key} = {allowed}: {field.description}" if allowed else str(field.description)
+
+
+def _refuse_unused_knobs(
+    name: str,
+    model: type[BaseModel],
+    build: Callable[[Any, Mapping[str, Any]], dict[str, Any]],
+    knobs: Mapping[str, Any],
+    built: Mapping[str, Any],
+    rest: Mapping[str, Any],
+) -> None:
+    """ScenarioError naming each knob the file gives a value other than its default that the
+    template, with the other knobs as given, does not use (the scenario is the same without
+    it)."""
+    problems = []
+    for key, value in knobs.items():
+        default = model.model_fields[key].default
+        if value == default:
+            continue
+        without = {k: v for k, v in knobs.items() if k != key}
+        if value == _effective(model, without).get(key):
+            continue  # the value the template takes anyway (paper-002's constant with mcs)
+        if _build_with(model, build, without, rest) == built:
+            enablers = _enablers(model, build, knobs, key, rest)
+            problems.append(
+                _line(
+                    key,
+                    f'template "{name}" does not use it with the other knobs as they are '
+                    f"({_knob_help(model, key)})",
+                    value,
+                    "unset" + (f", or with {' or '.join(enablers)}" if enablers else ""),
+                )
+            )
+    if problems:
+        raise ScenarioError(problems)
+
+
+def _effective(model: type[BaseModel], knobs: Mapping[str, Any]) -> dict[str, Any]:
+    """The knobs as the template uses them (a model's ``effective()``, else as given with the
+    defaults); empty if they are not valid together."""
+    try:
+        parsed = model.model_validate(dict(knobs))
+    except ValidationError:
+        return {}
+    effective = getattr(parsed, "effective", None)
+    return effective() if callable(effective) else parsed.model_dump()
+
+
+def _enablers(
+    model: type[BaseModel],
+    build: Callable[[Any, Mapping[str, Any]], dict[str, Any]],
+    knobs: Mapping[str, Any],
+    key: str,
+    rest: Mapping[str, Any],
+) -> list[str]:
+    """The other knobs' values (``traffic = "tcp"``) with which knob ``key`` would be used."""
+    full = model.model_validate(dict(knobs)).model_dump()
+    default = model.model_fields[key].default
+    out = []
+    for other, value in full.items():
+        if other == key:
+            continue
+        for alt in _alternatives(model, other, value):
+            on = _build_with(model, build, {**full, other: alt}, rest)
+            off = _build_with(model, build, {**full, other: alt, key: default}, rest)
+            if on is not None and off is not None and on != off:
+                out.append(f"{other} = {alt!r}".replace("'", '"'))
+                break
+    return out
+
+
+def _leaves(data: Any, prefix: str = "") -> dict[str, Any]:
+    """The scalar fields of ``data`` by dotted path (arrays whole)."""
+    if not isinstance(data, Mapping):
+        return {prefix: data}
+    out: dict[str, Any] = {}
+    for k, v in data.items():
+        out.update(_leaves(v, f"{prefix}.{k}" if prefix else str(k)))
+    return out
+
+
+def _alternatives(model: type[BaseModel], key: str, value: Any) -> list[Any]:
+    """Other values of knob ``key`` than ``value`` to try (its options, the other boolean, a
+    nearby number)."""
+    field = model.model_fields[key]
+    args = getattr(field.annotation, "__args__", ())
+    if isinstance(value, bool):
+        return [not value]
+    if args and all(isinstance(a, str | int | float) for a in args):
+        return [a for a in args if a != value][:2]
+    if isinstance(value, int | float):
+        return [value + 1, value - 1, value * 2, value / 2]
+    return []
+
+
+def _knob_owned(
+    model: type[BaseModel],
+    build: Callable[[Any, Mapping[str, Any]], dict[str, Any]],
+    knobs: Mapping[str, Any],
+    built: Mapping[str, Any],
+    rest: Mapping[str, Any],
+) -> dict[str, str]:
+    """The fields of the template's scenario that copy a knob (the field takes the knob's
+    value when the knob changes), by dotted path: the knob that sets each."""
+    full = {k: v for k, v in model.model_validate(dict(knobs)).model_dump().items()}
+    base = _leaves(built)
+    owned: dict[str, str] = {}
+    for key, value in full.items():
+        for alt in _alternatives(model, key, value):
+            other = _build_with(model, build, {**full, key: alt}, rest)
+            if other is None:
+                continue
+            for path, v in _leaves(other).items():
+                if path in base and base[path] != v and v == alt and base[path] == value:
+                    owned[path] = key
+            break
+    return owned
+
+
+def _refuse_knob_fields(
+    name: str,
+    model: type[BaseModel],
+    build: Callable[[Any, Mapping[str, Any]], dict[str, Any]],
+    knobs: Mapping[str, Any],
+    built: Mapping[str, Any],
+    rest: Mapping[str, Any],
+) -> None:
+    """ScenarioError naming each field the file sets that the template copies from a knob
+    (``ht.mcs`` of ``ht-upload`` is its knob ``mcs``): the knob is the one place to set it, so
+    that the run's name and the template's other choices follow."""
+    given = {p: v for p, v in _leaves(rest).items() if p in _leaves(built) and p != "name"}
+    if not given:
+        return
+    owned = _knob_owned(model, build, knobs, built, rest)
+    problems = [
+        _line(
+            path,
+            f'template "{name}" sets it from its knob {owned[path]}',
+            value,
+            f"set {owned[path]} instead ({_knob_help(model, owned[path])})",
+        )
+        for path, value in given.items()
+        if path in owned
+    ]
+    if problems:
+        raise ScenarioError(problems)
+
+
 def expand_template(data: Mapping[str, Any]) -> dict[str, Any]:
     """``data`` with its template expanded (unchanged if it names none).
 
@@ -1093,6 +1288,8 @@ def expand_template(data: Mapping[str, Any]) -> dict[str, Any]:
             raise ScenarioError(f"{key}: not a finite number")
     built = build(parsed, rest)
     _refuse_arrays(name, list(model.model_fields), built, rest)
+    _refuse_unused_knobs(name, model, build, knobs, built, rest)
+    _refuse_knob_fields(name, model, build, knobs, built, rest)
     flows = rest.get("flows")
     if isinstance(flows, list) and not any(
         isinstance(f, Mapping) and f.get("kind") in _TCP_KINDS for f in flows
