@@ -23,14 +23,18 @@ use crate::time::{Dur, SimTime};
 /// an RTS that no PHY-RXSTART has followed yet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Nav {
+    /// The time it runs until by the Duration fields.
     end: SimTime,
     /// The reset's deadline; [`SimTime::MAX`]: none pending.
     reset: SimTime,
+    /// When it ends as it stands: `end`, or `reset` if earlier (what the MAC reads, kept so
+    /// that a read is one comparison).
+    ends: SimTime,
 }
 
 impl Default for Nav {
     fn default() -> Nav {
-        Nav { end: SimTime::ZERO, reset: SimTime::MAX }
+        Nav { end: SimTime::ZERO, reset: SimTime::MAX, ends: SimTime::ZERO }
     }
 }
 
@@ -49,7 +53,7 @@ impl Nav {
     #[inline]
     pub fn update(&mut self, now: SimTime, duration: Dur) {
         if now + duration > self.end {
-            (self.end, self.reset) = (now + duration, SimTime::MAX);
+            (self.end, self.reset, self.ends) = (now + duration, SimTime::MAX, now + duration);
         }
     }
 
@@ -60,6 +64,7 @@ impl Nav {
     pub fn update_from_rts(&mut self, now: SimTime, duration: Dur, timeout: Dur) {
         if now + duration > self.end {
             (self.end, self.reset) = (now + duration, now + timeout);
+            self.ends = self.end.min(self.reset);
         }
     }
 
@@ -75,28 +80,22 @@ impl Nav {
     #[inline]
     pub fn rx_start(&mut self, at: SimTime) {
         if at >= self.reset {
-            self.end = self.end.min(self.reset);
+            self.end = self.ends; // reset at the deadline
         }
-        self.reset = SimTime::MAX;
-    }
-
-    /// When the NAV ends as it stands: its end, or the pending reset's deadline if earlier.
-    #[inline]
-    fn ends(&self) -> SimTime {
-        self.end.min(self.reset)
+        (self.reset, self.ends) = (SimTime::MAX, self.end);
     }
 
     /// Whether the NAV shows the medium idle at `now`.
     #[inline]
     pub fn idle_at(&self, now: SimTime) -> bool {
-        self.ends() <= now
+        self.ends <= now
     }
 
     /// When the medium, physically idle from `now`, is idle for the MAC too: `now`, or the
     /// NAV's end (its reset's deadline if one is pending) if later.
     #[inline]
     pub fn idle_from(&self, now: SimTime) -> SimTime {
-        now.max(self.ends())
+        now.max(self.ends)
     }
 
     /// The time the NAV runs until by the Duration fields, a pending reset aside.

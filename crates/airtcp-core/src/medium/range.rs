@@ -133,58 +133,61 @@ impl Reach {
 }
 
 /// The nodes that sense a node's transmissions, shared by the nodes that have the same ones:
-/// `views[view_of[i]]` is node i's closed neighbourhood (the nodes sensing it and itself, in
-/// node order), so a collision domain of N nodes keeps one list, not N; node i's listeners are
-/// its view without itself, at `own[i]`. The range model's listener lists (the radio model
-/// finds them frame by frame); under the radio model they only group the contention domains.
+/// with `(v, own) = place[i]`, `views[v]` is node i's closed neighbourhood (the nodes sensing
+/// it and itself, in node order), so a collision domain of N nodes keeps one list, not N; node
+/// i's listeners are its view without itself, at `own`. The range model's listener lists (the
+/// radio model finds them frame by frame); under the radio model they only group the
+/// contention domains.
 pub(super) struct Listeners {
     views: Vec<Vec<NodeId>>,
-    view_of: Vec<u32>,
-    own: Vec<u32>,
+    /// Node i's view and its own place in it (one record: one bounds check per frame's look-up).
+    place: Vec<(u32, u32)>,
 }
 
 impl Listeners {
     pub fn of(reach: &Reach) -> Listeners {
         let n = reach.len();
-        let (mut views, mut view_of, mut own) = (Vec::new(), vec![0u32; n], vec![0u32; n]);
+        let (mut views, mut place) = (Vec::new(), Vec::with_capacity(n));
         let mut index: std::collections::HashMap<Vec<NodeId>, u32> = std::collections::HashMap::new();
         let mut view = Vec::new();
         for i in 0..n {
             view.clear();
             view.extend((0..n).filter(|&j| j == i || reach.senses(i, j)).map(|j| NodeId(j as u32)));
-            own[i] = view.iter().position(|&j| j.idx() == i).expect("a node is in its own view") as u32;
-            view_of[i] = *index.entry(view.clone()).or_insert_with(|| {
+            let own = view.iter().position(|&j| j.idx() == i).expect("a node is in its own view") as u32;
+            let v = *index.entry(view.clone()).or_insert_with(|| {
                 views.push(view.clone());
                 (views.len() - 1) as u32
             });
+            place.push((v, own));
         }
-        Listeners { views, view_of, own }
+        Listeners { views, place }
     }
 
     /// How many nodes sense node `i`.
     #[inline(always)]
     pub fn count(&self, i: usize) -> usize {
-        self.views.get(self.view_of[i] as usize).map_or(0, |v| v.len() - 1)
+        self.views[self.place[i].0 as usize].len() - 1
     }
 
     /// The `k`-th node (in node order) that senses node `i`.
     #[inline(always)]
     pub fn get(&self, i: usize, k: usize) -> NodeId {
-        let view = &self.views[self.view_of[i] as usize];
-        view[if k < self.own[i] as usize { k } else { k + 1 }]
+        let (view, own) = self.view(i);
+        view[k + usize::from(k >= own)]
     }
 
     /// Node `i`'s view (its closed neighbourhood, in node order) and its own place in it: its
     /// `k`-th listener is `view[k + usize::from(k >= own)]`, for `k` below `view.len() - 1`.
     #[inline(always)]
     pub fn view(&self, i: usize) -> (&[NodeId], usize) {
-        (&self.views[self.view_of[i] as usize], self.own[i] as usize)
+        let (v, own) = self.place[i];
+        (&self.views[v as usize], own as usize)
     }
 
     /// The nodes that share one view of the medium, in groups of at least `min` in node order.
     pub fn groups(&self, min: usize) -> Vec<Vec<NodeId>> {
         let mut groups = vec![Vec::new(); self.views.len()];
-        for (i, &v) in self.view_of.iter().enumerate() {
+        for (i, &(v, _)) in self.place.iter().enumerate() {
             groups[v as usize].push(NodeId(i as u32));
         }
         groups.retain(|g| g.len() >= min);
