@@ -334,13 +334,12 @@ impl RangeModel {
     }
 
     fn draw_error(&mut self, air: &mut Air, j: NodeId, id: TxId) -> Outcome {
-        if matches!(self.error, ErrorSpec::Fer { .. } | ErrorSpec::Ber { .. })
-            && air.txs[id.idx()].frame.subframes > 0
-        {
-            return Outcome::Ok; // an A-MPDU's subframes are decided one by one (mpdu_survives)
-        }
         match self.error {
             ErrorSpec::None => Outcome::Ok,
+            // An A-MPDU's subframes are decided one by one (mpdu_survives).
+            ErrorSpec::Fer { .. } | ErrorSpec::Ber { .. } if air.txs[id.idx()].frame.subframes > 0 => {
+                Outcome::Ok
+            }
             ErrorSpec::Fer { fer } => {
                 if air.rngs[j.idx()].bernoulli(fer) {
                     Outcome::HeaderError
