@@ -185,7 +185,9 @@ def test_a_knob_given_twice_is_named():
     }
     assert "warnings" not in run_json(tcp, *short, "--set", "cc=cubic")
     # A field a template copies from its knob is the knob's to set: the file's is refused.
-    with pytest.raises(ScenarioError, match='tcp.cc: template "paper-002" sets it from its knob cc'):
+    with pytest.raises(
+        ScenarioError, match='tcp.cc: template "paper-002" sets it from its knob cc'
+    ):
         airtcp.run(
             {"template": "paper-002", "cc": "reno", "tcp": {"cc": "cubic"}, "duration_s": 0.5}
         )
