@@ -134,7 +134,7 @@ def run_command(
         list[str] | None,
         typer.Option(
             "--set",
-            help="Override a field: dotted.key=value, value in TOML syntax (repeatable).",
+            help="Override a field: dotted.key=value, value in TOML syntax; dotted.key=null removes it (repeatable).",
             show_default=False,
         ),
     ] = None,

@@ -1304,3 +1304,23 @@ def test_problems_with_fields_the_template_set_say_so():
     assert all(p.endswith(mark) for p in found if "rx_sensitivity_by_rate" in p)
     line = one_problem({"template": "paper-003", "stationz": 2})
     assert line.startswith("stationz: unknown field") and not line.endswith(mark)
+
+
+def test_set_null_removes_a_key_and_refuses_an_unknown_one(examples_dir):
+    from airtcp.config import load_toml
+
+    data = load_toml(examples_dir / "distance-udp.toml")
+    assert data["basic_rate_mbps"] == 6 and data["mac"]["rate_control"] == "constant"
+    out = apply_overrides(data, ["basic_rate_mbps=null", "mac.rate_control=null"])
+    assert "basic_rate_mbps" not in out and "rate_control" not in out["mac"]
+    assert data["basic_rate_mbps"] == 6, "the file's data is left as it was"
+    # The fields take their defaults again.
+    spec = Scenario.from_dict(out).to_world_spec()
+    default = Scenario.from_dict({"name": "d", "stations": 1}).to_world_spec()
+    assert spec["wifi"]["basic_rate_mbps"] == default["wifi"]["basic_rate_mbps"]
+    # A known field the file does not set: nothing to do; an unknown one: named.
+    assert apply_overrides(data, ["mac.cw_min=null"]) == data
+    with pytest.raises(ScenarioError, match="data_rat_mbps: not a field of the scenario"):
+        apply_overrides(data, ["data_rat_mbps=null"])
+    # The text "null" is a quoted value.
+    assert apply_overrides(data, ['name="null"'])["name"] == "null"

@@ -221,6 +221,48 @@ def set_dotted(data: dict[str, Any], key: str, value: object) -> None:
             )
 
 
+# The value of ``--set KEY=null``: the key goes (TOML has no null); the string "null" is
+# ``--set 'KEY="null"'``.
+UNSET = "null"
+
+
+def unset_dotted(data: dict[str, Any], key: str) -> None:
+    """Remove the key ``"a.b.0.c"`` from ``data`` (``--set a.b.0.c=null``): the field goes back
+    to its default, or to what a template sets. A key the scenario does not have is fine if the
+    scenario format knows it (nothing to remove), an error naming it if not."""
+    parts = _split_key(key)
+    cur: Any = data
+    for part in parts[:-1]:
+        if isinstance(cur, dict) and str(part) in cur:
+            cur = cur[str(part)]
+        elif isinstance(cur, list) and isinstance(part, int) and part < len(cur):
+            cur = cur[part]
+        else:
+            cur = None
+            break
+    last = parts[-1]
+    if isinstance(cur, dict) and str(last) in cur:
+        del cur[str(last)]
+        return
+    if isinstance(cur, list) and isinstance(last, int) and last < len(cur):
+        raise ScenarioError(
+            _line(key, "an array entry cannot be unset", UNSET, "unset the whole array")
+        )
+    try:
+        _, _, field = _walk(tuple(parts), Scenario)
+    except ScenarioError:
+        field = None
+    if field is None and "template" not in data:
+        raise ScenarioError(
+            _line(
+                key,
+                "not a field of the scenario, so nothing to unset",
+                UNSET,
+                "a field of docs/scenarios.md",
+            )
+        )
+
+
 def _expects_string(key: str) -> bool:
     try:
         loc = tuple(_split_key(key))
@@ -258,7 +300,8 @@ def apply_overrides(data: Mapping[str, Any], overrides: Iterable[str]) -> dict[s
 
     Keys are dotted paths (``mac.short_retry_limit``, ``flows.0.rate_mbps``); values are TOML
     values (``20``, ``true``, ``"80211b"``, ``[1, 2]``), or plain strings if they do not parse
-    or if the field wants a string (so ``standard=80211b`` works unquoted).
+    or if the field wants a string (so ``standard=80211b`` works unquoted); ``null`` removes
+    the key (:func:`unset_dotted`).
     """
     check_plain(data)
     out = copy.deepcopy(dict(data))
@@ -273,7 +316,10 @@ def apply_overrides(data: Mapping[str, Any], overrides: Iterable[str]) -> dict[s
             )
             continue
         try:
-            set_dotted(out, key, parse_override_value(key, raw))
+            if raw.strip() == UNSET:
+                unset_dotted(out, key)
+            else:
+                set_dotted(out, key, parse_override_value(key, raw))
         except ScenarioError as exc:
             problems.extend(exc.problems)
     if problems:
