@@ -152,7 +152,7 @@ fn link_budgets<'py>(
         t.channel.radio.as_ref().ok_or_else(|| {
             PyValueError::new_err("topology.channel.radio: missing (the radio model's budget)")
         })?;
-    let standard = t.standard.as_deref().and_then(Standard::parse).unwrap_or(Standard::A);
+    let standard = t.standard.map_or(Standard::A, |s| s.standard(None));
     if !(target > 0.0 && target <= 1.0) {
         return Err(PyValueError::new_err(format!(
             "target: {target} is out of range; allowed: 0 < target <= 1"

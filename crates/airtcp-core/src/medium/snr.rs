@@ -951,7 +951,7 @@ mod tests {
             rx_sensitivity_dbm: NS3_RX_SENSITIVITY_DBM,
             rx_sensitivity_by_rate_dbm: Vec::new(),
             cca_threshold_dbm: NS3_CCA_SENSITIVITY_DBM,
-            error_model: "nist".into(),
+            error_model: crate::phy::error::ErrorRateModel::Nist,
             preamble_detection: Some(crate::spec::PreambleDetectionSpec {
                 snr_db: NS3_PREAMBLE_DETECTION_SNR_DB,
                 min_rssi_dbm: NS3_PREAMBLE_DETECTION_MIN_RSSI_DBM,

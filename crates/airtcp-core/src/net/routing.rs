@@ -52,7 +52,7 @@ impl<'a> Topology<'a> {
 /// section and nodes is built with ([`Reach::build`]; its standard, 802.11a unless given, sets
 /// the radio model's decode test).
 pub fn section_reach(t: &TopologySpec) -> Reach {
-    let standard = t.standard.as_deref().and_then(Standard::parse).unwrap_or(Standard::A);
+    let standard = t.standard.map_or(Standard::A, |s| s.standard(None));
     Reach::build(&t.channel, standard, &t.nodes)
 }
 

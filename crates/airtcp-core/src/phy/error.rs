@@ -29,33 +29,21 @@ use std::sync::OnceLock;
 use super::modes::{DSSS_1, ERP_OFDM_6, OFDM_6};
 use super::{ModeId, Modulation};
 
-/// Which model turns SNR into chunk success for OFDM modes (DSSS modes use ns-3's DSSS model
-/// under either).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ErrorRateModel {
-    /// ns-3 `NistErrorRateModel`.
-    Nist,
-    /// ns-3 `YansErrorRateModel`.
-    Yans,
+crate::names::names! {
+    /// Which model turns SNR into chunk success for OFDM modes (DSSS modes use ns-3's DSSS
+    /// model under either).
+    pub enum ErrorRateModel {
+        /// ns-3 `NistErrorRateModel`.
+        Nist = "nist",
+        /// ns-3 `YansErrorRateModel`.
+        Yans = "yans",
+    }
 }
 
 impl ErrorRateModel {
-    /// The models' names, as [`ErrorRateModel::parse`] takes them.
-    pub const NAMES: &'static [&'static str] = &["nist", "yans"];
-
+    /// The model called `name`.
     pub fn parse(name: &str) -> Option<ErrorRateModel> {
-        match name {
-            "nist" => Some(ErrorRateModel::Nist),
-            "yans" => Some(ErrorRateModel::Yans),
-            _ => None,
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            ErrorRateModel::Nist => "nist",
-            ErrorRateModel::Yans => "yans",
-        }
+        ErrorRateModel::from_name(name)
     }
 
     /// Probability that `bits` bits sent at `mode` all survive a linear SNR `snr`.

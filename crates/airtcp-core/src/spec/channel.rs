@@ -56,7 +56,7 @@ pub struct RadioSpec {
     /// a valid 20 MHz OFDM signal; ns-3 `CcaSensitivity`).
     pub cca_threshold_dbm: f64,
     /// `"nist"` or `"yans"` (phy::error::ErrorRateModel).
-    pub error_model: String,
+    pub error_model: crate::phy::error::ErrorRateModel,
     /// Preamble detection (ns-3 `ThresholdPreambleDetectionModel`): a receiver locks onto a
     /// frame only if its power is at least `min_rssi_dbm` and its SINR at least `snr_db`;
     /// unset: every frame above the sensitivity is locked onto.
@@ -171,8 +171,7 @@ impl RadioSpec {
 
     /// The error-rate model (checked by `validate`).
     pub fn error_model(&self) -> crate::phy::error::ErrorRateModel {
-        crate::phy::error::ErrorRateModel::parse(&self.error_model)
-            .unwrap_or(crate::phy::error::ErrorRateModel::Nist)
+        self.error_model
     }
 
     fn validate(&self) -> Result<(), SpecError> {
@@ -221,16 +220,6 @@ impl RadioSpec {
             }
         }
         in_range("cca_threshold_dbm", self.cca_threshold_dbm, -200.0, 0.0, " dBm")?;
-        if crate::phy::error::ErrorRateModel::parse(&self.error_model).is_none() {
-            return err(
-                "channel.radio.error_model",
-                format!(
-                    "unknown model {}; allowed: {}",
-                    super::quoted(&self.error_model),
-                    crate::phy::error::ErrorRateModel::NAMES.join(", ")
-                ),
-            );
-        }
         if let Some(p) = self.preamble_detection {
             in_range("preamble_detection.snr_db", p.snr_db, -50.0, 100.0, " dB")?;
             in_range("preamble_detection.min_rssi_dbm", p.min_rssi_dbm, -200.0, 0.0, " dBm")?;

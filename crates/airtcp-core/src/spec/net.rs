@@ -267,7 +267,7 @@ pub struct TopologySpec {
     /// The PHY standard (`wifi.standard`): the radio model's decode test sends at its
     /// lowest mode. Needed with `channel.radio`.
     #[serde(default)]
-    pub standard: Option<String>,
+    pub standard: Option<crate::phy::StandardName>,
     pub nodes: Vec<NodeSpec>,
     pub channel: super::ChannelSpec,
     #[serde(default)]
@@ -281,13 +281,12 @@ impl TopologySpec {
     pub fn from_json(text: &str) -> Result<TopologySpec, SpecError> {
         let t: TopologySpec = serde_json::from_str(text).map_err(|e| SpecError(format!("topology: {e}")))?;
         t.channel.validate(t.nodes.len())?;
-        let known = t.standard.as_deref().and_then(crate::phy::Standard::parse).is_some();
-        if !known && (t.standard.is_some() || t.channel.radio.is_some()) {
+        if t.standard.is_none() && t.channel.radio.is_some() {
             return err(
                 "topology.standard",
                 format!(
-                    "{} is not a standard; allowed: 80211a, 80211b, 80211g, 80211n (needed with channel.radio)",
-                    t.standard.as_deref().map_or("missing".into(), quoted)
+                    "missing; allowed: {} (needed with channel.radio)",
+                    crate::phy::StandardName::NAMES.join(", ")
                 ),
             );
         }

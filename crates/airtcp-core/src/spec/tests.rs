@@ -250,7 +250,7 @@ fn radio_model_errors_name_the_field_the_value_and_what_is_allowed() {
         })
     };
     let e = with(&|v| v["channel"]["radio"]["error_model"] = "table".into());
-    assert_eq!(e, "channel.radio.error_model: unknown model \"table\"; allowed: nist, yans");
+    assert_eq!(e, "channel.radio.error_model: unknown value \"table\"; allowed: nist, yans");
     let e = with(&|v| v["channel"]["radio"]["path_loss"]["exponent"] = 0.5.into());
     assert_eq!(e, "channel.radio.path_loss.exponent: 0.5 is out of range; allowed: 1..10");
     let e = with(&|v| v["channel"]["rx_range_m"] = 100.0.into());
