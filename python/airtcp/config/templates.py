@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import math
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -1096,94 +1097,6 @@ def mark_template_problems(problems: list[str], data: Mapping[str, Any]) -> list
 # nothing is refused, and so is a field the template copies from a knob (set the knob).
 
 
-def _build_with(
-    model: type[BaseModel],
-    build: Callable[[Any, Mapping[str, Any]], dict[str, Any]],
-    knobs: Mapping[str, Any],
-    rest: Mapping[str, Any],
-) -> dict[str, Any] | None:
-    """The template's scenario for ``knobs``, or None if they are not valid together."""
-    try:
-        return build(model.model_validate(dict(knobs)), rest)
-    except (ValidationError, ScenarioError, ValueError):
-        return None
-
-
-def _knob_help(model: type[BaseModel], key: str) -> str:
-    field = model.model_fields[key]
-    extra = field.json_schema_extra if isinstance(field.json_schema_extra, dict) else {}
-    allowed = extra.get("allowed", "")
-    return f"{key} = {allowed}: {field.description}" if allowed else str(field.description)
-
-
-def _refuse_unused_knobs(
-    name: str,
-    model: type[BaseModel],
-    build: Callable[[Any, Mapping[str, Any]], dict[str, Any]],
-    knobs: Mapping[str, Any],
-    built: Mapping[str, Any],
-    rest: Mapping[str, Any],
-) -> None:
-    """ScenarioError naming each knob the file gives a value other than its default that the
-    template, with the other knobs as given, does not use (the scenario is the same without
-    it)."""
-    problems = []
-    for key, value in knobs.items():
-        default = model.model_fields[key].default
-        if value == default:
-            continue
-        without = {k: v for k, v in knobs.items() if k != key}
-        if value == _effective(model, without).get(key):
-            continue  # the value the template takes anyway (paper-002's constant with mcs)
-        if _build_with(model, build, without, rest) == built:
-            enablers = _enablers(model, build, knobs, key, rest)
-            problems.append(
-                _line(
-                    key,
-                    f'template "{name}" does not use it with the other knobs as they are '
-                    f"({_knob_help(model, key)})",
-                    value,
-                    "unset" + (f", or with {' or '.join(enablers)}" if enablers else ""),
-                )
-            )
-    if problems:
-        raise ScenarioError(problems)
-
-
-def _effective(model: type[BaseModel], knobs: Mapping[str, Any]) -> dict[str, Any]:
-    """The knobs as the template uses them (a model's ``effective()``, else as given with the
-    defaults); empty if they are not valid together."""
-    try:
-        parsed = model.model_validate(dict(knobs))
-    except ValidationError:
-        return {}
-    effective = getattr(parsed, "effective", None)
-    return effective() if callable(effective) else parsed.model_dump()
-
-
-def _enablers(
-    model: type[BaseModel],
-    build: Callable[[Any, Mapping[str, Any]], dict[str, Any]],
-    knobs: Mapping[str, Any],
-    key: str,
-    rest: Mapping[str, Any],
-) -> list[str]:
-    """The other knobs' values (``traffic = "tcp"``) with which knob ``key`` would be used."""
-    full = model.model_validate(dict(knobs)).model_dump()
-    default = model.model_fields[key].default
-    out = []
-    for other, value in full.items():
-        if other == key:
-            continue
-        for alt in _alternatives(model, other, value):
-            on = _build_with(model, build, {**full, other: alt}, rest)
-            off = _build_with(model, build, {**full, other: alt, key: default}, rest)
-            if on is not None and off is not None and on != off:
-                out.append(f"{other} = {alt!r}".replace("'", '"'))
-                break
-    return out
-
-
 def _leaves(data: Any, prefix: str = "") -> dict[str, Any]:
     """The scalar fields of ``data`` by dotted path (arrays whole)."""
     if not isinstance(data, Mapping):
@@ -1194,71 +1107,133 @@ def _leaves(data: Any, prefix: str = "") -> dict[str, Any]:
     return out
 
 
-def _alternatives(model: type[BaseModel], key: str, value: Any) -> list[Any]:
-    """Other values of knob ``key`` than ``value`` to try (its options, the other boolean, a
-    nearby number)."""
-    field = model.model_fields[key]
-    args = getattr(field.annotation, "__args__", ())
-    if isinstance(value, bool):
-        return [not value]
-    if args and all(isinstance(a, str | int | float) for a in args):
-        return [a for a in args if a != value][:2]
-    if isinstance(value, int | float):
-        return [value + 1, value - 1, value * 2, value / 2]
-    return []
+@dataclass(frozen=True)
+class _Expansion:
+    """One file's expansion by its template: the template, the knobs the file gives, the rest
+    of the file and the scenario the template built from them."""
 
+    name: str
+    model: type[BaseModel]
+    build: Callable[[Any, Mapping[str, Any]], dict[str, Any]]
+    knobs: Mapping[str, Any]
+    rest: Mapping[str, Any]
+    built: Mapping[str, Any]
 
-def _knob_owned(
-    model: type[BaseModel],
-    build: Callable[[Any, Mapping[str, Any]], dict[str, Any]],
-    knobs: Mapping[str, Any],
-    built: Mapping[str, Any],
-    rest: Mapping[str, Any],
-) -> dict[str, str]:
-    """The fields of the template's scenario that copy a knob (the field takes the knob's
-    value when the knob changes), by dotted path: the knob that sets each."""
-    full = {k: v for k, v in model.model_validate(dict(knobs)).model_dump().items()}
-    base = _leaves(built)
-    owned: dict[str, str] = {}
-    for key, value in full.items():
-        for alt in _alternatives(model, key, value):
-            other = _build_with(model, build, {**full, key: alt}, rest)
-            if other is None:
+    def with_knobs(self, knobs: Mapping[str, Any]) -> dict[str, Any] | None:
+        """The template's scenario for ``knobs``, or None if they are not valid together."""
+        try:
+            return self.build(self.model.model_validate(dict(knobs)), self.rest)
+        except (ValidationError, ScenarioError, ValueError):
+            return None
+
+    def effective(self, knobs: Mapping[str, Any]) -> dict[str, Any]:
+        """The knobs as the template uses them (a model's ``effective()``, else as given with
+        the defaults); empty if they are not valid together."""
+        try:
+            parsed = self.model.model_validate(dict(knobs))
+        except ValidationError:
+            return {}
+        effective = getattr(parsed, "effective", None)
+        return effective() if callable(effective) else parsed.model_dump()
+
+    def help(self, key: str) -> str:
+        field = self.model.model_fields[key]
+        extra = field.json_schema_extra if isinstance(field.json_schema_extra, dict) else {}
+        allowed = extra.get("allowed", "")
+        return f"{key} = {allowed}: {field.description}" if allowed else str(field.description)
+
+    def alternatives(self, key: str, value: Any) -> list[Any]:
+        """Other values of knob ``key`` than ``value`` to try (its options, the other boolean,
+        a nearby number)."""
+        args = getattr(self.model.model_fields[key].annotation, "__args__", ())
+        if isinstance(value, bool):
+            return [not value]
+        if args and all(isinstance(a, str | int | float) for a in args):
+            return [a for a in args if a != value][:2]
+        if isinstance(value, int | float):
+            return [value + 1, value - 1, value * 2, value / 2]
+        return []
+
+    def enablers(self, key: str) -> list[str]:
+        """The other knobs' values (``traffic = "tcp"``) with which knob ``key`` would be
+        used."""
+        full = self.model.model_validate(dict(self.knobs)).model_dump()
+        default = self.model.model_fields[key].default
+        out = []
+        for other, value in full.items():
+            if other == key:
                 continue
-            for path, v in _leaves(other).items():
-                if path in base and base[path] != v and v == alt and base[path] == value:
-                    owned[path] = key
-            break
-    return owned
+            for alt in self.alternatives(other, value):
+                on = self.with_knobs({**full, other: alt})
+                off = self.with_knobs({**full, other: alt, key: default})
+                if on is not None and off is not None and on != off:
+                    out.append(f"{other} = {alt!r}".replace("'", '"'))
+                    break
+        return out
 
+    def refuse_unused_knobs(self) -> None:
+        """ScenarioError naming each knob the file gives a value other than its default that
+        the template, with the other knobs as given, does not use (the scenario is the same
+        without it), unless it is the value the template takes anyway."""
+        problems = []
+        for key, value in self.knobs.items():
+            if value == self.model.model_fields[key].default:
+                continue
+            without = {k: v for k, v in self.knobs.items() if k != key}
+            if value == self.effective(without).get(key):
+                continue  # the value the template takes anyway (paper-002's constant with mcs)
+            if self.with_knobs(without) == self.built:
+                enablers = self.enablers(key)
+                problems.append(
+                    _line(
+                        key,
+                        f'template "{self.name}" does not use it with the other knobs as they '
+                        f"are ({self.help(key)})",
+                        value,
+                        "unset" + (f", or with {' or '.join(enablers)}" if enablers else ""),
+                    )
+                )
+        if problems:
+            raise ScenarioError(problems)
 
-def _refuse_knob_fields(
-    name: str,
-    model: type[BaseModel],
-    build: Callable[[Any, Mapping[str, Any]], dict[str, Any]],
-    knobs: Mapping[str, Any],
-    built: Mapping[str, Any],
-    rest: Mapping[str, Any],
-) -> None:
-    """ScenarioError naming each field the file sets that the template copies from a knob
-    (``ht.mcs`` of ``ht-upload`` is its knob ``mcs``): the knob is the one place to set it, so
-    that the run's name and the template's other choices follow."""
-    given = {p: v for p, v in _leaves(rest).items() if p in _leaves(built) and p != "name"}
-    if not given:
-        return
-    owned = _knob_owned(model, build, knobs, built, rest)
-    problems = [
-        _line(
-            path,
-            f'template "{name}" sets it from its knob {owned[path]}',
-            value,
-            f"set {owned[path]} instead ({_knob_help(model, owned[path])})",
-        )
-        for path, value in given.items()
-        if path in owned
-    ]
-    if problems:
-        raise ScenarioError(problems)
+    def knob_owned(self) -> dict[str, str]:
+        """The fields of the built scenario that copy a knob (the field takes the knob's value
+        when the knob changes), by dotted path: the knob that sets each."""
+        full = self.model.model_validate(dict(self.knobs)).model_dump()
+        base = _leaves(self.built)
+        owned: dict[str, str] = {}
+        for key, value in full.items():
+            for alt in self.alternatives(key, value):
+                other = self.with_knobs({**full, key: alt})
+                if other is None:
+                    continue
+                for path, v in _leaves(other).items():
+                    if path in base and base[path] != v and v == alt and base[path] == value:
+                        owned[path] = key
+                break
+        return owned
+
+    def refuse_knob_fields(self) -> None:
+        """ScenarioError naming each field the file sets that the template copies from a knob
+        (``ht.mcs`` of ``ht-upload`` is its knob ``mcs``): the knob is the one place to set it,
+        so that the run's name and the template's other choices follow."""
+        built = _leaves(self.built)
+        given = {p: v for p, v in _leaves(self.rest).items() if p in built and p != "name"}
+        if not given:
+            return
+        owned = self.knob_owned()
+        problems = [
+            _line(
+                path,
+                f'template "{self.name}" sets it from its knob {owned[path]}',
+                value,
+                f"set {owned[path]} instead ({self.help(owned[path])})",
+            )
+            for path, value in given.items()
+            if path in owned
+        ]
+        if problems:
+            raise ScenarioError(problems)
 
 
 def expand_template(data: Mapping[str, Any]) -> dict[str, Any]:
@@ -1288,8 +1263,9 @@ def expand_template(data: Mapping[str, Any]) -> dict[str, Any]:
             raise ScenarioError(f"{key}: not a finite number")
     built = build(parsed, rest)
     _refuse_arrays(name, list(model.model_fields), built, rest)
-    _refuse_unused_knobs(name, model, build, knobs, built, rest)
-    _refuse_knob_fields(name, model, build, knobs, built, rest)
+    expansion = _Expansion(name, model, build, knobs, rest, built)
+    expansion.refuse_unused_knobs()
+    expansion.refuse_knob_fields()
     flows = rest.get("flows")
     if isinstance(flows, list) and not any(
         isinstance(f, Mapping) and f.get("kind") in _TCP_KINDS for f in flows
