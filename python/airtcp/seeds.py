@@ -133,9 +133,9 @@ def run_seeds(
             if on_done:
                 on_done(s)
         return results
-    from concurrent.futures import ProcessPoolExecutor
+    from airtcp.sweep import worker_pool
 
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with worker_pool(workers) as pool:
         futures = [pool.submit(_run_one, config, s, given) for s in seeds]
         results = []
         for s, fut in zip(seeds, futures, strict=True):

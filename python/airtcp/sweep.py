@@ -588,11 +588,33 @@ def _run_missing(
         for r in todo:
             store(_execute(r))
     else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
+        with worker_pool(workers) as pool:
             futures = [pool.submit(_execute, r) for r in todo]
             for fut in as_completed(futures):
                 store(fut.result())
     return len(todo), len(runs) - len(todo)
+
+
+def _end_with_parent(parent: int) -> None:
+    """A worker's guard: it ends when the process that started it is gone. A forked worker
+    holds both ends of its task pipe, so the parent's death (``kill -9`` of ``airtcp sweep``)
+    brings it no end of file and it would wait forever."""
+    import threading
+    import time
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="airtcp-parent-watch", daemon=True).start()
+
+
+def worker_pool(workers: int) -> ProcessPoolExecutor:
+    """A pool of ``workers`` processes that end with this one (:func:`_end_with_parent`)."""
+    return ProcessPoolExecutor(
+        max_workers=workers, initializer=_end_with_parent, initargs=(os.getpid(),)
+    )
 
 
 # How long to try reaching a Dask scheduler before giving up [s].

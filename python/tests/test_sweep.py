@@ -338,6 +338,23 @@ warmup_s = [0.5]
         time.sleep(0.02)
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
+
+    # Its workers end with it (a forked worker would otherwise wait on its task pipe forever).
+    def workers_left() -> list[str]:
+        left = []
+        for p in Path("/proc").iterdir():
+            try:
+                cmd = (p / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+            except OSError:
+                continue
+            if p.name.isdigit() and str(path) in cmd:
+                left.append(p.name)
+        return left
+
+    deadline = time.monotonic() + 10
+    while workers_left() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert workers_left() == [], "sweep workers outlived the killed sweep"
     partial = sweep.stored_hashes(out)
     assert 0 < len(partial) < 80, len(partial)
     # Every file visible under its final name is one complete row; nothing half-written shows.
