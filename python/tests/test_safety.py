@@ -563,8 +563,12 @@ def test_leftovers_of_a_killed_sweep_are_removed_on_resume(tmp_path, tiny):
 
 
 _SLOW_FIGURE = r"""
-import sys, time
+import signal, sys, time
 from pathlib import Path
+
+# Ctrl-C as at a terminal, whatever the runner did: a background job of a non-interactive
+# shell starts with SIGINT ignored, and Python then never raises KeyboardInterrupt.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 from matplotlib.figure import Figure
 from airtcp import plot
 
