@@ -108,7 +108,7 @@ fn connectivity_bytes<'py>(
 #[pyfunction]
 fn chunk_success(model: &str, mode: &str, snr_db: f64, bits: &Bound<'_, PyAny>) -> PyResult<f64> {
     use airtcp_core::phy::error::ErrorRateModel;
-    let erm = ErrorRateModel::parse(model).ok_or_else(|| {
+    let erm = ErrorRateModel::from_name(model).ok_or_else(|| {
         PyValueError::new_err(format!(
             "model: unknown {model:?}; allowed: {}",
             ErrorRateModel::NAMES.join(", ")

@@ -41,11 +41,6 @@ crate::names::names! {
 }
 
 impl ErrorRateModel {
-    /// The model called `name`.
-    pub fn parse(name: &str) -> Option<ErrorRateModel> {
-        ErrorRateModel::from_name(name)
-    }
-
     /// Probability that `bits` bits sent at `mode` all survive a linear SNR `snr`.
     /// ns-3 error-rate-model.cc `ErrorRateModel::GetChunkSuccessRate` (DSSS branch) and
     /// `{Nist,Yans}ErrorRateModel::DoGetChunkSuccessRate`. A negative or NaN `snr` counts as 0.
@@ -672,9 +667,9 @@ mod tests {
     #[test]
     fn names_round_trip() {
         for name in ErrorRateModel::NAMES {
-            assert_eq!(ErrorRateModel::parse(name).map(|m| m.name()), Some(*name));
+            assert_eq!(ErrorRateModel::from_name(name).map(|m| m.name()), Some(*name));
         }
-        assert_eq!(ErrorRateModel::parse("table"), None);
+        assert_eq!(ErrorRateModel::from_name("table"), None);
     }
 
     #[test]

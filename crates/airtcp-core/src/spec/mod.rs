@@ -147,14 +147,13 @@ impl WorldSpec {
                 );
             }
         }
-        if let Some(standard) = self.wifi.standard() {
-            for (i, node) in self.nodes.iter().enumerate() {
-                if let Some(rc) = node.rate_control {
-                    wifi::check_rate_control(standard, rc, &format!("nodes.{i}.rate_control"))?;
-                }
+        let standard = self.wifi.standard();
+        for (i, node) in self.nodes.iter().enumerate() {
+            if let Some(rc) = node.rate_control {
+                wifi::check_rate_control(standard, rc, &format!("nodes.{i}.rate_control"))?;
             }
         }
-        if let (Some(radio), Some(standard)) = (&self.channel.radio, self.wifi.standard()) {
+        if let Some(radio) = &self.channel.radio {
             radio.validate_rates(standard)?;
         }
         let n = net::validate_nodes(&self.nodes)?;

@@ -313,9 +313,9 @@ pub fn rate_kbps(standard: Standard, mbps: f64, path: &str) -> Result<u32, SpecE
 }
 
 impl WifiSpec {
-    /// The standard with its HT configuration (None for an unknown name).
-    pub fn standard(&self) -> Option<Standard> {
-        Some(self.standard.standard(self.ht.as_ref().map(HtSpec::config)))
+    /// The standard with its HT configuration.
+    pub fn standard(&self) -> Standard {
+        self.standard.standard(self.ht.as_ref().map(HtSpec::config))
     }
 
     /// Check the `wifi` section.

@@ -31,7 +31,7 @@ pub(super) struct Phy {
 impl Phy {
     pub fn of(spec: &WorldSpec) -> Result<Phy, SpecError> {
         let w = &spec.wifi;
-        let standard = w.standard().ok_or_else(|| SpecError("wifi.standard".into()))?;
+        let standard = w.standard();
         let timing = PhyTiming::of(standard, w.erp_mixed);
         let preamble = match w.preamble {
             PreambleSpec::Long => Preamble::Long,
