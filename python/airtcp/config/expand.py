@@ -682,10 +682,8 @@ def _mesh_blocked_links(b: _Build) -> None:
 
 
 def _mesh_spec(m: Any) -> dict[str, Any]:
-    """The core's mesh section; an unset travel map stays out (older specs keep their hash)."""
+    """The core's mesh section."""
     d: dict[str, Any] = m.model_dump()
-    if d.get("alm_travel_us_per_metric") is None:
-        d.pop("alm_travel_us_per_metric", None)
     d.pop("blocked_links", None)  # in the spec's blocked_radio_links
     return d
 
@@ -1120,15 +1118,11 @@ def _tcp_base(b: _Build) -> None:
         "rcv_buf_bytes": t.rcv_buf_bytes,
         "snd_buf_bytes": t.snd_buf_bytes,
         "hystart": t.hystart,
+        "corruption": t.corruption,
+        "small_queues": t.small_queues,
+        "rto_estimator": t.rto_estimator,
+        "ack_counting": t.ack_counting,
     }
-    if t.corruption != "off":  # only when on: older configurations keep their spec
-        b.tcp_base["corruption"] = t.corruption
-    if t.small_queues:
-        b.tcp_base["small_queues"] = True
-    if t.rto_estimator != "rfc6298":
-        b.tcp_base["rto_estimator"] = t.rto_estimator
-    if t.ack_counting != "segments":
-        b.tcp_base["ack_counting"] = t.ack_counting
 
 
 # -- computed routes: shortest hop count, ties to the lowest node index ------------------------
@@ -1188,8 +1182,7 @@ def _flow_spec(
             "distribution": fcfg.periods,
             "pareto_shape": fcfg.pareto_shape,
         }
-    if fcfg is not None and fcfg.start_jitter_s > 0:
-        # Only when set: a spec without it keeps its hash (and its stored runs their seeds).
+    if fcfg is not None:
         flow["start_jitter_ns"] = _ns(fcfg.start_jitter_s)
     interval = s.report_interval_s
     if fcfg is not None and fcfg.report_interval_s is not None:
@@ -1348,10 +1341,7 @@ def _world(b: _Build) -> dict[str, Any]:
         "blocked_radio_links": b.blocked,
         "flows": b.flows_spec,
         **({"mesh": _mesh_spec(s.mesh)} if s.mesh is not None else {}),
-        # `windows` and `mpdus` only when on: older configurations keep their spec.
-        "traces": s.traces.model_dump(
-            exclude={k for k in ("windows", "mpdus") if not getattr(s.traces, k)}
-        ),
+        "traces": s.traces.model_dump(),
     }
 
 
@@ -1409,14 +1399,15 @@ def _wifi_spec(b: _Build) -> dict[str, Any]:
         "rts_threshold_bytes": mac.rts_threshold_bytes,
         "queue_limit_packets": mac.queue_limit_packets,
         "rate_control": mac.rate_control,
-        # Paper 004's fields only when set: older configurations keep their spec.
-        **({"data_header_bytes": mac.data_header_bytes} if mac.data_header_bytes else {}),
-        **({"pass_corrupt": True} if mac.pass_corrupt else {}),
-        **({"lnmac": True} if mac.lnmac else {}),
-        **({"beacon_interval_tu": mac.beacon_interval_tu} if mac.beacon_interval_tu else {}),
-        **({"arf_window_slot_ms": float(mac.arf_window_slot_ms)} if mac.arf_window_slot_ms else {}),
-        **({"ba_retry_remedy": True} if mac.ba_retry_remedy else {}),
-        **({"per_station_grants": True} if mac.per_station_grants else {}),
+        "data_header_bytes": mac.data_header_bytes,
+        "pass_corrupt": mac.pass_corrupt,
+        "lnmac": mac.lnmac,
+        "beacon_interval_tu": mac.beacon_interval_tu,
+        "arf_window_slot_ms": None
+        if mac.arf_window_slot_ms is None
+        else float(mac.arf_window_slot_ms),
+        "ba_retry_remedy": mac.ba_retry_remedy,
+        "per_station_grants": mac.per_station_grants,
         **(
             {
                 "qdisc": {
@@ -1507,10 +1498,8 @@ def _radio_spec(b: _Build) -> dict[str, Any]:
     if ch.fading == "nakagami":
         fading["m"] = ch.nakagami_m
     detect = ch.preamble_detection is None or ch.preamble_detection
-    # Only when set: a spec without it keeps its hash (and its stored runs their seeds).
-    shadowing = {"shadowing_db": ch.shadowing_db} if ch.shadowing_db > 0 else {}
     return {
-        **shadowing,
+        "shadowing_db": ch.shadowing_db,
         "path_loss": path_loss,
         "fading": fading,
         "tx_power_dbm": ch.tx_power_dbm,

@@ -1586,7 +1586,9 @@ class Scenario(_Model):
         spec = build_world_spec(self, issues)
         if issues:
             raise _Issues(issues)
-        self._spec = spec
+        from airtcp.config.canonical import canonical
+
+        self._spec = canonical(spec)  # its fields at their defaults dropped (canonical.py)
         return self
 
     # -- construction --------------------------------------------------------------------------
@@ -1617,9 +1619,14 @@ class Scenario(_Model):
     # -- expansion -----------------------------------------------------------------------------
 
     def to_world_spec(self) -> dict[str, Any]:
-        """The explicit world spec (docs/world-spec.md) as a dict; a fresh copy each call."""
+        """The world spec (docs/world-spec.md) as a dict, in its canonical form: a field the
+        core defaults is left out unless the expander always wrote it (canonical.py); a fresh
+        copy each call."""
         return copy.deepcopy(self._spec)
 
     def spec_json(self) -> str:
-        """The world spec as canonical JSON (sorted keys, no whitespace)."""
+        """The world spec in its canonical form (:mod:`airtcp.config.canonical`: a field at its
+        default dropped unless the expander always wrote it) as JSON with sorted keys and no
+        whitespace: what the core runs, what a run stores, and what seeds and hashes derive
+        from."""
         return json.dumps(self._spec, sort_keys=True, separators=(",", ":"))
