@@ -12,6 +12,8 @@
                       [--from S] [--to S] [--out fig.svg] [--show]
     airtcp plot topology RUN --out topology.png
     airtcp report RUN --out report.html
+    airtcp templates [NAME] [--json]
+    airtcp schema [--sweep] [--out FILE]
     airtcp --version
 
 User errors (a bad scenario, a missing file, a bad --set) print ``error: ...`` on stderr and
@@ -1047,6 +1049,85 @@ def plot_topology_command(
 
 # ---------------------------------------------------------------------------------------------
 # airtcp report
+
+
+@app.command("templates")
+def templates_command(
+    name: Annotated[
+        str | None,
+        typer.Argument(help="A template: list its knobs (default: list the templates)."),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """The templates a scenario file can name (template = "NAME"), or one template's knobs:
+    each with its default, allowed values and what it does."""
+    from airtcp.config.templates import TEMPLATES, template_knobs, template_summary
+
+    if name is None:
+        rows = [{"template": t, "builds": template_summary(t)} for t in TEMPLATES]
+        if as_json:
+            typer.echo(json.dumps(rows, indent=1))
+            return
+        from rich.console import Console
+        from rich.table import Table
+
+        table = Table("template", "what it builds", title="templates (airtcp templates NAME)")
+        for row in rows:
+            table.add_row(row["template"], row["builds"])
+        Console().print(table)
+        return
+    if name not in TEMPLATES:
+        _fail(
+            f"template {name!r}: unknown (allowed: {', '.join(TEMPLATES)}; airtcp templates "
+            "lists them)"
+        )
+    knobs = template_knobs(name)
+    if as_json:
+        typer.echo(json.dumps({"template": name, "knobs": knobs}, indent=1))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(
+        "knob", "default", "allowed", "what it does", title=f"template = {json.dumps(name)}"
+    )
+    for k in knobs:
+        table.add_row(k["knob"], k["default"], k["allowed"], k["doc"])
+    Console().print(table)
+    typer.echo(
+        "Set a knob as a field of the file or with --set KNOB=VALUE; any other scenario field "
+        "the template does not use is refused by name (docs/scenarios.md, Templates)."
+    )
+
+
+@app.command("schema")
+def schema_command(
+    sweep: Annotated[
+        bool, typer.Option("--sweep", help="The schema of sweep files instead.")
+    ] = False,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out", help="Write it to this file (default: print it).", show_default=False
+        ),
+    ] = None,
+) -> None:
+    """The JSON Schema of scenario files (or sweep files), for an editor's completion and
+    checking (docs/scenarios.md, Editor support)."""
+    from airtcp.config.schema import scenario_schema, sweep_schema
+
+    text = json.dumps(sweep_schema() if sweep else scenario_schema(), indent=1) + "\n"
+    if out is None:
+        typer.echo(text, nl=False)
+        return
+    from airtcp.outpath import atomic_file
+
+    try:
+        with atomic_file(out) as tmp:
+            tmp.write_text(text)
+    except OSError as exc:
+        _fail(f"{out}: cannot write ({exc.strerror or exc})")
+    typer.echo(f"written {out}")
 
 
 @app.command("report")

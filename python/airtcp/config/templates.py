@@ -10,6 +10,7 @@ what runs and what is stored.
 from __future__ import annotations
 
 import copy
+import json
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -44,8 +45,8 @@ _P000_CC_ALLOWED = '"cubic", "bic", "vegas", "veno", "westwood", "illinois", "re
 
 
 class Paper000Knobs(BaseModel):
-    """Paper 000's knobs (Rethfeldt et al., ARQ retry limits under TCP in 802.11s chains;
-    docs/paper-000.md)."""
+    """Paper 000: TCP over an 802.11s mesh chain, the MAC's retry limit fixed or steered by
+    ALM. Rethfeldt et al., ARQ retry limits under TCP in 802.11s chains (docs/paper-000.md)."""
 
     model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
 
@@ -183,7 +184,8 @@ def paper000(knobs: Paper000Knobs, rest: Mapping[str, Any]) -> dict[str, Any]:
 
 
 class Paper000TeeKnobs(BaseModel):
-    """The uneven mesh on which airtcp evaluates paper 000's remedy (docs/paper-000.md)."""
+    """Paper 000's remedy on an uneven mesh: a 5-hop chain with a faded spur, two TCP flows.
+    Where airtcp evaluates the remedy beyond the paper (docs/paper-000.md)."""
 
     model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
 
@@ -247,7 +249,8 @@ def paper000_tee(knobs: Paper000TeeKnobs, rest: Mapping[str, Any]) -> dict[str, 
 
 
 class Paper004Knobs(BaseModel):
-    """Paper 004's knobs (Ravichandran et al., LN-MAC; docs/paper-004.md)."""
+    """Paper 004: TCP over a lossy 802.11 link, plain, with corruption options or LN-MAC.
+    Ravichandran et al., LN-MAC (docs/paper-004.md)."""
 
     model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
 
@@ -431,7 +434,8 @@ def paper004(knobs: Paper004Knobs, rest: Mapping[str, Any]) -> dict[str, Any]:
 
 
 class Paper003Knobs(BaseModel):
-    """Paper 003's knobs (Kashibuchi et al., TCP over ARF; docs/scenarios.md#templates)."""
+    """Paper 003: a moving station's TCP download over ARF, with or without the ARF-aware
+    window. Kashibuchi et al., TCP over ARF (docs/paper-003.md, docs/scenarios.md#templates)."""
 
     model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
 
@@ -579,8 +583,8 @@ def paper003(knobs: Paper003Knobs, rest: Mapping[str, Any]) -> dict[str, Any]:
 
 
 class Paper001Knobs(BaseModel):
-    """Paper 001's section II: a wireless TCP sender uploads a 1 MB file through its AP
-    (docs/paper-001.md, docs/scenarios.md#templates)."""
+    """Paper 001 section II: a wireless TCP sender uploads a 1 MB file through its AP.
+    See docs/paper-001.md and docs/scenarios.md#templates."""
 
     model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
 
@@ -643,7 +647,8 @@ def paper001(knobs: Paper001Knobs, rest: Mapping[str, Any]) -> dict[str, Any]:
 
 
 class HtUploadKnobs(BaseModel):
-    """One 802.11n station uploading (docs/scenarios.md#templates); defaults as ns-3's."""
+    """802.11n stations uploading TCP or UDP to their AP, with or without A-MPDU. Defaults as
+    ns-3's (docs/scenarios.md#templates)."""
 
     model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
 
@@ -750,7 +755,8 @@ def p002_queue(queue: str) -> dict[str, Any]:
 
 
 class Paper002Knobs(BaseModel):
-    """Paper 002's knobs (Nomoto, Wu, Ohzahata, Kato; docs/paper-002.md)."""
+    """Paper 002: TCP over 802.11n A-MPDU, the Block-Ack retry limit fixed or from the data
+    rate. Nomoto, Wu, Ohzahata, Kato (docs/paper-002.md)."""
 
     model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
 
@@ -898,8 +904,8 @@ def paper002(knobs: Paper002Knobs, rest: Mapping[str, Any]) -> dict[str, Any]:
 
 
 class Paper002AnomalyKnobs(BaseModel):
-    """Beyond paper 002: several stations at different rates behind one AP (docs/paper-002.md,
-    "Linux-today queueing")."""
+    """Beyond paper 002: several 802.11n stations at different rates behind one AP. See
+    docs/paper-002.md, "Linux-today queueing"."""
 
     model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
 
@@ -993,6 +999,31 @@ TEMPLATES: dict[str, tuple[type[BaseModel], Callable[[Any, Mapping[str, Any]], d
     "paper-003": (Paper003Knobs, paper003),
     "paper-004": (Paper004Knobs, paper004),
 }
+
+
+def template_summary(name: str) -> str:
+    """The first sentence of template ``name``'s knob model: what the template builds."""
+    doc = " ".join((TEMPLATES[name][0].__doc__ or "").split())
+    return doc.split(". ")[0].rstrip(".") + "."
+
+
+def template_knobs(name: str) -> list[dict[str, str]]:
+    """Template ``name``'s knobs, in declaration order: each one's name, default, allowed
+    values and doc, from its knob model (the one place they are declared)."""
+    model = TEMPLATES[name][0]
+    out = []
+    for key, field in model.model_fields.items():
+        extra = field.json_schema_extra if isinstance(field.json_schema_extra, dict) else {}
+        default = field.get_default(call_default_factory=True)
+        out.append(
+            {
+                "knob": key,
+                "default": json.dumps(default),
+                "allowed": str(extra.get("allowed", "")),
+                "doc": field.description or "",
+            }
+        )
+    return out
 
 
 def _merge(base: dict[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
