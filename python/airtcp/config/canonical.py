@@ -22,9 +22,10 @@ from __future__ import annotations
 
 import functools
 import json
+from pathlib import Path
 from typing import Any
 
-__all__ = ["ALWAYS_WRITTEN", "canonical", "canonical_json"]
+__all__ = ["ALWAYS_WRITTEN", "SCHEMA_FILE", "canonical", "canonical_json", "schema_text"]
 
 # The fields the expander wrote in every table of their kind, by the table's place: its path
 # from the spec's root (`[]` for every element of an array), with `{variant}` for a table whose
@@ -259,11 +260,23 @@ def _variant(path: str, table: dict[str, Any]) -> str:
     return path
 
 
-@functools.cache
-def _schema() -> dict[str, Any]:
+# The core's schema, as `airtcp._core.world_spec_schema()` makes it, kept beside the package:
+# generating it takes the core about 9 ms, reading this file 2 (every run's start-up pays it).
+# Regenerate after changing the spec types: .venv/bin/python -m airtcp.config.canonical
+# (python/tests/test_canonical.py fails while it is stale).
+SCHEMA_FILE = Path(__file__).resolve().parents[1] / "world_spec.schema.json"
+
+
+def schema_text() -> str:
+    """The core's world-spec schema as the file above holds it (sorted keys, indent 1)."""
     from airtcp import _core  # the native module; imported here so configs work without it
 
-    schema: dict[str, Any] = json.loads(_core.world_spec_schema())
+    return json.dumps(json.loads(_core.world_spec_schema()), indent=1, sort_keys=True) + "\n"
+
+
+@functools.cache
+def _schema() -> dict[str, Any]:
+    schema: dict[str, Any] = json.loads(SCHEMA_FILE.read_text())
     return schema
 
 
@@ -339,3 +352,8 @@ def canonical(spec: dict[str, Any]) -> dict[str, Any]:
 def canonical_json(spec: dict[str, Any]) -> str:
     """The canonical form as JSON: sorted keys, no whitespace."""
     return json.dumps(canonical(spec), sort_keys=True, separators=(",", ":"))
+
+
+if __name__ == "__main__":  # regenerate the schema file from the core
+    SCHEMA_FILE.write_text(schema_text())
+    print(f"written {SCHEMA_FILE}")
