@@ -93,17 +93,6 @@ def test_rate_control_reaches_the_world_spec_and_a_bad_name_is_named() -> None:
         Scenario.from_dict({"stations": 1, "mac": {"rate_control": "minstrel-htt"}})
 
 
-def test_an_adaptive_rate_control_takes_no_data_rate() -> None:
-    from airtcp.config import Scenario, ScenarioError
-
-    spec = Scenario.from_dict({"stations": 1, "mac": {"rate_control": "aarf"}}).to_world_spec()
-    assert spec["wifi"]["rate_control"] == "aarf"
-    with pytest.raises(
-        ScenarioError, match=r"data_rate_mbps: set with mac\.rate_control = \"arf\""
-    ):
-        Scenario.from_dict({"stations": 1, "data_rate_mbps": 54, "mac": {"rate_control": "arf"}})
-
-
 def test_a_node_of_its_own_rate_control_reaches_the_world_spec() -> None:
     from airtcp.config import Scenario, ScenarioError
 

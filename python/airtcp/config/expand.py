@@ -334,16 +334,6 @@ def _phy(b: _Build) -> None:
                     )
                 )
     _check_ht_only(issues, ("mac", "rate_control"), s.mac.rate_control, s.standard)
-    if s.data_rate_mbps is not None and s.mac.rate_control != "constant":
-        issues.append(
-            _Issue(
-                ("data_rate_mbps",),
-                f'set with mac.rate_control = "{s.mac.rate_control}", which picks the data rate '
-                "itself (from the standard's lowest rate up)",
-                s.data_rate_mbps,
-                'unset, or mac.rate_control = "constant"',
-            )
-        )
     b.data_rate, b.basic_rate = data_rate, basic_rate
     b.access = s.mac.access
 
@@ -1364,14 +1354,25 @@ def _nodes_spec(b: _Build) -> list[dict[str, Any]]:
     return out
 
 
+def _starts_at_data_rate(b: _Build) -> bool:
+    """Whether a data rate the scenario sets is where adaptive rate controls start: the
+    channel's or a node's own rate control is adaptive (the core refuses the starting rate
+    otherwise: crates/airtcp-core/src/spec/wifi.rs, check_initial_rate_used)."""
+    controls = [b.s.mac.rate_control, *(n.rate_control for n in b.nodes if n.rate_control)]
+    return b.s.data_rate_mbps is not None and any(rc != "constant" for rc in controls)
+
+
 def _wifi_spec(b: _Build) -> dict[str, Any]:
     s, mac = b.s, b.s.mac
     ht = b.ht
+    # Written only when set: a world spec without it is the same JSON (and run hash) as before.
+    start = ht is None and _starts_at_data_rate(b)
     return {
         "standard": s.standard,
         "erp_mixed": s.erp_mixed,
         "preamble": s.preamble,
         **({"data_rate_mbps": float(b.data_rate)} if ht is None else {}),
+        **({"initial_rate_mbps": float(b.data_rate)} if start else {}),
         **(
             {
                 "ht": {

@@ -134,7 +134,8 @@ class MacConfig(_Model):
     rate_control: str = _field(
         "constant",
         _RATE_CONTROL_ALLOWED,
-        "rate control of data frames; constant: every frame at data_rate_mbps",
+        "rate control of data frames; constant: every frame at data_rate_mbps; the others "
+        "start at data_rate_mbps when it is set, else at the lowest rate",
     )
     data_header_bytes: Literal[24, 26, 30, 32, 38] | None = _field(
         None,
@@ -1371,7 +1372,7 @@ class HtConfig(_Model):
         7,
         "integer 0..7 (one stream) or 0..15 (two)",
         "the data frames' MCS at the channel's width and guard interval (mac.rate_control = "
-        '"constant")',
+        '"constant"; an adaptive rate control does not read it)',
         ge=0,
         le=15,
     )
@@ -1450,7 +1451,10 @@ class Scenario(_Model):
         "long", '"long" or "short"', "DSSS/HR-DSSS preamble (802.11b and the DSSS rates of g)"
     )
     data_rate_mbps: float | None = _field(
-        None, "a rate of the standard in Mbit/s, or unset", "data frame rate", gt=0.0
+        None,
+        "a rate of the standard in Mbit/s, or unset",
+        "data frame rate; an adaptive rate control's starting rate",
+        gt=0.0,
     )
     basic_rate_mbps: float | None = _field(
         None, "a rate of the standard in Mbit/s, or unset", "control frame rate", gt=0.0

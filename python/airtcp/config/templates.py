@@ -653,7 +653,7 @@ class HtUploadKnobs(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
 
     mcs: int = _field(
-        7, "integer 0..15", "the MCS of every data frame (rate_control constant), else the first",
+        7, "integer 0..15", "the MCS of every data frame (rate_control constant)",
         ge=0, le=15,
     )  # fmt: skip
     rate_control: Literal[

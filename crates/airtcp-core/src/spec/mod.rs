@@ -153,6 +153,7 @@ impl WorldSpec {
                 wifi::check_rate_control(standard, rc, &format!("nodes.{i}.rate_control"))?;
             }
         }
+        self.wifi.check_initial_rate_used(self.nodes.iter().filter_map(|n| n.rate_control))?;
         if let Some(radio) = &self.channel.radio {
             radio.validate_rates(standard)?;
         }

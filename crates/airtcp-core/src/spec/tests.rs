@@ -368,3 +368,45 @@ fn the_schema_gives_the_defaults_serde_fills_in_and_every_name_family() {
     let mss = &defs["TcpSpec"]["properties"]["mss_bytes"];
     assert_eq!(mss["description"], "Maximum segment size: payload bytes per segment.");
 }
+
+#[test]
+fn a_starting_rate_is_a_rate_of_the_standard_for_an_adaptive_rate_control() {
+    let adaptive = |v: &mut serde_json::Value| v["wifi"]["rate_control"] = "minstrel".into();
+    let mut v = good();
+    adaptive(&mut v);
+    v["wifi"]["initial_rate_mbps"] = 24.0.into();
+    assert!(crate::run_json(&v.to_string(), 1).is_ok());
+    let e = error_with(|v| {
+        adaptive(v);
+        v["wifi"]["initial_rate_mbps"] = 11.0.into();
+    });
+    assert_eq!(
+        e,
+        "wifi.initial_rate_mbps: 11 Mbit/s is not a rate of 80211a; allowed: 6, 9, 12, 18, 24, 36, 48, 54"
+    );
+    let e = error_with(|v| {
+        adaptive(v);
+        v["wifi"]["initial_rate_mbps"] = (-1.0).into();
+    });
+    assert!(e.starts_with("wifi.initial_rate_mbps: -1 is not a positive rate; allowed: 6, 9,"), "{e}");
+    // Every node at constant rate: nobody would start there.
+    let e = error_with(|v| v["wifi"]["initial_rate_mbps"] = 24.0.into());
+    assert_eq!(
+        e,
+        "wifi.initial_rate_mbps: 24 is not used: every node runs rate_control \"constant\" (at \
+         wifi.data_rate_mbps); allowed: unset, or with an adaptive wifi.rate_control or node \
+         rate_control: arf, arf-ns3, aarf, minstrel, minstrel-rt2800, agent"
+    );
+    // One node's own adaptive rate control is enough.
+    let mut v = good();
+    v["wifi"]["initial_rate_mbps"] = 24.0.into();
+    v["nodes"][1]["rate_control"] = "aarf".into();
+    assert!(crate::run_json(&v.to_string(), 1).is_ok());
+    // 802.11n: refused, its rate controls start from their own tables.
+    let e = error_with(|v| {
+        v["wifi"] = serde_json::json!({"standard": "80211n", "basic_rate_mbps": 24.0,
+            "rate_control": "minstrel-ht", "initial_rate_mbps": 24.0,
+            "ht": {"band_ghz": 5.0, "channel_width_mhz": 20, "mcs": 7}});
+    });
+    assert!(e.starts_with("wifi.initial_rate_mbps: 24 is not used on 80211n"), "{e}");
+}

@@ -49,10 +49,18 @@ pub struct WifiSpec {
     pub erp_mixed: bool,
     #[serde(default = "default_preamble")]
     pub preamble: PreambleSpec,
-    /// The data rate of 802.11a/b/g (with `rate_control = "constant"`, every data frame's;
-    /// else the first); 802.11n names its MCS in `ht.mcs` instead.
+    /// The data rate of 802.11a/b/g [Mbit/s]: every data frame's under `rate_control =
+    /// "constant"` (an adaptive rate control starts at `initial_rate_mbps`); 802.11n names its
+    /// MCS in `ht.mcs` instead.
     #[serde(default)]
     pub data_rate_mbps: Option<f64>,
+    /// The rate every peer's adaptive rate control starts at [Mbit/s], a rate of the standard
+    /// (802.11a/b/g; refused on 80211n, and when every node runs `constant`): ARF and AARF at
+    /// its rung of their ladder, Minstrel with it as its best throughput (the first stage of
+    /// its retry chain until its first statistics update), `agent` at it until the agent sets
+    /// another; a node at constant rate keeps `data_rate_mbps`. Unset: the ladder's lowest.
+    #[serde(default)]
+    pub initial_rate_mbps: Option<f64>,
     pub basic_rate_mbps: f64,
     /// 802.11n's PHY: required with `standard = "80211n"`, refused otherwise.
     #[serde(default)]
@@ -167,7 +175,9 @@ pub struct HtSpec {
     /// 1 or 2.
     #[serde(default = "one")]
     pub streams: u8,
-    /// MCS 0-15 of every data frame (constant rate) or the first.
+    /// MCS 0-15 of every data frame under `rate_control = "constant"`; an adaptive rate
+    /// control starts from its own table (the ARF family, Minstrel and `agent` at the HT
+    /// ladder's lowest rung, Minstrel-HT and ath9k as Linux's do) whatever this says.
     pub mcs: u8,
     /// A-MPDU with HT-immediate Block Ack (an agreement per peer and TID, configured from the
     /// start); false: every data frame alone, acknowledged by an ACK.
@@ -337,6 +347,16 @@ impl WifiSpec {
                         format!("{} is not used on 80211n; name the data rate by wifi.ht.mcs", num(r)),
                     );
                 }
+                if let Some(r) = w.initial_rate_mbps {
+                    return err(
+                        "wifi.initial_rate_mbps",
+                        format!(
+                            "{} is not used on 80211n, whose adaptive rate controls start from their own \
+                             tables; allowed: unset",
+                            num(r)
+                        ),
+                    );
+                }
                 Standard::N(ht.config())
             }
             (None, Standard::N(_)) => {
@@ -348,6 +368,9 @@ impl WifiSpec {
                     return err("wifi.data_rate_mbps", format!("missing; {} needs a data rate", s.name()));
                 };
                 rate_kbps(s, r, "wifi.data_rate_mbps")?;
+                if let Some(r) = w.initial_rate_mbps {
+                    rate_kbps(s, r, "wifi.initial_rate_mbps")?;
+                }
                 s
             }
         };
@@ -492,5 +515,31 @@ impl WifiSpec {
             }
         }
         Ok(())
+    }
+
+    /// `initial_rate_mbps` is refused unless some MAC runs an adaptive rate control: the
+    /// channel's, or one of the nodes' own (`node_controls`).
+    pub(super) fn check_initial_rate_used(
+        &self,
+        mut node_controls: impl Iterator<Item = RateName>,
+    ) -> Result<(), SpecError> {
+        let Some(r) = self.initial_rate_mbps else { return Ok(()) };
+        if self.rate_control != RateName::Constant || node_controls.any(|rc| rc != RateName::Constant) {
+            return Ok(());
+        }
+        let adaptive: Vec<&str> = RateName::NAMES
+            .iter()
+            .copied()
+            .filter(|n| RateName::from_name(n).is_some_and(|rc| rc != RateName::Constant && !rc.ht_only()))
+            .collect();
+        err(
+            "wifi.initial_rate_mbps",
+            format!(
+                "{} is not used: every node runs rate_control \"constant\" (at wifi.data_rate_mbps); \
+                 allowed: unset, or with an adaptive wifi.rate_control or node rate_control: {}",
+                num(r),
+                adaptive.join(", ")
+            ),
+        )
     }
 }

@@ -26,6 +26,9 @@ pub(super) struct Phy {
     pub control_txv: TxVector,
     pub qos: bool,
     ampdu: bool,
+    /// The mode every adaptive rate control starts at (`wifi.initial_rate_mbps`); None: the
+    /// ladder's lowest.
+    start: Option<ModeId>,
 }
 
 impl Phy {
@@ -54,14 +57,23 @@ impl Phy {
         );
         let qos = w.access == Access::Edca;
         let ampdu = w.ht.as_ref().is_some_and(|h| h.ampdu);
-        Ok(Phy { standard, timing, data_txv, control_txv, qos, ampdu })
+        let start = w
+            .initial_rate_mbps
+            .map(|r| mode(rate_kbps(standard, r, "wifi.initial_rate_mbps")?, "wifi.initial_rate_mbps"))
+            .transpose()?;
+        Ok(Phy { standard, timing, data_txv, control_txv, qos, ampdu, start })
     }
 
-    /// The rate-control algorithm called `name` on this PHY.
+    /// The rate-control algorithm called `name` on this PHY, starting at the starting mode if
+    /// one is set.
     fn rate(&self, name: RateName) -> Option<RateAlgo> {
-        match self.standard.ht() {
+        let algo = match self.standard.ht() {
             Some(cfg) => Some(RateAlgo::parse_ht(name, cfg, &self.timing, self.data_txv.mode, self.ampdu)),
             None => RateAlgo::parse(name, self.standard, &self.timing, self.data_txv.mode),
+        }?;
+        match self.start {
+            Some(mode) => algo.starting_at(mode),
+            None => Some(algo),
         }
     }
 }

@@ -10,8 +10,10 @@ use crate::time::SimTime;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Agent {
     /// The modes an agent picks from, lowest first ([`crate::phy::Standard::modes`] or the HT
-    /// ladder); a peer starts at the lowest.
+    /// ladder).
     pub ladder: &'static [ModeId],
+    /// The rung a peer starts at until the agent sets its mode (0: the lowest).
+    pub start: u8,
 }
 
 impl RateControl for Agent {
@@ -19,7 +21,7 @@ impl RateControl for Agent {
     type Station = ModeId;
 
     fn station(&self) -> ModeId {
-        self.ladder[0]
+        self.ladder[usize::from(self.start)]
     }
 
     #[inline]
@@ -38,7 +40,7 @@ mod tests {
 
     #[test]
     fn every_attempt_goes_at_the_mode_set_last() {
-        let a = Agent { ladder: Standard::A.modes() };
+        let a = Agent { ladder: Standard::A.modes(), start: 0 };
         let mut st = a.station();
         assert_eq!(a.select(&mut st, 1, 0, SimTime::ZERO), Standard::A.modes()[0]);
         st = Standard::A.modes()[5];
@@ -46,5 +48,17 @@ mod tests {
             a.report(&mut st, 1, TxReport::DataFailed, SimTime::ZERO);
             assert_eq!(a.select(&mut st, 1, attempt, SimTime::ZERO), Standard::A.modes()[5]);
         }
+    }
+
+    #[test]
+    fn a_peer_starts_at_the_starting_rung_until_the_agent_sets_another() {
+        let a = Agent { ladder: Standard::A.modes(), start: 4 };
+        let mut st = a.station();
+        for attempt in 0..3 {
+            a.report(&mut st, 1, TxReport::DataFailed, SimTime::ZERO);
+            assert_eq!(a.select(&mut st, 1, attempt, SimTime::ZERO).rate_kbps(), 24_000);
+        }
+        st = Standard::A.modes()[0];
+        assert_eq!(a.select(&mut st, 1, 0, SimTime::ZERO).rate_kbps(), 6_000);
     }
 }

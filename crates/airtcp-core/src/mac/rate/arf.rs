@@ -11,7 +11,9 @@
 //!
 //! The state machine follows ns-3's `DoReportDataOk` / `DoReportDataFailed` line by line
 //! (failures are per attempt, so the retries of one frame count); the mode ladder is the
-//! standard's modes in ascending rate, starting at the lowest, as ns-3's stations do.
+//! standard's modes in ascending rate, starting at the lowest, as ns-3's stations do
+//! (`DoCreateStation`: `m_rate = 0`), or at the rung `wifi.initial_rate_mbps` names, in the
+//! same state otherwise (no recovery, counters and timer at zero).
 
 use super::{RateControl, TxReport};
 use crate::phy::ModeId;
@@ -77,6 +79,8 @@ impl ArfParams {
 pub struct Arf {
     pub ladder: &'static [ModeId],
     pub params: ArfParams,
+    /// The rung a peer starts at (0: the lowest).
+    pub start: u8,
 }
 
 /// What ARF keeps per peer (ns-3's `ArfWifiRemoteStation` / `AarfWifiRemoteStation`).
@@ -179,7 +183,7 @@ impl RateControl for Arf {
 
     fn station(&self) -> ArfStation {
         ArfStation {
-            rate: 0,
+            rate: self.start,
             success: 0,
             failed: 0,
             timer: 0,
@@ -236,7 +240,7 @@ mod tests {
     }
 
     fn ns3(params: ArfParams) -> (Arf, ArfStation) {
-        let a = Arf { ladder: Standard::A.modes(), params };
+        let a = Arf { ladder: Standard::A.modes(), params, start: 0 };
         let st = a.station();
         (a, st)
     }
@@ -249,6 +253,49 @@ mod tests {
         assert_eq!(rate(&a, &mut st), 6);
         ok(&a, &mut st, 1, T0);
         assert_eq!((rate(&a, &mut st), st.recovery, st.success), (9, true, 0));
+    }
+
+    #[test]
+    fn a_peer_started_at_a_rung_sends_there_and_steps_down_after_two_failures() {
+        // 802.11a, 24 Mbit/s is rung 4 of 6, 9, 12, 18, 24, 36, 48, 54.
+        let a = Arf { ladder: Standard::A.modes(), params: ArfParams::NS3, start: 4 };
+        let mut st = a.station();
+        assert_eq!((rate(&a, &mut st), st.recovery, st.success, st.failed), (24, false, 0, 0));
+        fail(&a, &mut st, 1, T0);
+        assert_eq!(rate(&a, &mut st), 24, "one failure is not enough");
+        fail(&a, &mut st, 1, T0);
+        assert_eq!(rate(&a, &mut st), 18, "two in a row step down one rung");
+        ok(&a, &mut st, 10, T0);
+        assert_eq!((rate(&a, &mut st), st.recovery), (24, true), "ten ACKs climb back");
+        // Ten ACKs at the start climb one rung as from the lowest: 24 -> 36.
+        let mut st = a.station();
+        ok(&a, &mut st, 10, T0);
+        assert_eq!((rate(&a, &mut st), st.recovery), (36, true));
+    }
+
+    #[test]
+    fn every_variant_starts_at_its_rung_of_its_own_ladder() {
+        // QualNet's ARF: the timer runs from time zero as from the lowest rung; 60 ms of
+        // ACKs at 24 climb to 36.
+        let q = Arf { ladder: Standard::A.modes(), params: ArfParams::QUALNET, start: 4 };
+        let mut st = q.station();
+        ok(&q, &mut st, 1, ms(59));
+        assert_eq!(rate(&q, &mut st), 24);
+        ok(&q, &mut st, 1, ms(60));
+        assert_eq!(rate(&q, &mut st), 36);
+        // AARF: a failed probe from the start doubles the thresholds and falls back to it.
+        let aarf = Arf { ladder: Standard::A.modes(), params: ArfParams::AARF_NS3, start: 4 };
+        let mut st = aarf.station();
+        ok(&aarf, &mut st, 10, T0);
+        fail(&aarf, &mut st, 1, T0);
+        assert_eq!((rate(&aarf, &mut st), st.success_threshold, st.timer_threshold), (24, 20, 30));
+        // ns-3's 802.11g list goes by class (1, 2, 5.5, 11, 6, 9, ...): started at 11 Mbit/s
+        // (rung 3), ten ACKs go to 6 Mbit/s as ns-3's do.
+        let g = Arf { ladder: Standard::G.modes_by_class(), params: ArfParams::NS3, start: 3 };
+        let mut st = g.station();
+        assert_eq!(g.select(&mut st, 1, 0, T0).rate_kbps(), 11_000);
+        ok(&g, &mut st, 10, T0);
+        assert_eq!(g.select(&mut st, 1, 0, T0).rate_kbps(), 6_000);
     }
 
     #[test]
@@ -268,7 +315,7 @@ mod tests {
         // the timer restarts; two more failures in a row step down again. (ns-3 keeps the
         // recovery until an ACK, above: a station walking out of the fallback mode's range
         // would keep sending at it.)
-        let a = Arf { ladder: Standard::A.modes(), params: ArfParams::QUALNET };
+        let a = Arf { ladder: Standard::A.modes(), params: ArfParams::QUALNET, start: 0 };
         let mut st = a.station();
         ok(&a, &mut st, 10, T0); // 6 -> 9, recovery
         fail(&a, &mut st, 1, T0);
@@ -321,7 +368,7 @@ mod tests {
 
     #[test]
     fn the_timer_in_time_moves_up_at_the_first_success_after_sixty_ms() {
-        let a = Arf { ladder: Standard::A.modes(), params: ArfParams::QUALNET };
+        let a = Arf { ladder: Standard::A.modes(), params: ArfParams::QUALNET, start: 0 };
         let mut st = a.station();
         ok(&a, &mut st, 5, ms(10));
         assert_eq!(rate(&a, &mut st), 6);

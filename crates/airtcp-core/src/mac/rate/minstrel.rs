@@ -79,6 +79,8 @@ pub struct Minstrel {
     ack_us: [u32; MAX_MODES],
     /// Tries per mode within the segment (`retry_count`).
     retry_count: [u8; MAX_MODES],
+    /// The mode index a peer starts with as its best throughput (`max_tp`; 0: the lowest).
+    start: u8,
 }
 
 /// Per-mode statistics (`struct minstrel_rate`).
@@ -175,7 +177,19 @@ impl Minstrel {
             }
             retry_count[i] = rc as u8;
         }
-        Minstrel { modes, params, perfect_us, ack_us, retry_count }
+        Minstrel { modes, params, perfect_us, ack_us, retry_count, start: 0 }
+    }
+
+    /// The same algorithm with every peer starting at `mode` as its best throughput; None if
+    /// `mode` is not one of its modes.
+    pub fn starting_at(self, mode: ModeId) -> Option<Minstrel> {
+        let i = self.modes[..self.n()].iter().position(|&m| m == mode)?;
+        Some(Minstrel { start: u8::try_from(i).ok()?, ..self })
+    }
+
+    /// The mode a peer starts at: its first frame's first attempt.
+    pub fn start_mode(&self) -> ModeId {
+        self.modes[usize::from(self.start)]
     }
 
     fn n(&self) -> usize {
@@ -188,7 +202,8 @@ impl Minstrel {
     }
 
     /// A new peer: statistics empty, the sample table drawn from `rng` (`init_sample_table`:
-    /// each column a random arrangement of the modes above the lowest, which is never sampled).
+    /// each column a random arrangement of the modes above the lowest, which is never sampled),
+    /// the best throughput the starting mode, the second best and the most likely the lowest.
     pub fn new_station(&self, rng: &mut Stream, now: SimTime) -> MinstrelStation {
         let n = self.n();
         let mut r = [ModeStats::default(); MAX_MODES];
@@ -211,7 +226,8 @@ impl Minstrel {
         }
         MinstrelStation {
             r,
-            max_tp: 0,
+            // minstrel_rate_init: max_tp_rate[0] (chain stage 1) = 0, the lowest; or the start.
+            max_tp: self.start,
             max_tp2: 0,
             max_prob: 0,
             packet_count: 0,
@@ -589,6 +605,94 @@ mod tests {
         assert!(first[5] * 10 > total * 8, "{first:?}"); // over 80 % at 36 (10 % look-around)
                                                          // The look-around still tries the failing modes now and then (sample_limit 4).
         assert!(first[6] + first[7] > 0, "{first:?}");
+    }
+
+    #[test]
+    fn a_starting_rate_is_the_first_stage_and_the_rest_of_the_chain_is_linuxs() {
+        // 802.11a at 24 Mbit/s (index 4): its 6 tries, then the lowest (max_tp2 and max_prob
+        // are the lowest until the first statistics update, as minstrel_rate_init leaves them).
+        let m = a().starting_at(Standard::A.mode(24_000).unwrap()).unwrap();
+        let mut st = m.new_station(&mut rng(), SimTime::ZERO);
+        assert_eq!((st.max_tp, st.max_tp2, st.max_prob), (4, 0, 0));
+        let rates: Vec<u32> =
+            (0..8).map(|k| m.select(&mut st, 1, k, SimTime::ZERO).rate_kbps() / 1000).collect();
+        assert_eq!(rates, [24, 24, 24, 24, 24, 24, 6, 6]);
+        assert_eq!(st.frames[1].chain, [(4, 6), (0, 3), (0, 3), (0, 3)]);
+        // The sample table is drawn as before: the same draws, the same table.
+        assert_eq!(st.sample_table, a().new_station(&mut rng(), SimTime::ZERO).sample_table);
+        // rt2800: one mode per frame, the hardware one lower per retry.
+        let r = Minstrel::new(Standard::A, &PhyTiming::of(Standard::A, false), MinstrelParams::RT2800)
+            .starting_at(Standard::A.mode(24_000).unwrap())
+            .unwrap();
+        let mut st = r.new_station(&mut rng(), SimTime::ZERO);
+        let rates: Vec<u32> =
+            (0..6).map(|k| r.select(&mut st, 1, k, SimTime::ZERO).rate_kbps() / 1000).collect();
+        assert_eq!(rates, [24, 18, 12, 9, 6, 6]);
+        // A mode of another standard is not a starting rate.
+        assert!(a().starting_at(Standard::B.mode(11_000).unwrap()).is_none());
+    }
+
+    #[test]
+    fn a_starting_rate_that_fails_is_left_at_the_first_statistics_update() {
+        // 802.11a from 54 Mbit/s, where every attempt fails (the rest get through): the first
+        // window's update (after 100 ms) finds 54 at probability 0 and picks another.
+        let m = a().starting_at(Standard::A.mode(54_000).unwrap()).unwrap();
+        let mut st = m.new_station(&mut rng(), SimTime::ZERO);
+        let mut firsts = Vec::new();
+        for k in 0..150u64 {
+            let now = SimTime::ZERO + Dur::from_ms(k);
+            for attempt in 0..30 {
+                let mode = m.select(&mut st, 1, attempt, now);
+                if attempt == 0 {
+                    firsts.push(mode.rate_kbps() / 1000);
+                }
+                if mode.rate_kbps() != 54_000 {
+                    m.report(&mut st, 1, TxReport::DataOk { retries: attempt }, now);
+                    break;
+                }
+                m.report(&mut st, 1, TxReport::DataFailed, now);
+            }
+        }
+        // Every frame starts at 54 until the frame that ends past 100 ms (at 101 ms) updates
+        // the statistics (a sample slower than 54 goes in the second stage).
+        assert!(firsts[..=101].iter().all(|&r| r == 54), "{firsts:?}");
+        assert_ne!(st.max_tp, 7, "54 Mbit/s is no longer the best");
+        assert_eq!(st.r[7].probability, 0);
+        // After it, 54 is tried only as a look-around, at most 4 times a window (below 10 %
+        // success: sample_limit 4).
+        assert!(firsts[102..].iter().filter(|&&r| r == 54).count() <= 4, "{firsts:?}");
+    }
+
+    #[test]
+    fn from_any_starting_rate_minstrel_settles_where_it_does_from_the_lowest() {
+        // The scripted loss of the test above (6-24 get through, 36 fails every fifth, 48 and
+        // 54 always): from 6, 24 or 54 Mbit/s, two seconds later max_tp is 36 and max_tp2 24.
+        for start in [6_000, 24_000, 54_000] {
+            let m = a().starting_at(Standard::A.mode(start).unwrap()).unwrap();
+            let mut st = m.new_station(&mut rng(), SimTime::ZERO);
+            let mut tries_36 = 0u32;
+            for k in 0..2000u64 {
+                let now = SimTime::ZERO + Dur::from_ms(k);
+                for attempt in 0..30 {
+                    let mode = m.select(&mut st, 1, attempt, now);
+                    let i = m.modes.iter().position(|&x| x == mode).unwrap();
+                    let ok = match i {
+                        0..=4 => true,
+                        5 => {
+                            tries_36 += 1;
+                            !tries_36.is_multiple_of(5)
+                        }
+                        _ => false,
+                    };
+                    if ok {
+                        m.report(&mut st, 1, TxReport::DataOk { retries: attempt }, now);
+                        break;
+                    }
+                    m.report(&mut st, 1, TxReport::DataFailed, now);
+                }
+            }
+            assert_eq!((st.max_tp, st.max_tp2), (5, 4), "from {start} kbit/s");
+        }
     }
 
     #[test]

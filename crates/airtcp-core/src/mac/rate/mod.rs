@@ -237,8 +237,9 @@ impl RateAlgo {
             return Some(Self::parse_ht(name, cfg, timing, data_mode, true));
         }
         // QualNet's ARF climbs by rate; ns-3's managers climb their station's mode list.
-        let arf = |params| RateAlgo::Arf(arf::Arf { ladder: standard.modes(), params });
-        let arf_ns3 = |params| RateAlgo::Arf(arf::Arf { ladder: standard.modes_by_class(), params });
+        let arf = |params| RateAlgo::Arf(arf::Arf { ladder: standard.modes(), params, start: 0 });
+        let arf_ns3 =
+            |params| RateAlgo::Arf(arf::Arf { ladder: standard.modes_by_class(), params, start: 0 });
         let minstrel = |params| RateAlgo::Minstrel(minstrel::Minstrel::new(standard, timing, params));
         match name {
             RateName::Minstrel => Some(minstrel(minstrel::MinstrelParams::MRR)),
@@ -247,7 +248,7 @@ impl RateAlgo {
             RateName::Arf => Some(arf(arf::ArfParams::QUALNET)),
             RateName::ArfNs3 => Some(arf_ns3(arf::ArfParams::NS3)),
             RateName::Aarf => Some(arf_ns3(arf::ArfParams::AARF_NS3)),
-            RateName::Agent => Some(RateAlgo::Agent(agent::Agent { ladder: standard.modes() })),
+            RateName::Agent => Some(RateAlgo::Agent(agent::Agent { ladder: standard.modes(), start: 0 })),
             RateName::MinstrelHt | RateName::Ath9k => None,
         }
     }
@@ -264,9 +265,9 @@ impl RateAlgo {
         let ladder = Standard::N(cfg).ht_ladder();
         match name {
             RateName::Constant => RateAlgo::Constant(constant::Constant { mode: data_mode }),
-            RateName::Arf => RateAlgo::Arf(arf::Arf { ladder, params: arf::ArfParams::QUALNET }),
-            RateName::ArfNs3 => RateAlgo::Arf(arf::Arf { ladder, params: arf::ArfParams::NS3 }),
-            RateName::Aarf => RateAlgo::Arf(arf::Arf { ladder, params: arf::ArfParams::AARF_NS3 }),
+            RateName::Arf => RateAlgo::Arf(arf::Arf { ladder, params: arf::ArfParams::QUALNET, start: 0 }),
+            RateName::ArfNs3 => RateAlgo::Arf(arf::Arf { ladder, params: arf::ArfParams::NS3, start: 0 }),
+            RateName::Aarf => RateAlgo::Arf(arf::Arf { ladder, params: arf::ArfParams::AARF_NS3, start: 0 }),
             RateName::Minstrel => RateAlgo::Minstrel(minstrel::Minstrel::new(
                 Standard::N(cfg),
                 timing,
@@ -279,8 +280,24 @@ impl RateAlgo {
             )),
             RateName::MinstrelHt => RateAlgo::MinstrelHt(cfg),
             RateName::Ath9k => RateAlgo::Ath9k(cfg, ampdu),
-            RateName::Agent => RateAlgo::Agent(agent::Agent { ladder }),
+            RateName::Agent => RateAlgo::Agent(agent::Agent { ladder, start: 0 }),
         }
+    }
+
+    /// The same algorithm with every peer starting at `mode` (`wifi.initial_rate_mbps`): ARF
+    /// and AARF at its rung, Minstrel with it as its best throughput, the agent at it until it
+    /// sets another; constant rate keeps its own mode. None if `mode` is not on the
+    /// algorithm's ladder, and for Minstrel-HT and ath9k, which start from their own tables.
+    pub fn starting_at(self, mode: ModeId) -> Option<RateAlgo> {
+        let rung =
+            |ladder: &[ModeId]| ladder.iter().position(|&m| m == mode).and_then(|i| u8::try_from(i).ok());
+        Some(match self {
+            RateAlgo::Constant(_) => self,
+            RateAlgo::Arf(a) => RateAlgo::Arf(arf::Arf { start: rung(a.ladder)?, ..a }),
+            RateAlgo::Agent(a) => RateAlgo::Agent(agent::Agent { start: rung(a.ladder)?, ..a }),
+            RateAlgo::Minstrel(m) => RateAlgo::Minstrel(m.starting_at(mode)?),
+            RateAlgo::MinstrelHt(_) | RateAlgo::Ath9k(..) => return None,
+        })
     }
 
     pub fn name(&self) -> &'static str {
@@ -308,9 +325,9 @@ impl RateAlgo {
     pub fn initial_mode(&self) -> ModeId {
         match self {
             RateAlgo::Constant(a) => a.mode,
-            RateAlgo::Arf(a) => a.ladder[0],
-            RateAlgo::Agent(a) => a.ladder[0],
-            RateAlgo::Minstrel(m) => m.modes[0],
+            RateAlgo::Arf(a) => a.ladder[usize::from(a.start)],
+            RateAlgo::Agent(a) => a.ladder[usize::from(a.start)],
+            RateAlgo::Minstrel(m) => m.start_mode(),
             RateAlgo::MinstrelHt(_) => minstrel_ht::MinstrelHt::mode_of(0),
             RateAlgo::Ath9k(cfg, _) => {
                 // The table is a function of the band: made here for the first valid rate.
@@ -589,6 +606,41 @@ mod tests {
         let mut st = RateSlot::NEW;
         RateAlgo::Arf(arf).select(&mut st, &mut arena, (0, 1, 0), 0, now);
         assert_eq!(arena.arf, vec![arf.station()]);
+    }
+
+    #[test]
+    fn every_adaptive_algorithm_sends_a_peers_first_frame_at_the_starting_rate() {
+        let t = PhyTiming::of(Standard::G, false);
+        let m6 = Standard::G.mode(6_000).unwrap();
+        let m24 = Standard::G.mode(24_000).unwrap();
+        for name in NAMES.iter().filter(|n| !["minstrel-ht", "ath9k"].contains(n)) {
+            let plain = RateAlgo::parse(by(name), Standard::G, &t, m6).unwrap();
+            let algo = plain.starting_at(m24).expect("24 Mbit/s is on every 802.11g ladder");
+            assert_eq!(algo.name(), *name);
+            let mut arena = RateArena::new(&t, [&algo]);
+            let mut st = algo.station();
+            let first = algo.select(&mut st, &mut arena, (0, 1, 1), 0, SimTime::ZERO);
+            // Constant rate keeps its own mode (6 here); the others start at 24.
+            let want = if *name == "constant" { m6 } else { m24 };
+            assert_eq!((first, algo.initial_mode()), (want, want), "{name}");
+            // Unset, each starts where it did: the ladder's lowest (constant: its mode).
+            let mut st = plain.station();
+            let lowest =
+                plain.select(&mut st, &mut RateArena::new(&t, [&plain]), (0, 1, 1), 0, SimTime::ZERO);
+            assert_eq!(
+                (lowest, plain.initial_mode()),
+                (if *name == "constant" { m6 } else { Standard::G.modes()[0] }, lowest),
+                "{name}"
+            );
+        }
+        // A mode off the ladder, and the HT algorithms, have no starting rate.
+        let arf = RateAlgo::parse(by("arf"), Standard::A, &t, crate::phy::modes::OFDM_6).unwrap();
+        assert!(arf.starting_at(Standard::B.mode(11_000).unwrap()).is_none());
+        let n = Standard::N(HtConfig::default());
+        let mcs0 = ModeId::ht(0, false, false).unwrap();
+        for name in ["minstrel-ht", "ath9k"] {
+            assert!(RateAlgo::parse(by(name), n, &t, mcs0).unwrap().starting_at(mcs0).is_none(), "{name}");
+        }
     }
 
     #[test]
