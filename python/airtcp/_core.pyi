@@ -5,6 +5,7 @@ from typing import Any, final
 __all__ = [
     "Sim",
     "__version__",
+    "check_world_spec",
     "chunk_success",
     "connectivity",
     "connectivity_bytes",
@@ -72,6 +73,10 @@ def tables() -> str:
 def world_spec_schema() -> str:
     """The JSON Schema (2020-12) of a world spec as JSON text, derived from the core's spec
     types: every field's type, default, allowed names and description."""
+
+def check_world_spec(spec_json: str) -> None:
+    """Read and check a world spec as :func:`run` does, without running it. Raises ValueError
+    with ``"<field path>: <message>"`` if the core refuses it."""
 
 def tx_duration_ns(standard: str, rate_mbps: float, size_bytes: int, preamble: str = "long") -> int:
     """Airtime [ns] of an MPDU of ``size_bytes`` at ``rate_mbps`` (IEEE 802.11-2020 Cl. 15-18)."""

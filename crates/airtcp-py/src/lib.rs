@@ -75,6 +75,14 @@ fn world_spec_schema() -> String {
     airtcp_core::spec::schema().to_string()
 }
 
+/// Read and check a world spec as `run` does, without running it: `ValueError` with
+/// `"<field path>: <message>"` if the core refuses it.
+#[pyfunction]
+fn check_world_spec(spec_json: &str) -> PyResult<()> {
+    let spec = airtcp_core::WorldSpec::from_json(spec_json).map_err(|e| PyValueError::new_err(e.0))?;
+    spec.validate().map_err(|e| PyValueError::new_err(e.0))
+}
+
 /// Neighbours and computed routes of a topology (nodes, channel, wired_links,
 /// blocked_radio_links as JSON text): JSON text `{"neighbours": [...], "next_hop": [...]}`.
 #[pyfunction]
@@ -315,6 +323,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(connectivity_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(tables, m)?)?;
     m.add_function(wrap_pyfunction!(world_spec_schema, m)?)?;
+    m.add_function(wrap_pyfunction!(check_world_spec, m)?)?;
     m.add_function(wrap_pyfunction!(connectivity, m)?)?;
     m.add_function(wrap_pyfunction!(tx_duration_ns, m)?)?;
     m.add_function(wrap_pyfunction!(chunk_success, m)?)?;

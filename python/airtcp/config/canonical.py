@@ -25,7 +25,14 @@ import json
 from pathlib import Path
 from typing import Any
 
-__all__ = ["ALWAYS_WRITTEN", "SCHEMA_FILE", "canonical", "canonical_json", "schema_text"]
+__all__ = [
+    "ALWAYS_WRITTEN",
+    "SCHEMA_FILE",
+    "canonical",
+    "canonical_json",
+    "core_table",
+    "schema_text",
+]
 
 # The fields the expander wrote in every table of their kind, by the table's place: its path
 # from the spec's root (`[]` for every element of an array), with `{variant}` for a table whose
@@ -262,8 +269,8 @@ def _variant(path: str, table: dict[str, Any]) -> str:
 
 # The core's schema, as `airtcp._core.world_spec_schema()` makes it, kept beside the package:
 # generating it takes the core about 9 ms, reading this file 2 (every run's start-up pays it).
-# Regenerate after changing the spec types: .venv/bin/python -m airtcp.config.canonical
-# (python/tests/test_canonical.py fails while it is stale).
+# Regenerate after changing the spec types: .venv/bin/python -m airtcp.docgen (which rewrites
+# the docs made from it too; python/tests/test_docgen.py fails while it is stale).
 SCHEMA_FILE = Path(__file__).resolve().parents[1] / "world_spec.schema.json"
 
 
@@ -278,6 +285,12 @@ def schema_text() -> str:
 def _schema() -> dict[str, Any]:
     schema: dict[str, Any] = json.loads(SCHEMA_FILE.read_text())
     return schema
+
+
+def core_table(name: str) -> dict[str, Any]:
+    """The schema of the core's table ``name`` (a ``$defs`` entry: "WifiSpec", "TcpSpec" ...)."""
+    table: dict[str, Any] = _schema()["$defs"][name]
+    return table
 
 
 def _resolve(node: dict[str, Any]) -> dict[str, Any]:
@@ -352,8 +365,3 @@ def canonical(spec: dict[str, Any]) -> dict[str, Any]:
 def canonical_json(spec: dict[str, Any]) -> str:
     """The canonical form as JSON: sorted keys, no whitespace."""
     return json.dumps(canonical(spec), sort_keys=True, separators=(",", ":"))
-
-
-if __name__ == "__main__":  # regenerate the schema file from the core
-    SCHEMA_FILE.write_text(schema_text())
-    print(f"written {SCHEMA_FILE}")

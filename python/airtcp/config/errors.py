@@ -252,6 +252,8 @@ def _convert_validation_error(exc: ValidationError, root: type[BaseModel]) -> li
         allowed = _allowed_of(field)
         if kind == "extra_forbidden":
             keys = list(owner.model_fields) if owner is not None else []
+            # A section that passes the core's fields through takes those too (_PassThrough).
+            keys += getattr(owner, "core_only", list)()
             close = difflib.get_close_matches(str(loc[-1]), keys, n=1)
             hint = f"; did you mean {json.dumps(close[0])}?" if close else ""
             lines.append(f"{_clip(path, 120)}: unknown field{hint} (allowed: {', '.join(keys)})")

@@ -675,7 +675,7 @@ def _mesh_spec(m: Any) -> dict[str, Any]:
     """The core's mesh section."""
     d: dict[str, Any] = m.model_dump()
     d.pop("blocked_links", None)  # in the spec's blocked_radio_links
-    return d
+    return {**d, **m.core_fields()}
 
 
 def _mesh_checks(b: _Build) -> None:
@@ -1112,6 +1112,7 @@ def _tcp_base(b: _Build) -> None:
         "small_queues": t.small_queues,
         "rto_estimator": t.rto_estimator,
         "ack_counting": t.ack_counting,
+        **t.core_fields(),  # the [tcp] keys the core takes as written (_PassThrough)
     }
 
 
@@ -1200,6 +1201,7 @@ def _flow_spec(
             "max_nack_ranges": c.max_nack_ranges,
             "queue_target_frames": c.queue_target_frames,
             "send_buffer_segments": c.send_buffer_segments,
+            **c.core_fields(),
         }
     return flow
 
@@ -1331,7 +1333,7 @@ def _world(b: _Build) -> dict[str, Any]:
         "blocked_radio_links": b.blocked,
         "flows": b.flows_spec,
         **({"mesh": _mesh_spec(s.mesh)} if s.mesh is not None else {}),
-        "traces": s.traces.model_dump(),
+        "traces": {**s.traces.model_dump(), **s.traces.core_fields()},
     }
 
 
@@ -1385,6 +1387,7 @@ def _wifi_spec(b: _Build) -> dict[str, Any]:
                     "aggregation": ht.aggregation,
                     "ppdu_attempts": ht.ppdu_attempts,
                     "mpdu_retries": ht.mpdu_retries,
+                    **ht.core_fields(),
                 }
             }
             if ht is not None
@@ -1438,6 +1441,7 @@ def _wifi_spec(b: _Build) -> dict[str, Any]:
             if mac.txq != "none"
             else {}
         ),
+        **mac.core_fields(),  # the [mac] keys the core takes as written (_PassThrough)
     }
 
 

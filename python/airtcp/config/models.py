@@ -13,7 +13,7 @@ import copy
 import json
 import math
 from collections.abc import Mapping
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, ClassVar, Literal, Union
 
 from pydantic import (
     BaseModel,
@@ -75,8 +75,59 @@ class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
 
 
-class MacConfig(_Model):
+class _PassThrough(_Model):
+    """A section that feeds one table of the core's world spec (``CORE``, a ``$defs`` name of
+    its schema). A key of the section that is not a field here but is one of that table's goes
+    to the world spec as written and is checked by the core (Scenario.from_dict maps its errors
+    back to the section's key): so a field added to the core's spec is a scenario field with
+    no edit here (issue 33). ``BUILT``: the table's fields the expander writes from other keys
+    of the scenario, not settable in the section."""
+
+    CORE: ClassVar[str] = ""
+    BUILT: ClassVar[frozenset[str]] = frozenset()
+    _core: dict[str, Any] = PrivateAttr(default_factory=dict)
+
+    @classmethod
+    def core_only(cls) -> list[str]:
+        """The keys the section passes through to the core: its table's fields that are not
+        fields of this model and that the expander does not build."""
+        from airtcp.config.canonical import core_table
+
+        props = core_table(cls.CORE)["properties"]
+        return [k for k in props if k not in cls.model_fields and k not in cls.BUILT]
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _pass_through(cls, data: Any, handler: Any) -> Any:
+        core: dict[str, Any] = {}
+        if isinstance(data, Mapping) and any(k not in cls.model_fields for k in data):
+            names = set(cls.core_only())
+            core = {str(k): v for k, v in data.items() if k in names}
+            data = {k: v for k, v in data.items() if k not in core}
+        out = handler(data)
+        out._core = core
+        return out
+
+    def core_fields(self) -> dict[str, Any]:
+        """The section's keys that go to the core as written (a copy)."""
+        return copy.deepcopy(self._core)
+
+
+class MacConfig(_PassThrough):
     """``[mac]``: channel access and the MAC's retry and queue limits."""
+
+    CORE: ClassVar[str] = "WifiSpec"
+    BUILT: ClassVar[frozenset[str]] = frozenset(
+        {
+            "standard",
+            "erp_mixed",
+            "preamble",
+            "data_rate_mbps",
+            "initial_rate_mbps",
+            "basic_rate_mbps",
+            "ht",
+        }
+    )
 
     access: Literal["dcf", "edca"] = _field(
         "dcf", '"dcf" or "edca"', "DCF (DIFS, non-QoS data) or EDCA (AIFS[AC], QoS data)"
@@ -285,8 +336,10 @@ class MacConfig(_Model):
         return self
 
 
-class TcpConfig(_Model):
+class TcpConfig(_PassThrough):
     """``[tcp]``: parameters of every TCP flow; defaults follow Linux."""
+
+    CORE: ClassVar[str] = "TcpSpec"
 
     cc: str = _field(
         "newreno", _CC_ALLOWED, "congestion control, by its Linux name (per flow: flows.N.cc)"
@@ -1214,8 +1267,10 @@ class FlowConfig(_Model):
         return self
 
 
-class ClapConfig(_Model):
+class ClapConfig(_PassThrough):
     """``[clap]``: parameters of every clap-file flow (docs/clap.md gives each reason)."""
+
+    CORE: ClassVar[str] = "ClapSpec"
 
     mss_bytes: int = _field(
         1000,
@@ -1251,8 +1306,10 @@ class ClapConfig(_Model):
     )
 
 
-class TracesConfig(_Model):
+class TracesConfig(_PassThrough):
     """``[traces]``: which per-event traces the core records."""
+
+    CORE: ClassVar[str] = "TraceSpec"
 
     mac_tx: bool = _field(False, "true or false", "one row per MAC transmission attempt")
     packets: bool = _field(False, "true or false", "one row per delivered UDP packet")
@@ -1302,10 +1359,12 @@ class TracesConfig(_Model):
 Standard = Literal["80211a", "80211b", "80211g", "80211n"]
 
 
-class MeshConfig(_Model):
+class MeshConfig(_PassThrough):
     """``[mesh]``: IEEE 802.11s as Linux runs it (open80211s): the mesh points (the nodes of a
     chain, or [[nodes]] of role "mesh") peer with the mesh points they hear, except over the
     chain's blocked links, and find paths by HWMP over the Airtime Link Metric."""
+
+    CORE: ClassVar[str] = "MeshSpec"
 
     beacon_interval_tu: int = _field(
         1000, "integer 10..65535 TU", "mesh Beacon interval (Linux: 1000 TU)", ge=10, le=65535
@@ -1361,8 +1420,10 @@ class MeshConfig(_Model):
         return v
 
 
-class HtConfig(_Model):
+class HtConfig(_PassThrough):
     """``[ht]``: 802.11n's PHY (``standard = "80211n"`` only); defaults as ns-3's."""
+
+    CORE: ClassVar[str] = "HtSpec"
 
     band_ghz: Literal[2.4, 5.0] = _field(5.0, "2.4 or 5", "the frequency band [GHz]")
     channel_width_mhz: Literal[20, 40] = _field(20, "20 or 40", "the channel width [MHz]")
@@ -1593,7 +1654,44 @@ class Scenario(_Model):
         from airtcp.config.canonical import canonical
 
         self._spec = canonical(spec)  # its fields at their defaults dropped (canonical.py)
+        self._check_core_fields()
         return self
+
+    # Where each section's passed-through keys land in the world spec (_PassThrough).
+    _CORE_PLACES: ClassVar[dict[str, str]] = {
+        "mac": r"wifi",
+        "ht": r"wifi\.ht",
+        "tcp": r"flows\.\d+\.tcp",
+        "clap": r"flows\.\d+\.clap",
+        "traces": r"traces",
+        "mesh": r"mesh",
+    }
+
+    def _check_core_fields(self) -> None:
+        """The keys the sections passed through unread are the core's to check: it reads the
+        spec as a run would, and its error is given back in the scenario's words (``mac.x``
+        for ``wifi.x``). Skipped when no section has one (Python checked everything else)."""
+        import re
+
+        given = {
+            name: section.core_fields()
+            for name in self._CORE_PLACES
+            if isinstance(section := getattr(self, name), _PassThrough) and section.core_fields()
+        }
+        if not given:
+            return
+        from airtcp import _core
+
+        try:
+            _core.check_world_spec(self.spec_json())
+        except ValueError as exc:
+            text = str(exc)
+            for name, keys in given.items():
+                place = self._CORE_PLACES[name]
+                m = re.match(rf"{place}\.({'|'.join(map(re.escape, keys))})\b(.*)", text, re.S)
+                if m:
+                    raise ScenarioError(f"{name}.{m.group(1)}{m.group(2)}") from None
+            raise ScenarioError(f"world spec rejected by the core: {text}") from None
 
     # -- construction --------------------------------------------------------------------------
 

@@ -1,0 +1,254 @@
+"""What the docs say about the world spec, generated from the core's schema (issue 33).
+
+    .venv/bin/python -m airtcp.docgen            # rewrite what is stale
+    .venv/bin/python -m airtcp.docgen --check    # exit 1 naming what is stale
+
+It writes python/airtcp/world_spec.schema.json (the core's JSON Schema, which the canonical
+form reads), the field reference of docs/world-spec.md, and in docs/scenarios.md the fields each
+section passes to the core as written (``_PassThrough``). Each generated part of a page sits
+between ``<!-- BEGIN GENERATED name -->`` and ``<!-- END GENERATED name -->``; the rest of the
+page is prose. python/tests/test_docgen.py fails while any of it is stale, so a field added to
+the core's spec types reaches the docs by running this, with no hand edit.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+__all__ = ["generated", "main", "scenario_fields", "stale", "world_spec_reference"]
+
+REPO = Path(__file__).resolve().parents[2]
+WORLD_SPEC_MD = REPO / "docs" / "world-spec.md"
+SCENARIOS_MD = REPO / "docs" / "scenarios.md"
+_BLOCK = re.compile(
+    r"(<!-- BEGIN GENERATED (?P<name>[\w.\[\]-]+) -->\n)(?P<body>.*?)(<!-- END GENERATED (?P=name) -->)",
+    re.S,
+)
+
+
+def _schema() -> dict[str, Any]:
+    from airtcp.config.canonical import schema_text
+
+    schema: dict[str, Any] = json.loads(schema_text())
+    return schema
+
+
+def _ref(node: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
+    while "$ref" in node:
+        node = defs[node["$ref"].rsplit("/", 1)[-1]]
+    return node
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split()).replace("|", "\\|")
+
+
+_NATURAL = {"uint8": (0, 255), "uint16": (0, 65535), "uint32": (0, None), "uint64": (0, None)}
+
+
+def _names(target: dict[str, Any]) -> list[str]:
+    """The names of a name family's schema (a string enum, or one const per name)."""
+    if "enum" in target:
+        return list(target["enum"])
+    names: list[str] = []
+    for alt in target.get("oneOf", []):
+        if "const" in alt:
+            names.append(alt["const"])
+        elif "enum" in alt:
+            names.extend(alt["enum"])
+        else:
+            return []
+    return names
+
+
+def _type(node: dict[str, Any], defs: dict[str, Any]) -> tuple[str, bool]:
+    """(The type as a reader wants it, whether null is allowed)."""
+    optional = False
+    alts = node.get("anyOf") or node.get("oneOf")
+    if alts and any(a.get("type") == "null" for a in alts):
+        optional = True
+        node = next(a for a in alts if a.get("type") != "null")
+    if "$ref" in node:
+        name = node["$ref"].rsplit("/", 1)[-1]
+        target = defs[name]
+        names = _names(target)
+        if names:
+            return "one of " + ", ".join(f"`{v}`" for v in names), optional
+        return f"table ({name})", optional
+    kinds = node.get("type", "")
+    if isinstance(kinds, list):
+        optional = optional or "null" in kinds
+        kinds = next((k for k in kinds if k != "null"), "")
+    if kinds == "array":
+        items = node.get("items", {})
+        inner, _ = _type(items, defs) if isinstance(items, dict) else ("value", False)
+        size = ""
+        if node.get("minItems") is not None and node.get("minItems") == node.get("maxItems"):
+            size = f"{node['minItems']} "
+        return f"array of {size}{inner}", optional
+    if "const" in node:
+        return f"`{json.dumps(node['const'])}`", optional
+    text = {"integer": "integer", "number": "number", "boolean": "bool", "string": "string"}.get(
+        kinds, kinds or "value"
+    )
+    lo = node.get("minimum", node.get("exclusiveMinimum"))
+    hi = node.get("maximum", node.get("exclusiveMaximum"))
+    # An integer format's own bounds (u8: 0..=255) say nothing a reader needs.
+    natural = _NATURAL.get(node.get("format", ""), (None, None))
+    lo = None if lo == natural[0] else lo
+    hi = None if hi == natural[1] else hi
+    left = ">" if "exclusiveMinimum" in node else ">="
+    right = "<" if "exclusiveMaximum" in node else "<="
+    if lo is not None and hi is not None:
+        text += f" {lo}..={hi}" if (left, right) == (">=", "<=") else f" {left} {lo}, {right} {hi}"
+    elif lo is not None:
+        text += f" {left} {lo}"
+    elif hi is not None:
+        text += f" {right} {hi}"
+    return text, optional
+
+
+def _default(prop: dict[str, Any]) -> str:
+    if "default" not in prop:
+        return "required"
+    return f"`{json.dumps(prop['default'], separators=(', ', ': '))}`"
+
+
+def _table(obj: dict[str, Any], defs: dict[str, Any], skip: tuple[str, ...] = ()) -> list[str]:
+    lines = ["| field | type | default | what it is |", "|---|---|---|---|"]
+    required = set(obj.get("required", []))
+    for key, prop in obj.get("properties", {}).items():
+        if key in skip:
+            continue
+        kind, optional = _type(prop, defs)
+        if optional:
+            kind += ", or null"
+        default = _default(prop) if key not in required else "required"
+        doc = _one_line(prop.get("description", "") or _ref(prop, defs).get("description", ""))
+        lines.append(f"| `{key}` | {kind} | {default} | {doc} |")
+    return lines
+
+
+def _children(obj: dict[str, Any], defs: dict[str, Any], path: str) -> list[tuple[str, Any]]:
+    """The tables inside ``obj``: (their path, their schema), in field order."""
+    out = []
+    for key, prop in obj.get("properties", {}).items():
+        node = prop
+        suffix = ""
+        alts = node.get("anyOf")
+        if alts:
+            node = next((a for a in alts if a.get("type") != "null"), node)
+        if node.get("type") == "array" and isinstance(node.get("items"), dict):
+            node, suffix = node["items"], "[]"
+        if "$ref" not in node:
+            continue
+        target = _ref(node, defs)
+        if "properties" in target or "oneOf" in target:
+            out.append((f"{path}.{key}{suffix}" if path else f"{key}{suffix}", target))
+    return out
+
+
+def world_spec_reference() -> str:
+    """Every table of the world spec: its fields with type, default and doc, from the root down
+    (a tagged table once per variant)."""
+    schema = _schema()
+    defs = schema["$defs"]
+    out: list[str] = []
+    todo: list[tuple[str, Any]] = [("", schema)]
+    seen: set[str] = set()
+    while todo:
+        path, obj = todo.pop(0)
+        if path in seen:
+            continue
+        seen.add(path)
+        variants = obj.get("oneOf") or [obj]
+        for variant in variants:
+            tag = variant.get("properties", {}).get("kind", {}).get("const")
+            title = f"`{path or 'the world spec'}`" + (f' with `kind = "{tag}"`' if tag else "")
+            out.append(f"#### {title}")
+            out.append("")
+            if doc := variant.get("description") or (obj.get("description") if not tag else ""):
+                out.append(_one_line(doc).replace("\\|", "|"))
+                out.append("")
+            out.extend(_table(variant, defs))
+            out.append("")
+            todo.extend(_children(variant, defs, path))
+    return "\n".join(out)
+
+
+def scenario_fields(section: str) -> str:
+    """The fields scenario section ``section`` passes to the core as written: the core's
+    fields that the section's own fields (the table above) do not cover."""
+    from airtcp.config import models
+
+    model = {
+        "mac": models.MacConfig,
+        "tcp": models.TcpConfig,
+        "ht": models.HtConfig,
+        "clap": models.ClapConfig,
+        "traces": models.TracesConfig,
+        "mesh": models.MeshConfig,
+    }[section]
+    schema = _schema()
+    defs = schema["$defs"]
+    table = defs[model.CORE]
+    keys = [k for k in table["properties"] if k not in model.model_fields and k not in model.BUILT]
+    head = (
+        f"Also taken by `[{section}]`, as the core reads them (its `{model.CORE}`; a field the core "
+        "gains appears here with no edit in Python):"
+    )
+    if not keys:
+        return (
+            f"Every field of the core's `{model.CORE}` that `[{section}]` can set is in the table "
+            "above; a field the core gains is listed here, and taken as written, with no edit in "
+            "Python.\n"
+        )
+    lines = _table({"properties": {k: table["properties"][k] for k in keys}, "required": []}, defs)
+    return head + "\n\n" + "\n".join(lines) + "\n"
+
+
+def generated() -> dict[Path, str]:
+    """Every generated file as it should read."""
+    from airtcp.config.canonical import SCHEMA_FILE, schema_text
+
+    out = {SCHEMA_FILE: schema_text()}
+    blocks = {"world-spec": world_spec_reference() + "\n"}
+    blocks.update({f"scenario.{s}": scenario_fields(s) for s in _SECTIONS})
+    for page in (WORLD_SPEC_MD, SCENARIOS_MD):
+        text = page.read_text(encoding="utf-8")
+
+        out[page] = _BLOCK.sub(lambda m: m.group(1) + blocks[m.group("name")] + m.group(4), text)
+    return out
+
+
+_SECTIONS = ("mac", "ht", "tcp", "clap", "traces", "mesh")
+
+
+def stale() -> list[Path]:
+    """The generated files that differ from what they should read."""
+    return [p for p, text in generated().items() if not p.exists() or p.read_text("utf-8") != text]
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if args == ["--check"]:
+        late = stale()
+        for p in late:
+            print(f"stale: {p.relative_to(REPO)} (run: .venv/bin/python -m airtcp.docgen)")
+        return 1 if late else 0
+    if args:
+        print("usage: python -m airtcp.docgen [--check]", file=sys.stderr)
+        return 2
+    for p, text in generated().items():
+        if not p.exists() or p.read_text("utf-8") != text:
+            p.write_text(text, encoding="utf-8")
+            print(f"written {p.relative_to(REPO)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

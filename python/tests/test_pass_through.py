@@ -1,0 +1,91 @@
+"""The core's fields reach scenario files with no edit in Python (issue 33): a key of [mac],
+[tcp], [ht], [clap], [traces] or [mesh] that the section's model does not have but the core's
+table it feeds does goes to the world spec as written, the core checks it, and its error comes
+back in the scenario's words. The docs made from the schema are current (airtcp.docgen)."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from airtcp import _core, docgen
+from airtcp.config import Scenario, ScenarioError, apply_value_overrides, canonical, load_toml
+from airtcp.config import models as m
+
+REPO = Path(__file__).resolve().parents[2]
+SECTIONS = {
+    "mac": m.MacConfig,
+    "tcp": m.TcpConfig,
+    "ht": m.HtConfig,
+    "clap": m.ClapConfig,
+    "traces": m.TracesConfig,
+    "mesh": m.MeshConfig,
+}
+
+
+@pytest.fixture
+def x_knob(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The core's TcpSpec as if it had gained `x_knob` (an integer, default 0)."""
+    real = canonical.core_table
+
+    def core_table(name: str) -> dict[str, Any]:
+        table = copy.deepcopy(real(name))
+        if name == "TcpSpec":
+            table["properties"]["x_knob"] = {"type": "integer", "default": 0}
+        return table
+
+    monkeypatch.setattr(canonical, "core_table", core_table)
+
+
+def _bulk(**over: Any) -> dict[str, Any]:
+    return apply_value_overrides(load_toml(REPO / "examples" / "bss-tcp-bulk.toml"), over)
+
+
+def test_a_field_the_core_gains_goes_to_the_world_spec_as_written(
+    x_knob: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(_core, "check_world_spec", lambda spec_json: None)
+    spec = Scenario.from_dict(_bulk(**{"tcp.x_knob": 3})).to_world_spec()
+    assert [f["tcp"]["x_knob"] for f in spec["flows"]] == [3]
+    plain = Scenario.from_dict(_bulk()).to_world_spec()
+    assert all("x_knob" not in f["tcp"] for f in plain["flows"])
+
+
+def test_the_cores_error_comes_back_in_the_scenarios_words(x_knob: None) -> None:
+    # The real core has no x_knob: it refuses the spec, naming wifi's... here the flow's field.
+    with pytest.raises(ScenarioError, match=r"^tcp\.x_knob: unknown field"):
+        Scenario.from_dict(_bulk(**{"tcp.x_knob": 3}))
+
+
+def test_an_unknown_key_lists_the_fields_the_core_takes_too(x_knob: None) -> None:
+    with pytest.raises(ScenarioError, match=r'tcp\.y_knob: unknown field; did you mean "x_knob"'):
+        Scenario.from_dict(_bulk(**{"tcp.y_knob": 3}))
+
+
+@pytest.mark.parametrize("section", SECTIONS)
+def test_each_section_passes_exactly_the_cores_fields_it_does_not_build(section: str) -> None:
+    model = SECTIONS[section]
+    core = canonical.core_table(model.CORE)["properties"]
+    assert model.BUILT <= set(core), "BUILT names a field the core no longer has"
+    assert model.core_only() == [
+        k for k in core if k not in model.model_fields and k not in model.BUILT
+    ]
+    assert not set(model.core_only()) & set(model.model_fields)
+
+
+def test_a_built_field_is_not_settable_in_its_section() -> None:
+    with pytest.raises(ScenarioError, match=r"mac\.standard: unknown field"):
+        Scenario.from_dict(_bulk(**{"mac.standard": "80211b"}))
+
+
+def test_the_generated_docs_and_schema_are_current() -> None:
+    assert docgen.stale() == [], "stale: run .venv/bin/python -m airtcp.docgen"
+    assert json.loads(canonical.SCHEMA_FILE.read_text()) == json.loads(_core.world_spec_schema())
+    text = (REPO / "docs" / "world-spec.md").read_text()
+    for name in ("WifiSpec", "TcpSpec", "RadioSpec", "MeshSpec"):
+        for key in canonical.core_table(name)["properties"]:
+            assert f"| `{key}` |" in text, f"docs/world-spec.md lacks {name}.{key}"
