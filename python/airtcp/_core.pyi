@@ -11,6 +11,7 @@ __all__ = [
     "connectivity_bytes",
     "link_budgets",
     "run",
+    "summary_schema",
     "tables",
     "tx_duration_ns",
     "world_spec_schema",
@@ -77,6 +78,11 @@ def world_spec_schema() -> str:
 def check_world_spec(spec_json: str) -> None:
     """Read and check a world spec as :func:`run` does, without running it. Raises ValueError
     with ``"<field path>: <message>"`` if the core refuses it."""
+
+def summary_schema() -> str:
+    """The JSON Schema (2020-12) of a run's summary as JSON text, derived from the core's
+    summary types: every key, its type, whether it is always there, and its description
+    (``airtcp.summary_types`` is generated from it: ``python -m airtcp.typegen``)."""
 
 def tx_duration_ns(standard: str, rate_mbps: float, size_bytes: int, preamble: str = "long") -> int:
     """Airtime [ns] of an MPDU of ``size_bytes`` at ``rate_mbps`` (IEEE 802.11-2020 Cl. 15-18)."""

@@ -24,9 +24,10 @@ import json
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NotRequired, cast
 
 from airtcp.outpath import OutputExistsError, atomic_directory, atomic_file, check_out_dir
+from airtcp.summary_types import Summary
 
 if TYPE_CHECKING:  # pyarrow is imported when a table is asked for (airtcp run --json needs none)
     import pyarrow as pa
@@ -36,11 +37,26 @@ if TYPE_CHECKING:  # pyarrow is imported when a table is asked for (airtcp run -
 __all__ = [
     "OutputExistsError",
     "Result",
+    "RunSummary",
     "atomic_directory",
     "atomic_file",
     "check_out_dir",
     "flatten",
 ]
+
+
+class RunSummary(Summary):
+    """A run's summary: the core's (:class:`airtcp.summary_types.Summary`, generated from the
+    core's schema) and what :func:`airtcp.run` adds to it."""
+
+    # The run's wall-clock time [s].
+    wall_seconds: float
+    seed: int
+    # The scenario's name.
+    scenario: str
+    # What the run measured that its scenario may not have meant (airtcp.diagnose): each a
+    # dict of code, path and message; absent when there are none.
+    warnings: NotRequired[list[dict[str, str]]]
 
 
 def flatten(
@@ -81,7 +97,9 @@ class Result:
         given: Given | None = None,
         provenance: Mapping[str, Any] | None = None,
     ) -> None:
-        self.summary: dict[str, Any] = dict(summary)
+        # JSON read back or handed over: typed here, where it enters (python/tests/
+        # test_summary_types.py checks real runs' keys against the types).
+        self.summary = cast(RunSummary, dict(summary))
         # The core hands traces over as {column: list}; they become Arrow tables on first use.
         self._columns: dict[str, pa.Table | Mapping[str, Any]] = dict(traces or {})
         self._traces: dict[str, pa.Table] | None = None

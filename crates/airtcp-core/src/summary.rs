@@ -1,16 +1,32 @@
 //! The run summary: per-flow and per-node figures, serialised to JSON for Python.
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::mac::MacCounters;
 use crate::world::World;
 
-#[derive(Debug, Serialize)]
+/// The JSON Schema (2020-12) of the summary as it is serialised, derived from these types
+/// (`airtcp._core.summary_schema()`): every key, its type and its doc comment as its
+/// description; a key left out when empty (`skip_serializing_if`) is not required, and null
+/// only where the key is always there (`Option` without it).
+pub fn schema() -> serde_json::Value {
+    let generator = schemars::generate::SchemaSettings::draft2020_12().for_serialize().into_generator();
+    serde_json::to_value(generator.into_root_schema_for::<Summary>()).expect("a schema serialises")
+}
+
+/// One run's figures: the measured period, every flow, node and wired link, and the totals.
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct Summary {
+    /// The simulated time at the end of the run [s].
     pub sim_seconds: f64,
+    /// The measured period: from the end of the warm-up to the end of the run [s].
     pub measured_seconds: f64,
+    /// Events the scheduler ran.
     pub events: u64,
+    /// The flows, in spec order (`id` is the index).
     pub flows: Vec<FlowSummary>,
+    /// The nodes, in spec order (the traces' node numbers).
     pub nodes: Vec<NodeSummary>,
     /// Wired links, in spec order.
     pub links: Vec<LinkSummary>,
@@ -18,7 +34,7 @@ pub struct Summary {
 }
 
 /// One wired link's counters after the warm-up, per direction (`a -> b`, then `b -> a`).
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct LinkSummary {
     pub a: String,
     pub b: String,
@@ -28,12 +44,19 @@ pub struct LinkSummary {
     pub lost: [u64; 2],
 }
 
-#[derive(Debug, Serialize)]
+/// One flow's figures in the measured period.
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct FlowSummary {
+    /// The flow's index in the spec.
     pub id: u32,
+    /// The flow's kind, as the world spec names it.
+    #[schemars(with = "crate::spec::FlowKind")]
     pub kind: &'static str,
+    /// The source's and the destination's node names.
     pub src: String,
     pub dst: String,
+    /// Packets the source sent after the warm-up (TCP: segments, retransmissions, SYN, FIN and
+    /// ACKs included), and the packets and payload bytes delivered at the destination.
     pub sent_packets: u64,
     pub delivered_packets: u64,
     pub delivered_bytes: u64,
@@ -61,13 +84,16 @@ pub struct FlowSummary {
     pub transfer_throughput_bps: Option<f64>,
     /// TCP flows only.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "TcpSummary")]
     pub tcp: Option<TcpSummary>,
     /// CLAP flows only.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "ClapSummary")]
     pub clap: Option<ClapSummary>,
     /// Goodput per reporting interval [bit/s] (flows with a report interval only); the last
     /// interval is rated over its own, possibly shorter, length.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Vec<f64>")]
     pub interval_goodput_bps: Option<Vec<f64>>,
 }
 
@@ -115,7 +141,8 @@ fn interval_goodput(f: &crate::net::Flow, measured_ns: u64) -> Option<Vec<f64>> 
     )
 }
 
-#[derive(Debug, Serialize)]
+/// A TCP flow's sender, from the end of the warm-up on.
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct TcpSummary {
     pub segments_sent: u64,
     pub retransmissions: u64,
@@ -140,6 +167,7 @@ pub struct TcpSummary {
     pub completion_s: Option<f64>,
     /// Paper 004's CDO/CNO counters; absent when the options are off.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "CorruptionSummary")]
     pub corruption: Option<CorruptionSummary>,
 }
 
@@ -182,7 +210,7 @@ fn tcp_summary(t: &crate::world::tcp::TcpFlow, measured_ns: f64) -> TcpSummary {
 }
 
 /// Paper 004's corruption options at work on one connection (present when they are on).
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct CorruptionSummary {
     /// ACKs with a CNO the receiver sent: one per corrupt copy whose CDO checked and per
     /// LN-MAC notification, of a segment it did not hold.
@@ -195,7 +223,7 @@ pub struct CorruptionSummary {
 }
 
 /// One CLAP transfer (docs/clap.md); counters from the end of the warm-up on.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct ClapSummary {
     /// Data segments sent, retransmissions included.
     pub segments_sent: u64,
@@ -239,7 +267,8 @@ fn clap_summary(c: &crate::world::clap::ClapFlow) -> ClapSummary {
     }
 }
 
-#[derive(Debug, Serialize)]
+/// One node: its name, its address and its MAC's figures.
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct NodeSummary {
     pub name: String,
     /// IPv4-like address, e.g. "10.0.0.1".
@@ -247,12 +276,13 @@ pub struct NodeSummary {
     pub mac: MacSummary,
     /// A mesh point's 802.11s state at the end and its counters (absent for other nodes).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "MeshSummary")]
     pub mesh: Option<MeshSummary>,
 }
 
 /// One mesh point at the end of the run (`iw dev mesh0 station dump` and `mpath dump`) and
 /// what it did: its control plane over the whole run, its data drops in the measured period.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct MeshSummary {
     /// Neighbours whose peer link is ESTAB, with the Airtime Link Metric toward each.
     pub peers: Vec<MeshPeerSummary>,
@@ -277,13 +307,15 @@ pub struct MeshSummary {
     pub retry_limits: Vec<MeshRetryLimit>,
 }
 
-#[derive(Debug, Serialize)]
+/// A retry limit paper 000's remedy set, and when [s].
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct MeshRetryLimit {
     pub time_s: f64,
     pub limit: u8,
 }
 
-#[derive(Debug, Serialize)]
+/// A peer whose link is ESTAB at the end, and the Airtime Link Metric toward it.
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct MeshPeerSummary {
     pub peer: String,
     pub metric: u32,
@@ -291,7 +323,8 @@ pub struct MeshPeerSummary {
     pub established_s: f64,
 }
 
-#[derive(Debug, Serialize)]
+/// An active path at the end: destination, next hop, metric and sequence number.
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct MeshPathSummary {
     pub dst: String,
     pub next_hop: String,
@@ -299,7 +332,8 @@ pub struct MeshPathSummary {
     pub sn: u32,
 }
 
-#[derive(Debug, Serialize)]
+/// A path discovery the node completed: destination, start [s] and set-up time [ms].
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct MeshPathSetup {
     pub dst: String,
     pub start_s: f64,
@@ -350,7 +384,8 @@ fn mesh_summary(world: &World, node: crate::ids::NodeId) -> Option<MeshSummary> 
     })
 }
 
-#[derive(Clone, Debug, Serialize)]
+/// A node's MAC counters after the warm-up and its share of the air.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct MacSummary {
     /// Data PPDUs: sent, carrying a retransmission, answered, unanswered (`mac::MacCounters`;
     /// each counter is defined once in docs/scenarios.md, "MAC counters").
@@ -371,38 +406,48 @@ pub struct MacSummary {
     /// BlockAckReqs sent and unanswered (802.11n; absent when zero).
     #[serde(skip_serializing_if = "is_zero")]
     pub bar_attempts: u64,
+    /// BlockAckReqs not answered (absent when zero).
     #[serde(skip_serializing_if = "is_zero")]
     pub bar_failures: u64,
     pub rx_ok: u64,
     pub rx_corrupt: u64,
     pub rx_payload_corrupt: u64,
     pub rx_duplicates: u64,
-    /// Paper 004: corrupt data frames handed up (pass_corrupt) and LN-MAC notifications
-    /// injected; absent when zero.
+    /// Paper 004: PPDUs received corrupt with every header intact (absent when zero).
     #[serde(skip_serializing_if = "is_zero")]
     pub rx_payload_only: u64,
+    /// Paper 004: corrupt data frames handed up (pass_corrupt; absent when zero).
     #[serde(skip_serializing_if = "is_zero")]
     pub rx_corrupt_up: u64,
+    /// Paper 004: LN-MAC notifications injected (absent when zero).
     #[serde(skip_serializing_if = "is_zero")]
     pub lnmac_notifications: u64,
+    /// Packets refused by a full qdisc or intermediate queue (absent when zero).
     #[serde(skip_serializing_if = "is_zero")]
     pub drops_qdisc: u64,
+    /// Packets dropped by CoDel (absent when zero).
     #[serde(skip_serializing_if = "is_zero")]
     pub drops_codel: u64,
     /// The mean data rate its data frames found toward their receiver as they were queued [Mbit/s]
     /// (paper 002's "average data rate"; absent if it sent none).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "f64")]
     pub mean_data_rate_mbps: Option<f64>,
+    /// Shares of the measured time the node's medium was busy (sensed or transmitting) and
+    /// the node was transmitting.
     pub busy_air_fraction: f64,
     pub tx_air_fraction: f64,
 }
 
-#[derive(Debug, Serialize)]
+/// Figures over the whole run: every node's MAC, every flow's goodput.
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct Totals {
+    /// Every node's MAC attempts and collisions added up.
     pub attempts: u64,
     pub collisions: u64,
     /// Collisions per channel access (data frames sent after a backoff, or RTS frames).
     pub collision_probability: f64,
+    /// Every flow's goodput added up [bit/s].
     pub goodput_bps: f64,
 }
 
@@ -577,6 +622,70 @@ mod tests {
         let v = serde_json::to_value(&s).unwrap();
         assert!(v["flows"][0]["transfer_throughput_bps"].is_f64());
         assert!(v["flows"][1]["transfer_throughput_bps"].is_null());
+    }
+
+    /// The keys of `value` are those `schema` allows, all it requires among them, recursively.
+    fn keys_fit(value: &serde_json::Value, schema: &serde_json::Value, defs: &serde_json::Value, path: &str) {
+        let schema = match schema["$ref"].as_str() {
+            Some(r) => &defs[r.trim_start_matches("#/$defs/")],
+            None => schema,
+        };
+        match value {
+            serde_json::Value::Object(map) => {
+                let props =
+                    schema["properties"].as_object().unwrap_or_else(|| panic!("{path}: no properties"));
+                for key in schema["required"].as_array().unwrap() {
+                    assert!(map.contains_key(key.as_str().unwrap()), "{path}: {key} missing");
+                }
+                for (key, v) in map {
+                    let sub = props.get(key).unwrap_or_else(|| panic!("{path}.{key}: not in the schema"));
+                    keys_fit(v, sub, defs, &format!("{path}.{key}"));
+                }
+            }
+            serde_json::Value::Array(items) => {
+                for (i, v) in items.iter().enumerate() {
+                    keys_fit(v, &schema["items"], defs, &format!("{path}.{i}"));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    #[test]
+    fn the_schema_has_every_key_and_requires_those_always_written() {
+        let schema = schema();
+        let defs = &schema["$defs"];
+        let required = |def: &str| -> Vec<String> {
+            let d = if def.is_empty() { &schema } else { &defs[def] };
+            d["required"].as_array().unwrap().iter().map(|k| k.as_str().unwrap().to_owned()).collect()
+        };
+        // Left out when empty (skip_serializing_if): not required, and not null when there.
+        for (def, key) in [
+            ("FlowSummary", "tcp"),
+            ("FlowSummary", "clap"),
+            ("FlowSummary", "interval_goodput_bps"),
+            ("TcpSummary", "lost_retransmits"),
+            ("TcpSummary", "corruption"),
+            ("NodeSummary", "mesh"),
+            ("MeshSummary", "retry_limits"),
+            ("MacSummary", "bar_attempts"),
+            ("MacSummary", "drops_codel"),
+            ("MacSummary", "mean_data_rate_mbps"),
+        ] {
+            assert!(!required(def).iter().any(|k| k == key), "{def}.{key}");
+            let text = defs[def]["properties"][key].to_string();
+            assert!(!text.contains("null"), "{def}.{key}: {text}");
+        }
+        // Always written, null when unknown.
+        assert!(required("FlowSummary").iter().any(|k| k == "transfer_throughput_bps"));
+        assert_eq!(
+            defs["FlowSummary"]["properties"]["transfer_throughput_bps"]["type"],
+            json!(["number", "null"])
+        );
+        assert_eq!(required("").len(), 7);
+        let world = file_world();
+        let value = serde_json::to_value(Summary::of(&world)).unwrap();
+        keys_fit(&value, &schema, defs, "summary");
     }
 
     #[test]

@@ -83,6 +83,13 @@ fn check_world_spec(spec_json: &str) -> PyResult<()> {
     spec.validate().map_err(|e| PyValueError::new_err(e.0))
 }
 
+/// The JSON Schema of a run's summary as JSON text, derived from the core's summary types:
+/// every key, its type, whether it is always there, and its description.
+#[pyfunction]
+fn summary_schema() -> String {
+    airtcp_core::summary::schema().to_string()
+}
+
 /// Neighbours and computed routes of a topology (nodes, channel, wired_links,
 /// blocked_radio_links as JSON text): JSON text `{"neighbours": [...], "next_hop": [...]}`.
 #[pyfunction]
@@ -324,6 +331,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tables, m)?)?;
     m.add_function(wrap_pyfunction!(world_spec_schema, m)?)?;
     m.add_function(wrap_pyfunction!(check_world_spec, m)?)?;
+    m.add_function(wrap_pyfunction!(summary_schema, m)?)?;
     m.add_function(wrap_pyfunction!(connectivity, m)?)?;
     m.add_function(wrap_pyfunction!(tx_duration_ns, m)?)?;
     m.add_function(wrap_pyfunction!(chunk_success, m)?)?;
