@@ -27,13 +27,16 @@ import json
 import math
 import sys
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
 # Start-up time (bench/bench_startup.py): rich, pydantic (airtcp.config), pyarrow and the rest
 # are imported inside the commands that use them; python/tests/test_startup.py checks it.
 from airtcp.runprint import MAX_ROWS  # light: rich is imported when a table is printed
+
+if TYPE_CHECKING:
+    from airtcp.result import RunSummary
 
 __all__ = ["app", "main"]
 
@@ -339,7 +342,7 @@ def _run_seeds(
 
 
 def _print_result(
-    summary: dict[str, Any],
+    summary: RunSummary,
     out: Path | None,
     spec: dict[str, Any] | None = None,
     quiet: bool = False,

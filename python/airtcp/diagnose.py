@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from airtcp.config import Scenario
     from airtcp.config.routes import Connectivity, RouteTable
+    from airtcp.summary_types import Summary
 
 __all__ = ["CARRY_SUCCESS", "CODES", "diagnose"]
 
@@ -62,7 +63,7 @@ def _warning(code: str, path: str, message: str) -> dict[str, str]:
 
 def diagnose(
     scenario: Scenario,
-    summary: Mapping[str, Any],
+    summary: Summary,
     given: Any = None,
     spec: Mapping[str, Any] | None = None,
 ) -> list[dict[str, str]]:
@@ -119,9 +120,7 @@ class _Run:
     """What the checks share: the scenario, its world spec and summary, the scenario path of
     each node and flow, and the routes (computed when a check needs them)."""
 
-    def __init__(
-        self, scenario: Scenario, spec: Mapping[str, Any], summary: Mapping[str, Any]
-    ) -> None:
+    def __init__(self, scenario: Scenario, spec: Mapping[str, Any], summary: Summary) -> None:
         self.s, self.spec, self.summary = scenario, spec, summary
         self.nodes: list[dict[str, Any]] = list(spec.get("nodes", []))
         self.flows: list[dict[str, Any]] = list(spec.get("flows", []))
@@ -343,8 +342,8 @@ def _idle_stations(run: _Run) -> Iterable[dict[str, str]]:
     for k, n in enumerate(run.nodes):
         if n.get("role") not in _STATION_ROLES or k in ends:
             continue
-        mac = snodes[k].get("mac", {}) if k < len(snodes) else {}
-        if mac.get("mpdus_sent", 0) or mac.get("attempts", 0):
+        mac = snodes[k]["mac"] if k < len(snodes) else None
+        if mac is not None and (mac["mpdus_sent"] or mac["attempts"]):
             continue  # it sent data frames: it relayed
         if n["role"] != "sta":  # a station talks to its access point only: never a relay
             if relays is None:

@@ -31,16 +31,18 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 import pandas as pd
+
+from airtcp.result import load_summary
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-    from airtcp.result import Result
+    from airtcp.result import Result, RunSummary
 
 __all__ = [
     "FORMATS",
@@ -520,7 +522,7 @@ def _metric_notes(table: pd.DataFrame, ci: float, failed: int) -> list[str]:
 class _Run:
     """One run to draw: its summary, how to read a trace, and what to call it."""
 
-    summary: dict[str, Any]
+    summary: RunSummary
     label: str
     tables: dict[str, pd.DataFrame | None] = field(default_factory=dict)
     spec: dict[str, Any] | None = None
@@ -546,11 +548,11 @@ def _override_parts(overrides: Any) -> list[str]:
     return []
 
 
-def _provenance_parts(
-    summary: Mapping[str, Any], provenance: Mapping[str, Any] | None
-) -> list[str]:
-    prov = provenance or {}
-    scenario = prov.get("scenario") if isinstance(prov.get("scenario"), Mapping) else {}
+def _provenance_parts(summary: RunSummary, provenance: Mapping[str, Any] | None) -> list[str]:
+    prov: Mapping[str, Any] = provenance or {}
+    scenario = prov.get("scenario")
+    if not isinstance(scenario, Mapping):
+        scenario = {}
     name = scenario.get("name") or summary.get("scenario") or "run"
     seed = prov.get("seed", summary.get("seed"))
     return [str(name), f"seed {seed}", *_override_parts(prov.get("overrides"))]
@@ -578,7 +580,7 @@ def _from_result(result: Result, kind: str) -> _Run:
 def _from_dir(path: Path, kind: str) -> _Run:
     import pyarrow.parquet as pq
 
-    summary = json.loads((path / "summary.json").read_text(encoding="utf-8"))
+    summary = load_summary((path / "summary.json").read_text(encoding="utf-8"))
     spec_path = path / "spec.json"
     spec = json.loads(spec_path.read_text(encoding="utf-8")) if spec_path.exists() else None
     file = path / "traces" / f"{kind}.parquet"
@@ -625,7 +627,7 @@ def _store_run(con: Any, run_hash: str, kind: str | None) -> _Run:
     cur = con.execute("SELECT * FROM runs WHERE run_hash = ?", [run_hash])
     names = [d[0] for d in cur.description or []]
     row = dict(zip(names, cur.fetchone() or (), strict=True))
-    summary = json.loads(row["summary_json"])
+    summary = load_summary(row["summary_json"])
     views = {
         v
         for (v,) in con.execute(
@@ -999,7 +1001,10 @@ def trace(
     if flow is not None and kind in ("mac_tx", "rates", "receptions", "positions"):
         raise PlotError(f"--flow: {kind} is drawn per node, not per flow (leave --flow out)")
     lo, hi = _window(t0_s, t1_s)
-    sources = list(source) if isinstance(source, list | tuple) else [source]
+    # One source, or several (a list or a tuple; a str is one path).
+    sources = (
+        list(source) if isinstance(source, list | tuple) else [cast("str | Path | Result", source)]
+    )
     if not sources:
         raise PlotError("no run to draw (give a run directory or a sweep store)")
     runs, failed = _runs_of(sources, kind, run, where)

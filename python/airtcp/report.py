@@ -68,14 +68,14 @@ def _svg(fig: Figure, key: str) -> str:
     """``fig`` as an inline ``<svg>`` element: no XML prolog or metadata, sized by CSS, its
     ids prefixed with ``key`` (several SVGs share one document's id space)."""
     import matplotlib
+    import numpy as np
 
     for ax in fig.axes:
         for line in ax.get_lines():
-            if len(line.get_xdata()) > MAX_VECTOR_POINTS:
+            if np.size(line.get_xdata()) > MAX_VECTOR_POINTS:
                 line.set_rasterized(True)
     buffer = io.StringIO()
-    rc = {"svg.hashsalt": "airtcp", "svg.fonttype": "none"}
-    with matplotlib.rc_context(rc):
+    with matplotlib.rc_context({"svg.hashsalt": "airtcp", "svg.fonttype": "none"}):
         fig.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None})
     text = buffer.getvalue()
     text = text[text.index("<svg") :]
@@ -257,7 +257,9 @@ _SCRIPT = """
 def _what_ran(result: Result) -> list[tuple[str, Any]]:
     s = result.summary
     prov = result.provenance
-    scenario = prov.get("scenario") if isinstance(prov.get("scenario"), Mapping) else {}
+    scenario = prov.get("scenario")
+    if not isinstance(scenario, Mapping):
+        scenario = {}
     overrides = prov.get("overrides")
     if isinstance(overrides, Mapping):
         overrides = [f"{k}={json.dumps(v)}" for k, v in overrides.items()]

@@ -42,6 +42,7 @@ __all__ = [
     "atomic_file",
     "check_out_dir",
     "flatten",
+    "load_summary",
 ]
 
 
@@ -57,6 +58,12 @@ class RunSummary(Summary):
     # What the run measured that its scenario may not have meant (airtcp.diagnose): each a
     # dict of code, path and message; absent when there are none.
     warnings: NotRequired[list[dict[str, str]]]
+
+
+def load_summary(text: str | bytes) -> RunSummary:
+    """A run's summary from its JSON text (``summary.json``, a sweep's ``summary_json``), typed
+    as the core's types say it is (python/tests/test_summary_types.py checks that they do)."""
+    return cast(RunSummary, json.loads(text))
 
 
 def flatten(

@@ -11,7 +11,7 @@ from typing import Any
 from airtcp.config import Scenario, ScenarioError, apply_value_overrides
 from airtcp.config.load import loads_toml, read_toml_text
 from airtcp.provenance import Given
-from airtcp.result import Result
+from airtcp.result import Result, load_summary
 
 __all__ = ["run", "to_scenario"]
 
@@ -54,8 +54,8 @@ def _load(
     scenario = Scenario.from_dict(data)
     if not keep:
         return scenario, None
-    if text is not None:
-        return scenario, Given.of(text, str(config), overrides)
+    if isinstance(config, str | Path):
+        return scenario, Given.of(text or "", str(config), overrides)
     return scenario, Given.of(config, None, overrides)
 
 
@@ -91,7 +91,7 @@ def run(
         raise ScenarioError(f"world spec rejected by the core: {exc}") from exc
     wall = time.perf_counter() - start
 
-    summary: dict[str, Any] = json.loads(summary_json)
+    summary = load_summary(summary_json)  # the keys airtcp.run adds follow
     summary["wall_seconds"] = wall
     summary["seed"] = seed
     summary["scenario"] = scenario.name

@@ -17,15 +17,21 @@ prints it alone.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
     from rich.console import Console
     from rich.table import Table
 
+    from airtcp.result import RunSummary
+    from airtcp.summary_types import FlowSummary, NodeSummary
+
 __all__ = ["MAX_ROWS", "Column", "fit", "print_tables", "total_line"]
+
+# A table's row: a flow's or a node's summary.
+_Row = TypeVar("_Row")
 
 # Rows per table unless --all.
 MAX_ROWS = 20
@@ -159,14 +165,17 @@ def _flow_kind(kind: str) -> str:
     return {"udp_saturating": "sat", "udp_cbr": "cbr"}.get(kind, kind.replace("_", "-"))
 
 
-def _flow_label(flow: dict[str, Any]) -> str:
+def _flow_label(flow: Mapping[str, object]) -> str:
+    """``id: src -> dst`` of a flow's summary (or of its figures over seeds, airtcp.seeds)."""
     return f"{flow.get('id')}: {flow.get('src')} -> {flow.get('dst')}"
 
 
-def _tcp_value(flow: dict[str, Any], key: str, scale: float) -> int | float | None:
+def _tcp_value(flow: FlowSummary, key: str, scale: float) -> int | float | None:
     """``flow["tcp"][key]`` (or ``flow[key]``) times ``scale``; None if not reported."""
-    nested = flow.get("tcp")
-    for source in (nested if isinstance(nested, dict) else {}, flow):
+    sources: list[Mapping[str, object]] = [flow]
+    if (nested := flow.get("tcp")) is not None:
+        sources.insert(0, nested)
+    for source in sources:
         value = source.get(key)
         if isinstance(value, int | float) and not isinstance(value, bool):
             return value * scale if scale != 1 else value
@@ -191,7 +200,7 @@ def _columns(headers: Sequence[str], rows: Sequence[Sequence[str]], text: int = 
     ]
 
 
-def flows_columns(flows: Sequence[dict[str, Any]], files: bool) -> list[Column]:
+def flows_columns(flows: Sequence[FlowSummary], files: bool) -> list[Column]:
     """The flows table: goodput, delivered packets, delay, loss; a file transfer's own rate
     and completion when ``files``."""
     headers = ["flow", "kind", "goodput Mbit/s", "delivered", "mean delay ms", "loss"]
@@ -219,7 +228,7 @@ def flows_columns(flows: Sequence[dict[str, Any]], files: bool) -> list[Column]:
     return _columns(headers, rows, text=2)
 
 
-def tcp_columns(tcp_flows: Sequence[dict[str, Any]], spec_flows: Sequence[Any]) -> list[Column]:
+def tcp_columns(tcp_flows: Sequence[FlowSummary], spec_flows: Sequence[Any]) -> list[Column]:
     """The TCP flows: their settings from the world spec, and the counters the core reports."""
     reported = [
         (header, [_tcp_value(f, key, scale) for f in tcp_flows], fmt)
@@ -245,7 +254,7 @@ def tcp_columns(tcp_flows: Sequence[dict[str, Any]], spec_flows: Sequence[Any]) 
     return _columns(headers, rows, text=3)
 
 
-def clap_columns(clap_flows: Sequence[dict[str, Any]]) -> list[Column]:
+def clap_columns(clap_flows: Sequence[FlowSummary]) -> list[Column]:
     """The CLAP flows (docs/clap.md): transfer time, file rate, retransmissions, feedback."""
     headers = ["flow", "done s", "file Mbit/s", "segments", "retx", "feedback sent/recv"]
     rows = []
@@ -267,13 +276,14 @@ def clap_columns(clap_flows: Sequence[dict[str, Any]]) -> list[Column]:
     return _columns([*headers, "RTT ms"], rows)
 
 
-def nodes_columns(nodes: Sequence[dict[str, Any]]) -> list[Column]:
+def nodes_columns(nodes: Sequence[NodeSummary]) -> list[Column]:
     """Each node's MAC: attempts, retries, collisions, drops, the medium's busy fraction."""
     headers = ["node", "attempts", "retries", "collisions", "drops", "busy %"]
     rows = []
     for n in nodes:
         mac = n.get("mac", {})
-        drops = sum(mac.get(k, 0) for k in ("drops_retry_limit", "drops_queue", "drops_no_route"))
+        drops = mac.get("drops_retry_limit", 0) + mac.get("drops_queue", 0)
+        drops += mac.get("drops_no_route", 0)
         rows.append(
             [
                 str(n.get("name", "")),
@@ -287,7 +297,7 @@ def nodes_columns(nodes: Sequence[dict[str, Any]]) -> list[Column]:
     return _columns(headers, rows)
 
 
-def mesh_columns(nodes: Sequence[dict[str, Any]]) -> list[Column]:
+def mesh_columns(nodes: Sequence[NodeSummary]) -> list[Column]:
     """802.11s: each mesh point's peers and paths at the end of the run, what HWMP sent in the
     measured period, and its first path set-up."""
     headers = ["node", "peers (metric)", "paths: dst via next hop (metric)", "PREQ/PREP/PERR"]
@@ -329,7 +339,7 @@ def _more(console: Console, left: int) -> None:
 
 
 def print_tables(
-    summary: dict[str, Any],
+    summary: RunSummary,
     spec: dict[str, Any] | None = None,
     console: Console | None = None,
     max_rows: int | None = MAX_ROWS,
@@ -341,7 +351,9 @@ def print_tables(
     console = console or Console()
     width = console.width
 
-    def show(title: str, rows: Sequence[dict[str, Any]], build: Any) -> None:
+    def show(
+        title: str, rows: Sequence[_Row], build: Callable[[Sequence[_Row]], list[Column]]
+    ) -> None:
         shown = rows if max_rows is None else rows[:max_rows]
         for table in fit(title, build(shown), width):
             console.print(table)
@@ -377,7 +389,7 @@ def print_tables(
     _more(console, len(links) - len(shown))
 
 
-def total_line(summary: dict[str, Any]) -> str:
+def total_line(summary: RunSummary) -> str:
     """The run in one line: total goodput, collision probability, simulated and wall time,
     events."""
     totals = summary.get("totals", {})

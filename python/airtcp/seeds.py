@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
     from airtcp.config import Scenario
     from airtcp.provenance import Given
-    from airtcp.result import Result
+    from airtcp.result import Result, RunSummary
     from airtcp.runprint import Column
 
 __all__ = [
@@ -177,7 +177,7 @@ _TOTAL_METRICS = (
 )
 
 
-def _value(source: dict[str, Any], m: _Metric) -> float | None:
+def _value(source: Mapping[str, Any], m: _Metric) -> float | None:
     """The figure ``m`` of a flow (or the totals), None where it is not reported."""
     if m.path == ("mean_delay_s",) and str(source.get("kind", "")).startswith("tcp"):
         return None  # TCP flows measure no one-way delay (the core reports 0)
@@ -200,7 +200,7 @@ def _estimate(values: Sequence[float]) -> dict[str, Any]:
     return {"mean": e.value, "low": e.low, "high": e.high, "n": e.n}
 
 
-def _estimates(sources: Sequence[dict[str, Any]], metrics: Sequence[_Metric]) -> dict[str, Any]:
+def _estimates(sources: Sequence[Mapping[str, Any]], metrics: Sequence[_Metric]) -> dict[str, Any]:
     """Each metric some source reports: its estimate over the sources that report it, where
     the summary has the metric (``{"goodput_bps": ..., "tcp": {"retransmissions": ...}}``)."""
     out: dict[str, Any] = {}
@@ -223,7 +223,7 @@ def _find(estimates: dict[str, Any], m: _Metric) -> dict[str, Any] | None:
     return value
 
 
-def aggregate(summaries: Sequence[dict[str, Any]], seeds: Sequence[int]) -> dict[str, Any]:
+def aggregate(summaries: Sequence[RunSummary], seeds: Sequence[int]) -> dict[str, Any]:
     """The runs of ``seeds`` summarised: per flow (matched by position) and in total, each
     figure's mean, 95 % Student-t interval (``low``, ``high``; None for n = 1) and n, in the
     summary's units (bit/s, seconds, ratios)."""

@@ -58,15 +58,19 @@ class SequenceData:
     mss_bytes: int
 
 
-def _mss(summary: dict[str, Any], spec: dict[str, Any] | None, config: dict[str, Any]) -> int:
+def _mss(spec: dict[str, Any] | None, config: dict[str, Any], flow: int) -> int:
+    """The MSS of ``flow``: its world spec's, else the scenario's ``tcp.mss_bytes``, else
+    the default (a stored run keeps its scenario's keys, not its world spec)."""
     if spec is not None:
-        tcp = spec["flows"][0].get("tcp") or {}
+        tcp = spec["flows"][flow].get("tcp") or {}
         if tcp.get("mss_bytes"):
             return int(tcp["mss_bytes"])
     for key in ("tcp.mss_bytes", "mss_bytes"):
         if config.get(key):
             return int(config[key])
-    return int(summary["flows"][0].get("payload_bytes") or 1460)
+    from airtcp.config.models import TcpConfig
+
+    return int(TcpConfig.model_fields["mss_bytes"].default)
 
 
 def sequence_data(
@@ -102,7 +106,7 @@ def sequence_data(
         raise PlotError(f"--flow {flow}: not a TCP flow ({f.get('kind')})")
     names = [n["name"] for n in summary["nodes"]]
     src, dst = names.index(f["src"]), names.index(f["dst"])
-    mss = _mss(summary, segs_run.spec, segs_run.config)
+    mss = _mss(segs_run.spec, segs_run.config, flow)
     mine = mac[(mac["flow"] == flow) & (mac["node"] == src) & (mac["kind"] == "data")]
     if mine.empty:
         raise PlotError(f"flow {flow}: its sender {names[src]} sent no data frame")

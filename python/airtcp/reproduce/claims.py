@@ -88,6 +88,9 @@ RESAMPLES = 4000
 
 _N = NormalDist()
 
+# A sample of runs' values: a list, or a column already an array.
+Sample = Sequence[float] | np.ndarray
+
 # One variant's replications.
 Samples = Sequence[float] | np.ndarray
 
@@ -195,7 +198,7 @@ def _floored(lo: float, hi: float, floor: float | None) -> tuple[float, float]:
 
 
 def mean_interval(
-    x: Sequence[float],
+    x: Sample,
     kind: str = "t",
     level: float = 0.95,
     *,
@@ -236,7 +239,7 @@ def mean_interval(
 
 
 def _pairs(
-    a: Mapping[int, float] | Sequence[float], b: Mapping[int, float] | Sequence[float]
+    a: Mapping[int, float] | Sample, b: Mapping[int, float] | Sample
 ) -> tuple[np.ndarray, np.ndarray]:
     """Two paired samples as arrays: mappings are paired by key (the replications both have),
     sequences by position (then they must be as long)."""
@@ -252,8 +255,8 @@ def _pairs(
 
 
 def paired_difference(
-    a: Mapping[int, float] | Sequence[float],
-    b: Mapping[int, float] | Sequence[float],
+    a: Mapping[int, float] | Sample,
+    b: Mapping[int, float] | Sample,
     kind: str = "bca",
     level: float = 0.95,
     *,
@@ -268,8 +271,8 @@ def paired_difference(
 
 
 def paired_ratio(
-    a: Mapping[int, float] | Sequence[float],
-    b: Mapping[int, float] | Sequence[float],
+    a: Mapping[int, float] | Sample,
+    b: Mapping[int, float] | Sample,
     level: float = 0.95,
     *,
     resamples: int = RESAMPLES,
@@ -293,8 +296,8 @@ def paired_ratio(
 
 
 def _two_sample(
-    a: Sequence[float],
-    b: Sequence[float],
+    a: Sample,
+    b: Sample,
     stat: str,
     level: float,
     resamples: int,
@@ -323,8 +326,8 @@ def _two_sample(
 
 
 def mean_difference(
-    a: Sequence[float],
-    b: Sequence[float],
+    a: Sample,
+    b: Sample,
     level: float = 0.95,
     *,
     resamples: int = RESAMPLES,
@@ -336,8 +339,8 @@ def mean_difference(
 
 
 def ratio_of_means(
-    a: Sequence[float],
-    b: Sequence[float],
+    a: Sample,
+    b: Sample,
     level: float = 0.95,
     *,
     resamples: int = RESAMPLES,
@@ -811,7 +814,9 @@ class Claim:
     paper: str
     comparison: Comparison
 
-    def judge(self, measured: Estimate | Mapping[float, Estimate]) -> Verdict:
+    def judge(
+        self, measured: Estimate | Mapping[int, Estimate] | Mapping[float, Estimate]
+    ) -> Verdict:
         """The verdict on ``measured``: an estimate, or for a shape a curve (x -> estimate)."""
         return self.comparison.verdict(measured)  # type: ignore[arg-type]
 

@@ -78,7 +78,7 @@ class Estimate:
         return f"{v:.{digits}f}{tail} [{lo:.{digits}f}, {hi:.{digits}f}] (n={self.n})"
 
 
-def mean_ci(values: Sequence[float], floor: float | None = None) -> Estimate:
+def mean_ci(values: Sequence[float] | np.ndarray, floor: float | None = None) -> Estimate:
     """Mean and Student-t 95 % interval (n = 1: no interval). ``floor``: a bound the true
     mean cannot cross (0 for a throughput or a count), where the interval is clipped: at n =
     2-3 a t interval of such a quantity reaches below it, and clipping at a bound the true

@@ -44,7 +44,6 @@ Measures (also in the report and docs/paper-000.md):
 
 from __future__ import annotations
 
-import json
 import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -65,6 +64,7 @@ from airtcp.reproduce.common import (
     stored_runs,
 )
 from airtcp.reproduce.paper import Context, NotEvaluable, Report
+from airtcp.result import RunSummary, load_summary
 
 __all__ = [
     "CCS",
@@ -173,9 +173,9 @@ def modern_spec(quick: bool) -> sweep.SweepSpec:
 def sweeps(quick: bool) -> dict[str, sweep.SweepSpec]:
     """The reproduction's sweeps, by name; quick mode runs fewer replications."""
     reps, reps_ideal = _reps(quick)
-    grid = {"hops": list(HOPS), "retry_limit": list(LIMITS), "cc": list(CCS)}
-    adaptive = {"hops": list(HOPS), "cc": list(CCS)}
-    travel = {
+    grid: dict[str, list[Any]] = {"hops": list(HOPS), "retry_limit": list(LIMITS), "cc": list(CCS)}
+    adaptive: dict[str, list[Any]] = {"hops": list(HOPS), "cc": list(CCS)}
+    travel: dict[str, list[Any]] = {
         "hops": list(TRAVEL_HOPS),
         "retry_limit": list(LIMITS),
         "channel": ["ideal", "bursty"],
@@ -223,7 +223,7 @@ def tee_table(root: Path, only: set[str], measured: set[str]) -> pd.DataFrame:
     runs = stored_runs(root, ("retry_limit", "scheme", "spur_m"), only)
     rows = []
     for r in runs.itertuples():
-        s = json.loads(r.summary_json)
+        s = load_summary(r.summary_json)
         limits = {
             n["name"]: n["mesh"]["retry_limits"][-1]["limit"]
             for n in s["nodes"]
@@ -252,7 +252,7 @@ def remedy_measured(quick: bool, travel_map: list[float]) -> sweep.SweepSpec:
     reps, _ = _reps(quick)
     base = {**BASE, "scheme": "alm-adaptive", "channel": "bursty",
             "mesh": {"alm_travel_us_per_metric": [round(v, 3) for v in travel_map]}}  # fmt: skip
-    grid = {"hops": list(HOPS), "cc": list(CCS)}
+    grid: dict[str, list[Any]] = {"hops": list(HOPS), "cc": list(CCS)}
     return sweep.SweepSpec(base=base, grid=grid, zips=[], replications=reps, seed=SEED)
 
 
@@ -274,7 +274,7 @@ def table(
     for r in runs.itertuples():
         if pd.isna(r.hops) or float(r.probe_mbps) > 0:
             continue  # the tee's runs (tee_table), travel-time probes (travel_table)
-        s = json.loads(r.summary_json)
+        s = load_summary(r.summary_json)
         flow = s["flows"][0]
         tcp = flow["tcp"]
         limits = [
@@ -314,7 +314,7 @@ def table(
     return pd.DataFrame(rows)
 
 
-def _path_metric(s: dict[str, Any], hops: int) -> float:
+def _path_metric(s: RunSummary, hops: int) -> float:
     """The source's path metric toward the chain's end at the end of the run (nan if none)."""
     paths = s["nodes"][0].get("mesh", {}).get("paths", [])
     return next((float(p["metric"]) for p in paths if p["dst"] == f"n{hops}"), math.nan)
@@ -331,7 +331,7 @@ def travel_table(root: Path, only: set[str] | None = None) -> pd.DataFrame:
     for r in runs.itertuples():
         if pd.isna(r.hops) or not float(r.probe_mbps) > 0:
             continue
-        s = json.loads(r.summary_json)
+        s = load_summary(r.summary_json)
         warm.append((r.run_hash, int(round((s["sim_seconds"] - s["measured_seconds"]) * 1e9))))
         flow = s["flows"][0]
         rows.append(
@@ -420,7 +420,7 @@ def _col(
     return x / 1e6 if col == "throughput_bps" else x
 
 
-def _mean(x: Sequence[float], level: float = LEVEL) -> cl.Estimate:
+def _mean(x: cl.Sample, level: float = LEVEL) -> cl.Estimate:
     """A non-negative mean: Student t, clipped at 0."""
     return cl.mean_interval(x, "t", level, floor=0.0)
 
@@ -529,7 +529,7 @@ def gain_boot(t: pd.DataFrame, channel: str, hops: int) -> dict[str, GainBoot]:
     return out
 
 
-def ratio(a: Sequence[float], b: Sequence[float], level: float = LEVEL) -> cl.Estimate:
+def ratio(a: cl.Sample, b: cl.Sample, level: float = LEVEL) -> cl.Estimate:
     """mean(a) / mean(b) - 1 of independent runs: the BCa bootstrap (``claims.ratio_of_means``)
     from SMALL_N runs a side; below that (quick mode's 2-3) the ratio of the facing ends of the
     two Student t intervals, each at sqrt(level) so that both hold together at ``level``: a
@@ -658,8 +658,8 @@ def analytic_claims() -> list[Claim]:
         f"{analytic.p000_travel_time_us(worst, h, 7) / 1e3:.0f} ms"
         for h in (4, 5)
     )
-    shown = " / ".join(str(r) for r in firsts.values())
-    out.append(_row(c, v, f"{shown} (4 / 5 hops; at 6 / 7 retries: {times})",
+    firsts_shown = " / ".join(str(r) for r in firsts.values())
+    out.append(_row(c, v, f"{firsts_shown} (4 / 5 hops; at 6 / 7 retries: {times})",
                     "Always CW_cur, 6 Mbit/s."))  # fmt: skip
     c = _claim("III, Fig. 2", "worst and normal case: fewest retries past RTO_min, 2-5 hops",
                '"RTO_min is exceeded in cases (b) and (c) for all multi-hop paths within this '
@@ -776,9 +776,9 @@ def fig3_claims(t: pd.DataFrame, channel: str) -> list[Claim]:
                 x59, xl = _col(t, channel, hops, cc, PEAK), _col(t, channel, hops, cc, (L,))
                 if not len(x59) or not len(xl):
                     continue
-                r = ratio(x59, xl, family(len(CCS) * len(LOW)))
-                sub.append((f"{LABELS[cc]}, limit {L}", c.judge(r)))
-                pts.append(100 * r.point)
+                q = ratio(x59, xl, family(len(CCS) * len(LOW)))
+                sub.append((f"{LABELS[cc]}, limit {L}", c.judge(q)))
+                pts.append(100 * q.point)
             if sub:
                 parts += sub
                 shown.append(f"5-9 over limit {L}: {_span(pts)} % ({_tally(sub)})")
@@ -813,7 +813,7 @@ def fig3_claims(t: pd.DataFrame, channel: str) -> list[Claim]:
                 parts.append((f"{LABELS[cc]}, limit {r}", c.judge(d)))
                 by_limit[r].append(d.point)
         if parts:
-            shown = "; ".join(
+            fall = "; ".join(
                 f"peak minus limit {r}: {_span(v, '{:+.2f}')} Mbit/s"
                 for r, v in by_limit.items()
                 if v
@@ -824,7 +824,7 @@ def fig3_claims(t: pd.DataFrame, channel: str) -> list[Claim]:
                    "(SRTT + at least 200 ms) outlasts a 50-ms episode's retry chain. "
                    + _modern_why(t))  # fmt: skip
             out.append(
-                _row(c, combine(parts, "every CC past the peak"), f"{shown} ({_tally(parts)})", why)
+                _row(c, combine(parts, "every CC past the peak"), f"{fall} ({_tally(parts)})", why)
             )
         # The gains and which CC has them.
         gains = gain_boot(t, channel, hops)
@@ -862,9 +862,9 @@ def fig3_claims(t: pd.DataFrame, channel: str) -> list[Claim]:
             m = gain_margin(gains, max_cc)
             c = _claim(fig, f"{hops} hops: the CC with the largest gain",
                        f'"the highest throughput difference" is {LABELS[max_cc]}\'s', order)  # fmt: skip
-            shown = ", ".join(f"{LABELS[k]} {100 * v[0]:+.0f} %" for k, v in gains.items())
+            ranks = ", ".join(f"{LABELS[k]} {100 * v[0]:+.0f} %" for k, v in gains.items())
             out.append(_row(c, c.judge(m),
-                            f"{shown}; {LABELS[max_cc]}'s margin {100 * m.point:+.0f} points "
+                            f"{ranks}; {LABELS[max_cc]}'s margin {100 * m.point:+.0f} points "
                             f"[{100 * m.low:+.0f}, {100 * m.high:+.0f}]",
                             "Which CC loses most at limit 1 is decided by a few points; "
                             "hypothesis: the test bed's ranking is its own (no run tests it)."))  # fmt: skip
@@ -873,16 +873,16 @@ def fig3_claims(t: pd.DataFrame, channel: str) -> list[Claim]:
         c = _claim("IV-B", "TCP retransmissions at limits 1 and 3 above those at 5-9, every CC, "
                    "both chains", '"led to a higher number of TCP retransmissions"',
                    cl.Direction(+1))  # fmt: skip
-        parts, shown = _changes(t, channel, present, "retransmissions", +1)
+        parts, changes = _changes(t, channel, present, "retransmissions", +1)
         if parts:
-            out.append(_row(c, combine(parts, "every CC and chain at limits 1 and 3"), shown,
+            out.append(_row(c, combine(parts, "every CC and chain at limits 1 and 3"), changes,
                             _why_low(t, channel, parts)))  # fmt: skip
         c = _claim("IV-B", "TCP's mean congestion window at limits 1 and 3 below that at 5-9, "
                    "every CC, both chains", '"and reduced sending window size caused by '
                    'congestion control"', cl.Direction(-1))  # fmt: skip
-        parts, shown = _changes(t, channel, present, "cwnd_segments", -1)
+        parts, changes = _changes(t, channel, present, "cwnd_segments", -1)
         if parts:
-            out.append(_row(c, combine(parts, "every CC and chain at limits 1 and 3"), shown,
+            out.append(_row(c, combine(parts, "every CC and chain at limits 1 and 3"), changes,
                             _why_low(t, channel, parts)))  # fmt: skip
         c = _claim("I, III", "RTOs per run at limits 16 and 31 above those at 5-9 (all CCs "
                    "pooled), both chains", '"the number of ARQ frame retransmissions may touch '
@@ -890,12 +890,12 @@ def fig3_claims(t: pd.DataFrame, channel: str) -> list[Claim]:
                    'causing TCP timeouts"', cl.Direction(+1))  # fmt: skip
         parts, shown = [], []
         for hops in present:
-            hi = _col(t, channel, hops, limits=(16, 31), col="timeouts")
-            lo = _col(t, channel, hops, limits=PEAK, col="timeouts")
-            if len(hi) and len(lo):
-                r = ratio(hi, lo, family(len(present)))
-                parts.append((f"{hops} hops", c.judge(r)))
-                shown.append(f"{hops} hops {lo.mean():.1f} -> {hi.mean():.1f} ({_pct(r)})")
+            rto_hi = _col(t, channel, hops, limits=(16, 31), col="timeouts")
+            rto_lo = _col(t, channel, hops, limits=PEAK, col="timeouts")
+            if len(rto_hi) and len(rto_lo):
+                q = ratio(rto_hi, rto_lo, family(len(present)))
+                parts.append((f"{hops} hops", c.judge(q)))
+                shown.append(f"{hops} hops {rto_lo.mean():.1f} -> {rto_hi.mean():.1f} ({_pct(q)})")
         if parts:
             out.append(_row(c, combine(parts, "both chains"), "; ".join(shown),
                             "Suspected cause: Linux 3.12's RTO is SRTT + at least 200 ms, and "
@@ -906,19 +906,19 @@ def fig3_claims(t: pd.DataFrame, channel: str) -> list[Claim]:
                        cl.Direction(+1))  # fmt: skip
             a = _col(t, channel, 5, col="collision_share")
             b = _col(t, channel, 3, col="collision_share")
-            r = ratio(a, b)
-            out.append(_row(c, c.judge(r), f"{100 * b.mean():.1f} % -> {100 * a.mean():.1f} % "
-                            f"({_pct(r)})"))  # fmt: skip
+            q = ratio(a, b)
+            out.append(_row(c, c.judge(q), f"{100 * b.mean():.1f} % -> {100 * a.mean():.1f} % "
+                            f"({_pct(q)})"))  # fmt: skip
             cub = _col(t, channel, 5, "cubic", LIMITS)
             rest = np.concatenate([_col(t, channel, 5, cc, LIMITS) for cc in CCS if cc != "cubic"])
             if len(cub) and len(rest):
-                r = ratio(cub, rest)
+                q = ratio(cub, rest)
                 c = _claim("IV-B, Fig. 3(b)", "5 hops: CUBIC's throughput (all limits) against "
                            "the other five's, |relative difference|",
                            '"the observed throughput for CUBIC deviates considerably from the '
                            'other TCP variants" (read: by more than 10 %)',
                            cl.Direction(+1, DEVIATION))  # fmt: skip
-                out.append(_row(c, c.judge(_abs(r)), f"{_pct(r)} (CUBIC over the others)",
+                out.append(_row(c, c.judge(_abs(q)), f"{_pct(q)} (CUBIC over the others)",
                                 "The paper found no cause in its captures; airtcp's CUBIC meets "
                                 "the same channel as the others. Hypothesis: a test-bed "
                                 "artefact (no run tests it)."))  # fmt: skip
@@ -1248,20 +1248,6 @@ def travel_figure(tt: pd.DataFrame, out: Path) -> Path:
     save(fig, path, dpi=110)
     plt.close(fig)
     return path
-
-
-def _travel_table_md(tt: pd.DataFrame) -> list[str]:
-    lines = ["| channel | limit | runs | Pearson r (ALM, mean) | us per metric (p99 fit) | "
-             "largest p99 [ms] |", "|---|---|---|---|---|---|"]  # fmt: skip
-    for channel in ("ideal", "bursty"):
-        fit = travel_fit(tt, channel)
-        for r in LIMITS:
-            if r not in fit:
-                continue
-            g = tt[(tt["channel"] == channel) & (tt["retry_limit"] == r)]
-            lines.append(f"| {channel} | {r} | {len(g)} | {fit[r][1]:.2f} | {fit[r][0]:.1f} | "
-                         f"{g['p99_ms'].max():.1f} |")  # fmt: skip
-    return lines
 
 
 def tee_figure(te: pd.DataFrame, out: Path) -> Path:

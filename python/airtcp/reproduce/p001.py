@@ -36,6 +36,7 @@ from airtcp import analytic, store, sweep
 from airtcp.reproduce import claims as cl
 from airtcp.reproduce.common import Claim, mean_ci
 from airtcp.reproduce.paper import Context, NotEvaluable, Report
+from airtcp.result import RunSummary, load_summary
 
 __all__ = ["ID", "TEMPLATE", "TITLE", "Claim", "analyse", "scenario", "sweeps"]
 
@@ -136,11 +137,12 @@ def sweeps(quick: bool) -> dict[str, sweep.SweepSpec]:
 # Measures
 
 
-def _bins(summary: Mapping[str, Any]) -> np.ndarray:
+def _bins(summary: RunSummary) -> np.ndarray:
     """Goodput per 0.1 s bin [bit/s] of the run's first flow, up to its completion."""
     flow = summary["flows"][0]
     series = np.asarray(flow.get("interval_goodput_bps") or [], dtype=float)
-    done = (flow.get("tcp") or flow.get("clap") or {}).get("completion_s")
+    nested = flow.get("tcp") or flow.get("clap")
+    done = nested["completion_s"] if nested is not None else None
     if done is not None:
         series = series[: max(1, math.ceil(done / BIN_S - 1e-9))]
     return series
@@ -193,9 +195,10 @@ def _tcp_table(root: Path, available_bps: float) -> pd.DataFrame:
     by_run = dict(tuple(segs.groupby("run_hash")))
     rows = []
     for r in runs.itertuples():
-        s = json.loads(r.summary_json)
+        s = load_summary(r.summary_json)
         spec_tcp = s["flows"][0]["tcp"]
-        if spec_tcp.get("completion_s") is None:
+        done = spec_tcp["completion_s"]
+        if done is None:
             raise RuntimeError(f"run {r.run_hash}: the transfer did not complete in the run")
         bins = _bins(s)
         acks = _ack_bins(by_run.get(r.run_hash, segs.iloc[:0]), len(bins))
@@ -206,8 +209,8 @@ def _tcp_table(root: Path, available_bps: float) -> pd.DataFrame:
                 "run_hash": r.run_hash,
                 "name": r.name,
                 "replication": r.replication,
-                "completion_s": spec_tcp["completion_s"],
-                "throughput_bps": s["flows"][0]["delivered_bytes"] * 8 / spec_tcp["completion_s"],
+                "completion_s": done,
+                "throughput_bps": s["flows"][0]["delivered_bytes"] * 8 / done,
                 "timeouts": spec_tcp["timeouts"],
                 "fast_retransmits": spec_tcp["fast_retransmits"],
                 "retransmissions": spec_tcp["retransmissions"],
@@ -338,16 +341,17 @@ def _clap_table(root: Path, available_bps: float) -> pd.DataFrame:
         .execute("SELECT summary_json FROM runs WHERE \"config.name\" = 'paper-001-clap'")
         .fetchall()
     ):
-        summary = json.loads(js)
+        summary = load_summary(js)
         f = summary["flows"][0]
         c = f["clap"]
-        if c.get("completion_s") is None:
+        done = c["completion_s"]
+        if done is None:
             raise RuntimeError("a CLAP run did not complete its transfer")
         bins = _bins(summary)
         rows.append(
             {
-                "throughput_bps": f["delivered_bytes"] * 8 / c["completion_s"],
-                "completion_s": c["completion_s"],
+                "throughput_bps": f["delivered_bytes"] * 8 / done,
+                "completion_s": done,
                 "segments": c["segments_sent"],
                 "retransmissions": c["retransmissions"],
                 "feedbacks": c["feedbacks_sent"],
@@ -366,8 +370,8 @@ def _available(root: Path) -> tuple[float, list[float], np.ndarray]:
     ).fetchall()
     if not rows:
         raise RuntimeError("no UDP probe run stored")
-    per_rep = [json.loads(js)["flows"][0]["goodput_bps"] for _, js in rows]
-    series = np.asarray(json.loads(rows[0][1])["flows"][0]["interval_goodput_bps"], dtype=float)
+    per_rep = [load_summary(js)["flows"][0]["goodput_bps"] for _, js in rows]
+    series = np.asarray(load_summary(rows[0][1])["flows"][0]["interval_goodput_bps"], dtype=float)
     return float(np.mean(per_rep)), per_rep, series
 
 
@@ -835,7 +839,7 @@ def _series(root: Path, name: str, recovery: str | None, min_rto_ms: int | None)
     rows = (
         _con(root).execute(f"SELECT summary_json FROM runs WHERE {' AND '.join(cond)}").fetchall()
     )
-    return _bins(json.loads(rows[0][0])) if rows else np.zeros(0)
+    return _bins(load_summary(rows[0][0])) if rows else np.zeros(0)
 
 
 def _acks_series(root: Path, recovery: str, min_rto_ms: int, n_bins: int) -> np.ndarray:

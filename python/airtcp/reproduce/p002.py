@@ -60,6 +60,7 @@ from airtcp.reproduce.common import (
     stored_runs,
 )
 from airtcp.reproduce.paper import Context, NotEvaluable, Report
+from airtcp.result import RunSummary, load_summary
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -244,7 +245,10 @@ def sweeps(quick: bool) -> dict[str, sweep.SweepSpec]:
         "queue": [SCHEMES[s][0] for s in PAPER_SCHEMES],
         "scheme": [SCHEMES[s][1] for s in PAPER_SCHEMES],
     }
-    cases = {"cc": [c for c, _ in CASES.values()], "delay_ms": [d for _, d in CASES.values()]}
+    cases: dict[str, list[Any]] = {
+        "cc": [c for c, _ in CASES.values()],
+        "delay_ms": [d for _, d in CASES.values()],
+    }
     cause_reps = 2 if quick else 5
     return {
         # Paired: the three schemes of a replication at a position share its seed (its fades).
@@ -340,11 +344,11 @@ def table(root: Path, only: set[str] | None = None) -> pd.DataFrame:
             continue  # a run of other knobs in the same store (not this reproduction's)
         rows.append({"run_hash": r.run_hash, "replication": r.replication, "sweep": which,
                      "scheme": scheme, "case": case, "distance_m": float(r.distance_m),
-                     **_measures(json.loads(r.summary_json))})  # fmt: skip
+                     **_measures(load_summary(r.summary_json))})  # fmt: skip
     return pd.DataFrame(rows)
 
 
-def _measures(s: dict[str, Any]) -> dict[str, Any]:
+def _measures(s: RunSummary) -> dict[str, Any]:
     """A run's measures from its summary (the station's first flow and MAC)."""
     flow = s["flows"][0]
     sta = next(n for n in s["nodes"] if n["name"] == "sta1")["mac"]
@@ -381,7 +385,7 @@ def cause_table(root: Path, only: set[str] | None = None) -> pd.DataFrame:
             scheme = "remedy" if remedy else ("codel" if qdisc == "codel" else "native")
         rows.append({"run_hash": r.run_hash, "arm": arm, "scheme": scheme,
                      "distance_m": distance, "replication": r.replication,
-                     **_measures(json.loads(r.summary_json))})  # fmt: skip
+                     **_measures(load_summary(r.summary_json))})  # fmt: skip
     cols = ["run_hash", "arm", "scheme", "distance_m", "replication"]
     return pd.DataFrame(rows) if rows else pd.DataFrame(columns=cols)
 
@@ -392,7 +396,7 @@ def anomaly_table(root: Path, only: set[str] | None = None) -> pd.DataFrame:
     runs = runs[runs["template"] == "paper-002-anomaly"]
     rows = []
     for r in runs.itertuples():
-        s = json.loads(r.summary_json)
+        s = load_summary(r.summary_json)
         rate = {n["name"]: n["mac"].get("mean_data_rate_mbps") for n in s["nodes"]}
         ap = s["nodes"][0]["mac"]
         for f in s["flows"]:
@@ -845,11 +849,11 @@ def claims(t: pd.DataFrame, cause: pd.DataFrame | None = None) -> list[Claim]:
                      "similar")  # fmt: skip
         within = cl.Within(0.0, SIMILAR)
         parts = []
-        for i, s in enumerate(PAPER_SCHEMES):
-            a = cell(_main(t, case), scheme=s)["rtt_ms"].dropna().to_numpy(float)
-            b = cell(_main(t, ref), scheme=s)["rtt_ms"].dropna().to_numpy(float)
+        for i, scheme in enumerate(PAPER_SCHEMES):
+            a = cell(_main(t, case), scheme=scheme)["rtt_ms"].dropna().to_numpy(float)
+            b = cell(_main(t, ref), scheme=scheme)["rtt_ms"].dropna().to_numpy(float)
             est = cl.ratio_of_means(a, b, seed=60 + i) if len(a) and len(b) else _nan("ratio")
-            parts.append((s, within.verdict(est)))
+            parts.append((scheme, within.verdict(est)))
         shown = "; ".join(f"{n}: {v.estimate.fmt(100, 0, '%', sign=True)} {v.word}"
                           for n, v in parts)  # fmt: skip
         v = _all(parts)
@@ -1205,7 +1209,7 @@ def _timeline(t: pd.DataFrame, root: Path, out: Path) -> list[Path]:
     finally:
         con.close()
     goodput = {
-        tl[tl["run_hash"] == h]["scheme"].iloc[0]: json.loads(s)["flows"][0].get(
+        tl[tl["run_hash"] == h]["scheme"].iloc[0]: load_summary(s)["flows"][0].get(
             "interval_goodput_bps", []
         )
         for h, s in zip(runs["run_hash"], runs["summary_json"], strict=True)

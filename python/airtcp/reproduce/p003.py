@@ -41,7 +41,6 @@ Measures (also in the report):
 from __future__ import annotations
 
 import dataclasses
-import json
 import math
 import warnings
 from pathlib import Path
@@ -54,6 +53,7 @@ from airtcp import store, sweep
 from airtcp.reproduce import claims as cl
 from airtcp.reproduce.common import Claim, cell, fit_title, scheme_curves, stored_runs
 from airtcp.reproduce.paper import Context, NotEvaluable, Report
+from airtcp.result import load_summary
 
 __all__ = [
     "ID",
@@ -195,7 +195,7 @@ def sweeps(quick: bool) -> dict[str, sweep.SweepSpec]:
             zips=[],
             replications=len(walks),
             seed=SEED,
-            seeds=walks,
+            seeds=tuple(walks),
             paired=("scheme",),
         ),  # fmt: skip
         "rts": spec(
@@ -239,7 +239,7 @@ def table(root: Path, only: set[str] | None = None) -> pd.DataFrame:
     runs = stored_runs(root, knobs, only)
     rows = []
     for r in runs.itertuples():
-        s = json.loads(r.summary_json)
+        s = load_summary(r.summary_json)
         up = r.direction == "upload"
         flow, mac = s["flows"][0], s["nodes"][1 if up else 0]["mac"]  # the sender's interface
         sent = max(1, flow["tcp"]["segments_sent"])
@@ -680,7 +680,7 @@ def _causes(t: pd.DataFrame) -> dict[str, str]:
         )
     for mob in _LINE:
         queues = sorted(set(cell(line, mobility=mob)["queue_packets"]) - {PAPER_QUEUE})
-        moved = {"throughput_bps": [], "drop_rate_pct": []}
+        moved: dict[str, list[str]] = {"throughput_bps": [], "drop_rate_pct": []}
         for q in queues:
             for c in line_claims(cell(t, mobility=mob), q):
                 m = "throughput_bps" if "throughput" in c.claim else "drop_rate_pct"
@@ -917,7 +917,7 @@ def _timeline(t: pd.DataFrame, root: Path, out: Path) -> list[tuple[Path, str]]:
     a2.set_ylabel("window [segments of 1460 B]")
     a2.legend(fontsize=7, loc="upper right")
     for r in runs.itertuples():
-        g = json.loads(r.summary_json)["flows"][0].get("interval_goodput_bps", [])
+        g = load_summary(r.summary_json)["flows"][0].get("interval_goodput_bps", [])
         a3.step(np.arange(1, len(g) + 1), np.asarray(g) / 1e6, where="pre", lw=1,
                 color=COLORS[r.scheme], label=LABELS[r.scheme])  # fmt: skip
     a3.set_ylabel("goodput per second [Mbit/s]")

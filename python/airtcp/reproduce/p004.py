@@ -35,7 +35,6 @@ Measures (also in the report and docs/paper-004.md):
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
@@ -61,6 +60,8 @@ from airtcp.reproduce.common import (
     stored_runs,
 )
 from airtcp.reproduce.paper import Context, NotEvaluable, Report
+from airtcp.result import load_summary
+from airtcp.summary_types import CorruptionSummary
 
 __all__ = [
     "EVALUATED",
@@ -288,11 +289,11 @@ def table(root: Path, only: set[str] | None = None) -> pd.DataFrame:
     runs = stored_runs(root, _KNOBS, only)
     rows = []
     for r in runs.itertuples():
-        s = json.loads(r.summary_json)
+        s = load_summary(r.summary_json)
         flow = s["flows"][0]
         tcp = flow["tcp"]
         b, c = s["nodes"][1]["mac"], s["nodes"][2]["mac"]
-        corruption = tcp.get("corruption") or {}
+        corruption: CorruptionSummary | dict[str, int] = tcp.get("corruption") or {}
         rtt = tcp.get("rtt_mean_s")
         rows.append(
             {
@@ -1106,9 +1107,9 @@ def figures(t: pd.DataFrame, out: Path) -> tuple[list[Path], dict[str, str]]:
             line = ax.plot(fers, exp, lw=1, label=f"{size_b} B: closed form")[0]
             ax.plot(fers, got, "o", color=line.get_color(), ms=4, label=f"{size_b} B: measured")
         for size_b, g in sub[sub["fer"] == 0.4].groupby("frame_bytes"):
-            exp = expected_exchange_failure(ch, 0.4, int(size_b))[1]
+            at = expected_exchange_failure(ch, 0.4, int(size_b))[1]
             ax.plot([0.4], [_pooled(g).point], "x", color="k", ms=5)
-            ax.annotate(f"{size_b} B", (0.4, exp), fontsize=6, xytext=(4, 0),
+            ax.annotate(f"{size_b} B", (0.4, at), fontsize=6, xytext=(4, 0),
                         textcoords="offset points")  # fmt: skip
         ax.plot([0, 0.55], [0, 0.55], color="grey", lw=0.8, ls=":")
         ax.set_title(CHANNEL_LABELS[ch], fontsize=9)
