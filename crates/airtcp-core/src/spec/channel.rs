@@ -8,18 +8,26 @@ use super::{err, num, SpecError};
 #[derive(Clone, Debug, Deserialize, serde::Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ChannelSpec {
-    /// The range model's decode and sense ranges: required unless `radio` is set.
+    /// The range model's decode range: within it a frame is received; required unless `radio`
+    /// is set, refused with it.
     #[serde(default)]
+    #[schemars(extend("exclusiveMinimum" = 0))]
     pub rx_range_m: Option<f64>,
+    /// The range model's carrier-sense and interference range, >= `rx_range_m`; required
+    /// unless `radio` is set, refused with it.
     #[serde(default)]
     pub cs_range_m: Option<f64>,
+    /// Explicit connectivity of the range model, overriding both ranges; refused with `radio`.
     #[serde(default)]
     pub matrix: Option<MatrixSpec>,
+    /// The range model's frame errors besides collisions; must be "none" with `radio` (the
+    /// SINR decides every reception).
     #[serde(default)]
     pub error: ErrorSpec,
     /// Receivers must detect a preamble before locking on (ns-3's default
     /// ThresholdPreambleDetectionModel): frames of equal power that start within the
     /// detection time of each other are detected by nobody, so the overlap is energy only.
+    /// Range model only (the radio model has its own, `radio.preamble_detection`).
     #[serde(default)]
     pub preamble_detection: bool,
     /// The radio model: received powers from positions, path loss and fading, receptions
@@ -33,27 +41,35 @@ pub struct ChannelSpec {
 #[derive(Clone, Debug, Deserialize, PartialEq, serde::Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RadioSpec {
+    /// The median path loss between two positions.
     pub path_loss: PathLossSpec,
+    /// Block fading of every directed link on top of the path loss.
     #[serde(default)]
     pub fading: FadingSpec,
     /// Every node's transmit power unless its own `tx_power_dbm` is set.
+    #[schemars(range(min = -50, max = 60))]
     pub tx_power_dbm: f64,
-    /// Transmit power per data rate, `[rate_mbps, dbm]` pairs (QualNet's `PHY802.11a-TX-POWER`
-    /// per rate: 20 dBm at 6 Mbit/s down to 16 at 54); a rate not listed uses `tx_power_dbm`.
-    /// A node's own `tx_power_dbm` overrides both.
+    /// Transmit power per data rate, `[rate_mbps, dbm]` pairs of a rate of the standard and
+    /// -50..60 dBm (QualNet's `PHY802.11a-TX-POWER` per rate: 20 dBm at 6 Mbit/s down to 16 at
+    /// 54); a rate not listed uses `tx_power_dbm`. A node's own `tx_power_dbm` overrides both.
     #[serde(default)]
     pub tx_power_by_rate_dbm: Vec<[f64; 2]>,
+    /// The receiver's noise figure NF: noise = k T0 B NF (ns-3 `RxNoiseFigure`: 7 dB).
+    #[schemars(range(min = 0, max = 50))]
     pub noise_figure_db: f64,
     /// Signals weaker than this are not seen at all, not even as interference (ns-3
     /// `YansWifiChannel::Receive`).
+    #[schemars(range(min = -200, max = 0))]
     pub rx_sensitivity_dbm: f64,
-    /// Per data rate, `[rate_mbps, dbm]`: a frame sent at that rate is received only at or
-    /// above this power (QualNet's `PHY802.11a-RX-SENSITIVITY` per rate, −85 dBm at 6 Mbit/s
-    /// to −69 at 54; IEEE 802.11-2020 Table 17-18 gives the minimum sensitivities −82..−65).
+    /// Per data rate, `[rate_mbps, dbm]` (a rate of the standard, -200..0 dBm): a frame sent at
+    /// that rate is received only at or above this power (QualNet's `PHY802.11a-RX-SENSITIVITY`
+    /// per rate, −85 dBm at 6 Mbit/s to −69 at 54; IEEE 802.11-2020 Table 17-18 gives the
+    /// minimum sensitivities −82..−65).
     #[serde(default)]
     pub rx_sensitivity_by_rate_dbm: Vec<[f64; 2]>,
     /// A signal at least this strong turns the medium busy (PHY-CCA, 17.3.10.6: −82 dBm for
     /// a valid 20 MHz OFDM signal; ns-3 `CcaSensitivity`).
+    #[schemars(range(min = -200, max = 0))]
     pub cca_threshold_dbm: f64,
     /// `"nist"` or `"yans"` (phy::error::ErrorRateModel).
     pub error_model: crate::phy::error::ErrorRateModel,
@@ -69,6 +85,7 @@ pub struct RadioSpec {
     /// once per node pair for the run, the same both ways (Rappaport, Wireless Communications,
     /// Eq. 4.69: PL(d) = PL(d0) + 10 n log(d/d0) + X_σ); 0: none.
     #[serde(default)]
+    #[schemars(range(min = 0, max = 30))]
     pub shadowing_db: f64,
 }
 
@@ -76,25 +93,51 @@ pub struct RadioSpec {
 #[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum PathLossSpec {
     /// Friis free space at `frequency_hz` (ns-3 `FriisPropagationLossModel`).
-    Friis { frequency_hz: f64, system_loss_db: f64 },
-    /// Log-distance (ns-3 `LogDistancePropagationLossModel`).
-    LogDistance { exponent: f64, reference_distance_m: f64, reference_loss_db: f64 },
+    Friis {
+        /// The carrier frequency (ns-3 `Frequency`: 5.15 GHz).
+        #[schemars(range(min = 1e6, max = 1e12))]
+        frequency_hz: f64,
+        /// Extra loss on top of free space: 10 log10 of ns-3's `SystemLoss` ratio (1 = 0 dB).
+        #[schemars(range(min = 0, max = 100))]
+        system_loss_db: f64,
+    },
+    /// Log-distance (ns-3 `LogDistancePropagationLossModel`): L0 + 10 n log10(d / d0).
+    LogDistance {
+        /// The path-loss exponent n (ns-3: 3).
+        #[schemars(range(min = 1, max = 10))]
+        exponent: f64,
+        /// The reference distance d0 (ns-3: 1 m); closer, the loss is L0.
+        #[schemars(range(min = 1e-3, max = 1e4))]
+        reference_distance_m: f64,
+        /// L0, the loss at d0 (ns-3: 46.6777 dB, Friis at 5.15 GHz and 1 m).
+        #[schemars(range(min = 0, max = 200))]
+        reference_loss_db: f64,
+    },
 }
 
 #[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, serde::Serialize, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "lowercase", deny_unknown_fields)]
 pub enum FadingSpec {
+    /// No fading: every frame sees the median power.
     #[default]
     None,
     /// Rayleigh block fading: one fade per frame, or per `coherence_ns` if set.
     Rayleigh {
+        /// Frames starting in one block of this length share their fade (retries too);
+        /// unset: one fade per frame.
         #[serde(default)]
+        #[schemars(range(min = 1))]
         coherence_ns: Option<u64>,
     },
-    /// Nakagami-m block fading (m >= 0.5).
+    /// Nakagami-m block fading (ns-3 `NakagamiPropagationLossModel`).
     Nakagami {
+        /// The shape m (1 is Rayleigh).
+        #[schemars(range(min = 0.5, max = 100))]
         m: f64,
+        /// Frames starting in one block of this length share their fade (retries too);
+        /// unset: one fade per frame.
         #[serde(default)]
+        #[schemars(range(min = 1))]
         coherence_ns: Option<u64>,
     },
 }
@@ -102,16 +145,22 @@ pub enum FadingSpec {
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq, serde::Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PreambleDetectionSpec {
+    /// The least SINR of a detected preamble (ns-3 `Threshold`: 4 dB).
+    #[schemars(range(min = -50, max = 100))]
     pub snr_db: f64,
+    /// The least power of a detected preamble (ns-3 `MinimumRssi`: -82 dBm).
+    #[schemars(range(min = -200, max = 0))]
     pub min_rssi_dbm: f64,
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq, serde::Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CaptureSpec {
-    /// The newcomer must be this much stronger than the frame being received.
+    /// The newcomer must be more than this much stronger than the frame being received.
+    #[schemars(range(min = 0, max = 100))]
     pub margin_db: f64,
     /// ... and start within this time of that frame's start.
+    #[schemars(range(min = 1, max = 1_000_000_000))]
     pub window_ns: u64,
 }
 
@@ -240,26 +289,58 @@ impl RadioSpec {
 #[derive(Clone, Debug, Deserialize, serde::Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MatrixSpec {
+    /// n x n of 0/1, one row and column per node: `rx[i][j]` = 1: node j decodes node i.
     pub rx: Vec<Vec<u8>>,
+    /// n x n of 0/1: `cs[i][j]` = 1: node j senses node i and is interfered with by it.
     pub cs: Vec<Vec<u8>>,
 }
 
 #[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, serde::Serialize, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "lowercase", deny_unknown_fields)]
 pub enum ErrorSpec {
+    /// Only collisions lose frames.
     #[default]
     None,
     /// Every frame is lost with probability `fer`, independently per receiver.
-    Fer { fer: f64 },
+    Fer {
+        /// The frame error rate: every frame (data, ACK, RTS, CTS) is corrupted with this
+        /// probability at each node that would decode it.
+        #[schemars(range(min = 0), extend("exclusiveMaximum" = 1))]
+        fer: f64,
+    },
     /// Independent bit errors; the MAC header and the rest of the frame fail separately.
-    Ber { ber: f64 },
+    Ber {
+        /// The bit error rate: every bit is corrupted with this probability.
+        #[schemars(range(min = 0), extend("exclusiveMaximum" = 1))]
+        ber: f64,
+    },
     /// Bursty loss per directed link: a Gilbert-Elliott channel in continuous time
     /// (`channel::bursty`), Good and Bad with mean sojourns `good_ms` and `bad_ms`, a frame
     /// lost with probability `loss_good` or `loss_bad`.
-    Gilbert { good_ms: f64, bad_ms: f64, loss_good: f64, loss_bad: f64 },
+    Gilbert {
+        /// The mean sojourn in Good (exponential).
+        #[schemars(range(min = 1e-6, max = 1e10))]
+        good_ms: f64,
+        /// The mean sojourn in Bad (exponential).
+        #[schemars(range(min = 1e-6, max = 1e10))]
+        bad_ms: f64,
+        /// A frame starting in Good is lost whole with this probability.
+        #[schemars(range(min = 0, max = 1))]
+        loss_good: f64,
+        /// A frame starting in Bad is lost whole with this probability.
+        #[schemars(range(min = 0, max = 1))]
+        loss_bad: f64,
+    },
     /// An external on/off interferer per directed link (`channel::bursty::OnOff`): on and off
     /// for exponential periods of means `on_ms` and `off_ms`; a frame it overlaps is lost.
-    Interferer { on_ms: f64, off_ms: f64 },
+    Interferer {
+        /// The mean on period (exponential).
+        #[schemars(range(min = 1e-6, max = 1e10))]
+        on_ms: f64,
+        /// The mean off period (exponential).
+        #[schemars(range(min = 1e-6, max = 1e10))]
+        off_ms: f64,
+    },
 }
 
 impl ChannelSpec {

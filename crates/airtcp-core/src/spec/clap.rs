@@ -12,14 +12,18 @@ use crate::mac::frame::MAX_MSDU_BYTES;
 #[serde(deny_unknown_fields, default)]
 pub struct ClapSpec {
     /// Payload per data segment [bytes] (paper 001: 1000).
+    #[schemars(range(min = 1, max = MAX_CLAP_MSS_BYTES))]
     pub mss_bytes: u32,
     /// The receiver sends one aggregate feedback per interval [ms].
+    #[schemars(range(min = 0.001))]
     pub feedback_interval_ms: f64,
-    /// NACK ranges per feedback, 1..=16.
+    /// NACK ranges per feedback (8 bytes each); beyond it the list names the lowest holes.
+    #[schemars(range(min = 1, max = crate::clap::MAX_NACK_RANGES))]
     pub max_nack_ranges: u8,
-    /// MAC queue the rate law aims at [frames].
+    /// MAC queue the rate law aims at [frames] (q* in docs/clap.md).
     pub queue_target_frames: u32,
     /// New segments only below the cumulative point + this many [segments].
+    #[schemars(range(min = 1))]
     pub send_buffer_segments: u32,
 }
 
@@ -35,6 +39,10 @@ impl Default for ClapSpec {
         }
     }
 }
+
+/// Largest CLAP segment [bytes]: the segment plus 40 bytes of CLAP/IP headers (20 IPv4, 20
+/// CLAP) must fit one MSDU with its 8 bytes of LLC/SNAP.
+pub const MAX_CLAP_MSS_BYTES: u32 = MAX_MSDU_BYTES - 8 - 40;
 
 /// Check the CLAP side of flow `i`: its file size, its sender among the `nodes` and its
 /// `clap` parameters.
@@ -71,12 +79,10 @@ pub(super) fn validate_clap(i: usize, f: &FlowSpec, nodes: &[NodeSpec]) -> Resul
         );
     }
     let Some(c) = &f.clap else { return Ok(()) };
-    // The segment plus 40 bytes of CLAP/IP headers must fit one MSDU (LLC/SNAP 8).
-    let max_mss = MAX_MSDU_BYTES - 8 - 40;
-    if c.mss_bytes == 0 || c.mss_bytes > max_mss {
+    if c.mss_bytes == 0 || c.mss_bytes > MAX_CLAP_MSS_BYTES {
         return err(
             &path("clap.mss_bytes"),
-            format!("{} is out of range; allowed: 1..={max_mss}", c.mss_bytes),
+            format!("{} is out of range; allowed: 1..={MAX_CLAP_MSS_BYTES}", c.mss_bytes),
         );
     }
     if !(c.feedback_interval_ms.is_finite() && c.feedback_interval_ms >= 0.001) {

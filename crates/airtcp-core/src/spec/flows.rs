@@ -11,7 +11,9 @@ use crate::mac::frame::MAX_MSDU_BYTES;
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum FlowKind {
+    /// A UDP source that always has a packet queued (no `rate_bps`).
     UdpSaturating,
+    /// UDP packets at a constant bit rate, `rate_bps`.
     UdpCbr,
     /// Packets at exponential gaps of mean payload x 8 / `rate_bps` (a Poisson process).
     UdpPoisson,
@@ -71,11 +73,19 @@ fn default_shape() -> f64 {
 #[derive(Clone, Copy, Debug, Deserialize, serde::Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct OnOffSpec {
+    /// The mean on period (ns-3 `OnTime`).
+    #[schemars(range(min = 1, max = MAX_PERIOD_NS))]
     pub on_mean_ns: u64,
+    /// The mean off period (ns-3 `OffTime`).
+    #[schemars(range(min = 1, max = MAX_PERIOD_NS))]
     pub off_mean_ns: u64,
+    /// Each period around its mean: "exponential" or "pareto" (heavy-tailed bursts).
     #[serde(default = "exponential")]
     pub distribution: PeriodDist,
+    /// The Pareto periods' shape (> 1: a finite mean; > 2: a finite variance); checked
+    /// whatever the distribution.
     #[serde(default = "default_shape")]
+    #[schemars(range(max = 100), extend("exclusiveMinimum" = 1))]
     pub pareto_shape: f64,
 }
 
@@ -108,23 +118,42 @@ fn default_ac() -> AcSpec {
 #[derive(Clone, Debug, Deserialize, serde::Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FlowSpec {
+    /// What the source is: UDP saturating, CBR, Poisson or on/off; a TCP bulk or file
+    /// transfer; a CLAP file transfer.
     pub kind: FlowKind,
+    /// The sender, a node index.
     pub src: u32,
+    /// The receiver, a node index other than `src`, reachable from it (and back, for TCP and
+    /// CLAP).
     pub dst: u32,
+    /// UDP payload per packet (TCP flows send `tcp.mss_bytes`, CLAP flows `clap.mss_bytes`);
+    /// at most the 2304-byte MSDU less LLC/SNAP, UDP and IPv4 headers.
+    #[schemars(range(min = 1, max = MAX_UDP_PAYLOAD_BYTES))]
     pub payload_bytes: u32,
+    /// The offered load: CBR's, a Poisson source's mean, an on/off source's while on; required
+    /// by udp_cbr, udp_poisson and udp_onoff, refused for the other kinds.
     #[serde(default)]
+    #[schemars(extend("exclusiveMinimum" = 0))]
     pub rate_bps: Option<f64>,
+    /// When the source starts (a TCP flow opens its connection).
     #[serde(default)]
     pub start_ns: u64,
+    /// When the source stops, > `start_ns`; unset: at the end of the run.
     #[serde(default)]
+    #[schemars(range(min = 1))]
     pub stop_ns: Option<u64>,
+    /// The EDCA access category, "bk", "be", "vi" or "vo" (Table 10-1; DCF ignores it).
     #[serde(default = "default_ac")]
     pub ac: AcSpec,
-    /// Bytes to transfer (tcp_file only).
+    /// Bytes to transfer: required by tcp_file and clap_file (at most 2^32 - 1 segments of
+    /// `clap.mss_bytes`), refused for the other kinds.
     #[serde(default)]
+    #[schemars(range(min = 1, max = MAX_FILE_BYTES))]
     pub file_bytes: Option<u64>,
-    /// Report goodput per interval of this length after the warm-up (iperf's -i).
+    /// Report goodput per interval of this length after the warm-up (iperf's -i); at most
+    /// 10^6 intervals over the measured time (`duration_ns - warmup_ns`).
     #[serde(default)]
+    #[schemars(range(min = 1))]
     pub report_interval_ns: Option<u64>,
     /// TCP parameters (tcp_bulk and tcp_file; defaults when absent).
     #[serde(default)]
@@ -136,7 +165,8 @@ pub struct FlowSpec {
     #[serde(default)]
     pub on_off: Option<OnOffSpec>,
     /// The flow starts at `start_ns` plus a uniform draw in [0, this) [ns], the same for a
-    /// seed (the flow's own stream: its ends' names and its rank among their flows).
+    /// seed (the flow's own stream: its ends' names and its rank among their flows); the sum
+    /// must stay below `stop_ns`.
     #[serde(default)]
     pub start_jitter_ns: u64,
 }

@@ -23,26 +23,33 @@ pub const METRICS: &[&str] = MeshMetric::NAMES;
 pub struct MeshSpec {
     /// Mesh beacon interval [TU] (`MESH_DEFAULT_BEACON_INTERVAL`: 1000).
     #[serde(default = "default_beacon_interval")]
+    #[schemars(range(min = 10, max = 65535))]
     pub beacon_interval_tu: u32,
     /// `linux-3.12`: Linux 3.12's integer metric with its 32-bit product (paper 000's kernel);
     /// `linux`: the same with the 64-bit product of current kernels.
     #[serde(default = "default_metric")]
     pub metric: MeshMetric,
-    /// `dot11MeshHWMPactivePathTimeout` [TU] (5000 ms: 4882).
+    /// `dot11MeshHWMPactivePathTimeout` [TU] (5000 ms: 4882): a path lives this long after its
+    /// last PREQ or PREP.
     #[serde(default = "default_path_timeout")]
+    #[schemars(range(min = 1, max = 655_350))]
     pub active_path_timeout_tu: u32,
-    /// `dot11MeshHWMPmaxPREQretries` (4).
+    /// `dot11MeshHWMPmaxPREQretries` (4): path discovery retries before the queued frames are
+    /// dropped.
     #[serde(default = "default_preq_retries")]
+    #[schemars(range(max = 30))]
     pub max_preq_retries: u8,
     /// Paper 000's proposed remedy at every mesh point (`xlayer::alm_retry`): the retry limit
     /// follows the diameter estimate of its path table, polled every `alm_retry_interval_ms`.
     #[serde(default)]
     pub alm_retry: bool,
+    /// How often the remedy reads the path table (a user-space daemon's poll).
     #[serde(default = "default_alm_interval")]
+    #[schemars(range(min = 1, max = 1e7))]
     pub alm_retry_interval_ms: f64,
     /// The remedy's map from path metric to travel time: microseconds per unit of metric for
-    /// each retry limit 0..=31 (a measured map, paper 000's future work); unset: Table III's
-    /// normal case (`TravelMap::table_iii_normal`).
+    /// each retry limit 0..=31 (32 numbers >= 0; a measured map, paper 000's future work);
+    /// unset: Table III's normal case (`TravelMap::table_iii_normal`).
     #[serde(default)]
     pub alm_travel_us_per_metric: Option<Vec<f64>>,
 }

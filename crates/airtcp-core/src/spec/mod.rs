@@ -14,6 +14,8 @@ mod flows;
 mod locate;
 mod mesh;
 mod net;
+#[cfg(test)]
+mod schema_tests;
 mod tcp;
 #[cfg(test)]
 mod tests;
@@ -24,22 +26,23 @@ pub use channel::{
     CaptureSpec, ChannelSpec, ErrorSpec, FadingSpec, MatrixSpec, PathLossSpec, PreambleDetectionSpec,
     RadioSpec,
 };
-pub use clap::ClapSpec;
+pub use clap::{ClapSpec, MAX_CLAP_MSS_BYTES};
 pub use flows::{
     AcSpec, FlowKind, FlowSpec, OnOffSpec, PeriodDist, MAX_FILE_BYTES, MAX_PERIOD_NS, MAX_REPORT_INTERVALS,
     MAX_UDP_PAYLOAD_BYTES, UDP_IP_HEADER_BYTES,
 };
 pub use mesh::{MeshMetric, MeshSpec, METRICS as MESH_METRICS};
 pub use net::{MobilitySpec, NodeSpec, Role, RouteSpec, TopologySpec, WaypointSpec, WiredLinkSpec};
-pub use tcp::{TcpSpec, MAX_INITIAL_CWND};
+pub use tcp::{TcpSpec, MAX_INITIAL_CWND, MAX_MSS_BYTES};
 pub use traces::TraceSpec;
 pub use wifi::{rate_kbps, Access, Aggregation, PreambleSpec, QdiscKind, WifiSpec, MAX_RETRY_LIMIT};
 
 use serde::Deserialize;
 
 /// The JSON Schema (2020-12) of a world spec, derived from these types: every field with its
-/// type, its default where it has one, the names a name family allows, and its doc comment as
-/// its description (`airtcp._core.world_spec_schema()`).
+/// type, its default where it has one, the names a name family allows, the bounds its check
+/// enforces where they are constant, and its doc comment as its description
+/// (`airtcp._core.world_spec_schema()`; `schema_tests` holds the bounds to the checks).
 pub fn schema() -> serde_json::Value {
     serde_json::to_value(schemars::schema_for!(WorldSpec)).expect("a schema serialises")
 }
@@ -83,12 +86,20 @@ fn num(v: f64) -> String {
 #[derive(Clone, Debug, Deserialize, serde::Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct WorldSpec {
+    /// Simulated time [ns], > 0.
+    #[schemars(range(min = 1))]
     pub duration_ns: u64,
+    /// Start of the measured period [ns], < `duration_ns`: report counters (the summary, the
+    /// `packets` trace) count from here on.
     #[serde(default)]
     pub warmup_ns: u64,
+    /// The standard, the rates and the MAC parameters every WiFi node shares.
     pub wifi: WifiSpec,
+    /// Who hears whom (ranges, an explicit matrix, or the radio model) and the error model.
     pub channel: ChannelSpec,
+    /// The nodes, at least one; every node index in the spec is a 0-based position here.
     pub nodes: Vec<NodeSpec>,
+    /// Point-to-point wired links between nodes.
     #[serde(default)]
     pub wired_links: Vec<WiredLinkSpec>,
     /// Explicit routes; every other route is computed by the core (`net::routing`).
@@ -97,8 +108,10 @@ pub struct WorldSpec {
     /// Radio links the routes must not use, as node index pairs (either direction).
     #[serde(default)]
     pub blocked_radio_links: Vec<[u32; 2]>,
+    /// The traffic sources.
     #[serde(default)]
     pub flows: Vec<FlowSpec>,
+    /// Which time series and records the run returns besides its summary.
     #[serde(default)]
     pub traces: TraceSpec,
     /// 802.11s for the nodes of role `mesh` (required with them, refused without).

@@ -21,9 +21,14 @@ crate::names::names! {
 #[derive(Clone, Debug, Deserialize, serde::Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NodeSpec {
+    /// The node's name, non-empty and unique (it keys the node's random streams).
     pub name: String,
+    /// Where the node stands, `[x, y, z]`, finite.
     pub position_m: [f64; 3],
+    /// Whether the node has a WiFi interface: false for a host, true for every other role.
     pub wifi: bool,
+    /// "ap", "sta" (talks to APs only), "adhoc", "host" (wired only) or "mesh" (needs the
+    /// `mesh` section).
     pub role: Role,
     /// This node's rate control of data frames (`mac::rate::NAMES`); unset: `wifi.rate_control`.
     #[serde(default)]
@@ -33,6 +38,7 @@ pub struct NodeSpec {
     pub mobility: Option<MobilitySpec>,
     /// This node's transmit power (radio model only); unset: `channel.radio.tx_power_dbm`.
     #[serde(default)]
+    #[schemars(range(min = -50, max = 60))]
     pub tx_power_dbm: Option<f64>,
 }
 
@@ -42,22 +48,39 @@ pub struct NodeSpec {
 pub enum MobilitySpec {
     /// From `position_m` at `start_ns` on, at `velocity_mps` (still before).
     ConstantVelocity {
+        /// The velocity `[vx, vy, vz]`, each finite and |v| <= 1e4 m/s (ns-3
+        /// `ConstantVelocityMobilityModel`).
         velocity_mps: [f64; 3],
+        /// When the node starts moving [ns].
         #[serde(default)]
         start_ns: u64,
     },
     /// Straight lines between timed points (times strictly increasing); at the first point
     /// before its time, at the last after it. `position_m` must be the first point.
-    Waypoints { points: Vec<WaypointSpec> },
+    Waypoints {
+        /// The timed points, at least one, times strictly increasing (ns-3
+        /// `WaypointMobilityModel`).
+        points: Vec<WaypointSpec>,
+    },
     /// Random waypoint in a rectangle at the height of `position_m`: speed uniform in
     /// [`speed_min_mps`, `speed_max_mps`], `pause_ns` before each leg; `steady_state` starts
     /// in the stationary distribution. The start is drawn, `position_m` ignored.
     RandomWaypoint {
+        /// The rectangle's lower corner `[x, y]` (ns-3 `RandomWaypointMobilityModel`).
         area_min_m: [f64; 2],
+        /// The rectangle's upper corner `[x, y]`, >= `area_min_m` in each coordinate.
         area_max_m: [f64; 2],
+        /// The slowest leg, <= `speed_max_mps` (>= 1e-6 with `steady_state`; 0 draws a warning:
+        /// the mean speed then decays, Yoon, Liu, Noble, INFOCOM 2003).
+        #[schemars(range(min = 0))]
         speed_min_mps: f64,
+        /// The fastest leg, >= `speed_min_mps`.
+        #[schemars(extend("exclusiveMinimum" = 0))]
         speed_max_mps: f64,
+        /// The pause at each waypoint before the next leg [ns].
         pause_ns: u64,
+        /// Start in the stationary distribution (ns-3 `SteadyStateRandomWaypointMobilityModel`;
+        /// needs `speed_min_mps` >= 1e-6 and an area of positive width and height).
         #[serde(default)]
         steady_state: bool,
     },
@@ -66,7 +89,9 @@ pub enum MobilitySpec {
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq, serde::Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct WaypointSpec {
+    /// When the node is at this point [ns].
     pub time_ns: u64,
+    /// The point `[x, y, z]`, finite.
     pub position_m: [f64; 3],
 }
 
@@ -111,25 +136,37 @@ impl NodeSpec {
 #[derive(Clone, Debug, Deserialize, serde::Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct WiredLinkSpec {
+    /// One end, a node index.
     pub a: u32,
+    /// The other end, a node index other than `a`.
     pub b: u32,
+    /// The link's rate, each way.
+    #[schemars(range(min = 1))]
     pub rate_bps: u64,
+    /// The one-way propagation delay.
     pub delay_ns: u64,
+    /// The DropTail queue at each end [packets].
     #[serde(default = "default_queue")]
+    #[schemars(range(min = 1, max = MAX_QUEUE_PACKETS))]
     pub queue_limit_packets: u32,
     /// Independent per-packet loss probability from a to b (netem `loss` on a's egress).
     #[serde(default)]
+    #[schemars(range(min = 0), extend("exclusiveMaximum" = 1))]
     pub loss: f64,
     /// The same from b to a.
     #[serde(default)]
+    #[schemars(range(min = 0), extend("exclusiveMaximum" = 1))]
     pub reverse_loss: f64,
 }
 
 #[derive(Clone, Debug, Deserialize, serde::Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RouteSpec {
+    /// The forwarding node, a node index.
     pub node: u32,
+    /// The destination, a node index: at `node`, packets for `dst` go to `next_hop`.
     pub dst: u32,
+    /// Where they go, a neighbour of `node` (a wired link, or each decodes the other).
     pub next_hop: u32,
 }
 

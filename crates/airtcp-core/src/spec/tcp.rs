@@ -18,27 +18,41 @@ pub struct TcpSpec {
     /// Loss recovery: "tahoe", "reno", "newreno" or "sack" (RFC 2018 option, RFC 6675 recovery).
     pub recovery: Recovery,
     /// Maximum segment size: payload bytes per segment.
+    #[schemars(range(min = 1, max = MAX_MSS_BYTES))]
     pub mss_bytes: u32,
+    /// Lower bound of the retransmission timeout (Linux `TCP_RTO_MIN` 200 ms; RFC 6298 says 1 s).
+    #[schemars(range(min = 0))]
     pub min_rto_ms: f64,
+    /// Upper bound of the retransmission timeout, >= `min_rto_ms` and at least 1 ns once
+    /// rounded to whole ns (Linux 120 s).
     pub max_rto_ms: f64,
+    /// The retransmission timeout before the first RTT sample, at least 1 ns once rounded to
+    /// whole ns (RFC 6298: 1 s).
     pub initial_rto_ms: f64,
     /// Clock granularity G of the RTO (RFC 6298 (2.2)) [ms]; 0 = the nanosecond clock.
+    #[schemars(range(min = 0))]
     pub clock_granularity_ms: f64,
     /// RFC 7323 timestamps (12 option bytes per segment; RTT samples on every ACK).
     pub timestamps: bool,
     /// RFC 3042 limited transmit.
     pub limited_transmit: bool,
     /// Initial congestion window [segments] (RFC 6928, Linux: 10).
+    #[schemars(range(min = 1, max = MAX_INITIAL_CWND))]
     pub initial_cwnd: u32,
     /// The receiver acknowledges every `ack_every` segments (1 = every segment, 2 = delayed
     /// ACK, k + 1 = ACK skipping k).
+    #[schemars(range(min = 1))]
     pub ack_every: u32,
     /// Delayed-ACK timer [ms] (Linux TCP_DELACK_MIN 40 ms); 0 = no timer.
+    #[schemars(range(min = 0))]
     pub delack_timeout_ms: f64,
-    /// Receive buffer = largest advertised window [bytes] (Linux tcp_rmem[2] = 6 MiB).
+    /// Receive buffer = largest advertised window [bytes], >= `mss_bytes` (Linux tcp_rmem[2] =
+    /// 6 MiB).
+    #[schemars(range(min = 1))]
     pub rcv_buf_bytes: u32,
-    /// Send buffer: the most unacknowledged data the sender holds [bytes] (Linux tcp_wmem[2]
-    /// = 4 MiB).
+    /// Send buffer: the most unacknowledged data the sender holds [bytes], >= `mss_bytes`
+    /// (Linux tcp_wmem[2] = 4 MiB).
+    #[schemars(range(min = 1))]
     pub snd_buf_bytes: u32,
     /// CUBIC's HyStart (Linux module parameter `hystart`, default on); ignored by the others.
     pub hystart: bool,
@@ -86,6 +100,10 @@ impl Default for TcpSpec {
 /// as Linux does (cwnd times a 10-bit factor), far from any real initial window (10).
 pub const MAX_INITIAL_CWND: u32 = 1_000_000;
 
+/// Largest TCP segment [bytes]: the segment plus 52 bytes of TCP/IP headers and options (20
+/// IPv4, 20 TCP, 12 timestamps) must fit one MSDU with its 8 bytes of LLC/SNAP.
+pub const MAX_MSS_BYTES: u32 = MAX_MSDU_BYTES - 8 - 52;
+
 /// Check the TCP side of flow `i`: its file size and its `tcp` parameters.
 pub(super) fn validate_tcp(i: usize, f: &FlowSpec) -> Result<(), SpecError> {
     let path = |field: &str| format!("flows.{i}.{field}");
@@ -106,12 +124,10 @@ pub(super) fn validate_tcp(i: usize, f: &FlowSpec) -> Result<(), SpecError> {
     let Some(t) = &f.tcp else { return Ok(()) };
     // The names (cc, recovery, corruption, ack_counting, rto_estimator) were checked as they
     // were read: each is its model's enum (`crate::names`).
-    // The segment plus 52 bytes of TCP/IP headers and options must fit one MSDU.
-    let max_mss = MAX_MSDU_BYTES - 8 - 52;
-    if t.mss_bytes == 0 || t.mss_bytes > max_mss {
+    if t.mss_bytes == 0 || t.mss_bytes > MAX_MSS_BYTES {
         return err(
             &path("tcp.mss_bytes"),
-            format!("{} is out of range; allowed: 1..={max_mss}", t.mss_bytes),
+            format!("{} is out of range; allowed: 1..={MAX_MSS_BYTES}", t.mss_bytes),
         );
     }
     for (name, v) in [

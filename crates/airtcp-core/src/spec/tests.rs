@@ -2,7 +2,7 @@
 //! checks, every error naming the field path, the value and what is allowed.
 
 /// A valid spec: one station sending saturating UDP to its AP for 10 ms.
-fn good() -> serde_json::Value {
+pub(super) fn good() -> serde_json::Value {
     serde_json::json!({
         "duration_ns": 10_000_000u64,
         "wifi": {"standard": "80211a", "data_rate_mbps": 54.0, "basic_rate_mbps": 6.0},
@@ -223,7 +223,7 @@ fn graph_errors_show_the_value() {
 }
 
 /// The radio model's channel section at ns-3's defaults.
-fn radio() -> serde_json::Value {
+pub(super) fn radio() -> serde_json::Value {
     serde_json::json!({"radio": {
         "path_loss": {"kind": "log-distance", "exponent": 3.0, "reference_distance_m": 1.0, "reference_loss_db": 46.6777},
         "tx_power_dbm": 16.0206, "noise_figure_db": 7.0, "rx_sensitivity_dbm": -101.0,

@@ -5,6 +5,7 @@ use serde::Deserialize;
 #[derive(Clone, Copy, Debug, Default, Deserialize, serde::Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TraceSpec {
+    /// One row per MAC transmission attempt.
     #[serde(default)]
     pub mac_tx: bool,
     /// TCP sender state (cwnd, ssthresh, srtt, rto, bytes in flight, CA state) per change.
@@ -13,6 +14,7 @@ pub struct TraceSpec {
     /// TCP segment events: sent, retransmit, acked, dupack, timeout.
     #[serde(default)]
     pub tcp_segments: bool,
+    /// One row per delivered UDP packet (flow, sequence number, creation and delivery time).
     #[serde(default)]
     pub packets: bool,
     /// Every frame sent or decoded, with its header bytes, for pcap export (docs/pcap.md).

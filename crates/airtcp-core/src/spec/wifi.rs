@@ -44,9 +44,13 @@ crate::names::names! {
 #[derive(Clone, Debug, Deserialize, serde::Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct WifiSpec {
+    /// The PHY: "80211a" (OFDM, Clause 17), "80211b" (DSSS/HR-DSSS, Clauses 15/16), "80211g"
+    /// (ERP, Clause 18) or "80211n" (HT, Clause 19, with `ht`).
     pub standard: StandardName,
+    /// 802.11g b/g mixed mode (20 us slot, no protection); refused on the other standards.
     #[serde(default)]
     pub erp_mixed: bool,
+    /// The DSSS/HR-DSSS preamble, "long" or "short" (the DSSS/CCK rates only).
     #[serde(default = "default_preamble")]
     pub preamble: PreambleSpec,
     /// The data rate of 802.11a/b/g [Mbit/s]: every data frame's under `rate_control =
@@ -61,34 +65,56 @@ pub struct WifiSpec {
     /// another; a node at constant rate keeps `data_rate_mbps`. Unset: the ladder's lowest.
     #[serde(default)]
     pub initial_rate_mbps: Option<f64>,
+    /// The rate of control frames (ACK, RTS, CTS) [Mbit/s], a rate of the standard.
     pub basic_rate_mbps: f64,
     /// 802.11n's PHY: required with `standard = "80211n"`, refused otherwise.
     #[serde(default)]
     pub ht: Option<HtSpec>,
+    /// Channel access: "dcf" (DIFS, non-QoS Data; 10.3) or "edca" (AIFS[AC], QoS Data;
+    /// 10.22.2).
     #[serde(default = "default_access")]
     pub access: Access,
+    /// CWmin override [slots]; unset: the PHY's aCWmin (DCF) or each access category's
+    /// (EDCA, Table 9-155).
     #[serde(default)]
+    #[schemars(range(min = 1, max = 32767))]
     pub cw_min: Option<u32>,
+    /// CWmax override [slots], >= `cw_min`; unset: the PHY's aCWmax (DCF) or each access
+    /// category's (EDCA, Table 9-155).
     #[serde(default)]
+    #[schemars(range(min = 1, max = 32767))]
     pub cw_max: Option<u32>,
+    /// AIFSN override [slots]; unset: 2, DIFS (DCF, 10.3.2.3.5), or each access category's
+    /// AIFSN (EDCA, Table 9-155).
     #[serde(default)]
+    #[schemars(range(min = 1, max = 15))]
     pub aifsn: Option<u32>,
+    /// Retransmissions of frames up to `rts_threshold_bytes`, 0 = never retransmit
+    /// (dot11ShortRetryLimit 7 attempts, 10.3.4.4).
     #[serde(default = "default_short_retry")]
+    #[schemars(range(max = MAX_RETRY_LIMIT))]
     pub short_retry_limit: u32,
+    /// Retransmissions of frames longer than `rts_threshold_bytes` (dot11LongRetryLimit 4
+    /// attempts, 10.3.4.4).
     #[serde(default = "default_long_retry")]
+    #[schemars(range(max = MAX_RETRY_LIMIT))]
     pub long_retry_limit: u32,
+    /// MPDUs longer than this use RTS/CTS (dot11RTSThreshold; 65535: never, 0: always).
     #[serde(default = "default_rts_threshold")]
     pub rts_threshold_bytes: u32,
+    /// The MAC's DropTail interface queue per access category [packets].
     #[serde(default = "default_queue")]
+    #[schemars(range(min = 1, max = MAX_QUEUE_PACKETS))]
     pub queue_limit_packets: u32,
     /// Rate control of data frames, one of `mac::rate::NAMES` ("constant": every frame at
     /// `data_rate_mbps`).
     #[serde(default = "default_rate_control")]
     pub rate_control: RateName,
-    /// The data frame's MAC header without the FCS [bytes]; unset: 24 (DCF) or 26 (QoS
-    /// Data). 30 is the four-address header (9.3.2.1) that, with the FCS, gives the 34 bytes
-    /// of ns-2's 802.11 model and paper 004's Table I.
+    /// The data frame's MAC header without the FCS [bytes] (9.3.2.1): 24 or 30 (three or four
+    /// addresses) under dcf, 26, 32 or 38 (a mesh data frame's) under edca; unset: 24, 26, or 38
+    /// in a mesh. 30 with the FCS gives the 34 bytes of ns-2's 802.11 model and paper 004's Table I.
     #[serde(default)]
+    #[schemars(range(min = 24, max = 38))]
     pub data_header_bytes: Option<u32>,
     /// Receive policy of paper 004 (section II): a data frame whose FCS failed but whose MAC
     /// header held goes up the stack marked corrupt instead of being discarded.
@@ -99,12 +125,14 @@ pub struct WifiSpec {
     #[serde(default)]
     pub lnmac: bool,
     /// Every AP beacons each this many TUs (1024 us; dot11BeaconPeriod, 11.1.3.2); unset: no
-    /// beacons.
+    /// beacons. Refused in a mesh (its mesh points beacon at `mesh.beacon_interval_tu`).
     #[serde(default)]
+    #[schemars(range(min = 1, max = 65535))]
     pub beacon_interval_tu: Option<u32>,
     /// Paper 003's ARF-aware window at every station, with this observation slot T [ms];
     /// unset: off.
     #[serde(default)]
+    #[schemars(range(max = 1e6), extend("exclusiveMinimum" = 0))]
     pub arf_window_slot_ms: Option<f64>,
     /// Paper 002's remedy at every station: the Block-Ack retry limit of TCP frames from the
     /// averaged data rate (needs `ht.ampdu`).
@@ -130,14 +158,34 @@ pub struct WifiSpec {
 #[derive(Clone, Debug, Deserialize, serde::Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TxqSpec {
+    /// CoDel's target in every queue (mac80211 `ieee80211_txq_setup_flows`: 20 ms).
+    #[schemars(range(max = 1e6), extend("exclusiveMinimum" = 0))]
     pub target_ms: f64,
+    /// CoDel's interval in every queue (mac80211: 100 ms).
+    #[schemars(range(max = 1e6), extend("exclusiveMinimum" = 0))]
     pub interval_ms: f64,
+    /// FQ's deficit round-robin quantum (mac80211 `fq_init`: 300 bytes).
+    #[schemars(range(min = 1, max = 65535))]
     pub quantum_bytes: u32,
+    /// Each (station, access category) queue's packet limit (mac80211 `fq_init`: 8192).
+    #[schemars(range(min = 1, max = MAX_QUEUE_PACKETS))]
     pub limit_packets: u32,
+    /// Stations take turns by deficit round robin charged with their PPDUs' airtime
+    /// (`ieee80211_next_txq`); false: frame by frame.
     pub airtime_fairness: bool,
+    /// Airtime queue limits (`ieee80211_txq_airtime_check`): a station hands the driver frames
+    /// while its airtime there is below `aql_low_us`, or `aql_high_us` while the interface's
+    /// total is below `aql_threshold_us`.
     pub aql: bool,
+    /// AQL's per-station low limit (`AQL_TXQ_LIMIT_L`: 5000 us).
+    #[schemars(range(min = 1, max = 1_000_000))]
     pub aql_low_us: u32,
+    /// AQL's per-station high limit, >= `aql_low_us` (`AQL_TXQ_LIMIT_H`: 12000 us).
+    #[schemars(range(min = 1, max = 1_000_000))]
     pub aql_high_us: u32,
+    /// AQL's interface total below which the high limit applies (`IEEE80211_AQL_THRESHOLD`:
+    /// 24000 us).
+    #[schemars(range(min = 1, max = 1_000_000))]
     pub aql_threshold_us: u32,
 }
 
@@ -148,10 +196,16 @@ pub struct QdiscSpec {
     /// "pfifo" (tail drop) or "codel".
     pub kind: QdiscKind,
     /// Packets per access category (`txqueuelen`).
+    #[schemars(range(min = 1, max = MAX_QUEUE_PACKETS))]
     pub limit_packets: u32,
+    /// CoDel's target, the sojourn time it tolerates (RFC 8289; Linux 3.5's `sch_codel`).
     #[serde(default = "codel_target")]
+    #[schemars(range(max = 1e6), extend("exclusiveMinimum" = 0))]
     pub codel_target_ms: f64,
+    /// CoDel's interval, over which the sojourn time must stay above target before a drop
+    /// (RFC 8289).
     #[serde(default = "codel_interval")]
+    #[schemars(range(max = 1e6), extend("exclusiveMinimum" = 0))]
     pub codel_interval_ms: f64,
 }
 
@@ -166,18 +220,24 @@ fn codel_interval() -> f64 {
 #[derive(Clone, Debug, Deserialize, serde::Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct HtSpec {
-    /// 2.4 or 5 [GHz].
+    /// The frequency band, 2.4 or 5 [GHz].
+    #[schemars(range(min = 2.4, max = 5))]
     pub band_ghz: f64,
-    /// 20 or 40 [MHz].
+    /// The channel width, 20 or 40 [MHz]; 40 lets data frames use 40 MHz.
+    #[schemars(range(min = 20, max = 40))]
     pub channel_width_mhz: u32,
+    /// The 400 ns short guard interval for data frames.
     #[serde(default)]
     pub short_gi: bool,
-    /// 1 or 2.
+    /// Spatial streams, 1 or 2; 2 allows MCS 8-15.
     #[serde(default = "one")]
+    #[schemars(range(min = 1, max = 2))]
     pub streams: u8,
-    /// MCS 0-15 of every data frame under `rate_control = "constant"`; an adaptive rate
-    /// control starts from its own table (the ARF family, Minstrel and `agent` at the HT
-    /// ladder's lowest rung, Minstrel-HT and ath9k as Linux's do) whatever this says.
+    /// MCS 0-7 (0-15 with two streams) of every data frame under `rate_control = "constant"`;
+    /// an adaptive rate control starts from its own table (the ARF family, Minstrel and
+    /// `agent` at the HT ladder's lowest rung, Minstrel-HT and ath9k as Linux's do) whatever
+    /// this says.
+    #[schemars(range(max = 15))]
     pub mcs: u8,
     /// A-MPDU with HT-immediate Block Ack (an agreement per peer and TID, configured from the
     /// start); false: every data frame alone, acknowledged by an ACK.
@@ -189,6 +249,7 @@ pub struct HtSpec {
     pub aggregation: Aggregation,
     /// Transmissions of one A-MPDU while no BlockAck answers (ath9k's hardware tries: 20).
     #[serde(default = "twenty")]
+    #[schemars(range(min = 1))]
     pub ppdu_attempts: u8,
     /// Software retries of one MPDU under Block Ack (ath9k 3.2 `ATH_MAX_SW_RETRIES`: 10).
     #[serde(default = "ten")]
