@@ -46,7 +46,7 @@ from airtcp.config import Scenario
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench" / "ns3"))
 
-CASES: dict[str, str] = {"cbr": "udp-cbr", "saturating": "udp-saturating", "tcp": "tcp-bulk"}
+CASES: dict[str, str] = {"cbr": "udp_cbr", "saturating": "udp_saturating", "tcp": "tcp_bulk"}
 HOPS = 3
 PAYLOAD = 1472
 CBR_MBPS = 2.0
@@ -154,7 +154,7 @@ def ns3_kwargs(d: dict[str, Any]) -> dict[str, Any]:
         "queue_packets": wifi["queue_limit_packets"],
     }
     kind = d["flows"][0]["kind"]
-    if kind == "tcp-bulk":
+    if kind == "tcp_bulk":
         tcp = flow["tcp"]
         kw.update(
             traffic="tcp",
@@ -171,7 +171,7 @@ def ns3_kwargs(d: dict[str, Any]) -> dict[str, Any]:
         )
     else:
         kw.update(
-            traffic="cbr" if kind == "udp-cbr" else "saturating",
+            traffic="cbr" if kind == "udp_cbr" else "saturating",
             payload_bytes=flow["payload_bytes"],
             rate_mbps=d["flows"][0].get("rate_mbps", CBR_MBPS),
         )

@@ -63,7 +63,7 @@ def mesh_grid(side: int, duration_s: float) -> dict[str, Any]:
         "warmup_s": min(5.0, duration_s / 2),
         "channel": {"rx_range_m": 12.0, "cs_range_m": 12.0},
         "mesh": {},
-        "flows": [{"kind": "udp-cbr", "src": "m0_0", "dst": last, "rate_mbps": 1.0}],
+        "flows": [{"kind": "udp_cbr", "src": "m0_0", "dst": last, "rate_mbps": 1.0}],
     }
 
 

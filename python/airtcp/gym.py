@@ -242,7 +242,7 @@ def rate_scenario(episode_s: float, stations: int = 1) -> dict[str, Any]:
         "channel": {"model": "radio", "fading": "rayleigh"},
         "mac": {"rate_control": "agent"},
         "flows": [
-            {"kind": "udp-saturating", "src": "ap", "dst": f"sta{k + 1}", "payload_bytes": 1500}
+            {"kind": "udp_saturating", "src": "ap", "dst": f"sta{k + 1}", "payload_bytes": 1500}
             for k in range(stations)
         ],
     }
@@ -265,7 +265,7 @@ def congestion_scenario(episode_s: float) -> dict[str, Any]:
         "nodes": [{"name": "server", "role": "host"}],
         "links": [{"a": "ap", "b": "server", "rate_mbps": 100, "delay_ms": 20}],
         "tcp": {"cc": "agent"},
-        "flows": [{"kind": "tcp-bulk", "src": "server", "dst": "sta1"}],
+        "flows": [{"kind": "tcp_bulk", "src": "server", "dst": "sta1"}],
     }
 
 

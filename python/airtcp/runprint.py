@@ -162,7 +162,7 @@ _TCP_COLUMNS: tuple[tuple[str, str, str, float], ...] = (
 
 
 def _flow_kind(kind: str) -> str:
-    return {"udp_saturating": "sat", "udp_cbr": "cbr"}.get(kind, kind.replace("_", "-"))
+    return {"udp_saturating": "sat", "udp_cbr": "cbr"}.get(kind, kind)
 
 
 def _flow_label(flow: Mapping[str, object]) -> str:

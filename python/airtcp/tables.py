@@ -2,8 +2,8 @@
 and the world spec's schema (``airtcp_core::spec::schema``).
 
 Every table that both languages need (the PHY modes and each standard's modes, the congestion
-controls, loss recoveries and rate controls, the core's bounds) is defined once, in the core;
-this module is Python's only view of it.
+controls, loss recoveries and rate controls, the flow kinds, the core's bounds) is defined once,
+in the core; this module is Python's only view of it.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from typing import Any
 __all__ = [
     "PhyMode",
     "congestion_controls",
+    "flow_kinds",
     "limits",
     "phy_modes",
     "rate_controls",
@@ -100,6 +101,17 @@ def _schema() -> str:
     from airtcp import _core
 
     return _core.world_spec_schema()
+
+
+@cache
+def flow_kinds() -> tuple[str, ...]:
+    """The flow kinds the core accepts (``udp_saturating``, ``tcp_bulk``, ...), in the order
+    of its ``FlowKind``: the names of the schema's ``$defs.FlowKind`` (plain names are listed
+    in one ``enum``, documented ones each as a ``const``)."""
+    kind = json.loads(_schema())["$defs"]["FlowKind"]
+    return tuple(
+        name for alt in kind.get("oneOf", [kind]) for name in alt.get("enum", [alt.get("const")])
+    )
 
 
 def world_spec_schema() -> dict[str, Any]:

@@ -48,7 +48,7 @@ HIDDEN: dict[str, Any] = {
         {"name": "sta2", "role": "sta", "x_m": 100},
     ],
     "channel": {"matrix": {"rx": _matrix(3, [(0, 1), (0, 2)]), "cs": _matrix(3, [(0, 1), (0, 2)])}},
-    "flows": [{"kind": "udp-saturating", "src": "sta*", "dst": "ap"}],
+    "flows": [{"kind": "udp_saturating", "src": "sta*", "dst": "ap"}],
 }
 
 # name -> (scenario dict or example path, overrides). Short runs that still exercise what the
@@ -65,10 +65,10 @@ CASES: dict[str, tuple[str | dict[str, Any], dict[str, Any]]] = {
             "duration_s": 1.0,
             "mac": {"access": "edca"},
             "flows": [
-                {"kind": "udp-saturating", "src": "sta1", "dst": "ap", "ac": "be"},
-                {"kind": "udp-saturating", "src": "sta1", "dst": "ap", "ac": "vo"},
-                {"kind": "udp-saturating", "src": "sta2", "dst": "ap", "ac": "bk"},
-                {"kind": "udp-cbr", "src": "sta2", "dst": "ap", "ac": "vi", "rate_mbps": 2},
+                {"kind": "udp_saturating", "src": "sta1", "dst": "ap", "ac": "be"},
+                {"kind": "udp_saturating", "src": "sta1", "dst": "ap", "ac": "vo"},
+                {"kind": "udp_saturating", "src": "sta2", "dst": "ap", "ac": "bk"},
+                {"kind": "udp_cbr", "src": "sta2", "dst": "ap", "ac": "vi", "rate_mbps": 2},
             ],
         },
         {},

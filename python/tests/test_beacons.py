@@ -26,7 +26,7 @@ def bss(standard: str = "80211a", **over: Any) -> dict[str, Any]:
         # Every 8 ms from 1.3 ms: never at a TBTT, where both would start at once and collide.
         "flows": [
             {
-                "kind": "udp-cbr",
+                "kind": "udp_cbr",
                 "src": "sta1",
                 "dst": "ap",
                 "rate_mbps": 0.1,
@@ -67,7 +67,7 @@ def test_a_beacon_every_100_tu_at_the_lowest_rate() -> None:
 def test_beacons_go_before_data_and_every_station_hears_them() -> None:
     # A saturating AP: a beacon waits at most for the exchange on the air, then goes PIFS
     # after it (before the data's DIFS + backoff).
-    sat = {"kind": "udp-saturating", "src": "ap", "payload_bytes": 1500}
+    sat = {"kind": "udp_saturating", "src": "ap", "payload_bytes": 1500}
     cfg = bss(stations=2, flows=[{**sat, "dst": "sta1"}, {**sat, "dst": "sta2"}])
     t = airtcp.run(cfg, seed=2).traces["mac_tx"].to_pandas()
     b = t[t["kind"] == "beacon"]

@@ -1,4 +1,4 @@
-"""CLAP (docs/clap.md) through the Python API: paper 001's upload as a clap-file flow."""
+"""CLAP (docs/clap.md) through the Python API: paper 001's upload as a clap_file flow."""
 
 from __future__ import annotations
 

@@ -82,9 +82,25 @@ def test_malformed_toml(write_toml, tmp_path):
         (GOOD, ["cc=cubic"], 'cc: only used by TCP flows, and the scenario has none (got "cubic"'),
         (GOOD, ["traffic=tcp", "tcp.mss_bytes=9000"], "tcp.mss_bytes: must be <= 2244 (got 9000;"),
         (
-            '[[flows]]\nkind = "tcp-file"\nsrc = "sta1"\ndst = "ap"\n',
+            '[[flows]]\nkind = "tcp_file"\nsrc = "sta1"\ndst = "ap"\n',
             [],
-            'flows.0.file_bytes: required for kind = "tcp-file"',
+            'flows.0.file_bytes: required for kind = "tcp_file"',
+        ),
+        # A file (or a --set) that spells a flow kind as scenarios did before they took the
+        # world spec's names is told the name to write.
+        (
+            '[[flows]]\nkind = "tcp-bulk"\nsrc = "sta1"\ndst = "ap"\n',
+            [],
+            "flows.0.kind: not an allowed value: flow kinds are spelled with underscores, as in "
+            'the world spec and the summary; did you mean "tcp_bulk"? (got "tcp-bulk"; allowed: '
+            '"udp_saturating", "udp_cbr", "udp_poisson", "udp_onoff", "tcp_bulk", "tcp_file" or '
+            '"clap_file")',
+        ),
+        (
+            GOOD,
+            ['flows=[{kind = "udp-cbr", src = "sta1", dst = "ap", rate_mbps = 1.0}]'],
+            "flows.0.kind: not an allowed value: flow kinds are spelled with underscores, as in "
+            'the world spec and the summary; did you mean "udp_cbr"? (got "udp-cbr";',
         ),
     ],
 )
@@ -321,20 +337,20 @@ cc = "cubic"
 delayed_ack = false
 
 [[flows]]
-kind = "tcp-bulk"
+kind = "tcp_bulk"
 src = "sta1"
 dst = "ap"
 recovery = "tahoe"
 
 [[flows]]
-kind = "tcp-file"
+kind = "tcp_file"
 src = "sta2"
 dst = "ap"
 file_bytes = 100000
 cc = "vegas"
 
 [[flows]]
-kind = "udp-cbr"
+kind = "udp_cbr"
 src = "sta2"
 dst = "ap"
 rate_mbps = 1.0
@@ -347,7 +363,7 @@ def test_run_tcp_table_with_stand_in_core(write_toml, tmp_path, with_fake_core):
     result = invoke("run", str(write_toml(TCP)), "--out", str(out))
     assert result.exit_code == 0, result.output
     flows_table, tcp_table = result.stdout.split("TCP flows")
-    assert "tcp-bulk" in flows_table and "tcp-file" in flows_table and "cbr" in flows_table
+    assert "tcp_bulk" in flows_table and "tcp_file" in flows_table and "cbr" in flows_table
     rows = [line for line in tcp_table.splitlines() if "->" in line]
     assert len(rows) == 2  # the UDP flow is not in the TCP table
     cells = [[c.strip() for c in row.strip("│ ").split("│")] for row in rows]
@@ -525,6 +541,6 @@ def test_flow_table_shows_file_throughput_and_no_delay_for_tcp(
     cells = [[c.strip() for c in row.strip("│ ").split("│")] for row in rows]
     # flow, kind, goodput Mbit/s, delivered, mean delay ms, loss, file Mbit/s, done s: TCP flows
     # measure no delay ("-", not the core's 0); only the file transfer has the last two.
-    assert cells[0] == ["0: sta1 -> ap", "tcp-bulk", "1.000", "9", "-", "10.00%", "-", "-"]
-    assert cells[1] == ["1: sta2 -> ap", "tcp-file", "1.000", "9", "-", "10.00%", "1.851", "0.432"]
+    assert cells[0] == ["0: sta1 -> ap", "tcp_bulk", "1.000", "9", "-", "10.00%", "-", "-"]
+    assert cells[1] == ["1: sta2 -> ap", "tcp_file", "1.000", "9", "-", "10.00%", "1.851", "0.432"]
     assert cells[2] == ["2: sta2 -> ap", "cbr", "1.000", "9", "2.000", "10.00%", "-", "-"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from typing import get_args
 
 import pytest
 
@@ -11,13 +12,17 @@ from airtcp.config import (
     CC_NAMES,
     MAX_MSS_BYTES,
     MAX_PAYLOAD_BYTES,
+    FlowKind,
     Scenario,
     ScenarioError,
     apply_overrides,
     load,
     load_toml,
 )
+from airtcp.config.limits import _FILE_KINDS, _TCP_KINDS
+from airtcp.config.models import _PACED_KINDS
 from airtcp.config.routes import connectivity
+from airtcp.tables import flow_kinds
 
 
 def spec_of(**data):
@@ -185,8 +190,8 @@ def test_custom_topology_and_glob_flows():
             {"name": "other", "x_m": 8.0, "role": "sta"},
         ],
         "flows": [
-            {"kind": "udp-cbr", "src": "sta-*", "dst": "ap1", "rate_mbps": 2.5, "ac": "vi"},
-            {"kind": "udp-saturating", "src": "other", "dst": "sta-a", "payload_bytes": 100},
+            {"kind": "udp_cbr", "src": "sta-*", "dst": "ap1", "rate_mbps": 2.5, "ac": "vi"},
+            {"kind": "udp_saturating", "src": "other", "dst": "sta-a", "payload_bytes": 100},
         ],
     }
     spec = spec_of(**data)
@@ -203,7 +208,7 @@ def test_custom_topology_and_glob_flows():
 
 
 def test_glob_skips_the_destination():
-    spec = spec_of(stations=3, flows=[{"kind": "udp-saturating", "src": "*", "dst": "sta2"}])
+    spec = spec_of(stations=3, flows=[{"kind": "udp_saturating", "src": "*", "dst": "sta2"}])
     assert [f["src"] for f in spec["flows"]] == [0, 1, 3]
 
 
@@ -212,7 +217,7 @@ def test_wired_server_behind_the_ap():
         stations=2,
         nodes=[{"name": "server", "x_m": 0.0, "role": "host"}],
         links=[{"a": "server", "b": "ap", "rate_mbps": 100, "delay_ms": 2.5}],
-        flows=[{"kind": "udp-saturating", "src": "server", "dst": "sta2"}],
+        flows=[{"kind": "udp_saturating", "src": "server", "dst": "sta2"}],
     )
     assert spec["nodes"][3] == {
         "name": "server",
@@ -246,7 +251,7 @@ def test_explicit_routes_win():
             {"name": "c", "x_m": 20, "role": "adhoc"},
         ],
         "routes": [{"node": "a", "dst": "c", "next_hop": "b"}],
-        "flows": [{"kind": "udp-saturating", "src": "a", "dst": "c"}],
+        "flows": [{"kind": "udp_saturating", "src": "a", "dst": "c"}],
     }
     spec = spec_of(**data)
     # without the explicit route a reaches c directly (in range, no route needed)
@@ -260,7 +265,7 @@ def test_matrix_overrides_ranges():
         "topology": "custom",
         "nodes": [{"name": n, "role": "adhoc"} for n in "abc"],
         "channel": {"matrix": {"rx": rx, "cs": [[0, 1, 1], [1, 0, 1], [1, 1, 0]]}},
-        "flows": [{"kind": "udp-saturating", "src": "a", "dst": "c"}],
+        "flows": [{"kind": "udp_saturating", "src": "a", "dst": "c"}],
     }
     spec = spec_of(**data)
     assert spec["channel"]["matrix"]["rx"] == rx
@@ -275,7 +280,7 @@ def test_time_and_rate_conversions():
         links=[{"a": "ap", "b": "h", "rate_mbps": 0.5, "delay_ms": 0.001}],
         flows=[
             {
-                "kind": "udp-cbr",
+                "kind": "udp_cbr",
                 "src": "sta1",
                 "dst": "h",
                 "rate_mbps": 1.25,
@@ -419,7 +424,7 @@ TCP_DEFAULTS = {
 
 
 def tcp_flow(**kw):
-    return {"kind": "tcp-bulk", "src": "sta1", "dst": "ap", **kw}
+    return {"kind": "tcp_bulk", "src": "sta1", "dst": "ap", **kw}
 
 
 def test_tcp_flow_expansion_with_defaults():
@@ -427,7 +432,7 @@ def test_tcp_flow_expansion_with_defaults():
         stations=2,
         flows=[
             tcp_flow(start_s=1.0, stop_s=5.0, ac="vi"),
-            {"kind": "tcp-file", "src": "sta2", "dst": "ap", "file_bytes": 1_000_000},
+            {"kind": "tcp_file", "src": "sta2", "dst": "ap", "file_bytes": 1_000_000},
         ],
     )
     bulk, file = spec["flows"]
@@ -549,7 +554,7 @@ def test_traffic_tcp_default_flows():
     assert [(f["kind"], f["src"], f["dst"]) for f in chain["flows"]] == [("tcp_bulk", 0, 4)]
     assert spec_of(traffic="udp")["flows"][0]["kind"] == "udp_saturating"
     # explicit [[flows]] win over traffic
-    spec = spec_of(traffic="tcp", flows=[{"kind": "udp-saturating", "src": "sta1", "dst": "ap"}])
+    spec = spec_of(traffic="tcp", flows=[{"kind": "udp_saturating", "src": "sta1", "dst": "ap"}])
     assert spec["flows"][0]["kind"] == "udp_saturating"
 
 
@@ -613,8 +618,8 @@ def test_override_string_field_keeps_numeric_text():
 
 
 def test_override_into_list_entries():
-    data = {"flows": [{"kind": "udp-saturating", "src": "sta1", "dst": "ap"}]}
-    out = apply_overrides(data, ["flows.0.kind=udp-cbr", "flows.0.rate_mbps=2"])
+    data = {"flows": [{"kind": "udp_saturating", "src": "sta1", "dst": "ap"}]}
+    out = apply_overrides(data, ["flows.0.kind=udp_cbr", "flows.0.rate_mbps=2"])
     assert Scenario.from_dict(out).to_world_spec()["flows"][0]["rate_bps"] == 2_000_000
 
 
@@ -693,6 +698,44 @@ def test_unknown_standard():
     )
 
 
+@pytest.mark.parametrize("kind", flow_kinds())
+def test_a_flow_kind_is_spelled_as_the_world_spec_spells_it(kind):
+    # One spelling end to end: the scenario's name is the world spec's (and the summary's).
+    extra = {
+        "udp_cbr": {"rate_mbps": 1.0},
+        "udp_poisson": {"rate_mbps": 1.0},
+        "udp_onoff": {"rate_mbps": 1.0, "on_ms": 10.0, "off_ms": 10.0},
+        "tcp_file": {"file_bytes": 1000},
+        "clap_file": {"file_bytes": 1000},
+    }.get(kind, {})
+    [flow] = spec_of(flows=[{"kind": kind, "src": "sta1", "dst": "ap", **extra}])["flows"]
+    assert flow["kind"] == kind
+    # The hyphenated spelling of earlier versions: refused, with the name to write.
+    old = kind.replace("_", "-")
+    assert one_problem({"flows": [{"kind": old, "src": "sta1", "dst": "ap", **extra}]}) == (
+        "flows.0.kind: not an allowed value: flow kinds are spelled with underscores, as in the "
+        f'world spec and the summary; did you mean "{kind}"? (got "{old}"; allowed: '
+        '"udp_saturating", "udp_cbr", "udp_poisson", "udp_onoff", "tcp_bulk", "tcp_file" or '
+        '"clap_file")'
+    )
+
+
+def test_the_flow_kinds_are_the_cores():
+    # Read from the world spec's schema ($defs.FlowKind), in the core's order; the model's
+    # groups of kinds name only those.
+    assert get_args(FlowKind) == flow_kinds()
+    assert {*_TCP_KINDS, *_FILE_KINDS, *_PACED_KINDS} <= set(flow_kinds())
+    assert flow_kinds() == (
+        "udp_saturating",
+        "udp_cbr",
+        "udp_poisson",
+        "udp_onoff",
+        "tcp_bulk",
+        "tcp_file",
+        "clap_file",
+    )
+
+
 def test_rate_the_standard_does_not_have():
     msg = one_problem({"standard": "80211b", "data_rate_mbps": 54})
     assert msg == "data_rate_mbps: not a rate of 80211b (got 54; allowed: 1, 2, 5.5, 11 (Mbit/s))"
@@ -760,26 +803,26 @@ def test_unknown_recovery():
 
 
 def test_tcp_file_without_file_bytes():
-    msg = one_problem({"flows": [tcp_flow(kind="tcp-file")]})
+    msg = one_problem({"flows": [tcp_flow(kind="tcp_file")]})
     assert msg == (
-        'flows.0.file_bytes: required for kind = "tcp-file" (allowed: integer >= 1 bytes)'
+        'flows.0.file_bytes: required for kind = "tcp_file" (allowed: integer >= 1 bytes)'
     )
-    msg = one_problem({"flows": [tcp_flow(kind="tcp-file", file_bytes=0)]})
+    msg = one_problem({"flows": [tcp_flow(kind="tcp_file", file_bytes=0)]})
     assert msg.startswith("flows.0.file_bytes: must be >= 1 (got 0; allowed: integer 1..10^12")
 
 
 def test_file_bytes_on_a_udp_flow():
     msg = one_problem(
-        {"flows": [{"kind": "udp-saturating", "src": "sta1", "dst": "ap", "file_bytes": 1000}]}
+        {"flows": [{"kind": "udp_saturating", "src": "sta1", "dst": "ap", "file_bytes": 1000}]}
     )
-    assert msg.startswith('flows.0.file_bytes: not allowed for kind = "udp-saturating"')
-    assert 'got 1000; allowed: unset, or kind = "tcp-file"' in msg
+    assert msg.startswith('flows.0.file_bytes: not allowed for kind = "udp_saturating"')
+    assert 'got 1000; allowed: unset, or kind = "tcp_file"' in msg
 
 
 def test_rate_on_a_tcp_flow():
     msg = one_problem({"flows": [tcp_flow(rate_mbps=2.0)]})
-    assert msg.startswith('flows.0.rate_mbps: not allowed for kind = "tcp-bulk"')
-    assert 'got 2; allowed: unset, or kind = "udp-cbr"' in msg
+    assert msg.startswith('flows.0.rate_mbps: not allowed for kind = "tcp_bulk"')
+    assert 'got 2; allowed: unset, or kind = "udp_cbr"' in msg
 
 
 def test_negative_min_rto():
@@ -829,14 +872,14 @@ def test_mss_too_large():
         (
             {
                 "flows": [
-                    {"kind": "udp-cbr", "src": "sta1", "dst": "ap", "rate_mbps": 1, "cc": "reno"}
+                    {"kind": "udp_cbr", "src": "sta1", "dst": "ap", "rate_mbps": 1, "cc": "reno"}
                 ]
             },
             "flows.0.cc",
-            'only used by TCP flows, not kind = "udp-cbr"',
+            'only used by TCP flows, not kind = "udp_cbr"',
         ),
         (
-            {"flows": [tcp_flow(kind="tcp-file", file_bytes=10, stop_s=2.0)]},
+            {"flows": [tcp_flow(kind="tcp_file", file_bytes=10, stop_s=2.0)]},
             "flows.0.stop_s",
             "ends when the file is delivered",
         ),
@@ -861,10 +904,10 @@ def test_tcp_needs_a_way_back_for_its_acks():
             }
         },
         "routes": [{"node": "b", "dst": "a", "next_hop": "c"}],
-        "flows": [{"kind": "udp-saturating", "src": "a", "dst": "c"}],
+        "flows": [{"kind": "udp_saturating", "src": "a", "dst": "c"}],
     }
     spec_of(**data)  # UDP needs no way back
-    data["flows"][0]["kind"] = "tcp-bulk"
+    data["flows"][0]["kind"] = "tcp_bulk"
     msg = one_problem(data)
     assert msg.startswith("flows.0.dst: TCP flow a -> c: its ACKs cannot get back from c to a")
 
@@ -892,27 +935,27 @@ def test_scenario_constructor_raises_scenario_error():
         ({"topology": "bss", "hops": 4}, "hops", 'only used by topology = "chain"'),
         ({"spacing_m": 300.0}, "spacing_m", "out of range"),
         (
-            {"flows": [{"kind": "udp-cbr", "src": "sta1", "dst": "ap"}]},
+            {"flows": [{"kind": "udp_cbr", "src": "sta1", "dst": "ap"}]},
             "flows.0.rate_mbps",
             "required",
         ),
         (
-            {"flows": [{"kind": "udp-saturating", "src": "sta1", "dst": "ap", "rate_mbps": 1.0}]},
+            {"flows": [{"kind": "udp_saturating", "src": "sta1", "dst": "ap", "rate_mbps": 1.0}]},
             "flows.0.rate_mbps",
             "not allowed",
         ),
         (
-            {"flows": [{"kind": "udp-saturating", "src": "sta1", "dst": "sta1"}]},
+            {"flows": [{"kind": "udp_saturating", "src": "sta1", "dst": "sta1"}]},
             "flows.0.dst",
             "same node",
         ),
         (
-            {"flows": [{"kind": "udp-saturating", "src": "sta1", "dst": "apx"}]},
+            {"flows": [{"kind": "udp_saturating", "src": "sta1", "dst": "apx"}]},
             "flows.0.dst",
             'unknown node; did you mean "ap"',
         ),
         (
-            {"flows": [{"kind": "udp-saturating", "src": "x*", "dst": "ap"}]},
+            {"flows": [{"kind": "udp_saturating", "src": "x*", "dst": "ap"}]},
             "flows.0.src",
             "matches no node",
         ),
@@ -926,7 +969,7 @@ def test_scenario_constructor_raises_scenario_error():
             {
                 "flows": [
                     {
-                        "kind": "udp-saturating",
+                        "kind": "udp_saturating",
                         "src": "sta1",
                         "dst": "ap",
                         "start_s": 2.0,
@@ -979,7 +1022,7 @@ def test_custom_topology_needs_nodes_and_flows():
 
 def test_unknown_node_lists_known_names():
     msg = one_problem(
-        {"stations": 2, "flows": [{"kind": "udp-saturating", "src": "sta3", "dst": "ap"}]}
+        {"stations": 2, "flows": [{"kind": "udp_saturating", "src": "sta3", "dst": "ap"}]}
     )
     assert msg.startswith("flows.0.src: unknown node")
     assert 'allowed: one of "ap", "sta1", "sta2"' in msg
@@ -988,7 +1031,7 @@ def test_unknown_node_lists_known_names():
 def test_unreachable_destination():
     data = {
         "nodes": [{"name": "far", "x_m": 1000.0, "role": "sta"}],
-        "flows": [{"kind": "udp-saturating", "src": "far", "dst": "ap"}],
+        "flows": [{"kind": "udp_saturating", "src": "far", "dst": "ap"}],
     }
     msg = one_problem(data)
     assert msg.startswith("flows.0.dst: ap is unreachable from far")
@@ -998,7 +1041,7 @@ def test_unreachable_destination():
 def test_host_without_link_is_unreachable():
     data = {
         "nodes": [{"name": "server", "role": "host"}],
-        "flows": [{"kind": "udp-saturating", "src": "sta1", "dst": "server"}],
+        "flows": [{"kind": "udp_saturating", "src": "sta1", "dst": "server"}],
     }
     msg = one_problem(data)
     assert msg.startswith("flows.0.dst: server is unreachable from sta1")
@@ -1061,8 +1104,8 @@ def test_report_interval_reaches_every_flow_and_can_be_overridden():
             "stations": 2,
             "report_interval_s": 5,
             "flows": [
-                {"kind": "udp-saturating", "src": "sta1", "dst": "ap"},
-                {"kind": "udp-saturating", "src": "sta2", "dst": "ap", "report_interval_s": 0.5},
+                {"kind": "udp_saturating", "src": "sta1", "dst": "ap"},
+                {"kind": "udp_saturating", "src": "sta2", "dst": "ap", "report_interval_s": 0.5},
             ],
         }
     )
@@ -1084,7 +1127,7 @@ def clap_scenario(**kw):
 
 
 def clap_flow(**kw):
-    return {"kind": "clap-file", "src": "sta1", "dst": "server", "file_bytes": 1_000_000, **kw}
+    return {"kind": "clap_file", "src": "sta1", "dst": "server", "file_bytes": 1_000_000, **kw}
 
 
 def test_clap_flow_expansion_with_defaults_and_the_clap_table():
@@ -1108,7 +1151,7 @@ def test_clap_flow_expansion_with_defaults_and_the_clap_table():
 def test_clap_file_without_file_bytes():
     msg = one_problem(clap_scenario(flows=[clap_flow(file_bytes=None)]))
     assert msg == (
-        'flows.0.file_bytes: required for kind = "clap-file" (allowed: integer >= 1 bytes)'
+        'flows.0.file_bytes: required for kind = "clap_file" (allowed: integer >= 1 bytes)'
     )
 
 
@@ -1139,7 +1182,7 @@ def test_clap_table_errors_name_field_value_and_range(clap, field, allowed):
 def test_clap_flows_take_no_payload_or_rate():
     found = problems(clap_scenario(flows=[clap_flow(payload_bytes=500, rate_mbps=1.0)]))
     assert any(
-        p.startswith('flows.0.payload_bytes: not allowed for kind = "clap-file"') for p in found
+        p.startswith('flows.0.payload_bytes: not allowed for kind = "clap_file"') for p in found
     )
     assert any("CLAP's rate comes from its sender's MAC" in p for p in found), found
 
@@ -1174,7 +1217,7 @@ def test_the_binary_connectivity_reads_as_the_json_one():
 
 _BSS = {"stations": 2, "duration_s": 1.0}
 _RADIO = {"channel": {"model": "radio"}}
-_UDP = {"kind": "udp-saturating", "src": "sta1", "dst": "ap"}
+_UDP = {"kind": "udp_saturating", "src": "sta1", "dst": "ap"}
 
 
 def _node(**kw):
@@ -1194,9 +1237,9 @@ _CORE_REFUSALS = [
     ({**_BSS, "standard": "80211g", "nodes": [_node(rate_control="minstrel-ht")]},
      "nodes.0.rate_control", "runs on 802.11n's HT modes only, not on 80211g",
      {**_BSS, "standard": "80211n", "nodes": [_node(rate_control="minstrel-ht")]}),
-    ({**_BSS, "flows": [{"kind": "udp-cbr", "src": "sta1", "dst": "ap", "rate_mbps": 1e-12}]},
+    ({**_BSS, "flows": [{"kind": "udp_cbr", "src": "sta1", "dst": "ap", "rate_mbps": 1e-12}]},
      "flows.0.rate_mbps", "rounds to 0 in the core's units",
-     {**_BSS, "flows": [{"kind": "udp-cbr", "src": "sta1", "dst": "ap", "rate_mbps": 1e-6}]}),
+     {**_BSS, "flows": [{"kind": "udp_cbr", "src": "sta1", "dst": "ap", "rate_mbps": 1e-6}]}),
     ({**_BSS, "flows": [{**_UDP, "start_s": 0.5, "stop_s": 0.5000000001}]},
      "flows.0.stop_s", "must be > start_s = 0.5 by at least 1 ns",
      {**_BSS, "flows": [{**_UDP, "start_s": 0.5, "stop_s": 0.500000001}]}),
@@ -1275,14 +1318,14 @@ def test_a_template_refuses_the_files_topology_and_names_its_knobs():
 
 
 def test_a_templates_traffic_is_replaced_by_the_files_flows():
-    udp = [{"kind": "udp-saturating", "src": "n0", "dst": "n3"}]
+    udp = [{"kind": "udp_saturating", "src": "n0", "dst": "n3"}]
     spec = Scenario.from_dict({"template": "paper-000", "flows": udp}).to_world_spec()
     assert [(f["kind"], f["src"], f["dst"]) for f in spec["flows"]] == [("udp_saturating", 0, 3)]
     # The template's cc shortcut was for its TCP flow: it goes with it, unless the file sets it
     # or a flow of the file's is TCP.
     line = one_problem({"template": "paper-000", "cc": "reno", "flows": udp})
     assert line.startswith("cc: only used by TCP flows") and "[set by template" not in line
-    tcp = [{"kind": "tcp-bulk", "src": "n0", "dst": "n3"}]
+    tcp = [{"kind": "tcp_bulk", "src": "n0", "dst": "n3"}]
     spec = Scenario.from_dict({"template": "paper-000", "cc": "veno", "flows": tcp}).to_world_spec()
     assert spec["flows"][0]["tcp"]["cc"] == "veno"
 

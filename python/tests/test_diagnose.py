@@ -54,7 +54,7 @@ def example_command(needle: str) -> list[str]:
 def test_the_examples_tcp_file_command_warns_that_it_ends_inside_the_warmup(monkeypatch):
     # examples/wired-server-tcp.toml's own command: a 1 MB file done in well under the 2 s
     # warm-up, so goodput counts 0 Mbit/s. The warning says so, with the file's own rate.
-    args = example_command("tcp-file")
+    args = example_command("tcp_file")
     monkeypatch.chdir(REPO)
     result = runner.invoke(app, [*args, "--json"])
     assert result.exit_code == 0, result.output
@@ -108,7 +108,7 @@ def test_stations_without_traffic_are_named_and_relays_are_not():
         {
             "stations": 3,
             "duration_s": 0.3,
-            "flows": [{"kind": "udp-cbr", "src": "sta1", "dst": "ap", "rate_mbps": 1}],
+            "flows": [{"kind": "udp_cbr", "src": "sta1", "dst": "ap", "rate_mbps": 1}],
         }
     ).summary
     assert summary["warnings"] == [
@@ -131,7 +131,7 @@ def test_stations_without_traffic_are_named_and_relays_are_not():
             {"name": "b", "role": "adhoc", "x_m": 200},
             {"name": "c", "role": "adhoc", "y_m": 120},
         ],
-        "flows": [{"kind": "udp-cbr", "src": "a", "dst": "b", "rate_mbps": 1}],
+        "flows": [{"kind": "udp_cbr", "src": "a", "dst": "b", "rate_mbps": 1}],
     }
     [w] = airtcp.run(custom).summary["warnings"]
     assert (w["code"], w["path"]) == ("idle-station", "nodes.3")
@@ -140,8 +140,8 @@ def test_stations_without_traffic_are_named_and_relays_are_not():
 
 def test_a_flow_that_stops_inside_the_warmup_is_not_measured_and_says_so():
     flows = [
-        {"kind": "udp-cbr", "src": "sta1", "dst": "ap", "rate_mbps": 1, "stop_s": 0.5},
-        {"kind": "udp-cbr", "src": "sta1", "dst": "ap", "rate_mbps": 1},
+        {"kind": "udp_cbr", "src": "sta1", "dst": "ap", "rate_mbps": 1, "stop_s": 0.5},
+        {"kind": "udp_cbr", "src": "sta1", "dst": "ap", "rate_mbps": 1},
     ]
     summary = airtcp.run({"warmup_s": 1.0, "duration_s": 1.5, "flows": flows}).summary
     assert summary["flows"][0]["goodput_bps"] == 0.0

@@ -477,7 +477,7 @@ PLAUSIBLE: dict[str, list[Any]] = {
     "recovery": ["tahoe", "reno", "newreno", "sack"],
     "access": ["dcf", "edca"],
     "role": ["ap", "sta", "adhoc", "host"],
-    "kind": ["udp-saturating", "udp-cbr", "tcp-bulk", "tcp-file", "clap-file", "none", "fer"],
+    "kind": ["udp_saturating", "udp_cbr", "tcp_bulk", "tcp_file", "clap_file", "none", "fer"],
     "ac": ["be", "bk", "vi", "vo"],
     "src": ["sta1", "sta2", "ap", "n0", "n1", "server", "sta*", "*", "n[0-3]"],
     "dst": ["ap", "sta1", "n1", "n5", "server"],
@@ -681,7 +681,7 @@ TEMPLATES = {
     "nodes": {"name": "extra", "role": "sta", "x_m": 5.0},
     "links": {"a": "ap", "b": "server", "rate_mbps": 10, "delay_ms": 1},
     "routes": {"node": "sta1", "dst": "ap", "next_hop": "ap"},
-    "flows": {"kind": "udp-cbr", "src": "sta1", "dst": "ap", "rate_mbps": 1.0},
+    "flows": {"kind": "udp_cbr", "src": "sta1", "dst": "ap", "rate_mbps": 1.0},
 }
 KNOWN_PATHS: list[tuple[str | int, ...]] = (
     [(f,) for f in TOP_FIELDS]

@@ -57,7 +57,7 @@ def test_the_flow_waits_for_peering_then_for_its_path() -> None:
 @needs_tshark
 def test_tshark_decodes_beacons_peering_preq_and_prep(tmp_path: Path) -> None:
     cfg = mesh_chain(duration_s=1.5, warmup_s=0.0, traffic="udp", cc=None)
-    cfg.update(flows=[{"kind": "udp-cbr", "src": "n0", "dst": "n3", "rate_mbps": 1.0}])
+    cfg.update(flows=[{"kind": "udp_cbr", "src": "n0", "dst": "n3", "rate_mbps": 1.0}])
     cfg["traces"] = {"frames": True}
     out = tmp_path / "pcap"
     write_pcaps(airtcp.run(cfg), out)
@@ -114,7 +114,7 @@ def test_a_mesh_node_without_mesh_is_refused() -> None:
     cfg = {
         "topology": "custom",
         "nodes": [{"name": "a", "role": "mesh"}, {"name": "b", "role": "mesh", "x_m": 5.0}],
-        "flows": [{"kind": "udp-cbr", "src": "a", "dst": "b", "rate_mbps": 1.0}],
+        "flows": [{"kind": "udp_cbr", "src": "a", "dst": "b", "rate_mbps": 1.0}],
     }
     with pytest.raises(ScenarioError, match=r"nodes\[0\]\.role|nodes\.0\.role"):
         airtcp.Scenario.from_dict(cfg)

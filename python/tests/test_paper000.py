@@ -338,7 +338,7 @@ def test_linux_312_tcp_knobs_name_the_field(key: str, bad: object, allowed: str)
 
 def test_the_probe_replaces_the_tcp_flow() -> None:
     s = expand_template(scenario(probe_mbps=0.5, fixed_rate_mbps=24, hops=4))
-    assert s["flows"] == [{"kind": "udp-cbr", "src": "n0", "dst": "n4", "rate_mbps": 0.5}]
+    assert s["flows"] == [{"kind": "udp_cbr", "src": "n0", "dst": "n4", "rate_mbps": 0.5}]
     assert "cc" not in s and s["traces"]["packets"] is True
     assert (s["mac"]["rate_control"], s["data_rate_mbps"]) == ("constant", 24.0)
     with pytest.raises(ScenarioError, match="fixed_rate_mbps"):

@@ -69,10 +69,10 @@ def test_the_sweeps_cover_the_papers_variants() -> None:
     skip = specs["ackskip"].base
     assert (skip["recovery"], skip["min_rto_ms"], skip["tcp"]["ack_every"]) == ("tahoe", 0, 2)
     (clap,) = specs["clap"].base["flows"]
-    assert (clap["kind"], clap["file_bytes"]) == ("clap-file", 1_000_000)
+    assert (clap["kind"], clap["file_bytes"]) == ("clap_file", 1_000_000)
     assert specs["clap"].base["clap"]["mss_bytes"] == 1000  # the TCP runs' segment size
     (probe,) = specs["probe"].base["flows"]
-    assert (probe["kind"], probe["src"], probe["dst"]) == ("udp-saturating", "sta1", "server")
+    assert (probe["kind"], probe["src"], probe["dst"]) == ("udp_saturating", "sta1", "server")
 
 
 def test_mean_and_ratio_intervals_by_hand() -> None:

@@ -130,7 +130,7 @@ def test_measured_frame_errors_match_the_closed_form(channel: str) -> None:
     from airtcp.reproduce.p004 import expected_exchange_failure
 
     cfg = scenario(errors=channel, fer=0.3, duration_s=10.0, warmup_s=0.0)
-    cfg["flows"] = [{"kind": "udp-saturating", "src": "B", "dst": "C", "payload_bytes": 1500 - 70}]
+    cfg["flows"] = [{"kind": "udp_saturating", "src": "B", "dst": "C", "payload_bytes": 1500 - 70}]
     cfg["tcp"] = {}
     s = airtcp.run(cfg, seed=7).summary
     b = s["nodes"][1]["mac"]

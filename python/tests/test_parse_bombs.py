@@ -273,7 +273,7 @@ def test_bomb_flows_from_globs(tmp_path, tiny):
     path = tmp_path / "flows.toml"
     path.write_text(
         "stations = 1000\nduration_s = 0.05\n"
-        + '[[flows]]\nkind = "udp-cbr"\nsrc = "sta*"\ndst = "ap"\nrate_mbps = 0.01\n' * 100
+        + '[[flows]]\nkind = "udp_cbr"\nsrc = "sta*"\ndst = "ap"\nrate_mbps = 0.01\n' * 100
     )
     message = _refused(_child("run", str(path), tiny), "flows: more than the limit of 10000 flows")
     assert "allowed: at most 10000 flows in all" in message
@@ -285,7 +285,7 @@ def test_bomb_flows_entries_python_api(tmp_path, tiny):
         "topology": "custom",
         "duration_s": 0.05,
         "nodes": [{"name": "a", "role": "adhoc"}, {"name": "b", "role": "adhoc", "x_m": 1}],
-        "flows": [{"kind": "udp-saturating", "src": "a", "dst": "b"}] * 100_000,
+        "flows": [{"kind": "udp_saturating", "src": "a", "dst": "b"}] * 100_000,
     }
     path = tmp_path / "flows.json"
     path.write_text(json.dumps(data))

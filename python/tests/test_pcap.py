@@ -58,7 +58,7 @@ LOSSY: dict[str, Any] = {
             "reverse_loss": 0.01,
         }
     ],
-    "flows": [{"kind": "tcp-file", "src": "sta1", "dst": "server", "file_bytes": 1_000_000}],
+    "flows": [{"kind": "tcp_file", "src": "sta1", "dst": "server", "file_bytes": 1_000_000}],
 }
 
 MAC = {"ap": "02:00:00:00:00:01", "sta1": "02:00:00:00:00:02", "server": "02:00:00:00:00:03"}
@@ -302,7 +302,7 @@ rate_mbps = 100
 delay_ms = 1
 
 [[flows]]
-kind = "tcp-bulk"
+kind = "tcp_bulk"
 src = "sta1"
 dst = "server"
 """
@@ -466,7 +466,7 @@ def test_tshark_decodes_mesh_data_frames(tmp_path: Path) -> None:
         "name": "mesh-header", "topology": "chain", "hops": 2, "standard": "80211g",
         "duration_s": 0.05, "warmup_s": 0.0, "payload_bytes": 1472,
         "mac": {"access": "edca", "data_header_bytes": 38}, "traces": {"frames": True},
-        "flows": [{"kind": "udp-cbr", "src": "n0", "dst": "n2", "rate_mbps": 1.0}],
+        "flows": [{"kind": "udp_cbr", "src": "n0", "dst": "n2", "rate_mbps": 1.0}],
     }  # fmt: skip
     out = tmp_path / "pcap"
     write_pcaps(airtcp.run(cfg), out)

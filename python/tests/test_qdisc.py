@@ -37,7 +37,7 @@ def test_linux_3_2s_queues_bloat_and_codel_holds_the_delay_down() -> None:
 def test_a_qdisc_that_never_holds_a_packet_changes_nothing() -> None:
     # A 1 Mbit/s CBR flow never fills the MAC's queue: every packet goes straight down, and
     # the run is the one without a qdisc, bit for bit.
-    flows = [{"kind": "udp-cbr", "src": "sta1", "dst": "ap", "rate_mbps": 1.0}]
+    flows = [{"kind": "udp_cbr", "src": "sta1", "dst": "ap", "rate_mbps": 1.0}]
     runs = [upload(q, traffic="udp", flows=flows, cc=None) for q in ("none", "pfifo", "codel")]
     assert all(r["flows"] == runs[0]["flows"] and r["nodes"] == runs[0]["nodes"] for r in runs)
 
@@ -76,7 +76,7 @@ def test_saturating_sources_fill_mac80211s_queues_and_take_turns() -> None:
                     "queue_limit_packets": 64,
                 },
                 "flows": [
-                    {"kind": "udp-saturating", "src": "ap", "dst": f"sta{i}"} for i in (1, 2, 3)
+                    {"kind": "udp_saturating", "src": "ap", "dst": f"sta{i}"} for i in (1, 2, 3)
                 ],
             }  # fmt: skip
         ).summary

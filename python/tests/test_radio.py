@@ -109,7 +109,7 @@ def test_radio_options_expand() -> None:
                         },
                     },
                 ],
-                "flows": [{"kind": "udp-saturating", "src": "s", "dst": "ap"}],
+                "flows": [{"kind": "udp_saturating", "src": "s", "dst": "ap"}],
             },
             "nodes.1.mobility.direction: s stands at the origin",
         ),
@@ -163,7 +163,7 @@ def test_waypoints_start_the_node_at_the_first_point() -> None:
                     "mobility": {"kind": "waypoints", "points": [[0, 5, 0, 0], [2.5, 30, 0, 0]]},
                 },
             ],
-            "flows": [{"kind": "udp-saturating", "src": "s", "dst": "ap"}],
+            "flows": [{"kind": "udp_saturating", "src": "s", "dst": "ap"}],
         }
     )
     node = s.to_world_spec()["nodes"][1]

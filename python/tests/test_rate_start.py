@@ -59,7 +59,7 @@ def test_constant_rate_writes_no_starting_rate_but_a_node_of_its_own_control_sta
         {"name": "ap", "role": "ap"},
         {"name": "sta", "role": "sta", "x_m": 5.0, "rate_control": "aarf"},
     ]
-    flows = [{"kind": "udp-saturating", "src": "sta", "dst": "ap"}]
+    flows = [{"kind": "udp_saturating", "src": "sta", "dst": "ap"}]
     custom = {"topology": "custom", "nodes": nodes, "flows": flows, "data_rate_mbps": 24}
     spec = Scenario.from_dict(custom).to_world_spec()
     # The AP sends at 24 Mbit/s (constant); the station's AARF starts there.

@@ -92,7 +92,7 @@ def test_files_outside_the_output_directory_node_names(name):
     data = {
         "topology": "custom",
         "nodes": [{"name": "ap", "role": "ap"}, {"name": name, "role": "sta"}],
-        "flows": [{"kind": "udp-saturating", "src": "ap", "dst": "ap"}],
+        "flows": [{"kind": "udp_saturating", "src": "ap", "dst": "ap"}],
     }
     with pytest.raises(ScenarioError, match=r"nodes\.1\.name: not a valid node name"):
         Scenario.from_dict(data)
@@ -346,7 +346,7 @@ def test_tracebacks_instead_of_exit_2_python_api():
         ({"duration_s": 1.85e10}, "duration_s: must be <="),
         ({"mac": {"queue_limit_packets": 2**32}}, "mac.queue_limit_packets: must be <="),
         (
-            {"flows": [{"kind": "tcp-file", "src": "sta1", "dst": "ap", "file_bytes": 2**64}]},
+            {"flows": [{"kind": "tcp_file", "src": "sta1", "dst": "ap", "file_bytes": 2**64}]},
             "flows.0.file_bytes: must be <=",
         ),
     ],
@@ -404,13 +404,13 @@ def test_accepted_nonsense_sweep_files(tmp_path, text, needle):
     [
         ({"flows": []}, "flows: an empty list leaves the scenario without traffic"),
         (
-            {"flows": [{"kind": "udp-cbr", "src": "sta1", "dst": "ap", "rate_mbps": 1e12}]},
+            {"flows": [{"kind": "udp_cbr", "src": "sta1", "dst": "ap", "rate_mbps": 1e12}]},
             "flows.0.rate_mbps: must be <=",
         ),
         (
             {
                 "payload_bytes": 10,
-                "flows": [{"kind": "udp-cbr", "src": "sta1", "dst": "ap", "rate_mbps": 1000}],
+                "flows": [{"kind": "udp_cbr", "src": "sta1", "dst": "ap", "rate_mbps": 1000}],
             },
             "packets per second",
         ),
@@ -455,7 +455,7 @@ def test_sizes_bounded_nodes(data, limit):
             {
                 "topology": "custom",
                 "nodes": many,
-                "flows": [{"kind": "udp-saturating", "src": "n0", "dst": "n1"}],
+                "flows": [{"kind": "udp_saturating", "src": "n0", "dst": "n1"}],
             }
         )
 

@@ -100,7 +100,7 @@ def test_a_node_of_its_own_rate_control_reaches_the_world_spec() -> None:
         {"name": "ap", "role": "ap"},
         {"name": "sta", "role": "sta", "x_m": 5.0, "rate_control": "minstrel"},
     ]
-    flows = [{"kind": "udp-saturating", "src": "sta", "dst": "ap"}]
+    flows = [{"kind": "udp_saturating", "src": "sta", "dst": "ap"}]
     spec = Scenario.from_dict(
         {"topology": "custom", "nodes": nodes, "flows": flows}
     ).to_world_spec()

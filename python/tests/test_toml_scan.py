@@ -406,7 +406,7 @@ def test_problems_listed_are_capped():
         Scenario.from_dict(
             {
                 "stations": 2,
-                "flows": [{"kind": "udp-saturating", "src": "x", "dst": "ap"}] * 300,
+                "flows": [{"kind": "udp_saturating", "src": "x", "dst": "ap"}] * 300,
             }
         )
     assert len(exc.value.problems) == MAX_PROBLEMS + 1
@@ -414,7 +414,7 @@ def test_problems_listed_are_capped():
 
 
 def test_flows_capped_after_globs():
-    flow = {"kind": "udp-cbr", "src": "sta*", "dst": "ap", "rate_mbps": 0.01}
+    flow = {"kind": "udp_cbr", "src": "sta*", "dst": "ap", "rate_mbps": 0.01}
     s = Scenario.from_dict({"stations": 100, "flows": [flow] * (MAX_FLOWS // 100)})
     assert len(s.to_world_spec()["flows"]) == MAX_FLOWS
     with pytest.raises(ScenarioError) as exc:
@@ -424,7 +424,7 @@ def test_flows_capped_after_globs():
         f"{MAX_FLOWS + 100}) (got {MAX_FLOWS + 100} flows; allowed: at most {MAX_FLOWS} flows "
         "in all; a glob src gives one flow per node it matches)"
     ]
-    entries = [{"kind": "udp-saturating", "src": "sta1", "dst": "ap"}] * (MAX_FLOWS + 1)
+    entries = [{"kind": "udp_saturating", "src": "sta1", "dst": "ap"}] * (MAX_FLOWS + 1)
     with pytest.raises(ScenarioError) as exc:
         Scenario.from_dict({"stations": 1, "flows": entries})
     assert exc.value.problems == [

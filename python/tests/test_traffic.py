@@ -23,7 +23,7 @@ def bss(flow: dict[str, Any], **over: Any) -> dict[str, Any]:
 def test_an_on_off_source_offers_its_rate_times_its_on_share() -> None:
     # 4 Mbit/s while on, 100 ms on and 300 ms off on average: 1 Mbit/s (ns-3 OnOff), within
     # 35 % over 5 s (about 12 cycles of exponential periods).
-    flow = {"kind": "udp-onoff", "rate_mbps": 4.0, "on_ms": 100.0, "off_ms": 300.0}
+    flow = {"kind": "udp_onoff", "rate_mbps": 4.0, "on_ms": 100.0, "off_ms": 300.0}
     r = airtcp.run(bss(flow), seed=1)
     spec = r.spec["flows"][0]
     assert spec["kind"] == "udp_onoff"
@@ -35,16 +35,16 @@ def test_an_on_off_source_offers_its_rate_times_its_on_share() -> None:
 
 
 def test_a_poisson_source_offers_its_mean_rate() -> None:
-    r = airtcp.run(bss({"kind": "udp-poisson", "rate_mbps": 2.0}), seed=1)
+    r = airtcp.run(bss({"kind": "udp_poisson", "rate_mbps": 2.0}), seed=1)
     # 250 packets a second over 5 s: 1250, within 4 sigma (4 x sqrt(1250) = 141).
     assert abs(r.summary["flows"][0]["delivered_packets"] - 1250) < 141
 
 
 def test_a_start_jitter_is_in_the_spec_only_when_set() -> None:
-    base = airtcp.Scenario.from_dict(bss({"kind": "udp-cbr", "rate_mbps": 1.0}))
+    base = airtcp.Scenario.from_dict(bss({"kind": "udp_cbr", "rate_mbps": 1.0}))
     assert "start_jitter_ns" not in base.spec_json()
     jit = airtcp.Scenario.from_dict(
-        bss({"kind": "udp-cbr", "rate_mbps": 1.0, "start_s": 1.0, "start_jitter_s": 0.5})
+        bss({"kind": "udp_cbr", "rate_mbps": 1.0, "start_s": 1.0, "start_jitter_s": 0.5})
     )
     assert '"start_jitter_ns":500000000' in jit.spec_json()
 
@@ -52,17 +52,17 @@ def test_a_start_jitter_is_in_the_spec_only_when_set() -> None:
 @pytest.mark.parametrize(
     ("flow", "where", "allowed"),
     [
-        ({"kind": "udp-onoff", "rate_mbps": 1.0}, "flows.0.on_ms", "number > 0 ms"),
-        ({"kind": "udp-poisson"}, "flows.0.rate_mbps", "number > 0 Mbit/s"),
-        ({"kind": "udp-cbr", "rate_mbps": 1.0, "on_ms": 5.0}, "flows.0.on_ms", "udp-onoff"),
+        ({"kind": "udp_onoff", "rate_mbps": 1.0}, "flows.0.on_ms", "number > 0 ms"),
+        ({"kind": "udp_poisson"}, "flows.0.rate_mbps", "number > 0 Mbit/s"),
+        ({"kind": "udp_cbr", "rate_mbps": 1.0, "on_ms": 5.0}, "flows.0.on_ms", "udp_onoff"),
         (
-            {"kind": "udp-cbr", "rate_mbps": 1.0, "periods": "pareto"},
+            {"kind": "udp_cbr", "rate_mbps": 1.0, "periods": "pareto"},
             "flows.0.periods",
-            "udp-onoff",
+            "udp_onoff",
         ),
         (
             {
-                "kind": "udp-onoff",
+                "kind": "udp_onoff",
                 "rate_mbps": 1.0,
                 "on_ms": 5.0,
                 "off_ms": 5.0,
@@ -72,12 +72,12 @@ def test_a_start_jitter_is_in_the_spec_only_when_set() -> None:
             "> 1",
         ),
         (
-            {"kind": "udp-cbr", "rate_mbps": 1.0, "start_jitter_s": 9.0},
+            {"kind": "udp_cbr", "rate_mbps": 1.0, "start_jitter_s": 9.0},
             "flows.0.start_jitter_s",
             "< 6",
         ),
         (
-            {"kind": "udp-cbr", "rate_mbps": 1.0, "stop_s": 2.0, "start_jitter_s": 3.0},
+            {"kind": "udp_cbr", "rate_mbps": 1.0, "stop_s": 2.0, "start_jitter_s": 3.0},
             "flows.0.start_jitter_s",
             "< 2",
         ),
@@ -99,7 +99,7 @@ def test_log_normal_shadowing_reaches_the_core_only_when_set() -> None:
             "name": "shadow", "standard": "80211a", "stations": 20, "spacing_m": 40.0,
             "duration_s": 1.5, "warmup_s": 0.5, "data_rate_mbps": 6.0,
             "channel": {"model": "radio", **ch},
-            "flows": [{"kind": "udp-cbr", "src": "sta*", "dst": "ap", "rate_mbps": 0.1}],
+            "flows": [{"kind": "udp_cbr", "src": "sta*", "dst": "ap", "rate_mbps": 0.1}],
         }  # fmt: skip
 
     assert "shadowing_db" not in airtcp.Scenario.from_dict(cfg()).spec_json()

@@ -1048,7 +1048,7 @@ def _flow_entry(b: _Build, i: int, flow: FlowConfig) -> None:
 def _tcp_shortcuts(b: _Build) -> None:
     """The top-level TCP shortcuts only with TCP flows, and min_rto <= tcp.max_rto_ms."""
     s, issues = b.s, b.issues
-    b.default_kind = "tcp-bulk" if s.traffic == "tcp" else "udp-saturating"
+    b.default_kind = "tcp_bulk" if s.traffic == "tcp" else "udp_saturating"
     has_tcp = (
         any(f.is_tcp for f in s.flows) if s.flows else s.traffic == "tcp" and s.topology != "custom"
     )
@@ -1061,7 +1061,7 @@ def _tcp_shortcuts(b: _Build) -> None:
                     "only used by TCP flows, and the scenario has none",
                     value,
                     'unset, or traffic = "tcp" (default flows), or [[flows]] of kind '
-                    '"tcp-bulk" or "tcp-file"',
+                    '"tcp_bulk" or "tcp_file"',
                 )
             )
     t = s.tcp
@@ -1148,7 +1148,7 @@ def _flow_spec(
     if not _reachable(b, fcfg, floc, src, dst):
         return None
     kind = fcfg.kind if fcfg else b.default_kind
-    if kind == "clap-file" and not _clap_sender_ok(b, floc, src, dst):
+    if kind == "clap_file" and not _clap_sender_ok(b, floc, src, dst):
         return None
     if not _answers_come_back(b, fcfg, floc, kind, src, dst):
         return None
@@ -1156,7 +1156,7 @@ def _flow_spec(
     if fcfg is not None and fcfg.payload_bytes is not None:
         payload = fcfg.payload_bytes
     flow = {
-        "kind": kind.replace("-", "_"),
+        "kind": kind,
         "src": src,
         "dst": dst,
         "payload_bytes": payload,
@@ -1165,7 +1165,7 @@ def _flow_spec(
         "stop_ns": _ns(fcfg.stop_s) if fcfg and fcfg.stop_s is not None else None,
         "ac": fcfg.ac if fcfg else "be",
     }
-    if fcfg is not None and fcfg.kind == "udp-onoff":
+    if fcfg is not None and fcfg.kind == "udp_onoff":
         assert fcfg.on_ms is not None and fcfg.off_ms is not None  # the model requires them
         flow["on_off"] = {
             "on_mean_ns": max(1, round(fcfg.on_ms * 1e6)),
@@ -1189,7 +1189,7 @@ def _flow_spec(
         flow["payload_bytes"] = tcp["mss_bytes"]
         flow["file_bytes"] = fcfg.file_bytes if fcfg else None
         flow["tcp"] = tcp
-    if kind == "clap-file" and fcfg is not None:
+    if kind == "clap_file" and fcfg is not None:
         if not _clap_fits(b, fcfg, floc):
             return None
         c = s.clap
@@ -1280,16 +1280,16 @@ def _answers_come_back(
 ) -> bool:
     """A TCP or CLAP flow's ACKs or feedback find their way back to src; else an issue."""
     names = b.names
-    answers = kind in (*_TCP_KINDS, "clap-file")  # ACKs or feedback come back
+    answers = kind in (*_TCP_KINDS, "clap_file")  # ACKs or feedback come back
     back = _trace_path(dst, src, b.next_hop, names) if answers else None
     if not back:
         return True
     where = f"{names[src]} -> {names[dst]}"
-    acks = "feedback" if kind == "clap-file" else "ACKs"
+    acks = "feedback" if kind == "clap_file" else "ACKs"
     b.issues.append(
         _Issue(
             (*floc, "dst") if fcfg is not None else floc,
-            f"{'CLAP' if kind == 'clap-file' else 'TCP'} flow {where}: its {acks} "
+            f"{'CLAP' if kind == 'clap_file' else 'TCP'} flow {where}: its {acks} "
             f"cannot get back from {names[dst]} to {names[src]}: {back}",
             names[dst],
             "a destination with a route back (check [[routes]] and channel.matrix)",
@@ -1299,7 +1299,7 @@ def _answers_come_back(
 
 
 def _clap_fits(b: _Build, fcfg: FlowConfig, floc: tuple[str | int, ...]) -> bool:
-    """A clap-file flow's file fits CLAP's 32-bit segment numbers; else an issue."""
+    """A clap_file flow's file fits CLAP's 32-bit segment numbers; else an issue."""
     c = b.s.clap
     segments = -(-(fcfg.file_bytes or 0) // c.mss_bytes)
     if segments <= MAX_CLAP_SEGMENTS:

@@ -34,8 +34,11 @@ RATE_CONTROL_NAMES = _tables.rate_controls()
 _CC_ALLOWED = ", ".join(CC_NAMES)
 _RECOVERY_ALLOWED = ", ".join(RECOVERY_NAMES)
 _RATE_CONTROL_ALLOWED = ", ".join(RATE_CONTROL_NAMES)
-_TCP_KINDS = ("tcp-bulk", "tcp-file")
-_FILE_KINDS = ("tcp-file", "clap-file")
+# Flow kinds: the world spec's names (airtcp_core::spec::FlowKind), which scenarios and the
+# summary spell the same way.
+FLOW_KINDS = _tables.flow_kinds()
+_TCP_KINDS = ("tcp_bulk", "tcp_file")
+_FILE_KINDS = ("tcp_file", "clap_file")
 # 2304-byte maximum MSDU minus 8 LLC/SNAP, 20 IPv4 and 20 CLAP data-header bytes (docs/clap.md).
 MAX_CLAP_MSS_BYTES = 2304 - 8 - 20 - 20
 _U32_MAX = 2**32 - 1

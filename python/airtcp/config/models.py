@@ -13,7 +13,7 @@ import copy
 import json
 import math
 from collections.abc import Mapping
-from typing import Annotated, Any, ClassVar, Literal, Union
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, Union
 
 from pydantic import (
     BaseModel,
@@ -46,6 +46,7 @@ from airtcp.config.limits import (
     _TCP_KINDS,
     _U32_MAX,
     CC_NAMES,
+    FLOW_KINDS,
     MAX_CBR_RATE_MBPS,
     MAX_CHAIN_HOPS,
     MAX_CLAP_MSS_BYTES,
@@ -1024,22 +1025,21 @@ class RouteConfig(_Model):
     next_hop: str = _field(..., "a node name, a neighbour of node", "where node sends packets")
 
 
-FlowKind = Literal[
-    "udp-saturating", "udp-cbr", "udp-poisson", "udp-onoff", "tcp-bulk", "tcp-file", "clap-file"
-]
+# The flow kinds are the core's (FLOW_KINDS, the world spec's FlowKind), spelled as the world
+# spec and the summary spell them.
+if TYPE_CHECKING:  # a type checker cannot read the core's list
+    FlowKind = str
+else:
+    FlowKind = Literal[FLOW_KINDS]
+_FLOW_KIND_ALLOWED = ", ".join(f'"{k}"' for k in FLOW_KINDS[:-1]) + f' or "{FLOW_KINDS[-1]}"'
 # UDP sources paced by rate_mbps: constant gaps, exponential gaps, or on/off periods.
-_PACED_KINDS = ("udp-cbr", "udp-poisson", "udp-onoff")
+_PACED_KINDS = ("udp_cbr", "udp_poisson", "udp_onoff")
 
 
 class FlowConfig(_Model):
     """``[[flows]]``: a traffic source; a glob ``src`` gives one flow per matching node."""
 
-    kind: FlowKind = _field(
-        ...,
-        '"udp-saturating", "udp-cbr", "udp-poisson", "udp-onoff", "tcp-bulk", "tcp-file" or '
-        '"clap-file"',
-        "traffic source",
-    )
+    kind: FlowKind = _field(..., _FLOW_KIND_ALLOWED, "traffic source")
     src: str = _field(
         ...,
         'a node name, or a glob like "sta*" (one flow per matching node except dst)',
@@ -1054,29 +1054,29 @@ class FlowConfig(_Model):
     )
     rate_mbps: float | None = _field(
         None,
-        'number > 0 Mbit/s, <= 1e4 and <= 10^6 packets/s, for "udp-cbr", "udp-poisson" and '
-        '"udp-onoff"; unset for the other kinds',
+        'number > 0 Mbit/s, <= 1e4 and <= 10^6 packets/s, for "udp_cbr", "udp_poisson" and '
+        '"udp_onoff"; unset for the other kinds',
         "offered load: CBR's, a Poisson source's mean, an on/off source's while on",
         gt=0.0,
         le=MAX_CBR_RATE_MBPS,
     )
     on_ms: float | None = _field(
         None,
-        'number > 0 ms, <= 1e10, for "udp-onoff" (required); unset for the other kinds',
+        'number > 0 ms, <= 1e10, for "udp_onoff" (required); unset for the other kinds',
         "mean on period (ns-3 OnOffApplication OnTime)",
         gt=0.0,
         le=MAX_TIME_MS,
     )
     off_ms: float | None = _field(
         None,
-        'number > 0 ms, <= 1e10, for "udp-onoff" (required); unset for the other kinds',
+        'number > 0 ms, <= 1e10, for "udp_onoff" (required); unset for the other kinds',
         "mean off period (ns-3 OnOffApplication OffTime)",
         gt=0.0,
         le=MAX_TIME_MS,
     )
     periods: Literal["exponential", "pareto"] = _field(
         "exponential",
-        '"exponential" or "pareto" ("udp-onoff" only)',
+        '"exponential" or "pareto" ("udp_onoff" only)',
         "distribution of the on and off periods, each of its mean",
     )
     pareto_shape: float = _field(
@@ -1095,8 +1095,8 @@ class FlowConfig(_Model):
     )
     file_bytes: int | None = _field(
         None,
-        'integer 1..10^12 bytes for "tcp-file" and "clap-file"; unset for the other kinds',
-        "bytes a tcp-file or clap-file flow transfers",
+        'integer 1..10^12 bytes for "tcp_file" and "clap_file"; unset for the other kinds',
+        "bytes a tcp_file or clap_file flow transfers",
         ge=1,
         le=MAX_FILE_BYTES,
     )
@@ -1113,7 +1113,7 @@ class FlowConfig(_Model):
     start_s: float = _field(0.0, "number >= 0 s, < duration_s", "start time", ge=0.0, le=MAX_TIME_S)
     stop_s: float | None = _field(
         None,
-        'number > start_s seconds, <= 1e7, or unset (= until the end); unset for "tcp-file"',
+        'number > start_s seconds, <= 1e7, or unset (= until the end); unset for "tcp_file"',
         "stop time",
         gt=0.0,
         le=MAX_TIME_S,
@@ -1128,6 +1128,26 @@ class FlowConfig(_Model):
         gt=0.0,
         le=MAX_TIME_S,
     )
+
+    @field_validator("kind", mode="before")
+    @classmethod
+    def _underscores(cls, value: object) -> object:
+        """A kind spelled with hyphens (``tcp-bulk``: scenarios spelled them so before they
+        took the world spec's names) is refused with the name to write."""
+        if isinstance(value, str) and value not in FLOW_KINDS:
+            name = value.replace("-", "_")
+            if name in FLOW_KINDS:
+                raise _Issues(
+                    [
+                        _Issue(
+                            (),
+                            "not an allowed value: flow kinds are spelled with underscores, as "
+                            f'in the world spec and the summary; did you mean "{name}"?',
+                            value,
+                        )
+                    ]
+                )
+        return value
 
     @property
     def is_tcp(self) -> bool:
@@ -1146,7 +1166,7 @@ class FlowConfig(_Model):
                     "unset; set tcp.mss_bytes instead",
                 )
             )
-        elif self.payload_bytes is not None and self.kind == "clap-file":
+        elif self.payload_bytes is not None and self.kind == "clap_file":
             issues.append(
                 _Issue(
                     ("payload_bytes",),
@@ -1168,7 +1188,7 @@ class FlowConfig(_Model):
             issues.append(
                 _Issue(("rate_mbps",), f"required for {kind}", allowed="number > 0 Mbit/s")
             )
-        if self.kind == "udp-onoff":
+        if self.kind == "udp_onoff":
             for name in ("on_ms", "off_ms"):
                 if getattr(self, name) is None:
                     issues.append(_Issue((name,), f"required for {kind}", allowed="number > 0 ms"))
@@ -1180,7 +1200,7 @@ class FlowConfig(_Model):
                             (name,),
                             f"not allowed for {kind} (only on/off sources have periods)",
                             getattr(self, name),
-                            'unset, or kind = "udp-onoff"',
+                            'unset, or kind = "udp_onoff"',
                         )
                     )
         if self.kind not in _PACED_KINDS and self.rate_mbps is not None:
@@ -1188,7 +1208,7 @@ class FlowConfig(_Model):
                 "TCP sends as fast as its window allows"
                 if self.is_tcp
                 else "CLAP's rate comes from its sender's MAC"
-                if self.kind == "clap-file"
+                if self.kind == "clap_file"
                 else "it sends as fast as it can"
             )
             issues.append(
@@ -1196,7 +1216,7 @@ class FlowConfig(_Model):
                     ("rate_mbps",),
                     f"not allowed for {kind} ({why})",
                     self.rate_mbps,
-                    'unset, or kind = "udp-cbr", "udp-poisson" or "udp-onoff"',
+                    'unset, or kind = "udp_cbr", "udp_poisson" or "udp_onoff"',
                 )
             )
         if self.kind in _FILE_KINDS and self.file_bytes is None:
@@ -1211,9 +1231,9 @@ class FlowConfig(_Model):
             issues.append(
                 _Issue(
                     ("file_bytes",),
-                    f"not allowed for {kind} (only tcp-file and clap-file flows have a file)",
+                    f"not allowed for {kind} (only tcp_file and clap_file flows have a file)",
                     self.file_bytes,
-                    'unset, or kind = "tcp-file" or "clap-file"',
+                    'unset, or kind = "tcp_file" or "clap_file"',
                 )
             )
         if self.kind in _FILE_KINDS and self.stop_s is not None:
@@ -1222,7 +1242,7 @@ class FlowConfig(_Model):
                     ("stop_s",),
                     f"not allowed for {kind} (it ends when the file is delivered)",
                     self.stop_s,
-                    'unset, or kind = "tcp-bulk"',
+                    'unset, or kind = "tcp_bulk"',
                 )
             )
         if self.is_tcp:
@@ -1237,7 +1257,7 @@ class FlowConfig(_Model):
                             (name,),
                             f"only used by TCP flows, not {kind}",
                             value,
-                            'unset, or kind = "tcp-bulk" or "tcp-file"',
+                            'unset, or kind = "tcp_bulk" or "tcp_file"',
                         )
                     )
         if (
@@ -1268,7 +1288,7 @@ class FlowConfig(_Model):
 
 
 class ClapConfig(_PassThrough):
-    """``[clap]``: parameters of every clap-file flow (docs/clap.md gives each reason)."""
+    """``[clap]``: parameters of every clap_file flow (docs/clap.md gives each reason)."""
 
     CORE: ClassVar[str] = "ClapSpec"
 
@@ -1543,7 +1563,7 @@ class Scenario(_Model):
     traffic: Literal["udp", "tcp"] = _field(
         "udp",
         '"udp" or "tcp"',
-        'the default flows (no [[flows]]): "udp" = udp-saturating, "tcp" = tcp-bulk',
+        'the default flows (no [[flows]]): "udp" = udp_saturating, "tcp" = tcp_bulk',
     )
     cc: str | None = _field(
         None,

@@ -139,7 +139,7 @@ def paper000(knobs: Paper000Knobs, rest: Mapping[str, Any]) -> dict[str, Any]:
     )
     traffic: dict[str, Any] = {"traffic": "tcp", "cc": k.cc}
     if k.probe_mbps > 0:
-        probe = {"kind": "udp-cbr", "src": "n0", "dst": f"n{k.hops}", "rate_mbps": k.probe_mbps}
+        probe = {"kind": "udp_cbr", "src": "n0", "dst": f"n{k.hops}", "rate_mbps": k.probe_mbps}
         traffic = {"flows": [probe], "traces": {"packets": True}}
     rate: dict[str, Any] = {"rate_control": "minstrel-rt2800"}
     if k.fixed_rate_mbps:
@@ -239,8 +239,8 @@ def paper000_tee(knobs: Paper000TeeKnobs, rest: Mapping[str, Any]) -> dict[str, 
         "topology": "custom",
         "nodes": nodes,
         "flows": [
-            {"kind": "tcp-bulk", "src": "n0", "dst": "n5", "cc": knobs.cc},
-            {"kind": "tcp-bulk", "src": "s", "dst": "n3", "cc": knobs.cc},
+            {"kind": "tcp_bulk", "src": "n0", "dst": "n5", "cc": knobs.cc},
+            {"kind": "tcp_bulk", "src": "s", "dst": "n3", "cc": knobs.cc},
         ],
         # ns-3's YANS defaults (log-distance, exponent 3), a Rayleigh fade per coherence time.
         "channel": {"model": "radio", "fading": "rayleigh", "coherence_ms": knobs.coherence_ms},
@@ -360,13 +360,13 @@ def paper004(knobs: Paper004Knobs, rest: Mapping[str, Any]) -> dict[str, Any]:
         {"name": "B", "role": "ap", "x_m": 0.0, "y_m": 0.0},
         {"name": "C", "role": "sta", "x_m": d, "y_m": 0.0},
     ]
-    flows: list[dict[str, Any]] = [{"kind": "tcp-bulk", "src": "A", "dst": "C"}]
+    flows: list[dict[str, Any]] = [{"kind": "tcp_bulk", "src": "A", "dst": "C"}]
     if k.interferers:
         nodes += [
             {"name": "D", "role": "adhoc", "x_m": 0.0, "y_m": y},
             {"name": "E", "role": "adhoc", "x_m": d, "y_m": y},
         ]
-        flows.append({"kind": "tcp-bulk", "src": "D", "dst": "E"})
+        flows.append({"kind": "tcp_bulk", "src": "D", "dst": "E"})
     on = k.scheme != "plain"
     if k.errors == "rayleigh":
         channel: dict[str, Any] = {
@@ -575,9 +575,9 @@ def paper003(knobs: Paper003Knobs, rest: Mapping[str, Any]) -> dict[str, Any]:
         "nodes": [{"name": "server", "role": "host"}],
         "links": [{"a": "ap", "b": "server", "rate_mbps": 100, "delay_ms": 1}],
         "flows": [
-            {"kind": "tcp-bulk", "src": "server", "dst": "sta1"}
+            {"kind": "tcp_bulk", "src": "server", "dst": "sta1"}
             if k.direction == "download"
-            else {"kind": "tcp-bulk", "src": "sta1", "dst": "server"}
+            else {"kind": "tcp_bulk", "src": "sta1", "dst": "server"}
         ],
     }
 
@@ -641,7 +641,7 @@ def paper001(knobs: Paper001Knobs, rest: Mapping[str, Any]) -> dict[str, Any]:
         ],
         "flows": [
             # section II: a 1 MB file
-            {"kind": "tcp-file", "src": "sta1", "dst": "server", "file_bytes": 1000000}
+            {"kind": "tcp_file", "src": "sta1", "dst": "server", "file_bytes": 1000000}
         ],
     }
 
@@ -728,7 +728,7 @@ def ht_upload(knobs: HtUploadKnobs, rest: Mapping[str, Any]) -> dict[str, Any]:
         cfg["nodes"] = [{"name": "server", "role": "host"}]
         cfg["links"] = [{"a": "ap", "b": "server", "rate_mbps": 1000, "delay_ms": 1}]
         dst = "server"
-    kind = "tcp-bulk" if k.traffic == "tcp" else "udp-saturating"
+    kind = "tcp_bulk" if k.traffic == "tcp" else "udp_saturating"
     if k.traffic == "tcp":
         cfg["tcp"] = {"cc": k.cc, "mss_bytes": 1448}
     cfg["flows"] = [{"kind": kind, "src": f"sta{i}", "dst": dst} for i in range(1, k.stations + 1)]
@@ -888,10 +888,10 @@ def paper002(knobs: Paper002Knobs, rest: Mapping[str, Any]) -> dict[str, Any]:
         "nodes": [{"name": "server", "role": "host"}],
         "links": [{"a": "ap", "b": "server", "rate_mbps": 1000, "delay_ms": k.delay_ms}],
         "flows": [
-            {"kind": "tcp-bulk", "src": "sta1", "dst": "server", "start_s": P002_WARMUP_S},
+            {"kind": "tcp_bulk", "src": "sta1", "dst": "server", "start_s": P002_WARMUP_S},
             *(
                 {
-                    "kind": "udp-cbr",
+                    "kind": "udp_cbr",
                     "src": a,
                     "dst": b,
                     "rate_mbps": P002_TRICKLE_MBPS,
@@ -963,14 +963,14 @@ def paper002_anomaly(knobs: Paper002AnomalyKnobs, rest: Mapping[str, Any]) -> di
         ],
         flows=[
             *(
-                {"kind": "tcp-bulk", "src": "server", "dst": s, "start_s": P002_WARMUP_S}
+                {"kind": "tcp_bulk", "src": "server", "dst": s, "start_s": P002_WARMUP_S}
                 if k.direction == "download"
-                else {"kind": "tcp-bulk", "src": s, "dst": "server", "start_s": P002_WARMUP_S}
+                else {"kind": "tcp_bulk", "src": s, "dst": "server", "start_s": P002_WARMUP_S}
                 for s in stas
             ),
             *(
                 {
-                    "kind": "udp-cbr",
+                    "kind": "udp_cbr",
                     "src": a,
                     "dst": b,
                     "rate_mbps": P002_TRICKLE_MBPS,

@@ -90,12 +90,12 @@ def sweeps(quick: bool) -> dict[str, sweep.SweepSpec]:
         name="paper-001-udp-probe",
         duration_s=5.0 if quick else 20.0,
         warmup_s=0.5,
-        flows=[{"kind": "udp-saturating", "src": "sta1", "dst": "server", "payload_bytes": 1000}],
+        flows=[{"kind": "udp_saturating", "src": "sta1", "dst": "server", "payload_bytes": 1000}],
     )
     clap = _with(
         base,
         name="paper-001-clap",
-        flows=[{"kind": "clap-file", "src": "sta1", "dst": "server", "file_bytes": 1_000_000}],
+        flows=[{"kind": "clap_file", "src": "sta1", "dst": "server", "file_bytes": 1_000_000}],
         clap={"mss_bytes": 1000},  # the same 1000-byte segments as TCP (docs/clap.md)
     )
     for cfg in (probe, clap):

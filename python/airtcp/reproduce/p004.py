@@ -1246,7 +1246,7 @@ _OPEN = [
     "so both are run.",
     "- *The offered load* (1200 packets/s at A, 600 at A and D): no run delivers that many "
     "(11 Mbit/s carries at most about 500 frames/s of 1500 bytes), so the sources are always "
-    "backlogged (tcp-bulk).",
+    "backlogged (tcp_bulk).",
     "- *Fig. 11's geometry*: D and E 10 m from B and C, the D-E link as long as B-C; all four "
     "nodes sense each other.",
 ]
