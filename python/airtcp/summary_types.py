@@ -32,7 +32,9 @@ __all__ = [
 
 
 FlowKind = Literal[
+    # A UDP source that always has a packet queued (no `rate_bps`).
     "udp_saturating",
+    # UDP packets at a constant bit rate, `rate_bps`.
     "udp_cbr",
     # Packets at exponential gaps of mean payload x 8 / `rate_bps` (a Poisson process).
     "udp_poisson",
