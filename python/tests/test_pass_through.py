@@ -89,3 +89,14 @@ def test_the_generated_docs_and_schema_are_current() -> None:
     for name in ("WifiSpec", "TcpSpec", "RadioSpec", "MeshSpec"):
         for key in canonical.core_table(name)["properties"]:
             assert f"| `{key}` |" in text, f"docs/world-spec.md lacks {name}.{key}"
+
+
+def test_a_field_the_core_gains_can_be_unset(x_knob: None) -> None:
+    from airtcp.config.load import unset_dotted
+
+    data = _bulk(**{"tcp.x_knob": 3})
+    unset_dotted(data, "tcp.x_knob")
+    assert "x_knob" not in data["tcp"]
+    unset_dotted(data, "tcp.x_knob")  # not in the file: a known field, nothing to do
+    with pytest.raises(ScenarioError, match="not a field of the scenario"):
+        unset_dotted(data, "tcp.y_knob")

@@ -249,10 +249,12 @@ def unset_dotted(data: dict[str, Any], key: str) -> None:
             _line(key, "an array entry cannot be unset", UNSET, "unset the whole array")
         )
     try:
-        _, _, field = _walk(tuple(parts), Scenario)
+        _, owner, field = _walk(tuple(parts), Scenario)
     except ScenarioError:
-        field = None
-    if field is None and "template" not in data:
+        owner, field = None, None
+    # A field of the core's that the section passes through (models._PassThrough) is known too.
+    known = field is not None or str(last) in getattr(owner, "core_only", list)()
+    if not known and "template" not in data:
         raise ScenarioError(
             _line(
                 key,
