@@ -100,3 +100,58 @@ def test_a_field_the_core_gains_can_be_unset(x_knob: None) -> None:
     unset_dotted(data, "tcp.x_knob")  # not in the file: a known field, nothing to do
     with pytest.raises(ScenarioError, match="not a field of the scenario"):
         unset_dotted(data, "tcp.y_knob")
+
+
+# -- the field that shows it: tcp.initial_ssthresh_segments, added to the core alone ----------
+
+
+def _cwnd(**over: Any) -> tuple[list[int], list[int]]:
+    import airtcp
+
+    over = {"traces.tcp": True, "duration_s": 1.0, "warmup_s": 0.1, **over}
+    trace = airtcp.run(REPO / "examples" / "bss-tcp-bulk.toml", overrides=over).traces["tcp"]
+    columns = trace.to_pydict()
+    return columns["cwnd"], columns["ssthresh"]
+
+
+def test_the_initial_ssthresh_reaches_the_connection_from_the_tcp_table() -> None:
+    """Hand computation, one station's bulk upload with delayed ACKs (2 segments per ACK) and
+    initial_cwnd 10: unset, slow start adds 2 per ACK (RFC 5681 (2)); at 4, the connection is
+    in congestion avoidance from the start and adds one segment per cwnd acknowledged (RFC 5681
+    (3)), i.e. per 5 ACKs at 10."""
+    cwnd, ssthresh = _cwnd()
+    assert ssthresh[0] == 2**31 - 1 and cwnd[:3] == [10, 12, 14]
+    cwnd, ssthresh = _cwnd(**{"tcp.initial_ssthresh_segments": 4})
+    assert ssthresh[0] == 4 and cwnd[:7] == [10, 10, 10, 10, 10, 11, 11]
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        (1, "tcp.initial_ssthresh_segments: 1 is out of range; allowed: 2..=1000000 segments"),
+        ("x", 'tcp.initial_ssthresh_segments: wrong type (got string "x"); allowed: an integer'),
+        (
+            2.5,
+            "tcp.initial_ssthresh_segments: wrong type (got floating point `2.5`); allowed: an integer",
+        ),
+    ],
+)
+def test_a_bad_value_is_refused_naming_the_field_the_value_and_what_is_allowed(
+    value: Any, message: str
+) -> None:
+    """The drift case of the error fuzz: a field Python has never heard of is refused in the
+    scenario's words, with the value and what is allowed, as every other field is."""
+    with pytest.raises(ScenarioError) as exc:
+        Scenario.from_dict(_bulk(**{"tcp.initial_ssthresh_segments": value}))
+    assert str(exc.value).startswith(message), str(exc.value)
+
+
+def test_it_can_be_unset_and_is_documented() -> None:
+    from airtcp.config.load import unset_dotted
+
+    data = _bulk(**{"tcp.initial_ssthresh_segments": 4})
+    unset_dotted(data, "tcp.initial_ssthresh_segments")
+    assert "initial_ssthresh_segments" not in data["tcp"]
+    unset_dotted(data, "tcp.initial_ssthresh_segments")  # not there: a known field, fine
+    for page in ("world-spec.md", "scenarios.md"):
+        assert "`initial_ssthresh_segments`" in (REPO / "docs" / page).read_text()

@@ -39,6 +39,13 @@ pub struct TcpSpec {
     /// Initial congestion window [segments] (RFC 6928, Linux: 10).
     #[schemars(range(min = 1, max = MAX_INITIAL_CWND))]
     pub initial_cwnd: u32,
+    /// Initial slow-start threshold [segments], as a route's `ssthresh` metric sets it when the
+    /// connection opens (Linux `tcp_init_metrics`, `ip route ... ssthresh N`; ns-3's
+    /// `TcpSocket::InitialSlowStartThreshold`); unset: infinite (`TCP_INFINITE_SSTHRESH`), so
+    /// slow start lasts until the first loss (RFC 5681 (3.1): "arbitrarily high").
+    #[serde(default)]
+    #[schemars(range(min = 2, max = MAX_INITIAL_CWND))]
+    pub initial_ssthresh_segments: Option<u32>,
     /// The receiver acknowledges every `ack_every` segments (1 = every segment, 2 = delayed
     /// ACK, k + 1 = ACK skipping k).
     #[schemars(range(min = 1))]
@@ -83,6 +90,7 @@ impl Default for TcpSpec {
             timestamps: true,
             limited_transmit: true,
             initial_cwnd: 10,
+            initial_ssthresh_segments: None,
             ack_every: 2,
             delack_timeout_ms: 40.0,
             rcv_buf_bytes: 6 * 1024 * 1024,
@@ -162,6 +170,15 @@ pub(super) fn validate_tcp(i: usize, f: &FlowSpec) -> Result<(), SpecError> {
             &path("tcp.initial_cwnd"),
             format!("{} is out of range; allowed: 1..={MAX_INITIAL_CWND} segments", t.initial_cwnd),
         );
+    }
+    if let Some(n) = t.initial_ssthresh_segments {
+        // RFC 5681 (4): ssthresh is never set below 2 segments.
+        if !(2..=MAX_INITIAL_CWND).contains(&n) {
+            return err(
+                &path("tcp.initial_ssthresh_segments"),
+                format!("{n} is out of range; allowed: 2..={MAX_INITIAL_CWND} segments, or unset"),
+            );
+        }
     }
     if t.ack_every == 0 {
         return err(&path("tcp.ack_every"), "0 is out of range; allowed: >= 1 segments");

@@ -51,8 +51,13 @@ impl TcpFlow {
             FlowKind::TcpFile => f.file_bytes,
             _ => None,
         };
+        let mut snd = Sender::new(p.clone(), cc, app);
+        if let Some(n) = t.initial_ssthresh_segments {
+            // A route's ssthresh metric, clamped as Linux's tcp_init_metrics clamps it.
+            snd.s.ssthresh = n.min(snd.s.cwnd_clamp);
+        }
         TcpFlow {
-            snd: Sender::new(p.clone(), cc, app),
+            snd,
             rcv: Receiver::new(p),
             rto: Timer::default(),
             delack: Timer::default(),
