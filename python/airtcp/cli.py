@@ -1179,6 +1179,11 @@ def main() -> None:
     """
     import os
 
+    if sys.argv[1:] == ["--version"]:  # answered before typer builds the commands (10 ms)
+        from airtcp import __version__
+
+        sys.stdout.write(f"airtcp {__version__}\n")
+        return
     try:
         app(prog_name="airtcp")
     except KeyboardInterrupt:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 __all__ = [
@@ -96,11 +97,23 @@ def limits() -> dict[str, int]:
     return dict(_tables()["limits"])
 
 
+# The core's world-spec schema, kept beside the package (`airtcp._core.world_spec_schema()`
+# makes it in about 9 ms, which every start-up would pay; reading this file takes 1):
+# python -m airtcp.docgen rewrites it, and python/tests/test_pass_through.py fails while it
+# differs from the core's.
+SCHEMA_FILE = Path(__file__).resolve().with_name("world_spec.schema.json")
+
+
 @cache
 def _schema() -> str:
-    from airtcp import _core
+    return SCHEMA_FILE.read_text(encoding="utf-8")
 
-    return _core.world_spec_schema()
+
+@cache
+def schema_dict() -> dict[str, Any]:
+    """The world spec's schema, parsed once per process (shared: never change it)."""
+    data: dict[str, Any] = json.loads(_schema())
+    return data
 
 
 @cache
@@ -108,7 +121,7 @@ def flow_kinds() -> tuple[str, ...]:
     """The flow kinds the core accepts (``udp_saturating``, ``tcp_bulk``, ...), in the order
     of its ``FlowKind``: the names of the schema's ``$defs.FlowKind`` (plain names are listed
     in one ``enum``, documented ones each as a ``const``)."""
-    kind = json.loads(_schema())["$defs"]["FlowKind"]
+    kind = schema_dict()["$defs"]["FlowKind"]
     return tuple(
         name for alt in kind.get("oneOf", [kind]) for name in alt.get("enum", [alt.get("const")])
     )

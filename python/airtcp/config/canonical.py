@@ -20,10 +20,11 @@ So a spec with its defaults written out and the same spec without them have one 
 
 from __future__ import annotations
 
-import functools
+import copy
 import json
-from pathlib import Path
 from typing import Any
+
+from airtcp import tables as _tables
 
 __all__ = [
     "ALWAYS_WRITTEN",
@@ -267,24 +268,19 @@ def _variant(path: str, table: dict[str, Any]) -> str:
     return path
 
 
-# The core's schema, as `airtcp._core.world_spec_schema()` makes it, kept beside the package:
-# generating it takes the core about 9 ms, reading this file 2 (every run's start-up pays it).
-# Regenerate after changing the spec types: .venv/bin/python -m airtcp.docgen (which rewrites
-# the docs made from it too; python/tests/test_docgen.py fails while it is stale).
-SCHEMA_FILE = Path(__file__).resolve().parents[1] / "world_spec.schema.json"
+# The core's schema, kept beside the package (airtcp.tables.SCHEMA_FILE).
+SCHEMA_FILE = _tables.SCHEMA_FILE
 
 
 def schema_text() -> str:
-    """The core's world-spec schema as the file above holds it (sorted keys, indent 1)."""
+    """The core's world-spec schema as SCHEMA_FILE holds it (sorted keys, indent 1)."""
     from airtcp import _core  # the native module; imported here so configs work without it
 
     return json.dumps(json.loads(_core.world_spec_schema()), indent=1, sort_keys=True) + "\n"
 
 
-@functools.cache
 def _schema() -> dict[str, Any]:
-    schema: dict[str, Any] = json.loads(SCHEMA_FILE.read_text())
-    return schema
+    return _tables.schema_dict()
 
 
 def core_table(name: str) -> dict[str, Any]:
@@ -353,7 +349,7 @@ def _table(table: dict[str, Any], obj: dict[str, Any], path: str) -> dict[str, A
         sub = props.get(key)
         if sub is not None and "default" in sub:
             where = f"{path}.{key}" if path else key
-            out[key] = _value(sub["default"], sub, where)
+            out[key] = _value(copy.deepcopy(sub["default"]), sub, where)  # never the schema's
     return out
 
 

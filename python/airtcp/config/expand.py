@@ -42,8 +42,9 @@ if TYPE_CHECKING:
 
 
 def default_data_rate_mbps(standard: str) -> float:
-    """The standard's highest rate (54 Mbit/s for a and g, 11 for b)."""
-    from airtcp.analytic import rates_mbps
+    """The standard's highest rate (54 Mbit/s for a and g, 11 for b); ValueError naming the
+    standard if it is none."""
+    from airtcp.analytic import rates_mbps  # checks the name
 
     return max(rates_mbps(standard))
 
@@ -290,7 +291,7 @@ def build_world_spec(s: Scenario, issues: list[_Issue]) -> dict[str, Any]:
 
 def _phy(b: _Build) -> None:
     """The standard's b/g mixed mode and preamble, and the data and basic rates."""
-    from airtcp.analytic import rates_mbps
+    from airtcp.tables import rates_mbps  # the core's table (airtcp.analytic is heavier)
 
     s, issues = b.s, b.issues
     if s.erp_mixed and s.standard != "80211g":
@@ -387,8 +388,8 @@ def _non_ht(s: Scenario) -> str:
 
 def _phy_ht(b: _Build) -> None:
     """802.11n: the MCS within the streams, control frames at a non-HT rate of the band."""
-    from airtcp.analytic import rates_mbps
     from airtcp.config.models import HtConfig
+    from airtcp.tables import rates_mbps  # the core's table (airtcp.analytic is heavier)
 
     s, issues = b.s, b.issues
     ht = s.ht or HtConfig()
@@ -1464,7 +1465,7 @@ def _channel_spec(b: _Build) -> dict[str, Any]:
 def _radio_rates(b: _Build) -> None:
     """The per-rate tables of the radio model name rates of the standard (for 802.11n its
     band's non-HT rates; HT modes take the fallback power and sensitivity)."""
-    from airtcp.analytic import rates_mbps
+    from airtcp.tables import rates_mbps  # the core's table (airtcp.analytic is heavier)
 
     allowed = rates_mbps(_non_ht(b.s))
     for name in ("tx_power_by_rate_dbm", "rx_sensitivity_by_rate_dbm"):

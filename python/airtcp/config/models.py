@@ -1723,6 +1723,8 @@ class Scenario(_Model):
         from airtcp.config.load import check_plain  # load imports this module
 
         check_plain(data)
+        if "template" not in data:  # the templates' module is imported only for a template
+            return cls(**{str(k): v for k, v in data.items()})
         from airtcp.config.templates import (  # templates import this package
             expand_template,
             mark_template_problems,
@@ -1734,8 +1736,6 @@ class Scenario(_Model):
         try:
             return cls(**{str(k): v for k, v in expanded.items()})
         except ScenarioError as exc:
-            if "template" not in data:
-                raise
             raise ScenarioError(mark_template_problems(exc.problems, data)) from None
 
     # -- expansion -----------------------------------------------------------------------------
