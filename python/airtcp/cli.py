@@ -1064,7 +1064,12 @@ def templates_command(
 ) -> None:
     """The templates a scenario file can name (template = "NAME"), or one template's knobs:
     each with its default, allowed values and what it does."""
-    from airtcp.config.templates import TEMPLATES, template_knobs, template_summary
+    from airtcp.config.templates import (
+        TEMPLATES,
+        shown_default,
+        template_knobs,
+        template_summary,
+    )
 
     if name is None:
         rows = [{"template": t, "builds": template_summary(t)} for t in TEMPLATES]
@@ -1095,7 +1100,7 @@ def templates_command(
         "knob", "default", "allowed", "what it does", title=f"template = {json.dumps(name)}"
     )
     for k in knobs:
-        table.add_row(k["knob"], k["default"], k["allowed"], k["doc"])
+        table.add_row(k["knob"], shown_default(k), k["allowed"], k["doc"])
     Console().print(table)
     typer.echo(
         "Set a knob as a field of the file or with --set KNOB=VALUE; any other scenario field "

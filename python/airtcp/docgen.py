@@ -1,14 +1,17 @@
-"""What the docs say about the world spec, generated from the core's schema (issue 33).
+"""What the docs say about the world spec and the templates' knobs, generated from where they
+are declared (issue 33).
 
     .venv/bin/python -m airtcp.docgen            # rewrite what is stale
     .venv/bin/python -m airtcp.docgen --check    # exit 1 naming what is stale
 
 It writes python/airtcp/world_spec.schema.json (the core's JSON Schema, which the canonical
 form reads), the field reference of docs/world-spec.md, and in docs/scenarios.md the fields each
-section passes to the core as written (``_PassThrough``). Each generated part of a page sits
-between ``<!-- BEGIN GENERATED name -->`` and ``<!-- END GENERATED name -->``; the rest of the
-page is prose. python/tests/test_docgen.py fails while any of it is stale, so a field added to
-the core's spec types reaches the docs by running this, with no hand edit.
+section passes to the core as written (``_PassThrough``) and each template's knob table (from
+its knob model, ``templates.template_knobs``). Each generated part of a page sits between
+``<!-- BEGIN GENERATED name -->`` and ``<!-- END GENERATED name -->``; the rest of the page is
+prose. python/tests/test_pass_through.py fails while any of it is stale or has no place in a
+page, so a field added to the core's spec types, or a knob to a template, reaches the docs by
+running this, with no hand edit.
 """
 
 from __future__ import annotations
@@ -19,7 +22,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
-__all__ = ["generated", "main", "scenario_fields", "stale", "world_spec_reference"]
+__all__ = [
+    "block_problems",
+    "generated",
+    "main",
+    "scenario_fields",
+    "stale",
+    "template_table",
+    "world_spec_reference",
+]
 
 REPO = Path(__file__).resolve().parents[2]
 WORLD_SPEC_MD = REPO / "docs" / "world-spec.md"
@@ -211,17 +222,72 @@ def scenario_fields(section: str) -> str:
     return head + "\n\n" + "\n".join(lines) + "\n"
 
 
+def template_table(name: str) -> str:
+    """Template ``name``'s knobs as a table (knob, default, allowed, meaning), in declaration
+    order, from its knob model: ``unset`` for a knob unset by default, the allowed values'
+    quoted names as code."""
+    from airtcp.config.templates import shown_default, template_knobs
+
+    lines = ["| knob | default | allowed | meaning |", "|---|---|---|---|"]
+    for knob in template_knobs(name):
+        shown = shown_default(knob)
+        default = shown if shown == "unset" else f"`{shown}`"
+        allowed = re.sub(r'"[^"`]*"', lambda m: f"`{m.group()}`", _one_line(knob["allowed"]))
+        lines.append(f"| `{knob['knob']}` | {default} | {allowed} | {_one_line(knob['doc'])} |")
+    return "\n".join(lines) + "\n"
+
+
+def _blocks() -> dict[str, str]:
+    """Every generated block by name, as it should read."""
+    from airtcp.config.templates import TEMPLATES
+
+    blocks = {"world-spec": world_spec_reference() + "\n"}
+    blocks.update({f"scenario.{s}": scenario_fields(s) for s in _SECTIONS})
+    blocks.update({f"template.{t}": template_table(t) for t in TEMPLATES})
+    return blocks
+
+
+_PAGES = (WORLD_SPEC_MD, SCENARIOS_MD)
+
+
 def generated() -> dict[Path, str]:
     """Every generated file as it should read."""
     from airtcp.config.canonical import SCHEMA_FILE, schema_text
 
     out = {SCHEMA_FILE: schema_text()}
-    blocks = {"world-spec": world_spec_reference() + "\n"}
-    blocks.update({f"scenario.{s}": scenario_fields(s) for s in _SECTIONS})
-    for page in (WORLD_SPEC_MD, SCENARIOS_MD):
+    blocks = _blocks()
+    for page in _PAGES:
         text = page.read_text(encoding="utf-8")
 
-        out[page] = _BLOCK.sub(lambda m: m.group(1) + blocks[m.group("name")] + m.group(4), text)
+        out[page] = _BLOCK.sub(
+            lambda m: m.group(1) + blocks.get(m.group("name"), m.group("body")) + m.group(4), text
+        )
+    return out
+
+
+def block_problems() -> list[str]:
+    """What is wrong with the pages' markers: a generated block no page has a place for (a
+    template added without its section in docs/scenarios.md: its markers, under its heading,
+    are written once by hand), or markers that name no generated block (a template renamed or
+    removed)."""
+    blocks = _blocks()
+    out = []
+    placed: set[str] = set()
+    for page in _PAGES:
+        for m in _BLOCK.finditer(page.read_text("utf-8")):
+            name = m.group("name")
+            placed.add(name)
+            if name not in blocks:
+                out.append(
+                    f"{page.relative_to(REPO)}: nothing generates {name} (renamed or removed? "
+                    "remove its markers)"
+                )
+    out += [
+        f"no place for {name}: write <!-- BEGIN GENERATED {name} --> and "
+        f"<!-- END GENERATED {name} --> where it belongs"
+        for name in blocks
+        if name not in placed
+    ]
     return out
 
 
@@ -235,19 +301,22 @@ def stale() -> list[Path]:
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    if args not in ([], ["--check"]):
+        print("usage: python -m airtcp.docgen [--check]", file=sys.stderr)
+        return 2
+    missing = block_problems()
+    for problem in missing:
+        print(problem)
     if args == ["--check"]:
         late = stale()
         for p in late:
             print(f"stale: {p.relative_to(REPO)} (run: .venv/bin/python -m airtcp.docgen)")
-        return 1 if late else 0
-    if args:
-        print("usage: python -m airtcp.docgen [--check]", file=sys.stderr)
-        return 2
+        return 1 if late or missing else 0
     for p, text in generated().items():
         if not p.exists() or p.read_text("utf-8") != text:
             p.write_text(text, encoding="utf-8")
             print(f"written {p.relative_to(REPO)}")
-    return 0
+    return 1 if missing else 0
 
 
 if __name__ == "__main__":

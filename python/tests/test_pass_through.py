@@ -84,6 +84,7 @@ def test_a_built_field_is_not_settable_in_its_section() -> None:
 
 def test_the_generated_docs_and_schema_are_current() -> None:
     assert docgen.stale() == [], "stale: run .venv/bin/python -m airtcp.docgen"
+    assert docgen.block_problems() == []
     assert json.loads(canonical.SCHEMA_FILE.read_text()) == json.loads(_core.world_spec_schema())
     text = (REPO / "docs" / "world-spec.md").read_text()
     for name in ("WifiSpec", "TcpSpec", "RadioSpec", "MeshSpec"):

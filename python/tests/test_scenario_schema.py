@@ -5,6 +5,7 @@ and a template's knobs are those of the model that declares them."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import tomllib
@@ -14,8 +15,9 @@ from typing import Any
 import jsonschema
 import pytest
 
+from airtcp import docgen
 from airtcp.config.schema import scenario_schema, sweep_schema
-from airtcp.config.templates import TEMPLATES, template_knobs
+from airtcp.config.templates import TEMPLATES, shown_default, template_knobs
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((REPO / "examples").glob("*.toml"))
@@ -97,3 +99,35 @@ def test_airtcp_templates_lists_each_templates_knobs() -> None:
     bad = _cli("templates", "paper-9")
     assert bad.returncode == 2
     assert "template 'paper-9': unknown (allowed: ht-upload," in bad.stderr
+
+
+def test_each_templates_docs_table_lists_its_models_knobs_in_order() -> None:
+    """docs/scenarios.md has one generated knob table per template, under the template's
+    heading, listing exactly the fields of its knob model in declaration order, with the
+    model's defaults (unset for a knob unset by default) and texts."""
+    text = (REPO / "docs" / "scenarios.md").read_text()
+    blocks = {m.group("name"): m for m in docgen._BLOCK.finditer(text)}
+    for name, (model, _) in TEMPLATES.items():
+        block = blocks[f"template.{name}"]
+        heading = text.rfind("\n### ", 0, block.start())
+        assert text[heading:].startswith(f'\n### `template = "{name}"`'), name
+        rows = [r for r in block.group("body").splitlines() if r.startswith("| `")]
+        assert [re.match(r"\| `([^`]+)` \|", r).group(1) for r in rows] == list(model.model_fields)
+        for row, knob in zip(rows, template_knobs(name), strict=True):
+            default = row.split(" | ")[1]
+            assert default == ("unset" if knob["default"] == "null" else f"`{knob['default']}`")
+            assert row.endswith(f" | {docgen._one_line(knob['doc'])} |"), row
+    assert sorted(n for n in blocks if n.startswith("template.")) == sorted(
+        f"template.{n}" for n in TEMPLATES
+    )
+
+
+def test_a_knob_unset_by_default_reads_unset_and_its_json_default_is_null() -> None:
+    duration = next(k for k in template_knobs("paper-003") if k["knob"] == "duration_s")
+    assert duration["default"] == "null" and shown_default(duration) == "unset"
+    speed = next(k for k in template_knobs("paper-003") if k["knob"] == "speed_mps")
+    assert shown_default(speed) == "5.0"
+    printed = _cli("templates", "paper-003")
+    assert printed.returncode == 0, printed.stderr
+    row = next(line for line in printed.stdout.splitlines() if "duration_s" in line)
+    assert "unset" in row and "null" not in printed.stdout, printed.stdout

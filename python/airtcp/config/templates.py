@@ -36,6 +36,9 @@ __all__ = [
     "mark_template_problems",
     "paper000",
     "paper004",
+    "shown_default",
+    "template_knobs",
+    "template_summary",
 ]
 
 
@@ -75,12 +78,14 @@ class Paper000Knobs(BaseModel):
         "fixed",
         '"fixed" or "alm-adaptive"',
         "fixed: retry_limit everywhere; alm-adaptive: the paper's proposal (Eq. 5), each mesh "
-        "point steering its limit from its path table ([mesh] alm_retry)",
+        "point steering its limit from its path table ([mesh] alm_retry; [mesh] "
+        "alm_travel_us_per_metric gives it a measured map)",
     )
     fixed_rate_mbps: Literal[0, 6, 9, 12, 18, 24, 36, 48, 54] = _field(
         0,
         "0, or an 802.11g rate: 6, 9, 12, 18, 24, 36, 48, 54",
-        "0: Minstrel over rt2800's retry chain (the paper's); else every data frame at this rate",
+        "0: Minstrel over rt2800's retry chain (the paper's); else every data frame at this rate "
+        '(mac.rate_control = "constant")',
     )
     probe_mbps: float = _field(
         0.0,
@@ -190,12 +195,16 @@ class Paper000TeeKnobs(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
 
     retry_limit: int = _field(
-        7, "integer 0..31 retransmissions", "at every mesh point; the start under a remedy",
+        7, "integer 0..31 retransmissions",
+        "retransmissions per frame at every mesh point; the start under a remedy",
         ge=0, le=31,
     )  # fmt: skip
     cc: P000Cc = _field("cubic", _P000_CC_ALLOWED, "both flows' congestion control")
     scheme: Literal["fixed", "alm-adaptive"] = _field(
-        "fixed", '"fixed" or "alm-adaptive"', "fixed limits, or paper 000's remedy"
+        "fixed",
+        '"fixed" or "alm-adaptive"',
+        "fixed limits, or paper 000's remedy ([mesh] alm_retry; [mesh] alm_travel_us_per_metric "
+        "gives it a measured map)",
     )
     spur_m: float = _field(
         25.0,
@@ -257,28 +266,32 @@ class Paper004Knobs(BaseModel):
     scheme: Literal["plain", "cdo", "lnmac", "lnmac-cdo"] = _field(
         "plain",
         '"plain", "cdo", "lnmac" or "lnmac-cdo"',
-        "TCP plain (NewReno); TCP with CDO/CNO (corrupt frames passed up); LN-MAC (the MACs' "
-        "loss notifications, answered with CNOs); LN-MAC with corrupt frames passed up too",
+        "plain: TCP NewReno; cdo: TCP with CDO/CNO, corrupt frames passed up (mac.pass_corrupt, "
+        "tcp.corruption); lnmac: LN-MAC, the MACs' loss notifications answered with CNOs "
+        "(mac.lnmac, tcp.corruption); lnmac-cdo: LN-MAC with corrupt frames passed up too",
     )
     fer: float = _field(
         0.4,
         "number 0.001..0.95",
-        "the link's frame error rate for 1500-byte frames: sets the B-C distance (and the D-E "
-        "one); other frame sizes keep that distance",
+        "the link's frame error rate for 1500-byte frames: with errors rayleigh it sets the B-C "
+        "distance (and the D-E one) by the closed form of airtcp.fading, with bit-errors the "
+        "BER; other frame sizes keep that distance or BER",
         ge=0.001,
         le=0.95,
     )
     frame_bytes: int = _field(
         1500,
         "integer 100..2346 bytes",
-        "the 802.11 data frame (MAC header 34 bytes with FCS, LLC/SNAP, IP, TCP, CDO, payload)",
+        "the 802.11 data frame: the MAC header (34 bytes with the FCS), LLC/SNAP, IPv4, TCP with "
+        "its options (timestamps, the CDO), payload; tcp.mss_bytes is what fills it",
         ge=100,
         le=2346,
     )
     retry_limit: int = _field(
         1,
         "integer 1..32 attempts",
-        "the paper's 'max MAC retry limit': attempts per frame (1 = never retransmitted)",
+        "the paper's 'max MAC retry limit': attempts per frame (1 = never retransmitted); it "
+        "counts attempts, unlike the top-level retry_limit of a scenario (retransmissions)",
         ge=1,
         le=32,
     )
@@ -291,14 +304,17 @@ class Paper004Knobs(BaseModel):
     errors: Literal["rayleigh", "bit-errors"] = _field(
         "rayleigh",
         '"rayleigh" or "bit-errors"',
-        "rayleigh: Table I (radio model, a Rayleigh fade per frame, SINR per part); bit-errors: "
-        "independent bit errors at the BER that gives fer for 1500-byte frames, so shorter "
-        "frames see fewer errors (the paper's text; a sensitivity check)",
+        "rayleigh: Table I (the radio model: log-distance exponent 4, 100 mW, busy above -107 "
+        "dBm, interference counted above -137 dBm, a Rayleigh fade per frame, SINR per part, no "
+        "preamble detection model); bit-errors: the range model with independent bit errors at "
+        "the BER that gives fer for 1500-byte frames, so shorter frames see fewer errors (the "
+        "paper's text; a sensitivity check)",
     )
     cno_reaction: Literal["aggressive", "conservative"] = _field(
         "aggressive",
         '"aggressive" or "conservative"',
-        "the sender's reaction to a CNO: cwnd unchanged (the paper's) or cut as for a loss",
+        "the sender's reaction to a CNO: cwnd unchanged (the paper's) or cut as for a loss "
+        "(tcp.corruption, when the scheme is not plain)",
     )
 
 
@@ -442,19 +458,24 @@ class Paper003Knobs(BaseModel):
     scheme: Literal["standard", "wnd_max"] = _field(
         "standard",
         '"standard" or "wnd_max"',
-        "standard TCP NewReno, or with the ARF-aware window (mac.arf_window_slot_ms)",
+        "standard TCP NewReno, or with the ARF-aware window (mac.arf_window_slot_ms = slot_ms)",
     )
     mobility: Literal["away", "toward", "random-waypoint"] = _field(
         "away",
         '"away", "toward" or "random-waypoint"',
-        "A-1: from 10 m straight out to the 6 Mbit/s edge; A-2: from the edge straight in to "
-        "10 m; B: random waypoint in the square inscribed in the cell, speed 0..speed_mps, no "
-        "pause",
+        "away (A-1): from 10 m straight out to 360 m, 10 m inside the 6 Mbit/s edge, the run "
+        "ending there; toward (A-2): from 360 m straight in to 10 m; random-waypoint (B): "
+        "random waypoint in the square inscribed in the cell, speed 0..speed_mps, no pause (the "
+        "paper's minimum speed 0 draws the Yoon-Liu-Noble warning: the mean speed decays)",
     )
     speed_mps: float = _field(
         5.0, "number 0.1..10 m/s", "the station's speed (B: the fastest leg)", ge=0.1, le=10.0
     )
-    rts_cts: bool = _field(False, "true or false", "RTS/CTS before every data frame")
+    rts_cts: bool = _field(
+        False,
+        "true or false",
+        "RTS/CTS before every data frame (mac.rts_threshold_bytes 0; false: 65535)",
+    )
     direction: Literal["download", "upload"] = _field(
         "download",
         '"download" or "upload"',
@@ -467,7 +488,7 @@ class Paper003Knobs(BaseModel):
     queue_packets: int = _field(
         100,
         "integer 1..10000 packets",
-        "the AP's interface queue (the paper does not give QualNet's)",
+        "the AP's interface queue (mac.queue_limit_packets; the paper does not give QualNet's)",
         ge=1,
         le=10000,
     )
@@ -475,7 +496,8 @@ class Paper003Knobs(BaseModel):
         None,
         "unset, or number 1..3600 s",
         "simulated time; unset: 300 s in B, and in A-1 and A-2 the time the station takes to "
-        "cross the cell (shorter: it stops partway; longer: it walks on beyond the cell's edge)",
+        "cross the cell, (360 - 10) / speed_mps seconds (shorter: it stops partway; longer: it "
+        "walks on beyond the cell's edge)",
         ge=1.0,
         le=3600.0,
     )
@@ -594,7 +616,7 @@ class Paper001Knobs(BaseModel):
     min_rto_ms: float = _field(
         1000.0,
         "number 0..120000 ms",
-        "minrto_ (section V: 1 s, the ns-2.1b9a default, 0.2 s or 0)",
+        "NS-2's minrto_, the least RTO (section V: 1 s, the ns-2.1b9a default, 0.2 s or 0)",
         ge=0.0,
         le=120000.0,
     )
@@ -653,7 +675,9 @@ class HtUploadKnobs(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
 
     mcs: int = _field(
-        7, "integer 0..15", "the MCS of every data frame (rate_control constant)",
+        7, "integer 0..15",
+        "the MCS of every data frame with rate_control constant (the adaptive ones start from "
+        "their own tables)",
         ge=0, le=15,
     )  # fmt: skip
     rate_control: Literal[
@@ -662,13 +686,17 @@ class HtUploadKnobs(BaseModel):
         "constant",
         '"constant", "arf", "arf-ns3", "aarf", "minstrel", "minstrel-rt2800", "minstrel-ht" or '
         '"ath9k"',
-        "how the data frames' MCS is chosen",
+        "how the data frames' MCS is chosen (mac.rate_control)",
     )
-    channel_width_mhz: Literal[20, 40] = _field(20, "20 or 40", "the channel width [MHz]")
-    short_gi: bool = _field(False, "true or false", "the 400 ns guard interval")
-    streams: Literal[1, 2] = _field(1, "1 or 2", "spatial streams (2 for MCS 8-15)")
-    band_ghz: Literal[2.4, 5.0] = _field(5.0, "2.4 or 5", "the frequency band [GHz]")
-    ampdu: bool = _field(True, "true or false", "A-MPDU under Block Ack (ns-3: 65,535 bytes)")
+    channel_width_mhz: Literal[20, 40] = _field(
+        20, "20 or 40", "the channel width [MHz] (ht.channel_width_mhz)"
+    )
+    short_gi: bool = _field(False, "true or false", "the 400 ns guard interval (ht.short_gi)")
+    streams: Literal[1, 2] = _field(1, "1 or 2", "spatial streams (ht.streams; 2 for MCS 8-15)")
+    band_ghz: Literal[2.4, 5.0] = _field(5.0, "2.4 or 5", "the frequency band [GHz] (ht.band_ghz)")
+    ampdu: bool = _field(
+        True, "true or false", "A-MPDU under Block Ack (ht.ampdu; ns-3: 65,535 bytes)"
+    )
     traffic: Literal["tcp", "udp"] = _field(
         "udp", '"tcp" or "udp"', "a bulk TCP flow or saturating UDP"
     )
@@ -686,7 +714,8 @@ class HtUploadKnobs(BaseModel):
     stations: int = _field(
         1,
         "integer 1..64",
-        "stations, each distance_m from the AP (on a circle) and each uploading",
+        "stations, each distance_m from the AP (on a circle) and each uploading; the run's name "
+        "ends in -Nsta",
         ge=1,
         le=64,
     )
@@ -763,19 +792,23 @@ class Paper002Knobs(BaseModel):
     distance_m: float = _field(
         5.0,
         "number 0.1..100 m",
-        "station to AP in the wooden house (the paper's positions span 1.2 to 10 m)",
+        "station to AP in the wooden house (the paper's positions span 1.2 to 10 m); the "
+        "station's average data rate under ath9k: 300 Mbit/s at 1.2-2 m, 230 at 4 m, 130 at 6 "
+        "m, 40 at 8 m, 27 at 10 m (docs/paper-002.md, the calibration)",
         ge=0.1,
         le=100.0,
     )
     mcs: int | None = _field(
         None,
         "unset, or integer 0..15",
-        "a fixed MCS at 40 MHz with the short guard interval (rate_control constant); unset: "
-        "the rate control chooses",
+        "a fixed MCS at 40 MHz with the short guard interval (rate_control becomes constant); "
+        "unset: the rate control chooses",
         ge=0,
         le=15,
     )
-    cc: Literal["reno", "cubic"] = _field("cubic", '"reno" or "cubic"', "TCP's congestion control")
+    cc: Literal["reno", "cubic"] = _field(
+        "cubic", '"reno" or "cubic"', "TCP's congestion control (tcp.cc)"
+    )
     delay_ms: float = _field(
         0.0,
         "number 0..1000 ms",
@@ -786,25 +819,31 @@ class Paper002Knobs(BaseModel):
     queue: P002Queue = _field(
         "native",
         '"native", "codel", "mac-fq", "mac-fq-codel" or "mac-fq-codel-aql"',
-        "the queues: Linux 3.2's pfifo_fast (1000 packets) over ath9k's 123 frames per AC; "
-        "Linux 3.5's CoDel (target 5 ms, interval 100 ms) as the qdisc; or Linux today: "
-        "mac80211's per-station FQ-CoDel (20 ms, 100 ms) with airtime fairness, without it "
-        "(mac-fq: frame by frame), or with AQL too, over 64 frames in the driver",
+        "the queues: native, Linux 3.2's pfifo_fast (mac.qdisc pfifo, 1000 packets) over "
+        "ath9k's 123 frames per AC (mac.queue_limit_packets 123); codel, Linux 3.5's CoDel "
+        "(target 5 ms, interval 100 ms) as the qdisc (mac.qdisc codel) over the same; or Linux "
+        'today, mac80211\'s per-station FQ-CoDel (mac.txq = "fq-codel"; 20 ms, 100 ms) over 64 '
+        "frames in the driver: frame by frame without airtime fairness (mac-fq), with it "
+        "(mac-fq-codel), or with AQL too (mac-fq-codel-aql)",
     )
     scheme: Literal["none", "ba-retry"] = _field(
         "none",
         '"none" or "ba-retry"',
-        "none: native 802.11n (Block-Ack retry limit 10); ba-retry: the paper's remedy (limit "
-        "10/8/5/2 by the averaged data rate, TCP frames only)",
+        "none: native 802.11n (Block-Ack retry limit 10); ba-retry: the paper's remedy "
+        "(mac.ba_retry_remedy: limit 10/8/5/2 by the averaged data rate, TCP frames only)",
     )
     rate_control: Literal["ath9k", "minstrel-ht", "constant"] = _field(
         "ath9k",
         '"ath9k", "minstrel-ht" or "constant"',
-        "the rate control of both ends (the paper's laptop: ath9k's own, Linux 3.2); constant "
-        "needs mcs",
+        "the rate control of both ends (mac.rate_control; the paper's laptop: ath9k's own, "
+        "Linux 3.2); constant needs mcs",
     )
     duration_s: float = _field(
-        60.0, "number 0.1..3600 s", "the upload (after a 5 s warm-up trickle)", ge=0.1, le=3600.0
+        60.0,
+        "number 0.1..3600 s",
+        "the upload, after a 5 s warm-up (a 0.5 Mbit/s trickle each way trains both rate controls)",
+        ge=0.1,
+        le=3600.0,
     )
 
     def effective(self) -> dict[str, Any]:
@@ -924,7 +963,9 @@ class Paper002AnomalyKnobs(BaseModel):
     direction: Literal["download", "upload"] = _field(
         "download", '"download" or "upload"', "TCP from the server to each station, or back"
     )
-    cc: Literal["reno", "cubic"] = _field("cubic", '"reno" or "cubic"', "TCP's congestion control")
+    cc: Literal["reno", "cubic"] = _field(
+        "cubic", '"reno" or "cubic"', "TCP's congestion control (tcp.cc)"
+    )
     rate_control: Literal["ath9k", "minstrel-ht"] = _field(
         "minstrel-ht",
         '"ath9k" or "minstrel-ht"',
@@ -1008,8 +1049,10 @@ def template_summary(name: str) -> str:
 
 
 def template_knobs(name: str) -> list[dict[str, str]]:
-    """Template ``name``'s knobs, in declaration order: each one's name, default, allowed
-    values and doc, from its knob model (the one place they are declared)."""
+    """Template ``name``'s knobs, in declaration order: each one's name, default (as JSON:
+    ``null`` for a knob unset by default), allowed values and doc, from its knob model (the one
+    place they are declared; ``airtcp templates NAME --json`` prints them as they are, and
+    docs/scenarios.md's tables are generated from them)."""
     model = TEMPLATES[name][0]
     out = []
     for key, field in model.model_fields.items():
@@ -1024,6 +1067,12 @@ def template_knobs(name: str) -> list[dict[str, str]]:
             }
         )
     return out
+
+
+def shown_default(knob: Mapping[str, str]) -> str:
+    """A knob's default as a reader wants it: ``unset`` for a knob unset by default (JSON
+    ``null``, the value a program reads), else the JSON."""
+    return "unset" if knob["default"] == "null" else knob["default"]
 
 
 def _merge(base: dict[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
