@@ -1,17 +1,18 @@
-"""What the docs say about the world spec and the templates' knobs, generated from where they
-are declared (issue 33).
+"""What the docs say about the world spec, the scenario's fields and the templates' knobs,
+generated from where they are declared (issue 33).
 
     .venv/bin/python -m airtcp.docgen            # rewrite what is stale
     .venv/bin/python -m airtcp.docgen --check    # exit 1 naming what is stale
 
 It writes python/airtcp/world_spec.schema.json (the core's JSON Schema, which the canonical
-form reads), the field reference of docs/world-spec.md, and in docs/scenarios.md the fields each
-section passes to the core as written (``_PassThrough``) and each template's knob table (from
-its knob model, ``templates.template_knobs``). Each generated part of a page sits between
+form reads), the field reference of docs/world-spec.md, and in docs/scenarios.md the field table
+of each section of the scenario (from its model in ``config.models``, ``field_table``), the fields
+each section passes to the core as written (``_PassThrough``) and each template's knob table
+(from its knob model, ``templates.template_knobs``). Each generated part of a page sits between
 ``<!-- BEGIN GENERATED name -->`` and ``<!-- END GENERATED name -->``; the rest of the page is
 prose. python/tests/test_pass_through.py fails while any of it is stale or has no place in a
-page, so a field added to the core's spec types, or a knob to a template, reaches the docs by
-running this, with no hand edit.
+page, so a field added to the core's spec types or to a scenario model, or a knob to a
+template, reaches the docs by running this, with no hand edit.
 """
 
 from __future__ import annotations
@@ -24,9 +25,12 @@ from typing import Any
 
 __all__ = [
     "block_problems",
+    "field_table",
+    "field_tables",
     "generated",
     "main",
     "scenario_fields",
+    "shown_field_default",
     "stale",
     "template_table",
     "world_spec_reference",
@@ -222,6 +226,83 @@ def scenario_fields(section: str) -> str:
     return head + "\n\n" + "\n".join(lines) + "\n"
 
 
+def _code_quotes(text: str) -> str:
+    """``text`` on one line, its quoted names as code (``"dcf"`` -> `` `"dcf"` ``)."""
+    return re.sub(r'"[^"`]*"', lambda m: f"`{m.group()}`", _one_line(text))
+
+
+def field_tables() -> dict[str, tuple[Any, list[str]]]:
+    """Every field table of docs/scenarios.md by block name: the model and the fields it lists
+    (all of the model's, in declaration order, but for ``[channel]``, whose radio model's
+    fields have their own table). A variant of the error model or of mobility (a tagged
+    union) has a table of its own, named by its ``kind``: a variant added to the union has a
+    block to place."""
+    from typing import get_args
+
+    from airtcp.config import models as m
+
+    def variants(union: Any, prefix: str) -> dict[str, tuple[Any, list[str]]]:
+        members = get_args(get_args(union)[0])
+        return {
+            f"{prefix}.{get_args(v.model_fields['kind'].annotation)[0]}": (v, list(v.model_fields))
+            for v in members
+        }
+
+    channel = list(m.ChannelConfig.model_fields)
+    tables: dict[str, tuple[Any, list[str]]] = {
+        "fields.top": (m.Scenario, list(m.Scenario.model_fields)),
+        "fields.mesh": (m.MeshConfig, list(m.MeshConfig.model_fields)),
+        "fields.ht": (m.HtConfig, list(m.HtConfig.model_fields)),
+        "fields.mac": (m.MacConfig, list(m.MacConfig.model_fields)),
+        "fields.tcp": (m.TcpConfig, list(m.TcpConfig.model_fields)),
+        "fields.clap": (m.ClapConfig, list(m.ClapConfig.model_fields)),
+        "fields.channel": (m.ChannelConfig, [f for f in channel if f not in m.RADIO_FIELDS]),
+        "fields.channel.radio": (m.ChannelConfig, [f for f in channel if f in m.RADIO_FIELDS]),
+        "fields.channel.matrix": (m.MatrixConfig, list(m.MatrixConfig.model_fields)),
+        **variants(m._ErrorModel, "fields.channel.error"),
+        "fields.nodes": (m.NodeConfig, list(m.NodeConfig.model_fields)),
+        **variants(m._Mobility, "fields.nodes.mobility"),
+        "fields.links": (m.LinkConfig, list(m.LinkConfig.model_fields)),
+        "fields.routes": (m.RouteConfig, list(m.RouteConfig.model_fields)),
+        "fields.flows": (m.FlowConfig, list(m.FlowConfig.model_fields)),
+        "fields.traces": (m.TracesConfig, list(m.TracesConfig.model_fields)),
+    }
+    return tables
+
+
+def shown_field_default(field: Any) -> str:
+    """A scenario field's default as its table shows it: ``required``, ``unset`` (None), the
+    variant of a tagged table (``{"kind": "none"}``), ``its fields' defaults`` for a section,
+    else the JSON as code."""
+    from pydantic import BaseModel
+
+    if field.is_required():
+        return "required"
+    default = field.get_default(call_default_factory=True)
+    if default is None:
+        return "unset"
+    if isinstance(default, BaseModel):
+        if "kind" in type(default).model_fields:
+            return f"`{json.dumps({'kind': default.kind})}`"  # type: ignore[attr-defined]
+        return "its fields' defaults"
+    return f"`{json.dumps(default)}`"
+
+
+def field_table(name: str) -> str:
+    """The field table ``name`` of ``field_tables()``: field, default, allowed, meaning, one row
+    per field in declaration order, from the model's ``_field`` texts (the allowed values'
+    quoted names as code), as the templates' knob tables."""
+    model, names = field_tables()[name]
+    lines = ["| field | default | allowed | meaning |", "|---|---|---|---|"]
+    for key in names:
+        field = model.model_fields[key]
+        extra = field.json_schema_extra if isinstance(field.json_schema_extra, dict) else {}
+        allowed = _code_quotes(str(extra.get("allowed", "")))
+        doc = _one_line(field.description or "")
+        lines.append(f"| `{key}` | {shown_field_default(field)} | {allowed} | {doc} |")
+    return "\n".join(lines) + "\n"
+
+
 def template_table(name: str) -> str:
     """Template ``name``'s knobs as a table (knob, default, allowed, meaning), in declaration
     order, from its knob model: ``unset`` for a knob unset by default, the allowed values'
@@ -232,7 +313,7 @@ def template_table(name: str) -> str:
     for knob in template_knobs(name):
         shown = shown_default(knob)
         default = shown if shown == "unset" else f"`{shown}`"
-        allowed = re.sub(r'"[^"`]*"', lambda m: f"`{m.group()}`", _one_line(knob["allowed"]))
+        allowed = _code_quotes(knob["allowed"])
         lines.append(f"| `{knob['knob']}` | {default} | {allowed} | {_one_line(knob['doc'])} |")
     return "\n".join(lines) + "\n"
 
@@ -242,6 +323,7 @@ def _blocks() -> dict[str, str]:
     from airtcp.config.templates import TEMPLATES
 
     blocks = {"world-spec": world_spec_reference() + "\n"}
+    blocks.update({name: field_table(name) for name in field_tables()})
     blocks.update({f"scenario.{s}": scenario_fields(s) for s in _SECTIONS})
     blocks.update({f"template.{t}": template_table(t) for t in TEMPLATES})
     return blocks
@@ -267,9 +349,9 @@ def generated() -> dict[Path, str]:
 
 def block_problems() -> list[str]:
     """What is wrong with the pages' markers: a generated block no page has a place for (a
-    template added without its section in docs/scenarios.md: its markers, under its heading,
-    are written once by hand), or markers that name no generated block (a template renamed or
-    removed)."""
+    template, or a variant of a tagged table, added without its section in docs/scenarios.md:
+    its markers, under its heading, are written once by hand), or markers that name no
+    generated block (a template renamed or removed)."""
     blocks = _blocks()
     out = []
     placed: set[str] = set()

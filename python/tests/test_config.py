@@ -375,31 +375,87 @@ def test_tcp_examples(examples_dir):
     assert chain["nodes"][5]["position_m"] == [100.0, 0.0, 0.0]
 
 
-def test_docs_mention_every_field(repo_root):
-    text = (repo_root / "docs" / "scenarios.md").read_text(encoding="utf-8")
-    from airtcp import config
+# Where each generated field table of docs/scenarios.md sits: the heading above it.
+_FIELD_TABLE_HEADINGS = {
+    "fields.top": "## Top level",
+    "fields.mesh": "## `[mesh]`",
+    "fields.ht": "## `[ht]`",
+    "fields.mac": "## `[mac]`",
+    "fields.tcp": "### `[tcp]`",
+    "fields.clap": "### `[clap]`",
+    "fields.channel": "## `[channel]`",
+    "fields.nodes": "## `[[nodes]]`",
+    "fields.nodes.mobility": "### Mobility",
+    "fields.links": "## `[[links]]`",
+    "fields.routes": "## `[[routes]]`",
+    "fields.flows": "## `[[flows]]`",
+    "fields.traces": "## `[traces]`",
+}
 
-    models = [
-        config.Scenario,
-        config.MacConfig,
-        config.HtConfig,
-        config.ChannelConfig,
-        config.MatrixConfig,
-        config.ErrorFer,
-        config.ErrorBer,
-        config.NodeConfig,
-        config.LinkConfig,
-        config.RouteConfig,
-        config.FlowConfig,
-        config.TcpConfig,
-        config.ClapConfig,
-        config.TracesConfig,
-        config.MeshConfig,
-    ]
-    missing = [
-        f"{m.__name__}.{name}" for m in models for name in m.model_fields if f"`{name}`" not in text
-    ]
-    assert not missing
+
+def _scenario_models(model, seen=None) -> list:
+    """``model`` and every model its fields hold (tables, arrays of tables, tagged variants)."""
+    from typing import get_args
+
+    from pydantic import BaseModel
+
+    seen = [] if seen is None else seen
+    seen.append(model)
+    todo = [f.annotation for f in model.model_fields.values()]
+    while todo:
+        tp = todo.pop(0)
+        if isinstance(tp, type) and issubclass(tp, BaseModel):
+            if tp not in seen:
+                _scenario_models(tp, seen)
+        else:
+            todo.extend(get_args(tp))
+    return seen
+
+
+def test_each_sections_docs_table_lists_its_models_fields_in_order(repo_root):
+    """docs/scenarios.md's field tables are generated from the scenario's models: each lists
+    its model's fields in declaration order ([channel]'s radio fields in a table of their own,
+    each variant of a tagged table in its own) under its section's heading, with the model's
+    default (unset for None, required), allowed text and doc; every model the scenario holds
+    has its fields there, so a field or a model added without its docs fails."""
+    import re
+
+    from airtcp import docgen
+
+    text = (repo_root / "docs" / "scenarios.md").read_text(encoding="utf-8")
+    blocks = {m.group("name"): m for m in docgen._BLOCK.finditer(text)}
+    tables = docgen.field_tables()
+    shown: dict[type, list[str]] = {}
+    for name, (model, names) in tables.items():
+        block = blocks[name]
+        rows = [r for r in block.group("body").splitlines() if r.startswith("| `")]
+        assert [re.match(r"\| `([^`]+)` \|", r).group(1) for r in rows] == names, name
+        for row, key in zip(rows, names, strict=True):
+            field = model.model_fields[key]
+            default = row.split(" | ")[1]
+            assert default == docgen.shown_field_default(field), row
+            assert row.endswith(f" | {docgen._one_line(field.description or '')} |"), row
+        headings = re.findall(r"^#{2,3} .*$", text[: block.start()], re.M)
+        place = max(p for p in _FIELD_TABLE_HEADINGS if name == p or name.startswith(p + "."))
+        assert headings[-1] == _FIELD_TABLE_HEADINGS[place], (name, headings[-1])
+        shown.setdefault(model, []).extend(names)
+    assert sorted(n for n in blocks if n.startswith("fields.")) == sorted(tables)
+    for model in _scenario_models(Scenario):
+        assert shown.get(model) == list(model.model_fields), model.__name__
+
+
+def test_a_field_table_shows_unset_required_and_a_variants_kind():
+    from airtcp import docgen
+    from airtcp.config import models
+
+    assert docgen.shown_field_default(models.Scenario.model_fields["data_rate_mbps"]) == "unset"
+    assert docgen.shown_field_default(models.LinkConfig.model_fields["a"]) == "required"
+    channel = models.ChannelConfig.model_fields
+    assert docgen.shown_field_default(channel["error"]) == '`{"kind": "none"}`'
+    assert docgen.shown_field_default(channel["rx_range_m"]) == "`250.0`"
+    assert docgen.shown_field_default(models.Scenario.model_fields["mac"]) == "its fields' defaults"
+    row = docgen.field_table("fields.mac").splitlines()[2]
+    assert row.startswith('| `access` | `"dcf"` | `"dcf"` or `"edca"` | DCF'), row
 
 
 # --- TCP ------------------------------------------------------------------------------------------
