@@ -664,6 +664,7 @@ mod tests {
             small_queues: false,
             per_ack_growth: false,
             corruption: crate::tcp::conn::Corruption::Off,
+            cwnd_limited: crate::tcp::cc::CwndLimited::Always,
         };
         for (ts, recovery) in
             [(true, Recovery::Sack), (false, Recovery::Sack), (true, Recovery::Reno), (false, Recovery::Reno)]

@@ -1072,6 +1072,7 @@ fn tcp(g: &mut Gen) -> Value {
         ("small_queues", json!(g.p(0.5))),
         ("ack_counting", json!(g.pick(&["segments", "acks"]))),
         ("rto_estimator", json!(g.pick(&["rfc6298", "linux"]))),
+        ("cwnd_limited", json!(g.pick(airtcp_core::tcp::cc::CwndLimited::NAMES))),
     ];
     let mut t = Map::new();
     let share = g.f(0.0, 1.0);

@@ -5,7 +5,7 @@ use serde::Deserialize;
 use super::flows::{FlowKind, FlowSpec, MAX_FILE_BYTES};
 use super::{err, num, SpecError};
 use crate::mac::frame::MAX_MSDU_BYTES;
-use crate::tcp::cc::Cc;
+use crate::tcp::cc::{Cc, CwndLimited};
 use crate::tcp::conn::{AckCounting, Corruption, Recovery};
 use crate::tcp::rto::RtoRule;
 
@@ -75,6 +75,15 @@ pub struct TcpSpec {
     /// The RTO estimator: "rfc6298" (RTO = max(min, SRTT + 4 RTTVAR)) or "linux" (RTO = SRTT
     /// + max(min, Linux's held variance), `tcp_rtt_estimator`).
     pub rto_estimator: RtoRule,
+    /// When an ACK may grow cwnd: "always" (every ACK, whether or not the sender fills cwnd),
+    /// "linux-3" (only if the flight before the ACK was within 3 segments of cwnd: Linux 3.2
+    /// and 3.12 `tcp_is_cwnd_limited(sk, in_flight)`) or "linux-4" (in slow start while cwnd <
+    /// twice the largest flight of the last window, then only if that window's flight reached
+    /// cwnd: Linux 3.16-5.x `tcp_is_cwnd_limited(sk)` with `tcp_cwnd_validate`). Every
+    /// congestion control asks where its Linux `cong_avoid` does (vegas only in its fallback
+    /// to Reno); the agent's is not grown anyway.
+    #[serde(default)]
+    pub cwnd_limited: CwndLimited,
 }
 
 impl Default for TcpSpec {
@@ -100,6 +109,7 @@ impl Default for TcpSpec {
             small_queues: false,
             ack_counting: AckCounting::Segments,
             rto_estimator: RtoRule::Rfc6298,
+            cwnd_limited: CwndLimited::Always,
         }
     }
 }

@@ -6,7 +6,7 @@
 //! the last data byte. Loss recovery: Tahoe (4.3BSD: slow start after fast retransmit),
 //! Reno (RFC 5681) and NewReno (RFC 6582), each with limited transmit (RFC 3042).
 
-use super::cc::{Algorithm, CaState, CcState, CongestionOps, CwndEvent};
+use super::cc::{Algorithm, CaState, CcState, CongestionOps, CwndEvent, CwndLimited};
 use super::rto::{RtoConfig, RtoEstimator};
 use super::sack::{self, Grid, Scoreboard};
 use crate::time::{Dur, SimTime};
@@ -160,6 +160,8 @@ pub struct TcpParams {
     /// start) and 4.1 (congestion avoidance), whose `tcp_slow_start(tp)` and
     /// `tcp_cong_avoid_ai(tp, w)` take one step per ACK, a stretch ACK included.
     pub per_ack_growth: bool,
+    /// When an ACK may grow cwnd: see [`CwndLimited`] and [`CcState::is_cwnd_limited`].
+    pub cwnd_limited: CwndLimited,
 }
 
 /// Bytes Linux charges a full-sized data skb (`skb->truesize`: a 2 KiB head plus `struct
@@ -256,7 +258,8 @@ pub struct Sender {
 
 impl Sender {
     pub fn new(p: TcpParams, cc: Algorithm, app_bytes: Option<u64>) -> Sender {
-        let s = CcState::new(p.mss, p.initial_cwnd.max(1), u32::MAX / 2);
+        let mut s = CcState::new(p.mss, p.initial_cwnd.max(1), u32::MAX / 2);
+        s.usage.rule = p.cwnd_limited;
         let rto = RtoEstimator::new(p.rto);
         Sender {
             p,
@@ -423,6 +426,7 @@ impl Sender {
         }
         let mss = u64::from(self.p.mss);
         let wnd = (u64::from(self.s.cwnd) * mss).min(self.flow_window());
+        let sent_before = self.snd_max;
         loop {
             let limit = self.snd_una + wnd;
             if self.snd_nxt >= limit {
@@ -432,6 +436,27 @@ impl Sender {
                 break;
             }
         }
+        self.cwnd_validate(sent_before);
+    }
+
+    /// The end of a pass that may have sent new data (Linux 4.9 `tcp_write_xmit`, whose
+    /// `tcp_cwnd_validate` runs when it sent some): under "linux-4", record the flight and
+    /// whether it filled cwnd, as the sender counts it (`is_cwnd_limited |=
+    /// tcp_packets_in_flight(tp) >= tp->snd_cwnd`): RFC 6675's pipe in SACK recovery, the
+    /// segments between `snd_una` and `snd_nxt` otherwise.
+    fn cwnd_validate(&mut self, sent_before: u64) {
+        if self.s.usage.rule != CwndLimited::Linux4 || self.snd_max <= sent_before {
+            return;
+        }
+        let mss = u64::from(self.p.mss);
+        let in_flight = if self.ca == CaState::Recovery && self.p.recovery == Recovery::Sack {
+            sack::pipe(&self.sb, Grid { mss, high_data: self.snd_max }, self.snd_una, self.high_rxt)
+        } else {
+            self.in_flight_bytes().div_ceil(mss) as u32
+        };
+        // packets_out: every segment between snd_una and the highest sent (Linux's snd_nxt).
+        let packets_out = (self.snd_max - self.snd_una).div_ceil(mss) as u32;
+        self.s.usage.validate(self.snd_una, self.snd_max, packets_out, in_flight >= self.s.cwnd);
     }
 
     /// Send the segment starting at `snd_nxt` if it fits below `limit`; false if nothing to send.
@@ -659,6 +684,7 @@ impl Sender {
                 self.stats.lost_retransmits += 1;
             }
         }
+        let sent_before = self.snd_max;
         // Bounded: each pass sends one segment or stops.
         for _ in 0..(self.s.cwnd as usize + 2) {
             let grid = Grid { mss, high_data: self.snd_max };
@@ -682,6 +708,7 @@ impl Sender {
                 break;
             }
         }
+        self.cwnd_validate(sent_before);
     }
 
     /// Enter SACK recovery (RFC 6675 step 4).
@@ -749,7 +776,9 @@ impl Sender {
                         let limit = self.snd_una + (u64::from(self.s.cwnd) + u64::from(self.dupacks)) * mss;
                         let limit = limit.min(self.snd_una + self.flow_window());
                         if self.snd_nxt + mss <= limit {
+                            let sent_before = self.snd_max;
                             self.send_one_at_nxt(now, out, limit);
+                            self.cwnd_validate(sent_before);
                         }
                     }
                 }
@@ -774,7 +803,9 @@ impl Sender {
                 let limit = self.snd_una + (u64::from(self.s.cwnd) + u64::from(self.dupacks)) * mss;
                 let limit = limit.min(self.snd_una + self.flow_window());
                 if self.snd_nxt + mss <= limit {
+                    let sent_before = self.snd_max;
                     self.send_one_at_nxt(now, out, limit);
+                    self.cwnd_validate(sent_before);
                 }
             }
             return TimerCmd::Keep;
@@ -812,6 +843,12 @@ impl Sender {
     }
 
     fn on_new_ack(&mut self, seg: &Segment, now: SimTime, out: &mut Vec<Segment>) -> TimerCmd {
+        if self.s.usage.rule == CwndLimited::Linux3 {
+            // Linux 3.2/3.12 `tcp_ack`: prior_in_flight = tcp_packets_in_flight(tp) before the ACK
+            // is processed, here the segments the sender counts against cwnd (SACKed ones too:
+            // outside SACK recovery airtcp's sender counts them, RFC 5681's FlightSize).
+            self.s.usage.prior_in_flight = self.in_flight_bytes().div_ceil(u64::from(self.p.mss)) as u32;
+        }
         let acked_bytes = seg.ack - self.snd_una;
         let acked = acked_bytes.div_ceil(u64::from(self.p.mss)).max(1) as u32;
         self.snd_una = seg.ack;
@@ -1202,6 +1239,7 @@ mod clock_tests {
             small_queues: false,
             per_ack_growth: false,
             corruption: Corruption::Off,
+            cwnd_limited: CwndLimited::Always,
         }
     }
 

@@ -2,7 +2,7 @@
 //! fixed one-way delay, except for the segments a test drops. Every test says which segments
 //! are lost and checks the exact transmissions and windows that follow.
 
-use super::cc::{Algorithm, CaState};
+use super::cc::{Algorithm, CaState, CwndLimited};
 use super::conn::{Corruption, Receiver, Recovery, Segment, Sender, TcpParams, TimerCmd, ACK, SYN};
 use super::rto::RtoConfig;
 use crate::engine::{Scheduler, Timer};
@@ -59,6 +59,7 @@ fn params(recovery: Recovery) -> TcpParams {
         small_queues: false,
         per_ack_growth: false,
         corruption: Corruption::Off,
+        cwnd_limited: CwndLimited::Always,
     }
 }
 
@@ -69,8 +70,12 @@ fn index(seq: u64) -> u64 {
 
 impl Pipe {
     fn new(p: TcpParams, bytes: u64, rtt_ms: u64, drop_first: &[u64]) -> Pipe {
+        Pipe::with_cc(p, "reno", bytes, rtt_ms, drop_first)
+    }
+
+    fn with_cc(p: TcpParams, cc: &str, bytes: u64, rtt_ms: u64, drop_first: &[u64]) -> Pipe {
         Pipe {
-            snd: Sender::new(p.clone(), Algorithm::from_name("reno").unwrap(), Some(bytes)),
+            snd: Sender::new(p.clone(), Algorithm::from_name(cc).unwrap(), Some(bytes)),
             rcv: Receiver::new(p),
             delay: Dur::from_ms(rtt_ms / 2),
             sched: Scheduler::new(),
@@ -727,5 +732,123 @@ fn a_stretch_ack_grows_the_window_once_when_acks_are_counted() {
         };
         snd.on_ack(&ack, SimTime(20_000_000), &mut out);
         assert_eq!(snd.s.cwnd, want, "per_ack_growth {per_ack}");
+    }
+}
+
+// ---- Growth only when cwnd-limited (tcp.cwnd_limited; Linux tcp_is_cwnd_limited) ----
+
+const RULES: [CwndLimited; 3] = [CwndLimited::Always, CwndLimited::Linux3, CwndLimited::Linux4];
+
+/// Every segment ACKed at once, 100 ms RTT, lossless; `rcv_segs` the receive window.
+fn limited_params(rule: CwndLimited, rcv_segs: u32) -> TcpParams {
+    TcpParams { cwnd_limited: rule, rcv_buf: rcv_segs * MSS, ..params(Recovery::Sack) }
+}
+
+/// Data segments the receiver has, from its byte count.
+fn segments(p: &Pipe) -> u32 {
+    (p.delivered / u64::from(MSS)) as u32
+}
+
+#[test]
+fn a_receive_window_limited_sender_keeps_its_cwnd_under_the_linux_rules() {
+    // A 20-segment receive window, a bulk source, slow start (ssthresh infinite), 5 s. The
+    // flight is 20 at every ACK once cwnd passes 20.
+    // always: +1 per ACK of new data, every segment ACKed: cwnd = 10 + segments delivered.
+    // linux-3: prior_in_flight 20; cwnd grows while cwnd - 20 <= 3: 23 -> 24, then stops.
+    // linux-4: slow start grows while cwnd < 2 x max_packets_out = 40: stops at 40.
+    for (rule, want) in [(CwndLimited::Linux3, 24), (CwndLimited::Linux4, 40)] {
+        let mut p = Pipe::new(limited_params(rule, 20), 1 << 40, 100, &[]);
+        p.run(5);
+        assert_eq!(p.snd.s.cwnd, want, "{rule}");
+        assert!(p.windows.iter().all(|w| w.1 <= want), "{rule}: never above {want}");
+    }
+    let mut p = Pipe::new(limited_params(CwndLimited::Always, 20), 1 << 40, 100, &[]);
+    p.run(5);
+    assert_eq!(p.snd.s.cwnd, 10 + segments(&p));
+    assert!(p.snd.s.cwnd > 900, "{}", p.snd.s.cwnd);
+}
+
+#[test]
+fn a_receive_window_limited_sender_in_congestion_avoidance_stops_near_the_window() {
+    // The same, but ssthresh 10: congestion avoidance from the start, +1 per cwnd of ACKs.
+    // linux-3 again stops at 20 + 4 (prior_in_flight 20 at every ACK).
+    // linux-4: the ACK that takes cwnd from 19 to 20 lets the flight reach 20 = cwnd, and that
+    // send opens a window record (max_packets_out 20 > 19: is_cwnd_limited, right edge S).
+    // 20 ACKs later cwnd_cnt reaches 20 (cwnd 21) on the very ACK that reaches S; the send
+    // after it (flight 20 < 21) opens the next record, not cwnd-limited: cwnd stays 21.
+    for (rule, want) in [(CwndLimited::Linux3, 24), (CwndLimited::Linux4, 21)] {
+        let mut p = Pipe::new(limited_params(rule, 20), 1 << 40, 100, &[]);
+        p.snd.s.ssthresh = 10;
+        p.run(20);
+        assert_eq!(p.snd.s.cwnd, want, "{rule}");
+        assert!(p.windows.iter().all(|w| w.1 <= want), "{rule}: never above {want}");
+    }
+    let mut p = Pipe::new(limited_params(CwndLimited::Always, 20), 1 << 40, 100, &[]);
+    p.snd.s.ssthresh = 10;
+    p.run(20);
+    assert!(p.snd.s.cwnd > 50, "one segment per cwnd of ACKs, 20 ACKs per RTT: {}", p.snd.s.cwnd);
+}
+
+#[test]
+fn an_application_limited_sender_keeps_its_cwnd_under_the_linux_rules() {
+    // A 5-segment file and its FIN, sent at once from IW 10; every segment ACKed.
+    // always: 10 + 5 + 1 (the FIN's ACK too).
+    // linux-3: the flight before the first ACK is 6 (5 and the FIN): 10 - 6 = 4 > 3: none.
+    // linux-4: max_packets_out = 6, slow start while cwnd < 12: 10 -> 11 -> 12.
+    for (rule, want) in [(CwndLimited::Always, 16), (CwndLimited::Linux3, 10), (CwndLimited::Linux4, 12)] {
+        let mut p = Pipe::new(limited_params(rule, 1 << 20), 5 * u64::from(MSS), 100, &[]);
+        p.run(5);
+        assert_eq!(p.delivered, 5 * u64::from(MSS));
+        assert_eq!(p.snd.s.cwnd, want, "{rule}");
+    }
+}
+
+#[test]
+fn a_cwnd_limited_sender_grows_the_same_under_every_rule() {
+    // A bulk sender with an open receive window fills cwnd at every ACK (flight = cwnd):
+    // slow start to ssthresh 16, then congestion avoidance up to a 64-segment cap; every ACK
+    // leaves the same window under all three rules.
+    let traces: Vec<_> = RULES
+        .iter()
+        .map(|&rule| {
+            let mut p = Pipe::new(limited_params(rule, 1 << 20), 1 << 40, 100, &[]);
+            p.snd.s.ssthresh = 16;
+            p.snd.set_cwnd_cap(Some(64));
+            p.run(10);
+            p.windows
+        })
+        .collect();
+    assert!(traces[0].iter().any(|w| w.1 == 64), "reaches the cap");
+    assert!(traces[0].iter().any(|w| w.1 == 17), "passes through congestion avoidance");
+    assert_eq!(traces[0], traces[1], "linux-3");
+    assert_eq!(traces[0], traces[2], "linux-4");
+}
+
+#[test]
+fn every_congestion_control_asks_where_its_linux_cong_avoid_does() {
+    // The receive-window-limited sender of the first test, under each algorithm. Reno,
+    // NewReno, CUBIC, BIC, Veno, Westwood and Illinois test tcp_is_cwnd_limited in (or through)
+    // their cong_avoid, so their cwnd stays within linux-3's 20 + 4 and linux-4's 2 x 20.
+    // Vegas asks only in its fallback to Reno (tcp_vegas.c): on this pipe its own slow start
+    // grows the window under every rule, as Linux's does. The agent never grows it.
+    for cc in ["reno", "newreno", "cubic", "bic", "veno", "westwood", "illinois", "vegas", "agent"] {
+        let end = |rule| {
+            let mut p = Pipe::with_cc(limited_params(rule, 20), cc, 1 << 40, 100, &[]);
+            p.run(5);
+            p.snd.s.cwnd
+        };
+        let (always, linux3, linux4) =
+            (end(CwndLimited::Always), end(CwndLimited::Linux3), end(CwndLimited::Linux4));
+        match cc {
+            "agent" => assert_eq!((always, linux3, linux4), (10, 10, 10)),
+            "vegas" => {
+                assert!(always > 100, "{always}");
+                assert_eq!((linux3, linux4), (always, always));
+            }
+            _ => {
+                assert!(always > 100, "{cc}: always {always}");
+                assert_eq!((linux3, linux4), (24, 40), "{cc}");
+            }
+        }
     }
 }

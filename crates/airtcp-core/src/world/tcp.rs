@@ -93,6 +93,7 @@ fn params(t: &TcpSpec) -> TcpParams {
         corruption: t.corruption,
         small_queues: t.small_queues,
         per_ack_growth: t.ack_counting == AckCounting::Acks,
+        cwnd_limited: t.cwnd_limited,
     }
 }
 

@@ -129,6 +129,10 @@ impl CongestionOps for Bic {
 
     /// tcp_bic.c `bictcp_cong_avoid`.
     fn cong_avoid(&mut self, s: &mut CcState, acked: u32) {
+        // tcp_bic.c `bictcp_cong_avoid` (3.2, 4.9) returns first unless cwnd-limited.
+        if !s.is_cwnd_limited() {
+            return;
+        }
         let mut acked = acked;
         if s.in_slow_start() {
             acked = s.slow_start(acked);

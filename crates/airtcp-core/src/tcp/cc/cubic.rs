@@ -291,6 +291,10 @@ impl CongestionOps for Cubic {
 
     /// tcp_cubic.c `cubictcp_cong_avoid`.
     fn cong_avoid(&mut self, s: &mut CcState, acked: u32) {
+        // tcp_cubic.c `bictcp_cong_avoid` (3.2, 4.9) returns first unless cwnd-limited.
+        if !s.is_cwnd_limited() {
+            return;
+        }
         let mut acked = acked;
         if s.in_slow_start() {
             acked = s.slow_start(acked);

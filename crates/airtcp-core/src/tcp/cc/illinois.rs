@@ -161,6 +161,11 @@ impl CongestionOps for Illinois {
         if s.snd_una > self.end_seq {
             self.update_params(s);
         }
+        // tcp_illinois.c `tcp_illinois_cong_avoid` (3.2, 4.9): "RFC2861 only increase cwnd if
+        // fully utilized", after the once-per-RTT parameter update.
+        if !s.is_cwnd_limited() {
+            return;
+        }
         if s.in_slow_start() {
             s.slow_start(acked);
         } else {

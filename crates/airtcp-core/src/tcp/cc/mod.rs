@@ -49,6 +49,8 @@ pub struct CcState {
     pub snd_nxt: u64,
     /// Current time.
     pub now: SimTime,
+    /// Whether the flight uses the window, by the connection's rule (`tcp.cwnd_limited`).
+    pub usage: CwndUse,
 }
 
 impl CcState {
@@ -65,6 +67,32 @@ impl CcState {
             snd_una: 0,
             snd_nxt: 0,
             now: SimTime::ZERO,
+            usage: CwndUse::default(),
+        }
+    }
+
+    /// Linux `tcp_is_cwnd_limited`: may an ACK grow cwnd? Each algorithm asks where its Linux
+    /// `cong_avoid` does (directly, or through `tcp_reno_cong_avoid`).
+    pub fn is_cwnd_limited(&self) -> bool {
+        let u = &self.usage;
+        match u.rule {
+            CwndLimited::Always => true,
+            // Linux 3.2 and 3.12 tcp_cong.c `tcp_is_cwnd_limited(sk, in_flight)`, with the flight
+            // before the ACK (`prior_in_flight` in `tcp_ack`). Its GSO clause is left out: airtcp
+            // has no GSO/TSO, so `sk_can_gso` is false.
+            CwndLimited::Linux3 => {
+                u.prior_in_flight >= self.cwnd || self.cwnd - u.prior_in_flight <= MAX_BURST_SEGMENTS
+            }
+            // Linux 3.16-5.x include/net/tcp.h `tcp_is_cwnd_limited(sk)` (commit ca8a22634381, as
+            // in 4.9): in slow start, grow to twice the largest flight of the window; after, only
+            // if that window was cwnd-limited (`CwndUse::validate`).
+            CwndLimited::Linux4 => {
+                if self.in_slow_start() {
+                    u64::from(self.cwnd) < 2 * u64::from(u.max_packets_out)
+                } else {
+                    u.is_cwnd_limited
+                }
+            }
         }
     }
 
@@ -95,6 +123,58 @@ impl CcState {
             self.cwnd += delta;
         }
         self.cwnd = self.cwnd.min(self.cwnd_clamp);
+    }
+}
+
+crate::names::names! {
+    /// When an ACK may grow cwnd (Linux `tcp_is_cwnd_limited`, RFC 2861's spirit: a window the
+    /// sender does not fill is not validated).
+    #[derive(Default)]
+    pub enum CwndLimited {
+        /// On every ACK, whether or not the flight fills cwnd (RFC 5681 as written).
+        #[default]
+        Always = "always",
+        /// Linux 3.x: only if the flight before the ACK fills cwnd to within 3 segments
+        /// (`tcp_max_burst`, the default reordering degree, in 3.2; `tcp_max_tso_deferred_mss` in
+        /// 3.12).
+        Linux3 = "linux-3",
+        /// Linux 3.16+ (4.x, 5.x): in slow start while cwnd < 2 x the largest flight of the last
+        /// window; after, only if that window's flight reached cwnd (`tcp_cwnd_validate`).
+        Linux4 = "linux-4",
+    }
+}
+
+/// Linux 3.2 `tcp_max_burst` = `tp->reordering`, at its default `sysctl_tcp_reordering` =
+/// `TCP_FASTRETRANS_THRESH` (airtcp does not estimate reordering); 3.12's
+/// `tcp_max_tso_deferred_mss` is the constant 3 [segments].
+pub const MAX_BURST_SEGMENTS: u32 = 3;
+
+/// What `tcp_is_cwnd_limited` reads (Linux `struct tcp_sock`'s fields of the same names).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CwndUse {
+    /// The connection's rule (`TcpParams::cwnd_limited`).
+    pub rule: CwndLimited,
+    /// Linux 3.x: segments in flight before the ACK being processed (`prior_in_flight`).
+    pub prior_in_flight: u32,
+    /// Linux 4.x: the largest flight [segments] of the current window (`max_packets_out`), the
+    /// window's right edge (`max_packets_seq`), and whether the flight reached cwnd then
+    /// (`is_cwnd_limited`).
+    pub max_packets_out: u32,
+    pub max_packets_seq: u64,
+    pub is_cwnd_limited: bool,
+}
+
+impl CwndUse {
+    /// Linux 4.9 tcp_output.c `tcp_cwnd_validate`'s bookkeeping, after a send of new data
+    /// (`tcp_write_xmit`): `packets_out` segments between `snd_una` and `snd_nxt` (the highest
+    /// sent), and whether the send filled cwnd. A new window starts once `snd_una` reaches the
+    /// last one's right edge; inside one, a larger flight replaces the record.
+    pub fn validate(&mut self, snd_una: u64, snd_nxt: u64, packets_out: u32, is_cwnd_limited: bool) {
+        if snd_una >= self.max_packets_seq || packets_out > self.max_packets_out {
+            self.max_packets_out = packets_out;
+            self.max_packets_seq = snd_nxt;
+            self.is_cwnd_limited = is_cwnd_limited;
+        }
     }
 }
 
@@ -248,5 +328,70 @@ impl CongestionOps for Algorithm {
     }
     fn undo_cwnd(&mut self, s: &CcState) -> u32 {
         self.ops().undo_cwnd(s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn state(rule: CwndLimited, cwnd: u32, ssthresh: u32) -> CcState {
+        let mut s = CcState::new(1000, cwnd, 100_000);
+        s.ssthresh = ssthresh;
+        s.usage.rule = rule;
+        s
+    }
+
+    #[test]
+    fn always_grows_whatever_the_flight() {
+        let mut s = state(CwndLimited::Always, 10, 5);
+        s.usage.prior_in_flight = 0;
+        assert!(s.is_cwnd_limited());
+    }
+
+    #[test]
+    fn linux_3_allows_a_slack_of_three_segments_below_cwnd() {
+        // tcp_is_cwnd_limited(sk, in_flight): in_flight >= cwnd, or cwnd - in_flight <= 3.
+        let mut s = state(CwndLimited::Linux3, 10, 5);
+        for (in_flight, limited) in [(12, true), (10, true), (8, true), (7, true), (6, false), (0, false)] {
+            s.usage.prior_in_flight = in_flight;
+            assert_eq!(s.is_cwnd_limited(), limited, "flight {in_flight} under cwnd 10");
+        }
+        // The same in slow start: 3.x has one rule for both.
+        let mut s = state(CwndLimited::Linux3, 10, 1000);
+        s.usage.prior_in_flight = 7;
+        assert!(s.is_cwnd_limited());
+        s.usage.prior_in_flight = 6;
+        assert!(!s.is_cwnd_limited());
+    }
+
+    #[test]
+    fn linux_4_slow_start_grows_to_twice_the_largest_flight() {
+        // In slow start: cwnd < 2 * max_packets_out, whatever is_cwnd_limited says.
+        let mut s = state(CwndLimited::Linux4, 11, 1000);
+        s.usage.validate(1, 6001, 6, false);
+        assert!(s.is_cwnd_limited(), "11 < 2 x 6");
+        s.cwnd = 12;
+        assert!(!s.is_cwnd_limited(), "12 = 2 x 6");
+    }
+
+    #[test]
+    fn linux_4_congestion_avoidance_reads_the_window_record() {
+        // After slow start, only tp->is_cwnd_limited as tcp_cwnd_validate left it.
+        let mut s = state(CwndLimited::Linux4, 20, 10);
+        s.usage.validate(1, 20_001, 20, true);
+        assert!(s.is_cwnd_limited());
+        // Inside the window (snd_una below 20001), a smaller flight that does not fill cwnd
+        // leaves the record alone; a larger one replaces it.
+        s.usage.validate(5_001, 21_001, 16, false);
+        assert!(s.is_cwnd_limited());
+        assert_eq!((s.usage.max_packets_out, s.usage.max_packets_seq), (20, 20_001));
+        s.usage.validate(5_001, 26_001, 21, false);
+        assert!(!s.is_cwnd_limited());
+        assert_eq!((s.usage.max_packets_out, s.usage.max_packets_seq), (21, 26_001));
+        // Once snd_una reaches the right edge, a new window starts from whatever is sent.
+        s.usage.validate(26_001, 30_001, 4, true);
+        assert!(s.is_cwnd_limited());
+        assert_eq!((s.usage.max_packets_out, s.usage.max_packets_seq), (4, 30_001));
     }
 }

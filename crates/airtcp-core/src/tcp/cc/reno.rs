@@ -13,6 +13,10 @@ impl CongestionOps for Reno {
 
     /// Slow start below ssthresh, then one segment per window (RFC 5681 3.1).
     fn cong_avoid(&mut self, s: &mut CcState, acked: u32) {
+        // tcp_cong.c `tcp_reno_cong_avoid` (3.2, 4.9): nothing unless cwnd-limited.
+        if !s.is_cwnd_limited() {
+            return;
+        }
         let mut acked = acked;
         if s.in_slow_start() {
             acked = s.slow_start(acked);

@@ -83,7 +83,9 @@ impl CongestionOps for Vegas {
         (s.cwnd / 2).max(2)
     }
 
-    /// tcp_vegas.c `tcp_vegas_cong_avoid`.
+    /// tcp_vegas.c `tcp_vegas_cong_avoid`. Like Linux's (3.2, 4.9), it asks whether cwnd is
+    /// limited only where it falls back to Reno: its own once-per-RTT step and slow start grow
+    /// an application-limited window too.
     fn cong_avoid(&mut self, s: &mut CcState, acked: u32) {
         if !self.doing_vegas_now {
             Reno.cong_avoid(s, acked);

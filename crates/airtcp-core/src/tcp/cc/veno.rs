@@ -72,6 +72,11 @@ impl CongestionOps for Veno {
             Reno.cong_avoid(s, acked);
             return;
         }
+        // tcp_veno.c `tcp_veno_cong_avoid` (3.2, 4.9): "limited by applications", return before
+        // the RTT's minimum is wiped.
+        if !s.is_cwnd_limited() {
+            return;
+        }
         if self.cnt_rtt <= 2 {
             // Too few samples: Reno.
             Reno.cong_avoid(s, acked);

@@ -153,7 +153,7 @@ impl CongestionOps for Westwood {
         self.bw_rttmin(s)
     }
 
-    /// tcp_westwood.c uses `tcp_reno_cong_avoid`.
+    /// tcp_westwood.c uses `tcp_reno_cong_avoid` (with its cwnd-limited test).
     fn cong_avoid(&mut self, s: &mut CcState, acked: u32) {
         Reno.cong_avoid(s, acked);
     }
