@@ -1103,8 +1103,9 @@ def templates_command(
         table.add_row(k["knob"], shown_default(k), k["allowed"], k["doc"])
     Console().print(table)
     typer.echo(
-        "Set a knob as a field of the file or with --set KNOB=VALUE; any other scenario field "
-        "the template does not use is refused by name (docs/scenarios.md, Templates)."
+        "Set a knob as a field of the file or with --set KNOB=VALUE; a knob given a value the "
+        "template does not use, or a field it sets from a knob, is refused by name; the file's "
+        "other fields are merged over what it builds (docs/scenarios.md, Templates)."
     )
 
 

@@ -133,7 +133,10 @@ def _default(prop: dict[str, Any]) -> str:
     return f"`{json.dumps(prop['default'], separators=(', ', ': '))}`"
 
 
-def _table(obj: dict[str, Any], defs: dict[str, Any], skip: tuple[str, ...] = ()) -> list[str]:
+def _table(
+    obj: dict[str, Any], defs: dict[str, Any], skip: tuple[str, ...] = (), toml: bool = False
+) -> list[str]:
+    """A table's fields; ``toml``: as a scenario file writes them (no null: left out)."""
     lines = ["| field | type | default | what it is |", "|---|---|---|---|"]
     required = set(obj.get("required", []))
     for key, prop in obj.get("properties", {}).items():
@@ -141,8 +144,10 @@ def _table(obj: dict[str, Any], defs: dict[str, Any], skip: tuple[str, ...] = ()
             continue
         kind, optional = _type(prop, defs)
         if optional:
-            kind += ", or null"
+            kind += ", or unset" if toml else ", or null"
         default = _default(prop) if key not in required else "required"
+        if toml and default == "`null`":
+            default = "unset"
         doc = _one_line(prop.get("description", "") or _ref(prop, defs).get("description", ""))
         lines.append(f"| `{key}` | {kind} | {default} | {doc} |")
     return lines
@@ -222,7 +227,9 @@ def scenario_fields(section: str) -> str:
             "above; a field the core gains is listed here, and taken as written, with no edit in "
             "Python.\n"
         )
-    lines = _table({"properties": {k: table["properties"][k] for k in keys}, "required": []}, defs)
+    lines = _table(
+        {"properties": {k: table["properties"][k] for k in keys}, "required": []}, defs, toml=True
+    )
     return head + "\n\n" + "\n".join(lines) + "\n"
 
 

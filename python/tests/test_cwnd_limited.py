@@ -76,8 +76,16 @@ def test_the_rule_reaches_the_world_spec_and_its_default_leaves_it_as_before() -
 @pytest.mark.parametrize(
     ("value", "message"),
     [
-        ("linux-5", 'tcp.cwnd_limited: unknown value "linux-5"; allowed: always, linux-3, linux-4'),
-        (3, "tcp.cwnd_limited: wrong type (got integer `3`); allowed: always, linux-3, linux-4"),
+        (
+            "linux-5",
+            'tcp.cwnd_limited: not an allowed value (got "linux-5"; allowed: "always", "linux-3", '
+            '"linux-4")',
+        ),
+        (
+            3,
+            'tcp.cwnd_limited: not an allowed value (got 3; allowed: "always", "linux-3", '
+            '"linux-4")',
+        ),
     ],
 )
 def test_a_bad_rule_is_refused_naming_the_field_and_the_rules(value: Any, message: str) -> None:

@@ -63,6 +63,30 @@ def test_what_a_user_mistypes_is_refused(data: dict[str, Any], expected: str) ->
     assert any(expected in e for e in _errors(SCENARIO, data)), _errors(SCENARIO, data)
 
 
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_every_example_is_valid_for_a_draft_7_reader_too(path: Path) -> None:
+    """Editors that know draft 7 only (taplo) read the schema: it uses no newer keyword."""
+    data = tomllib.loads(path.read_text())
+    schema = sweep_schema() if "base" in data else scenario_schema()
+    assert [e.message for e in jsonschema.Draft7Validator(schema).iter_errors(data)] == []
+    assert "unevaluatedProperties" not in json.dumps(schema)
+    assert "prefixItems" not in json.dumps(schema)
+
+
+def test_a_field_a_section_passes_to_the_core_is_in_the_schema() -> None:
+    ok = {"tcp": {"cwnd_limited": "linux-4", "initial_ssthresh_segments": 20}}
+    assert _errors(SCENARIO, ok) == []
+    assert _errors(SCENARIO, {"tcp": {"cwnd_limited": "bogus"}}) == [
+        "'bogus' is not one of ['always', 'linux-3', 'linux-4']"
+    ]
+
+
+def test_a_bad_value_is_reported_alone() -> None:
+    """Not as every other key of the file unexpected too."""
+    assert len(_errors(SCENARIO, {"stations": 0, "mac": {"cw_min": 15}})) == 1
+    assert len(_errors(SCENARIO, {"template": "paper-002", "distance_m": 1000.0})) == 1
+
+
 def test_a_template_knob_replaces_the_field_of_its_name() -> None:
     """paper-000's `channel` is a knob ("bursty"), not the [channel] table."""
     assert _errors(SCENARIO, {"template": "paper-000", "channel": "bursty"}) == []

@@ -5,7 +5,8 @@ store hash a digest of that spec, the seed and the version (``airtcp.sweep``). S
 form must not change when the core gains a field: a spec that leaves a new field at its default
 must read the same as before the field existed, or every stored sweep would be re-randomised.
 
-The rule, generic over the core's JSON Schema (``airtcp._core.world_spec_schema()``):
+The rule, generic over the core's JSON Schema (its copy beside the package,
+``airtcp.tables.SCHEMA_FILE``):
 
 - a field equal to its default is dropped, at any depth (a table whose every field is at its
   default is then equal to its own default and dropped too);
@@ -31,6 +32,7 @@ __all__ = [
     "SCHEMA_FILE",
     "canonical",
     "canonical_json",
+    "check_value",
     "core_table",
     "schema_text",
 ]
@@ -342,7 +344,7 @@ def _table(table: dict[str, Any], obj: dict[str, Any], path: str) -> dict[str, A
         where = f"{path}.{key}" if path else key
         value = _value(value, sub, where)
         if key not in always and "default" in sub:
-            if value == _value(sub["default"], sub, where):
+            if _same(value, _value(sub["default"], sub, where)):
                 continue
         out[key] = value
     for key in always - table.keys():
@@ -351,6 +353,81 @@ def _table(table: dict[str, Any], obj: dict[str, Any], path: str) -> dict[str, A
             where = f"{path}.{key}" if path else key
             out[key] = _value(copy.deepcopy(sub["default"]), sub, where)  # never the schema's
     return out
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal as JSON values: ``true`` is not ``1`` (Python's ``==`` says it is), 1 is 1.0."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return isinstance(a, bool) and isinstance(b, bool) and a == b
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    return type(a) is type(b) or (_is_number(a) and _is_number(b)) if a == b else False
+
+
+def _is_number(x: Any) -> bool:
+    return isinstance(x, int | float) and not isinstance(x, bool)
+
+
+def _names(node: dict[str, Any]) -> list[str]:
+    """The names a name family's schema allows (a string enum, or a const per name)."""
+    if "enum" in node:
+        return [str(v) for v in node["enum"]]
+    names: list[str] = []
+    for alt in node.get("oneOf", []):
+        if "const" in alt:
+            names.append(str(alt["const"]))
+        elif "enum" in alt:
+            names.extend(str(v) for v in alt["enum"])
+        else:
+            return []
+    return names
+
+
+def check_value(value: Any, prop: dict[str, Any]) -> tuple[str, str] | None:
+    """What is wrong with ``value`` for a field of schema ``prop`` as a scenario file gives it
+    (a passed-through field, ``config.models._PassThrough``): None, or (what is wrong, what is
+    allowed). Checks the type, a name family's names and constant bounds; what depends on
+    other fields is the core's to check."""
+    node, nullable = prop, False
+    alts = node.get("anyOf") or []
+    if any(a.get("type") == "null" for a in alts):
+        nullable = True
+        node = next(a for a in alts if a.get("type") != "null")
+    node = _resolve(node)
+    kinds = node.get("type", "")
+    if isinstance(kinds, list):
+        nullable = nullable or "null" in kinds
+        kinds = next((k for k in kinds if k != "null"), "")
+    unset = ", or unset" if nullable else ""
+    names = _names(node)
+    if names:
+        if value in names and isinstance(value, str):
+            return None
+        return "not an allowed value", ", ".join(f'"{n}"' for n in names) + unset
+    if kinds == "boolean":
+        return None if isinstance(value, bool) else ("wrong type", "true or false" + unset)
+    if kinds == "string":
+        return None if isinstance(value, str) else ("wrong type", "a string" + unset)
+    if kinds in ("integer", "number"):
+        ok = isinstance(value, int) if kinds == "integer" else _is_number(value)
+        lo = node.get("minimum", node.get("exclusiveMinimum"))
+        hi = node.get("maximum", node.get("exclusiveMaximum"))
+        words = "an integer" if kinds == "integer" else "a number"
+        if lo is not None and hi is not None and "exclusiveMinimum" not in node:
+            bounds = f" {lo}..={hi}" if "exclusiveMaximum" not in node else f" >= {lo}, < {hi}"
+        else:
+            low = "" if lo is None else (" > " if "exclusiveMinimum" in node else " >= ") + f"{lo}"
+            high = "" if hi is None else (" < " if "exclusiveMaximum" in node else " <= ") + f"{hi}"
+            bounds = low + ("," if low and high else "") + high
+        allowed = words + bounds + unset
+        if isinstance(value, bool) or not ok:
+            return "wrong type", allowed
+        below = lo is not None and (value <= lo if "exclusiveMinimum" in node else value < lo)
+        above = hi is not None and (value >= hi if "exclusiveMaximum" in node else value > hi)
+        return ("out of range", allowed) if below or above else None
+    return None  # a table or an array: the core checks it
 
 
 def canonical(spec: dict[str, Any]) -> dict[str, Any]:

@@ -23,6 +23,7 @@ from pydantic import (
     PrivateAttr,
     ValidationError,
     field_validator,
+    model_serializer,
     model_validator,
 )
 
@@ -101,6 +102,8 @@ class _PassThrough(_Model):
     @model_validator(mode="wrap")
     @classmethod
     def _pass_through(cls, data: Any, handler: Any) -> Any:
+        if isinstance(data, cls):  # a section already built keeps what it passes through
+            return handler(data)
         core: dict[str, Any] = {}
         if isinstance(data, Mapping) and any(k not in cls.model_fields for k in data):
             names = set(cls.core_only())
@@ -110,9 +113,31 @@ class _PassThrough(_Model):
         out._core = core
         return out
 
+    @model_serializer(mode="wrap")
+    def _dump_with_core(self, handler: Any) -> dict[str, Any]:
+        """A dump holds the passed-through keys too, so it reads back to the same section (a
+        run's stored scenario, ``airtcp.run(scenario, overrides)``)."""
+        out: dict[str, Any] = handler(self)
+        out.update(copy.deepcopy(self._core))
+        return out
+
     def core_fields(self) -> dict[str, Any]:
         """The section's keys that go to the core as written (a copy)."""
         return copy.deepcopy(self._core)
+
+    def core_problems(self, section: str) -> list[_Issue]:
+        """What the core's schema says is wrong with each passed-through value (its type, its
+        names, its bounds), in the scenario's words: checked here whether or not the section's
+        table reaches the world spec (``[tcp]`` without a TCP flow)."""
+        from airtcp.config.canonical import check_value, core_table
+
+        props = core_table(self.CORE)["properties"]
+        issues = []
+        for key, value in self._core.items():
+            problem = check_value(value, props[key])
+            if problem is not None:
+                issues.append(_Issue((section, key), problem[0], value, problem[1]))
+        return issues
 
 
 class MacConfig(_PassThrough):
@@ -2058,27 +2083,30 @@ class Scenario(_Model):
     }
 
     def _check_core_fields(self) -> None:
-        """The keys the sections passed through unread are the core's to check: it reads the
-        spec as a run would, and its error is given back in the scenario's words (``mac.x``
-        for ``wifi.x``). Skipped when no section has one (Python checked everything else)."""
+        """The keys the sections passed through unread: each value checked against the core's
+        schema (type, names, bounds), then the spec read by the core as a run would, its error
+        given back in the scenario's words (``mac.x`` for ``wifi.x``, ``tcp.x`` for
+        ``flows.0.tcp.x``). Skipped when no section has one (Python checked everything else)."""
         import re
 
         given = {
-            name: section.core_fields()
+            name: section
             for name in self._CORE_PLACES
             if isinstance(section := getattr(self, name), _PassThrough) and section.core_fields()
         }
         if not given:
             return
+        issues = [i for name, section in given.items() for i in section.core_problems(name)]
+        if issues:
+            raise _Issues(issues)
         from airtcp import _core
 
         try:
             _core.check_world_spec(self.spec_json())
         except ValueError as exc:
             text = str(exc)
-            for name, keys in given.items():
-                place = self._CORE_PLACES[name]
-                m = re.match(rf"{place}\.({'|'.join(map(re.escape, keys))})\b(.*)", text, re.S)
+            for name, place in self._CORE_PLACES.items():
+                m = re.match(rf"{place}\.(\w+)\b(.*)", text, re.S)
                 if m:
                     raise ScenarioError(f"{name}.{m.group(1)}{m.group(2)}") from None
             raise ScenarioError(f"world spec rejected by the core: {text}") from None

@@ -33,10 +33,16 @@ def scenario_schema() -> dict[str, Any]:
         "(airtcp templates NAME lists them)",
         "enum": list(TEMPLATES),
     }
+    _add_passed_through(defs)
     # Without a template, the scenario's fields; with one, its knobs too, a knob in place of
-    # the field of the same name (paper-000's `channel`, paper-003's `mobility`).
+    # the field of the same name (paper-000's `channel`, paper-003's `mobility`). Each branch
+    # closes its own table (additionalProperties), so that a bad value inside one field is
+    # reported alone, not as every key of the file unexpected.
     branches: list[dict[str, Any]] = [
-        {"if": {"required": ["template"]}, "else": {"properties": props}}
+        {
+            "if": {"required": ["template"]},
+            "else": {"properties": props, "additionalProperties": False},
+        }
     ]
     for name, (model, _build) in TEMPLATES.items():
         knobs = model.model_json_schema()
@@ -44,7 +50,10 @@ def scenario_schema() -> dict[str, Any]:
         branches.append(
             {
                 "if": {"properties": {"template": {"const": name}}, "required": ["template"]},
-                "then": {"properties": {**props, **knobs["properties"]}},
+                "then": {
+                    "properties": {**props, **knobs["properties"], "template": template},
+                    "additionalProperties": False,
+                },
             }
         )
     return {
@@ -54,9 +63,47 @@ def scenario_schema() -> dict[str, Any]:
         "type": "object",
         "properties": {"template": template},
         "allOf": branches,
-        "unevaluatedProperties": False,
         "$defs": defs,
     }
+
+
+def _add_passed_through(defs: dict[str, Any]) -> None:
+    """The sections that pass the core's fields through (``models._PassThrough``) take them in
+    the schema too: each such field's schema from the core's, its name families as
+    ``core.NAME`` definitions."""
+    from airtcp import tables
+    from airtcp.config import models
+
+    core_defs = tables.schema_dict()["$defs"]
+
+    def take(node: Any) -> Any:
+        if isinstance(node, dict):
+            out = {k: take(v) for k, v in node.items()}
+            if isinstance(ref := node.get("$ref"), str) and ref.startswith("#/$defs/"):
+                name = ref.rsplit("/", 1)[-1]
+                out["$ref"] = f"#/$defs/core.{name}"
+                if f"core.{name}" not in defs:
+                    defs[f"core.{name}"] = {}
+                    defs[f"core.{name}"] = take(core_defs[name])
+            return out
+        if isinstance(node, list):
+            return [take(v) for v in node]
+        return node
+
+    for model in (
+        models.MacConfig,
+        models.TcpConfig,
+        models.HtConfig,
+        models.ClapConfig,
+        models.TracesConfig,
+        models.MeshConfig,
+    ):
+        section = defs.get(model.__name__)
+        if section is None:
+            continue
+        props = core_defs[model.CORE]["properties"]
+        for key in model.core_only():
+            section.setdefault("properties", {})[key] = take(copy.deepcopy(props[key]))
 
 
 def sweep_schema() -> dict[str, Any]:
