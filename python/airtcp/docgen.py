@@ -23,6 +23,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from airtcp.config.canonical import bounds_text
+from airtcp.tables import family_names
+
 __all__ = [
     "block_problems",
     "field_table",
@@ -62,24 +65,6 @@ def _one_line(text: str) -> str:
     return " ".join(text.split()).replace("|", "\\|")
 
 
-_NATURAL = {"uint8": (0, 255), "uint16": (0, 65535), "uint32": (0, None), "uint64": (0, None)}
-
-
-def _names(target: dict[str, Any]) -> list[str]:
-    """The names of a name family's schema (a string enum, or one const per name)."""
-    if "enum" in target:
-        return list(target["enum"])
-    names: list[str] = []
-    for alt in target.get("oneOf", []):
-        if "const" in alt:
-            names.append(alt["const"])
-        elif "enum" in alt:
-            names.extend(alt["enum"])
-        else:
-            return []
-    return names
-
-
 def _type(node: dict[str, Any], defs: dict[str, Any]) -> tuple[str, bool]:
     """(The type as a reader wants it, whether null is allowed)."""
     optional = False
@@ -90,7 +75,7 @@ def _type(node: dict[str, Any], defs: dict[str, Any]) -> tuple[str, bool]:
     if "$ref" in node:
         name = node["$ref"].rsplit("/", 1)[-1]
         target = defs[name]
-        names = _names(target)
+        names = family_names(target)
         if names:
             return "one of " + ", ".join(f"`{v}`" for v in names), optional
         return f"table ({name})", optional
@@ -110,20 +95,7 @@ def _type(node: dict[str, Any], defs: dict[str, Any]) -> tuple[str, bool]:
     text = {"integer": "integer", "number": "number", "boolean": "bool", "string": "string"}.get(
         kinds, kinds or "value"
     )
-    lo = node.get("minimum", node.get("exclusiveMinimum"))
-    hi = node.get("maximum", node.get("exclusiveMaximum"))
-    # An integer format's own bounds (u8: 0..=255) say nothing a reader needs.
-    natural = _NATURAL.get(node.get("format", ""), (None, None))
-    lo = None if lo == natural[0] else lo
-    hi = None if hi == natural[1] else hi
-    left = ">" if "exclusiveMinimum" in node else ">="
-    right = "<" if "exclusiveMaximum" in node else "<="
-    if lo is not None and hi is not None:
-        text += f" {lo}..={hi}" if (left, right) == (">=", "<=") else f" {left} {lo}, {right} {hi}"
-    elif lo is not None:
-        text += f" {left} {lo}"
-    elif hi is not None:
-        text += f" {right} {hi}"
+    text += bounds_text(node)
     return text, optional
 
 
@@ -295,12 +267,10 @@ def shown_field_default(field: Any) -> str:
     return f"`{json.dumps(default)}`"
 
 
-def field_table(name: str) -> str:
-    """The field table ``name`` of ``field_tables()``: field, default, allowed, meaning, one row
-    per field in declaration order, from the model's ``_field`` texts (the allowed values'
-    quoted names as code), as the templates' knob tables."""
-    model, names = field_tables()[name]
-    lines = ["| field | default | allowed | meaning |", "|---|---|---|---|"]
+def _model_table(model: Any, names: list[str], head: str) -> str:
+    """A model's fields ``names`` as a table (``head``, default, allowed, meaning), one row per
+    field in that order, from its ``_field`` texts (the allowed values' quoted names as code)."""
+    lines = [f"| {head} | default | allowed | meaning |", "|---|---|---|---|"]
     for key in names:
         field = model.model_fields[key]
         extra = field.json_schema_extra if isinstance(field.json_schema_extra, dict) else {}
@@ -310,19 +280,19 @@ def field_table(name: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def template_table(name: str) -> str:
-    """Template ``name``'s knobs as a table (knob, default, allowed, meaning), in declaration
-    order, from its knob model: ``unset`` for a knob unset by default, the allowed values'
-    quoted names as code."""
-    from airtcp.config.templates import shown_default, template_knobs
+def field_table(name: str) -> str:
+    """The field table ``name`` of ``field_tables()``."""
+    model, names = field_tables()[name]
+    return _model_table(model, names, "field")
 
-    lines = ["| knob | default | allowed | meaning |", "|---|---|---|---|"]
-    for knob in template_knobs(name):
-        shown = shown_default(knob)
-        default = shown if shown == "unset" else f"`{shown}`"
-        allowed = _code_quotes(knob["allowed"])
-        lines.append(f"| `{knob['knob']}` | {default} | {allowed} | {_one_line(knob['doc'])} |")
-    return "\n".join(lines) + "\n"
+
+def template_table(name: str) -> str:
+    """Template ``name``'s knobs as a table, in declaration order, from its knob model (the one
+    ``airtcp templates NAME`` lists)."""
+    from airtcp.config.templates import TEMPLATES
+
+    model = TEMPLATES[name][0]
+    return _model_table(model, list(model.model_fields), "knob")
 
 
 def _blocks() -> dict[str, str]:

@@ -116,15 +116,27 @@ def schema_dict() -> dict[str, Any]:
     return data
 
 
+def family_names(node: dict[str, Any]) -> list[str]:
+    """The names a name family's schema allows (a string enum, or a const per documented
+    name); empty for any other schema."""
+    if "enum" in node:
+        return [str(v) for v in node["enum"]]
+    names: list[str] = []
+    for alt in node.get("oneOf", []):
+        if "const" in alt:
+            names.append(str(alt["const"]))
+        elif "enum" in alt:
+            names.extend(str(v) for v in alt["enum"])
+        else:
+            return []
+    return names
+
+
 @cache
 def flow_kinds() -> tuple[str, ...]:
     """The flow kinds the core accepts (``udp_saturating``, ``tcp_bulk``, ...), in the order
-    of its ``FlowKind``: the names of the schema's ``$defs.FlowKind`` (plain names are listed
-    in one ``enum``, documented ones each as a ``const``)."""
-    kind = schema_dict()["$defs"]["FlowKind"]
-    return tuple(
-        name for alt in kind.get("oneOf", [kind]) for name in alt.get("enum", [alt.get("const")])
-    )
+    of its ``FlowKind``."""
+    return tuple(family_names(schema_dict()["$defs"]["FlowKind"]))
 
 
 def world_spec_schema() -> dict[str, Any]:

@@ -29,6 +29,7 @@ from airtcp import tables as _tables
 
 __all__ = [
     "ALWAYS_WRITTEN",
+    "bounds_text",
     "SCHEMA_FILE",
     "canonical",
     "canonical_json",
@@ -42,6 +43,20 @@ __all__ = [
 # fields depend on its variant (`_variant`). Measured on the 1,614 distinct specs the test suite
 # (slow tests included) and the examples built before the rule above (issue 33), every one of
 # which is its own canonical form. Frozen: never add a field here.
+_TCP_FLOW = frozenset(  # a tcp_bulk or tcp_file flow
+    {
+        "ac",
+        "dst",
+        "file_bytes",
+        "kind",
+        "payload_bytes",
+        "rate_bps",
+        "src",
+        "start_ns",
+        "stop_ns",
+        "tcp",
+    }
+)
 ALWAYS_WRITTEN: dict[str, frozenset[str]] = {
     "": frozenset(
         {
@@ -135,34 +150,8 @@ ALWAYS_WRITTEN: dict[str, frozenset[str]] = {
             "stop_ns",
         }
     ),
-    "flows[]{tcp_bulk}": frozenset(
-        {
-            "ac",
-            "dst",
-            "file_bytes",
-            "kind",
-            "payload_bytes",
-            "rate_bps",
-            "src",
-            "start_ns",
-            "stop_ns",
-            "tcp",
-        }
-    ),
-    "flows[]{tcp_file}": frozenset(
-        {
-            "ac",
-            "dst",
-            "file_bytes",
-            "kind",
-            "payload_bytes",
-            "rate_bps",
-            "src",
-            "start_ns",
-            "stop_ns",
-            "tcp",
-        }
-    ),
+    "flows[]{tcp_bulk}": _TCP_FLOW,
+    "flows[]{tcp_file}": _TCP_FLOW,
     "flows[]{udp_cbr}": frozenset(
         {"ac", "dst", "kind", "payload_bytes", "rate_bps", "src", "start_ns", "stop_ns"}
     ),
@@ -370,19 +359,25 @@ def _is_number(x: Any) -> bool:
     return isinstance(x, int | float) and not isinstance(x, bool)
 
 
-def _names(node: dict[str, Any]) -> list[str]:
-    """The names a name family's schema allows (a string enum, or a const per name)."""
-    if "enum" in node:
-        return [str(v) for v in node["enum"]]
-    names: list[str] = []
-    for alt in node.get("oneOf", []):
-        if "const" in alt:
-            names.append(str(alt["const"]))
-        elif "enum" in alt:
-            names.extend(str(v) for v in alt["enum"])
-        else:
-            return []
-    return names
+# An integer format's own bounds (u8: 0..=255) say nothing a reader needs.
+_NATURAL = {"uint8": (0, 255), "uint16": (0, 65535), "uint32": (0, None), "uint64": (0, None)}
+
+
+def bounds_text(node: dict[str, Any]) -> str:
+    """A number's declared bounds as a reader wants them: " 2..=1000000", " >= 0, < 1",
+    " > 0", or "" (none beyond its integer format's own)."""
+    lo = node.get("minimum", node.get("exclusiveMinimum"))
+    hi = node.get("maximum", node.get("exclusiveMaximum"))
+    natural = _NATURAL.get(node.get("format", ""), (None, None))
+    lo = None if lo == natural[0] else lo
+    hi = None if hi == natural[1] else hi
+    left = ">" if "exclusiveMinimum" in node else ">="
+    right = "<" if "exclusiveMaximum" in node else "<="
+    if lo is not None and hi is not None:
+        return f" {lo}..={hi}" if (left, right) == (">=", "<=") else f" {left} {lo}, {right} {hi}"
+    if lo is not None:
+        return f" {left} {lo}"
+    return "" if hi is None else f" {right} {hi}"
 
 
 def check_value(value: Any, prop: dict[str, Any]) -> tuple[str, str] | None:
@@ -401,7 +396,7 @@ def check_value(value: Any, prop: dict[str, Any]) -> tuple[str, str] | None:
         nullable = nullable or "null" in kinds
         kinds = next((k for k in kinds if k != "null"), "")
     unset = ", or unset" if nullable else ""
-    names = _names(node)
+    names = _tables.family_names(node)
     if names:
         if value in names and isinstance(value, str):
             return None
@@ -412,18 +407,12 @@ def check_value(value: Any, prop: dict[str, Any]) -> tuple[str, str] | None:
         return None if isinstance(value, str) else ("wrong type", "a string" + unset)
     if kinds in ("integer", "number"):
         ok = isinstance(value, int) if kinds == "integer" else _is_number(value)
-        lo = node.get("minimum", node.get("exclusiveMinimum"))
-        hi = node.get("maximum", node.get("exclusiveMaximum"))
         words = "an integer" if kinds == "integer" else "a number"
-        if lo is not None and hi is not None and "exclusiveMinimum" not in node:
-            bounds = f" {lo}..={hi}" if "exclusiveMaximum" not in node else f" >= {lo}, < {hi}"
-        else:
-            low = "" if lo is None else (" > " if "exclusiveMinimum" in node else " >= ") + f"{lo}"
-            high = "" if hi is None else (" < " if "exclusiveMaximum" in node else " <= ") + f"{hi}"
-            bounds = low + ("," if low and high else "") + high
-        allowed = words + bounds + unset
+        allowed = words + bounds_text(node) + unset
         if isinstance(value, bool) or not ok:
             return "wrong type", allowed
+        lo = node.get("minimum", node.get("exclusiveMinimum"))
+        hi = node.get("maximum", node.get("exclusiveMaximum"))
         below = lo is not None and (value <= lo if "exclusiveMinimum" in node else value < lo)
         above = hi is not None and (value >= hi if "exclusiveMaximum" in node else value > hi)
         return ("out of range", allowed) if below or above else None

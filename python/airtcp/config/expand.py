@@ -1368,14 +1368,15 @@ def _starts_at_data_rate(b: _Build) -> bool:
 def _wifi_spec(b: _Build) -> dict[str, Any]:
     s, mac = b.s, b.s.mac
     ht = b.ht
-    # Written only when set: a world spec without it is the same JSON (and run hash) as before.
     start = ht is None and _starts_at_data_rate(b)
     return {
         "standard": s.standard,
         "erp_mixed": s.erp_mixed,
         "preamble": s.preamble,
         **({"data_rate_mbps": float(b.data_rate)} if ht is None else {}),
-        **({"initial_rate_mbps": float(b.data_rate)} if start else {}),
+        "initial_rate_mbps": float(b.data_rate)
+        if start
+        else None,  # None: the canonical form drops it
         **(
             {
                 "ht": {

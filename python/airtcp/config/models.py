@@ -2092,7 +2092,7 @@ class Scenario(_Model):
         given = {
             name: section
             for name in self._CORE_PLACES
-            if isinstance(section := getattr(self, name), _PassThrough) and section.core_fields()
+            if isinstance(section := getattr(self, name), _PassThrough) and section._core
         }
         if not given:
             return

@@ -566,24 +566,19 @@ mod tests {
         assert_eq!(m.modes[usize::from(st.max_tp)].rate_kbps(), 54_000);
     }
 
-    #[test]
-    fn under_a_scripted_loss_pattern_minstrel_settles_on_the_best_throughput() {
-        // 802.11a: 6-24 Mbit/s always get through, 36 Mbit/s fails every fifth attempt, 48
-        // and 54 always fail. Expected throughputs (mode rate x success): 36 x 0.8 = 28.8
-        // beats 24 x 1.0, and 48/54 are worth nothing, so after two seconds of a frame per
-        // millisecond max_tp is 36 Mbit/s (index 5) and max_tp2 24 (index 4), and most first
-        // attempts go at 36 (hand computation of Minstrel's choice).
-        let m = a();
-        let mut st = m.new_station(&mut rng(), SimTime::ZERO);
+    /// Two seconds of a frame per millisecond over 802.11a's scripted channel: 6-24 Mbit/s
+    /// (indices 0-4) always get through, 36 (index 5) fails every fifth attempt, 48 and 54
+    /// always fail. `first(k, i)`: the first attempt of the frame of millisecond `k` went at
+    /// index `i`.
+    fn scripted_36(m: &Minstrel, st: &mut MinstrelStation, mut first: impl FnMut(u64, usize)) {
         let mut tries_36 = 0u32;
-        let mut first = [0u32; 8];
         for k in 0..2000u64 {
             let now = SimTime::ZERO + Dur::from_ms(k);
             for attempt in 0..30 {
-                let mode = m.select(&mut st, 1, attempt, now);
+                let mode = m.select(st, 1, attempt, now);
                 let i = m.modes.iter().position(|&x| x == mode).unwrap();
-                if attempt == 0 && k >= 1000 {
-                    first[i] += 1;
+                if attempt == 0 {
+                    first(k, i);
                 }
                 let ok = match i {
                     0..=4 => true,
@@ -594,12 +589,29 @@ mod tests {
                     _ => false,
                 };
                 if ok {
-                    m.report(&mut st, 1, TxReport::DataOk { retries: attempt }, now);
+                    m.report(st, 1, TxReport::DataOk { retries: attempt }, now);
                     break;
                 }
-                m.report(&mut st, 1, TxReport::DataFailed, now);
+                m.report(st, 1, TxReport::DataFailed, now);
             }
         }
+    }
+
+    #[test]
+    fn under_a_scripted_loss_pattern_minstrel_settles_on_the_best_throughput() {
+        // 802.11a: 6-24 Mbit/s always get through, 36 Mbit/s fails every fifth attempt, 48
+        // and 54 always fail. Expected throughputs (mode rate x success): 36 x 0.8 = 28.8
+        // beats 24 x 1.0, and 48/54 are worth nothing, so after two seconds of a frame per
+        // millisecond max_tp is 36 Mbit/s (index 5) and max_tp2 24 (index 4), and most first
+        // attempts go at 36 (hand computation of Minstrel's choice).
+        let m = a();
+        let mut st = m.new_station(&mut rng(), SimTime::ZERO);
+        let mut first = [0u32; 8];
+        scripted_36(&m, &mut st, |k, i| {
+            if k >= 1000 {
+                first[i] += 1;
+            }
+        });
         assert_eq!((st.max_tp, st.max_tp2), (5, 4));
         let total: u32 = first.iter().sum();
         assert!(first[5] * 10 > total * 8, "{first:?}"); // over 80 % at 36 (10 % look-around)
@@ -665,32 +677,12 @@ mod tests {
 
     #[test]
     fn from_any_starting_rate_minstrel_settles_where_it_does_from_the_lowest() {
-        // The scripted loss of the test above (6-24 get through, 36 fails every fifth, 48 and
+        // scripted_36's channel (6-24 get through, 36 fails every fifth, 48 and
         // 54 always): from 6, 24 or 54 Mbit/s, two seconds later max_tp is 36 and max_tp2 24.
         for start in [6_000, 24_000, 54_000] {
             let m = a().starting_at(Standard::A.mode(start).unwrap()).unwrap();
             let mut st = m.new_station(&mut rng(), SimTime::ZERO);
-            let mut tries_36 = 0u32;
-            for k in 0..2000u64 {
-                let now = SimTime::ZERO + Dur::from_ms(k);
-                for attempt in 0..30 {
-                    let mode = m.select(&mut st, 1, attempt, now);
-                    let i = m.modes.iter().position(|&x| x == mode).unwrap();
-                    let ok = match i {
-                        0..=4 => true,
-                        5 => {
-                            tries_36 += 1;
-                            !tries_36.is_multiple_of(5)
-                        }
-                        _ => false,
-                    };
-                    if ok {
-                        m.report(&mut st, 1, TxReport::DataOk { retries: attempt }, now);
-                        break;
-                    }
-                    m.report(&mut st, 1, TxReport::DataFailed, now);
-                }
-            }
+            scripted_36(&m, &mut st, |_, _| {});
             assert_eq!((st.max_tp, st.max_tp2), (5, 4), "from {start} kbit/s");
         }
     }
