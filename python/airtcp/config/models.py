@@ -1269,7 +1269,8 @@ class LinkConfig(_Model):
     queue_limit_packets: int = _field(
         100,
         f"integer 1..{MAX_QUEUE_PACKETS} packets",
-        "DropTail queue per end",
+        "DropTail queue per end: packets waiting behind the one on the wire (as ns-3's "
+        "PointToPointNetDevice and Linux's qdisc, which dequeue a packet to send it)",
         ge=1,
         le=MAX_QUEUE_PACKETS,
     )

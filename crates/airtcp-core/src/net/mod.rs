@@ -228,12 +228,22 @@ pub struct WiredLink {
 
 #[derive(Default)]
 pub struct WiredDir {
+    /// The packet on the wire (at the front while `busy`), then those waiting.
     pub queue: VecDeque<PacketId>,
     pub busy: bool,
     /// Packets dropped at this end's full queue, and lost on the wire (netem loss): the link's
     /// own report counters, not the MAC's.
     pub drops_queue: u64,
     pub lost: u64,
+}
+
+impl WiredDir {
+    /// Whether the queue has no room for another packet: `limit` packets wait, the one on the
+    /// wire not counted (ns-3 `PointToPointNetDevice::Send` dequeues it before
+    /// `TransmitStart`; Linux's qdisc hands it to the driver).
+    pub fn full(&self, limit: usize) -> bool {
+        self.queue.len() - usize::from(self.busy) >= limit
+    }
 }
 
 /// PPP framing that a point-to-point link adds to each IP packet (RFC 1661; as ns-3's

@@ -145,7 +145,8 @@ pub struct WiredLinkSpec {
     pub rate_bps: u64,
     /// The one-way propagation delay.
     pub delay_ns: u64,
-    /// The DropTail queue at each end [packets].
+    /// The DropTail queue at each end [packets]: that many wait behind the one on the wire
+    /// (ns-3 `PointToPointNetDevice` and Linux's qdisc dequeue a packet to send it).
     #[serde(default = "default_queue")]
     #[schemars(range(min = 1, max = MAX_QUEUE_PACKETS))]
     pub queue_limit_packets: u32,
