@@ -111,6 +111,11 @@ class TcpSummary(TypedDict):
     completion_s: float | None
     # Paper 004's CDO/CNO counters; absent when the options are off.
     corruption: NotRequired[CorruptionSummary]
+    # Entries into CWR (Linux `tcp_enter_cwr`) after a local drop; absent when none.
+    cwr_events: NotRequired[int]
+    # `tcp.local_congestion = "cwr"`: segments the sender's own interface refused (kept
+    # unsent and sent again later, no loss); absent when none.
+    local_drops: NotRequired[int]
     # SACK recovery: retransmissions found lost and sent again (Linux
     # `tcp_mark_lost_retrans`); absent when none.
     lost_retransmits: NotRequired[int]

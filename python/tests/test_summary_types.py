@@ -129,6 +129,16 @@ RUNS = {
         {"duration_s": 3.0, "mac.qdisc": "pfifo", "mac.qdisc_limit_packets": 2},
     ),
     "wired": ("examples/wired-server-tcp.toml", {"duration_s": 3.0}),
+    # The sender's own link as the bottleneck, its refusals kept unsent (local_drops).
+    "local-cwr": (
+        "examples/wired-bottleneck.toml",
+        {
+            "duration_s": 3.0,
+            "links.0.rate_mbps": 5,
+            "links.0.queue_limit_packets": 10,
+            "tcp.local_congestion": "cwr",
+        },
+    ),
 }
 
 

@@ -665,6 +665,7 @@ mod tests {
             per_ack_growth: false,
             corruption: crate::tcp::conn::Corruption::Off,
             cwnd_limited: crate::tcp::cc::CwndLimited::Always,
+            local_congestion: crate::tcp::conn::LocalCongestion::Loss,
         };
         for (ts, recovery) in
             [(true, Recovery::Sack), (false, Recovery::Sack), (true, Recovery::Reno), (false, Recovery::Reno)]

@@ -152,6 +152,13 @@ pub struct TcpSummary {
     /// `tcp_mark_lost_retrans`); absent when none.
     #[serde(skip_serializing_if = "is_zero")]
     pub lost_retransmits: u64,
+    /// `tcp.local_congestion = "cwr"`: segments the sender's own interface refused (kept
+    /// unsent and sent again later, no loss); absent when none.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub local_drops: u64,
+    /// Entries into CWR (Linux `tcp_enter_cwr`) after a local drop; absent when none.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub cwr_events: u64,
     /// RTT samples after the warm-up, their exact mean [s] and nearest-rank percentiles [s]
     /// from a fixed log-linear histogram: each within 0.79 % (1/128) of the exact percentile
     /// for RTTs up to 1099 s (tcp/rtt_hist.rs), so memory stays flat however long the run.
@@ -184,6 +191,8 @@ fn tcp_summary(t: &crate::world::tcp::TcpFlow, measured_ns: f64) -> TcpSummary {
         lost_retransmits: t.snd.stats.lost_retransmits - base.lost_retransmits,
         cno_received: t.snd.stats.cno_received - base.cno_received,
         cno_retransmits: t.snd.stats.cno_retransmits - base.cno_retransmits,
+        local_drops: t.snd.stats.local_drops - base.local_drops,
+        cwr_events: t.snd.stats.cwr_events - base.cwr_events,
     };
     let rb = t.rcv_at_warmup;
     let corruption = (t.snd.p.corruption != crate::tcp::conn::Corruption::Off).then(|| CorruptionSummary {
@@ -198,6 +207,8 @@ fn tcp_summary(t: &crate::world::tcp::TcpFlow, measured_ns: f64) -> TcpSummary {
         timeouts: st.timeouts,
         fast_retransmits: st.fast_retransmits,
         lost_retransmits: st.lost_retransmits,
+        local_drops: st.local_drops,
+        cwr_events: st.cwr_events,
         rtt_samples: rtt.count(),
         rtt_mean_s: rtt.mean_s(),
         rtt_p50_s: rtt.quantile_s(0.50),
@@ -665,6 +676,8 @@ mod tests {
             ("FlowSummary", "clap"),
             ("FlowSummary", "interval_goodput_bps"),
             ("TcpSummary", "lost_retransmits"),
+            ("TcpSummary", "local_drops"),
+            ("TcpSummary", "cwr_events"),
             ("TcpSummary", "corruption"),
             ("NodeSummary", "mesh"),
             ("MeshSummary", "retry_limits"),

@@ -155,9 +155,10 @@ pub struct TcpStateTrace {
     pub rows: Vec<TcpStateRow>,
 }
 
-/// TCP segment events: at the sender "sent", "retransmit", "acked", "dupack", "timeout"; at the
-/// receiver "received" (a segment arrived) and "ack_sent". The raw material of sequence
-/// diagrams (paper 001).
+/// TCP segment events: at the sender "sent", "retransmit", "acked", "dupack", "timeout",
+/// "local_drop" (refused by the sender's own interface under `tcp.local_congestion = "cwr"`:
+/// not sent, sent again later); at the receiver "received" (a segment arrived) and
+/// "ack_sent". The raw material of sequence diagrams (paper 001).
 #[derive(Default)]
 pub struct TcpSegmentTrace {
     pub time_ns: Vec<u64>,

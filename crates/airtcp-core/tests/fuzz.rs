@@ -1073,6 +1073,7 @@ fn tcp(g: &mut Gen) -> Value {
         ("ack_counting", json!(g.pick(&["segments", "acks"]))),
         ("rto_estimator", json!(g.pick(&["rfc6298", "linux"]))),
         ("cwnd_limited", json!(g.pick(airtcp_core::tcp::cc::CwndLimited::NAMES))),
+        ("local_congestion", json!(g.pick(airtcp_core::tcp::conn::LocalCongestion::NAMES))),
     ];
     let mut t = Map::new();
     let share = g.f(0.0, 1.0);

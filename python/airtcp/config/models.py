@@ -1657,8 +1657,9 @@ class TracesConfig(_PassThrough):
         False,
         "true or false",
         "TCP segment events with seq, ack, len: at the sender sent, retransmit, acked, dupack, "
-        "timeout; at the receiver received and ack_sent (the raw material of paper 001's "
-        "sequence diagrams)",
+        "timeout, local_drop (refused by its own interface under tcp.local_congestion = "
+        '"cwr": not sent, sent again later); at the receiver received and ack_sent (the raw '
+        "material of paper 001's sequence diagrams)",
     )
     frames: bool = _field(
         False,

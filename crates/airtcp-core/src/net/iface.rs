@@ -161,6 +161,18 @@ impl Interfaces {
         mac_room()
     }
 
+    /// Whether [`Interfaces::enqueue`] would refuse a packet of `node` on `ac` now (a full
+    /// qdisc, or a full MAC queue without a tier: `mac_full()`); the intermediate queues never
+    /// refuse, they drop from their longest flow.
+    #[inline]
+    pub fn refuses(&self, node: NodeId, ac: usize, mac_full: impl FnOnce() -> bool) -> bool {
+        match &self.tiers[node.idx()] {
+            Tier::Txq(_) => false,
+            Tier::Qdisc(q) => !q.has_room(ac),
+            Tier::Mac => mac_full(),
+        }
+    }
+
     /// The next packet of `ac` waiting at `node` for the driver at `now`, and its next hop
     /// (CoDel's drops on the way to `dropped`); None when nothing waits, or when every station
     /// with frames is at its AQL limit. A packet from the intermediate queues counts its

@@ -6,7 +6,7 @@ use super::flows::{FlowKind, FlowSpec, MAX_FILE_BYTES};
 use super::{err, num, SpecError};
 use crate::mac::frame::MAX_MSDU_BYTES;
 use crate::tcp::cc::{Cc, CwndLimited};
-use crate::tcp::conn::{AckCounting, Corruption, Recovery};
+use crate::tcp::conn::{AckCounting, Corruption, LocalCongestion, Recovery};
 use crate::tcp::rto::RtoRule;
 
 /// TCP parameters of one flow. Defaults follow Linux unless said otherwise.
@@ -84,6 +84,14 @@ pub struct TcpSpec {
     /// to Reno); the agent's is not grown anyway.
     #[serde(default)]
     pub cwnd_limited: CwndLimited,
+    /// A segment refused by the sender's own interface (its qdisc full, or the MAC's queue
+    /// where there is no qdisc): "loss" (lost there, repaired by SACK or the RTO, as before) or
+    /// "cwr" (Linux `tcp_transmit_skb` on NET_XMIT_DROP: the segment stays unsent, the sender
+    /// enters CWR, `tcp_enter_cwr`, and sends it again on its next ACK). mac80211's
+    /// intermediate queues never refuse (they drop from their longest flow), so under a TXQ
+    /// it has no effect.
+    #[serde(default)]
+    pub local_congestion: LocalCongestion,
 }
 
 impl Default for TcpSpec {
@@ -110,6 +118,7 @@ impl Default for TcpSpec {
             ack_counting: AckCounting::Segments,
             rto_estimator: RtoRule::Rfc6298,
             cwnd_limited: CwndLimited::Always,
+            local_congestion: LocalCongestion::Loss,
         }
     }
 }

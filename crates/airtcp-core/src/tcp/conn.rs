@@ -132,6 +132,26 @@ crate::names::names! {
     }
 }
 
+crate::names::names! {
+    /// What the sender does when its own interface refuses a segment (the qdisc, or the MAC's
+    /// queue where there is none, is full).
+    #[derive(Default)]
+    pub enum LocalCongestion {
+        /// The segment is lost there as on any other hop; SACK or the RTO repair it (airtcp's
+        /// behaviour before the switch).
+        #[default]
+        Loss = "loss",
+        /// Linux `tcp_transmit_skb`: `dev_queue_xmit`'s NET_XMIT_DROP keeps the segment in the
+        /// write queue unsent and calls `tcp_enter_cwr`; the sender tries again on its next
+        /// ACK (or, with nothing in flight, after `TCP_RESOURCE_PROBE_INTERVAL`).
+        Cwr = "cwr",
+    }
+}
+
+/// Linux `TCP_RESOURCE_PROBE_INTERVAL` (HZ / 2): the retry after a send that local congestion
+/// refused while nothing was in flight (`tcp_retransmit_timer`, `tcp_check_probe_timer`).
+pub const RESOURCE_PROBE_INTERVAL: Dur = Dur::from_ms(500);
+
 /// Parameters of one connection.
 #[derive(Clone, Debug)]
 pub struct TcpParams {
@@ -162,6 +182,8 @@ pub struct TcpParams {
     pub per_ack_growth: bool,
     /// When an ACK may grow cwnd: see [`CwndLimited`] and [`CcState::is_cwnd_limited`].
     pub cwnd_limited: CwndLimited,
+    /// A segment refused by the sender's own interface: see [`LocalCongestion`].
+    pub local_congestion: LocalCongestion,
 }
 
 /// Bytes Linux charges a full-sized data skb (`skb->truesize`: a 2 KiB head plus `struct
@@ -204,6 +226,10 @@ pub struct SenderStats {
     /// ACKs carrying a CNO, and the retransmissions they caused.
     pub cno_received: u64,
     pub cno_retransmits: u64,
+    /// Segments the sender's own interface refused ([`LocalCongestion::Cwr`]: kept unsent).
+    pub local_drops: u64,
+    /// Entries into CWR (`tcp_enter_cwr`) after a local drop.
+    pub cwr_events: u64,
 }
 
 /// Sender connection state.
@@ -254,6 +280,12 @@ pub struct Sender {
     /// device), and whether new data waits for one of them to be freed (`TSQ_THROTTLED`).
     pub tsq_below: u32,
     pub tsq_throttled: bool,
+    /// CWR (Linux `high_seq` as `tcp_enter_cwr` sets it): the state ends once `snd_una`
+    /// passes this sequence.
+    cwr_high: u64,
+    /// Reno/NewReno recovery: the retransmission of `snd_una` was refused by the sender's own
+    /// interface and is sent before anything else (Linux keeps the skb marked lost).
+    una_rxt_pending: bool,
 }
 
 impl Sender {
@@ -285,6 +317,8 @@ impl Sender {
             ts_recent: 0,
             tsq_below: 0,
             tsq_throttled: false,
+            cwr_high: 0,
+            una_rxt_pending: false,
         }
     }
 
@@ -424,6 +458,9 @@ impl Sender {
         if self.state != SendState::Established {
             return;
         }
+        if std::mem::take(&mut self.una_rxt_pending) && self.ca == CaState::Recovery {
+            self.retransmit_una(now, out); // refused before by the sender's own interface
+        }
         let mss = u64::from(self.p.mss);
         let wnd = (u64::from(self.s.cwnd) * mss).min(self.flow_window());
         let sent_before = self.snd_max;
@@ -495,6 +532,84 @@ impl Sender {
             return true;
         }
         false
+    }
+
+    /// The sender's own interface refused `unsent[0]` ([`LocalCongestion::Cwr`]): it and the
+    /// segments after it in the same batch (`unsent[1..]`, never handed down: Linux's
+    /// `tcp_write_xmit` and `tcp_xmit_retransmit_queue` stop at the first failure) are taken
+    /// back as if never sent, and the sender enters CWR (Linux 3.2 `tcp_transmit_skb`: err > 0
+    /// -> `tcp_enter_cwr(sk, 1)`). New data waits at `snd_nxt`, a refused hole retransmission
+    /// stays a hole (`high_rxt` goes back), a refused go-back-N resend goes back to
+    /// `snd_nxt`. With nothing left in flight, the timer retries after
+    /// [`RESOURCE_PROBE_INTERVAL`] (or the RTO, if shorter); otherwise the next ACK does.
+    pub fn on_local_drop(&mut self, unsent: &[Segment], now: SimTime) -> TimerCmd {
+        let Some(first) = unsent.first() else { return TimerCmd::Keep };
+        self.stats.local_drops += 1;
+        let sack_recovery = self.ca == CaState::Recovery && self.p.recovery == Recovery::Sack;
+        for seg in unsent {
+            self.stats.segments_sent -= 1;
+            if self.p.small_queues && seg.holds_send_memory() {
+                self.tsq_below = self.tsq_below.saturating_sub(1);
+            }
+            if matches!(self.timed, Some((t, _)) if t >= seg.seq) {
+                self.timed = None; // the timed segment never left
+            }
+            if seg.flags & SYN != 0 {
+                continue; // the SYN's own timer resends it
+            }
+            if !seg.retransmit {
+                // New data (or the FIN): it waits at snd_nxt, as an skb at sk_send_head.
+                self.snd_max = self.snd_max.min(seg.seq);
+                self.snd_nxt = self.snd_nxt.min(seg.seq);
+                continue;
+            }
+            self.stats.retransmissions -= 1;
+            if sack_recovery {
+                // tcp_xmit_retransmit_queue: the skb stays lost and not retransmitted.
+                self.high_rxt = self.high_rxt.min(seg.seq);
+                if seg.seq == self.snd_una {
+                    self.una_rxt_mark = 0;
+                }
+            } else if self.ca == CaState::Recovery && seg.seq == self.snd_una {
+                self.una_rxt_pending = true;
+            } else if self.ca == CaState::Loss {
+                self.snd_nxt = self.snd_nxt.min(seg.seq); // go-back-N resumes here
+            }
+        }
+        debug_assert!(self.snd_nxt <= self.snd_max || first.flags & SYN != 0);
+        self.enter_cwr(now);
+        if self.snd_una >= self.snd_max && self.state == SendState::Established {
+            // tcp_check_probe_timer / tcp_retransmit_timer's local-congestion branch.
+            TimerCmd::Arm(now + self.rto.rto().min(RESOURCE_PROBE_INTERVAL))
+        } else {
+            TimerCmd::Keep
+        }
+    }
+
+    /// Linux 3.2 `tcp_enter_cwr(sk, 1)`: from Open or Disorder, ssthresh from the congestion
+    /// control, cwnd at most the flight + 1, and CWR until `snd_una` passes what was sent.
+    fn enter_cwr(&mut self, now: SimTime) {
+        if !matches!(self.ca, CaState::Open | CaState::Disorder) {
+            return;
+        }
+        self.sync_cc(now);
+        self.stats.cwr_events += 1;
+        self.s.ssthresh = self.cc.ssthresh(&self.s).max(2);
+        self.s.cwnd = self.s.cwnd.min(self.s.in_flight + 1);
+        self.s.cwnd_cnt = 0;
+        self.cwr_high = self.snd_max;
+        self.set_ca(CaState::Cwr);
+    }
+
+    /// An ACK in CWR that does not end it: Linux 3.2 `tcp_cwnd_down` (rate halving: cwnd one
+    /// segment down every second ACK while above ssthresh, never above the flight + 1).
+    fn cwr_ack(&mut self) {
+        let decr = self.s.cwnd_cnt + 1;
+        self.s.cwnd_cnt = decr & 1;
+        if decr >> 1 > 0 && self.s.cwnd > self.s.ssthresh {
+            self.s.cwnd -= decr >> 1;
+        }
+        self.s.cwnd = self.s.cwnd.min(self.s.in_flight + 1).max(1);
     }
 
     // ---- Cross-layer control points (docs/architecture.md, "Cross-layer hooks") ----
@@ -711,10 +826,26 @@ impl Sender {
         self.cwnd_validate(sent_before);
     }
 
+    /// Duplicate ACKs below the threshold: Disorder, unless in CWR, which they leave alone
+    /// (Linux `tcp_try_to_open`).
+    fn enter_disorder(&mut self) {
+        if self.ca != CaState::Cwr {
+            self.set_ca(CaState::Disorder);
+        }
+    }
+
+    /// The ssthresh cut as recovery begins; from CWR it was cut already (Linux
+    /// `tcp_enter_recovery`: only while `icsk_ca_state < TCP_CA_CWR`).
+    fn cut_ssthresh_for_recovery(&mut self) {
+        if self.ca != CaState::Cwr {
+            self.s.ssthresh = self.cc.ssthresh(&self.s).max(2);
+        }
+    }
+
     /// Enter SACK recovery (RFC 6675 step 4).
     fn sack_enter(&mut self, now: SimTime, out: &mut Vec<Segment>) {
         self.stats.fast_retransmits += 1;
-        self.s.ssthresh = self.cc.ssthresh(&self.s).max(2);
+        self.cut_ssthresh_for_recovery();
         self.s.cwnd = self.s.ssthresh;
         self.s.cwnd_cnt = 0;
         self.recover = self.snd_max; // RecoveryPoint = HighData
@@ -772,7 +903,7 @@ impl Sender {
                     if lost && (seg.ack > self.recover || self.recover == 0) {
                         self.sack_enter(now, out);
                     } else if self.p.limited_transmit && self.dupacks < 3 {
-                        self.set_ca(CaState::Disorder);
+                        self.enter_disorder();
                         let limit = self.snd_una + (u64::from(self.s.cwnd) + u64::from(self.dupacks)) * mss;
                         let limit = limit.min(self.snd_una + self.flow_window());
                         if self.snd_nxt + mss <= limit {
@@ -796,7 +927,7 @@ impl Sender {
             _ => {}
         }
         if self.dupacks < 3 {
-            self.set_ca(CaState::Disorder);
+            self.enter_disorder();
             if self.p.limited_transmit {
                 // RFC 3042: one new segment per dupack if flight <= cwnd + 2 segments.
                 let mss = u64::from(self.p.mss);
@@ -820,7 +951,7 @@ impl Sender {
             return TimerCmd::Keep;
         }
         self.stats.fast_retransmits += 1;
-        self.s.ssthresh = self.cc.ssthresh(&self.s).max(2);
+        self.cut_ssthresh_for_recovery();
         self.recover = self.snd_max;
         match self.p.recovery {
             Recovery::Tahoe => {
@@ -909,7 +1040,17 @@ impl Sender {
                     self.set_ca(CaState::Open);
                 }
             }
-            CaState::Open | CaState::Disorder | CaState::Cwr => {
+            CaState::Cwr if self.snd_una > self.cwr_high => {
+                // Linux 3.2 tcp_fastretrans_alert (E): CWR holds until something above
+                // high_seq is acknowledged; tcp_complete_cwr: cwnd = min(cwnd, ssthresh). No
+                // growth on this ACK (tcp_may_raise_cwnd is false in CWR).
+                self.s.cwnd = self.s.cwnd.min(self.s.ssthresh);
+                self.s.cwnd_cnt = 0;
+                self.set_ca(CaState::Open);
+                self.cc.cwnd_event(&mut self.s, CwndEvent::CompleteCwr);
+            }
+            CaState::Cwr => self.cwr_ack(),
+            CaState::Open | CaState::Disorder => {
                 self.set_ca(CaState::Open);
                 let acked = if self.p.per_ack_growth { 1 } else { acked };
                 self.cc.cong_avoid(&mut self.s, acked);
@@ -944,6 +1085,12 @@ impl Sender {
             _ => return TimerCmd::Stop,
         }
         if self.snd_una >= self.snd_max {
+            if self.p.local_congestion == LocalCongestion::Cwr {
+                // The probe after a refused send with nothing in flight (tcp_probe_timer's
+                // resend of what waits at sk_send_head); refused again, it is re-armed.
+                self.push(now, out);
+                return self.timer_after_ack(now);
+            }
             return TimerCmd::Stop;
         }
         self.stats.timeouts += 1;
@@ -1240,6 +1387,7 @@ mod clock_tests {
             per_ack_growth: false,
             corruption: Corruption::Off,
             cwnd_limited: CwndLimited::Always,
+            local_congestion: LocalCongestion::Loss,
         }
     }
 

@@ -3,7 +3,9 @@
 //! are lost and checks the exact transmissions and windows that follow.
 
 use super::cc::{Algorithm, CaState, CwndLimited};
-use super::conn::{Corruption, Receiver, Recovery, Segment, Sender, TcpParams, TimerCmd, ACK, SYN};
+use super::conn::{
+    Corruption, LocalCongestion, Receiver, Recovery, Segment, Sender, TcpParams, TimerCmd, ACK, SYN,
+};
 use super::rto::RtoConfig;
 use crate::engine::{Scheduler, Timer};
 use crate::time::{Dur, SimTime};
@@ -16,6 +18,18 @@ enum Ev {
     ToSender(Segment),
     Rto(u32),
     Delack(u32),
+    /// The sender's own interface finished sending its head segment.
+    LocalTxEnd,
+}
+
+/// The sender's own interface: a FIFO of `cap` segments sent one per `tx`.
+struct LocalQueue {
+    cap: usize,
+    tx: Dur,
+    queue: std::collections::VecDeque<Segment>,
+    busy: bool,
+    /// Segments refused because the FIFO was full (each a loss under "loss").
+    refused: u64,
 }
 
 /// One transmission by the sender: (time, segment index, retransmission?).
@@ -41,6 +55,8 @@ struct Pipe {
     /// The advertised window of every ACK the sender received.
     ack_windows: Vec<u32>,
     out: Vec<Segment>,
+    /// The sender's own interface, if the test gives it one (else segments leave at once).
+    local: Option<LocalQueue>,
 }
 
 /// Paper 001's setting: NS-2's default minimum RTO of 1 s.
@@ -60,6 +76,7 @@ fn params(recovery: Recovery) -> TcpParams {
         per_ack_growth: false,
         corruption: Corruption::Off,
         cwnd_limited: CwndLimited::Always,
+        local_congestion: LocalCongestion::Loss,
     }
 }
 
@@ -89,6 +106,7 @@ impl Pipe {
             rtts: Vec::new(),
             ack_windows: Vec::new(),
             out: Vec::new(),
+            local: None,
         }
     }
 
@@ -104,7 +122,20 @@ impl Pipe {
     }
 
     fn flush_sender(&mut self, now: SimTime) {
-        for seg in std::mem::take(&mut self.out) {
+        let segs = std::mem::take(&mut self.out);
+        for (k, &seg) in segs.iter().enumerate() {
+            if let Some(l) = &mut self.local {
+                if l.queue.len() >= l.cap {
+                    // Refused by the sender's own interface: lost, or taken back whole.
+                    l.refused += 1;
+                    if self.snd.p.local_congestion == LocalCongestion::Cwr {
+                        let cmd = self.snd.on_local_drop(&segs[k..], now);
+                        Self::timer(&mut self.sched, &mut self.rto, cmd, Ev::Rto);
+                        break;
+                    }
+                    continue;
+                }
+            }
             if seg.len > 0 {
                 let i = index(seg.seq);
                 self.sent.push((now, i, seg.retransmit));
@@ -116,7 +147,16 @@ impl Pipe {
                     continue;
                 }
             }
-            self.sched.after(self.delay, Ev::ToReceiver(seg));
+            match &mut self.local {
+                Some(l) => {
+                    l.queue.push_back(seg);
+                    if !l.busy {
+                        l.busy = true;
+                        self.sched.after(l.tx, Ev::LocalTxEnd);
+                    }
+                }
+                None => self.sched.after(self.delay, Ev::ToReceiver(seg)),
+            }
         }
     }
 
@@ -154,6 +194,15 @@ impl Pipe {
                         let cmd = self.snd.on_rto(now, &mut out);
                         Self::timer(&mut self.sched, &mut self.rto, cmd, Ev::Rto);
                     }
+                }
+                Ev::LocalTxEnd => {
+                    let l = self.local.as_mut().expect("a local queue");
+                    let seg = l.queue.pop_front().expect("a segment being sent");
+                    l.busy = !l.queue.is_empty();
+                    if l.busy {
+                        self.sched.after(l.tx, Ev::LocalTxEnd);
+                    }
+                    self.sched.after(self.delay, Ev::ToReceiver(seg));
                 }
                 Ev::Delack(g) => {
                     if self.delack.fire(g) {
@@ -851,4 +900,131 @@ fn every_congestion_control_asks_where_its_linux_cong_avoid_does() {
             }
         }
     }
+}
+
+/// A sender behind its own 5-segment interface queue sending a segment per ms (8 Mbit/s at
+/// 1000-byte segments), 20 ms from its receiver: slow start overflows the queue. `loss`.
+fn behind_own_queue(recovery: Recovery, cc: &str, local: LocalCongestion, bytes: u64) -> Pipe {
+    let mut p = params(recovery);
+    p.local_congestion = local;
+    p.rto.min = Dur::from_ms(200);
+    let mut pipe = Pipe::with_cc(p, cc, bytes, 20, &[]);
+    pipe.local =
+        Some(LocalQueue { cap: 5, tx: Dur::from_ms(1), queue: Default::default(), busy: false, refused: 0 });
+    pipe
+}
+
+#[test]
+fn a_sender_whose_only_loss_is_its_own_full_queue_retransmits_nothing_under_cwr() {
+    // Linux tcp_transmit_skb: NET_XMIT_DROP -> tcp_enter_cwr, the segment stays unsent.
+    for (recovery, cc) in [(Recovery::Sack, "cubic"), (Recovery::Sack, "reno"), (Recovery::NewReno, "reno")] {
+        let mut pipe = behind_own_queue(recovery, cc, LocalCongestion::Cwr, 2_000_000);
+        pipe.run(20);
+        let st = pipe.snd.stats;
+        let refused = pipe.local.as_ref().unwrap().refused;
+        assert!(refused > 0 && st.local_drops == refused, "{recovery:?} {cc}: {refused} {st:?}");
+        assert_eq!((st.retransmissions, st.timeouts, st.fast_retransmits), (0, 0, 0), "{recovery:?} {cc}");
+        assert!(st.cwr_events > 0 && st.cwr_events <= st.local_drops, "{st:?}");
+        // Every byte arrived once, and no segment was counted as sent that did not leave.
+        assert_eq!(pipe.delivered, 2_000_000, "{recovery:?} {cc}");
+        assert_eq!(st.segments_sent, pipe.sent.len() as u64 + 3, "data segments + SYN, ACK, FIN");
+        assert_eq!(pipe.snd.state, super::conn::SendState::Done);
+        // cwnd never stays above ssthresh once CWR ends (tcp_complete_cwr).
+        for w in pipe.windows.windows(2) {
+            if w[0].3 == CaState::Cwr && w[1].3 == CaState::Open {
+                assert!(
+                    w[1].1 <= w[1].2,
+                    "{recovery:?} {cc}: left CWR at cwnd {} > ssthresh {}",
+                    w[1].1,
+                    w[1].2
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_same_full_queue_is_a_loss_repaired_by_retransmission_under_loss() {
+    for (recovery, cc) in [(Recovery::Sack, "cubic"), (Recovery::NewReno, "reno")] {
+        let mut pipe = behind_own_queue(recovery, cc, LocalCongestion::Loss, 2_000_000);
+        pipe.run(20);
+        let st = pipe.snd.stats;
+        assert!(pipe.local.as_ref().unwrap().refused > 0);
+        assert_eq!((st.local_drops, st.cwr_events), (0, 0));
+        assert!(st.retransmissions > 0, "{recovery:?} {cc}: {st:?}");
+        assert_eq!(pipe.delivered, 2_000_000);
+    }
+}
+
+#[test]
+fn cwr_cuts_ssthresh_once_and_holds_until_what_was_sent_is_acknowledged() {
+    let mut p = params(Recovery::Sack);
+    p.local_congestion = LocalCongestion::Cwr;
+    let mut snd = Sender::new(p, Algorithm::from_name("reno").unwrap(), None);
+    let mut out = Vec::new();
+    snd.start(SimTime::ZERO, &mut out);
+    out.clear();
+    syn_ack(&mut snd, 10, &mut out);
+    // Ten segments handed down (after the handshake's ACK); the interface takes six and
+    // refuses the seventh.
+    let batch: Vec<Segment> = std::mem::take(&mut out).into_iter().filter(|s| s.len > 0).collect();
+    assert_eq!(batch.len(), 10);
+    let now = SimTime(Dur::from_ms(10).ns());
+    assert_eq!(snd.on_local_drop(&batch[6..], now), TimerCmd::Keep);
+    assert_eq!((snd.snd_nxt, snd.snd_max), (batch[6].seq, batch[6].seq));
+    assert_eq!(snd.ca, CaState::Cwr);
+    // Reno's ssthresh: half the window (10 -> 5); cwnd: at most the flight + 1 (6 + 1).
+    assert_eq!((snd.s.ssthresh, snd.s.cwnd), (5, 7));
+    // SYN, the handshake's ACK and six data segments left.
+    assert_eq!((snd.stats.segments_sent, snd.stats.local_drops, snd.stats.cwr_events), (8, 1, 1));
+    // A second refusal in CWR cuts nothing more.
+    snd.on_local_drop(&batch[6..7], now);
+    assert_eq!((snd.s.ssthresh, snd.stats.cwr_events, snd.stats.local_drops), (5, 1, 2));
+    // The ACK of the first two segments: no growth in CWR, rate halving (one down per two
+    // ACKs), and the refused data goes out again.
+    let ack = |n: u64, snd: &Sender| Segment {
+        ack: 1 + n * u64::from(MSS),
+        flags: ACK,
+        wnd: 1 << 20,
+        ts_ecr: snd.snd_una,
+        ..Default::default()
+    };
+    let t = SimTime(Dur::from_ms(20).ns());
+    snd.on_ack(&ack(1, &snd), t, &mut out);
+    snd.on_ack(&ack(2, &snd), t, &mut out);
+    assert_eq!(snd.ca, CaState::Cwr);
+    // 7 -> 6 on the first (at most the flight of 5 + 1), -> 5 on the second (the halving step).
+    assert_eq!(snd.s.cwnd, 5);
+    assert!(out.iter().any(|s| s.seq == batch[6].seq && !s.retransmit), "the refused segment, sent as new");
+    // CWR ends when snd_una passes what had been sent when it began (six segments).
+    snd.on_ack(&ack(6, &snd), t, &mut out);
+    assert_eq!(snd.ca, CaState::Cwr, "snd_una == high_seq holds CWR (tcp_fastretrans_alert)");
+    snd.on_ack(&ack(7, &snd), t, &mut out);
+    assert_eq!(snd.ca, CaState::Open);
+    assert!(snd.s.cwnd <= snd.s.ssthresh);
+}
+
+#[test]
+fn a_refused_send_with_nothing_in_flight_is_retried_by_the_probe_timer() {
+    let mut p = params(Recovery::Sack);
+    p.local_congestion = LocalCongestion::Cwr;
+    let mut snd = Sender::new(p, Algorithm::from_name("reno").unwrap(), Some(3000));
+    let mut out = Vec::new();
+    snd.start(SimTime::ZERO, &mut out);
+    out.clear();
+    syn_ack(&mut snd, 10, &mut out);
+    let batch = std::mem::take(&mut out); // the handshake's ACK, three segments and the FIN
+    assert_eq!(batch.len(), 5);
+    let now = SimTime(Dur::from_ms(10).ns());
+    // Everything refused: TCP_RESOURCE_PROBE_INTERVAL (500 ms) or the RTO, if shorter (1 s here).
+    let cmd = snd.on_local_drop(&batch, now);
+    assert_eq!(cmd, TimerCmd::Arm(now + Dur::from_ms(500)));
+    assert_eq!(snd.stats.retransmissions, 0);
+    let later = now + Dur::from_ms(500);
+    let cmd = snd.on_rto(later, &mut out);
+    assert_eq!(snd.stats.timeouts, 0, "a probe, not a timeout");
+    // tcp_enter_cwr left cwnd at the flight + 1: one segment, the first refused, as new data.
+    assert_eq!(out, vec![Segment { ts_val: later.ns() + 1, ..batch[1] }]);
+    assert!(out.iter().all(|s| !s.retransmit));
+    assert!(matches!(cmd, TimerCmd::Arm(_)));
 }

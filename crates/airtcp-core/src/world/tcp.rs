@@ -5,10 +5,12 @@ use super::World;
 use crate::engine::Timer;
 use crate::event::Event;
 use crate::ids::{FlowId, NodeId, PacketId};
-use crate::net::Packet;
+use crate::net::{Hop, Packet};
 use crate::spec::{FlowKind, FlowSpec, TcpSpec};
 use crate::tcp::cc::Algorithm;
-use crate::tcp::conn::{AckCounting, Receiver, Recovery, Segment, Sender, TcpParams, TimerCmd};
+use crate::tcp::conn::{
+    AckCounting, LocalCongestion, Receiver, Recovery, Segment, Sender, TcpParams, TimerCmd,
+};
 use crate::tcp::rto::{RtoConfig, RtoRule};
 use crate::tcp::rtt_hist::RttHistogram;
 use crate::time::{Dur, SimTime};
@@ -94,6 +96,7 @@ fn params(t: &TcpSpec) -> TcpParams {
         small_queues: t.small_queues,
         per_ack_growth: t.ack_counting == AckCounting::Acks,
         cwnd_limited: t.cwnd_limited,
+        local_congestion: t.local_congestion,
     }
 }
 
@@ -165,19 +168,61 @@ impl World {
             if from_sender { (flow.src, flow.dst, flow.ac) } else { (flow.dst, flow.src, flow.ac) };
         let p = &self.tcp(f).snd.p;
         let (ts, sack, tsq) = (p.timestamps, p.recovery == Recovery::Sack, p.small_queues && from_sender);
+        let keep_refused = from_sender && p.local_congestion == LocalCongestion::Cwr;
         let mut out = std::mem::take(&mut self.tcp(f).out);
-        for seg in out.drain(..) {
+        let mut refused_at = None;
+        for (i, seg) in out.iter().enumerate() {
+            let refused = keep_refused && self.local_refuses(src, dst, usize::from(ac));
             let ev = match (from_sender, seg.retransmit) {
+                _ if refused => "local_drop",
                 (true, true) => "retransmit",
                 (true, false) => "sent",
                 (false, _) => "ack_sent",
             };
-            self.traces.tcp_segment(now, f.0, &seg, ev);
+            self.traces.tcp_segment(now, f.0, seg, ev);
             let p = Packet::new(f, 0, src, dst, seg.ip_bytes(ts, sack), seg.len, now, ac);
-            let tsq = tsq && seg.holds_send_memory(); // as Sender::emit counted it
-            self.send_new(src, Packet { tcp: Some(seg), tsq, ..p }, now);
+            // As Sender::emit counted it; a refused segment is taken back whole below.
+            let tsq = tsq && !refused && seg.holds_send_memory();
+            // A refused segment still meets its queue, which drops and counts it as before.
+            self.send_new(src, Packet { tcp: Some(*seg), tsq, ..p }, now);
+            if refused {
+                refused_at = Some(i);
+                break;
+            }
         }
+        if let Some(i) = refused_at {
+            let cmd = self.tcp(f).snd.on_local_drop(&out[i..], now);
+            self.tcp_rto_cmd(f, cmd);
+        }
+        out.clear();
         self.tcp(f).out = out;
+    }
+
+    /// Whether `node`'s own interface would refuse a packet to `dst` on `ac` now: the queue it
+    /// meets first is a full qdisc, a full MAC queue without one, or a full wired queue
+    /// (`dev_queue_xmit`'s NET_XMIT_DROP). mac80211's intermediate queues never refuse (they
+    /// drop from their longest flow, and `ieee80211_tx` tells the socket nothing), nor do
+    /// frames that wait for a mesh path.
+    fn local_refuses(&self, node: NodeId, dst: NodeId, ac: usize) -> bool {
+        if let Some(m) = self.mesh.as_ref().filter(|_| self.is_mesh_route(node, dst)) {
+            let path = &m.points[node.idx()].as_ref().expect("a mesh point").paths[dst.idx()];
+            return match (path.active_at(self.sched.now()), path.next_hop) {
+                (true, Some(_)) => self.wifi_refuses(node, ac),
+                _ => false,
+            };
+        }
+        match self.next_hop(node, dst) {
+            Some(Hop::Wired(link, dir)) => {
+                let l = &self.links[link.idx()];
+                l.dirs[dir as usize].full(l.queue_limit)
+            }
+            Some(Hop::Wifi(_)) => self.wifi_refuses(node, ac),
+            None => false,
+        }
+    }
+
+    fn wifi_refuses(&self, node: NodeId, ac: usize) -> bool {
+        self.ifaces.refuses(node, ac, || !self.wifi.has_room(node, ac))
     }
 
     /// The packet `id` left its TCP sender's node (acknowledged or given up by the MAC, or
