@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow.parquet as pq
+import pytest
 from typer.testing import CliRunner
 
 from airtcp.cli import app
@@ -56,10 +57,29 @@ def test_a_bottleneck_past_the_sender_is_unaffected() -> None:
     assert _run("duration_s=5") == _run("duration_s=5", "tcp.local_congestion=cwr")
 
 
-def test_a_bad_setting_names_the_field_and_the_allowed_values() -> None:
-    result = CliRunner().invoke(app, ["run", str(EXAMPLE), "--set", "tcp.local_congestion=drop"])
+@pytest.mark.parametrize(
+    ("key", "allowed"),
+    [
+        ("local_congestion", '"loss", "cwr"'),
+        ("rto_recovery", '"rfc", "linux"'),
+        ("cwnd_credit", '"acked", "delivered"'),
+    ],
+)
+def test_a_bad_setting_names_the_field_and_the_allowed_values(key: str, allowed: str) -> None:
+    result = CliRunner().invoke(app, ["run", str(EXAMPLE), "--set", f"tcp.{key}=bogus"])
     assert result.exit_code != 0
-    assert (
-        'tcp.local_congestion: not an allowed value (got "drop"; allowed: "loss", "cwr")'
-        in result.output
-    )
+    assert f'tcp.{key}: not an allowed value (got "bogus"; allowed: {allowed})' in result.output
+
+
+def test_linux_recovery_after_a_timeout_with_credit_for_delivered_segments() -> None:
+    # The wired test bed (CUBIC, SACK): the RFC rules time out 7 times in 30 s; Linux's
+    # tcp_enter_loss with credit only for what each ACK delivers, 2 times, for as much goodput.
+    rfc = _run()
+    linux = _run("tcp.rto_recovery=linux", "tcp.cwnd_credit=delivered")
+    assert linux["tcp"]["timeouts"] < rfc["tcp"]["timeouts"]
+    assert linux["tcp"]["retransmissions"] < rfc["tcp"]["retransmissions"]
+    assert linux["goodput_bps"] >= rfc["goodput_bps"]
+    # RTO recovery alone, crediting every segment a cumulative ACK covers, is the pathology the
+    # docs describe: the first ACK after an RTO lifts cwnd far past ssthresh.
+    alone = _run("tcp.rto_recovery=linux")["tcp"]
+    assert alone["timeouts"] > 5 * rfc["tcp"]["timeouts"]

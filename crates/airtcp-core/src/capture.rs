@@ -666,6 +666,8 @@ mod tests {
             corruption: crate::tcp::conn::Corruption::Off,
             cwnd_limited: crate::tcp::cc::CwndLimited::Always,
             local_congestion: crate::tcp::conn::LocalCongestion::Loss,
+            rto_recovery: crate::tcp::conn::RtoRecovery::Rfc,
+            cwnd_credit: crate::tcp::conn::CwndCredit::Acked,
         };
         for (ts, recovery) in
             [(true, Recovery::Sack), (false, Recovery::Sack), (true, Recovery::Reno), (false, Recovery::Reno)]

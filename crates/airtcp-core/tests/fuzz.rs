@@ -1074,6 +1074,8 @@ fn tcp(g: &mut Gen) -> Value {
         ("rto_estimator", json!(g.pick(&["rfc6298", "linux"]))),
         ("cwnd_limited", json!(g.pick(airtcp_core::tcp::cc::CwndLimited::NAMES))),
         ("local_congestion", json!(g.pick(airtcp_core::tcp::conn::LocalCongestion::NAMES))),
+        ("rto_recovery", json!(g.pick(airtcp_core::tcp::conn::RtoRecovery::NAMES))),
+        ("cwnd_credit", json!(g.pick(airtcp_core::tcp::conn::CwndCredit::NAMES))),
     ];
     let mut t = Map::new();
     let share = g.f(0.0, 1.0);

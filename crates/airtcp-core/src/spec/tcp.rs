@@ -6,7 +6,7 @@ use super::flows::{FlowKind, FlowSpec, MAX_FILE_BYTES};
 use super::{err, num, SpecError};
 use crate::mac::frame::MAX_MSDU_BYTES;
 use crate::tcp::cc::{Cc, CwndLimited};
-use crate::tcp::conn::{AckCounting, Corruption, LocalCongestion, Recovery};
+use crate::tcp::conn::{AckCounting, Corruption, CwndCredit, LocalCongestion, Recovery, RtoRecovery};
 use crate::tcp::rto::RtoRule;
 
 /// TCP parameters of one flow. Defaults follow Linux unless said otherwise.
@@ -92,6 +92,20 @@ pub struct TcpSpec {
     /// it has no effect.
     #[serde(default)]
     pub local_congestion: LocalCongestion,
+    /// What a retransmission timeout does: "rfc" (RFC 5681 (4) and RFC 6675 5.1: ssthresh cut
+    /// on every RTO, the SACK scoreboard dropped, go back to the first unacknowledged segment)
+    /// or "linux" (`tcp_enter_loss`, `tcp_process_loss`: with SACK the scoreboard is kept and
+    /// every unSACKed segment is resent in order on each ACK as cwnd allows, SACKed ones
+    /// skipped; ssthresh cut only if not already cut in this window: no second cut for an RTO
+    /// during Recovery or CWR, nor for the second of several RTOs in a row).
+    #[serde(default)]
+    pub rto_recovery: RtoRecovery,
+    /// What an ACK credits to slow start and congestion avoidance: "acked" (every segment the
+    /// cumulative ACK covers, SACKed before or not, so the ACK that ends SACK recovery credits
+    /// the whole window) or "delivered" (only the segments this ACK newly delivered,
+    /// cumulatively or by SACK, duplicate ACKs included: Linux 4.9+ `tcp_cong_control`).
+    #[serde(default)]
+    pub cwnd_credit: CwndCredit,
 }
 
 impl Default for TcpSpec {
@@ -119,6 +133,8 @@ impl Default for TcpSpec {
             rto_estimator: RtoRule::Rfc6298,
             cwnd_limited: CwndLimited::Always,
             local_congestion: LocalCongestion::Loss,
+            rto_recovery: RtoRecovery::Rfc,
+            cwnd_credit: CwndCredit::Acked,
         }
     }
 }

@@ -148,6 +148,40 @@ crate::names::names! {
     }
 }
 
+crate::names::names! {
+    /// What a retransmission timeout does to loss recovery.
+    #[derive(Default)]
+    pub enum RtoRecovery {
+        /// RFC 6298 (5.4-5.6) and RFC 5681 (4) with RFC 6675 section 5.1: every RTO cuts
+        /// ssthresh, the SACK scoreboard is dropped and the sender goes back to `snd_una`
+        /// (airtcp's behaviour before the switch).
+        #[default]
+        Rfc = "rfc",
+        /// Linux `tcp_enter_loss` and `tcp_process_loss` (3.2 to 6.x): the scoreboard is kept,
+        /// every unSACKed segment sent is marked lost and resent in order, SACKed ones
+        /// skipped, on each ACK as cwnd allows (`tcp_xmit_retransmit_queue`), new data after
+        /// them; ssthresh is cut only if it was not already in this window (from Open or
+        /// Disorder, once the window's recovery point is acknowledged, or on the first of
+        /// several RTOs in a row).
+        Linux = "linux",
+    }
+}
+
+crate::names::names! {
+    /// What an ACK credits to congestion avoidance and slow start.
+    #[derive(Default)]
+    pub enum CwndCredit {
+        /// Every segment the cumulative ACK covers, SACKed before or not (airtcp's behaviour
+        /// before the switch): the ACK that ends SACK recovery credits the whole window.
+        #[default]
+        Acked = "acked",
+        /// Only the segments this ACK newly delivered: cumulatively acknowledged and not
+        /// SACKed before, plus newly SACKed (Linux 4.9+ `tcp_cong_control(sk, ack,
+        /// delivered - prior_delivered, ...)`), duplicate ACKs with new SACKs included.
+        Delivered = "delivered",
+    }
+}
+
 /// Linux `TCP_RESOURCE_PROBE_INTERVAL` (HZ / 2): the retry after a send that local congestion
 /// refused while nothing was in flight (`tcp_retransmit_timer`, `tcp_check_probe_timer`).
 pub const RESOURCE_PROBE_INTERVAL: Dur = Dur::from_ms(500);
@@ -184,6 +218,10 @@ pub struct TcpParams {
     pub cwnd_limited: CwndLimited,
     /// A segment refused by the sender's own interface: see [`LocalCongestion`].
     pub local_congestion: LocalCongestion,
+    /// What an RTO does to recovery: see [`RtoRecovery`].
+    pub rto_recovery: RtoRecovery,
+    /// What an ACK credits to window growth: see [`CwndCredit`].
+    pub cwnd_credit: CwndCredit,
 }
 
 /// Bytes Linux charges a full-sized data skb (`skb->truesize`: a 2 KiB head plus `struct
@@ -286,6 +324,14 @@ pub struct Sender {
     /// Reno/NewReno recovery: the retransmission of `snd_una` was refused by the sender's own
     /// interface and is sent before anything else (Linux keeps the skb marked lost).
     una_rxt_pending: bool,
+    /// [`RtoRecovery::Linux`] in the Loss state with SACK: every unSACKed segment below this
+    /// was marked lost by the RTO (`tcp_enter_loss`); 0 otherwise.
+    loss_mark: u64,
+    /// RTOs since `snd_una` last advanced (Linux `icsk_retransmits`).
+    rto_streak: u32,
+    /// Segments the ACK being processed newly delivered (Linux `tp->delivered -
+    /// prior_delivered`): cumulatively acknowledged and not SACKed before, plus newly SACKed.
+    delivered_now: u32,
 }
 
 impl Sender {
@@ -319,6 +365,9 @@ impl Sender {
             tsq_throttled: false,
             cwr_high: 0,
             una_rxt_pending: false,
+            loss_mark: 0,
+            rto_streak: 0,
+            delivered_now: 0,
         }
     }
 
@@ -405,7 +454,7 @@ impl Sender {
         }
         self.sync_cc(now);
         let idle = self.snd_una >= self.snd_max;
-        if self.ca == CaState::Recovery && self.p.recovery == Recovery::Sack {
+        if self.sack_driven() {
             self.sack_send(now, out);
         } else {
             self.push(now, out);
@@ -434,6 +483,28 @@ impl Sender {
 
     fn in_flight_bytes(&self) -> u64 {
         self.snd_nxt - self.snd_una
+    }
+
+    /// The scoreboard's segment grid now: in Linux's Loss state, what the RTO marked lost.
+    fn grid(&self) -> Grid {
+        let lost_below = if self.ca == CaState::Loss { self.loss_mark } else { 0 };
+        Grid { mss: u64::from(self.p.mss), high_data: self.snd_max, lost_below }
+    }
+
+    /// Whether retransmissions follow the scoreboard now: RFC 6675 recovery, or Linux's
+    /// Loss state with SACK ([`RtoRecovery::Linux`]).
+    fn sack_driven(&self) -> bool {
+        self.p.recovery == Recovery::Sack
+            && (self.ca == CaState::Recovery || (self.ca == CaState::Loss && self.loss_mark != 0))
+    }
+
+    /// Linux `high_seq`: where the current CWR, Recovery or Loss episode ends.
+    fn high_seq(&self) -> u64 {
+        if self.ca == CaState::Cwr {
+            self.cwr_high
+        } else {
+            self.recover
+        }
     }
 
     fn sync_cc(&mut self, now: SimTime) {
@@ -486,8 +557,8 @@ impl Sender {
             return;
         }
         let mss = u64::from(self.p.mss);
-        let in_flight = if self.ca == CaState::Recovery && self.p.recovery == Recovery::Sack {
-            sack::pipe(&self.sb, Grid { mss, high_data: self.snd_max }, self.snd_una, self.high_rxt)
+        let in_flight = if self.sack_driven() {
+            sack::pipe(&self.sb, self.grid(), self.snd_una, self.high_rxt)
         } else {
             self.in_flight_bytes().div_ceil(mss) as u32
         };
@@ -545,7 +616,7 @@ impl Sender {
     pub fn on_local_drop(&mut self, unsent: &[Segment], now: SimTime) -> TimerCmd {
         let Some(first) = unsent.first() else { return TimerCmd::Keep };
         self.stats.local_drops += 1;
-        let sack_recovery = self.ca == CaState::Recovery && self.p.recovery == Recovery::Sack;
+        let sack_recovery = self.sack_driven();
         for seg in unsent {
             self.stats.segments_sent -= 1;
             if self.p.small_queues && seg.holds_send_memory() {
@@ -774,11 +845,17 @@ impl Sender {
             return self.on_cno(seg, now, out);
         }
         self.peer_wnd = seg.wnd;
+        let sacked_before = self.sb.total();
         if self.p.recovery == Recovery::Sack {
             for &(a, b) in &seg.sack[..usize::from(seg.sack_n)] {
                 self.sb.add(a, b.min(self.snd_max), seg.ack);
             }
         }
+        // Linux tcp_ack's delivered count: newly SACKed bytes (all above seg.ack) plus the
+        // cumulatively acknowledged ones that were not SACKed before.
+        let newly = (self.sb.total() - sacked_before) + (seg.ack - self.snd_una)
+            - self.sb.sacked_between(self.snd_una, seg.ack);
+        self.delivered_now = newly.div_ceil(u64::from(self.p.mss)) as u32;
         if seg.ack == self.snd_una {
             return self.on_dupack(seg, now, out);
         }
@@ -802,7 +879,7 @@ impl Sender {
         let sent_before = self.snd_max;
         // Bounded: each pass sends one segment or stops.
         for _ in 0..(self.s.cwnd as usize + 2) {
-            let grid = Grid { mss, high_data: self.snd_max };
+            let grid = self.grid();
             let pipe = sack::pipe(&self.sb, grid, self.snd_una, self.high_rxt);
             if pipe >= self.s.cwnd {
                 break;
@@ -810,7 +887,10 @@ impl Sender {
             let end = self.data_end().unwrap_or(if self.app_closed { self.snd_max } else { u64::MAX });
             let wnd_end = self.snd_una + self.flow_window();
             let new_data = self.snd_nxt < end && self.snd_nxt + mss.min(end - self.snd_nxt) <= wnd_end;
-            if let Some(s) = sack::next_retransmission(&self.sb, grid, self.snd_una, self.high_rxt, new_data)
+            // Linux's Loss state resends only what the RTO marked lost (tcp_xmit_retransmit_queue
+            // has no forward retransmission there): RFC 6675's rule (3) is off.
+            let no_rule3 = new_data || self.ca == CaState::Loss;
+            if let Some(s) = sack::next_retransmission(&self.sb, grid, self.snd_una, self.high_rxt, no_rule3)
             {
                 self.retransmit_at(s, now, out);
                 self.high_rxt = grid.seg_end(s);
@@ -884,16 +964,37 @@ impl Sender {
         self.s.srtt = self.rto.srtt().unwrap_or(r);
     }
 
+    /// Slow start or congestion avoidance for an ACK that acknowledged `acked` segments
+    /// cumulatively, as [`CwndCredit`] and [`TcpParams::per_ack_growth`] count them.
+    fn grow(&mut self, acked: u32) {
+        let credit = match self.p.cwnd_credit {
+            CwndCredit::Acked => acked,
+            CwndCredit::Delivered => self.delivered_now,
+        };
+        if credit > 0 {
+            self.cc.cong_avoid(&mut self.s, if self.p.per_ack_growth { 1 } else { credit });
+        }
+    }
+
     fn on_dupack(&mut self, seg: &Segment, now: SimTime, out: &mut Vec<Segment>) -> TimerCmd {
         // RFC 5681 2: a duplicate only if data is outstanding and the segment carries none.
         if self.snd_max <= self.snd_una || seg.len > 0 {
             return TimerCmd::Keep;
+        }
+        if self.p.cwnd_credit == CwndCredit::Delivered && matches!(self.ca, CaState::Open | CaState::Disorder)
+        {
+            // Linux 4.9+ tcp_cong_control runs on every ACK: newly SACKed segments grow cwnd
+            // outside a window reduction.
+            self.sync_cc(now);
+            self.grow(0);
         }
         self.cc.in_ack_event(&mut self.s, 0);
         self.dupacks += 1;
         if self.p.recovery == Recovery::Sack {
             match self.ca {
                 CaState::Recovery => self.sack_send(now, out),
+                // tcp_process_loss: each ACK resends what the RTO marked lost, as cwnd allows.
+                CaState::Loss if self.sack_driven() => self.sack_send(now, out),
                 CaState::Loss => {}
                 _ => {
                     let mss = u64::from(self.p.mss);
@@ -987,6 +1088,7 @@ impl Sender {
             self.snd_nxt = self.snd_una; // the receiver held data we were about to resend
         }
         self.dupacks = 0;
+        self.rto_streak = 0; // tcp_ack: snd_una advanced, icsk_retransmits = 0
         let rtt = self.take_rtt_sample(seg, seg.ack, now);
         self.sync_cc(now);
         self.cc.in_ack_event(&mut self.s, acked_bytes.min(u64::from(u32::MAX)) as u32);
@@ -1034,10 +1136,11 @@ impl Sender {
                 }
             }
             CaState::Loss => {
-                let acked = if self.p.per_ack_growth { 1 } else { acked };
-                self.cc.cong_avoid(&mut self.s, acked);
+                self.grow(acked);
+                self.high_rxt = self.high_rxt.max(self.snd_una);
                 if self.snd_una >= self.recover {
                     self.set_ca(CaState::Open);
+                    self.loss_mark = 0;
                 }
             }
             CaState::Cwr if self.snd_una > self.cwr_high => {
@@ -1052,8 +1155,7 @@ impl Sender {
             CaState::Cwr => self.cwr_ack(),
             CaState::Open | CaState::Disorder => {
                 self.set_ca(CaState::Open);
-                let acked = if self.p.per_ack_growth { 1 } else { acked };
-                self.cc.cong_avoid(&mut self.s, acked);
+                self.grow(acked);
             }
         }
         if self.data_end().is_some_and(|e| self.snd_una > e) {
@@ -1061,7 +1163,11 @@ impl Sender {
             return TimerCmd::Stop;
         }
         self.sync_cc(now);
-        self.push(now, out);
+        if self.sack_driven() {
+            self.sack_send(now, out); // Linux's Loss state: what the RTO marked lost first
+        } else {
+            self.push(now, out);
+        }
         if let TimerCmd::Stop = timer {
             if self.snd_max > self.snd_una {
                 timer = TimerCmd::Arm(now + self.rto.rto());
@@ -1094,22 +1200,45 @@ impl Sender {
             return TimerCmd::Stop;
         }
         self.stats.timeouts += 1;
-        self.s.ssthresh = self.cc.ssthresh(&self.s).max(2);
+        let linux = self.p.rto_recovery == RtoRecovery::Linux;
+        // Linux tcp_enter_loss: "Reduce ssthresh if it has not yet been made inside this
+        // window": from Open or Disorder, once high_seq is acknowledged, or on the first RTO
+        // of a Loss episode. RFC 5681 (4) cuts on every timeout.
+        let cut = !linux
+            || matches!(self.ca, CaState::Open | CaState::Disorder)
+            || self.snd_una >= self.high_seq()
+            || (self.ca == CaState::Loss && self.rto_streak == 0);
+        if cut {
+            self.s.ssthresh = self.cc.ssthresh(&self.s).max(2);
+        }
         self.s.cwnd = 1;
         self.s.cwnd_cnt = 0;
-        self.cc.cwnd_event(&mut self.s, CwndEvent::Loss);
+        if cut {
+            self.cc.cwnd_event(&mut self.s, CwndEvent::Loss);
+        }
         self.set_ca(CaState::Loss);
+        self.rto_streak += 1;
         self.recover = self.snd_max;
         self.dupacks = 0;
-        self.snd_nxt = self.snd_una; // go back N
         self.timed = None;
-        // RFC 6675 section 5.1 / RFC 2018 section 8: after a timeout, SACK information is not
-        // relied on (the receiver may have reneged).
-        self.sb.clear();
         self.high_rxt = self.snd_una;
+        self.una_rxt_pending = false;
         self.rto.back_off();
-        self.sync_cc(now);
-        self.push(now, out);
+        if linux && self.p.recovery == Recovery::Sack {
+            // The scoreboard stays; every unSACKed segment sent so far is lost and goes again
+            // in order from snd_una, SACKed ones skipped, new data after them.
+            self.loss_mark = self.snd_max;
+            self.sync_cc(now);
+            self.sack_send(now, out);
+        } else {
+            self.loss_mark = 0;
+            self.snd_nxt = self.snd_una; // go back N
+                                         // RFC 6675 section 5.1 / RFC 2018 section 8: after a timeout, SACK information is
+                                         // not relied on (the receiver may have reneged).
+            self.sb.clear();
+            self.sync_cc(now);
+            self.push(now, out);
+        }
         TimerCmd::Arm(now + self.rto.rto())
     }
 }
@@ -1388,6 +1517,8 @@ mod clock_tests {
             corruption: Corruption::Off,
             cwnd_limited: CwndLimited::Always,
             local_congestion: LocalCongestion::Loss,
+            rto_recovery: RtoRecovery::Rfc,
+            cwnd_credit: CwndCredit::Acked,
         }
     }
 

@@ -72,6 +72,16 @@ impl Scoreboard {
         self.sacked_above(seq) > (DUP_THRESH - 1) * mss
     }
 
+    /// SACKed bytes in [start, end).
+    pub fn sacked_between(&self, start: u64, end: u64) -> u64 {
+        self.ranges.iter().map(|&(a, b)| b.min(end).saturating_sub(a.max(start))).sum()
+    }
+
+    /// Every SACKed byte held.
+    pub fn total(&self) -> u64 {
+        self.ranges.iter().map(|&(a, b)| b - a).sum()
+    }
+
     /// Highest SACKed sequence + 1 (0 if none).
     pub fn high_sacked(&self) -> u64 {
         self.ranges.last().map_or(0, |r| r.1)
@@ -84,12 +94,20 @@ pub struct Grid {
     pub mss: u64,
     /// One past the last byte sent (HighData + 1).
     pub high_data: u64,
+    /// Every unSACKed segment that starts below this is lost, SACKed above or not: Linux's
+    /// `tcp_enter_loss` marks them so after an RTO (0: none; RFC 6675's IsLost alone).
+    pub lost_below: u64,
 }
 
 impl Grid {
     /// The segment starting at `seq`: [seq, min(seq + mss, high_data)).
     pub fn seg_end(&self, seq: u64) -> u64 {
         (seq + self.mss).min(self.high_data)
+    }
+
+    /// Whether the unSACKed segment at `seq` is deemed lost.
+    pub fn lost(&self, sb: &Scoreboard, seq: u64) -> bool {
+        seq < self.lost_below || sb.is_lost(seq, self.mss)
     }
 
     /// Round `seq` down to the start of its segment (segments start at 1 + k * mss).
@@ -110,7 +128,7 @@ pub fn pipe(sb: &Scoreboard, grid: Grid, una: u64, high_rxt: u64) -> u32 {
         let e = grid.seg_end(s);
         if !sb.is_sacked(s, e) {
             // (a) an original transmission not yet deemed lost, (b) a retransmission.
-            if !sb.is_lost(s, grid.mss) {
+            if !grid.lost(sb, s) {
                 pipe += 1;
             }
             if s < high_rxt {
@@ -133,12 +151,12 @@ pub fn next_retransmission(
     new_data: bool,
 ) -> Option<u64> {
     let mut s = grid.align(una.max(high_rxt)).max(una);
-    let top = sb.high_sacked();
+    let top = sb.high_sacked().max(grid.lost_below);
     let mut rule3 = None;
     while s < grid.high_data && s < top {
         let e = grid.seg_end(s);
         if !sb.is_sacked(s, e) {
-            if sb.is_lost(s, grid.mss) {
+            if grid.lost(sb, s) {
                 return Some(s);
             }
             rule3 = rule3.or(Some(s));
@@ -189,7 +207,7 @@ mod tests {
     fn pipe_counts_unlost_originals_and_retransmissions() {
         // Sent 0..10; SACKed 1, 2, 4, 5. Segment 0 is lost (4 segments SACKed above it),
         // segment 3 is not yet (only 2 above it).
-        let grid = Grid { mss: MSS, high_data: seg(10) };
+        let grid = Grid { mss: MSS, high_data: seg(10), lost_below: 0 };
         let mut sb = Scoreboard::default();
         sb.add(seg(1), seg(3), seg(0));
         sb.add(seg(4), seg(6), seg(0));
@@ -201,7 +219,7 @@ mod tests {
 
     #[test]
     fn next_segment_is_the_first_lost_hole_above_high_rxt() {
-        let grid = Grid { mss: MSS, high_data: seg(10) };
+        let grid = Grid { mss: MSS, high_data: seg(10), lost_below: 0 };
         let mut sb = Scoreboard::default();
         sb.add(seg(1), seg(3), seg(0));
         sb.add(seg(4), seg(6), seg(0));
@@ -214,5 +232,34 @@ mod tests {
         // One more SACK above 3 makes it lost: rule (1).
         sb.add(seg(7), seg(8), seg(0));
         assert_eq!(next_retransmission(&sb, grid, seg(0), seg(1), true), Some(seg(3)));
+    }
+}
+
+#[cfg(test)]
+mod loss_tests {
+    use super::*;
+
+    const MSS: u64 = 1000;
+
+    fn seg(i: u64) -> u64 {
+        1 + i * MSS
+    }
+
+    #[test]
+    fn after_an_rto_every_unsacked_segment_below_the_mark_is_lost() {
+        // Linux tcp_enter_loss: sent 0..10, 3 and 7 SACKed, the RTO marks the rest lost.
+        let grid = Grid { mss: MSS, high_data: seg(10), lost_below: seg(10) };
+        let mut sb = Scoreboard::default();
+        sb.add(seg(3), seg(4), seg(0));
+        sb.add(seg(7), seg(8), seg(0));
+        assert_eq!(pipe(&sb, grid, seg(0), seg(0)), 0, "nothing in flight but what is resent");
+        assert_eq!(pipe(&sb, grid, seg(0), seg(3)), 3, "0, 1 and 2 resent");
+        // Retransmission in order, SACKed ones skipped, above the highest SACK too.
+        assert_eq!(next_retransmission(&sb, grid, seg(0), seg(3), true), Some(seg(4)));
+        assert_eq!(next_retransmission(&sb, grid, seg(0), seg(7), true), Some(seg(8)));
+        assert_eq!(next_retransmission(&sb, grid, seg(0), seg(10), true), None);
+        // Without the mark, IsLost alone: segment 8 and 9 are not lost (nothing above them).
+        let rfc = Grid { lost_below: 0, ..grid };
+        assert_eq!(next_retransmission(&sb, rfc, seg(0), seg(8), true), None);
     }
 }

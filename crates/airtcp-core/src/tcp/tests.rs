@@ -4,7 +4,8 @@
 
 use super::cc::{Algorithm, CaState, CwndLimited};
 use super::conn::{
-    Corruption, LocalCongestion, Receiver, Recovery, Segment, Sender, TcpParams, TimerCmd, ACK, SYN,
+    Corruption, CwndCredit, LocalCongestion, Receiver, Recovery, RtoRecovery, Segment, Sender, TcpParams,
+    TimerCmd, ACK, SYN,
 };
 use super::rto::RtoConfig;
 use crate::engine::{Scheduler, Timer};
@@ -77,6 +78,8 @@ fn params(recovery: Recovery) -> TcpParams {
         corruption: Corruption::Off,
         cwnd_limited: CwndLimited::Always,
         local_congestion: LocalCongestion::Loss,
+        rto_recovery: RtoRecovery::Rfc,
+        cwnd_credit: CwndCredit::Acked,
     }
 }
 
@@ -1027,4 +1030,110 @@ fn a_refused_send_with_nothing_in_flight_is_retried_by_the_probe_timer() {
     assert_eq!(out, vec![Segment { ts_val: later.ns() + 1, ..batch[1] }]);
     assert!(out.iter().all(|s| !s.retransmit));
     assert!(matches!(cmd, TimerCmd::Arm(_)));
+}
+
+/// A 10-segment file whose every segment but 3 and 7 is lost once: two duplicate ACKs with
+/// SACK blocks, no fast retransmit (RFC 6675 IsLost needs three SACKed above), so the RTO
+/// repairs it.
+fn rto_with_sacks(rule: RtoRecovery) -> Pipe {
+    let p = TcpParams { rto_recovery: rule, ..params(Recovery::Sack) };
+    let mut pipe = Pipe::new(p, 10 * u64::from(MSS), 100, &[0, 1, 2, 4, 5, 6, 8, 9]);
+    pipe.run(30);
+    pipe
+}
+
+#[test]
+fn after_an_rto_linux_resends_only_what_the_receiver_lacks() {
+    // tcp_enter_loss keeps the scoreboard: 3 and 7 are SACKed and never sent again; the
+    // others go in order, one RTO, no second.
+    let linux = rto_with_sacks(RtoRecovery::Linux);
+    assert_eq!(linux.retransmitted(), [0, 1, 2, 4, 5, 6, 8, 9]);
+    assert_eq!(linux.snd.stats.timeouts, 1);
+    assert_eq!(linux.delivered, 10 * u64::from(MSS));
+    // RFC 6675 5.1 drops the scoreboard and goes back N: 3 and 7 again.
+    let rfc = rto_with_sacks(RtoRecovery::Rfc);
+    assert!(
+        rfc.retransmitted().contains(&3) && rfc.retransmitted().contains(&7),
+        "{:?}",
+        rfc.retransmitted()
+    );
+    assert_eq!(rfc.delivered, 10 * u64::from(MSS));
+}
+
+#[test]
+fn a_retransmission_lost_after_an_rto_is_resent_on_the_next_acks_once_marked_lost() {
+    // Linux tcp_enter_loss marks every unSACKed segment lost: segment 1's first
+    // retransmission is lost, and the ACKs for 2 and after (SACKing above it) leave it a hole
+    // the RTO's Loss state already counts as lost; it goes again at the next RTO under both
+    // rules, but under "linux" nothing SACKed is resent.
+    let p = TcpParams { rto_recovery: RtoRecovery::Linux, ..params(Recovery::Sack) };
+    let mut pipe = Pipe::new(p, 10 * u64::from(MSS), 100, &[0, 1, 2, 4, 5, 6, 8, 9]);
+    pipe.drop_first_rtx = vec![1];
+    pipe.run(30);
+    let r = pipe.retransmitted();
+    assert_eq!(r.iter().filter(|&&i| i == 1).count(), 2, "{r:?}");
+    assert!(!r.contains(&3) && !r.contains(&7), "{r:?}");
+    assert_eq!(pipe.delivered, 10 * u64::from(MSS));
+}
+
+fn recovering_sender(rule: RtoRecovery) -> Sender {
+    // Reno with SACK in slow start: 20 segments out, then three duplicate ACKs SACKing 1..4
+    // put it in recovery at ssthresh 10.
+    let p = TcpParams { rto_recovery: rule, initial_cwnd: 20, ..params(Recovery::Sack) };
+    let mut snd = Sender::new(p, Algorithm::from_name("reno").unwrap(), None);
+    let mut out = Vec::new();
+    snd.start(SimTime::ZERO, &mut out);
+    syn_ack(&mut snd, 10, &mut out);
+    let t = SimTime(Dur::from_ms(20).ns());
+    for k in 2..5u64 {
+        let mut a = Segment { ack: 1, flags: ACK, wnd: 1 << 30, ..Default::default() };
+        a.sack[0] = (1 + u64::from(MSS), 1 + k * u64::from(MSS));
+        a.sack_n = 1;
+        snd.on_ack(&a, t, &mut out);
+    }
+    assert_eq!((snd.ca, snd.s.ssthresh), (CaState::Recovery, 10));
+    snd
+}
+
+#[test]
+fn an_rto_during_recovery_cuts_ssthresh_again_only_under_the_rfc_rule() {
+    let t = SimTime(Dur::from_ms(2000).ns());
+    let mut out = Vec::new();
+    // Linux tcp_enter_loss: in Recovery, with snd_una below high_seq, ssthresh was cut in this
+    // window already; a second RTO in a row (icsk_retransmits > 0) does not cut either.
+    let mut linux = recovering_sender(RtoRecovery::Linux);
+    linux.on_rto(t, &mut out);
+    assert_eq!((linux.ca, linux.s.ssthresh, linux.s.cwnd), (CaState::Loss, 10, 1));
+    linux.on_rto(t + Dur::from_ms(1000), &mut out);
+    assert_eq!(linux.s.ssthresh, 10);
+    // RFC 5681 (4): every timeout sets ssthresh from the flight (Reno: half of cwnd 10, then
+    // of cwnd 1, floored at 2).
+    let mut rfc = recovering_sender(RtoRecovery::Rfc);
+    rfc.on_rto(t, &mut out);
+    assert_eq!(rfc.s.ssthresh, 5);
+    rfc.on_rto(t + Dur::from_ms(1000), &mut out);
+    assert_eq!(rfc.s.ssthresh, 2);
+}
+
+/// cwnd - ssthresh [segments] on the ACK that ends SACK recovery after one loss in a window
+/// of about 80 segments (Reno, an ACK per segment).
+fn cwnd_above_ssthresh_at_recovery_exit(credit: CwndCredit) -> (i64, u32) {
+    let p = TcpParams { cwnd_credit: credit, ..params(Recovery::Sack) };
+    let mut pipe = Pipe::new(p, 400 * u64::from(MSS), 100, &[150]);
+    pipe.run(30);
+    let w = &pipe.windows;
+    let i = (1..w.len()).find(|&i| w[i - 1].3 == CaState::Recovery && w[i].3 == CaState::Open).unwrap();
+    (i64::from(w[i].1) - i64::from(w[i].2), w[i].2)
+}
+
+#[test]
+fn the_ack_that_ends_recovery_credits_only_what_it_newly_delivered() {
+    // Linux 4.9+ tcp_cong_control(sk, ack, delivered - prior_delivered): the hole's one
+    // segment, a 1/cwnd step in congestion avoidance: cwnd leaves at ssthresh.
+    let (above, ssthresh) = cwnd_above_ssthresh_at_recovery_exit(CwndCredit::Delivered);
+    assert_eq!(above, 0, "ssthresh {ssthresh}");
+    // "acked" credits every segment the cumulative ACK covers (about 2 x ssthresh, all SACKed
+    // before): Reno's tcp_cong_avoid_ai adds cnt / w = 2 segments at once.
+    let (above, ssthresh) = cwnd_above_ssthresh_at_recovery_exit(CwndCredit::Acked);
+    assert!(above >= 1, "{above} above ssthresh {ssthresh}");
 }

@@ -97,6 +97,8 @@ fn params(t: &TcpSpec) -> TcpParams {
         per_ack_growth: t.ack_counting == AckCounting::Acks,
         cwnd_limited: t.cwnd_limited,
         local_congestion: t.local_congestion,
+        rto_recovery: t.rto_recovery,
+        cwnd_credit: t.cwnd_credit,
     }
 }
 
