@@ -63,12 +63,14 @@ def test_a_bottleneck_past_the_sender_is_unaffected() -> None:
         ("local_congestion", '"loss", "cwr"'),
         ("rto_recovery", '"rfc", "linux"'),
         ("cwnd_credit", '"acked", "delivered"'),
+        ("prr", "true or false"),
     ],
 )
 def test_a_bad_setting_names_the_field_and_the_allowed_values(key: str, allowed: str) -> None:
     result = CliRunner().invoke(app, ["run", str(EXAMPLE), "--set", f"tcp.{key}=bogus"])
     assert result.exit_code != 0
-    assert f'tcp.{key}: not an allowed value (got "bogus"; allowed: {allowed})' in result.output
+    kind = "wrong type" if allowed == "true or false" else "not an allowed value"
+    assert f'tcp.{key}: {kind} (got "bogus"; allowed: {allowed})' in result.output
 
 
 def test_linux_recovery_after_a_timeout_with_credit_for_delivered_segments() -> None:

@@ -668,6 +668,7 @@ mod tests {
             local_congestion: crate::tcp::conn::LocalCongestion::Loss,
             rto_recovery: crate::tcp::conn::RtoRecovery::Rfc,
             cwnd_credit: crate::tcp::conn::CwndCredit::Acked,
+            prr: false,
         };
         for (ts, recovery) in
             [(true, Recovery::Sack), (false, Recovery::Sack), (true, Recovery::Reno), (false, Recovery::Reno)]

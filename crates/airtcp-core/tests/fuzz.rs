@@ -1076,6 +1076,7 @@ fn tcp(g: &mut Gen) -> Value {
         ("local_congestion", json!(g.pick(airtcp_core::tcp::conn::LocalCongestion::NAMES))),
         ("rto_recovery", json!(g.pick(airtcp_core::tcp::conn::RtoRecovery::NAMES))),
         ("cwnd_credit", json!(g.pick(airtcp_core::tcp::conn::CwndCredit::NAMES))),
+        ("prr", json!(g.p(0.5))),
     ];
     let mut t = Map::new();
     let share = g.f(0.0, 1.0);

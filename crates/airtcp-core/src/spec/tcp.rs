@@ -106,6 +106,13 @@ pub struct TcpSpec {
     /// cumulatively or by SACK, duplicate ACKs included: Linux 4.9+ `tcp_cong_control`).
     #[serde(default)]
     pub cwnd_credit: CwndCredit,
+    /// Proportional Rate Reduction (RFC 6937; Linux 3.2+ in recovery, `tcp_cwnd_reduction`):
+    /// in SACK recovery and in CWR, cwnd follows what each ACK delivers (in proportion while
+    /// the flight is above ssthresh, then at most back up to it) instead of dropping to
+    /// ssthresh at once (RFC 6675) or Linux 3.2's rate halving in CWR. Reno and NewReno
+    /// recovery without SACK keep RFC 6582's window inflation.
+    #[serde(default)]
+    pub prr: bool,
 }
 
 impl Default for TcpSpec {
@@ -135,6 +142,7 @@ impl Default for TcpSpec {
             local_congestion: LocalCongestion::Loss,
             rto_recovery: RtoRecovery::Rfc,
             cwnd_credit: CwndCredit::Acked,
+            prr: false,
         }
     }
 }

@@ -222,6 +222,10 @@ pub struct TcpParams {
     pub rto_recovery: RtoRecovery,
     /// What an ACK credits to window growth: see [`CwndCredit`].
     pub cwnd_credit: CwndCredit,
+    /// Proportional Rate Reduction (RFC 6937, Linux 3.2+ `tcp_cwnd_reduction`) in SACK
+    /// recovery and in CWR, instead of cwnd = ssthresh at once (RFC 6675) and Linux 3.2's rate
+    /// halving in CWR.
+    pub prr: bool,
 }
 
 /// Bytes Linux charges a full-sized data skb (`skb->truesize`: a 2 KiB head plus `struct
@@ -332,6 +336,10 @@ pub struct Sender {
     /// Segments the ACK being processed newly delivered (Linux `tp->delivered -
     /// prior_delivered`): cumulatively acknowledged and not SACKed before, plus newly SACKed.
     delivered_now: u32,
+    /// RFC 6937: cwnd when the reduction began (RecoverFS), data delivered and sent since.
+    prior_cwnd: u32,
+    prr_delivered: u32,
+    prr_out: u32,
 }
 
 impl Sender {
@@ -368,6 +376,9 @@ impl Sender {
             loss_mark: 0,
             rto_streak: 0,
             delivered_now: 0,
+            prior_cwnd: 0,
+            prr_delivered: 0,
+            prr_out: 0,
         }
     }
 
@@ -414,6 +425,9 @@ impl Sender {
         self.snd_max = self.snd_max.max(end);
         if self.p.small_queues && seg.holds_send_memory() {
             self.tsq_below += 1;
+        }
+        if self.in_prr() {
+            self.prr_out += 1; // tcp_event_new_data_sent, tcp_retransmit_skb
         }
         out.push(seg);
     }
@@ -617,8 +631,12 @@ impl Sender {
         let Some(first) = unsent.first() else { return TimerCmd::Keep };
         self.stats.local_drops += 1;
         let sack_recovery = self.sack_driven();
+        let prr = self.in_prr();
         for seg in unsent {
             self.stats.segments_sent -= 1;
+            if prr {
+                self.prr_out = self.prr_out.saturating_sub(1);
+            }
             if self.p.small_queues && seg.holds_send_memory() {
                 self.tsq_below = self.tsq_below.saturating_sub(1);
             }
@@ -666,15 +684,67 @@ impl Sender {
         self.sync_cc(now);
         self.stats.cwr_events += 1;
         self.s.ssthresh = self.cc.ssthresh(&self.s).max(2);
-        self.s.cwnd = self.s.cwnd.min(self.s.in_flight + 1);
+        if self.p.prr {
+            self.prr_start(); // tcp_init_cwnd_reduction; cwnd follows the ACKs
+        } else {
+            self.s.cwnd = self.s.cwnd.min(self.s.in_flight + 1);
+        }
         self.s.cwnd_cnt = 0;
         self.cwr_high = self.snd_max;
         self.set_ca(CaState::Cwr);
     }
 
+    /// Whether the sender is in a reduction PRR paces.
+    fn in_prr(&self) -> bool {
+        self.p.prr
+            && (self.ca == CaState::Cwr
+                || (self.ca == CaState::Recovery && self.p.recovery == Recovery::Sack))
+    }
+
+    /// RFC 6937 at the start of a reduction (Linux `tcp_init_cwnd_reduction`): RecoverFS is
+    /// cwnd (`prior_cwnd`), nothing delivered or sent yet.
+    fn prr_start(&mut self) {
+        self.prior_cwnd = self.s.cwnd.max(1);
+        self.prr_delivered = 0;
+        self.prr_out = 0;
+    }
+
+    /// RFC 6937 section 3 on an ACK that delivered `self.delivered_now` segments with `pipe`
+    /// in flight: proportional while pipe > ssthresh (sndcnt = CEIL(prr_delivered x ssthresh /
+    /// RecoverFS) - prr_out), then the slow-start reduction bound (PRR-SSRB: at most
+    /// ssthresh - pipe, at least what was delivered and not yet sent again, + 1); at least one
+    /// segment before anything was sent (the fast retransmit); cwnd = pipe + sndcnt (Linux 3.2
+    /// `tcp_update_cwnd_in_recovery`, later `tcp_cwnd_reduction`). An ACK that delivered
+    /// nothing changes nothing once a segment went out.
+    fn prr_ack(&mut self, pipe: u32) {
+        let delivered = self.delivered_now;
+        if delivered == 0 && self.prr_out > 0 {
+            return;
+        }
+        self.prr_delivered += delivered;
+        let (ssthresh, pipe_i) = (i64::from(self.s.ssthresh), i64::from(pipe));
+        let mut sndcnt = if pipe_i > ssthresh {
+            let dividend =
+                u64::from(self.s.ssthresh) * u64::from(self.prr_delivered) + u64::from(self.prior_cwnd) - 1;
+            (dividend / u64::from(self.prior_cwnd)) as i64 - i64::from(self.prr_out)
+        } else {
+            let owed = i64::from(self.prr_delivered) - i64::from(self.prr_out);
+            (ssthresh - pipe_i).min(owed.max(i64::from(delivered)) + 1)
+        };
+        if self.prr_out == 0 {
+            sndcnt = sndcnt.max(1);
+        }
+        self.s.cwnd = (pipe_i + sndcnt.max(0)).clamp(1, i64::from(self.s.cwnd_clamp)) as u32;
+    }
+
     /// An ACK in CWR that does not end it: Linux 3.2 `tcp_cwnd_down` (rate halving: cwnd one
-    /// segment down every second ACK while above ssthresh, never above the flight + 1).
+    /// segment down every second ACK while above ssthresh, never above the flight + 1), or
+    /// PRR on the flight where it is on.
     fn cwr_ack(&mut self) {
+        if self.p.prr {
+            self.prr_ack(self.s.in_flight);
+            return;
+        }
         let decr = self.s.cwnd_cnt + 1;
         self.s.cwnd_cnt = decr & 1;
         if decr >> 1 > 0 && self.s.cwnd > self.s.ssthresh {
@@ -922,14 +992,33 @@ impl Sender {
         }
     }
 
+    /// PRR's step on an ACK in SACK recovery, where it is on.
+    fn prr_in_recovery(&mut self) {
+        if self.p.prr {
+            let pipe = sack::pipe(&self.sb, self.grid(), self.snd_una, self.high_rxt);
+            self.prr_ack(pipe);
+        }
+    }
+
     /// Enter SACK recovery (RFC 6675 step 4).
     fn sack_enter(&mut self, now: SimTime, out: &mut Vec<Segment>) {
         self.stats.fast_retransmits += 1;
+        let from_cwr = self.ca == CaState::Cwr;
         self.cut_ssthresh_for_recovery();
-        self.s.cwnd = self.s.ssthresh;
+        if self.p.prr {
+            if !from_cwr {
+                self.prr_start(); // a reduction under way in CWR goes on (tcp_enter_recovery)
+            }
+        } else {
+            self.s.cwnd = self.s.ssthresh;
+        }
         self.s.cwnd_cnt = 0;
         self.recover = self.snd_max; // RecoveryPoint = HighData
         self.set_ca(CaState::Recovery);
+        if self.p.prr {
+            let pipe = sack::pipe(&self.sb, self.grid(), self.snd_una, self.high_rxt);
+            self.prr_ack(pipe);
+        }
         // (4.3): retransmit the first segment presumed dropped, HighACK + 1.
         self.retransmit_una(now, out);
         self.una_rxt_mark = self.snd_max;
@@ -992,7 +1081,10 @@ impl Sender {
         self.dupacks += 1;
         if self.p.recovery == Recovery::Sack {
             match self.ca {
-                CaState::Recovery => self.sack_send(now, out),
+                CaState::Recovery => {
+                    self.prr_in_recovery();
+                    self.sack_send(now, out)
+                }
                 // tcp_process_loss: each ACK resends what the RTO marked lost, as cwnd allows.
                 CaState::Loss if self.sack_driven() => self.sack_send(now, out),
                 CaState::Loss => {}
@@ -1107,6 +1199,7 @@ impl Sender {
                 self.set_ca(CaState::Open);
                 self.cc.cwnd_event(&mut self.s, CwndEvent::CompleteCwr);
             } else {
+                self.prr_in_recovery();
                 self.sack_send(now, out);
                 return timer;
             }
@@ -1519,6 +1612,7 @@ mod clock_tests {
             local_congestion: LocalCongestion::Loss,
             rto_recovery: RtoRecovery::Rfc,
             cwnd_credit: CwndCredit::Acked,
+            prr: false,
         }
     }
 

@@ -80,6 +80,7 @@ fn params(recovery: Recovery) -> TcpParams {
         local_congestion: LocalCongestion::Loss,
         rto_recovery: RtoRecovery::Rfc,
         cwnd_credit: CwndCredit::Acked,
+        prr: false,
     }
 }
 
@@ -1136,4 +1137,42 @@ fn the_ack_that_ends_recovery_credits_only_what_it_newly_delivered() {
     // before): Reno's tcp_cong_avoid_ai adds cnt / w = 2 segments at once.
     let (above, ssthresh) = cwnd_above_ssthresh_at_recovery_exit(CwndCredit::Acked);
     assert!(above >= 1, "{above} above ssthresh {ssthresh}");
+}
+
+/// Segments a Reno sender with SACK sends on each duplicate ACK after a window of 20 whose
+/// first segment is lost (RFC 6937 section 5's example: ssthresh 10, an ACK per segment).
+fn sends_per_dupack(prr: bool) -> Vec<usize> {
+    let p = TcpParams { prr, initial_cwnd: 20, limited_transmit: false, ..params(Recovery::Sack) };
+    let mut snd = Sender::new(p, Algorithm::from_name("reno").unwrap(), None);
+    let mut out = Vec::new();
+    snd.start(SimTime::ZERO, &mut out);
+    syn_ack(&mut snd, 10, &mut out);
+    let t = SimTime(Dur::from_ms(20).ns());
+    let mut per_ack = Vec::new();
+    for k in 1..20u64 {
+        out.clear();
+        let mut a = Segment { ack: 1, flags: ACK, wnd: 1 << 30, ..Default::default() };
+        a.sack[0] = (1 + u64::from(MSS), 1 + (k + 1) * u64::from(MSS));
+        a.sack_n = 1;
+        snd.on_ack(&a, t, &mut out);
+        per_ack.push(out.len());
+    }
+    per_ack
+}
+
+#[test]
+fn prr_sends_one_segment_for_every_two_acks_down_to_ssthresh() {
+    // RFC 6937 section 5: PRR spreads the reduction over the recovery round: the fast
+    // retransmit on the third duplicate ACK, then CEIL(prr_delivered x 10 / 20) - prr_out,
+    // one segment on every second ACK while pipe > ssthresh. Here the new segments are never
+    // SACKed, so pipe reaches ssthresh (10) on the 15th ACK, and from there PRR-SSRB sends
+    // min(ssthresh - pipe, max(prr_delivered - prr_out, 1) + 1): one per ACK. 10 in all, by
+    // hand with section 3's pseudocode.
+    let prr = sends_per_dupack(true);
+    assert_eq!(prr, [0, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 0, 1, 1, 1, 1]);
+    assert_eq!(prr.iter().sum::<usize>(), 10);
+    // RFC 6675 sets cwnd = ssthresh at once: the retransmission (pipe 17), then silence until
+    // pipe falls below 10 (seven ACKs), then one per ACK: the same 10 segments, bunched.
+    let rfc = sends_per_dupack(false);
+    assert_eq!(rfc, [0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1]);
 }

@@ -99,6 +99,7 @@ fn params(t: &TcpSpec) -> TcpParams {
         local_congestion: t.local_congestion,
         rto_recovery: t.rto_recovery,
         cwnd_credit: t.cwnd_credit,
+        prr: t.prr,
     }
 }
 
