@@ -295,6 +295,26 @@ def template_table(name: str) -> str:
     return _model_table(model, list(model.model_fields), "knob")
 
 
+def tcp_profiles_table() -> str:
+    """Every Linux TCP profile's settings beside the kernel source each follows, from the
+    core's schema (``x-profiles``, ``x-profile-sources``)."""
+    from airtcp import tables
+
+    schema = tables.schema_dict()
+    names = tables.family_names(
+        _ref(schema["$defs"]["TcpSpec"]["properties"]["profile"], schema["$defs"])
+    )
+    table = tables.tcp_profiles()
+    profiles = {name: table[name] for name in names if table[name]}  # in declaration order
+    sources = tables.tcp_profile_sources()
+    head = ["field", *profiles, "kernel source"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for field, source in sources.items():
+        cells = [f"`{field}`", *(f"`{json.dumps(p[field])}`" for p in profiles.values())]
+        lines.append("| " + " | ".join([*cells, _code_quotes(source)]) + " |")
+    return "\n".join(lines) + "\n"
+
+
 def _blocks() -> dict[str, str]:
     """Every generated block by name, as it should read."""
     from airtcp.config.templates import TEMPLATES
@@ -303,6 +323,7 @@ def _blocks() -> dict[str, str]:
     blocks.update({name: field_table(name) for name in field_tables()})
     blocks.update({f"scenario.{s}": scenario_fields(s) for s in _SECTIONS})
     blocks.update({f"template.{t}": template_table(t) for t in TEMPLATES})
+    blocks["tcp.profiles"] = tcp_profiles_table()
     return blocks
 
 

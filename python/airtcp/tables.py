@@ -116,6 +116,21 @@ def schema_dict() -> dict[str, Any]:
     return data
 
 
+def tcp_profiles() -> dict[str, dict[str, Any]]:
+    """Each TCP profile's settings by name ("rfc": none), as the core's schema holds them
+    (``x-profiles`` on TcpSpec's ``profile``)."""
+    prop = schema_dict()["$defs"]["TcpSpec"]["properties"]["profile"]
+    profiles: dict[str, dict[str, Any]] = prop["x-profiles"]
+    return profiles
+
+
+def tcp_profile_sources() -> dict[str, str]:
+    """The kernel source each profile setting follows, by field."""
+    prop = schema_dict()["$defs"]["TcpSpec"]["properties"]["profile"]
+    sources: dict[str, str] = prop["x-profile-sources"]
+    return sources
+
+
 def family_names(node: dict[str, Any]) -> list[str]:
     """The names a name family's schema allows (a string enum, or a const per documented
     name); empty for any other schema."""

@@ -139,6 +139,14 @@ class _Generator:
             return _SCALARS[kind]
         if kind == "array" and isinstance(schema.get("items"), Mapping):
             return f"list[{self.type_of(schema['items'], f'{path}.items')}]"
+        if (
+            kind == "object"
+            and "properties" not in schema
+            and schema.get("additionalProperties") is True
+        ):
+            # A map from names to JSON values (a profile's overrides): any value type.
+            self.imports.add("Any")
+            return "dict[str, Any]"
         raise SchemaError(f"{path}: no Python type for {json.dumps(schema, sort_keys=True)}")
 
     def typed_dict(self, name: str, schema: Mapping[str, Any]) -> list[str]:

@@ -44,7 +44,7 @@ SEEDS: dict[str, str] = {
     "paper-004.toml": "306828957626876037 53e72134464c0208",
     "rayleigh-tcp.toml": "474197412854157815 7b8081b2aa2f4505",
     "sweep-chain-retry.toml": "84 runs 3568f17775d11268",
-    "wired-bottleneck.toml": "614584633872654866 6baa9b0d883897bc",
+    "wired-bottleneck.toml": "538130045161932843 9b708ee0ada43b32",
     "wired-server-tcp.toml": "524573484750740543 fd2ef7f08a521c59",
 }
 

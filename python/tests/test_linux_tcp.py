@@ -14,6 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from airtcp.cli import app
+from airtcp.config import Scenario, load_toml
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "wired-bottleneck.toml"
 # The sender's own link as the bottleneck: 5 Mbit/s behind a 10-packet queue at the sender.
@@ -63,14 +64,13 @@ def test_a_bottleneck_past_the_sender_is_unaffected() -> None:
         ("local_congestion", '"loss", "cwr"'),
         ("rto_recovery", '"rfc", "linux"'),
         ("cwnd_credit", '"acked", "delivered"'),
-        ("prr", "true or false"),
+        ("prr", '"off", "recovery", "recovery-and-cwr"'),
     ],
 )
 def test_a_bad_setting_names_the_field_and_the_allowed_values(key: str, allowed: str) -> None:
     result = CliRunner().invoke(app, ["run", str(EXAMPLE), "--set", f"tcp.{key}=bogus"])
     assert result.exit_code != 0
-    kind = "wrong type" if allowed == "true or false" else "not an allowed value"
-    assert f'tcp.{key}: {kind} (got "bogus"; allowed: {allowed})' in result.output
+    assert f'tcp.{key}: not an allowed value (got "bogus"; allowed: {allowed})' in result.output
 
 
 def test_linux_recovery_after_a_timeout_with_credit_for_delivered_segments() -> None:
@@ -85,3 +85,50 @@ def test_linux_recovery_after_a_timeout_with_credit_for_delivered_segments() -> 
     # docs describe: the first ACK after an RTO lifts cwnd far past ssthresh.
     alone = _run("tcp.rto_recovery=linux")["tcp"]
     assert alone["timeouts"] > 5 * rfc["tcp"]["timeouts"]
+
+
+def test_a_profile_sets_its_bundle_and_a_written_field_overrides_it() -> None:
+    from airtcp import tables
+
+    profile = tables.tcp_profiles()["linux-6"]
+    flow = _run("tcp.profile=linux-6", "tcp.prr=off", "duration_s=2")
+    assert flow["tcp"]["effective"] == {"profile": "linux-6", "overrides": {"prr": "off"}}
+    # The profile's bundle reaches the world spec, the override over it.
+    spec = Scenario.from_dict(
+        {**load_toml(EXAMPLE), "tcp": {"profile": "linux-6", "prr": "off"}}
+    ).to_world_spec()
+    tcp = spec["flows"][0]["tcp"]
+    assert (tcp["profile"], tcp["prr"]) == ("linux-6", "off")
+    # Each field of the bundle is the profile's: written where the spec always writes it,
+    # else left for the core to fill from the profile (the canonical form drops it).
+    for key, value in profile.items():
+        if key != "prr":
+            assert tcp.get(key, value) == value, key
+    # "rfc" is no bundle: no effective key, the run of before.
+    assert "effective" not in _run("duration_s=2")["tcp"]
+    assert _run("duration_s=2", "tcp.profile=rfc") == _run("duration_s=2")
+
+
+def test_a_shortcut_overrides_the_profile_and_shows_as_an_override() -> None:
+    flow = _run("tcp.profile=linux-3.2", "cc=reno", "duration_s=2")
+    assert flow["tcp"]["effective"] == {"profile": "linux-3.2", "overrides": {"cc": "reno"}}
+
+
+def test_the_canonical_form_keeps_an_override_equal_to_the_schema_default() -> None:
+    # prr = "off" is the schema's default but not linux-6's: dropping it would let the core
+    # fill the profile's "recovery-and-cwr" back in.
+    base = load_toml(EXAMPLE)
+    off = Scenario.from_dict({**base, "tcp": {"profile": "linux-6", "prr": "off"}}).spec_json()
+    assert '"prr":"off"' in off.replace(" ", "")
+    # A field written equal to the profile's value reads as the profile alone (one seed).
+    same = Scenario.from_dict(
+        {**base, "tcp": {"profile": "linux-6", "prr": "recovery-and-cwr"}}
+    ).spec_json()
+    assert same == Scenario.from_dict({**base, "tcp": {"profile": "linux-6"}}).spec_json()
+
+
+def test_on_issue_34s_bottleneck_the_linux_profiles_time_out_less() -> None:
+    rfc = _run()["tcp"]
+    for profile in ("linux-3.2", "linux-6"):
+        t = _run(f"tcp.profile={profile}")["tcp"]
+        assert t["timeouts"] < rfc["timeouts"] and t["retransmissions"] < rfc["retransmissions"]

@@ -86,6 +86,10 @@ def _fits(value: Any, hint: Any, path: str, seen: set[tuple[str, str]] | None = 
         raise AssertionError(f"{path}: {value!r} fits none of {hint}: {errors}")
     elif origin is Literal:
         assert value in get_args(hint), f"{path}: {value!r} not one of {get_args(hint)}"
+    elif hint is Any:  # a JSON value of any type (a profile's overrides)
+        assert isinstance(value, str | int | float | bool | list | dict | None), (
+            f"{path}: {value!r}"
+        )
     elif hint is type(None):
         assert value is None, f"{path}: {value!r} is not null"
     elif hint is float:
@@ -138,6 +142,11 @@ RUNS = {
             "links.0.queue_limit_packets": 10,
             "tcp.local_congestion": "cwr",
         },
+    ),
+    # A kernel profile with a field written against it (tcp.effective).
+    "profile": (
+        "examples/wired-bottleneck.toml",
+        {"duration_s": 2.0, "tcp.profile": "linux-6", "tcp.prr": "off"},
     ),
 }
 

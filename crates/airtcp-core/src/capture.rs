@@ -668,7 +668,7 @@ mod tests {
             local_congestion: crate::tcp::conn::LocalCongestion::Loss,
             rto_recovery: crate::tcp::conn::RtoRecovery::Rfc,
             cwnd_credit: crate::tcp::conn::CwndCredit::Acked,
-            prr: false,
+            prr: crate::tcp::conn::Prr::Off,
         };
         for (ts, recovery) in
             [(true, Recovery::Sack), (false, Recovery::Sack), (true, Recovery::Reno), (false, Recovery::Reno)]

@@ -176,6 +176,20 @@ pub struct TcpSummary {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(with = "CorruptionSummary")]
     pub corruption: Option<CorruptionSummary>,
+    /// The flow's TCP profile and the fields written against it; absent under "rfc".
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "TcpEffective")]
+    pub effective: Option<TcpEffective>,
+}
+
+/// A TCP profile as a flow ran it.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct TcpEffective {
+    /// The profile's name (`tcp.profile`).
+    pub profile: String,
+    /// Each field of the profile's bundle the flow's `tcp` table set to another value, with
+    /// the value it ran with.
+    pub overrides: serde_json::Map<String, serde_json::Value>,
 }
 
 fn tcp_summary(t: &crate::world::tcp::TcpFlow, measured_ns: f64) -> TcpSummary {
@@ -217,6 +231,7 @@ fn tcp_summary(t: &crate::world::tcp::TcpFlow, measured_ns: f64) -> TcpSummary {
         mean_cwnd_segments: ratio(t.cwnd_area, measured_ns),
         completion_s: t.completed.map(|c| c.as_secs_f64()),
         corruption,
+        effective: t.effective.clone(),
     }
 }
 
@@ -679,6 +694,7 @@ mod tests {
             ("TcpSummary", "local_drops"),
             ("TcpSummary", "cwr_events"),
             ("TcpSummary", "corruption"),
+            ("TcpSummary", "effective"),
             ("NodeSummary", "mesh"),
             ("MeshSummary", "retry_limits"),
             ("MacSummary", "bar_attempts"),

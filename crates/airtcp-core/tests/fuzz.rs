@@ -1076,7 +1076,8 @@ fn tcp(g: &mut Gen) -> Value {
         ("local_congestion", json!(g.pick(airtcp_core::tcp::conn::LocalCongestion::NAMES))),
         ("rto_recovery", json!(g.pick(airtcp_core::tcp::conn::RtoRecovery::NAMES))),
         ("cwnd_credit", json!(g.pick(airtcp_core::tcp::conn::CwndCredit::NAMES))),
-        ("prr", json!(g.p(0.5))),
+        ("prr", json!(g.pick(airtcp_core::tcp::conn::Prr::NAMES))),
+        ("profile", json!(g.pick(airtcp_core::spec::profiles::TcpProfile::NAMES))),
     ];
     let mut t = Map::new();
     let share = g.f(0.0, 1.0);

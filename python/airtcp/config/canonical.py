@@ -324,6 +324,10 @@ def _value(value: Any, node: dict[str, Any], path: str) -> Any:
 def _table(table: dict[str, Any], obj: dict[str, Any], path: str) -> dict[str, Any]:
     props: dict[str, Any] = obj["properties"]
     always = ALWAYS_WRITTEN.get(_variant(path, table), frozenset())
+    # Under a TCP profile a field's default is the profile's value: the core fills what is
+    # left out from the profile, so a field equal to the schema's default but not to the
+    # profile's must stay.
+    profile = props.get("profile", {}).get("x-profiles", {}).get(table.get("profile"), {})
     out: dict[str, Any] = {}
     for key, value in table.items():
         sub = props.get(key)
@@ -332,8 +336,9 @@ def _table(table: dict[str, Any], obj: dict[str, Any], path: str) -> dict[str, A
             continue
         where = f"{path}.{key}" if path else key
         value = _value(value, sub, where)
-        if key not in always and "default" in sub:
-            if _same(value, _value(sub["default"], sub, where)):
+        if key not in always and (key in profile or "default" in sub):
+            default = profile[key] if key in profile else sub["default"]
+            if _same(value, _value(default, sub, where)):
                 continue
         out[key] = value
     for key in always - table.keys():

@@ -18,6 +18,7 @@ import warnings
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from airtcp import tables as _tables
 from airtcp.config.budget import nearest_peer
 from airtcp.config.errors import _Issue, _names, _num, _Raw
 from airtcp.config.limits import (
@@ -1115,6 +1116,16 @@ def _tcp_base(b: _Build) -> None:
         "ack_counting": t.ack_counting,
         **t.core_fields(),  # the [tcp] keys the core takes as written (_PassThrough)
     }
+    profile = b.tcp_base.get("profile")
+    if profile is not None:
+        # A profile's value for each of its fields nobody wrote: [tcp], a top-level shortcut.
+        written = set(t.model_fields_set) | set(t.core_fields())
+        written |= {k for k in ("cc", "recovery", "min_rto_ms") if getattr(s, k) is not None}
+        if s.delayed_ack is not None:
+            written |= {"ack_every"}
+        for key, value in _tables.tcp_profiles().get(profile, {}).items():
+            if key not in written:
+                b.tcp_base[key] = value
 
 
 # -- computed routes: shortest hop count, ties to the lowest node index ------------------------

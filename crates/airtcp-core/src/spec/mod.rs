@@ -14,6 +14,7 @@ mod flows;
 mod locate;
 mod mesh;
 mod net;
+pub mod profiles;
 #[cfg(test)]
 mod schema_tests;
 mod tcp;
@@ -44,7 +45,12 @@ use serde::Deserialize;
 /// enforces where they are constant, and its doc comment as its description
 /// (`airtcp._core.world_spec_schema()`; `schema_tests` holds the bounds to the checks).
 pub fn schema() -> serde_json::Value {
-    serde_json::to_value(schemars::schema_for!(WorldSpec)).expect("a schema serialises")
+    let mut schema = serde_json::to_value(schemars::schema_for!(WorldSpec)).expect("a schema serialises");
+    // Each TCP profile's table, for the scenario layer, the canonical form and the docs.
+    let profile = &mut schema["$defs"]["TcpSpec"]["properties"]["profile"];
+    profile["x-profiles"] = profiles::tables();
+    profile["x-profile-sources"] = profiles::sources();
+    schema
 }
 
 /// A problem in a spec: `"<path>: <message>"`.
@@ -133,8 +139,9 @@ impl WorldSpec {
     /// `flows.2.tcp.cc`; `spec` for the document as a whole), what was found (a short prefix
     /// of it) and what is allowed.
     pub fn from_json(text: &str) -> Result<WorldSpec, SpecError> {
-        let value: serde_json::Value =
+        let mut value: serde_json::Value =
             serde_json::from_str(text).map_err(|e| locate::syntax_error(text, &e))?;
+        profiles::apply(&mut value);
         WorldSpec::deserialize(&value).map_err(|_| locate::typed_error(&value))
     }
 

@@ -6,13 +6,19 @@ use super::flows::{FlowKind, FlowSpec, MAX_FILE_BYTES};
 use super::{err, num, SpecError};
 use crate::mac::frame::MAX_MSDU_BYTES;
 use crate::tcp::cc::{Cc, CwndLimited};
-use crate::tcp::conn::{AckCounting, Corruption, CwndCredit, LocalCongestion, Recovery, RtoRecovery};
+use crate::tcp::conn::{AckCounting, Corruption, CwndCredit, LocalCongestion, Prr, Recovery, RtoRecovery};
 use crate::tcp::rto::RtoRule;
 
 /// TCP parameters of one flow. Defaults follow Linux unless said otherwise.
 #[derive(Clone, Debug, Deserialize, serde::Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct TcpSpec {
+    /// A kernel's rules as one name: "rfc" (no bundle: every field at its default), "linux-3.2",
+    /// "linux-3.12" or "linux-6". A profile fills each field of its bundle the table leaves out
+    /// (docs/scenarios.md lists them with the kernel source each follows); a field written
+    /// here overrides it and shows in the summary's `tcp.effective`.
+    #[serde(default)]
+    pub profile: super::profiles::TcpProfile,
     /// Congestion control, by its Linux name ("reno", "newreno", "cubic", ...).
     pub cc: Cc,
     /// Loss recovery: "tahoe", "reno", "newreno" or "sack" (RFC 2018 option, RFC 6675 recovery).
@@ -106,18 +112,20 @@ pub struct TcpSpec {
     /// cumulatively or by SACK, duplicate ACKs included: Linux 4.9+ `tcp_cong_control`).
     #[serde(default)]
     pub cwnd_credit: CwndCredit,
-    /// Proportional Rate Reduction (RFC 6937; Linux 3.2+ in recovery, `tcp_cwnd_reduction`):
-    /// in SACK recovery and in CWR, cwnd follows what each ACK delivers (in proportion while
-    /// the flight is above ssthresh, then at most back up to it) instead of dropping to
-    /// ssthresh at once (RFC 6675) or Linux 3.2's rate halving in CWR. Reno and NewReno
-    /// recovery without SACK keep RFC 6582's window inflation.
+    /// Proportional Rate Reduction (RFC 6937): "off" (cwnd = ssthresh at once in SACK
+    /// recovery, RFC 6675; rate halving in CWR, Linux 3.2 `tcp_cwnd_down`), "recovery" (in SACK
+    /// recovery: Linux 3.2-3.9) or "recovery-and-cwr" (in CWR too: Linux 3.10+
+    /// `tcp_cwnd_reduction`). cwnd follows what each ACK delivers, in proportion while the
+    /// flight is above ssthresh, then at most back up to it. Reno and NewReno recovery without
+    /// SACK keep RFC 6582's window inflation.
     #[serde(default)]
-    pub prr: bool,
+    pub prr: Prr,
 }
 
 impl Default for TcpSpec {
     fn default() -> Self {
         TcpSpec {
+            profile: super::profiles::TcpProfile::Rfc,
             cc: Cc::NewReno,
             recovery: Recovery::NewReno,
             mss_bytes: 1460,
@@ -142,7 +150,7 @@ impl Default for TcpSpec {
             local_congestion: LocalCongestion::Loss,
             rto_recovery: RtoRecovery::Rfc,
             cwnd_credit: CwndCredit::Acked,
-            prr: false,
+            prr: Prr::Off,
         }
     }
 }

@@ -182,6 +182,23 @@ crate::names::names! {
     }
 }
 
+crate::names::names! {
+    /// Where Proportional Rate Reduction (RFC 6937) paces a window reduction.
+    #[derive(Default)]
+    pub enum Prr {
+        /// Nowhere: cwnd = ssthresh at once in SACK recovery (RFC 6675), Linux 3.2's rate
+        /// halving (`tcp_cwnd_down`) in CWR (airtcp's behaviour before the switch).
+        #[default]
+        Off = "off",
+        /// In SACK recovery only (Linux 3.2-3.9 `tcp_update_cwnd_in_recovery`); CWR halves by
+        /// rate.
+        Recovery = "recovery",
+        /// In SACK recovery and in CWR (Linux 3.10+ `tcp_cwnd_reduction`, "tcp: use PRR to
+        /// reduce cwin in CWR state").
+        RecoveryAndCwr = "recovery-and-cwr",
+    }
+}
+
 /// Linux `TCP_RESOURCE_PROBE_INTERVAL` (HZ / 2): the retry after a send that local congestion
 /// refused while nothing was in flight (`tcp_retransmit_timer`, `tcp_check_probe_timer`).
 pub const RESOURCE_PROBE_INTERVAL: Dur = Dur::from_ms(500);
@@ -222,10 +239,8 @@ pub struct TcpParams {
     pub rto_recovery: RtoRecovery,
     /// What an ACK credits to window growth: see [`CwndCredit`].
     pub cwnd_credit: CwndCredit,
-    /// Proportional Rate Reduction (RFC 6937, Linux 3.2+ `tcp_cwnd_reduction`) in SACK
-    /// recovery and in CWR, instead of cwnd = ssthresh at once (RFC 6675) and Linux 3.2's rate
-    /// halving in CWR.
-    pub prr: bool,
+    /// Where Proportional Rate Reduction paces a window reduction: see [`Prr`].
+    pub prr: Prr,
 }
 
 /// Bytes Linux charges a full-sized data skb (`skb->truesize`: a 2 KiB head plus `struct
@@ -684,7 +699,7 @@ impl Sender {
         self.sync_cc(now);
         self.stats.cwr_events += 1;
         self.s.ssthresh = self.cc.ssthresh(&self.s).max(2);
-        if self.p.prr {
+        if self.p.prr == Prr::RecoveryAndCwr {
             self.prr_start(); // tcp_init_cwnd_reduction; cwnd follows the ACKs
         } else {
             self.s.cwnd = self.s.cwnd.min(self.s.in_flight + 1);
@@ -696,9 +711,13 @@ impl Sender {
 
     /// Whether the sender is in a reduction PRR paces.
     fn in_prr(&self) -> bool {
-        self.p.prr
-            && (self.ca == CaState::Cwr
-                || (self.ca == CaState::Recovery && self.p.recovery == Recovery::Sack))
+        match self.p.prr {
+            Prr::Off => false,
+            Prr::Recovery => self.ca == CaState::Recovery && self.p.recovery == Recovery::Sack,
+            Prr::RecoveryAndCwr => {
+                self.ca == CaState::Cwr || (self.ca == CaState::Recovery && self.p.recovery == Recovery::Sack)
+            }
+        }
     }
 
     /// RFC 6937 at the start of a reduction (Linux `tcp_init_cwnd_reduction`): RecoverFS is
@@ -741,7 +760,7 @@ impl Sender {
     /// segment down every second ACK while above ssthresh, never above the flight + 1), or
     /// PRR on the flight where it is on.
     fn cwr_ack(&mut self) {
-        if self.p.prr {
+        if self.p.prr == Prr::RecoveryAndCwr {
             self.prr_ack(self.s.in_flight);
             return;
         }
@@ -994,7 +1013,7 @@ impl Sender {
 
     /// PRR's step on an ACK in SACK recovery, where it is on.
     fn prr_in_recovery(&mut self) {
-        if self.p.prr {
+        if self.p.prr != Prr::Off {
             let pipe = sack::pipe(&self.sb, self.grid(), self.snd_una, self.high_rxt);
             self.prr_ack(pipe);
         }
@@ -1005,8 +1024,8 @@ impl Sender {
         self.stats.fast_retransmits += 1;
         let from_cwr = self.ca == CaState::Cwr;
         self.cut_ssthresh_for_recovery();
-        if self.p.prr {
-            if !from_cwr {
+        if self.p.prr != Prr::Off {
+            if !from_cwr || self.p.prr == Prr::Recovery {
                 self.prr_start(); // a reduction under way in CWR goes on (tcp_enter_recovery)
             }
         } else {
@@ -1015,7 +1034,7 @@ impl Sender {
         self.s.cwnd_cnt = 0;
         self.recover = self.snd_max; // RecoveryPoint = HighData
         self.set_ca(CaState::Recovery);
-        if self.p.prr {
+        if self.p.prr != Prr::Off {
             let pipe = sack::pipe(&self.sb, self.grid(), self.snd_una, self.high_rxt);
             self.prr_ack(pipe);
         }
@@ -1612,7 +1631,7 @@ mod clock_tests {
             local_congestion: LocalCongestion::Loss,
             rto_recovery: RtoRecovery::Rfc,
             cwnd_credit: CwndCredit::Acked,
-            prr: false,
+            prr: Prr::Off,
         }
     }
 

@@ -4,8 +4,8 @@
 
 use super::cc::{Algorithm, CaState, CwndLimited};
 use super::conn::{
-    Corruption, CwndCredit, LocalCongestion, Receiver, Recovery, RtoRecovery, Segment, Sender, TcpParams,
-    TimerCmd, ACK, SYN,
+    Corruption, CwndCredit, LocalCongestion, Prr, Receiver, Recovery, RtoRecovery, Segment, Sender,
+    TcpParams, TimerCmd, ACK, SYN,
 };
 use super::rto::RtoConfig;
 use crate::engine::{Scheduler, Timer};
@@ -80,7 +80,7 @@ fn params(recovery: Recovery) -> TcpParams {
         local_congestion: LocalCongestion::Loss,
         rto_recovery: RtoRecovery::Rfc,
         cwnd_credit: CwndCredit::Acked,
-        prr: false,
+        prr: Prr::Off,
     }
 }
 
@@ -1141,7 +1141,7 @@ fn the_ack_that_ends_recovery_credits_only_what_it_newly_delivered() {
 
 /// Segments a Reno sender with SACK sends on each duplicate ACK after a window of 20 whose
 /// first segment is lost (RFC 6937 section 5's example: ssthresh 10, an ACK per segment).
-fn sends_per_dupack(prr: bool) -> Vec<usize> {
+fn sends_per_dupack(prr: Prr) -> Vec<usize> {
     let p = TcpParams { prr, initial_cwnd: 20, limited_transmit: false, ..params(Recovery::Sack) };
     let mut snd = Sender::new(p, Algorithm::from_name("reno").unwrap(), None);
     let mut out = Vec::new();
@@ -1168,11 +1168,12 @@ fn prr_sends_one_segment_for_every_two_acks_down_to_ssthresh() {
     // SACKed, so pipe reaches ssthresh (10) on the 15th ACK, and from there PRR-SSRB sends
     // min(ssthresh - pipe, max(prr_delivered - prr_out, 1) + 1): one per ACK. 10 in all, by
     // hand with section 3's pseudocode.
-    let prr = sends_per_dupack(true);
+    let prr = sends_per_dupack(Prr::Recovery);
+    assert_eq!(prr, sends_per_dupack(Prr::RecoveryAndCwr));
     assert_eq!(prr, [0, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 0, 1, 1, 1, 1]);
     assert_eq!(prr.iter().sum::<usize>(), 10);
     // RFC 6675 sets cwnd = ssthresh at once: the retransmission (pipe 17), then silence until
     // pipe falls below 10 (seven ACKs), then one per ACK: the same 10 segments, bunched.
-    let rfc = sends_per_dupack(false);
+    let rfc = sends_per_dupack(Prr::Off);
     assert_eq!(rfc, [0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1]);
 }

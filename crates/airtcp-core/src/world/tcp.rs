@@ -37,6 +37,8 @@ pub struct TcpFlow {
     /// they counted after.
     pub stats_at_warmup: crate::tcp::conn::SenderStats,
     pub rcv_at_warmup: crate::tcp::conn::ReceiverStats,
+    /// The flow's TCP profile and the fields written against it ("rfc": None).
+    pub effective: Option<crate::summary::TcpEffective>,
     out: Vec<Segment>,
 }
 
@@ -69,6 +71,12 @@ impl TcpFlow {
             completed: None,
             stats_at_warmup: Default::default(),
             rcv_at_warmup: Default::default(),
+            effective: (t.profile != crate::spec::profiles::TcpProfile::Rfc).then(|| {
+                crate::summary::TcpEffective {
+                    profile: t.profile.to_string(),
+                    overrides: crate::spec::profiles::overrides(&t),
+                }
+            }),
             out: Vec::with_capacity(64),
         }
     }
