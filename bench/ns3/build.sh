@@ -5,7 +5,7 @@
 # Usage: bench/ns3/build.sh [PROGRAM...]  (PYTHON=/path/to/python to choose the interpreter;
 #        PROGRAMs from the list PROGS below, default all of them)
 # Output: bench/ns3/build/{bss_saturation,chain_udp,bss_tcp,chain_tcp,error_models,
-#         distance_udp,ht_upload,mesh_chain} (paths printed on stdout, one per line).
+#         distance_udp,ht_upload,mesh_chain,wired_tcp} (paths printed on stdout, one per line).
 #         Idempotent: installs the wheel only if missing, recompiles only when a source is newer
 #         than its binary.
 set -euo pipefail
@@ -78,7 +78,8 @@ MODS=(core network internet mobility propagation spectrum antenna wifi applicati
 LIBS=()
 for m in "${MODS[@]}"; do LIBS+=("-lns3.44-$m"); done
 
-PROGS=(bss_saturation chain_udp bss_tcp chain_tcp error_models distance_udp ht_upload mesh_chain)
+PROGS=(bss_saturation chain_udp bss_tcp chain_tcp error_models distance_udp ht_upload mesh_chain
+       wired_tcp)
 
 # Rebuild everything if the ns-3 prefix changed since the last build (rpath points to it).
 STAMP="$OUT/.ns3-prefix"
@@ -103,6 +104,8 @@ for prog in "${WANTED[@]}"; do
     # mesh_chain also needs the mesh module (MeshHelper, Dot11sStack: libns3.44-mesh)
     extra=()
     [[ "$prog" == mesh_chain ]] && extra+=(-lns3.44-mesh)
+    # wired_tcp needs the point-to-point module (PointToPointHelper: libns3.44-point-to-point)
+    [[ "$prog" == wired_tcp ]] && extra+=(-lns3.44-point-to-point)
     stale=0
     for dep in "${deps[@]}"; do
         [[ -x "$bin" && "$bin" -nt "$dep" ]] || stale=1

@@ -1,5 +1,5 @@
 """Run the ns-3 3.44 reference benchmarks (bss_saturation, chain_udp, bss_tcp, chain_tcp,
-distance_udp, ht_upload, mesh_chain).
+distance_udp, ht_upload, mesh_chain, wired_tcp).
 
 The C++ programs live next to this file and are compiled by ``build.sh`` against the ns-3
 libraries shipped in the PyPI wheel ``ns3==3.44.post0``. Each program prints one JSON line; the
@@ -21,6 +21,7 @@ Command line (writes a Markdown table of the reference matrix of NOTES.md)::
     python bench/ns3/ns3_runner.py ht --mcs 7 --traffic tcp --max-ampdu-bytes 0
     python bench/ns3/ns3_runner.py ht-table   # the 802.11n cases of NOTES.md "802.11n (HT)"
     python bench/ns3/ns3_runner.py mesh --traffic cbr --rate-mbps 2   # 802.11s chain
+    python bench/ns3/ns3_runner.py wired-tcp --rate-mbps 5 --delay-ms 10 --queue-packets 2
 """
 
 from __future__ import annotations
@@ -46,24 +47,29 @@ PROGRAMS = (
     "distance_udp",
     "ht_upload",
     "mesh_chain",
+    "wired_tcp",
 )
 
 
-def build(python: str = sys.executable) -> dict[str, Path]:
-    """Build (idempotently) all programs; return ``{program name: binary path}``.
+def build(python: str = sys.executable, programs: Sequence[str] = ()) -> dict[str, Path]:
+    """Build (idempotently) ``programs`` (default: all); return ``{program name: binary path}``.
 
     ``python`` is the interpreter whose site-packages hold (or will receive, via pip) the
     ``ns3==3.44.post0`` wheel.
     """
     env = dict(os.environ, PYTHON=python)
     proc = subprocess.run(
-        ["bash", str(BUILD_SCRIPT)], env=env, capture_output=True, text=True, check=False
+        ["bash", str(BUILD_SCRIPT), *programs],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     if proc.returncode != 0:
         raise RuntimeError(f"ns-3 build failed ({proc.returncode}):\n{proc.stderr}")
     paths = [Path(line) for line in proc.stdout.splitlines() if line.strip()]
     result = {p.name: p for p in paths}
-    missing = [name for name in PROGRAMS if name not in result]
+    missing = [name for name in (programs or PROGRAMS) if name not in result]
     if missing:
         raise RuntimeError(f"build.sh did not report binaries {missing}:\n{proc.stdout}")
     return result
@@ -72,6 +78,12 @@ def build(python: str = sys.executable) -> dict[str, Path]:
 @cache
 def _binaries(python: str) -> dict[str, Path]:
     return build(python)
+
+
+@cache
+def _binary(python: str, program: str) -> Path:
+    """One program, built alone (wired_tcp needs none of the WiFi programs)."""
+    return build(python, (program,))[program]
 
 
 def _bool(flag: bool) -> str:
@@ -714,6 +726,65 @@ def _markdown(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def run_wired_tcp(
+    rate_mbps: float = 5.0,
+    delay_ms: float = 10.0,
+    queue_packets: int = 2,
+    loss: float = 0.0,
+    cc: str = "cubic",
+    recovery: str = "prr",
+    sack: bool = True,
+    duration_s: float = 30.0,
+    seed: int = 1,
+    run: int = 1,
+    warmup_s: float = 0.0,
+    mss: int = 1460,
+    del_ack_count: int = 2,
+    del_ack_timeout_ms: float = 40.0,
+    min_rto_ms: float = 200.0,
+    initial_cwnd: int = 10,
+    timestamps: bool = True,
+    snd_buf: int = 4194304,
+    rcv_buf: int = 6291456,
+    extra_args: Sequence[str] = (),
+    timeout: float | None = None,
+    python: str = sys.executable,
+) -> dict[str, Any]:
+    """One bulk TCP flow over a wired dumbbell (wired_tcp.cc; NOTES.md "Wired bottleneck").
+
+    sender --1000 Mbit/s, 0 ms, 1000 packets-- router --``rate_mbps``, ``delay_ms`` one way,
+    ``queue_packets`` waiting at each end-- receiver, as airtcp's
+    examples/wired-bottleneck.toml. ``loss`` is an independent per-packet loss on the router ->
+    receiver direction. ``cc``: cubic, linuxreno, newreno (or an ns-3 TypeId name);
+    ``recovery``: "prr" (TcpPrrRecovery, ns-3's default) or "classic" (TcpClassicRecovery).
+    The result has ``goodput_bps``, ``retransmissions``, ``timeouts``, ``fast_retransmits``,
+    ``mean_cwnd_segments``, ``rtt_mean_s``, ``events``, ``wall_seconds`` at the top level.
+    """
+    binary = _binary(python, "wired_tcp")
+    args = [
+        f"--rateMbps={rate_mbps:g}",
+        f"--delayMs={delay_ms:g}",
+        f"--queuePackets={queue_packets}",
+        f"--loss={loss:g}",
+        f"--durationS={duration_s:g}",
+        f"--warmupS={warmup_s:g}",
+        f"--seed={seed}",
+        f"--run={run}",
+        f"--cc={cc}",
+        f"--recovery={recovery}",
+        f"--sack={_bool(sack)}",
+        f"--mss={mss}",
+        f"--delAckCount={del_ack_count}",
+        f"--delAckTimeoutMs={del_ack_timeout_ms:g}",
+        f"--minRtoMs={min_rto_ms:g}",
+        f"--initialCwnd={initial_cwnd}",
+        f"--timestamps={_bool(timestamps)}",
+        f"--sndBuf={snd_buf}",
+        f"--rcvBuf={rcv_buf}",
+    ]
+    return _run(binary, [*args, *extra_args], timeout)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -791,6 +862,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--run", type=int, default=1)
     p.add_argument("--extra-arg", action="append", default=[])
+    p = sub.add_parser("wired-tcp")
+    p.add_argument("--rate-mbps", type=float, default=5.0)
+    p.add_argument("--delay-ms", type=float, default=10.0)
+    p.add_argument("--queue-packets", type=int, default=2)
+    p.add_argument("--loss", type=float, default=0.0)
+    p.add_argument("--cc", default="cubic")
+    p.add_argument("--recovery", default="prr", choices=("classic", "prr"))
+    p.add_argument("--duration-s", type=float, default=30.0)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--run", type=int, default=1)
+    p.add_argument("--extra-arg", action="append", default=[])
     p = sub.add_parser("ht-table")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--extra-arg", action="append", default=[])
@@ -853,6 +935,20 @@ def main(argv: Sequence[str] | None = None) -> int:
             start_s=args.start_s,
             duration_s=args.duration_s,
             warmup_s=args.warmup_s,
+            seed=args.seed,
+            run=args.run,
+            extra_args=args.extra_arg,
+        )
+        print(json.dumps(res))
+    elif args.command == "wired-tcp":
+        res = run_wired_tcp(
+            rate_mbps=args.rate_mbps,
+            delay_ms=args.delay_ms,
+            queue_packets=args.queue_packets,
+            loss=args.loss,
+            cc=args.cc,
+            recovery=args.recovery,
+            duration_s=args.duration_s,
             seed=args.seed,
             run=args.run,
             extra_args=args.extra_arg,
