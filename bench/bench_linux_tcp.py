@@ -1,6 +1,6 @@
 """Benchmark: TCP loss recovery on a wired bottleneck, airtcp beside ns-3 3.44 (issue 34).
 
-    .venv/bin/python bench/bench_linux_tcp.py                   # the matrix, seeds 1-3 (~4 min)
+    .venv/bin/python bench/bench_linux_tcp.py                   # the matrix, seeds 1-3 (~40 s)
     .venv/bin/python bench/bench_linux_tcp.py --quick           # issue 34's case, one seed
     .venv/bin/python bench/bench_linux_tcp.py --ns3-recovery classic
     .venv/bin/python bench/bench_linux_tcp.py --airtcp-set tcp.local_congestion=cwr
