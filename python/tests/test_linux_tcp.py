@@ -73,6 +73,21 @@ def test_a_bad_setting_names_the_field_and_the_allowed_values(key: str, allowed:
     assert f'tcp.{key}: not an allowed value (got "bogus"; allowed: {allowed})' in result.output
 
 
+def test_rack_is_a_bool_and_finds_losses_without_timeouts() -> None:
+    result = CliRunner().invoke(app, ["run", str(EXAMPLE), "--set", "tcp.rack=sometimes"])
+    assert result.exit_code != 0
+    assert 'tcp.rack: wrong type (got "sometimes"; allowed: true or false)' in result.output
+    # linux-6 runs RACK: on the wired example no RTO, and every retransmission is a segment
+    # the bottleneck dropped (none spurious: the path keeps order).
+    out = CliRunner().invoke(
+        app, ["run", str(EXAMPLE), "--set", "tcp.profile=linux-6", "--set", "tcp.cc=reno", "--json"]
+    )
+    summary = json.loads(out.stdout)
+    tcp = summary["flows"][0]["tcp"]
+    drops = sum(summary["links"][1]["drops_queue"])
+    assert tcp["timeouts"] == 0 and tcp["retransmissions"] <= drops
+
+
 def test_linux_recovery_after_a_timeout_with_credit_for_delivered_segments() -> None:
     # The wired test bed (CUBIC, SACK): the RFC rules time out 7 times in 30 s; Linux's
     # tcp_enter_loss with credit only for what each ACK delivers, 2 times, for as much goodput.

@@ -669,6 +669,7 @@ mod tests {
             rto_recovery: crate::tcp::conn::RtoRecovery::Rfc,
             cwnd_credit: crate::tcp::conn::CwndCredit::Acked,
             prr: crate::tcp::conn::Prr::Off,
+            rack: false,
         };
         for (ts, recovery) in
             [(true, Recovery::Sack), (false, Recovery::Sack), (true, Recovery::Reno), (false, Recovery::Reno)]

@@ -1077,6 +1077,7 @@ fn tcp(g: &mut Gen) -> Value {
         ("rto_recovery", json!(g.pick(airtcp_core::tcp::conn::RtoRecovery::NAMES))),
         ("cwnd_credit", json!(g.pick(airtcp_core::tcp::conn::CwndCredit::NAMES))),
         ("prr", json!(g.pick(airtcp_core::tcp::conn::Prr::NAMES))),
+        ("rack", json!(g.p(0.5))),
         ("profile", json!(g.pick(airtcp_core::spec::profiles::TcpProfile::NAMES))),
     ];
     let mut t = Map::new();

@@ -57,6 +57,7 @@ pub const SETTINGS: &[Setting] = &[
     setting!("local_congestion", ["cwr", "cwr", "cwr"], "tcp_transmit_skb: NET_XMIT_DROP keeps the segment and calls tcp_enter_cwr"),
     setting!("rto_recovery", ["linux", "linux", "linux"], "tcp_enter_loss and tcp_process_loss: the scoreboard kept, one ssthresh cut per window"),
     setting!("cwnd_credit", ["acked", "acked", "delivered"], "tcp_cong_control(sk, ack, delivered - prior_delivered) since 4.9; 3.x grows per ACK"),
+    setting!("rack", [false, false, true], "RACK since 4.4 (tcp_rack_mark_lost), the only loss detection with SACK since 4.18 (net.ipv4.tcp_recovery = 1)"),
     setting!("prr", ["recovery", "recovery-and-cwr", "recovery-and-cwr"], "RFC 6937 in recovery since 3.2 (tcp_update_cwnd_in_recovery), in CWR since 3.10 (tcp_cwnd_reduction)"),
 ];
 

@@ -120,6 +120,13 @@ pub struct TcpSpec {
     /// SACK keep RFC 6582's window inflation.
     #[serde(default)]
     pub prr: Prr,
+    /// RACK loss detection (RFC 8985; Linux 4.4+ `tcp_rack_mark_lost`), with SACK only: a
+    /// segment is lost once a segment sent after it is delivered and the RTT of that delivery
+    /// plus a reordering window (min RTT / 4 before DupThresh segments are SACKed, none in
+    /// recovery) has passed since it was sent; recovery starts on the first such loss (no
+    /// duplicate-ACK count), and a lost retransmission is found and resent the same way.
+    #[serde(default)]
+    pub rack: bool,
 }
 
 impl Default for TcpSpec {
@@ -151,6 +158,7 @@ impl Default for TcpSpec {
             rto_recovery: RtoRecovery::Rfc,
             cwnd_credit: CwndCredit::Acked,
             prr: Prr::Off,
+            rack: false,
         }
     }
 }

@@ -7,6 +7,7 @@
 //! Reno (RFC 5681) and NewReno (RFC 6582), each with limited transmit (RFC 3042).
 
 use super::cc::{Algorithm, CaState, CcState, CongestionOps, CwndEvent, CwndLimited};
+use super::rack::Rack;
 use super::rto::{RtoConfig, RtoEstimator};
 use super::sack::{self, Grid, Scoreboard};
 use crate::time::{Dur, SimTime};
@@ -199,6 +200,10 @@ crate::names::names! {
     }
 }
 
+/// Linux `TCP_TIMEOUT_MIN`, 2 jiffies (here at HZ = 1000), added to RACK's reordering timer
+/// (`tcp_rack_mark_lost`).
+pub const REO_TIMEOUT_MIN: Dur = Dur::from_ms(2);
+
 /// Linux `TCP_RESOURCE_PROBE_INTERVAL` (HZ / 2): the retry after a send that local congestion
 /// refused while nothing was in flight (`tcp_retransmit_timer`, `tcp_check_probe_timer`).
 pub const RESOURCE_PROBE_INTERVAL: Dur = Dur::from_ms(500);
@@ -241,6 +246,10 @@ pub struct TcpParams {
     pub cwnd_credit: CwndCredit,
     /// Where Proportional Rate Reduction paces a window reduction: see [`Prr`].
     pub prr: Prr,
+    /// RACK loss detection (RFC 8985; Linux 4.4+ `tcp_rack_mark_lost`) with SACK: a segment
+    /// is lost once a later-sent one is delivered and an RTT plus a reordering window has
+    /// passed; recovery starts on the first such loss, lost retransmissions are found too.
+    pub rack: bool,
 }
 
 /// Bytes Linux charges a full-sized data skb (`skb->truesize`: a 2 KiB head plus `struct
@@ -355,6 +364,11 @@ pub struct Sender {
     prior_cwnd: u32,
     prr_delivered: u32,
     prr_out: u32,
+    /// RACK's per-segment record ([`TcpParams::rack`] with SACK), and the reordering timer's
+    /// deadline while the retransmission timer runs as that timer.
+    rack: Option<Box<Rack>>,
+    reo_at: Option<SimTime>,
+    timer_is_reo: bool,
 }
 
 impl Sender {
@@ -362,6 +376,7 @@ impl Sender {
         let mut s = CcState::new(p.mss, p.initial_cwnd.max(1), u32::MAX / 2);
         s.usage.rule = p.cwnd_limited;
         let rto = RtoEstimator::new(p.rto);
+        let (p_rack, mss) = (p.rack && p.recovery == Recovery::Sack, p.mss);
         Sender {
             p,
             state: SendState::Closed,
@@ -394,6 +409,9 @@ impl Sender {
             prior_cwnd: 0,
             prr_delivered: 0,
             prr_out: 0,
+            rack: (p_rack).then(|| Box::new(Rack::new(mss))),
+            reo_at: None,
+            timer_is_reo: false,
         }
     }
 
@@ -443,6 +461,11 @@ impl Sender {
         }
         if self.in_prr() {
             self.prr_out += 1; // tcp_event_new_data_sent, tcp_retransmit_skb
+        }
+        if let Some(r) = self.rack.as_deref_mut() {
+            if seg.len > 0 {
+                r.on_send(seg.seq, now.ns(), seg.retransmit);
+            }
         }
         out.push(seg);
     }
@@ -586,11 +609,8 @@ impl Sender {
             return;
         }
         let mss = u64::from(self.p.mss);
-        let in_flight = if self.sack_driven() {
-            sack::pipe(&self.sb, self.grid(), self.snd_una, self.high_rxt)
-        } else {
-            self.in_flight_bytes().div_ceil(mss) as u32
-        };
+        let in_flight =
+            if self.sack_driven() { self.pipe_now() } else { self.in_flight_bytes().div_ceil(mss) as u32 };
         // packets_out: every segment between snd_una and the highest sent (Linux's snd_nxt).
         let packets_out = (self.snd_max - self.snd_una).div_ceil(mss) as u32;
         self.s.usage.validate(self.snd_una, self.snd_max, packets_out, in_flight >= self.s.cwnd);
@@ -668,6 +688,9 @@ impl Sender {
                 continue;
             }
             self.stats.retransmissions -= 1;
+            if let Some(r) = self.rack.as_deref_mut() {
+                r.unsend(seg.seq);
+            }
             if sack_recovery {
                 // tcp_xmit_retransmit_queue: the skb stays lost and not retransmitted.
                 self.high_rxt = self.high_rxt.min(seg.seq);
@@ -936,8 +959,15 @@ impl Sender {
         self.peer_wnd = seg.wnd;
         let sacked_before = self.sb.total();
         if self.p.recovery == Recovery::Sack {
+            let min_rtt_ns = self.s.min_rtt.ns();
             for &(a, b) in &seg.sack[..usize::from(seg.sack_n)] {
+                if let Some(r) = self.rack.as_deref_mut() {
+                    r.on_sacked(&self.sb, a.max(seg.ack), b.min(self.snd_max), now.ns(), min_rtt_ns);
+                }
                 self.sb.add(a, b.min(self.snd_max), seg.ack);
+            }
+            if let Some(r) = self.rack.as_deref_mut() {
+                r.on_cumulative(seg.ack, now.ns(), min_rtt_ns);
             }
         }
         // Linux tcp_ack's delivered count: newly SACKed bytes (all above seg.ack) plus the
@@ -945,16 +975,83 @@ impl Sender {
         let newly = (self.sb.total() - sacked_before) + (seg.ack - self.snd_una)
             - self.sb.sacked_between(self.snd_una, seg.ack);
         self.delivered_now = newly.div_ceil(u64::from(self.p.mss)) as u32;
-        if seg.ack == self.snd_una {
-            return self.on_dupack(seg, now, out);
+        let cmd = if seg.ack == self.snd_una {
+            self.on_dupack(seg, now, out)
+        } else {
+            self.on_new_ack(seg, now, out)
+        };
+        self.with_reo_timer(cmd, now)
+    }
+
+    /// The retransmission timer runs as RACK's reordering timer while a segment may be lost
+    /// but is not yet (Linux `ICSK_TIME_REO_TIMEOUT` on `icsk_retransmit_timer`), as the RTO
+    /// again once none is pending.
+    fn with_reo_timer(&mut self, cmd: TimerCmd, now: SimTime) -> TimerCmd {
+        if cmd == TimerCmd::Stop {
+            self.timer_is_reo = false;
+            self.reo_at = None;
+            return cmd;
         }
-        self.on_new_ack(seg, now, out)
+        if let Some(at) = self.reo_at {
+            self.timer_is_reo = true;
+            return TimerCmd::Arm(at);
+        }
+        if std::mem::take(&mut self.timer_is_reo) {
+            return TimerCmd::Arm(now + self.rto.rto()); // tcp_rearm_rto
+        }
+        cmd
+    }
+
+    /// Linux `tcp_rack_reo_wnd` without reordering seen (airtcp's paths keep order): none in
+    /// recovery or once DupThresh segments are SACKed, else min RTT / 4, at most SRTT.
+    fn rack_reo_wnd_ns(&self) -> u64 {
+        if matches!(self.ca, CaState::Recovery | CaState::Loss)
+            || self.sb.total() >= sack::DUP_THRESH * u64::from(self.p.mss)
+        {
+            return 0;
+        }
+        (self.s.min_rtt.ns() / 4).min(self.rto.srtt().map_or(u64::MAX, |d| d.ns()))
+    }
+
+    /// RACK's loss detection now (RFC 8985 6.2 step 5); true if any segment is marked lost.
+    fn rack_detect(&mut self, now: SimTime) -> bool {
+        let reo_wnd_ns = self.rack_reo_wnd_ns();
+        let Some(r) = self.rack.as_deref_mut() else { return false };
+        let d = r.detect(&self.sb, self.snd_max, now.ns(), reo_wnd_ns);
+        self.stats.lost_retransmits += u64::from(d.lost_retransmits);
+        // tcp_rack_mark_lost arms the timer TCP_TIMEOUT_MIN (2 jiffies) past the deadline.
+        self.reo_at = d.reo_at_ns.map(|at| SimTime(at) + REO_TIMEOUT_MIN);
+        r.any_lost()
+    }
+
+    /// The reordering timer fired (Linux `tcp_rack_reo_timeout`): detect again; a loss starts
+    /// recovery, or is resent in it.
+    fn on_reo_timeout(&mut self, now: SimTime, out: &mut Vec<Segment>) -> TimerCmd {
+        self.sync_cc(now);
+        if self.rack_detect(now) {
+            if matches!(self.ca, CaState::Open | CaState::Disorder | CaState::Cwr) {
+                self.sack_enter(now, out);
+            } else if self.sack_driven() {
+                self.sack_send(now, out);
+            }
+        }
+        let cmd =
+            if self.snd_una < self.snd_max { TimerCmd::Arm(now + self.rto.rto()) } else { TimerCmd::Stop };
+        self.with_reo_timer(cmd, now)
+    }
+
+    /// What is in flight now, in segments: RACK's marks, or RFC 6675's SetPipe.
+    fn pipe_now(&self) -> u32 {
+        match self.rack.as_deref() {
+            Some(r) => r.pipe(&self.sb, self.snd_max),
+            None => sack::pipe(&self.sb, self.grid(), self.snd_una, self.high_rxt),
+        }
     }
 
     /// RFC 6675 (4.4) and the recovery loop: while cwnd - pipe >= 1 segment, send NextSeg.
     fn sack_send(&mut self, now: SimTime, out: &mut Vec<Segment>) {
         let mss = u64::from(self.p.mss);
-        if self.ca == CaState::Recovery && self.una_rxt_mark != 0 {
+        if self.ca == CaState::Recovery && self.una_rxt_mark != 0 && self.rack.is_none() {
             // Linux tcp_mark_lost_retrans (2.6.25-4.3): a segment sent after the head's
             // retransmission is SACKed while the head is not: the retransmission was lost too;
             // send it again rather than wait for the RTO.
@@ -969,8 +1066,7 @@ impl Sender {
         // Bounded: each pass sends one segment or stops.
         for _ in 0..(self.s.cwnd as usize + 2) {
             let grid = self.grid();
-            let pipe = sack::pipe(&self.sb, grid, self.snd_una, self.high_rxt);
-            if pipe >= self.s.cwnd {
+            if self.pipe_now() >= self.s.cwnd {
                 break;
             }
             let end = self.data_end().unwrap_or(if self.app_closed { self.snd_max } else { u64::MAX });
@@ -979,8 +1075,12 @@ impl Sender {
             // Linux's Loss state resends only what the RTO marked lost (tcp_xmit_retransmit_queue
             // has no forward retransmission there): RFC 6675's rule (3) is off.
             let no_rule3 = new_data || self.ca == CaState::Loss;
-            if let Some(s) = sack::next_retransmission(&self.sb, grid, self.snd_una, self.high_rxt, no_rule3)
-            {
+            let next = match self.rack.as_deref() {
+                // tcp_xmit_retransmit_queue: what RACK marked lost, nothing else.
+                Some(r) => r.next_lost(&self.sb, self.snd_max),
+                None => sack::next_retransmission(&self.sb, grid, self.snd_una, self.high_rxt, no_rule3),
+            };
+            if let Some(s) = next {
                 self.retransmit_at(s, now, out);
                 self.high_rxt = grid.seg_end(s);
                 if s == self.snd_una {
@@ -1014,7 +1114,7 @@ impl Sender {
     /// PRR's step on an ACK in SACK recovery, where it is on.
     fn prr_in_recovery(&mut self) {
         if self.p.prr != Prr::Off {
-            let pipe = sack::pipe(&self.sb, self.grid(), self.snd_una, self.high_rxt);
+            let pipe = self.pipe_now();
             self.prr_ack(pipe);
         }
     }
@@ -1035,8 +1135,14 @@ impl Sender {
         self.recover = self.snd_max; // RecoveryPoint = HighData
         self.set_ca(CaState::Recovery);
         if self.p.prr != Prr::Off {
-            let pipe = sack::pipe(&self.sb, self.grid(), self.snd_una, self.high_rxt);
+            let pipe = self.pipe_now();
             self.prr_ack(pipe);
+        }
+        if let Some(first) = self.rack.as_deref().and_then(|r| r.next_lost(&self.sb, self.snd_max)) {
+            // The fast retransmit: the first segment RACK marked lost.
+            self.retransmit_at(first, now, out);
+            self.sack_send(now, out);
+            return;
         }
         // (4.3): retransmit the first segment presumed dropped, HighACK + 1.
         self.retransmit_una(now, out);
@@ -1101,18 +1207,30 @@ impl Sender {
         if self.p.recovery == Recovery::Sack {
             match self.ca {
                 CaState::Recovery => {
+                    self.rack_detect(now);
                     self.prr_in_recovery();
                     self.sack_send(now, out)
                 }
                 // tcp_process_loss: each ACK resends what the RTO marked lost, as cwnd allows.
-                CaState::Loss if self.sack_driven() => self.sack_send(now, out),
+                CaState::Loss if self.sack_driven() => {
+                    self.rack_detect(now);
+                    self.sack_send(now, out)
+                }
                 CaState::Loss => {}
                 _ => {
                     let mss = u64::from(self.p.mss);
                     // RFC 6675 (4): DupThresh duplicate ACKs, or IsLost(HighACK + 1); the
                     // `recover` guard as RFC 6582 step 2.
-                    let lost = self.dupacks >= 3 || self.sb.is_lost(self.snd_una, mss);
-                    if lost && (seg.ack > self.recover || self.recover == 0) {
+                    // With RACK, recovery starts on the first segment it marks lost (Linux
+                    // tcp_time_to_recover: lost_out), with no RFC 6582 guard.
+                    let lost = match self.rack.is_some() {
+                        true => self.rack_detect(now),
+                        false => {
+                            (self.dupacks >= 3 || self.sb.is_lost(self.snd_una, mss))
+                                && (seg.ack > self.recover || self.recover == 0)
+                        }
+                    };
+                    if lost {
                         self.sack_enter(now, out);
                     } else if self.p.limited_transmit && self.dupacks < 3 {
                         self.enter_disorder();
@@ -1209,6 +1327,10 @@ impl Sender {
         let mut timer = self.timer_after_ack(now);
         self.sb.advance(self.snd_una);
         self.una_rxt_mark = 0; // a new head: its retransmission, if any, is not tracked
+        if self.rack_detect(now) && matches!(self.ca, CaState::Open | CaState::Disorder | CaState::Cwr) {
+            self.sack_enter(now, out); // a cumulative ACK can show a loss too (tcp_fastretrans_alert)
+            return timer;
+        }
         if self.p.recovery == Recovery::Sack && self.ca == CaState::Recovery {
             self.high_rxt = self.high_rxt.max(self.snd_una);
             if self.snd_una >= self.recover {
@@ -1290,6 +1412,10 @@ impl Sender {
 
     /// The retransmission timer expired (RFC 6298 5.4-5.6, RFC 5681 (4) and 3.1).
     pub fn on_rto(&mut self, now: SimTime, out: &mut Vec<Segment>) -> TimerCmd {
+        if std::mem::take(&mut self.timer_is_reo) {
+            self.reo_at = None;
+            return self.on_reo_timeout(now, out);
+        }
         self.sync_cc(now);
         match self.state {
             SendState::SynSent => {
@@ -1336,14 +1462,21 @@ impl Sender {
         self.high_rxt = self.snd_una;
         self.una_rxt_pending = false;
         self.rto.back_off();
+        self.reo_at = None;
         if linux && self.p.recovery == Recovery::Sack {
             // The scoreboard stays; every unSACKed segment sent so far is lost and goes again
             // in order from snd_una, SACKed ones skipped, new data after them.
             self.loss_mark = self.snd_max;
+            if let Some(r) = self.rack.as_deref_mut() {
+                r.mark_all_lost(&self.sb, self.snd_max);
+            }
             self.sync_cc(now);
             self.sack_send(now, out);
         } else {
             self.loss_mark = 0;
+            if let Some(r) = self.rack.as_deref_mut() {
+                r.clear_marks();
+            }
             self.snd_nxt = self.snd_una; // go back N
                                          // RFC 6675 section 5.1 / RFC 2018 section 8: after a timeout, SACK information is
                                          // not relied on (the receiver may have reneged).
@@ -1632,6 +1765,7 @@ mod clock_tests {
             rto_recovery: RtoRecovery::Rfc,
             cwnd_credit: CwndCredit::Acked,
             prr: Prr::Off,
+            rack: false,
         }
     }
 

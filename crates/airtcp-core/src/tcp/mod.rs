@@ -3,6 +3,7 @@
 
 pub mod cc;
 pub mod conn;
+pub mod rack;
 pub mod rto;
 pub mod rtt_hist;
 pub mod sack;

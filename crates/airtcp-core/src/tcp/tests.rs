@@ -81,6 +81,7 @@ fn params(recovery: Recovery) -> TcpParams {
         rto_recovery: RtoRecovery::Rfc,
         cwnd_credit: CwndCredit::Acked,
         prr: Prr::Off,
+        rack: false,
     }
 }
 
@@ -1176,4 +1177,46 @@ fn prr_sends_one_segment_for_every_two_acks_down_to_ssthresh() {
     // pipe falls below 10 (seven ACKs), then one per ACK: the same 10 segments, bunched.
     let rfc = sends_per_dupack(Prr::Off);
     assert_eq!(rfc, [0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1]);
+}
+
+fn rack_pipe(rack: bool, bytes: u64, drop: &[u64], drop_rtx: &[u64]) -> Pipe {
+    let p = TcpParams { rack, prr: Prr::RecoveryAndCwr, ..params(Recovery::Sack) };
+    let mut pipe = Pipe::new(p, bytes, 100, drop);
+    pipe.drop_first_rtx = drop_rtx.to_vec();
+    pipe.run(30);
+    pipe
+}
+
+#[test]
+fn rack_finds_a_loss_with_one_duplicate_ack_after_a_quarter_of_the_min_rtt() {
+    // A 10-segment file whose 9th segment is lost: one duplicate ACK (from the 10th), never
+    // DupThresh. RFC 8985: the 10th, sent after the 9th, is delivered; the 9th is lost after
+    // RACK.rtt + min RTT / 4 from its own send: the reordering timer fires (2 ms later, Linux's
+    // TCP_TIMEOUT_MIN) and recovery resends it, 27 ms after the duplicate ACK (100 ms RTT).
+    // RFC 6675 waits for the RTO.
+    let rack = rack_pipe(true, 10 * u64::from(MSS), &[8], &[]);
+    assert_eq!((rack.retransmitted(), rack.snd.stats.timeouts), (vec![8], 0));
+    let sent_at = |p: &Pipe| p.sent.iter().find(|t| t.2).unwrap().0;
+    // Sent with the 10th at 100 ms (the ACK of the first flight); its ACK at 200 ms; lost at
+    // 225 ms, found when the timer fires at 227 ms.
+    assert_eq!(sent_at(&rack), SimTime(Dur::from_ms(227).ns()));
+    let rfc = rack_pipe(false, 10 * u64::from(MSS), &[8], &[]);
+    assert_eq!((rfc.retransmitted(), rfc.snd.stats.timeouts), (vec![8], 1));
+    assert_eq!(rack.delivered, rfc.delivered);
+}
+
+#[test]
+fn rack_resends_a_lost_retransmission_that_is_not_at_the_head() {
+    // Segments 5 and 6 lost, and 6's first retransmission too, sent right after 5's while 5
+    // is the head. RFC 6675 resends each hole once (HighRxt passes them), and the check
+    // after Linux's tcp_mark_lost_retrans watches only the head's retransmission: 6's second
+    // loss waits for the RTO. RACK sees segments sent after that retransmission delivered and
+    // resends it in the same recovery.
+    let rack = rack_pipe(true, 60 * u64::from(MSS), &[5, 6], &[6]);
+    assert_eq!(rack.snd.stats.timeouts, 0, "{:?}", rack.retransmitted());
+    assert_eq!(rack.retransmitted(), [5, 6, 6]);
+    assert!(rack.snd.stats.lost_retransmits >= 1);
+    let rfc = rack_pipe(false, 60 * u64::from(MSS), &[5, 6], &[6]);
+    assert_eq!(rfc.snd.stats.timeouts, 1, "{:?}", rfc.retransmitted());
+    assert_eq!(rack.delivered, 60 * u64::from(MSS));
 }

@@ -108,6 +108,7 @@ fn params(t: &TcpSpec) -> TcpParams {
         rto_recovery: t.rto_recovery,
         cwnd_credit: t.cwnd_credit,
         prr: t.prr,
+        rack: t.rack,
     }
 }
 
