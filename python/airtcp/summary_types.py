@@ -96,8 +96,8 @@ class TcpEffective(TypedDict):
     # The profile's name (`tcp.profile`).
     profile: str
     # Each field of the profile's bundle the flow's `tcp` table set to another value, with
-    # the value it ran with.
-    overrides: dict[str, Any]
+    # the value it ran with; absent when none.
+    overrides: NotRequired[dict[str, Any]]
 
 
 class TcpSummary(TypedDict):
@@ -132,6 +132,9 @@ class TcpSummary(TypedDict):
     # SACK recovery: retransmissions found lost and sent again (Linux
     # `tcp_mark_lost_retrans`); absent when none.
     lost_retransmits: NotRequired[int]
+    # `tcp.tlp`: tail loss probes sent (new data or the last segment again); absent when
+    # none.
+    tlp_probes: NotRequired[int]
 
 
 class FlowSummary(TypedDict):

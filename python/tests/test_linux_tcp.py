@@ -88,6 +88,38 @@ def test_rack_is_a_bool_and_finds_losses_without_timeouts() -> None:
     assert tcp["timeouts"] == 0 and tcp["retransmissions"] <= drops
 
 
+def test_a_profile_run_writes_its_store_with_and_without_overrides(tmp_path: Path) -> None:
+    # The summary's tcp.effective goes to the run's store; an empty overrides map is left
+    # out (Parquet has no empty struct).
+    for i, sets in enumerate([("tcp.profile=linux-6",), ("tcp.profile=linux-6", "tcp.prr=off")]):
+        out = tmp_path / f"run{i}"
+        args = ["run", str(EXAMPLE), "--set", "duration_s=1"]
+        args += [a for s in sets for a in ("--set", s)]
+        result = CliRunner().invoke(app, [*args, "--out", str(out)])
+        assert result.exit_code == 0, result.output
+        flows = pq.read_table(out / "flows.parquet").to_pylist()
+        assert flows and (out / "summary.json").exists()
+    effective = json.loads((tmp_path / "run1" / "summary.json").read_text())["flows"][0]["tcp"]
+    assert effective["effective"] == {"profile": "linux-6", "overrides": {"prr": "off"}}
+    plain = json.loads((tmp_path / "run0" / "summary.json").read_text())["flows"][0]["tcp"]
+    assert plain["effective"] == {"profile": "linux-6"}
+
+
+def test_a_tail_loss_is_probed_under_linux_6() -> None:
+    # A 40 kB file over a link losing 10 %: with TLP (linux-6) a probe repairs the lost tail;
+    # without it, the RTO does.
+    sets = (
+        "duration_s=2",
+        "links.1.loss=0.1",
+        'flows=[{kind = "tcp_file", src = "sender", dst = "receiver", file_bytes = 40000}]',
+        "tcp.profile=linux-6",
+    )
+    probed = _run(*sets)["tcp"]
+    assert probed.get("tlp_probes") == 1 and probed["timeouts"] == 0
+    result = CliRunner().invoke(app, ["run", str(EXAMPLE), "--set", "tcp.tlp=often"])
+    assert 'tcp.tlp: wrong type (got "often"; allowed: true or false)' in result.output
+
+
 def test_linux_recovery_after_a_timeout_with_credit_for_delivered_segments() -> None:
     # The wired test bed (CUBIC, SACK): the RFC rules time out 7 times in 30 s; Linux's
     # tcp_enter_loss with credit only for what each ACK delivers, 2 times, for as much goodput.

@@ -148,6 +148,18 @@ RUNS = {
         "examples/wired-bottleneck.toml",
         {"duration_s": 2.0, "tcp.profile": "linux-6", "tcp.prr": "off"},
     ),
+    # A lossy tail of a file under linux-6: a tail loss probe (tlp_probes).
+    "tlp": (
+        "examples/wired-bottleneck.toml",
+        {
+            "duration_s": 2.0,
+            "tcp.profile": "linux-6",
+            "links.1.loss": 0.1,
+            "flows": [
+                {"kind": "tcp_file", "src": "sender", "dst": "receiver", "file_bytes": 40000}
+            ],
+        },
+    ),
 }
 
 

@@ -670,6 +670,7 @@ mod tests {
             cwnd_credit: crate::tcp::conn::CwndCredit::Acked,
             prr: crate::tcp::conn::Prr::Off,
             rack: false,
+            tlp: false,
         };
         for (ts, recovery) in
             [(true, Recovery::Sack), (false, Recovery::Sack), (true, Recovery::Reno), (false, Recovery::Reno)]

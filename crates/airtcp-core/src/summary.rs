@@ -159,6 +159,10 @@ pub struct TcpSummary {
     /// Entries into CWR (Linux `tcp_enter_cwr`) after a local drop; absent when none.
     #[serde(skip_serializing_if = "is_zero")]
     pub cwr_events: u64,
+    /// `tcp.tlp`: tail loss probes sent (new data or the last segment again); absent when
+    /// none.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub tlp_probes: u64,
     /// RTT samples after the warm-up, their exact mean [s] and nearest-rank percentiles [s]
     /// from a fixed log-linear histogram: each within 0.79 % (1/128) of the exact percentile
     /// for RTTs up to 1099 s (tcp/rtt_hist.rs), so memory stays flat however long the run.
@@ -188,7 +192,8 @@ pub struct TcpEffective {
     /// The profile's name (`tcp.profile`).
     pub profile: String,
     /// Each field of the profile's bundle the flow's `tcp` table set to another value, with
-    /// the value it ran with.
+    /// the value it ran with; absent when none.
+    #[serde(skip_serializing_if = "serde_json::Map::is_empty")]
     pub overrides: serde_json::Map<String, serde_json::Value>,
 }
 
@@ -207,6 +212,7 @@ fn tcp_summary(t: &crate::world::tcp::TcpFlow, measured_ns: f64) -> TcpSummary {
         cno_retransmits: t.snd.stats.cno_retransmits - base.cno_retransmits,
         local_drops: t.snd.stats.local_drops - base.local_drops,
         cwr_events: t.snd.stats.cwr_events - base.cwr_events,
+        tlp_probes: t.snd.stats.tlp_probes - base.tlp_probes,
     };
     let rb = t.rcv_at_warmup;
     let corruption = (t.snd.p.corruption != crate::tcp::conn::Corruption::Off).then(|| CorruptionSummary {
@@ -223,6 +229,7 @@ fn tcp_summary(t: &crate::world::tcp::TcpFlow, measured_ns: f64) -> TcpSummary {
         lost_retransmits: st.lost_retransmits,
         local_drops: st.local_drops,
         cwr_events: st.cwr_events,
+        tlp_probes: st.tlp_probes,
         rtt_samples: rtt.count(),
         rtt_mean_s: rtt.mean_s(),
         rtt_p50_s: rtt.quantile_s(0.50),
@@ -693,8 +700,10 @@ mod tests {
             ("TcpSummary", "lost_retransmits"),
             ("TcpSummary", "local_drops"),
             ("TcpSummary", "cwr_events"),
+            ("TcpSummary", "tlp_probes"),
             ("TcpSummary", "corruption"),
             ("TcpSummary", "effective"),
+            ("TcpEffective", "overrides"),
             ("NodeSummary", "mesh"),
             ("MeshSummary", "retry_limits"),
             ("MacSummary", "bar_attempts"),

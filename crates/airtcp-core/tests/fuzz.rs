@@ -1078,6 +1078,7 @@ fn tcp(g: &mut Gen) -> Value {
         ("cwnd_credit", json!(g.pick(airtcp_core::tcp::conn::CwndCredit::NAMES))),
         ("prr", json!(g.pick(airtcp_core::tcp::conn::Prr::NAMES))),
         ("rack", json!(g.p(0.5))),
+        ("tlp", json!(g.p(0.5))),
         ("profile", json!(g.pick(airtcp_core::spec::profiles::TcpProfile::NAMES))),
     ];
     let mut t = Map::new();

@@ -58,6 +58,7 @@ pub const SETTINGS: &[Setting] = &[
     setting!("rto_recovery", ["linux", "linux", "linux"], "tcp_enter_loss and tcp_process_loss: the scoreboard kept, one ssthresh cut per window"),
     setting!("cwnd_credit", ["acked", "acked", "delivered"], "tcp_cong_control(sk, ack, delivered - prior_delivered) since 4.9; 3.x grows per ACK"),
     setting!("rack", [false, false, true], "RACK since 4.4 (tcp_rack_mark_lost), the only loss detection with SACK since 4.18 (net.ipv4.tcp_recovery = 1)"),
+    setting!("tlp", [false, true, true], "Tail Loss Probe since 3.10 (tcp_schedule_loss_probe, net.ipv4.tcp_early_retrans = 3)"),
     setting!("prr", ["recovery", "recovery-and-cwr", "recovery-and-cwr"], "RFC 6937 in recovery since 3.2 (tcp_update_cwnd_in_recovery), in CWR since 3.10 (tcp_cwnd_reduction)"),
 ];
 

@@ -127,6 +127,13 @@ pub struct TcpSpec {
     /// duplicate-ACK count), and a lost retransmission is found and resent the same way.
     #[serde(default)]
     pub rack: bool,
+    /// Tail Loss Probe (RFC 8985 section 7; Linux 3.10+ `tcp_schedule_loss_probe`), with SACK
+    /// only: in Open or CWR with data out, the retransmission timer first fires as a probe
+    /// timer 2 SRTT ahead (+ 200 ms for the delayed ACK when one segment is out), sending one
+    /// new segment or the last one again, so a tail loss is repaired by SACK recovery, not
+    /// the RTO; a retransmitted probe that repaired a loss cuts the window as CWR does.
+    #[serde(default)]
+    pub tlp: bool,
 }
 
 impl Default for TcpSpec {
@@ -159,6 +166,7 @@ impl Default for TcpSpec {
             cwnd_credit: CwndCredit::Acked,
             prr: Prr::Off,
             rack: false,
+            tlp: false,
         }
     }
 }

@@ -250,6 +250,9 @@ pub struct TcpParams {
     /// is lost once a later-sent one is delivered and an RTT plus a reordering window has
     /// passed; recovery starts on the first such loss, lost retransmissions are found too.
     pub rack: bool,
+    /// Tail Loss Probe (RFC 8985 section 7; Linux 3.10+ `tcp_schedule_loss_probe`,
+    /// `tcp_send_loss_probe`), with SACK.
+    pub tlp: bool,
 }
 
 /// Bytes Linux charges a full-sized data skb (`skb->truesize`: a 2 KiB head plus `struct
@@ -296,6 +299,8 @@ pub struct SenderStats {
     pub local_drops: u64,
     /// Entries into CWR (`tcp_enter_cwr`) after a local drop.
     pub cwr_events: u64,
+    /// Tail loss probes sent (Linux `LINUX_MIB_TCPLOSSPROBES`).
+    pub tlp_probes: u64,
 }
 
 /// Sender connection state.
@@ -369,6 +374,12 @@ pub struct Sender {
     rack: Option<Box<Rack>>,
     reo_at: Option<SimTime>,
     timer_is_reo: bool,
+    /// TLP: the retransmission timer runs as the probe timer; `snd_nxt` when the probe went
+    /// (0: none outstanding) and whether it was a retransmission (`tlp_high_seq`,
+    /// `tlp_retrans`).
+    timer_is_tlp: bool,
+    tlp_high_seq: u64,
+    tlp_retrans: bool,
 }
 
 impl Sender {
@@ -412,6 +423,9 @@ impl Sender {
             rack: (p_rack).then(|| Box::new(Rack::new(mss))),
             reo_at: None,
             timer_is_reo: false,
+            timer_is_tlp: false,
+            tlp_high_seq: 0,
+            tlp_retrans: false,
         }
     }
 
@@ -975,11 +989,13 @@ impl Sender {
         let newly = (self.sb.total() - sacked_before) + (seg.ack - self.snd_una)
             - self.sb.sacked_between(self.snd_una, seg.ack);
         self.delivered_now = newly.div_ceil(u64::from(self.p.mss)) as u32;
+        let prior_una = self.snd_una;
         let cmd = if seg.ack == self.snd_una {
             self.on_dupack(seg, now, out)
         } else {
             self.on_new_ack(seg, now, out)
         };
+        self.process_tlp_ack(seg.ack, prior_una);
         self.with_reo_timer(cmd, now)
     }
 
@@ -988,18 +1004,101 @@ impl Sender {
     /// again once none is pending.
     fn with_reo_timer(&mut self, cmd: TimerCmd, now: SimTime) -> TimerCmd {
         if cmd == TimerCmd::Stop {
-            self.timer_is_reo = false;
+            (self.timer_is_reo, self.timer_is_tlp) = (false, false);
             self.reo_at = None;
             return cmd;
         }
         if let Some(at) = self.reo_at {
-            self.timer_is_reo = true;
+            (self.timer_is_reo, self.timer_is_tlp) = (true, false);
             return TimerCmd::Arm(at);
         }
-        if std::mem::take(&mut self.timer_is_reo) {
-            return TimerCmd::Arm(now + self.rto.rto()); // tcp_rearm_rto
+        let cmd = match std::mem::take(&mut self.timer_is_reo) | std::mem::take(&mut self.timer_is_tlp) {
+            true => TimerCmd::Arm(now + self.rto.rto()), // tcp_rearm_rto
+            false => cmd,
+        };
+        // tcp_schedule_loss_probe: where the RTO is (re)armed, the probe timer runs instead,
+        // due at the PTO or the RTO, whichever is sooner (RFC 8985 7.2: PTO = min(PTO, RTO)).
+        if let (TimerCmd::Arm(rto_at), Some(pto)) = (cmd, self.tlp_timeout()) {
+            self.timer_is_tlp = true;
+            return TimerCmd::Arm((now + pto).min(rto_at));
         }
         cmd
+    }
+
+    /// RFC 8985 7.2 / Linux 6.x `tcp_schedule_loss_probe`: the probe timeout, for a SACK
+    /// sender in Open or CWR with data out and no probe outstanding: 2 SRTT, plus the worst
+    /// delayed ACK (200 ms, TCP_RTO_MIN) when one segment is out, else plus TCP_TIMEOUT_MIN;
+    /// 1 s before an RTT sample.
+    fn tlp_timeout(&self) -> Option<Dur> {
+        let eligible = self.p.tlp
+            && self.p.recovery == Recovery::Sack
+            // Linux's Open is airtcp's Disorder too while nothing is SACKed (a duplicate ACK
+            // without SACK blocks, as an out-of-order FIN draws, leaves Linux in Open).
+            && (matches!(self.ca, CaState::Open | CaState::Cwr)
+                || (self.ca == CaState::Disorder && self.sb.is_empty()))
+            && self.snd_una < self.snd_max
+            && self.tlp_high_seq == 0;
+        if !eligible {
+            return None;
+        }
+        Some(match self.rto.srtt() {
+            Some(srtt) => {
+                let one_out = self.snd_max - self.snd_una <= u64::from(self.p.mss);
+                Dur(2 * srtt.ns()) + if one_out { Dur::from_ms(200) } else { REO_TIMEOUT_MIN }
+            }
+            None => Dur::from_ms(1000),
+        })
+    }
+
+    /// The probe timer fired (Linux `tcp_send_loss_probe`): one new segment if the receive
+    /// window allows, whatever cwnd says, else the last segment sent again; then the RTO.
+    fn on_tlp(&mut self, now: SimTime, out: &mut Vec<Segment>) -> TimerCmd {
+        self.sync_cc(now);
+        if self.tlp_high_seq == 0 && self.snd_una < self.snd_max {
+            let before = out.len();
+            let sent_new = self.send_one_at_nxt(now, out, self.snd_una + self.flow_window());
+            if !sent_new {
+                // The last skb sent again: Linux carries a FIN on the last data segment, so
+                // where airtcp sent the FIN apart, the last data segment and the FIN go.
+                let mss = u64::from(self.p.mss);
+                let fin = self.data_end().filter(|&end| self.snd_max > end);
+                let data_top = fin.unwrap_or(self.snd_max);
+                if data_top > self.snd_una {
+                    let last = Grid { mss, high_data: data_top, lost_below: 0 }.align(data_top - 1);
+                    self.retransmit_at(last.max(self.snd_una), now, out);
+                }
+                if let Some(end) = fin {
+                    self.retransmit_at(end, now, out);
+                }
+            }
+            if out.len() > before {
+                self.stats.tlp_probes += 1;
+                self.tlp_high_seq = self.snd_max;
+                self.tlp_retrans = !sent_new;
+            }
+        }
+        TimerCmd::Arm(now + self.rto.rto())
+    }
+
+    /// Linux `tcp_process_tlp_ack`: once the ACK reaches the probe's `snd_nxt`, a probe of new
+    /// data is done; a retransmitted probe whose ACK goes past it repaired a loss, and the
+    /// window is cut as in CWR (`tcp_init_cwnd_reduction`, `tcp_end_cwnd_reduction`); a pure
+    /// duplicate ACK says both copies arrived.
+    fn process_tlp_ack(&mut self, ack: u64, prior_una: u64) {
+        if self.tlp_high_seq == 0 || ack < self.tlp_high_seq {
+            return;
+        }
+        if !self.tlp_retrans {
+            self.tlp_high_seq = 0;
+        } else if ack > self.tlp_high_seq {
+            self.tlp_high_seq = 0;
+            self.s.ssthresh = self.cc.ssthresh(&self.s).max(2);
+            self.s.cwnd = self.s.ssthresh;
+            self.s.cwnd_cnt = 0;
+            self.cc.cwnd_event(&mut self.s, CwndEvent::CompleteCwr);
+        } else if ack == prior_una && self.delivered_now == 0 {
+            self.tlp_high_seq = 0;
+        }
     }
 
     /// Linux `tcp_rack_reo_wnd` without reordering seen (airtcp's paths keep order): none in
@@ -1013,7 +1112,9 @@ impl Sender {
         (self.s.min_rtt.ns() / 4).min(self.rto.srtt().map_or(u64::MAX, |d| d.ns()))
     }
 
-    /// RACK's loss detection now (RFC 8985 6.2 step 5); true if any segment is marked lost.
+    /// RACK's loss detection now (RFC 8985 6.2 step 5); true if a segment is newly marked lost
+    /// or marked and not resent yet (a marked segment whose retransmission is in flight does
+    /// not start another recovery).
     fn rack_detect(&mut self, now: SimTime) -> bool {
         let reo_wnd_ns = self.rack_reo_wnd_ns();
         let Some(r) = self.rack.as_deref_mut() else { return false };
@@ -1021,7 +1122,7 @@ impl Sender {
         self.stats.lost_retransmits += u64::from(d.lost_retransmits);
         // tcp_rack_mark_lost arms the timer TCP_TIMEOUT_MIN (2 jiffies) past the deadline.
         self.reo_at = d.reo_at_ns.map(|at| SimTime(at) + REO_TIMEOUT_MIN);
-        r.any_lost()
+        d.lost > 0 || r.next_lost(&self.sb, self.snd_max).is_some()
     }
 
     /// The reordering timer fired (Linux `tcp_rack_reo_timeout`): detect again; a loss starts
@@ -1076,8 +1177,12 @@ impl Sender {
             // has no forward retransmission there): RFC 6675's rule (3) is off.
             let no_rule3 = new_data || self.ca == CaState::Loss;
             let next = match self.rack.as_deref() {
-                // tcp_xmit_retransmit_queue: what RACK marked lost, nothing else.
-                Some(r) => r.next_lost(&self.sb, self.snd_max),
+                // tcp_xmit_retransmit_queue: what RACK marked lost, nothing else; after an RTO
+                // the FIN too (RACK keeps data segments only; Linux's FIN rides on the last).
+                Some(r) => r.next_lost(&self.sb, self.snd_max).or_else(|| {
+                    let fin = self.data_end().filter(|&end| self.snd_max > end)?;
+                    (self.ca == CaState::Loss && self.high_rxt <= fin).then_some(fin)
+                }),
                 None => sack::next_retransmission(&self.sb, grid, self.snd_una, self.high_rxt, no_rule3),
             };
             if let Some(s) = next {
@@ -1138,9 +1243,11 @@ impl Sender {
             let pipe = self.pipe_now();
             self.prr_ack(pipe);
         }
-        if let Some(first) = self.rack.as_deref().and_then(|r| r.next_lost(&self.sb, self.snd_max)) {
-            // The fast retransmit: the first segment RACK marked lost.
-            self.retransmit_at(first, now, out);
+        if let Some(r) = self.rack.as_deref() {
+            // The fast retransmit: the first segment RACK marked lost, if not resent already.
+            if let Some(first) = r.next_lost(&self.sb, self.snd_max) {
+                self.retransmit_at(first, now, out);
+            }
             self.sack_send(now, out);
             return;
         }
@@ -1415,6 +1522,9 @@ impl Sender {
         if std::mem::take(&mut self.timer_is_reo) {
             self.reo_at = None;
             return self.on_reo_timeout(now, out);
+        }
+        if std::mem::take(&mut self.timer_is_tlp) {
+            return self.on_tlp(now, out);
         }
         self.sync_cc(now);
         match self.state {
@@ -1766,6 +1876,7 @@ mod clock_tests {
             cwnd_credit: CwndCredit::Acked,
             prr: Prr::Off,
             rack: false,
+            tlp: false,
         }
     }
 

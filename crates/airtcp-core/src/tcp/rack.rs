@@ -124,14 +124,12 @@ impl Rack {
 
     /// The cumulative ACK reached `una`: the segments below it are delivered and forgotten.
     pub fn on_cumulative(&mut self, una: u64, now_ns: u64, min_rtt_ns: u64) {
-        while !self.recs.is_empty() && self.base + self.mss <= una {
+        // Segments go whole: an ACK into one (the last, shorter one, then the FIN's sequence)
+        // acknowledges all of it.
+        while !self.recs.is_empty() && self.base < una {
             self.delivered(0, now_ns, min_rtt_ns);
             self.recs.pop_front();
             self.base += self.mss;
-        }
-        if !self.recs.is_empty() && self.base < una {
-            // A partial segment acknowledged (the last, shorter one): delivered too.
-            self.delivered(0, now_ns, min_rtt_ns);
         }
     }
 
@@ -221,11 +219,6 @@ impl Rack {
             }
         }
         None
-    }
-
-    /// Whether any segment is marked lost (Linux `tp->lost_out != 0`).
-    pub fn any_lost(&self) -> bool {
-        self.recs.iter().any(|r| r.marks & LOST != 0)
     }
 
     /// RACK.rtt [ns], 0 before the first delivery.

@@ -5,7 +5,7 @@
 use super::cc::{Algorithm, CaState, CwndLimited};
 use super::conn::{
     Corruption, CwndCredit, LocalCongestion, Prr, Receiver, Recovery, RtoRecovery, Segment, Sender,
-    TcpParams, TimerCmd, ACK, SYN,
+    TcpParams, TimerCmd, ACK, FIN, SYN,
 };
 use super::rto::RtoConfig;
 use crate::engine::{Scheduler, Timer};
@@ -47,6 +47,9 @@ struct Pipe {
     drop_first: Vec<u64>,
     /// Data segment indices whose first retransmission is lost too.
     drop_first_rtx: Vec<u64>,
+    /// The FIN's first transmission is lost (with the last data segment, a lost tail: Linux
+    /// sends the FIN on that segment).
+    drop_fin: bool,
     sent: Vec<Tx>,
     /// (time, cwnd, ssthresh, state) after every ACK the sender processed.
     windows: Vec<(SimTime, u32, u32, CaState)>,
@@ -82,6 +85,7 @@ fn params(recovery: Recovery) -> TcpParams {
         cwnd_credit: CwndCredit::Acked,
         prr: Prr::Off,
         rack: false,
+        tlp: false,
     }
 }
 
@@ -105,6 +109,7 @@ impl Pipe {
             delack: Timer::default(),
             drop_first: drop_first.to_vec(),
             drop_first_rtx: Vec::new(),
+            drop_fin: false,
             sent: Vec::new(),
             windows: Vec::new(),
             delivered: 0,
@@ -140,6 +145,9 @@ impl Pipe {
                     }
                     continue;
                 }
+            }
+            if seg.flags & FIN != 0 && !seg.retransmit && std::mem::take(&mut self.drop_fin) {
+                continue;
             }
             if seg.len > 0 {
                 let i = index(seg.seq);
@@ -1219,4 +1227,46 @@ fn rack_resends_a_lost_retransmission_that_is_not_at_the_head() {
     let rfc = rack_pipe(false, 60 * u64::from(MSS), &[5, 6], &[6]);
     assert_eq!(rfc.snd.stats.timeouts, 1, "{:?}", rfc.retransmitted());
     assert_eq!(rack.delivered, 60 * u64::from(MSS));
+}
+
+#[test]
+fn a_tail_loss_is_probed_two_rtts_later_instead_of_waiting_for_the_rto() {
+    // A 10-segment file whose tail is lost (the last segment and the FIN): no duplicate ACK
+    // at all. RFC 8985 7: the probe timer fires 2 SRTT + TCP_TIMEOUT_MIN after the last ACK
+    // and sends the last segment and the FIN again (Linux's last skb), which repairs the loss;
+    // the ACK past the probe cuts the window as CWR does. Without TLP the RTO (at least 1 s
+    // here) repairs it.
+    let run = |tlp: bool| {
+        let p = TcpParams { tlp, rack: true, ..params(Recovery::Sack) };
+        let mut pipe = Pipe::new(p, 10 * u64::from(MSS), 100, &[9]);
+        pipe.drop_fin = true;
+        pipe.run(30);
+        pipe
+    };
+    let probed = run(true);
+    let st = probed.snd.stats;
+    assert_eq!((probed.retransmitted(), st.timeouts, st.tlp_probes), (vec![9], 0, 1));
+    // The ACK of segment 8 at 200 ms, SRTT 100 ms: the probe at 200 + 200 + 2 = 402 ms.
+    let probe = probed.sent.iter().find(|t| t.2).unwrap().0;
+    assert_eq!(probe, SimTime(Dur::from_ms(402).ns()));
+    let plain = run(false);
+    assert_eq!(
+        (plain.retransmitted(), plain.snd.stats.timeouts, plain.snd.stats.tlp_probes),
+        (vec![9], 1, 0)
+    );
+    assert_eq!(probed.delivered, plain.delivered);
+    assert_eq!(probed.snd.state, super::conn::SendState::Done);
+}
+
+#[test]
+fn after_an_rto_rack_resends_a_lost_fin_and_never_acknowledged_data() {
+    // The last segment is short (500 bytes) and the FIN is lost: the RTO must resend the FIN
+    // alone, not the short segment the cumulative ACK already covers.
+    let p = TcpParams { rack: true, rto_recovery: RtoRecovery::Linux, ..params(Recovery::Sack) };
+    let mut pipe = Pipe::new(p, 9 * u64::from(MSS) + 500, 100, &[]);
+    pipe.drop_fin = true;
+    pipe.run(30);
+    assert_eq!((pipe.retransmitted(), pipe.snd.stats.timeouts), (vec![], 1));
+    assert_eq!(pipe.snd.stats.retransmissions, 1, "the FIN once");
+    assert_eq!(pipe.snd.state, super::conn::SendState::Done);
 }

@@ -109,6 +109,7 @@ fn params(t: &TcpSpec) -> TcpParams {
         cwnd_credit: t.cwnd_credit,
         prr: t.prr,
         rack: t.rack,
+        tlp: t.tlp,
     }
 }
 
