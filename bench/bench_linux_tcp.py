@@ -4,6 +4,8 @@
     .venv/bin/python bench/bench_linux_tcp.py --quick           # issue 34's case, one seed
     .venv/bin/python bench/bench_linux_tcp.py --ns3-recovery classic
     .venv/bin/python bench/bench_linux_tcp.py --airtcp-set tcp.local_congestion=cwr
+    .venv/bin/python bench/bench_linux_tcp.py --airtcp-set tcp.profile=linux-6 \
+        --airtcp-compare tcp.profile=rfc              # two airtcp settings side by side
 
 The test bed is examples/wired-bottleneck.toml: sender --1000 Mbit/s, 0 ms, queue 1000--
 router --R Mbit/s, D ms one way, drop-tail queue Q at each end-- receiver, one bulk TCP
@@ -28,7 +30,11 @@ then a second table from the same runs: mean RTT, segments sent, repeated retran
 segment retransmitted again) and the largest burst (segments sent at one instant; airtcp's
 from its tcp_segments trace, ns-3's from the socket's Tx trace).
 --airtcp-set KEY=VALUE (repeatable) goes to every airtcp run as `airtcp run --set` would, so
-a later switch can be compared without editing this script.
+a later switch can be compared without editing this script. --airtcp-compare
+KEY=VALUE[,KEY=VALUE...] (repeatable) runs airtcp once more per case and seed with these
+settings on top of --airtcp-set, against the same ns-3 runs, and adds a third table: goodput,
+retransmissions and RTOs of ns-3, airtcp and each comparison, their ratios to ns-3, and the
+totals over the cases.
 """
 
 from __future__ import annotations
@@ -216,6 +222,56 @@ def markdown(
     return "\n".join(lines)
 
 
+def _label(settings: list[str]) -> str:
+    return ", ".join(x.partition("=")[2] for x in settings)
+
+
+def _mean(runs: list[dict], key: str) -> float:
+    return statistics.fmean(run[key] for run in runs)
+
+
+def comparison(rows: list[dict[str, Any]], labels: list[str]) -> str:
+    """Goodput, retransmissions and RTOs of ns-3 and each airtcp setting (means over the seeds,
+    ratio to ns-3), then the totals: the sums of the per-case means and the cases within
+    +-10 % of ns-3's goodput or above 2x its RTOs or retransmissions."""
+    names = labels
+    head = ["rate", "delay", "queue", "loss", "cc"]
+    for label, _, _ in METRICS[:3]:
+        head += [f"{label} ns-3", *names, *(f"ratio {n}" for n in names)]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for r in rows:
+        c = r["case"]
+        cells = [f"{c['rate']}", f"{c['delay']}", c["qlabel"], f"{c['loss'] * 100:g} %", c["cc"]]
+        for _, key, scale in METRICS[:3]:
+            ns = [run[key] for run in r["ns3"]]
+            sides = [[run[key] for run in r["variants"][v]] for v in labels]
+            cells += [_fmt(statistics.fmean(ns), scale)]
+            cells += [_fmt(statistics.fmean(at), scale) for at in sides]
+            cells += [_ratio(at, ns) for at in sides]
+        lines.append("| " + " | ".join(cells) + " |")
+    lines.append("")
+    for side, name in zip(["ns3", *labels], ["ns-3", *names], strict=True):
+        runs = [r["ns3"] if side == "ns3" else r["variants"][side] for r in rows]
+        total = {k: sum(_mean(x, k) for x in runs) for k in ("retransmissions", "timeouts")}
+        text = f"- {name}: RTOs {total['timeouts']:.1f}, retransmissions "
+        text += f"{total['retransmissions']:.0f} (sums of the per-case means)"
+        if side != "ns3":
+            ns_runs = [r["ns3"] for r in rows]
+            pairs = list(zip(runs, ns_runs, strict=True))
+            close = sum(
+                abs(_mean(a, "goodput_bps") / _mean(b, "goodput_bps") - 1) <= 0.1 for a, b in pairs
+            )
+            more = {
+                k: sum(_mean(a, k) > 2 * _mean(b, k) for a, b in pairs)
+                for k in ("timeouts", "retransmissions")
+            }
+            text += f"; goodput within 10 % of ns-3 in {close} of {len(rows)} cases; more "
+            text += f"than 2x ns-3's RTOs in {more['timeouts']}, its retransmissions in "
+            text += f"{more['retransmissions']}"
+        lines.append(text)
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="issue 34's fixed case, cubic, one seed")
@@ -235,6 +291,14 @@ def main(argv: list[str] | None = None) -> int:
         help="passed to every airtcp run as --set KEY=VALUE (repeatable)",
     )
     ap.add_argument(
+        "--airtcp-compare",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE[,KEY=VALUE...]",
+        help="one more airtcp run per case and seed with these settings on top of --airtcp-set,"
+        " printed beside the first in a third table (repeatable)",
+    )
+    ap.add_argument(
         "--ns3-arg",
         action="append",
         default=[],
@@ -243,18 +307,29 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", type=Path, help="also write every run's numbers to this file")
     args = ap.parse_args(argv)
     seeds = [1] if args.quick else list(range(1, args.seeds + 1))
+    # The first setting is --airtcp-set alone (the first two tables), then each comparison.
+    # Each is labelled by its values (tcp.profile=linux-6 -> linux-6).
+    label0 = _label(args.airtcp_set) or "airtcp"
+    variants = {label0: args.airtcp_set}
+    for spec in args.airtcp_compare:
+        variants[_label(spec.split(","))] = [*args.airtcp_set, *spec.split(",")]
+    labels = list(variants)
 
     rows = []
     t0 = time.perf_counter()
     wall = {"airtcp": 0.0, "ns3": 0.0}
     for case in cases(args.quick):
         row: dict[str, Any] = {"case": case, "airtcp": [], "ns3": []}
+        row["variants"] = {label: [] for label in labels}
         for seed in seeds:
-            a = run_airtcp(case, seed, args.duration_s, args.airtcp_set)
+            for label, settings in variants.items():
+                run = run_airtcp(case, seed, args.duration_s, settings)
+                row["variants"][label].append(run)
+                wall["airtcp"] += run["wall_seconds"]
+            a = row["variants"][label0][-1]
             b = run_ns3(case, seed, args.duration_s, args.ns3_recovery, args.ns3_arg)
             row["airtcp"].append(a)
             row["ns3"].append(b)
-            wall["airtcp"] += a["wall_seconds"]
             wall["ns3"] += b["wall_seconds"]
             print(
                 f"{case['rate']:>2} Mbit/s {case['delay']:>2} ms q={case['queue']:<3} "
@@ -273,6 +348,10 @@ def main(argv: list[str] | None = None) -> int:
     print("retransmission resends a segment already retransmitted; the largest burst is the most")
     print("segments the sender handed down at one instant.\n")
     print(markdown(rows, DETAIL, ratios=False))
+    if len(labels) > 1:
+        legend = "; ".join(f"{k} = {' '.join(v) or 'defaults'}" for k, v in variants.items())
+        print(f"\nairtcp settings: {legend}; ratio = airtcp mean / ns-3 mean.\n")
+        print(comparison(rows, labels))
     extra = " ".join(f"--set {s}" for s in args.airtcp_set) or "none"
     print(
         f"\nseeds {seeds[0]}..{seeds[-1]}, {args.duration_s:g} s simulated per run; ns-3 recovery "
@@ -282,6 +361,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
+        for row in rows:  # the first setting's runs are already under "airtcp"
+            row["variants"] = {k: v for k, v in row["variants"].items() if k != label0}
         args.json.write_text(json.dumps(rows, indent=2))
     return 0
 
