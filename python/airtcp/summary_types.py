@@ -91,7 +91,7 @@ class CorruptionSummary(TypedDict):
 
 
 class TcpEffective(TypedDict):
-    """A TCP profile as a flow ran it."""
+    """A TCP profile as a flow ran it (the summary's `tcp.effective`)."""
 
     # The profile's name (`tcp.profile`).
     profile: str

@@ -671,6 +671,7 @@ mod tests {
             prr: crate::tcp::conn::Prr::Off,
             rack: false,
             tlp: false,
+            lost_retransmit: crate::tcp::conn::LostRetransmit::Head,
         };
         for (ts, recovery) in
             [(true, Recovery::Sack), (false, Recovery::Sack), (true, Recovery::Reno), (false, Recovery::Reno)]

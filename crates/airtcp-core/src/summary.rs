@@ -186,16 +186,7 @@ pub struct TcpSummary {
     pub effective: Option<TcpEffective>,
 }
 
-/// A TCP profile as a flow ran it.
-#[derive(Clone, Debug, Serialize, JsonSchema)]
-pub struct TcpEffective {
-    /// The profile's name (`tcp.profile`).
-    pub profile: String,
-    /// Each field of the profile's bundle the flow's `tcp` table set to another value, with
-    /// the value it ran with; absent when none.
-    #[serde(skip_serializing_if = "serde_json::Map::is_empty")]
-    pub overrides: serde_json::Map<String, serde_json::Value>,
-}
+pub use crate::spec::profiles::TcpEffective;
 
 fn tcp_summary(t: &crate::world::tcp::TcpFlow, measured_ns: f64) -> TcpSummary {
     let rtt = &t.rtt;

@@ -1079,6 +1079,7 @@ fn tcp(g: &mut Gen) -> Value {
         ("prr", json!(g.pick(airtcp_core::tcp::conn::Prr::NAMES))),
         ("rack", json!(g.p(0.5))),
         ("tlp", json!(g.p(0.5))),
+        ("lost_retransmit", json!(g.pick(airtcp_core::tcp::conn::LostRetransmit::NAMES))),
         ("profile", json!(g.pick(airtcp_core::spec::profiles::TcpProfile::NAMES))),
     ];
     let mut t = Map::new();

@@ -59,6 +59,7 @@ pub const SETTINGS: &[Setting] = &[
     setting!("cwnd_credit", ["acked", "acked", "delivered"], "tcp_cong_control(sk, ack, delivered - prior_delivered) since 4.9; 3.x grows per ACK"),
     setting!("rack", [false, false, true], "RACK since 4.4 (tcp_rack_mark_lost), the only loss detection with SACK since 4.18 (net.ipv4.tcp_recovery = 1)"),
     setting!("tlp", [false, true, true], "Tail Loss Probe since 3.10 (tcp_schedule_loss_probe, net.ipv4.tcp_early_retrans = 3)"),
+    setting!("lost_retransmit", ["every", "every", "every"], "tcp_mark_lost_retrans (2.6.25-4.3); RACK finds them in 4.4+"),
     setting!("prr", ["recovery", "recovery-and-cwr", "recovery-and-cwr"], "RFC 6937 in recovery since 3.2 (tcp_update_cwnd_in_recovery), in CWR since 3.10 (tcp_cwnd_reduction)"),
 ];
 
@@ -104,6 +105,17 @@ pub fn apply(spec: &mut Value) {
             tcp.entry(field).or_insert(value);
         }
     }
+}
+
+/// A TCP profile as a flow ran it (the summary's `tcp.effective`).
+#[derive(Clone, Debug, serde::Serialize, schemars::JsonSchema)]
+pub struct TcpEffective {
+    /// The profile's name (`tcp.profile`).
+    pub profile: String,
+    /// Each field of the profile's bundle the flow's `tcp` table set to another value, with
+    /// the value it ran with; absent when none.
+    #[serde(skip_serializing_if = "serde_json::Map::is_empty")]
+    pub overrides: Map<String, Value>,
 }
 
 /// The fields of `tcp` that differ from its profile's values ("rfc": none), as the summary

@@ -6,7 +6,9 @@ use super::flows::{FlowKind, FlowSpec, MAX_FILE_BYTES};
 use super::{err, num, SpecError};
 use crate::mac::frame::MAX_MSDU_BYTES;
 use crate::tcp::cc::{Cc, CwndLimited};
-use crate::tcp::conn::{AckCounting, Corruption, CwndCredit, LocalCongestion, Prr, Recovery, RtoRecovery};
+use crate::tcp::conn::{
+    AckCounting, Corruption, CwndCredit, LocalCongestion, LostRetransmit, Prr, Recovery, RtoRecovery,
+};
 use crate::tcp::rto::RtoRule;
 
 /// TCP parameters of one flow. Defaults follow Linux unless said otherwise.
@@ -103,13 +105,17 @@ pub struct TcpSpec {
     /// or "linux" (`tcp_enter_loss`, `tcp_process_loss`: with SACK the scoreboard is kept and
     /// every unSACKed segment is resent in order on each ACK as cwnd allows, SACKed ones
     /// skipped; ssthresh cut only if not already cut in this window: no second cut for an RTO
-    /// during Recovery or CWR, nor for the second of several RTOs in a row).
+    /// during Recovery or CWR, nor for the second of several RTOs in a row; and with SACK a
+    /// new fast recovery may start at an ACK equal to the last one's recovery point, where
+    /// RFC 6582's guard waits for one past it: Linux holds that guard for Reno alone, "SACK TCP
+    /// is safe", `tcp_try_undo_recovery`).
     #[serde(default)]
     pub rto_recovery: RtoRecovery,
     /// What an ACK credits to slow start and congestion avoidance: "acked" (every segment the
     /// cumulative ACK covers, SACKed before or not, so the ACK that ends SACK recovery credits
     /// the whole window) or "delivered" (only the segments this ACK newly delivered,
-    /// cumulatively or by SACK, duplicate ACKs included: Linux 4.9+ `tcp_cong_control`).
+    /// cumulatively or by SACK, on an ACK that moves the cumulative ACK: Linux 4.9+
+    /// `tcp_cong_control` with `tcp_may_raise_cwnd`).
     #[serde(default)]
     pub cwnd_credit: CwndCredit,
     /// Proportional Rate Reduction (RFC 6937): "off" (cwnd = ssthresh at once in SACK
@@ -134,6 +140,12 @@ pub struct TcpSpec {
     /// the RTO; a retransmitted probe that repaired a loss cuts the window as CWR does.
     #[serde(default)]
     pub tlp: bool,
+    /// Which retransmissions SACK recovery (without RACK) watches for a second loss: "head"
+    /// (the head's alone, while it stays the head: a retransmission lost again elsewhere waits
+    /// for the RTO) or "every" (each one of the recovery, lost once a segment sent after it is
+    /// SACKed while it is not, and sent again: Linux 2.6.25-4.3 `tcp_mark_lost_retrans`).
+    #[serde(default)]
+    pub lost_retransmit: LostRetransmit,
 }
 
 impl Default for TcpSpec {
@@ -167,6 +179,7 @@ impl Default for TcpSpec {
             prr: Prr::Off,
             rack: false,
             tlp: false,
+            lost_retransmit: LostRetransmit::Head,
         }
     }
 }

@@ -178,7 +178,8 @@ crate::names::names! {
         Acked = "acked",
         /// Only the segments this ACK newly delivered: cumulatively acknowledged and not
         /// SACKed before, plus newly SACKed (Linux 4.9+ `tcp_cong_control(sk, ack,
-        /// delivered - prior_delivered, ...)`), duplicate ACKs with new SACKs included.
+        /// delivered - prior_delivered, ...)`), on an ACK that moves the cumulative ACK
+        /// (`tcp_may_raise_cwnd`: FLAG_DATA_ACKED).
         Delivered = "delivered",
     }
 }
@@ -197,6 +198,22 @@ crate::names::names! {
         /// In SACK recovery and in CWR (Linux 3.10+ `tcp_cwnd_reduction`, "tcp: use PRR to
         /// reduce cwin in CWR state").
         RecoveryAndCwr = "recovery-and-cwr",
+    }
+}
+
+crate::names::names! {
+    /// Which retransmissions SACK recovery watches for a second loss (without RACK).
+    #[derive(Default)]
+    pub enum LostRetransmit {
+        /// The head's alone: once its segment stops being the head, or if it was resent before
+        /// it became the head, a second loss waits for the RTO (airtcp's behaviour before the
+        /// switch).
+        #[default]
+        Head = "head",
+        /// Every retransmission of the recovery: lost once a segment sent after it is SACKed
+        /// while it is not (Linux 2.6.25-4.3 `tcp_mark_lost_retrans`, with FACK, 3.x's
+        /// default), and sent again.
+        Every = "every",
     }
 }
 
@@ -253,6 +270,8 @@ pub struct TcpParams {
     /// Tail Loss Probe (RFC 8985 section 7; Linux 3.10+ `tcp_schedule_loss_probe`,
     /// `tcp_send_loss_probe`), with SACK.
     pub tlp: bool,
+    /// Which retransmissions SACK recovery watches for a second loss: see [`LostRetransmit`].
+    pub lost_retransmit: LostRetransmit,
 }
 
 /// Bytes Linux charges a full-sized data skb (`skb->truesize`: a 2 KiB head plus `struct
@@ -380,6 +399,9 @@ pub struct Sender {
     timer_is_tlp: bool,
     tlp_high_seq: u64,
     tlp_retrans: bool,
+    /// [`LostRetransmit::Every`]: each retransmission of the recovery, with HighData when it
+    /// went (Linux's `ack_seq` of `tcp_mark_lost_retrans`).
+    rxt_marks: Vec<(u64, u64)>,
 }
 
 impl Sender {
@@ -426,6 +448,7 @@ impl Sender {
             timer_is_tlp: false,
             tlp_high_seq: 0,
             tlp_retrans: false,
+            rxt_marks: Vec::new(),
         }
     }
 
@@ -711,6 +734,7 @@ impl Sender {
                 if seg.seq == self.snd_una {
                     self.una_rxt_mark = 0;
                 }
+                self.rxt_marks.retain(|m| m.0 != seg.seq);
             } else if self.ca == CaState::Recovery && seg.seq == self.snd_una {
                 self.una_rxt_pending = true;
             } else if self.ca == CaState::Loss {
@@ -1152,7 +1176,23 @@ impl Sender {
     /// RFC 6675 (4.4) and the recovery loop: while cwnd - pipe >= 1 segment, send NextSeg.
     fn sack_send(&mut self, now: SimTime, out: &mut Vec<Segment>) {
         let mss = u64::from(self.p.mss);
-        if self.ca == CaState::Recovery && self.una_rxt_mark != 0 && self.rack.is_none() {
+        if self.ca == CaState::Recovery
+            && self.rack.is_none()
+            && self.p.lost_retransmit == LostRetransmit::Every
+        {
+            // Linux tcp_mark_lost_retrans: any retransmission whose segment is not SACKed while
+            // something sent after it is, was lost too: send it again.
+            let high_sacked = self.sb.high_sacked();
+            for k in 0..self.rxt_marks.len() {
+                let (seq, mark) = self.rxt_marks[k];
+                let e = (seq + mss).min(self.snd_max);
+                if seq >= self.snd_una && high_sacked > mark && !self.sb.is_sacked(seq, e) {
+                    self.retransmit_at(seq, now, out);
+                    self.rxt_marks[k].1 = self.snd_max;
+                    self.stats.lost_retransmits += 1;
+                }
+            }
+        } else if self.ca == CaState::Recovery && self.una_rxt_mark != 0 && self.rack.is_none() {
             // Linux tcp_mark_lost_retrans (2.6.25-4.3): a segment sent after the head's
             // retransmission is SACKed while the head is not: the retransmission was lost too;
             // send it again rather than wait for the RTO.
@@ -1191,6 +1231,7 @@ impl Sender {
                 if s == self.snd_una {
                     self.una_rxt_mark = self.snd_max;
                 }
+                self.mark_retransmission(s);
                 continue;
             }
             if !new_data || !self.send_one_at_nxt(now, out, wnd_end) {
@@ -1224,6 +1265,17 @@ impl Sender {
         }
     }
 
+    /// A retransmission in SACK recovery, watched under [`LostRetransmit::Every`].
+    fn mark_retransmission(&mut self, seq: u64) {
+        if self.p.lost_retransmit == LostRetransmit::Every
+            && self.ca == CaState::Recovery
+            && self.rack.is_none()
+        {
+            self.rxt_marks.retain(|m| m.0 != seq);
+            self.rxt_marks.push((seq, self.snd_max));
+        }
+    }
+
     /// Enter SACK recovery (RFC 6675 step 4).
     fn sack_enter(&mut self, now: SimTime, out: &mut Vec<Segment>) {
         self.stats.fast_retransmits += 1;
@@ -1238,6 +1290,7 @@ impl Sender {
         }
         self.s.cwnd_cnt = 0;
         self.recover = self.snd_max; // RecoveryPoint = HighData
+        self.rxt_marks.clear();
         self.set_ca(CaState::Recovery);
         if self.p.prr != Prr::Off {
             let pipe = self.pipe_now();
@@ -1254,6 +1307,7 @@ impl Sender {
         // (4.3): retransmit the first segment presumed dropped, HighACK + 1.
         self.retransmit_una(now, out);
         self.una_rxt_mark = self.snd_max;
+        self.mark_retransmission(self.snd_una);
         self.high_rxt = (self.snd_una + u64::from(self.p.mss)).min(self.snd_max);
         self.sack_send(now, out);
     }
@@ -1302,13 +1356,7 @@ impl Sender {
         if self.snd_max <= self.snd_una || seg.len > 0 {
             return TimerCmd::Keep;
         }
-        if self.p.cwnd_credit == CwndCredit::Delivered && matches!(self.ca, CaState::Open | CaState::Disorder)
-        {
-            // Linux 4.9+ tcp_cong_control runs on every ACK: newly SACKed segments grow cwnd
-            // outside a window reduction.
-            self.sync_cc(now);
-            self.grow(0);
-        }
+
         self.cc.in_ack_event(&mut self.s, 0);
         self.dupacks += 1;
         if self.p.recovery == Recovery::Sack {
@@ -1333,8 +1381,15 @@ impl Sender {
                     let lost = match self.rack.is_some() {
                         true => self.rack_detect(now),
                         false => {
+                            // The RFC 6582 guard: no new recovery until the ACK passes the last
+                            // one's point; Linux holds it for Reno without SACK only ("SACK TCP
+                            // is safe", tcp_try_undo_recovery): at the point is enough there.
+                            let past = match self.p.rto_recovery {
+                                RtoRecovery::Rfc => seg.ack > self.recover,
+                                RtoRecovery::Linux => seg.ack >= self.recover,
+                            };
                             (self.dupacks >= 3 || self.sb.is_lost(self.snd_una, mss))
-                                && (seg.ack > self.recover || self.recover == 0)
+                                && (past || self.recover == 0)
                         }
                     };
                     if lost {
@@ -1434,6 +1489,8 @@ impl Sender {
         let mut timer = self.timer_after_ack(now);
         self.sb.advance(self.snd_una);
         self.una_rxt_mark = 0; // a new head: its retransmission, if any, is not tracked
+        let una = self.snd_una;
+        self.rxt_marks.retain(|m| m.0 >= una);
         if self.rack_detect(now) && matches!(self.ca, CaState::Open | CaState::Disorder | CaState::Cwr) {
             self.sack_enter(now, out); // a cumulative ACK can show a loss too (tcp_fastretrans_alert)
             return timer;
@@ -1877,6 +1934,7 @@ mod clock_tests {
             prr: Prr::Off,
             rack: false,
             tlp: false,
+            lost_retransmit: LostRetransmit::Head,
         }
     }
 

@@ -4,8 +4,8 @@
 
 use super::cc::{Algorithm, CaState, CwndLimited};
 use super::conn::{
-    Corruption, CwndCredit, LocalCongestion, Prr, Receiver, Recovery, RtoRecovery, Segment, Sender,
-    TcpParams, TimerCmd, ACK, FIN, SYN,
+    Corruption, CwndCredit, LocalCongestion, LostRetransmit, Prr, Receiver, Recovery, RtoRecovery, Segment,
+    Sender, TcpParams, TimerCmd, ACK, FIN, SYN,
 };
 use super::rto::RtoConfig;
 use crate::engine::{Scheduler, Timer};
@@ -86,6 +86,7 @@ fn params(recovery: Recovery) -> TcpParams {
         prr: Prr::Off,
         rack: false,
         tlp: false,
+        lost_retransmit: LostRetransmit::Head,
     }
 }
 
@@ -1269,4 +1270,24 @@ fn after_an_rto_rack_resends_a_lost_fin_and_never_acknowledged_data() {
     assert_eq!((pipe.retransmitted(), pipe.snd.stats.timeouts), (vec![], 1));
     assert_eq!(pipe.snd.stats.retransmissions, 1, "the FIN once");
     assert_eq!(pipe.snd.state, super::conn::SendState::Done);
+}
+
+#[test]
+fn every_retransmission_is_watched_for_a_second_loss_as_linux_3_does() {
+    // Segments 5 and 6 lost, and 6's first retransmission too, sent while 5 is the head:
+    // tcp_mark_lost_retrans (FACK) sees segments sent after it SACKed and resends it; watching
+    // the head alone, the RTO does.
+    let run = |lost_retransmit: LostRetransmit| {
+        let p = TcpParams { lost_retransmit, ..params(Recovery::Sack) };
+        let mut pipe = Pipe::new(p, 60 * u64::from(MSS), 100, &[5, 6]);
+        pipe.drop_first_rtx = vec![6];
+        pipe.run(30);
+        pipe
+    };
+    let every = run(LostRetransmit::Every);
+    assert_eq!((every.retransmitted(), every.snd.stats.timeouts), (vec![5, 6, 6], 0));
+    assert_eq!(every.snd.stats.lost_retransmits, 1);
+    let head = run(LostRetransmit::Head);
+    assert_eq!(head.snd.stats.timeouts, 1, "{:?}", head.retransmitted());
+    assert_eq!(every.delivered, head.delivered);
 }

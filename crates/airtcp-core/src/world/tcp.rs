@@ -38,7 +38,7 @@ pub struct TcpFlow {
     pub stats_at_warmup: crate::tcp::conn::SenderStats,
     pub rcv_at_warmup: crate::tcp::conn::ReceiverStats,
     /// The flow's TCP profile and the fields written against it ("rfc": None).
-    pub effective: Option<crate::summary::TcpEffective>,
+    pub effective: Option<crate::spec::profiles::TcpEffective>,
     out: Vec<Segment>,
 }
 
@@ -72,7 +72,7 @@ impl TcpFlow {
             stats_at_warmup: Default::default(),
             rcv_at_warmup: Default::default(),
             effective: (t.profile != crate::spec::profiles::TcpProfile::Rfc).then(|| {
-                crate::summary::TcpEffective {
+                crate::spec::profiles::TcpEffective {
                     profile: t.profile.to_string(),
                     overrides: crate::spec::profiles::overrides(&t),
                 }
@@ -110,6 +110,7 @@ fn params(t: &TcpSpec) -> TcpParams {
         prr: t.prr,
         rack: t.rack,
         tlp: t.tlp,
+        lost_retransmit: t.lost_retransmit,
     }
 }
 
