@@ -672,6 +672,7 @@ mod tests {
             rack: false,
             tlp: false,
             lost_retransmit: crate::tcp::conn::LostRetransmit::Head,
+            quickack: crate::tcp::conn::QuickAck::Off,
         };
         for (ts, recovery) in
             [(true, Recovery::Sack), (false, Recovery::Sack), (true, Recovery::Reno), (false, Recovery::Reno)]

@@ -1081,6 +1081,7 @@ fn tcp(g: &mut Gen) -> Value {
         ("tlp", json!(g.p(0.5))),
         ("lost_retransmit", json!(g.pick(airtcp_core::tcp::conn::LostRetransmit::NAMES))),
         ("profile", json!(g.pick(airtcp_core::spec::profiles::TcpProfile::NAMES))),
+        ("quickack", json!(g.pick(airtcp_core::tcp::conn::QuickAck::NAMES))),
     ];
     let mut t = Map::new();
     let share = g.f(0.0, 1.0);

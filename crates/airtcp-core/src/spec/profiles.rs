@@ -61,6 +61,7 @@ pub const SETTINGS: &[Setting] = &[
     setting!("tlp", [false, true, true], "Tail Loss Probe since 3.10 (tcp_schedule_loss_probe, net.ipv4.tcp_early_retrans = 3)"),
     setting!("lost_retransmit", ["every", "every", "every"], "tcp_mark_lost_retrans (2.6.25-4.3); RACK finds them in 4.4+"),
     setting!("prr", ["recovery", "recovery-and-cwr", "recovery-and-cwr"], "RFC 6937 in recovery since 3.2 (tcp_update_cwnd_in_recovery), in CWR since 3.10 (tcp_cwnd_reduction)"),
+    setting!("quickack", ["first-data-and-out-of-order", "first-data-and-out-of-order", "first-data"], "tcp_incr_quickack from the first data segment (tcp_event_data_recv), tcp_enter_quickack_mode on old data (tcp_data_queue) and, before 4.18, on out-of-order data"),
 ];
 
 impl TcpProfile {
@@ -190,6 +191,13 @@ mod tests {
         assert_eq!(
             (b["cwnd_credit"].clone(), c["cwnd_credit"].clone()),
             (json!("acked"), json!("delivered"))
+        );
+        // 3.2 and 3.12's tcp_data_queue enter quick-ack mode on out-of-order data; 6.x's does
+        // not (tcp_data_queue_ofo alone).
+        assert_eq!(a["quickack"], json!("first-data-and-out-of-order"));
+        assert_eq!(
+            (b["quickack"].clone(), c["quickack"].clone()),
+            (json!("first-data-and-out-of-order"), json!("first-data"))
         );
     }
 }

@@ -7,7 +7,8 @@ use super::{err, num, SpecError};
 use crate::mac::frame::MAX_MSDU_BYTES;
 use crate::tcp::cc::{Cc, CwndLimited};
 use crate::tcp::conn::{
-    AckCounting, Corruption, CwndCredit, LocalCongestion, LostRetransmit, Prr, Recovery, RtoRecovery,
+    AckCounting, Corruption, CwndCredit, LocalCongestion, LostRetransmit, Prr, QuickAck, Recovery,
+    RtoRecovery,
 };
 use crate::tcp::rto::RtoRule;
 
@@ -146,6 +147,14 @@ pub struct TcpSpec {
     /// SACKed while it is not, and sent again: Linux 2.6.25-4.3 `tcp_mark_lost_retrans`).
     #[serde(default)]
     pub lost_retransmit: LostRetransmit,
+    /// The receiver's quick-ack mode (Linux `icsk_ack.quick`): "off" (an ACK every `ack_every`
+    /// segments or at the delayed-ACK timer), "first-data" (Linux 4.18+: from the first data
+    /// segment, `tcp_incr_quickack`, and after data received twice, `tcp_enter_quickack_mode`,
+    /// the next min(window / (2 MSS), 16) data segments are each ACKed at once) or
+    /// "first-data-and-out-of-order" (Linux up to 4.17, 3.2 and 3.12: out-of-order segments
+    /// enter it too, so the segments after a repaired hole are ACKed one by one again).
+    #[serde(default)]
+    pub quickack: QuickAck,
 }
 
 impl Default for TcpSpec {
@@ -180,6 +189,7 @@ impl Default for TcpSpec {
             rack: false,
             tlp: false,
             lost_retransmit: LostRetransmit::Head,
+            quickack: QuickAck::Off,
         }
     }
 }

@@ -221,6 +221,30 @@ crate::names::names! {
 /// (`tcp_rack_mark_lost`).
 pub const REO_TIMEOUT_MIN: Dur = Dur::from_ms(2);
 
+crate::names::names! {
+    /// The receiver's quick-ack mode (Linux `icsk_ack.quick`, net/ipv4/tcp_input.c): a count of
+    /// ACKs to send at once, one per data segment, whatever `ack_every` says.
+    #[derive(Default)]
+    pub enum QuickAck {
+        /// None: every `ack_every` segments or the delayed-ACK timer (airtcp's behaviour before
+        /// the switch).
+        #[default]
+        Off = "off",
+        /// Linux 4.18 and later (6.x): `tcp_incr_quickack` at the first data segment
+        /// (`tcp_event_data_recv`) and `tcp_enter_quickack_mode` on data already received
+        /// (`tcp_data_queue`'s retransmit branch); out-of-order data does not enter it.
+        FirstData = "first-data",
+        /// Linux up to 4.17 (3.2, 3.12): as `FirstData`, and `tcp_data_queue` enters the mode
+        /// on every out-of-order segment too, so the ACKs after a repaired hole go one per
+        /// segment again.
+        FirstDataAndOutOfOrder = "first-data-and-out-of-order",
+    }
+}
+
+/// Linux `TCP_MAX_QUICKACKS` (include/net/tcp.h, 3.2 to 6.x): the most ACKs one entry into
+/// quick-ack mode sends at once.
+pub const MAX_QUICKACKS: u32 = 16;
+
 /// Linux `TCP_RESOURCE_PROBE_INTERVAL` (HZ / 2): the retry after a send that local congestion
 /// refused while nothing was in flight (`tcp_retransmit_timer`, `tcp_check_probe_timer`).
 pub const RESOURCE_PROBE_INTERVAL: Dur = Dur::from_ms(500);
@@ -272,6 +296,8 @@ pub struct TcpParams {
     pub tlp: bool,
     /// Which retransmissions SACK recovery watches for a second loss: see [`LostRetransmit`].
     pub lost_retransmit: LostRetransmit,
+    /// Receiver: Linux's quick-ack mode: see [`QuickAck`].
+    pub quickack: QuickAck,
 }
 
 /// Bytes Linux charges a full-sized data skb (`skb->truesize`: a 2 KiB head plus `struct
@@ -1689,6 +1715,10 @@ pub struct Receiver {
     /// Sequence number of the FIN, once seen.
     pub fin_seq: Option<u64>,
     pub stats: ReceiverStats,
+    /// [`QuickAck`]: ACKs still to send at once (Linux `icsk_ack.quick`), and whether in-order
+    /// data has arrived yet (Linux: `icsk_ack.ato` is still 0 before the first).
+    quick: u32,
+    data_seen: bool,
 }
 
 impl Receiver {
@@ -1707,7 +1737,30 @@ impl Receiver {
             rcv_rtt_last_tsecr: 0,
             fin_seq: None,
             stats: ReceiverStats::default(),
+            quick: 0,
+            data_seen: false,
         }
+    }
+
+    /// Linux `tcp_incr_quickack` (3.2 to 6.x): quick-ack mode for rcv_wnd / (2 rcv_mss) ACKs,
+    /// 2 if that is 0, at most [`MAX_QUICKACKS`], unless more are left; rcv_wnd is the window
+    /// the receiver advertises and rcv_mss the MSS. `tcp_enter_quickack_mode` does the same
+    /// for a bulk receiver (it also leaves pingpong mode, which a receiver that sends no data
+    /// never enters). Nothing without [`QuickAck`].
+    fn incr_quickack(&mut self) {
+        if self.p.quickack == QuickAck::Off {
+            return;
+        }
+        let n = match self.window() / (2 * self.p.mss.max(1)) {
+            0 => 2,
+            n => n.min(MAX_QUICKACKS),
+        };
+        self.quick = self.quick.max(n);
+    }
+
+    /// ACKs the receiver will still send at once, one per data segment (quick-ack mode).
+    pub fn quickacks_left(&self) -> u32 {
+        self.quick
     }
 
     /// The advertised window: the whole buffer, as the application reads in-order data at once.
@@ -1751,6 +1804,8 @@ impl Receiver {
         }
         out.push(seg);
         self.pending = 0;
+        // tcp_event_ack_sent -> tcp_dec_quickack_mode(sk, 1): every ACK counts.
+        self.quick = self.quick.saturating_sub(1);
         self.last_ack_sent = self.rcv_nxt;
         self.stats.acks_sent += 1;
         self.stats.dupacks_sent += u64::from(dup);
@@ -1784,7 +1839,9 @@ impl Receiver {
             return (TimerCmd::Keep, 0); // a pure ACK (the handshake's third segment)
         }
         if end <= self.rcv_nxt {
-            // Entirely old: acknowledge at once (RFC 5681 4.2).
+            // Entirely old: acknowledge at once (RFC 5681 4.2); Linux's tcp_data_queue enters
+            // quick-ack mode first ("A retransmit ... Force an immediate ack").
+            self.incr_quickack();
             self.ack(0, true, now, out);
             return (TimerCmd::Stop, 0);
         }
@@ -1797,6 +1854,9 @@ impl Receiver {
             self.insert_ooo(seg.seq, end);
             self.last_block = seg.seq;
             self.stats.out_of_order += 1;
+            if self.p.quickack == QuickAck::FirstDataAndOutOfOrder {
+                self.incr_quickack(); // Linux 3.x tcp_data_queue: tcp_enter_quickack_mode
+            }
             self.ack(0, true, now, out);
             return (TimerCmd::Stop, fresh);
         }
@@ -1811,9 +1871,16 @@ impl Receiver {
         }
         let fin_in_order = self.fin_received();
         self.pending += 1;
+        if seg.len > 0 && !self.data_seen {
+            // tcp_event_data_recv: "The _first_ data packet received, initialize delayed ACK
+            // engine" with tcp_incr_quickack.
+            self.data_seen = true;
+            self.incr_quickack();
+        }
         // RFC 5681 4.2: ACK at once when a hole is filled, at the FIN, or every ack_every
-        // segments; otherwise wait for the delayed-ACK timer.
-        if filled_hole || fin_in_order || self.pending >= self.p.ack_every.max(1) {
+        // segments; otherwise wait for the delayed-ACK timer. In quick-ack mode, at once
+        // (__tcp_ack_snd_check: tcp_in_quickack_mode).
+        if filled_hole || fin_in_order || self.pending >= self.p.ack_every.max(1) || self.quick > 0 {
             self.ack(0, false, now, out);
             return (TimerCmd::Stop, fresh);
         }
@@ -1935,6 +2002,7 @@ mod clock_tests {
             rack: false,
             tlp: false,
             lost_retransmit: LostRetransmit::Head,
+            quickack: QuickAck::Off,
         }
     }
 

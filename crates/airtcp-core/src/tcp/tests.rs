@@ -4,8 +4,8 @@
 
 use super::cc::{Algorithm, CaState, CwndLimited};
 use super::conn::{
-    Corruption, CwndCredit, LocalCongestion, LostRetransmit, Prr, Receiver, Recovery, RtoRecovery, Segment,
-    Sender, TcpParams, TimerCmd, ACK, FIN, SYN,
+    Corruption, CwndCredit, LocalCongestion, LostRetransmit, Prr, QuickAck, Receiver, Recovery, RtoRecovery,
+    Segment, Sender, TcpParams, TimerCmd, ACK, FIN, SYN,
 };
 use super::rto::RtoConfig;
 use crate::engine::{Scheduler, Timer};
@@ -61,6 +61,8 @@ struct Pipe {
     out: Vec<Segment>,
     /// The sender's own interface, if the test gives it one (else segments leave at once).
     local: Option<LocalQueue>,
+    /// The acknowledgment number of every ACK the sender received, in order.
+    acks: Vec<u64>,
 }
 
 /// Paper 001's setting: NS-2's default minimum RTO of 1 s.
@@ -87,6 +89,7 @@ fn params(recovery: Recovery) -> TcpParams {
         rack: false,
         tlp: false,
         lost_retransmit: LostRetransmit::Head,
+        quickack: QuickAck::Off,
     }
 }
 
@@ -118,6 +121,7 @@ impl Pipe {
             ack_windows: Vec::new(),
             out: Vec::new(),
             local: None,
+            acks: Vec::new(),
         }
     }
 
@@ -194,6 +198,7 @@ impl Pipe {
                 }
                 Ev::ToSender(seg) => {
                     self.ack_windows.push(seg.wnd);
+                    self.acks.push(seg.ack);
                     let samples = self.snd.stats.rtt_samples;
                     let cmd = self.snd.on_ack(&seg, now, &mut out);
                     if self.snd.stats.rtt_samples > samples {
@@ -1290,4 +1295,115 @@ fn every_retransmission_is_watched_for_a_second_loss_as_linux_3_does() {
     let head = run(LostRetransmit::Head);
     assert_eq!(head.snd.stats.timeouts, 1, "{:?}", head.retransmitted());
     assert_eq!(every.delivered, head.delivered);
+}
+
+/// A Reno sender with SACK moving 200 segments over a 100 ms pipe (the `drop` ones lost once) to
+/// a receiver that delays its ACKs (every second segment, 40 ms timer) in quick-ack mode
+/// `quickack`: how many segments each ACK acknowledged, in order, up to the one that covers all
+/// the data (0: a duplicate ACK).
+fn segments_per_ack(quickack: QuickAck, drop: &[u64]) -> Vec<u64> {
+    let p = TcpParams { quickack, ack_every: 2, delack_timeout: Dur::from_ms(40), ..params(Recovery::Sack) };
+    let end = 1 + 200 * u64::from(MSS);
+    let mut pipe = Pipe::new(p, 200 * u64::from(MSS), 100, drop);
+    pipe.run(30);
+    assert_eq!(pipe.delivered, 200 * u64::from(MSS));
+    let acks: Vec<u64> = pipe.acks.iter().map(|&a| a.min(end)).collect();
+    let last = acks.iter().position(|&a| a == end).expect("all data acknowledged");
+    acks[..=last].windows(2).map(|w| (w[1] - w[0]) / u64::from(MSS)).collect()
+}
+
+#[test]
+fn quick_ack_mode_acks_the_first_sixteen_segments_one_by_one_then_every_second() {
+    // Linux tcp_event_data_recv -> tcp_incr_quickack on the first data segment: quick =
+    // min(rcv_wnd / (2 rcv_mss), TCP_MAX_QUICKACKS) = min(2^30 / 2000, 16) = 16; while quick
+    // > 0 __tcp_ack_snd_check sends every ACK at once and tcp_dec_quickack_mode takes one off.
+    for mode in [QuickAck::FirstData, QuickAck::FirstDataAndOutOfOrder] {
+        let per_ack = segments_per_ack(mode, &[]);
+        assert_eq!(per_ack[..16], [1; 16], "{mode}");
+        assert!(per_ack[16..].iter().all(|&n| n == 2), "{mode}: {per_ack:?}");
+        assert_eq!(per_ack.len(), 16 + 92);
+    }
+    // Off: every second segment from the first, as before the switch (100 ACKs).
+    let off = segments_per_ack(QuickAck::Off, &[]);
+    assert_eq!(off, [2; 100]);
+}
+
+/// The segments each ACK acknowledged after the one that repaired the hole at segment 40 (in
+/// the third round, with 50 segments after it in flight).
+fn after_the_repair(quickack: QuickAck) -> Vec<u64> {
+    let per_ack = segments_per_ack(quickack, &[40]);
+    let repair = per_ack.iter().position(|&n| n > 2).expect("a cumulative ACK over the hole");
+    per_ack[repair + 1..].to_vec()
+}
+
+#[test]
+fn out_of_order_data_restarts_quick_ack_mode_before_linux_4_18() {
+    // Linux 3.2/3.12 tcp_data_queue: every out-of-order segment calls tcp_enter_quickack_mode
+    // (quick back to 16); its duplicate ACK takes one, the ACK repairing the hole another,
+    // so the 14 in-order segments after the repair are ACKed one by one, then every second.
+    let old = after_the_repair(QuickAck::FirstDataAndOutOfOrder);
+    assert_eq!(old[..15], [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2], "{old:?}");
+    // Linux 6.x queues out-of-order data without it (tcp_data_queue_ofo): every second segment
+    // after the repair, as without quick-ack mode.
+    for mode in [QuickAck::FirstData, QuickAck::Off] {
+        let new = after_the_repair(mode);
+        assert_eq!(new[..14], [2; 14], "{mode}: {new:?}");
+    }
+}
+
+#[test]
+fn the_quick_ack_count_is_half_the_window_in_segments_at_most_sixteen() {
+    // tcp_incr_quickack: rcv_wnd / (2 rcv_mss), 2 if that is 0 (a window under two segments),
+    // at most TCP_MAX_QUICKACKS.
+    for (window_segments, quick) in [(1, 2u64), (3, 1), (5, 2), (9, 4), (20, 10), (32, 16), (1000, 16)] {
+        let p = TcpParams {
+            quickack: QuickAck::FirstData,
+            ack_every: 2,
+            delack_timeout: Dur::from_ms(40),
+            rcv_buf: window_segments * MSS,
+            ..params(Recovery::Sack)
+        };
+        let mut rcv = Receiver::new(p);
+        let mut out = Vec::new();
+        rcv.on_segment(&Segment { flags: SYN, ..Default::default() }, SimTime::ZERO, &mut out);
+        assert_eq!(rcv.quickacks_left(), 0, "not before the first data segment");
+        out.clear();
+        let mut acks = Vec::new();
+        for k in 0..40u64 {
+            let seg = Segment { seq: 1 + k * u64::from(MSS), len: MSS, flags: ACK, ..Default::default() };
+            rcv.on_segment(&seg, SimTime(k + 1), &mut out);
+            acks.extend(out.drain(..).map(|a| (a.ack - 1) / u64::from(MSS)));
+        }
+        // `quick` ACKs of one segment each, then one every second segment.
+        let q = quick;
+        let expected: Vec<u64> = (1..=q).chain((q + 2..=40).step_by(2)).collect();
+        assert_eq!(acks, expected, "window {window_segments} segments");
+    }
+}
+
+#[test]
+fn data_received_twice_enters_quick_ack_mode_in_either_kernel() {
+    // Linux tcp_data_queue, "A retransmit, 2nd most common case. Force an immediate ack.":
+    // tcp_enter_quickack_mode (3.2 to 6.x); its own ACK takes one of the 16.
+    for mode in [QuickAck::FirstData, QuickAck::FirstDataAndOutOfOrder] {
+        let p = TcpParams { quickack: mode, ack_every: 2, ..params(Recovery::Sack) };
+        let mut rcv = Receiver::new(p);
+        let mut out = Vec::new();
+        rcv.on_segment(&Segment { flags: SYN, ..Default::default() }, SimTime::ZERO, &mut out);
+        let first = Segment { seq: 1, len: MSS, flags: ACK, ..Default::default() };
+        rcv.on_segment(&first, SimTime(1), &mut out);
+        for k in 1..20u64 {
+            let seg = Segment { seq: 1 + k * u64::from(MSS), len: MSS, flags: ACK, ..Default::default() };
+            rcv.on_segment(&seg, SimTime(1 + k), &mut out);
+        }
+        assert_eq!(rcv.quickacks_left(), 0, "{mode}");
+        rcv.on_segment(&first, SimTime(100), &mut out);
+        assert_eq!(rcv.quickacks_left(), 15, "{mode}");
+        // Off: the duplicate is ACKed at once as before, and no quick-ack mode follows.
+        let mut off = Receiver::new(params(Recovery::Sack));
+        off.on_segment(&Segment { flags: SYN, ..Default::default() }, SimTime::ZERO, &mut out);
+        off.on_segment(&first, SimTime(1), &mut out);
+        off.on_segment(&first, SimTime(2), &mut out);
+        assert_eq!(off.quickacks_left(), 0);
+    }
 }

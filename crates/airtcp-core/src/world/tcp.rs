@@ -111,6 +111,7 @@ fn params(t: &TcpSpec) -> TcpParams {
         rack: t.rack,
         tlp: t.tlp,
         lost_retransmit: t.lost_retransmit,
+        quickack: t.quickack,
     }
 }
 
