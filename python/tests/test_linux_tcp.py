@@ -228,3 +228,39 @@ def test_a_bad_quickack_names_the_field_and_the_allowed_values() -> None:
     assert result.exit_code != 0
     allowed = '"off", "first-data", "first-data-and-out-of-order"'
     assert f"tcp.quickack: not an allowed value (got true; allowed: {allowed})" in result.output
+
+
+@pytest.mark.parametrize("value", ["0", "10001"])
+def test_a_clock_out_of_range_names_the_field(value: str) -> None:
+    result = CliRunner().invoke(app, ["run", str(EXAMPLE), "--set", f"tcp.clock_hz={value}"])
+    assert result.exit_code != 0
+    expected = f"tcp.clock_hz: out of range (got {value}; allowed: an integer 1..=10000, or unset)"
+    assert expected in result.output
+
+
+def _rto_trace(tmp_path: Path, *sets: str) -> tuple[list[dict[str, Any]], list[int]]:
+    """The sender's state rows and the times of its timeouts on the wired example (RFC rules,
+    which time out 7 times in 30 s)."""
+    _run("traces.tcp=true", "traces.tcp_segments=true", *sets, args=("--out", str(tmp_path)))
+    state = pq.read_table(next(tmp_path.rglob("tcp.parquet"))).to_pylist()
+    segments = pq.read_table(next(tmp_path.rglob("tcp_segments.parquet"))).to_pylist()
+    return state, [r["time_ns"] for r in segments if r["event"] == "timeout"]
+
+
+def test_on_the_jiffy_clock_the_rto_is_whole_ticks_and_timeouts_fire_on_a_tick(
+    tmp_path: Path,
+) -> None:
+    # HZ 100, Linux 3.x's tcp_time_stamp: the RTO in whole 10 ms ticks, each timeout on a tick
+    # (jiffies + icsk_rto), and with Linux's estimator SRTT too (RFC 6298's averages ticks).
+    tick = 10_000_000
+    state, timeouts = _rto_trace(tmp_path / "hz", "tcp.clock_hz=100")
+    assert timeouts and all(t % tick == 0 for t in timeouts)
+    assert all(r["rto_ns"] % tick == 0 for r in state)
+    state, _ = _rto_trace(tmp_path / "linux", "tcp.clock_hz=100", "tcp.rto_estimator=linux")
+    assert all(r["srtt_ns"] % tick == 0 and r["rto_ns"] % tick == 0 for r in state)
+    # The summary's RTT statistics keep the nanosecond clock.
+    assert _run("tcp.clock_hz=100", "duration_s=5")["tcp"]["rtt_p50_s"] % 0.01 > 1e-6
+    # Unset: the nanosecond clock (the RTO is mostly the 200 ms minimum, SRTT on no tick).
+    state, timeouts = _rto_trace(tmp_path / "ns")
+    assert any(t % tick for t in timeouts)
+    assert any(r["srtt_ns"] % tick for r in state)

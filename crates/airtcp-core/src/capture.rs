@@ -653,6 +653,7 @@ mod tests {
                 initial: Dur::from_ms(1000),
                 granularity: Dur::ZERO,
                 linux: false,
+                clock_hz: None,
             },
             timestamps: true,
             limited_transmit: true,

@@ -155,6 +155,18 @@ pub struct TcpSpec {
     /// enter it too, so the segments after a repaired hole are ACKed one by one again).
     #[serde(default)]
     pub quickack: QuickAck,
+    /// Linux 3.x's jiffy clock for the sender's RTT samples and RTO [Hz] (the kernel's
+    /// CONFIG_HZ, a build option: 100, 250, 300 or 1000; paper 000's Raspberry Pis ran 3.12
+    /// at 100): each RTT sample is the jiffies when the ACK arrives less the jiffies when the
+    /// segment was sent (`tcp_time_stamp` = jiffies), so an RTT under one tick reads 0 or 1
+    /// tick and `tcp_rtt_estimator` takes 0 as 1; the RTO is computed in whole ticks (RFC
+    /// 6298's rounded up, with G at least one tick) and its timer fires on a tick. Later
+    /// kernels (6.x) measure RTT in microseconds: leave it unset for them. Unset: the
+    /// nanosecond clock. The summary's RTT statistics and the congestion control's delay
+    /// samples stay at the nanosecond clock.
+    #[serde(default)]
+    #[schemars(range(min = 1, max = MAX_CLOCK_HZ))]
+    pub clock_hz: Option<u32>,
 }
 
 impl Default for TcpSpec {
@@ -190,6 +202,7 @@ impl Default for TcpSpec {
             tlp: false,
             lost_retransmit: LostRetransmit::Head,
             quickack: QuickAck::Off,
+            clock_hz: None,
         }
     }
 }
@@ -197,6 +210,9 @@ impl Default for TcpSpec {
 /// Largest initial congestion window [segments]: the congestion controls compute in 32 bits
 /// as Linux does (cwnd times a 10-bit factor), far from any real initial window (10).
 pub const MAX_INITIAL_CWND: u32 = 1_000_000;
+
+/// Fastest jiffy clock [Hz] (Linux's CONFIG_HZ choices reach 1000; 10 kHz leaves room).
+pub const MAX_CLOCK_HZ: u32 = 10_000;
 
 /// Largest TCP segment [bytes]: the segment plus 52 bytes of TCP/IP headers and options (20
 /// IPv4, 20 TCP, 12 timestamps) must fit one MSDU with its 8 bytes of LLC/SNAP.
@@ -267,6 +283,14 @@ pub(super) fn validate_tcp(i: usize, f: &FlowSpec) -> Result<(), SpecError> {
             return err(
                 &path("tcp.initial_ssthresh_segments"),
                 format!("{n} is out of range; allowed: 2..={MAX_INITIAL_CWND} segments, or unset"),
+            );
+        }
+    }
+    if let Some(hz) = t.clock_hz {
+        if !(1..=MAX_CLOCK_HZ).contains(&hz) {
+            return err(
+                &path("tcp.clock_hz"),
+                format!("{hz} is out of range; allowed: 1..={MAX_CLOCK_HZ} Hz, or unset"),
             );
         }
     }

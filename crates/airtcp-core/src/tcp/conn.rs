@@ -930,7 +930,7 @@ impl Sender {
                 }
             };
             if let Some(r) = sample {
-                self.record_rtt(r);
+                self.record_rtt(r, now);
             }
         }
         if self.state != SendState::Established || named < self.snd_una || named >= self.snd_max {
@@ -1351,15 +1351,17 @@ impl Sender {
             }
         };
         if let Some(r) = sample {
-            self.record_rtt(r);
+            self.record_rtt(r, now);
         }
         sample
     }
 
-    /// An RTT sample `r`: the estimator, the statistics and the congestion control's view.
-    fn record_rtt(&mut self, r: Dur) {
+    /// An RTT sample `r` taken at `now`: the estimator (in whole ticks of the jiffy clock if
+    /// there is one, `RtoConfig::measured`), the statistics and the congestion control's view
+    /// (at the nanosecond clock, as Linux 3.x's ktime stamps for TCP_CONG_RTT_STAMP).
+    fn record_rtt(&mut self, r: Dur, now: SimTime) {
         self.stats.rtt_samples += 1;
-        self.rto.sample_at(r, self.snd_una, self.snd_nxt);
+        self.rto.sample_at(self.p.rto.measured(r, now), self.snd_una, self.snd_nxt);
         self.last_rtt = Some(r);
         self.s.min_rtt = if self.s.min_rtt == Dur::ZERO { r } else { self.s.min_rtt.min(r) };
         self.s.srtt = self.rto.srtt().unwrap_or(r);

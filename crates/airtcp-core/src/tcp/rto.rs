@@ -2,7 +2,7 @@
 //! Karn's rule left to the caller (it decides which samples are valid) and configurable
 //! minimum, maximum and initial values.
 
-use crate::time::Dur;
+use crate::time::{Dur, SimTime};
 
 crate::names::names! {
     /// Which RTO rule a connection follows: RFC 6298's (RTO = max(min, SRTT + 4 RTTVAR)) or
@@ -26,6 +26,69 @@ pub struct RtoConfig {
     /// RTTVAR' where RTTVAR' (4 x the mean deviation, held for an RTT at its peak, decaying
     /// after) never drops below `min`: the minimum bounds the variance term, not the RTO.
     pub linux: bool,
+    /// Linux 3.x's jiffy clock [Hz] (`tcp_time_stamp` = jiffies, CONFIG_HZ): RTT samples in
+    /// whole ticks ([`RtoConfig::measured`]), the RTO computed and kept in whole ticks, its
+    /// timer firing on a tick ([`RtoConfig::timer_at`]). None: the nanosecond clock.
+    pub clock_hz: Option<u32>,
+}
+
+/// Ticks of a `hz` clock in `ns`, rounded down (`up`: rounded up).
+fn ticks(ns: u64, hz: u32, up: bool) -> u64 {
+    let scaled = u128::from(ns) * u128::from(hz);
+    let t = if up { scaled.div_ceil(1_000_000_000) } else { scaled / 1_000_000_000 };
+    t.min(u128::from(u64::MAX)) as u64
+}
+
+/// Nanoseconds of `n` ticks of a `hz` clock (where tick `n` after time 0 begins), rounded up.
+fn ticks_ns(n: u64, hz: u32) -> u64 {
+    (u128::from(n) * 1_000_000_000).div_ceil(u128::from(hz)).min(u128::from(u64::MAX)) as u64
+}
+
+impl RtoConfig {
+    /// The RTT sample the estimator takes for a segment acknowledged at `now` after `r`: `r`
+    /// on the nanosecond clock; with [`clock_hz`](Self::clock_hz), Linux 3.x's
+    /// `tcp_time_stamp - rcv_tsecr` (or `- scb->when` without timestamps): the jiffies at
+    /// `now` less the jiffies when the segment was sent, ticks counted from time 0, so an RTT
+    /// under one tick reads 0 or 1 tick depending on where the ticks fall.
+    pub fn measured(&self, r: Dur, now: SimTime) -> Dur {
+        match self.clock_hz {
+            None => r,
+            Some(hz) => {
+                let sent = now.ns().saturating_sub(r.ns());
+                Dur(ticks_ns(ticks(now.ns(), hz, false) - ticks(sent, hz, false), hz))
+            }
+        }
+    }
+
+    /// When a retransmission timer armed at `now` to expire at `at` fires: `at` on the
+    /// nanosecond clock; with [`clock_hz`](Self::clock_hz), on the tick Linux's timer wheel
+    /// runs it (`jiffies + rto` with jiffies counted at `now`: the last tick at or before
+    /// `at`), never before the next tick after `now`.
+    pub fn timer_at(&self, at: SimTime, now: SimTime) -> SimTime {
+        match self.clock_hz {
+            None => at,
+            Some(hz) => {
+                let tick = ticks(at.ns(), hz, false).max(ticks(now.ns(), hz, false) + 1);
+                SimTime(ticks_ns(tick, hz))
+            }
+        }
+    }
+
+    /// `d` in the estimator's units: ns, or ticks of the jiffy clock (rounded down; `up`:
+    /// rounded up, as `msecs_to_jiffies`).
+    fn units(&self, d: Dur, up: bool) -> u64 {
+        self.clock_hz.map_or(d.ns(), |hz| ticks(d.ns(), hz, up))
+    }
+
+    /// `u` of the estimator's units as a duration.
+    fn dur(&self, u: u64) -> Dur {
+        Dur(self.clock_hz.map_or(u, |hz| ticks_ns(u, hz)))
+    }
+
+    /// `d` rounded up to a whole number of ticks (unchanged on the nanosecond clock).
+    fn whole(&self, d: Dur) -> Dur {
+        self.dur(self.units(d, true))
+    }
 }
 
 impl Default for RtoConfig {
@@ -37,6 +100,7 @@ impl Default for RtoConfig {
             initial: Dur::from_ms(1000),
             granularity: Dur::ZERO,
             linux: false,
+            clock_hz: None,
         }
     }
 }
@@ -64,7 +128,7 @@ pub struct RtoEstimator {
 impl RtoEstimator {
     pub fn new(cfg: RtoConfig) -> Self {
         // (2.1): until a sample is made, RTO = initial (clamped like any other RTO).
-        let base = cfg.initial.max(cfg.min).min(cfg.max);
+        let base = cfg.whole(cfg.initial.max(cfg.min).min(cfg.max));
         RtoEstimator {
             cfg,
             srtt: None,
@@ -92,7 +156,9 @@ impl RtoEstimator {
     /// The current timeout, including backoff, within [min, max].
     pub fn rto(&self) -> Dur {
         let factor = 1u64 << self.backoffs.min(40);
-        Dur(self.base.ns().saturating_mul(factor)).min(self.cfg.max)
+        // Linux doubles icsk_rto in jiffies (tcp_retransmit_timer): whole ticks stay whole.
+        let cfg = &self.cfg;
+        cfg.dur(cfg.units(self.base, false).saturating_mul(factor)).min(cfg.whole(cfg.max))
     }
 
     /// Take a valid RTT sample `r`.
@@ -110,10 +176,12 @@ impl RtoEstimator {
                 self.srtt = Some(Dur((7 * srtt.ns() + r.ns()) / 8));
             }
         }
-        // (2.2)/(2.3): RTO = SRTT + max(G, 4 RTTVAR) (G at least 1 ns); (2.4) and (2.5): clamps.
+        // (2.2)/(2.3): RTO = SRTT + max(G, 4 RTTVAR) (G at least 1 ns, or one tick of the jiffy
+        // clock); (2.4) and (2.5): clamps; with the jiffy clock rounded up to a whole tick.
         let srtt = self.srtt.unwrap_or(r);
-        let rto = srtt + Dur((4 * self.rttvar.ns()).max(self.cfg.granularity.ns()).max(1));
-        self.base = rto.max(self.cfg.min).min(self.cfg.max);
+        let g = self.cfg.granularity.max(self.cfg.dur(1));
+        let rto = srtt + Dur((4 * self.rttvar.ns()).max(g.ns()).max(1));
+        self.base = self.cfg.whole(rto.max(self.cfg.min).min(self.cfg.max));
         // (5.7): a new sample after backoff lets the RTO be recomputed from scratch.
         self.backoffs = 0;
     }
@@ -126,8 +194,11 @@ impl RtoEstimator {
             self.sample(r);
             return;
         }
-        let rto_min = self.cfg.min.ns() as i64;
-        let mut m = (r.ns() as i64).max(1);
+        // In ns, or in jiffies with the jiffy clock, as Linux 3.x keeps srtt and mdev (so its
+        // shifts drop the fractions of a tick). tcp_rtt_estimator: "if (m == 0) m = 1;".
+        let cfg = self.cfg;
+        let rto_min = cfg.units(cfg.min, true) as i64;
+        let mut m = (cfg.units(r, false) as i64).max(1);
         match self.srtt {
             Some(_) => {
                 m -= self.srtt8 >> 3; // m is now the error in the estimate
@@ -162,11 +233,11 @@ impl RtoEstimator {
                 self.rtt_seq = snd_nxt;
             }
         }
-        self.srtt = Some(Dur((self.srtt8 >> 3).max(1) as u64));
-        self.rttvar = Dur((self.lx_rttvar / 4) as u64);
+        self.srtt = Some(cfg.dur((self.srtt8 >> 3).max(1) as u64));
+        self.rttvar = cfg.dur((self.lx_rttvar / 4) as u64);
         let srtt = (self.srtt8 >> 3) as u64;
         // __tcp_set_rto: SRTT + rttvar; tcp_bound_rto: at most TCP_RTO_MAX.
-        self.base = Dur(srtt + self.lx_rttvar as u64).min(self.cfg.max);
+        self.base = cfg.dur(srtt + self.lx_rttvar as u64).min(cfg.whole(cfg.max));
         self.backoffs = 0;
     }
 
@@ -273,5 +344,92 @@ mod tests {
         // 259 > 200 becomes rttvar: RTO = 73.4 + 259 = 332.4 ms (RFC: 73.4 + 4 x 64.8 = 332).
         e.sample_at(ms(300), 10_000, 10_100);
         assert!(e.rto() > ms(332) && e.rto() < ms(333), "{:?}", e.rto());
+    }
+
+    fn at(ms: f64) -> SimTime {
+        SimTime((ms * 1e6).round() as u64)
+    }
+
+    #[test]
+    fn the_jiffy_clock_reads_an_rtt_in_whole_ticks_counted_from_time_zero() {
+        // Linux 3.2/3.12 tcp_ack_saw_tstamp: tcp_time_stamp - rcv_tsecr, both jiffies (and
+        // tcp_clean_rtx_queue's now - scb->when without timestamps). HZ 100: a 10 ms tick; a
+        // 4 ms RTT reads 0 ticks inside one tick, 1 across a tick boundary.
+        let hz100 = RtoConfig { clock_hz: Some(100), ..RtoConfig::default() };
+        assert_eq!(hz100.measured(ms(4), at(5.0)), Dur::ZERO, "sent at 1 ms: jiffies 0 -> 0");
+        assert_eq!(hz100.measured(ms(4), at(12.0)), ms(10), "sent at 8 ms: 0 -> 1");
+        assert_eq!(hz100.measured(ms(25), at(28.0)), ms(20), "3 ms -> 28 ms: 0 -> 2");
+        assert_eq!(hz100.measured(ms(22), at(31.0)), ms(30), "9 ms -> 31 ms: 0 -> 3");
+        // HZ 250 (Debian's x86 kernels): 4 ms ticks; HZ 300: 3.33 ms, a tick
+        // being no whole number of ns, rounded up.
+        let hz250 = RtoConfig { clock_hz: Some(250), ..RtoConfig::default() };
+        assert_eq!(hz250.measured(ms(5), at(8.0)), ms(8), "3 ms -> 8 ms: 0 -> 2");
+        let hz300 = RtoConfig { clock_hz: Some(300), ..RtoConfig::default() };
+        assert_eq!(hz300.measured(ms(5), at(7.0)), Dur(6_666_667), "2 ms -> 7 ms: 0 -> 2");
+        // The nanosecond clock takes the sample as it is.
+        assert_eq!(RtoConfig::default().measured(Dur(4_000_001), at(5.0)), Dur(4_000_001));
+    }
+
+    #[test]
+    fn linux_estimator_on_the_jiffy_clock_keeps_whole_ticks() {
+        // Linux 3.x tcp_rtt_estimator and __tcp_set_rto in jiffies, HZ 100, by hand:
+        // TCP_RTO_MIN = HZ / 5 = 20 ticks, TCP_TIMEOUT_INIT = HZ = 100 ticks.
+        let cfg = RtoConfig { linux: true, clock_hz: Some(100), ..RtoConfig::default() };
+        let mut e = RtoEstimator::new(cfg);
+        assert_eq!(e.rto(), ms(1000));
+        // 0 ticks counts as 1 ("if (m == 0) m = 1"): srtt 8 (x 8), mdev 2, rttvar max(2, 20)
+        // = 20: RTO = 1 + 20 = 21 ticks.
+        e.sample_at(Dur::ZERO, 1, 100);
+        assert_eq!((e.srtt(), e.rto()), (Some(ms(10)), ms(210)));
+        // 2 ticks within the same RTT: m = 2 - 1 = 1, srtt 9 (SRTT 9 >> 3 = 1 tick), mdev 2 + 1
+        // - 0 = 3 < 20: RTO 21 ticks. The same samples in ns keep the eighth: 211.25 ms.
+        e.sample_at(ms(20), 50, 150);
+        assert_eq!((e.srtt(), e.rto()), (Some(ms(10)), ms(210)));
+        let mut ns = RtoEstimator::new(RtoConfig { linux: true, ..RtoConfig::default() });
+        ns.sample_at(ms(10), 1, 100);
+        ns.sample_at(ms(20), 50, 150);
+        assert_eq!((ns.srtt(), ns.rto()), (Some(Dur(11_250_000)), Dur(211_250_000)));
+        // tcp_retransmit_timer doubles icsk_rto in ticks.
+        e.back_off();
+        assert_eq!(e.rto(), ms(420));
+        // Whatever the samples and backoffs, the RTO is a whole number of ticks.
+        for k in 0..200u64 {
+            e.sample_at(Dur(k * 1_234_567 % 90_000_000), 200 + k, 300 + k);
+            for b in 0..3 {
+                assert_eq!(e.rto().ns() % 10_000_000, 0, "sample {k}, {b} backoffs: {:?}", e.rto());
+                e.back_off();
+            }
+        }
+    }
+
+    #[test]
+    fn rfc6298_on_the_jiffy_clock_rounds_the_rto_up_to_a_tick() {
+        // (2.2)/(2.3) with G = one tick (HZ 100: 10 ms), minimum 0, by hand: R = 10 ms: SRTT
+        // 10, RTTVAR 5, RTO = 10 + max(10, 20) = 30 ms; R = 0 (a sample under a tick): RTTVAR
+        // 3.75 + 2.5 = 6.25, SRTT 8.75, RTO = 8.75 + 25 = 33.75 ms, up to 40 ms.
+        let cfg = RtoConfig { min: Dur::ZERO, clock_hz: Some(100), ..RtoConfig::default() };
+        let mut e = RtoEstimator::new(cfg);
+        e.sample(ms(10));
+        assert_eq!(e.rto(), ms(30));
+        e.sample(Dur::ZERO);
+        assert_eq!(e.rto(), ms(40));
+        // A first sample of 0 ticks: SRTT 0, RTTVAR 0: the tick bounds the variance term.
+        let mut e = RtoEstimator::new(cfg);
+        e.sample(Dur::ZERO);
+        assert_eq!(e.rto(), ms(10));
+    }
+
+    #[test]
+    fn the_jiffy_clock_runs_a_timer_on_a_tick() {
+        // Linux: expires = jiffies + rto, run by the timer wheel when jiffies gets there. HZ
+        // 100, armed at 3 ms (jiffies 0) for 21 ticks: it fires at tick 21, 210 ms, not 213.
+        let cfg = RtoConfig { clock_hz: Some(100), ..RtoConfig::default() };
+        assert_eq!(cfg.timer_at(at(213.0), at(3.0)), at(210.0));
+        assert_eq!(cfg.timer_at(at(219.9), at(9.9)), at(210.0));
+        assert_eq!(cfg.timer_at(at(220.0), at(10.0)), at(220.0));
+        // Never on the arming tick or before: at least the next one.
+        assert_eq!(cfg.timer_at(at(6.0), at(5.0)), at(10.0));
+        // The nanosecond clock: as armed.
+        assert_eq!(RtoConfig::default().timer_at(at(213.0), at(3.0)), at(213.0));
     }
 }

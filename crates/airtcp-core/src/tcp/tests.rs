@@ -1407,3 +1407,26 @@ fn data_received_twice_enters_quick_ack_mode_in_either_kernel() {
         assert_eq!(off.quickacks_left(), 0);
     }
 }
+
+#[test]
+fn on_the_jiffy_clock_the_sender_measures_whole_ticks() {
+    // Linux 3.12 at HZ 100 (paper 000's Raspberry Pis): on a 4 ms path every RTT sample is 0
+    // or 1 tick (tcp_time_stamp - rcv_tsecr, or now - scb->when without timestamps) and
+    // tcp_rtt_estimator takes 0 as 1: SRTT one tick (10 ms), RTO 1 + TCP_RTO_MIN (20) = 21
+    // ticks, where the nanosecond clock has SRTT 4 ms and RTO 204 ms.
+    for timestamps in [true, false] {
+        let rto = RtoConfig { linux: true, ..RtoConfig::default() };
+        let ns = TcpParams { timestamps, rto, ..params(Recovery::Sack) };
+        let jiffies = TcpParams { rto: RtoConfig { clock_hz: Some(100), ..rto }, ..ns.clone() };
+        let mut pipe = Pipe::new(jiffies, 100 * u64::from(MSS), 4, &[]);
+        pipe.run(10);
+        assert_eq!(pipe.delivered, 100 * u64::from(MSS));
+        assert_eq!(pipe.snd.rto.srtt(), Some(Dur::from_ms(10)), "timestamps {timestamps}");
+        assert_eq!(pipe.snd.rto.rto(), Dur::from_ms(210), "timestamps {timestamps}");
+        // The statistics (and the congestion control) keep the path's 4 ms.
+        assert!(!pipe.rtts.is_empty() && pipe.rtts.iter().all(|&r| r == Dur::from_ms(4)));
+        let mut pipe = Pipe::new(ns, 100 * u64::from(MSS), 4, &[]);
+        pipe.run(10);
+        assert_eq!((pipe.snd.rto.srtt(), pipe.snd.rto.rto()), (Some(Dur::from_ms(4)), Dur::from_ms(204)));
+    }
+}

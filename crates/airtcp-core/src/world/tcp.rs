@@ -92,6 +92,7 @@ fn params(t: &TcpSpec) -> TcpParams {
             initial: ms(t.initial_rto_ms),
             granularity: ms(t.clock_granularity_ms),
             linux: t.rto_estimator == RtoRule::Linux,
+            clock_hz: t.clock_hz,
         },
         timestamps: t.timestamps,
         limited_transmit: t.limited_transmit,
@@ -160,7 +161,11 @@ impl World {
         match cmd {
             TimerCmd::Keep => {}
             TimerCmd::Stop => t.rto.cancel(),
-            TimerCmd::Arm(at) => t.rto.schedule(at, &mut self.sched, |gen| Event::TcpRto { flow: f, gen }),
+            TimerCmd::Arm(at) => {
+                // With the jiffy clock (tcp.clock_hz), on the tick Linux's timer wheel runs it.
+                let at = t.snd.p.rto.timer_at(at, self.sched.now());
+                t.rto.schedule(at, &mut self.sched, |gen| Event::TcpRto { flow: f, gen })
+            }
         }
     }
 
