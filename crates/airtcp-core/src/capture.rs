@@ -665,15 +665,7 @@ mod tests {
             small_queues: false,
             per_ack_growth: false,
             corruption: crate::tcp::conn::Corruption::Off,
-            cwnd_limited: crate::tcp::cc::CwndLimited::Always,
-            local_congestion: crate::tcp::conn::LocalCongestion::Loss,
-            rto_recovery: crate::tcp::conn::RtoRecovery::Rfc,
-            cwnd_credit: crate::tcp::conn::CwndCredit::Acked,
-            prr: crate::tcp::conn::Prr::Off,
-            rack: false,
-            tlp: false,
-            lost_retransmit: crate::tcp::conn::LostRetransmit::Head,
-            quickack: crate::tcp::conn::QuickAck::Off,
+            rules: crate::tcp::conn::Rules::default(),
         };
         for (ts, recovery) in
             [(true, Recovery::Sack), (false, Recovery::Sack), (true, Recovery::Reno), (false, Recovery::Reno)]

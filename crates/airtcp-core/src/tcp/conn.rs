@@ -277,6 +277,14 @@ pub struct TcpParams {
     /// start) and 4.1 (congestion avoidance), whose `tcp_slow_start(tp)` and
     /// `tcp_cong_avoid_ai(tp, w)` take one step per ACK, a stretch ACK included.
     pub per_ack_growth: bool,
+    /// Linux's sender and receiver rules, each switch at its default the behaviour before it.
+    pub rules: Rules,
+}
+
+/// Linux's sender and receiver rules (issue 34): each a switch whose default is the behaviour
+/// before it existed; `tcp.profile` sets them as a kernel does (spec/profiles.rs).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Rules {
     /// When an ACK may grow cwnd: see [`CwndLimited`] and [`CcState::is_cwnd_limited`].
     pub cwnd_limited: CwndLimited,
     /// A segment refused by the sender's own interface: see [`LocalCongestion`].
@@ -433,9 +441,9 @@ pub struct Sender {
 impl Sender {
     pub fn new(p: TcpParams, cc: Algorithm, app_bytes: Option<u64>) -> Sender {
         let mut s = CcState::new(p.mss, p.initial_cwnd.max(1), u32::MAX / 2);
-        s.usage.rule = p.cwnd_limited;
+        s.usage.rule = p.rules.cwnd_limited;
         let rto = RtoEstimator::new(p.rto);
-        let (p_rack, mss) = (p.rack && p.recovery == Recovery::Sack, p.mss);
+        let (p_rack, mss) = (p.rules.rack && p.recovery == Recovery::Sack, p.mss);
         Sender {
             p,
             state: SendState::Closed,
@@ -786,7 +794,7 @@ impl Sender {
         self.sync_cc(now);
         self.stats.cwr_events += 1;
         self.s.ssthresh = self.cc.ssthresh(&self.s).max(2);
-        if self.p.prr == Prr::RecoveryAndCwr {
+        if self.p.rules.prr == Prr::RecoveryAndCwr {
             self.prr_start(); // tcp_init_cwnd_reduction; cwnd follows the ACKs
         } else {
             self.s.cwnd = self.s.cwnd.min(self.s.in_flight + 1);
@@ -798,7 +806,7 @@ impl Sender {
 
     /// Whether the sender is in a reduction PRR paces.
     fn in_prr(&self) -> bool {
-        match self.p.prr {
+        match self.p.rules.prr {
             Prr::Off => false,
             Prr::Recovery => self.ca == CaState::Recovery && self.p.recovery == Recovery::Sack,
             Prr::RecoveryAndCwr => {
@@ -847,7 +855,7 @@ impl Sender {
     /// segment down every second ACK while above ssthresh, never above the flight + 1), or
     /// PRR on the flight where it is on.
     fn cwr_ack(&mut self) {
-        if self.p.prr == Prr::RecoveryAndCwr {
+        if self.p.rules.prr == Prr::RecoveryAndCwr {
             self.prr_ack(self.s.in_flight);
             return;
         }
@@ -1080,7 +1088,7 @@ impl Sender {
     /// delayed ACK (200 ms, TCP_RTO_MIN) when one segment is out, else plus TCP_TIMEOUT_MIN;
     /// 1 s before an RTT sample.
     fn tlp_timeout(&self) -> Option<Dur> {
-        let eligible = self.p.tlp
+        let eligible = self.p.rules.tlp
             && self.p.recovery == Recovery::Sack
             // Linux's Open is airtcp's Disorder too while nothing is SACKed (a duplicate ACK
             // without SACK blocks, as an out-of-order FIN draws, leaves Linux in Open).
@@ -1204,7 +1212,7 @@ impl Sender {
         let mss = u64::from(self.p.mss);
         if self.ca == CaState::Recovery
             && self.rack.is_none()
-            && self.p.lost_retransmit == LostRetransmit::Every
+            && self.p.rules.lost_retransmit == LostRetransmit::Every
         {
             // Linux tcp_mark_lost_retrans: any retransmission whose segment is not SACKed while
             // something sent after it is, was lost too: send it again.
@@ -1285,7 +1293,7 @@ impl Sender {
 
     /// PRR's step on an ACK in SACK recovery, where it is on.
     fn prr_in_recovery(&mut self) {
-        if self.p.prr != Prr::Off {
+        if self.p.rules.prr != Prr::Off {
             let pipe = self.pipe_now();
             self.prr_ack(pipe);
         }
@@ -1293,7 +1301,7 @@ impl Sender {
 
     /// A retransmission in SACK recovery, watched under [`LostRetransmit::Every`].
     fn mark_retransmission(&mut self, seq: u64) {
-        if self.p.lost_retransmit == LostRetransmit::Every
+        if self.p.rules.lost_retransmit == LostRetransmit::Every
             && self.ca == CaState::Recovery
             && self.rack.is_none()
         {
@@ -1307,8 +1315,8 @@ impl Sender {
         self.stats.fast_retransmits += 1;
         let from_cwr = self.ca == CaState::Cwr;
         self.cut_ssthresh_for_recovery();
-        if self.p.prr != Prr::Off {
-            if !from_cwr || self.p.prr == Prr::Recovery {
+        if self.p.rules.prr != Prr::Off {
+            if !from_cwr || self.p.rules.prr == Prr::Recovery {
                 self.prr_start(); // a reduction under way in CWR goes on (tcp_enter_recovery)
             }
         } else {
@@ -1318,7 +1326,7 @@ impl Sender {
         self.recover = self.snd_max; // RecoveryPoint = HighData
         self.rxt_marks.clear();
         self.set_ca(CaState::Recovery);
-        if self.p.prr != Prr::Off {
+        if self.p.rules.prr != Prr::Off {
             let pipe = self.pipe_now();
             self.prr_ack(pipe);
         }
@@ -1370,7 +1378,7 @@ impl Sender {
     /// Slow start or congestion avoidance for an ACK that acknowledged `acked` segments
     /// cumulatively, as [`CwndCredit`] and [`TcpParams::per_ack_growth`] count them.
     fn grow(&mut self, acked: u32) {
-        let credit = match self.p.cwnd_credit {
+        let credit = match self.p.rules.cwnd_credit {
             CwndCredit::Acked => acked,
             CwndCredit::Delivered => self.delivered_now,
         };
@@ -1412,7 +1420,7 @@ impl Sender {
                             // The RFC 6582 guard: no new recovery until the ACK passes the last
                             // one's point; Linux holds it for Reno without SACK only ("SACK TCP
                             // is safe", tcp_try_undo_recovery): at the point is enough there.
-                            let past = match self.p.rto_recovery {
+                            let past = match self.p.rules.rto_recovery {
                                 RtoRecovery::Rfc => seg.ack > self.recover,
                                 RtoRecovery::Linux => seg.ack >= self.recover,
                             };
@@ -1624,7 +1632,7 @@ impl Sender {
             _ => return TimerCmd::Stop,
         }
         if self.snd_una >= self.snd_max {
-            if self.p.local_congestion == LocalCongestion::Cwr {
+            if self.p.rules.local_congestion == LocalCongestion::Cwr {
                 // The probe after a refused send with nothing in flight (tcp_probe_timer's
                 // resend of what waits at sk_send_head); refused again, it is re-armed.
                 self.push(now, out);
@@ -1633,7 +1641,7 @@ impl Sender {
             return TimerCmd::Stop;
         }
         self.stats.timeouts += 1;
-        let linux = self.p.rto_recovery == RtoRecovery::Linux;
+        let linux = self.p.rules.rto_recovery == RtoRecovery::Linux;
         // Linux tcp_enter_loss: "Reduce ssthresh if it has not yet been made inside this
         // window": from Open or Disorder, once high_seq is acknowledged, or on the first RTO
         // of a Loss episode. RFC 5681 (4) cuts on every timeout.
@@ -1750,7 +1758,7 @@ impl Receiver {
     /// for a bulk receiver (it also leaves pingpong mode, which a receiver that sends no data
     /// never enters). Nothing without [`QuickAck`].
     fn incr_quickack(&mut self) {
-        if self.p.quickack == QuickAck::Off {
+        if self.p.rules.quickack == QuickAck::Off {
             return;
         }
         let n = match self.window() / (2 * self.p.mss.max(1)) {
@@ -1856,7 +1864,7 @@ impl Receiver {
             self.insert_ooo(seg.seq, end);
             self.last_block = seg.seq;
             self.stats.out_of_order += 1;
-            if self.p.quickack == QuickAck::FirstDataAndOutOfOrder {
+            if self.p.rules.quickack == QuickAck::FirstDataAndOutOfOrder {
                 self.incr_quickack(); // Linux 3.x tcp_data_queue: tcp_enter_quickack_mode
             }
             self.ack(0, true, now, out);
@@ -1996,15 +2004,7 @@ mod clock_tests {
             small_queues: false,
             per_ack_growth: false,
             corruption: Corruption::Off,
-            cwnd_limited: CwndLimited::Always,
-            local_congestion: LocalCongestion::Loss,
-            rto_recovery: RtoRecovery::Rfc,
-            cwnd_credit: CwndCredit::Acked,
-            prr: Prr::Off,
-            rack: false,
-            tlp: false,
-            lost_retransmit: LostRetransmit::Head,
-            quickack: QuickAck::Off,
+            rules: Rules::default(),
         }
     }
 

@@ -233,17 +233,6 @@ mod tests {
         sb.add(seg(7), seg(8), seg(0));
         assert_eq!(next_retransmission(&sb, grid, seg(0), seg(1), true), Some(seg(3)));
     }
-}
-
-#[cfg(test)]
-mod loss_tests {
-    use super::*;
-
-    const MSS: u64 = 1000;
-
-    fn seg(i: u64) -> u64 {
-        1 + i * MSS
-    }
 
     #[test]
     fn after_an_rto_every_unsacked_segment_below_the_mark_is_lost() {

@@ -5,7 +5,7 @@
 use super::cc::{Algorithm, CaState, CwndLimited};
 use super::conn::{
     Corruption, CwndCredit, LocalCongestion, LostRetransmit, Prr, QuickAck, Receiver, Recovery, RtoRecovery,
-    Segment, Sender, TcpParams, TimerCmd, ACK, FIN, SYN,
+    Rules, Segment, Sender, TcpParams, TimerCmd, ACK, FIN, SYN,
 };
 use super::rto::RtoConfig;
 use crate::engine::{Scheduler, Timer};
@@ -81,15 +81,7 @@ fn params(recovery: Recovery) -> TcpParams {
         small_queues: false,
         per_ack_growth: false,
         corruption: Corruption::Off,
-        cwnd_limited: CwndLimited::Always,
-        local_congestion: LocalCongestion::Loss,
-        rto_recovery: RtoRecovery::Rfc,
-        cwnd_credit: CwndCredit::Acked,
-        prr: Prr::Off,
-        rack: false,
-        tlp: false,
-        lost_retransmit: LostRetransmit::Head,
-        quickack: QuickAck::Off,
+        rules: Rules::default(),
     }
 }
 
@@ -143,7 +135,7 @@ impl Pipe {
                 if l.queue.len() >= l.cap {
                     // Refused by the sender's own interface: lost, or taken back whole.
                     l.refused += 1;
-                    if self.snd.p.local_congestion == LocalCongestion::Cwr {
+                    if self.snd.p.rules.local_congestion == LocalCongestion::Cwr {
                         let cmd = self.snd.on_local_drop(&segs[k..], now);
                         Self::timer(&mut self.sched, &mut self.rto, cmd, Ev::Rto);
                         break;
@@ -711,6 +703,25 @@ fn syn_ack(snd: &mut Sender, rtt_ms: u64, out: &mut Vec<Segment>) -> TimerCmd {
     snd.on_ack(&seg, SimTime(rtt_ms * 1_000_000), out)
 }
 
+/// A Reno sender with `p`, connected (SYN out, the SYN-ACK at 10 ms); `out` holds what the
+/// handshake's ACK released: that ACK and the first window.
+fn connected_reno(p: TcpParams, app_bytes: Option<u64>) -> (Sender, Vec<Segment>) {
+    let mut snd = Sender::new(p, Algorithm::from_name("reno").unwrap(), app_bytes);
+    let mut out = Vec::new();
+    snd.start(SimTime::ZERO, &mut out);
+    out.clear();
+    syn_ack(&mut snd, 10, &mut out);
+    (snd, out)
+}
+
+/// A duplicate ACK of segment 0 SACKing segments 1 .. k (data starts at 1).
+fn sack_dupack(k: u64) -> Segment {
+    let mut a = Segment { ack: 1, flags: ACK, wnd: 1 << 30, ..Default::default() };
+    a.sack[0] = (1 + u64::from(MSS), 1 + k * u64::from(MSS));
+    a.sack_n = 1;
+    a
+}
+
 #[test]
 fn small_queues_hold_new_data_at_two_packets_below_tcp_until_one_is_freed() {
     // Linux 3.12 tcp_write_xmit: send while sk_wmem_alloc <= max(2 truesize, pacing / 1024);
@@ -809,7 +820,11 @@ const RULES: [CwndLimited; 3] = [CwndLimited::Always, CwndLimited::Linux3, CwndL
 
 /// Every segment ACKed at once, 100 ms RTT, lossless; `rcv_segs` the receive window.
 fn limited_params(rule: CwndLimited, rcv_segs: u32) -> TcpParams {
-    TcpParams { cwnd_limited: rule, rcv_buf: rcv_segs * MSS, ..params(Recovery::Sack) }
+    TcpParams {
+        rcv_buf: rcv_segs * MSS,
+        rules: Rules { cwnd_limited: rule, ..Rules::default() },
+        ..params(Recovery::Sack)
+    }
 }
 
 /// Data segments the receiver has, from its byte count.
@@ -925,7 +940,7 @@ fn every_congestion_control_asks_where_its_linux_cong_avoid_does() {
 /// 1000-byte segments), 20 ms from its receiver: slow start overflows the queue. `loss`.
 fn behind_own_queue(recovery: Recovery, cc: &str, local: LocalCongestion, bytes: u64) -> Pipe {
     let mut p = params(recovery);
-    p.local_congestion = local;
+    p.rules.local_congestion = local;
     p.rto.min = Dur::from_ms(200);
     let mut pipe = Pipe::with_cc(p, cc, bytes, 20, &[]);
     pipe.local =
@@ -978,12 +993,8 @@ fn the_same_full_queue_is_a_loss_repaired_by_retransmission_under_loss() {
 #[test]
 fn cwr_cuts_ssthresh_once_and_holds_until_what_was_sent_is_acknowledged() {
     let mut p = params(Recovery::Sack);
-    p.local_congestion = LocalCongestion::Cwr;
-    let mut snd = Sender::new(p, Algorithm::from_name("reno").unwrap(), None);
-    let mut out = Vec::new();
-    snd.start(SimTime::ZERO, &mut out);
-    out.clear();
-    syn_ack(&mut snd, 10, &mut out);
+    p.rules.local_congestion = LocalCongestion::Cwr;
+    let (mut snd, mut out) = connected_reno(p, None);
     // Ten segments handed down (after the handshake's ACK); the interface takes six and
     // refuses the seventh.
     let batch: Vec<Segment> = std::mem::take(&mut out).into_iter().filter(|s| s.len > 0).collect();
@@ -1026,12 +1037,8 @@ fn cwr_cuts_ssthresh_once_and_holds_until_what_was_sent_is_acknowledged() {
 #[test]
 fn a_refused_send_with_nothing_in_flight_is_retried_by_the_probe_timer() {
     let mut p = params(Recovery::Sack);
-    p.local_congestion = LocalCongestion::Cwr;
-    let mut snd = Sender::new(p, Algorithm::from_name("reno").unwrap(), Some(3000));
-    let mut out = Vec::new();
-    snd.start(SimTime::ZERO, &mut out);
-    out.clear();
-    syn_ack(&mut snd, 10, &mut out);
+    p.rules.local_congestion = LocalCongestion::Cwr;
+    let (mut snd, mut out) = connected_reno(p, Some(3000));
     let batch = std::mem::take(&mut out); // the handshake's ACK, three segments and the FIN
     assert_eq!(batch.len(), 5);
     let now = SimTime(Dur::from_ms(10).ns());
@@ -1052,7 +1059,7 @@ fn a_refused_send_with_nothing_in_flight_is_retried_by_the_probe_timer() {
 /// SACK blocks, no fast retransmit (RFC 6675 IsLost needs three SACKed above), so the RTO
 /// repairs it.
 fn rto_with_sacks(rule: RtoRecovery) -> Pipe {
-    let p = TcpParams { rto_recovery: rule, ..params(Recovery::Sack) };
+    let p = TcpParams { rules: Rules { rto_recovery: rule, ..Rules::default() }, ..params(Recovery::Sack) };
     let mut pipe = Pipe::new(p, 10 * u64::from(MSS), 100, &[0, 1, 2, 4, 5, 6, 8, 9]);
     pipe.run(30);
     pipe
@@ -1082,7 +1089,10 @@ fn a_retransmission_lost_after_an_rto_is_resent_on_the_next_acks_once_marked_los
     // retransmission is lost, and the ACKs for 2 and after (SACKing above it) leave it a hole
     // the RTO's Loss state already counts as lost; it goes again at the next RTO under both
     // rules, but under "linux" nothing SACKed is resent.
-    let p = TcpParams { rto_recovery: RtoRecovery::Linux, ..params(Recovery::Sack) };
+    let p = TcpParams {
+        rules: Rules { rto_recovery: RtoRecovery::Linux, ..Rules::default() },
+        ..params(Recovery::Sack)
+    };
     let mut pipe = Pipe::new(p, 10 * u64::from(MSS), 100, &[0, 1, 2, 4, 5, 6, 8, 9]);
     pipe.drop_first_rtx = vec![1];
     pipe.run(30);
@@ -1095,17 +1105,15 @@ fn a_retransmission_lost_after_an_rto_is_resent_on_the_next_acks_once_marked_los
 fn recovering_sender(rule: RtoRecovery) -> Sender {
     // Reno with SACK in slow start: 20 segments out, then three duplicate ACKs SACKing 1..4
     // put it in recovery at ssthresh 10.
-    let p = TcpParams { rto_recovery: rule, initial_cwnd: 20, ..params(Recovery::Sack) };
-    let mut snd = Sender::new(p, Algorithm::from_name("reno").unwrap(), None);
-    let mut out = Vec::new();
-    snd.start(SimTime::ZERO, &mut out);
-    syn_ack(&mut snd, 10, &mut out);
+    let p = TcpParams {
+        initial_cwnd: 20,
+        rules: Rules { rto_recovery: rule, ..Rules::default() },
+        ..params(Recovery::Sack)
+    };
+    let (mut snd, mut out) = connected_reno(p, None);
     let t = SimTime(Dur::from_ms(20).ns());
     for k in 2..5u64 {
-        let mut a = Segment { ack: 1, flags: ACK, wnd: 1 << 30, ..Default::default() };
-        a.sack[0] = (1 + u64::from(MSS), 1 + k * u64::from(MSS));
-        a.sack_n = 1;
-        snd.on_ack(&a, t, &mut out);
+        snd.on_ack(&sack_dupack(k), t, &mut out);
     }
     assert_eq!((snd.ca, snd.s.ssthresh), (CaState::Recovery, 10));
     snd
@@ -1134,7 +1142,7 @@ fn an_rto_during_recovery_cuts_ssthresh_again_only_under_the_rfc_rule() {
 /// cwnd - ssthresh [segments] on the ACK that ends SACK recovery after one loss in a window
 /// of about 80 segments (Reno, an ACK per segment).
 fn cwnd_above_ssthresh_at_recovery_exit(credit: CwndCredit) -> (i64, u32) {
-    let p = TcpParams { cwnd_credit: credit, ..params(Recovery::Sack) };
+    let p = TcpParams { rules: Rules { cwnd_credit: credit, ..Rules::default() }, ..params(Recovery::Sack) };
     let mut pipe = Pipe::new(p, 400 * u64::from(MSS), 100, &[150]);
     pipe.run(30);
     let w = &pipe.windows;
@@ -1157,19 +1165,18 @@ fn the_ack_that_ends_recovery_credits_only_what_it_newly_delivered() {
 /// Segments a Reno sender with SACK sends on each duplicate ACK after a window of 20 whose
 /// first segment is lost (RFC 6937 section 5's example: ssthresh 10, an ACK per segment).
 fn sends_per_dupack(prr: Prr) -> Vec<usize> {
-    let p = TcpParams { prr, initial_cwnd: 20, limited_transmit: false, ..params(Recovery::Sack) };
-    let mut snd = Sender::new(p, Algorithm::from_name("reno").unwrap(), None);
-    let mut out = Vec::new();
-    snd.start(SimTime::ZERO, &mut out);
-    syn_ack(&mut snd, 10, &mut out);
+    let p = TcpParams {
+        initial_cwnd: 20,
+        limited_transmit: false,
+        rules: Rules { prr, ..Rules::default() },
+        ..params(Recovery::Sack)
+    };
+    let (mut snd, mut out) = connected_reno(p, None);
     let t = SimTime(Dur::from_ms(20).ns());
     let mut per_ack = Vec::new();
     for k in 1..20u64 {
         out.clear();
-        let mut a = Segment { ack: 1, flags: ACK, wnd: 1 << 30, ..Default::default() };
-        a.sack[0] = (1 + u64::from(MSS), 1 + (k + 1) * u64::from(MSS));
-        a.sack_n = 1;
-        snd.on_ack(&a, t, &mut out);
+        snd.on_ack(&sack_dupack(k + 1), t, &mut out);
         per_ack.push(out.len());
     }
     per_ack
@@ -1194,7 +1201,10 @@ fn prr_sends_one_segment_for_every_two_acks_down_to_ssthresh() {
 }
 
 fn rack_pipe(rack: bool, bytes: u64, drop: &[u64], drop_rtx: &[u64]) -> Pipe {
-    let p = TcpParams { rack, prr: Prr::RecoveryAndCwr, ..params(Recovery::Sack) };
+    let p = TcpParams {
+        rules: Rules { rack, prr: Prr::RecoveryAndCwr, ..Rules::default() },
+        ..params(Recovery::Sack)
+    };
     let mut pipe = Pipe::new(p, bytes, 100, drop);
     pipe.drop_first_rtx = drop_rtx.to_vec();
     pipe.run(30);
@@ -1243,7 +1253,7 @@ fn a_tail_loss_is_probed_two_rtts_later_instead_of_waiting_for_the_rto() {
     // the ACK past the probe cuts the window as CWR does. Without TLP the RTO (at least 1 s
     // here) repairs it.
     let run = |tlp: bool| {
-        let p = TcpParams { tlp, rack: true, ..params(Recovery::Sack) };
+        let p = TcpParams { rules: Rules { tlp, rack: true, ..Rules::default() }, ..params(Recovery::Sack) };
         let mut pipe = Pipe::new(p, 10 * u64::from(MSS), 100, &[9]);
         pipe.drop_fin = true;
         pipe.run(30);
@@ -1268,7 +1278,10 @@ fn a_tail_loss_is_probed_two_rtts_later_instead_of_waiting_for_the_rto() {
 fn after_an_rto_rack_resends_a_lost_fin_and_never_acknowledged_data() {
     // The last segment is short (500 bytes) and the FIN is lost: the RTO must resend the FIN
     // alone, not the short segment the cumulative ACK already covers.
-    let p = TcpParams { rack: true, rto_recovery: RtoRecovery::Linux, ..params(Recovery::Sack) };
+    let p = TcpParams {
+        rules: Rules { rack: true, rto_recovery: RtoRecovery::Linux, ..Rules::default() },
+        ..params(Recovery::Sack)
+    };
     let mut pipe = Pipe::new(p, 9 * u64::from(MSS) + 500, 100, &[]);
     pipe.drop_fin = true;
     pipe.run(30);
@@ -1283,7 +1296,7 @@ fn every_retransmission_is_watched_for_a_second_loss_as_linux_3_does() {
     // tcp_mark_lost_retrans (FACK) sees segments sent after it SACKed and resends it; watching
     // the head alone, the RTO does.
     let run = |lost_retransmit: LostRetransmit| {
-        let p = TcpParams { lost_retransmit, ..params(Recovery::Sack) };
+        let p = TcpParams { rules: Rules { lost_retransmit, ..Rules::default() }, ..params(Recovery::Sack) };
         let mut pipe = Pipe::new(p, 60 * u64::from(MSS), 100, &[5, 6]);
         pipe.drop_first_rtx = vec![6];
         pipe.run(30);
@@ -1302,7 +1315,12 @@ fn every_retransmission_is_watched_for_a_second_loss_as_linux_3_does() {
 /// `quickack`: how many segments each ACK acknowledged, in order, up to the one that covers all
 /// the data (0: a duplicate ACK).
 fn segments_per_ack(quickack: QuickAck, drop: &[u64]) -> Vec<u64> {
-    let p = TcpParams { quickack, ack_every: 2, delack_timeout: Dur::from_ms(40), ..params(Recovery::Sack) };
+    let p = TcpParams {
+        ack_every: 2,
+        delack_timeout: Dur::from_ms(40),
+        rules: Rules { quickack, ..Rules::default() },
+        ..params(Recovery::Sack)
+    };
     let end = 1 + 200 * u64::from(MSS);
     let mut pipe = Pipe::new(p, 200 * u64::from(MSS), 100, drop);
     pipe.run(30);
@@ -1357,7 +1375,7 @@ fn the_quick_ack_count_is_half_the_window_in_segments_at_most_sixteen() {
     // at most TCP_MAX_QUICKACKS.
     for (window_segments, quick) in [(1, 2u64), (3, 1), (5, 2), (9, 4), (20, 10), (32, 16), (1000, 16)] {
         let p = TcpParams {
-            quickack: QuickAck::FirstData,
+            rules: Rules { quickack: QuickAck::FirstData, ..Rules::default() },
             ack_every: 2,
             delack_timeout: Dur::from_ms(40),
             rcv_buf: window_segments * MSS,
@@ -1386,7 +1404,11 @@ fn data_received_twice_enters_quick_ack_mode_in_either_kernel() {
     // Linux tcp_data_queue, "A retransmit, 2nd most common case. Force an immediate ack.":
     // tcp_enter_quickack_mode (3.2 to 6.x); its own ACK takes one of the 16.
     for mode in [QuickAck::FirstData, QuickAck::FirstDataAndOutOfOrder] {
-        let p = TcpParams { quickack: mode, ack_every: 2, ..params(Recovery::Sack) };
+        let p = TcpParams {
+            ack_every: 2,
+            rules: Rules { quickack: mode, ..Rules::default() },
+            ..params(Recovery::Sack)
+        };
         let mut rcv = Receiver::new(p);
         let mut out = Vec::new();
         rcv.on_segment(&Segment { flags: SYN, ..Default::default() }, SimTime::ZERO, &mut out);

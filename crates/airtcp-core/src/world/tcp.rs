@@ -9,7 +9,7 @@ use crate::net::{Hop, Packet};
 use crate::spec::{FlowKind, FlowSpec, TcpSpec};
 use crate::tcp::cc::Algorithm;
 use crate::tcp::conn::{
-    AckCounting, LocalCongestion, Receiver, Recovery, Segment, Sender, TcpParams, TimerCmd,
+    AckCounting, LocalCongestion, Receiver, Recovery, Rules, Segment, Sender, TcpParams, TimerCmd,
 };
 use crate::tcp::rto::{RtoConfig, RtoRule};
 use crate::tcp::rtt_hist::RttHistogram;
@@ -104,15 +104,17 @@ fn params(t: &TcpSpec) -> TcpParams {
         corruption: t.corruption,
         small_queues: t.small_queues,
         per_ack_growth: t.ack_counting == AckCounting::Acks,
-        cwnd_limited: t.cwnd_limited,
-        local_congestion: t.local_congestion,
-        rto_recovery: t.rto_recovery,
-        cwnd_credit: t.cwnd_credit,
-        prr: t.prr,
-        rack: t.rack,
-        tlp: t.tlp,
-        lost_retransmit: t.lost_retransmit,
-        quickack: t.quickack,
+        rules: Rules {
+            cwnd_limited: t.cwnd_limited,
+            local_congestion: t.local_congestion,
+            rto_recovery: t.rto_recovery,
+            cwnd_credit: t.cwnd_credit,
+            prr: t.prr,
+            rack: t.rack,
+            tlp: t.tlp,
+            lost_retransmit: t.lost_retransmit,
+            quickack: t.quickack,
+        },
     }
 }
 
@@ -188,7 +190,7 @@ impl World {
             if from_sender { (flow.src, flow.dst, flow.ac) } else { (flow.dst, flow.src, flow.ac) };
         let p = &self.tcp(f).snd.p;
         let (ts, sack, tsq) = (p.timestamps, p.recovery == Recovery::Sack, p.small_queues && from_sender);
-        let keep_refused = from_sender && p.local_congestion == LocalCongestion::Cwr;
+        let keep_refused = from_sender && p.rules.local_congestion == LocalCongestion::Cwr;
         let mut out = std::mem::take(&mut self.tcp(f).out);
         let mut refused_at = None;
         for (i, seg) in out.iter().enumerate() {
