@@ -74,6 +74,13 @@ def test_a_bad_setting_names_the_field_and_the_allowed_values(key: str, allowed:
     assert f'tcp.{key}: not an allowed value (got "bogus"; allowed: {allowed})' in result.output
 
 
+@pytest.mark.parametrize("key", ["rack", "tlp", "early_retransmit"])
+def test_a_bool_switch_names_the_field(key: str) -> None:
+    result = CliRunner().invoke(app, ["run", str(EXAMPLE), "--set", f"tcp.{key}=often"])
+    assert result.exit_code != 0
+    assert f'tcp.{key}: wrong type (got "often"; allowed: true or false)' in result.output
+
+
 def test_rack_is_a_bool_and_finds_losses_without_timeouts() -> None:
     result = CliRunner().invoke(app, ["run", str(EXAMPLE), "--set", "tcp.rack=sometimes"])
     assert result.exit_code != 0

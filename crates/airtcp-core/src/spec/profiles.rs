@@ -60,6 +60,7 @@ pub const SETTINGS: &[Setting] = &[
     setting!("rack", [false, false, true], "RACK since 4.4 (tcp_rack_mark_lost), the only loss detection with SACK since 4.18 (net.ipv4.tcp_recovery = 1)"),
     setting!("tlp", [false, true, true], "Tail Loss Probe since 3.10 (tcp_schedule_loss_probe, net.ipv4.tcp_early_retrans = 3)"),
     setting!("lost_retransmit", ["every", "every", "every"], "tcp_mark_lost_retrans (2.6.25-4.3); RACK finds them in 4.4+"),
+    setting!("early_retransmit", [false, true, false], "RFC 5827 with a quarter-SRTT delay, 3.6-4.10 (tcp_pause_early_retransmit, net.ipv4.tcp_early_retrans = 2, 3 from 3.10); RACK took its place"),
     setting!("prr", ["recovery", "recovery-and-cwr", "recovery-and-cwr"], "RFC 6937 in recovery since 3.2 (tcp_update_cwnd_in_recovery), in CWR since 3.10 (tcp_cwnd_reduction)"),
     setting!("quickack", ["first-data-and-out-of-order", "first-data-and-out-of-order", "first-data"], "tcp_incr_quickack from the first data segment (tcp_event_data_recv), tcp_enter_quickack_mode on old data (tcp_data_queue) and, before 4.18, on out-of-order data"),
 ];

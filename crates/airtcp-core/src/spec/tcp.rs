@@ -155,6 +155,12 @@ pub struct TcpSpec {
     /// enter it too, so the segments after a repaired hole are ACKed one by one again).
     #[serde(default)]
     pub quickack: QuickAck,
+    /// Early retransmit (RFC 5827, with Linux 3.6-4.10's delay): with SACK and without RACK,
+    /// when fewer than four segments are out, at least one is SACKed and no new segment may go,
+    /// recovery starts a quarter SRTT (at least 2 ms) after the duplicate ACK instead of
+    /// waiting for a DupThresh that cannot come (`tcp_pause_early_retransmit`).
+    #[serde(default)]
+    pub early_retransmit: bool,
     /// Linux 3.x's jiffy clock for the sender's RTT samples and RTO [Hz] (the kernel's
     /// CONFIG_HZ, a build option: 100, 250, 300 or 1000; paper 000's Raspberry Pis ran 3.12
     /// at 100): each RTT sample is the jiffies when the ACK arrives less the jiffies when the
@@ -202,6 +208,7 @@ impl Default for TcpSpec {
             tlp: false,
             lost_retransmit: LostRetransmit::Head,
             quickack: QuickAck::Off,
+            early_retransmit: false,
             clock_hz: None,
         }
     }

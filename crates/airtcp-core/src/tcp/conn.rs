@@ -306,6 +306,11 @@ pub struct Rules {
     pub lost_retransmit: LostRetransmit,
     /// Receiver: Linux's quick-ack mode: see [`QuickAck`].
     pub quickack: QuickAck,
+    /// Early retransmit (RFC 5827 with Linux 3.6-4.10's delay, `tcp_pause_early_retransmit`)
+    /// for SACK without RACK: with fewer than four segments out, at least one SACKed and no
+    /// new data to send, recovery starts a quarter SRTT (at least 2 ms) after the duplicate
+    /// ACK, where DupThresh would never come.
+    pub early_retransmit: bool,
 }
 
 /// Bytes Linux charges a full-sized data skb (`skb->truesize`: a 2 KiB head plus `struct
@@ -436,6 +441,8 @@ pub struct Sender {
     /// [`LostRetransmit::Every`]: each retransmission of the recovery, with HighData when it
     /// went (Linux's `ack_seq` of `tcp_mark_lost_retrans`).
     rxt_marks: Vec<(u64, u64)>,
+    /// Early retransmit's delay is running on the reordering timer.
+    er_pending: bool,
 }
 
 impl Sender {
@@ -483,6 +490,7 @@ impl Sender {
             tlp_high_seq: 0,
             tlp_retrans: false,
             rxt_marks: Vec::new(),
+            er_pending: false,
         }
     }
 
@@ -1187,7 +1195,12 @@ impl Sender {
     /// recovery, or is resent in it.
     fn on_reo_timeout(&mut self, now: SimTime, out: &mut Vec<Segment>) -> TimerCmd {
         self.sync_cc(now);
-        if self.rack_detect(now) {
+        if std::mem::take(&mut self.er_pending) {
+            // tcp_resume_early_retransmit: still nothing else to send, recovery starts now.
+            if self.early_retransmit_due() && matches!(self.ca, CaState::Open | CaState::Disorder) {
+                self.sack_enter(now, out);
+            }
+        } else if self.rack_detect(now) {
             if matches!(self.ca, CaState::Open | CaState::Disorder | CaState::Cwr) {
                 self.sack_enter(now, out);
             } else if self.sack_driven() {
@@ -1197,6 +1210,22 @@ impl Sender {
         let cmd =
             if self.snd_una < self.snd_max { TimerCmd::Arm(now + self.rto.rto()) } else { TimerCmd::Stop };
         self.with_reo_timer(cmd, now)
+    }
+
+    /// RFC 5827 section 3.2 as Linux 3.6-4.10's `tcp_time_to_recover` tests it: SACK without
+    /// RACK, nothing retransmitted, at least one segment SACKed, fewer than four out and more
+    /// than are SACKed, and no new segment the windows let go (`!tcp_may_send_now`).
+    fn early_retransmit_due(&self) -> bool {
+        if !self.p.rules.early_retransmit || self.rack.is_some() || self.p.recovery != Recovery::Sack {
+            return false;
+        }
+        let mss = u64::from(self.p.mss);
+        let packets_out = (self.snd_max - self.snd_una).div_ceil(mss);
+        let sacked = self.sb.total().div_ceil(mss);
+        let end = self.data_end().unwrap_or(if self.app_closed { self.snd_max } else { u64::MAX });
+        let wnd_end = self.snd_una + (u64::from(self.s.cwnd) * mss).min(self.flow_window());
+        let may_send = self.snd_nxt < end && self.snd_nxt + mss.min(end - self.snd_nxt) <= wnd_end;
+        sacked >= 1 && packets_out < 4 && packets_out > sacked && !may_send
     }
 
     /// What is in flight now, in segments: RACK's marks, or RFC 6675's SetPipe.
@@ -1430,6 +1459,11 @@ impl Sender {
                     };
                     if lost {
                         self.sack_enter(now, out);
+                    } else if !self.er_pending && self.early_retransmit_due() {
+                        // tcp_pause_early_retransmit: max(SRTT / 4, 2 ms), on the timer.
+                        let srtt = self.rto.srtt().unwrap_or(Dur::ZERO);
+                        self.er_pending = true;
+                        self.reo_at = Some(now + Dur(srtt.ns() / 4).max(REO_TIMEOUT_MIN));
                     } else if self.p.limited_transmit && self.dupacks < 3 {
                         self.enter_disorder();
                         let limit = self.snd_una + (u64::from(self.s.cwnd) + u64::from(self.dupacks)) * mss;
@@ -1516,6 +1550,9 @@ impl Sender {
         }
         self.dupacks = 0;
         self.rto_streak = 0; // tcp_ack: snd_una advanced, icsk_retransmits = 0
+        if std::mem::take(&mut self.er_pending) {
+            self.reo_at = None; // the delay ends with the loss it waited for
+        }
         let rtt = self.take_rtt_sample(seg, seg.ack, now);
         self.sync_cc(now);
         self.cc.in_ack_event(&mut self.s, acked_bytes.min(u64::from(u32::MAX)) as u32);

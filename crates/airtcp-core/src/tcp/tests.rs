@@ -1452,3 +1452,24 @@ fn on_the_jiffy_clock_the_sender_measures_whole_ticks() {
         assert_eq!((pipe.snd.rto.srtt(), pipe.snd.rto.rto()), (Some(Dur::from_ms(4)), Dur::from_ms(204)));
     }
 }
+
+#[test]
+fn early_retransmit_repairs_a_short_flight_a_quarter_rtt_after_the_duplicate_ack() {
+    // RFC 5827: a 2-segment file whose first segment is lost: the second draws one duplicate
+    // ACK with a SACK block, never DupThresh. With fewer than four segments out and nothing
+    // new to send, Linux 3.6-4.10 starts recovery SRTT / 4 later (tcp_pause_early_retransmit);
+    // without it, the RTO repairs the loss.
+    let run = |early_retransmit: bool| {
+        let p = TcpParams { rules: Rules { early_retransmit, ..Rules::default() }, ..params(Recovery::Sack) };
+        let mut pipe = Pipe::new(p, 2 * u64::from(MSS), 100, &[0]);
+        pipe.run(30);
+        pipe
+    };
+    let er = run(true);
+    assert_eq!((er.retransmitted(), er.snd.stats.timeouts), (vec![0], 0));
+    // The duplicate ACK at 200 ms, SRTT 100 ms: the retransmission at 225 ms.
+    assert_eq!(er.sent.iter().find(|t| t.2).unwrap().0, SimTime(Dur::from_ms(225).ns()));
+    let plain = run(false);
+    assert_eq!((plain.retransmitted(), plain.snd.stats.timeouts), (vec![0], 1));
+    assert_eq!(er.delivered, plain.delivered);
+}

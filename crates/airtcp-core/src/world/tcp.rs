@@ -114,6 +114,7 @@ fn params(t: &TcpSpec) -> TcpParams {
             tlp: t.tlp,
             lost_retransmit: t.lost_retransmit,
             quickack: t.quickack,
+            early_retransmit: t.early_retransmit,
         },
     }
 }
