@@ -74,7 +74,7 @@ def test_a_bad_setting_names_the_field_and_the_allowed_values(key: str, allowed:
     assert f'tcp.{key}: not an allowed value (got "bogus"; allowed: {allowed})' in result.output
 
 
-@pytest.mark.parametrize("key", ["rack", "tlp", "early_retransmit"])
+@pytest.mark.parametrize("key", ["rack", "tlp", "early_retransmit", "frto"])
 def test_a_bool_switch_names_the_field(key: str) -> None:
     result = CliRunner().invoke(app, ["run", str(EXAMPLE), "--set", f"tcp.{key}=often"])
     assert result.exit_code != 0

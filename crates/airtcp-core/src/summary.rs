@@ -204,6 +204,7 @@ fn tcp_summary(t: &crate::world::tcp::TcpFlow, measured_ns: f64) -> TcpSummary {
         local_drops: t.snd.stats.local_drops - base.local_drops,
         cwr_events: t.snd.stats.cwr_events - base.cwr_events,
         tlp_probes: t.snd.stats.tlp_probes - base.tlp_probes,
+        spurious_rtos: t.snd.stats.spurious_rtos - base.spurious_rtos,
     };
     let rb = t.rcv_at_warmup;
     let corruption = (t.snd.p.corruption != crate::tcp::conn::Corruption::Off).then(|| CorruptionSummary {

@@ -1083,6 +1083,7 @@ fn tcp(g: &mut Gen) -> Value {
         ("profile", json!(g.pick(airtcp_core::spec::profiles::TcpProfile::NAMES))),
         ("quickack", json!(g.pick(airtcp_core::tcp::conn::QuickAck::NAMES))),
         ("early_retransmit", json!(g.p(0.5))),
+        ("frto", json!(g.p(0.5))),
         ("clock_hz", json!(g.pick(&[1, 100, 250, 300, 1000, 10_000]))),
     ];
     let mut t = Map::new();

@@ -161,6 +161,13 @@ pub struct TcpSpec {
     /// waiting for a DupThresh that cannot come (`tcp_pause_early_retransmit`).
     #[serde(default)]
     pub early_retransmit: bool,
+    /// F-RTO (RFC 5682 3.1, SACK-enhanced; Linux 3.10+ `tcp_process_loss`, `tcp_frto` = 2),
+    /// with `rto_recovery = "linux"` and SACK: after an RTO, an ACK of data never resent and
+    /// sent before the RTO shows the timeout was spurious and undoes its cut (cwnd and
+    /// ssthresh back); the first ACK of the retransmission sends new data, not more
+    /// retransmissions.
+    #[serde(default)]
+    pub frto: bool,
     /// Linux 3.x's jiffy clock for the sender's RTT samples and RTO [Hz] (the kernel's
     /// CONFIG_HZ, a build option: 100, 250, 300 or 1000; paper 000's Raspberry Pis ran 3.12
     /// at 100): each RTT sample is the jiffies when the ACK arrives less the jiffies when the
@@ -209,6 +216,7 @@ impl Default for TcpSpec {
             lost_retransmit: LostRetransmit::Head,
             quickack: QuickAck::Off,
             early_retransmit: false,
+            frto: false,
             clock_hz: None,
         }
     }

@@ -311,6 +311,12 @@ pub struct Rules {
     /// new data to send, recovery starts a quarter SRTT (at least 2 ms) after the duplicate
     /// ACK, where DupThresh would never come.
     pub early_retransmit: bool,
+    /// F-RTO (RFC 5682 section 3.1, SACK-enhanced, as Linux 3.10+ `tcp_process_loss` runs it
+    /// with `tcp_frto` = 2) under [`RtoRecovery::Linux`] with SACK: after an RTO, an ACK of
+    /// data never retransmitted and sent before the RTO shows the timeout was spurious and
+    /// undoes its window cut; the first ACK of the retransmission sends new data instead of
+    /// more retransmissions.
+    pub frto: bool,
 }
 
 /// Bytes Linux charges a full-sized data skb (`skb->truesize`: a 2 KiB head plus `struct
@@ -359,6 +365,8 @@ pub struct SenderStats {
     pub cwr_events: u64,
     /// Tail loss probes sent (Linux `LINUX_MIB_TCPLOSSPROBES`).
     pub tlp_probes: u64,
+    /// RTOs F-RTO found spurious and undid (Linux `LINUX_MIB_TCPSPURIOUSRTOS`).
+    pub spurious_rtos: u64,
 }
 
 /// Sender connection state.
@@ -443,6 +451,15 @@ pub struct Sender {
     rxt_marks: Vec<(u64, u64)>,
     /// Early retransmit's delay is running on the reordering timer.
     er_pending: bool,
+    /// F-RTO is watching this Loss episode (`tp->frto`); the window before the RTO's cut
+    /// (`prior_cwnd`, `prior_ssthresh`); whether the ACK being processed (S)ACKed data never
+    /// retransmitted and sent before the RTO (FLAG_ORIG_SACK_ACKED); whether this ACK sends new
+    /// data instead of retransmissions (REXMIT_NEW).
+    frto_on: bool,
+    undo_cwnd: u32,
+    undo_ssthresh: u32,
+    orig_acked: bool,
+    frto_new: bool,
 }
 
 impl Sender {
@@ -491,6 +508,11 @@ impl Sender {
             tlp_retrans: false,
             rxt_marks: Vec::new(),
             er_pending: false,
+            frto_on: false,
+            undo_cwnd: 0,
+            undo_ssthresh: 0,
+            orig_acked: false,
+            frto_new: false,
         }
     }
 
@@ -1038,6 +1060,7 @@ impl Sender {
         }
         self.peer_wnd = seg.wnd;
         let sacked_before = self.sb.total();
+        self.orig_acked = self.frto_on && self.orig_data_acked(seg);
         if self.p.recovery == Recovery::Sack {
             let min_rtt_ns = self.s.min_rtt.ns();
             for &(a, b) in &seg.sack[..usize::from(seg.sack_n)] {
@@ -1210,6 +1233,35 @@ impl Sender {
         let cmd =
             if self.snd_una < self.snd_max { TimerCmd::Arm(now + self.rto.rto()) } else { TimerCmd::Stop };
         self.with_reo_timer(cmd, now)
+    }
+
+    /// FLAG_ORIG_SACK_ACKED in Linux's Loss state: the ACK cumulatively acknowledges or newly
+    /// SACKs data at or above HighRxt (never resent in this episode), below `high_seq`, that
+    /// was not SACKed before.
+    fn orig_data_acked(&self, seg: &Segment) -> bool {
+        let (lo, hi) = (self.high_rxt.max(self.snd_una), self.recover);
+        let fresh = |a: u64, b: u64| {
+            let (a, b) = (a.max(lo), b.min(hi));
+            a < b && self.sb.sacked_between(a, b) < b - a
+        };
+        fresh(self.snd_una, seg.ack) || seg.sack[..usize::from(seg.sack_n)].iter().any(|&(a, b)| fresh(a, b))
+    }
+
+    /// F-RTO found the RTO spurious (RFC 5682 3.1 step 3.b; Linux `tcp_try_undo_loss` with
+    /// `frto_undo`): the window cut is undone (`tcp_undo_cwnd_reduction`: cwnd back to at
+    /// least what it was, ssthresh to the one before), the lost marks cleared, Open again.
+    fn undo_spurious_rto(&mut self) {
+        self.stats.spurious_rtos += 1;
+        self.frto_on = false;
+        self.s.cwnd = self.s.cwnd.max(self.undo_cwnd);
+        self.s.ssthresh = self.s.ssthresh.max(self.undo_ssthresh);
+        self.s.cwnd_cnt = 0;
+        self.loss_mark = 0;
+        self.high_rxt = self.snd_una;
+        if let Some(r) = self.rack.as_deref_mut() {
+            r.clear_marks();
+        }
+        self.set_ca(CaState::Open);
     }
 
     /// RFC 5827 section 3.2 as Linux 3.6-4.10's `tcp_time_to_recover` tests it: SACK without
@@ -1433,6 +1485,14 @@ impl Sender {
                 }
                 // tcp_process_loss: each ACK resends what the RTO marked lost, as cwnd allows.
                 CaState::Loss if self.sack_driven() => {
+                    if self.orig_acked {
+                        self.undo_spurious_rto();
+                        self.push(now, out);
+                        return TimerCmd::Keep;
+                    }
+                    if self.frto_on && self.snd_max > self.recover {
+                        self.frto_on = false; // step 3.a: a duplicate ACK after new data, real loss
+                    }
                     self.rack_detect(now);
                     self.sack_send(now, out)
                 }
@@ -1606,12 +1666,23 @@ impl Sender {
                     self.s.cwnd = (self.s.cwnd.saturating_sub(acked) + 1).max(1);
                 }
             }
+            CaState::Loss if self.orig_acked => self.undo_spurious_rto(),
             CaState::Loss => {
                 self.grow(acked);
                 self.high_rxt = self.high_rxt.max(self.snd_una);
                 if self.snd_una >= self.recover {
                     self.set_ca(CaState::Open);
                     self.loss_mark = 0;
+                    self.frto_on = false;
+                } else if self.frto_on && self.snd_max <= self.recover {
+                    // Step 2.b: the retransmission is acknowledged: send new data, if any may
+                    // go, instead of more retransmissions; the episode now ends past it.
+                    self.recover = self.snd_max;
+                    let end =
+                        self.data_end().unwrap_or(if self.app_closed { self.snd_max } else { u64::MAX });
+                    let wnd_end = self.snd_una + self.flow_window();
+                    self.frto_new = self.snd_nxt < end && self.snd_nxt < wnd_end;
+                    self.frto_on = self.frto_new;
                 }
             }
             CaState::Cwr if self.snd_una > self.cwr_high => {
@@ -1634,7 +1705,9 @@ impl Sender {
             return TimerCmd::Stop;
         }
         self.sync_cc(now);
-        if self.sack_driven() {
+        if std::mem::take(&mut self.frto_new) {
+            self.push(now, out); // F-RTO step 2.b (REXMIT_NEW)
+        } else if self.sack_driven() {
             self.sack_send(now, out); // Linux's Loss state: what the RTO marked lost first
         } else {
             self.push(now, out);
@@ -1686,7 +1759,17 @@ impl Sender {
             || matches!(self.ca, CaState::Open | CaState::Disorder)
             || self.snd_una >= self.high_seq()
             || (self.ca == CaState::Loss && self.rto_streak == 0);
+        // Linux tcp_enter_loss: F-RTO for a new episode or a repeated RTO, not for an RTO in
+        // fast recovery (new_recovery || icsk_retransmits).
+        let new_recovery = !matches!(self.ca, CaState::Recovery | CaState::Loss);
+        self.frto_on = linux
+            && self.p.rules.frto
+            && self.p.recovery == Recovery::Sack
+            && (new_recovery || self.rto_streak > 0);
         if cut {
+            // prior_cwnd and prior_ssthresh (tcp_current_ssthresh: at least 3/4 cwnd).
+            self.undo_cwnd = self.s.cwnd;
+            self.undo_ssthresh = self.s.ssthresh.max(self.s.cwnd / 4 * 3);
             self.s.ssthresh = self.cc.ssthresh(&self.s).max(2);
         }
         self.s.cwnd = 1;

@@ -1473,3 +1473,27 @@ fn early_retransmit_repairs_a_short_flight_a_quarter_rtt_after_the_duplicate_ack
     assert_eq!((plain.retransmitted(), plain.snd.stats.timeouts), (vec![0], 1));
     assert_eq!(er.delivered, plain.delivered);
 }
+
+#[test]
+fn frto_undoes_a_spurious_rto_when_never_resent_data_is_acknowledged() {
+    // RFC 5682 3.1 step 3.b (Linux tcp_process_loss, FLAG_ORIG_SACK_ACKED): ten segments out,
+    // the RTO fires before their ACKs (a delay spike) and resends the first; the ACK that then
+    // arrives covers five segments sent once, before the RTO: the timeout was spurious, the
+    // window comes back (cwnd 10, ssthresh as before) and the sender is Open again.
+    let run = |frto: bool| {
+        let rules = Rules { frto, rto_recovery: RtoRecovery::Linux, ..Rules::default() };
+        let (mut snd, _) = connected_reno(TcpParams { rules, ..params(Recovery::Sack) }, None);
+        let mut out = Vec::new();
+        snd.on_rto(SimTime(Dur::from_ms(1100).ns()), &mut out);
+        assert_eq!((snd.ca, snd.s.cwnd, out.len()), (CaState::Loss, 1, 1), "the head resent");
+        let ack = Segment { ack: 1 + 5 * u64::from(MSS), flags: ACK, wnd: 1 << 30, ..Default::default() };
+        snd.on_ack(&ack, SimTime(Dur::from_ms(1110).ns()), &mut out);
+        snd
+    };
+    let undone = run(true);
+    assert_eq!((undone.ca, undone.s.cwnd, undone.stats.spurious_rtos), (CaState::Open, 10, 1));
+    assert_eq!(undone.s.ssthresh, u32::MAX / 2);
+    let kept = run(false);
+    assert_eq!((kept.ca, kept.stats.spurious_rtos), (CaState::Loss, 0));
+    assert!(kept.s.cwnd < 10 && kept.s.ssthresh == 5, "{} {}", kept.s.cwnd, kept.s.ssthresh);
+}

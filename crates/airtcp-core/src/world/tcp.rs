@@ -115,6 +115,7 @@ fn params(t: &TcpSpec) -> TcpParams {
             lost_retransmit: t.lost_retransmit,
             quickack: t.quickack,
             early_retransmit: t.early_retransmit,
+            frto: t.frto,
         },
     }
 }
