@@ -223,28 +223,30 @@ def field_tables() -> dict[str, tuple[Any, list[str]]]:
     def variants(union: Any, prefix: str) -> dict[str, tuple[Any, list[str]]]:
         members = get_args(get_args(union)[0])
         return {
-            f"{prefix}.{get_args(v.model_fields['kind'].annotation)[0]}": (v, list(v.model_fields))
-            for v in members
+            f"{prefix}.{get_args(v.model_fields['kind'].annotation)[0]}": whole(v) for v in members
         }
+
+    def whole(model: Any) -> tuple[Any, list[str]]:
+        return model, list(model.model_fields)
 
     channel = list(m.ChannelConfig.model_fields)
     tables: dict[str, tuple[Any, list[str]]] = {
-        "fields.top": (m.Scenario, list(m.Scenario.model_fields)),
-        "fields.mesh": (m.MeshConfig, list(m.MeshConfig.model_fields)),
-        "fields.ht": (m.HtConfig, list(m.HtConfig.model_fields)),
-        "fields.mac": (m.MacConfig, list(m.MacConfig.model_fields)),
-        "fields.tcp": (m.TcpConfig, list(m.TcpConfig.model_fields)),
-        "fields.clap": (m.ClapConfig, list(m.ClapConfig.model_fields)),
+        "fields.top": whole(m.Scenario),
+        "fields.mesh": whole(m.MeshConfig),
+        "fields.ht": whole(m.HtConfig),
+        "fields.mac": whole(m.MacConfig),
+        "fields.tcp": whole(m.TcpConfig),
+        "fields.clap": whole(m.ClapConfig),
         "fields.channel": (m.ChannelConfig, [f for f in channel if f not in m.RADIO_FIELDS]),
         "fields.channel.radio": (m.ChannelConfig, [f for f in channel if f in m.RADIO_FIELDS]),
-        "fields.channel.matrix": (m.MatrixConfig, list(m.MatrixConfig.model_fields)),
+        "fields.channel.matrix": whole(m.MatrixConfig),
         **variants(m._ErrorModel, "fields.channel.error"),
-        "fields.nodes": (m.NodeConfig, list(m.NodeConfig.model_fields)),
+        "fields.nodes": whole(m.NodeConfig),
         **variants(m._Mobility, "fields.nodes.mobility"),
-        "fields.links": (m.LinkConfig, list(m.LinkConfig.model_fields)),
-        "fields.routes": (m.RouteConfig, list(m.RouteConfig.model_fields)),
-        "fields.flows": (m.FlowConfig, list(m.FlowConfig.model_fields)),
-        "fields.traces": (m.TracesConfig, list(m.TracesConfig.model_fields)),
+        "fields.links": whole(m.LinkConfig),
+        "fields.routes": whole(m.RouteConfig),
+        "fields.flows": whole(m.FlowConfig),
+        "fields.traces": whole(m.TracesConfig),
     }
     return tables
 

@@ -439,11 +439,10 @@ pub struct Sender {
     /// deadline while the retransmission timer runs as that timer.
     rack: Option<Box<Rack>>,
     reo_at: Option<SimTime>,
-    timer_is_reo: bool,
-    /// TLP: the retransmission timer runs as the probe timer; `snd_nxt` when the probe went
-    /// (0: none outstanding) and whether it was a retransmission (`tlp_high_seq`,
-    /// `tlp_retrans`).
-    timer_is_tlp: bool,
+    /// What the retransmission timer runs as now (Linux `icsk_pending`).
+    timer: TimerRole,
+    /// TLP: `snd_nxt` when the probe went (0: none outstanding) and whether it was a
+    /// retransmission (`tlp_high_seq`, `tlp_retrans`).
     tlp_high_seq: u64,
     tlp_retrans: bool,
     /// [`LostRetransmit::Every`]: each retransmission of the recovery, with HighData when it
@@ -453,13 +452,22 @@ pub struct Sender {
     er_pending: bool,
     /// F-RTO is watching this Loss episode (`tp->frto`); the window before the RTO's cut
     /// (`prior_cwnd`, `prior_ssthresh`); whether the ACK being processed (S)ACKed data never
-    /// retransmitted and sent before the RTO (FLAG_ORIG_SACK_ACKED); whether this ACK sends new
-    /// data instead of retransmissions (REXMIT_NEW).
+    /// retransmitted and sent before the RTO (FLAG_ORIG_SACK_ACKED).
     frto_on: bool,
     undo_cwnd: u32,
     undo_ssthresh: u32,
     orig_acked: bool,
-    frto_new: bool,
+}
+
+/// What the sender's one retransmission timer runs as (Linux's `icsk_pending` on
+/// `icsk_retransmit_timer`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum TimerRole {
+    Rto,
+    /// RACK's reordering timer, or early retransmit's delay.
+    Reo,
+    /// The tail loss probe.
+    Tlp,
 }
 
 impl Sender {
@@ -502,8 +510,7 @@ impl Sender {
             prr_out: 0,
             rack: (p_rack).then(|| Box::new(Rack::new(mss))),
             reo_at: None,
-            timer_is_reo: false,
-            timer_is_tlp: false,
+            timer: TimerRole::Rto,
             tlp_high_seq: 0,
             tlp_retrans: false,
             rxt_marks: Vec::new(),
@@ -512,7 +519,6 @@ impl Sender {
             undo_cwnd: 0,
             undo_ssthresh: 0,
             orig_acked: false,
-            frto_new: false,
         }
     }
 
@@ -1093,22 +1099,22 @@ impl Sender {
     /// again once none is pending.
     fn with_reo_timer(&mut self, cmd: TimerCmd, now: SimTime) -> TimerCmd {
         if cmd == TimerCmd::Stop {
-            (self.timer_is_reo, self.timer_is_tlp) = (false, false);
+            self.timer = TimerRole::Rto;
             self.reo_at = None;
             return cmd;
         }
         if let Some(at) = self.reo_at {
-            (self.timer_is_reo, self.timer_is_tlp) = (true, false);
+            self.timer = TimerRole::Reo;
             return TimerCmd::Arm(at);
         }
-        let cmd = match std::mem::take(&mut self.timer_is_reo) | std::mem::take(&mut self.timer_is_tlp) {
-            true => TimerCmd::Arm(now + self.rto.rto()), // tcp_rearm_rto
-            false => cmd,
+        let cmd = match std::mem::replace(&mut self.timer, TimerRole::Rto) {
+            TimerRole::Reo | TimerRole::Tlp => TimerCmd::Arm(now + self.rto.rto()), // tcp_rearm_rto
+            TimerRole::Rto => cmd,
         };
         // tcp_schedule_loss_probe: where the RTO is (re)armed, the probe timer runs instead,
         // due at the PTO or the RTO, whichever is sooner (RFC 8985 7.2: PTO = min(PTO, RTO)).
         if let (TimerCmd::Arm(rto_at), Some(pto)) = (cmd, self.tlp_timeout()) {
-            self.timer_is_tlp = true;
+            self.timer = TimerRole::Tlp;
             return TimerCmd::Arm((now + pto).min(rto_at));
         }
         cmd
@@ -1596,6 +1602,8 @@ impl Sender {
     }
 
     fn on_new_ack(&mut self, seg: &Segment, now: SimTime, out: &mut Vec<Segment>) -> TimerCmd {
+        // F-RTO step 2.b: this ACK sends new data instead of retransmissions (REXMIT_NEW).
+        let mut send_new = false;
         if self.s.usage.rule == CwndLimited::Linux3 {
             // Linux 3.2/3.12 `tcp_ack`: prior_in_flight = tcp_packets_in_flight(tp) before the ACK
             // is processed, here the segments the sender counts against cwnd (SACKed ones too:
@@ -1681,8 +1689,8 @@ impl Sender {
                     let end =
                         self.data_end().unwrap_or(if self.app_closed { self.snd_max } else { u64::MAX });
                     let wnd_end = self.snd_una + self.flow_window();
-                    self.frto_new = self.snd_nxt < end && self.snd_nxt < wnd_end;
-                    self.frto_on = self.frto_new;
+                    send_new = self.snd_nxt < end && self.snd_nxt < wnd_end;
+                    self.frto_on = send_new;
                 }
             }
             CaState::Cwr if self.snd_una > self.cwr_high => {
@@ -1705,7 +1713,7 @@ impl Sender {
             return TimerCmd::Stop;
         }
         self.sync_cc(now);
-        if std::mem::take(&mut self.frto_new) {
+        if send_new {
             self.push(now, out); // F-RTO step 2.b (REXMIT_NEW)
         } else if self.sack_driven() {
             self.sack_send(now, out); // Linux's Loss state: what the RTO marked lost first
@@ -1722,12 +1730,13 @@ impl Sender {
 
     /// The retransmission timer expired (RFC 6298 5.4-5.6, RFC 5681 (4) and 3.1).
     pub fn on_rto(&mut self, now: SimTime, out: &mut Vec<Segment>) -> TimerCmd {
-        if std::mem::take(&mut self.timer_is_reo) {
-            self.reo_at = None;
-            return self.on_reo_timeout(now, out);
-        }
-        if std::mem::take(&mut self.timer_is_tlp) {
-            return self.on_tlp(now, out);
+        match std::mem::replace(&mut self.timer, TimerRole::Rto) {
+            TimerRole::Reo => {
+                self.reo_at = None;
+                return self.on_reo_timeout(now, out);
+            }
+            TimerRole::Tlp => return self.on_tlp(now, out),
+            TimerRole::Rto => {}
         }
         self.sync_cc(now);
         match self.state {
