@@ -53,6 +53,14 @@ def _schema() -> dict[str, Any]:
     return canonical._schema()
 
 
+def _profile(table: dict[str, Any], obj: dict[str, Any]) -> dict[str, Any]:
+    """A TCP table's profile settings (none for "rfc" or any other table): under a profile a
+    field left out takes the profile's value, not the schema's default."""
+    profiles = obj["properties"].get("profile", {}).get("x-profiles", {})
+    found: dict[str, Any] = profiles.get(table.get("profile"), {})
+    return found
+
+
 def _fill(value: Any, node: dict[str, Any]) -> Any:
     """``value`` with every field the schema gives a default written out, at every depth."""
     if isinstance(value, dict):
@@ -60,9 +68,11 @@ def _fill(value: Any, node: dict[str, Any]) -> Any:
         if obj is None:
             return value
         out = {k: _fill(v, obj["properties"].get(k, {})) for k, v in value.items()}
+        profile = _profile(value, obj)
         for key, sub in obj["properties"].items():
-            if key not in out and "default" in sub:
-                out[key] = _fill(copy.deepcopy(sub["default"]), sub)
+            if key not in out and (key in profile or "default" in sub):
+                default = profile[key] if key in profile else sub["default"]
+                out[key] = _fill(copy.deepcopy(default), sub)
         return out
     if isinstance(value, list):
         items = canonical._items_schema(node)
@@ -77,10 +87,14 @@ def _strip(value: Any, node: dict[str, Any]) -> Any:
         if obj is None:
             return value
         out = {}
+        profile = _profile(value, obj)
         for key, v in value.items():
             sub = obj["properties"].get(key, {})
             v = _strip(v, sub)
-            if "default" in sub and v == _strip(sub["default"], sub):
+            if key in profile:
+                if v == _strip(profile[key], sub):
+                    continue
+            elif "default" in sub and v == _strip(sub["default"], sub):
                 continue
             out[key] = v
         return out
@@ -147,3 +161,13 @@ def test_every_example_keeps_its_seed(path: Path) -> None:
         pairs.append(f"{run.seed} {hashlib.sha256(canon.encode()).hexdigest()[:16]}")
     digest = hashlib.sha256("\n".join(pairs).encode()).hexdigest()[:16]
     assert SEEDS[path.name] == (pairs[0] if len(pairs) == 1 else f"{len(pairs)} runs {digest}")
+
+
+def test_a_profile_gives_the_fields_always_written_their_profile_value() -> None:
+    # cc and recovery are written in every TCP table (ALWAYS_WRITTEN); under a profile left
+    # out they take the profile's value, as the core would: never the schema's default.
+    flow = {"kind": "tcp_bulk", "src": 0, "dst": 1, "tcp": {"profile": "linux-3.2"}}
+    tcp = json.loads(canonical_json({"flows": [flow]}))["flows"][0]["tcp"]
+    assert (tcp["cc"], tcp["recovery"]) == ("cubic", "sack")
+    bare = json.loads(canonical_json({"flows": [{**flow, "tcp": {}}]}))["flows"][0]["tcp"]
+    assert (bare["cc"], bare["recovery"]) == ("newreno", "newreno")

@@ -343,9 +343,11 @@ def _table(table: dict[str, Any], obj: dict[str, Any], path: str) -> dict[str, A
         out[key] = value
     for key in always - table.keys():
         sub = props.get(key)
-        if sub is not None and "default" in sub:
+        if sub is not None and (key in profile or "default" in sub):
             where = f"{path}.{key}" if path else key
-            out[key] = _value(copy.deepcopy(sub["default"]), sub, where)  # never the schema's
+            # The value the core would take: the profile's, else the default.
+            default = profile[key] if key in profile else sub["default"]
+            out[key] = _value(copy.deepcopy(default), sub, where)  # never the schema's
     return out
 
 
