@@ -11,6 +11,7 @@ import pytest
 import airtcp
 from airtcp.config import ScenarioError, load_toml
 from airtcp.config.templates import P000_BURSTY, expand_template
+from airtcp.tables import tcp_profiles
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "paper-000.toml"
 
@@ -26,7 +27,10 @@ def test_the_template_builds_section_iv_a() -> None:
     assert (s["topology"], s["hops"], s["retry_limit"], s["cc"]) == ("chain", 5, 16, "veno")
     assert s["mac"]["rate_control"] == "minstrel-rt2800"
     assert s["mac"]["queue_limit_packets"] == 16  # rt2800usb_queue_init, Linux 3.12
-    assert s["tcp"]["small_queues"] and s["tcp"]["recovery"] == "sack"
+    # §IV-A's Linux 3.12 on the Pis (HZ 100): its profile fills SACK, TSQ and the rest.
+    assert (s["tcp"]["profile"], s["tcp"]["clock_hz"]) == ("linux-3.12", 100)
+    linux312 = tcp_profiles()["linux-3.12"]
+    assert linux312["small_queues"] and linux312["recovery"] == "sack"
     assert s["duration_s"] - s["warmup_s"] == 100.0  # §IV-A: 100 s runs
     assert s["channel"]["error"] == P000_BURSTY
     assert s["mesh"]["alm_retry"] is True
@@ -454,7 +458,7 @@ def test_the_tee_analysis_reads_its_runs(tmp_path: Path) -> None:
 def test_reproduce_quick_writes_the_report(tmp_path: Path) -> None:
     import json
 
-    from airtcp.reproduce import reproduce
+    from airtcp.reproduce import p000, reproduce
     from airtcp.reproduce.paper import QUICK_SUFFIX, VERDICT_WORDS
 
     out = tmp_path / "p000"
@@ -470,6 +474,7 @@ def test_reproduce_quick_writes_the_report(tmp_path: Path) -> None:
     for heading in (
         "## Control: the claims on the ideal channel",
         "## Cause test",
+        "## What Linux 3.12's kernel profile moved (run `rules-before`)",
         "## The uneven mesh",
     ):
         assert heading in text
@@ -486,7 +491,10 @@ def test_reproduce_quick_writes_the_report(tmp_path: Path) -> None:
         assert f"![{name[:-4]}](figures/{name})" in text
     assert (out / "report.html").is_file() and (out / "runs.csv").is_file()
     t = __import__("pandas").read_csv(out / "runs.csv")
-    assert set(t["scheme"]) == {"fixed", "alm-adaptive", "alm-measured", "modern-tcp"}
+    assert set(t["scheme"]) == {
+        "fixed", "alm-adaptive", "alm-measured", "modern-tcp", "rules-before"}  # fmt: skip
+    # The profile's rows: every CC at limits 1, 7 and 31 on both chains, before -> after.
+    assert text.count(" -> ") >= 2 * len(p000.CCS) * 3
 
 
 def test_a_ratio_below_ten_runs_is_the_ratio_of_t_intervals() -> None:

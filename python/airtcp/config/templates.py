@@ -168,21 +168,13 @@ def paper000(knobs: Paper000Knobs, rest: Mapping[str, Any]) -> dict[str, Any]:
             "queue_limit_packets": P000_DRIVER_QUEUE,
             "qdisc": "pfifo",  # pfifo_fast, txqueuelen 1000; forwarded frames skip it
         },
-        # Linux 3.12 (§IV-A, "default settings"): SACK, timestamps (1448 payload bytes in the
-        # 1460-byte MSS), delayed ACKs, RTO 200 ms..120 s (initial 1 s), TCP Small Queues,
-        # window growth by one step per ACK (stretch ACKs counted once before 3.18/4.1),
-        # Linux's RTO (SRTT + at least 200 ms).
-        "tcp": {
-            "ack_counting": "acks",
-            "rto_estimator": "linux",
-            "recovery": "sack",
-            "mss_bytes": 1448,
-            "timestamps": True,
-            "min_rto_ms": 200.0,
-            "max_rto_ms": 120_000.0,
-            "initial_rto_ms": 1000.0,
-            "small_queues": True,
-        },
+        # Linux 3.12 (§IV-A, "default settings"), its kernel profile (docs/scenarios.md,
+        # "Kernel profiles"): SACK, timestamps (1448 payload bytes in the 1460-byte MSS),
+        # delayed ACKs and quick-ack, RTO 200 ms..120 s (initial 1 s, SRTT + at least 200 ms),
+        # TCP Small Queues, growth by one step per ACK while cwnd-limited, PRR, early
+        # retransmit, TLP, F-RTO, local congestion as CWR; the Pis' jiffy clock for RTT samples
+        # and the RTO, HZ = 100 (bcmrpi_defconfig sets no CONFIG_HZ: ARM's default).
+        "tcp": {"profile": "linux-3.12", "clock_hz": 100, "mss_bytes": 1448},
         "channel": {"rx_range_m": 100.0, "cs_range_m": 100.0, "error": error},
         "mesh": {"alm_retry": k.scheme == "alm-adaptive"},
     }
@@ -922,7 +914,9 @@ def paper002(knobs: Paper002Knobs, rest: Mapping[str, Any]) -> dict[str, Any]:
             "cca_threshold_dbm": P002_DETECT_DBM,
             "preamble_detection_min_rssi_dbm": P002_DETECT_DBM,
         },
-        "tcp": {"cc": k.cc, "mss_bytes": 1448, "recovery": "sack"},  # Linux: SACK on
+        # The laptop's Linux 3.2 (§IV-A), its kernel profile (docs/scenarios.md, "Kernel
+        # profiles"): SACK, PRR in recovery, a full qdisc is local congestion (CWR), no TSQ.
+        "tcp": {"profile": "linux-3.2", "cc": k.cc, "mss_bytes": 1448},
         "payload_bytes": 1448,
         "nodes": [{"name": "server", "role": "host"}],
         "links": [{"a": "ap", "b": "server", "rate_mbps": 1000, "delay_ms": k.delay_ms}],
@@ -1024,6 +1018,8 @@ def paper002_anomaly(knobs: Paper002AnomalyKnobs, rest: Mapping[str, Any]) -> di
     )
     for key in ("stations", "spacing_m"):
         base.pop(key, None)
+    # Linux today's TCP beside today's queues (mac80211's FQ, CoDel, AQL): the linux-6 profile.
+    base["tcp"] = {**base["tcp"], "profile": "linux-6"}
     if not k.fading:
         for key in ("fading", "nakagami_m", "coherence_ms"):
             base["channel"].pop(key)

@@ -9,9 +9,11 @@ The sweeps (every run stored in ``OUT/store``, resumable), on the template ``pap
   paper's claims are judged on these runs;
 - ``ideal``: the same grid where collisions are the only losses (5 runs; 2 with ``--quick``),
   the control run that removes the loss episodes (the suspected cause of the gains' size);
-- ``modern-tcp``: CUBIC on 3 hops at limits 9 and 31 with today's TCP rules (RFC 6298's RTO,
-  window growth by segments) in place of Linux 3.12's, the run that tests why the curves do not
-  fall past 9;
+- ``modern-tcp``: CUBIC on 3 hops at limits 9 and 31 with RFC 6298's RTO and window growth
+  by segments in place of Linux 3.12's, the run that tests why the curves do not fall past 9;
+- ``rules-before``: every CC on 3 and 5 hops at limits 1, 7 and 31 with the TCP rules the template
+  ran before it took Linux 3.12's kernel profile (``RULES_BEFORE``: RFC sender rules with 3.12's
+  RTO, ACK counting, SACK and TSQ), the run that shows what the profile moved;
 - ``remedy``: the paper's proposed ALM-driven adaptation (``scheme = "alm-adaptive"``, every
   mesh point starting at Linux's 7, Table III's map from metric to travel time) on both
   channels;
@@ -128,9 +130,15 @@ PROBE_MBPS = 0.5
 TRAVEL_HOPS = (1, 2, 3, 4, 5)
 TRAVEL_RATES = (0, 6, 24, 54)  # 0: Minstrel
 TRAVEL_S = 65.0
-# The cause test of the missing fall past 9: today's TCP rules instead of Linux 3.12's.
+# The cause test of the missing fall past 9: RFC 6298's RTO and growth by segments, not 3.12's.
 MODERN_TCP = {"rto_estimator": "rfc6298", "ack_counting": "segments"}
 MODERN_LIMITS = (9, 31)
+# The template's TCP before it took the linux-3.12 profile: RFC rules (no PRR, early
+# retransmit, TLP or F-RTO; a refused segment a loss; an RTO clears the SACK scoreboard; cwnd
+# grows on every ACK) with 3.12's RTO, ACK counting, SACK and TSQ; the Pis' clock kept.
+RULES_BEFORE = {"profile": "rfc", "recovery": "sack", "ack_counting": "acks",
+                "rto_estimator": "linux", "small_queues": True}  # fmt: skip
+BEFORE_LIMITS = (1, 7, 31)
 
 # The declared tolerances of the one verdict rule (reproduce.claims), fixed before any run:
 # - Eq. 1/4's travel times: the paper prints whole milliseconds, read as truncated: the band
@@ -161,11 +169,22 @@ def _spec(base: dict[str, Any], grid: dict[str, list[Any]], n: int) -> sweep.Swe
 
 
 def modern_spec(quick: bool) -> sweep.SweepSpec:
-    """CUBIC, 3 hops, bursty channel, limits 9 and 31, with today's TCP rules."""
+    """CUBIC, 3 hops, bursty channel, limits 9 and 31, with RFC 6298's RTO."""
     reps, _ = _reps(quick)
     return _spec(
         {"channel": "bursty", "hops": 3, "cc": "cubic", "tcp": dict(MODERN_TCP)},
         {"retry_limit": list(MODERN_LIMITS)},
+        reps,
+    )
+
+
+def before_spec(quick: bool) -> sweep.SweepSpec:
+    """Every CC, 3 and 5 hops, bursty channel, limits 1, 7 and 31, with the rules before the
+    kernel profile."""
+    reps, _ = _reps(quick)
+    return _spec(
+        {"channel": "bursty", "tcp": dict(RULES_BEFORE)},
+        {"hops": list(HOPS), "retry_limit": list(BEFORE_LIMITS), "cc": list(CCS)},
         reps,
     )
 
@@ -186,6 +205,7 @@ def sweeps(quick: bool) -> dict[str, sweep.SweepSpec]:
         "fig3": _spec({"channel": "bursty"}, grid, reps),
         "ideal": _spec({"channel": "ideal"}, grid, reps_ideal),
         "modern-tcp": modern_spec(quick),
+        "rules-before": before_spec(quick),
         "remedy": _spec({"scheme": "alm-adaptive", "channel": "bursty"}, adaptive, reps),
         "remedy-ideal": _spec({"scheme": "alm-adaptive", "channel": "ideal"}, adaptive, reps_ideal),
     }
@@ -264,11 +284,13 @@ def table(
     only: set[str] | None = None,
     measured: set[str] | None = None,
     modern: set[str] | None = None,
+    before: set[str] | None = None,
 ) -> pd.DataFrame:
     """One row per stored run (of the run hashes ``only``, if given): its knobs and measures;
     the runs of ``measured`` (the remedy with the measured travel map) get the scheme
-    ``alm-measured``, those of ``modern`` (fixed limits under today's TCP rules) the scheme
-    ``modern-tcp``."""
+    ``alm-measured``, those of ``modern`` (fixed limits under RFC 6298's RTO) the scheme
+    ``modern-tcp``, those of ``before`` (the rules before the kernel profile) the scheme
+    ``rules-before``."""
     runs = stored_runs(root, _KNOBS, only)
     rows = []
     for r in runs.itertuples():
@@ -289,6 +311,8 @@ def table(
             scheme = "alm-measured"
         elif r.run_hash in (modern or ()):
             scheme = "modern-tcp"
+        elif r.run_hash in (before or ()):
+            scheme = "rules-before"
         rows.append(
             {
                 "run_hash": r.run_hash,
@@ -1392,7 +1416,7 @@ def control_section(t: pd.DataFrame) -> list[str]:
     ]
 
 
-RULES = (("Linux 3.12 (the paper's)", "fixed"), ("today's", "modern-tcp"))
+RULES = (("Linux 3.12 (the paper's)", "fixed"), ("RFC 6298's RTO", "modern-tcp"))
 
 
 def modern_test(t: pd.DataFrame) -> dict[str, tuple[cl.Verdict, cl.Verdict]]:
@@ -1414,7 +1438,7 @@ def modern_test(t: pd.DataFrame) -> dict[str, tuple[cl.Verdict, cl.Verdict]]:
 
 def _modern_why(t: pd.DataFrame) -> str:
     """What the cause test says: the fall past 9 and the RTOs at 31 under 3.12's rules and
-    under today's, and whether the rules are the cause."""
+    under RFC 6298's RTO, and whether the rules are the cause."""
     test = modern_test(t)
     if len(test) < 2:
         return "Hypothesis (the run `modern-tcp` is not in this store)."
@@ -1446,12 +1470,13 @@ def _modern_why(t: pd.DataFrame) -> str:
 
 def modern_section(t: pd.DataFrame) -> list[str]:
     """The cause test of the missing fall past 9: CUBIC on 3 hops at limits 9 and 31 under
-    Linux 3.12's TCP rules and under today's."""
+    Linux 3.12's TCP rules and under RFC 6298's RTO."""
     lines = [
         "CUBIC, 3 hops, bursty channel. Suspected cause of the missing fall past 9: Linux "
         "3.12's RTO (SRTT + at least 200 ms) and its window growth per ACK, under which a loss "
-        "episode's retry chain ends before the RTO. The run `modern-tcp` replaces them with "
-        "RFC 6298's RTO (max(200 ms, SRTT + 4 RTTVAR)) and growth by segments; if the cause "
+        "episode's retry chain ends before the RTO. The run `modern-tcp` replaces them "
+        "(on the linux-3.12 profile) with RFC 6298's RTO (max(200 ms, SRTT + 4 RTTVAR)) and "
+        "growth by segments; if the cause "
         "operates, the fall (9 minus 31) and the RTOs past 9 appear or grow there.",
         "",
         "| TCP rules | throughput at 9 [Mbit/s] | at 31 | 9 minus 31 | fall past 9 | RTOs per "
@@ -1471,6 +1496,72 @@ def modern_section(t: pd.DataFrame) -> list[str]:
                      f"{_mbps(fall.estimate, sign=True)} | **{fall.word}** | {r9.mean():.1f} / "
                      f"{r31.mean():.1f} | **{rtos.word}** |")  # fmt: skip
     return lines
+
+
+def before_section(t: pd.DataFrame) -> list[str]:
+    """Every CC on the bursty channel at limits 1, 7 and 31 under the test bed's kernel
+    profile (linux-3.12, HZ 100: the claims' runs) and under the rules the template ran
+    before it."""
+    lines = [
+        "Bursty channel. The claims are judged under the test bed's TCP, airtcp's `linux-3.12` "
+        "profile with the Pis' 100 Hz clock (docs/scenarios.md, 'Kernel profiles'). The run "
+        "`rules-before` repeats these cells with the rules the template ran before it (RFC "
+        "rules with 3.12's RTO, ACK counting, SACK and TSQ): each cell shows before -> "
+        "linux-3.12, means over the runs.",
+        "",
+        "| hops | CC | throughput at 1 / 7 / 31 [Mbit/s] | RTOs per run at 1 / 7 / 31 |",
+        "|---|---|---|---|",
+    ]
+    found = False
+    pooled: dict[int, tuple[list[float], list[float], list[float], list[float]]] = {}
+    for hops in HOPS:
+        x0s: list[float] = []
+        x1s: list[float] = []
+        r0s: list[float] = []
+        r1s: list[float] = []
+        for cc in CCS:
+            thr, rto = [], []
+            for limit in BEFORE_LIMITS:
+                x0, x1, r0, r1 = (
+                    _col(t, "bursty", hops, cc, (limit,), scheme=scheme, col=col)
+                    for col in ("throughput_bps", "timeouts")
+                    for scheme in ("rules-before", "fixed")
+                )
+                if not (len(x0) and len(x1)):
+                    break
+                thr.append(f"{x0.mean():.2f} -> {x1.mean():.2f}")
+                rto.append(f"{r0.mean():.0f} -> {r1.mean():.0f}")
+                if limit == 7:
+                    x0s += list(x0)
+                    x1s += list(x1)
+                    r0s += list(r0)
+                    r1s += list(r1)
+            else:
+                found = True
+                lines.append(f"| {hops} | {LABELS[cc]} | {' / '.join(thr)} | {' / '.join(rto)} |")
+        pooled[hops] = (x0s, x1s, r0s, r1s)
+    if not found:
+        return ["The run `rules-before` is not in this store."]
+    lines += [
+        "",
+        "At Linux's limit 7, all CCs pooled (linux-3.12 over before - 1, ratio of means):",
+    ]
+    for hops, (x0s, x1s, r0s, r1s) in pooled.items():
+        if x0s and x1s:
+            rtos = f"RTOs {np.mean(r0s):.1f} -> {np.mean(r1s):.1f} per run" + (
+                f", {_pct(ratio(r1s, r0s))}" if np.mean(r0s) > 0 else ""
+            )
+            lines.append(f"- {hops} hops: throughput {_pct(ratio(x1s, x0s))}; {rtos}.")
+    return lines + [
+        "",
+        "What the profile changes (docs/validation.md, section 24): after an RTO the SACK "
+        "scoreboard is kept and lost segments are resent in the Loss state (tcp_process_loss) "
+        "instead of waiting for the next, backed-off RTO; a tail loss with fewer than three "
+        "duplicate ACKs is repaired by early retransmit or the tail loss probe; F-RTO undoes a "
+        "spurious RTO; PRR paces the reduction; cwnd grows only when it limits the flight. "
+        "Where a row's RTOs fall, these rules are the cause; where the two columns differ "
+        "less than their runs do (the claims' intervals), the profile does not move the claim.",
+    ]
 
 
 def measured_section(t: pd.DataFrame, travel_map: Sequence[float]) -> list[str]:
@@ -1581,13 +1672,14 @@ def analyse(ctx: Context) -> Report:
     mesh (``ctx.run``), the claims, the sections, the figures and the tables."""
     root = ctx.root
     modern = {r.run_hash for r in sweep.expand(modern_spec(ctx.quick))}
+    before = {r.run_hash for r in sweep.expand(before_spec(ctx.quick))}
     tt = travel_table(root, ctx.current)
     travel_map = measured_map(tt)
     measured = ctx.run({"remedy-measured": remedy_measured(ctx.quick, travel_map)})
     tee_specs = tee_sweeps(ctx.quick, travel_map)
     tee_measured = ctx.run({"tee-measured": tee_specs.pop("tee-measured")})
     tee_runs = ctx.run(tee_specs) | tee_measured
-    t = table(root, ctx.current | measured, measured, modern)
+    t = table(root, ctx.current | measured, measured, modern, before)
     te = tee_table(root, tee_runs, tee_measured)
     claim_list = claims(t, tt)
     fig_dir = ctx.figures
@@ -1599,7 +1691,8 @@ def analyse(ctx: Context) -> Report:
         ("Tables II and III: Eq. 1's parameters", _tables_ii_iii()),
         ("The channels", _channels()),
         ("Control: the claims on the ideal channel", control_section(t)),
-        ("Cause test: today's TCP rules (run `modern-tcp`)", modern_section(t)),
+        ("Cause test: RFC 6298's RTO (run `modern-tcp`)", modern_section(t)),
+        ("What Linux 3.12's kernel profile moved (run `rules-before`)", before_section(t)),
         ("The remedy with the measured map (run `remedy-measured`)",
          measured_section(t, travel_map)),
         ("The uneven mesh (runs `tee`, `tee-remedy`, `tee-measured`)", tee_section(te)),
