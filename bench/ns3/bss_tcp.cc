@@ -11,11 +11,19 @@
 // TCP: tcp_common.h (TcpArgs; defaults follow airtcp/Linux, not ns-3). --payloadBytes is ignored
 // (the segment payload is --mss).
 //
+// Radio channel (optional, common.h RadioArgs): --distanceM=D > 0 puts the station D metres from
+// the AP over a log-distance channel with an explicit error-rate model (--errorModel nist|yans,
+// --fading none|rayleigh, --exponent, --referenceLossDb, --txPowerDbm, --noiseFigureDb; ns-3's
+// defaults, as distance_udp.cc), so frames fail and the MAC drops MPDUs at the retry limit. The
+// default --distanceM=0 keeps FixedRssLossModel at --rssDbm (no channel errors).
+//
 // Output: one JSON line (common.h JsonCommon + "tcp" and "tcp_config" objects).
 //
 // Example:
 //   ./bss_tcp --standard=80211a --dataRateMbps=54 --basicRateMbps=6 --cc=newreno \
 //       --delAckCount=1 --durationS=105 --warmupS=5 --seed=1
+//   ./bss_tcp --standard=80211a --dataRateMbps=24 --cc=cubic --sack=1 --recovery=prr \
+//       --distanceM=47 --errorModel=nist --durationS=20 --warmupS=2 --seed=1
 
 #include "tcp_common.h"
 
@@ -27,15 +35,18 @@ main(int argc, char* argv[])
 {
     CommonArgs a;
     TcpArgs t;
+    RadioArgs r;
     double startS = 0.001;
     CommandLine cmd(__FILE__);
     a.Register(cmd);
     t.Register(cmd);
+    r.Register(cmd);
     cmd.AddValue("startS", "time the bulk sender opens its connection (s)", startS);
     cmd.Parse(argc, argv);
     a.payloadBytes = t.mss; // echoed in the JSON config; the segment payload is --mss
     a.Validate();
     t.Validate();
+    r.Validate();
     NS_ABORT_MSG_IF(startS < 0 || startS >= a.durationS, "--startS out of range");
 
     RngSeedManager::SetSeed(a.seed);
@@ -49,12 +60,12 @@ main(int argc, char* argv[])
     MobilityHelper mobility;
     auto pos = CreateObject<ListPositionAllocator>();
     pos->Add(Vector(0, 0, 0));
-    pos->Add(Vector(1, 0, 0));
+    pos->Add(Vector(r.Enabled() ? r.distanceM : 1.0, 0, 0));
     mobility.SetPositionAllocator(pos);
     mobility.SetMobilityModel("ns3::ConstantPositionMobilityModel");
     mobility.Install(nodes);
 
-    NetDeviceContainer devices = BuildWifi(nodes, a);
+    NetDeviceContainer devices = BuildWifi(nodes, a, &r);
     Ipv4InterfaceContainer ifs = BuildIp(nodes, devices);
     CountTcDropsAfterWarmup(nodes);
 
@@ -78,7 +89,9 @@ main(int argc, char* argv[])
     const double goodput = flow.RxBytes() * 8.0 / window;
     auto phy = DynamicCast<WifiNetDevice>(devices.Get(0))->GetPhy();
     std::cout << JsonCommon(a, goodput, {goodput}, "per_flow_goodput_bps", wall, events, phy)
-              << ", \"stations\": 1" << JsonTcp(t, flow, window) << "}" << std::endl;
+              << ", \"stations\": 1" << JsonTcp(t, flow, window) << ", \"radio\": {\"distance_m\": "
+              << r.distanceM << ", \"error_model\": \"" << (r.Enabled() ? r.errorModel : "default")
+              << "\", \"fading\": \"" << r.fading << "\"}}" << std::endl;
 
     Simulator::Destroy();
     return 0;

@@ -105,6 +105,52 @@ struct CommonArgs
     }
 };
 
+/// Optional radio channel for BuildWifi() (bss_tcp's --distanceM): instead of
+/// FixedRssLossModel, LogDistancePropagationLossModel (ReferenceDistance 1 m) optionally followed
+/// by Rayleigh fading (NakagamiPropagationLossModel, m = 1), YansWifiPhy TxPowerStart/End and
+/// RxNoiseFigure, and an explicit error-rate model, as distance_udp.cc (NOTES.md "Distance").
+/// The defaults are ns-3's (propagation-loss-model.cc:476-491, YansWifiPhy) and those of
+/// airtcp's [channel] model = "radio". distanceM = 0 (the default) keeps FixedRssLossModel and
+/// the helper's default error model, i.e. the programs' behaviour before this option.
+struct RadioArgs
+{
+    double distanceM{0}; ///< station-AP distance (m); 0 = no radio channel (FixedRssLossModel)
+    double exponent{3};
+    double referenceLossDb{46.6777};
+    double txPowerDbm{16.0206};
+    double noiseFigureDb{7};
+    std::string errorModel{"nist"}; ///< nist | yans
+    std::string fading{"none"};     ///< none | rayleigh
+
+    void Register(CommandLine& cmd)
+    {
+        cmd.AddValue("distanceM",
+                     "station-AP distance (m) over a log-distance radio channel; 0 = "
+                     "FixedRssLossModel at --rssDbm (default)",
+                     distanceM);
+        cmd.AddValue("exponent", "LogDistancePropagationLossModel::Exponent", exponent);
+        cmd.AddValue("referenceLossDb", "log-distance loss at 1 m (dB)", referenceLossDb);
+        cmd.AddValue("txPowerDbm", "WifiPhy TxPowerStart = TxPowerEnd (dBm)", txPowerDbm);
+        cmd.AddValue("noiseFigureDb", "WifiPhy::RxNoiseFigure (dB)", noiseFigureDb);
+        cmd.AddValue("errorModel", "with --distanceM: nist | yans", errorModel);
+        cmd.AddValue("fading", "with --distanceM: none | rayleigh", fading);
+    }
+
+    void Validate() const
+    {
+        NS_ABORT_MSG_IF(distanceM < 0, "--distanceM must be >= 0");
+        NS_ABORT_MSG_IF(errorModel != "nist" && errorModel != "yans",
+                        "--errorModel must be nist or yans");
+        NS_ABORT_MSG_IF(fading != "none" && fading != "rayleigh",
+                        "--fading must be none or rayleigh");
+    }
+
+    bool Enabled() const
+    {
+        return distanceM > 0;
+    }
+};
+
 /// Format a rate as used in ns-3 mode names: 5.5 -> "5_5", 54 -> "54".
 inline std::string
 RateToken(double mbps)
@@ -260,8 +306,10 @@ OnPhyRxError(Ptr<const Packet>, double)
  * Must be called after RngSeedManager is set.
  */
 inline NetDeviceContainer
-BuildWifi(const NodeContainer& nodes, const CommonArgs& a)
+BuildWifi(const NodeContainer& nodes, const CommonArgs& a, const RadioArgs* radio = nullptr)
 {
+    NS_ABORT_MSG_IF(radio && radio->Enabled() && a.phyModel != "yans",
+                    "--distanceM needs --phyModel=yans");
     // --- retry limit: WifiMac::FrameRetryLimit is the max number of transmission ATTEMPTS
     //     (WifiRemoteStationManager::DoGetMpdusToDropOnTxFailure drops the MPDU when
     //     retryCount == FrameRetryLimit, the retry count being incremented once per failure).
@@ -307,8 +355,29 @@ BuildWifi(const NodeContainer& nodes, const CommonArgs& a)
                 "FrameRetryLimit",
                 UintegerValue(frameRetryLimit));
 
-    auto loss = CreateObject<FixedRssLossModel>();
-    loss->SetRss(a.rssDbm);
+    Ptr<PropagationLossModel> loss;
+    if (radio && radio->Enabled())
+    {
+        auto logDistance = CreateObject<LogDistancePropagationLossModel>();
+        logDistance->SetAttribute("Exponent", DoubleValue(radio->exponent));
+        logDistance->SetAttribute("ReferenceDistance", DoubleValue(1.0));
+        logDistance->SetAttribute("ReferenceLoss", DoubleValue(radio->referenceLossDb));
+        if (radio->fading == "rayleigh")
+        {
+            auto nakagami = CreateObject<NakagamiPropagationLossModel>();
+            nakagami->SetAttribute("m0", DoubleValue(1.0));
+            nakagami->SetAttribute("m1", DoubleValue(1.0));
+            nakagami->SetAttribute("m2", DoubleValue(1.0));
+            logDistance->SetNext(nakagami);
+        }
+        loss = logDistance;
+    }
+    else
+    {
+        auto fixed = CreateObject<FixedRssLossModel>();
+        fixed->SetRss(a.rssDbm);
+        loss = fixed;
+    }
     auto delay = CreateObject<ConstantSpeedPropagationDelayModel>();
 
     NetDeviceContainer devices;
@@ -328,7 +397,20 @@ BuildWifi(const NodeContainer& nodes, const CommonArgs& a)
         {
             phy.SetFrameCaptureModel("ns3::SimpleFrameCaptureModel");
         }
+        if (radio && radio->Enabled())
+        {
+            phy.Set("TxPowerStart", DoubleValue(radio->txPowerDbm));
+            phy.Set("TxPowerEnd", DoubleValue(radio->txPowerDbm));
+            phy.Set("RxNoiseFigure", DoubleValue(radio->noiseFigureDb));
+            phy.SetErrorRateModel(radio->errorModel == "nist" ? "ns3::NistErrorRateModel"
+                                                              : "ns3::YansErrorRateModel");
+        }
         devices = wifi.Install(phy, mac, nodes);
+        if (radio && radio->Enabled())
+        {
+            // WifiHelper::AssignStreams does not reach the channel's Nakagami draws
+            channel->AssignStreams(1000);
+        }
     }
     else
     {

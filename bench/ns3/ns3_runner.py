@@ -288,7 +288,7 @@ def run_bss_tcp(
     (TcpClassicRecovery) or "prr" (ns-3's default); ``snd_rcv_buf`` sets both socket buffers,
     ``snd_buf``/``rcv_buf`` (when given) each one. The TCP counters are in ``result["tcp"]``.
     """
-    binary = _binaries(python)["bss_tcp"]
+    binary = _binary(python, "bss_tcp")
     args = _common_args(
         standard,
         data_rate_mbps,

@@ -203,7 +203,8 @@ class TcpFlowStats
            << ", \"segments_sent\": " << m_segmentsSent
            << ", \"retransmissions\": " << m_retransmissions
            << ", \"retransmissions_by_seq\": " << m_retxBySeq
-           << ", \"timeouts\": " << m_timeouts << ", \"fast_retransmits\": " << m_fastRetx
+           << ", \"timeouts\": " << m_timeouts << ", \"rto_expiries\": " << m_rtoExpiries
+           << ", \"fast_retransmits\": " << m_fastRetx
            << ", \"pure_acks_received\": " << m_pureAcksRx
            << ", \"rtt_samples\": " << m_rttSamples << ", \"rtt_mean_s\": "
            << (m_rttSamples ? m_rttSumS / m_rttSamples : 0.0)
@@ -233,6 +234,7 @@ class TcpFlowStats
                                       MakeCallback(&TcpFlowStats::OnCwnd, this));
         s->TraceConnectWithoutContext("SlowStartThreshold",
                                       MakeCallback(&TcpFlowStats::OnSsthresh, this));
+        s->TraceConnectWithoutContext("RTO", MakeCallback(&TcpFlowStats::OnRto, this));
         m_cwndSince = Simulator::Now();
     }
 
@@ -275,6 +277,18 @@ class TcpFlowStats
         if (p->GetSize() == 0 && InWindow())
         {
             m_pureAcksRx++;
+        }
+    }
+
+    /// One ReTxTimeout() with data outstanding doubles m_rto (capped at 60 s); every other
+    /// update comes from an RTT estimate. Unlike entries into CA_LOSS ("timeouts"), this also
+    /// counts a second RTO while in CA_LOSS (as wired_tcp.cc).
+    void OnRto(Time oldRto, Time newRto)
+    {
+        const Time doubled = Min(oldRto + oldRto, Seconds(60));
+        if (newRto > oldRto && newRto == doubled && InWindow())
+        {
+            m_rtoExpiries++;
         }
     }
 
@@ -344,6 +358,7 @@ class TcpFlowStats
     uint64_t m_retxBySeq{0};
     uint64_t m_highEnd{0};
     uint64_t m_timeouts{0};
+    uint64_t m_rtoExpiries{0};
     uint64_t m_fastRetx{0};
     uint64_t m_pureAcksRx{0};
     uint64_t m_rttSamples{0};
