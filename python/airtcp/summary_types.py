@@ -132,6 +132,9 @@ class TcpSummary(TypedDict):
     # SACK recovery: retransmissions found lost and sent again (Linux
     # `tcp_mark_lost_retrans`); absent when none.
     lost_retransmits: NotRequired[int]
+    # `tcp.frto`: RTOs found spurious and undone (RFC 5682, Linux `tcp_try_undo_loss`):
+    # cwnd and ssthresh back, no go-back-N; absent when none.
+    spurious_rtos: NotRequired[int]
     # `tcp.tlp`: tail loss probes sent (new data or the last segment again); absent when
     # none.
     tlp_probes: NotRequired[int]

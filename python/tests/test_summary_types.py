@@ -148,6 +148,9 @@ RUNS = {
         "examples/wired-bottleneck.toml",
         {"duration_s": 2.0, "tcp.profile": "linux-6", "tcp.prr": "off"},
     ),
+    # Paper 000's 5-hop chain at limit 31 under linux-3.12: retry chains that outlast the
+    # RTO, found spurious by F-RTO (spurious_rtos).
+    "frto": ("examples/paper-000.toml", {"hops": 5, "retry_limit": 31}),
     # A lossy tail of a file under linux-6: a tail loss probe (tlp_probes).
     "tlp": (
         "examples/wired-bottleneck.toml",

@@ -163,6 +163,10 @@ pub struct TcpSummary {
     /// none.
     #[serde(skip_serializing_if = "is_zero")]
     pub tlp_probes: u64,
+    /// `tcp.frto`: RTOs found spurious and undone (RFC 5682, Linux `tcp_try_undo_loss`):
+    /// cwnd and ssthresh back, no go-back-N; absent when none.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub spurious_rtos: u64,
     /// RTT samples after the warm-up, their exact mean [s] and nearest-rank percentiles [s]
     /// from a fixed log-linear histogram: each within 0.79 % (1/128) of the exact percentile
     /// for RTTs up to 1099 s (tcp/rtt_hist.rs), so memory stays flat however long the run.
@@ -222,6 +226,7 @@ fn tcp_summary(t: &crate::world::tcp::TcpFlow, measured_ns: f64) -> TcpSummary {
         local_drops: st.local_drops,
         cwr_events: st.cwr_events,
         tlp_probes: st.tlp_probes,
+        spurious_rtos: st.spurious_rtos,
         rtt_samples: rtt.count(),
         rtt_mean_s: rtt.mean_s(),
         rtt_p50_s: rtt.quantile_s(0.50),
@@ -693,6 +698,7 @@ mod tests {
             ("TcpSummary", "local_drops"),
             ("TcpSummary", "cwr_events"),
             ("TcpSummary", "tlp_probes"),
+            ("TcpSummary", "spurious_rtos"),
             ("TcpSummary", "corruption"),
             ("TcpSummary", "effective"),
             ("TcpEffective", "overrides"),
