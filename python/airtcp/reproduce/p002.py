@@ -757,12 +757,20 @@ def claims(t: pd.DataFrame, cause: pd.DataFrame | None = None) -> list[Claim]:
              f"runs) native's RTT is {k['rtt'].get('native', math.nan):.0f} ms: a rate control "
              "that keeps too high a rate is not the cause (tested). " if k else "")  # fmt: skip
     v = within.verdict(est) if low else _all([])  # no position below 30: nothing to judge
+    before = t[(t["sweep"] == "rules-before") & (t["case"] == "fig4")] if "sweep" in t else t[:0]
+    before = before[(before["scheme"] == "native") & before["distance_m"].isin(low)]
+    kernel = (
+        "Cause, tested by the run `rules-before` (section 'What Linux 3.2's kernel profile "
+        f"moved'): under RFC rules, where a segment the full qdisc refuses is a loss repaired "
+        f"by SACK and RTOs that empty the queues below TCP, native's RTT there is "
+        f"{before['rtt_ms'].mean():.0f} ms; under Linux 3.2 a refused segment stays unsent "
+        "(CWR), so the queues (1123 packets, about 1.3 s at 10 Mbit/s of goodput) stay full."
+        if len(before)
+        else "The run `rules-before` (RFC rules) is not in this store."
+    )
     out.append(spec.row(within, v, est.fmt(digits=0, unit="ms"),
         f"Positions: {', '.join(f'{d:g} m' for d in low) or 'none below 30 Mbit/s'}. {fixed}"
-        "Hypothesis (not tested by a run): the queues below TCP hold 1123 packets, about 1.3 s "
-        "at 10 Mbit/s of goodput, but at the far positions the sender's timeouts (a fade stalls "
-        "the Block-Ack window or the AP's ACKs) empty them, so they are full only part of the "
-        "time."))  # fmt: skip
+        + kernel))  # fmt: skip
 
     # 3. Fig. 4(b): CoDel's RTT below native's at every rate.
     spec = _Spec("IV-B", "Fig. 4(b)", "The average RTT of CoDel is smaller than that of the "
@@ -823,10 +831,11 @@ def claims(t: pd.DataFrame, cause: pd.DataFrame | None = None) -> list[Claim]:
              for d in _positions(t, "fig4", _everywhere)]  # fmt: skip
     out.append(spec.row(band, _all(parts), _parts_text(parts),
                         "Judged per position; every position must agree. Hypothesis (not "
-                        "tested by a run): the window settles where the queues (1123 packets) "
-                        "overflow, above the band where the path holds many packets (300 "
-                        "Mbit/s), below it where timeouts restart it (the per-position table "
-                        "counts them)."))  # fmt: skip
+                        "tested by a run): under Linux 3.2 the window settles where the queues "
+                        "(1123 packets) refuse a segment and CWR cuts it, plus what the path "
+                        "holds: inside the band at the slow positions, above it where aggregates "
+                        "of up to 64 MPDUs and the Block-Ack window hold many more (300 "
+                        "Mbit/s)."))  # fmt: skip
 
     # 9. Fig. 4(c): CoDel's cwnd small throughout (below native's at every position).
     spec = _Spec("IV-B", "Fig. 4(c)", "In the case of CoDel, the average cwnd is small "
