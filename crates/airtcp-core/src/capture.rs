@@ -679,8 +679,9 @@ mod tests {
                 Segment { flags: ACK, len: 1460, seq: 1, ..Default::default() },
                 Segment { flags: FIN | ACK, ..Default::default() },
             ];
-            for n in 1..=3u8 {
-                segs.push(Segment { flags: ACK, sack_n: n, sack: [(5, 9); 3], ..Default::default() });
+            // As many blocks as fit: 3 beside the timestamps, 4 alone (RFC 2018 section 3).
+            for n in 1..=crate::tcp::sack::blocks_that_fit(ts) as u8 {
+                segs.push(Segment { flags: ACK, sack_n: n, sack: [(5, 9); 4], ..Default::default() });
             }
             for seg in segs {
                 let p = Packet {

@@ -1931,9 +1931,9 @@ impl Receiver {
             // RFC 2018 section 4: the block holding the latest segment first, then the others
             // (here the highest first), as many as fit.
             let first = self.ooo.iter().copied().find(|r| r.0 <= self.last_block && self.last_block < r.1);
-            let mut n = 0;
+            let (mut n, fit) = (0, sack::blocks_that_fit(self.p.timestamps));
             for r in first.into_iter().chain(self.ooo.iter().rev().copied().filter(|r| Some(*r) != first)) {
-                if n == sack::MAX_BLOCKS {
+                if n == fit {
                     break;
                 }
                 seg.sack[n] = r;

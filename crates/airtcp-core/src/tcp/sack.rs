@@ -2,9 +2,20 @@
 //! above the cumulative ACK the receiver holds (RFC 2018 blocks), and the three functions the
 //! recovery runs on: `IsLost`, `SetPipe` and `NextSeg`.
 
-/// SACK blocks a segment can carry with the timestamps option (RFC 2018 section 3: 3 blocks
-/// fit the 40 option bytes next to the 12 of timestamps).
-pub const MAX_BLOCKS: usize = 3;
+/// SACK blocks a segment can carry (RFC 2018 section 3: 4 blocks of 8 bytes and 2 of kind and
+/// length, aligned to 4, fill the 40 option bytes; Linux `TCP_NUM_SACKS`).
+pub const MAX_BLOCKS: usize = 4;
+
+/// SACK blocks that fit beside the options a connection carries on every segment: 3 next to
+/// the 12 bytes of timestamps, else 4 (RFC 2018 section 3; Linux `tcp_established_options`:
+/// (40 - 12 - 4) / 8).
+pub fn blocks_that_fit(timestamps: bool) -> usize {
+    if timestamps {
+        3
+    } else {
+        MAX_BLOCKS
+    }
+}
 
 /// RFC 6675 DupThresh.
 pub const DUP_THRESH: u64 = 3;

@@ -439,6 +439,36 @@ fn sack_blocks_describe_what_the_receiver_holds() {
 }
 
 #[test]
+fn four_sack_blocks_fit_without_timestamps_three_beside_them() {
+    // RFC 2018 section 3 and Linux tcp_established_options: (40 - 4) / 8 = 4 blocks alone,
+    // (40 - 12 - 4) / 8 = 3 next to the timestamps option. Four holes (segments 1, 3, 6, 8).
+    let m = u64::from(MSS);
+    for timestamps in [true, false] {
+        let mut p = params(Recovery::Sack);
+        p.timestamps = timestamps;
+        let mut r = Receiver::new(p);
+        let mut out = Vec::new();
+        r.on_segment(&Segment { flags: super::conn::SYN, ..Default::default() }, SimTime::ZERO, &mut out);
+        for i in [0, 2, 4, 5, 7, 9] {
+            let seg = Segment { seq: 1 + i * m, len: MSS, flags: super::conn::ACK, ..Default::default() };
+            r.on_segment(&seg, SimTime::ZERO, &mut out);
+        }
+        let last = out.last().unwrap();
+        let (latest_first, n) = (
+            [(1 + 9 * m, 1 + 10 * m), (1 + 7 * m, 1 + 8 * m), (1 + 4 * m, 1 + 6 * m), (1 + 2 * m, 1 + 3 * m)],
+            usize::from(last.sack_n),
+        );
+        if timestamps {
+            assert_eq!(&last.sack[..n], &latest_first[..3]);
+            assert_eq!(last.ip_bytes(true, true), 40 + 12 + 4 + 24);
+        } else {
+            assert_eq!(&last.sack[..n], &latest_first[..]);
+            assert_eq!(last.ip_bytes(false, true), 40 + 4 + 32, "the 40 option bytes full");
+        }
+    }
+}
+
+#[test]
 fn karns_rule_and_timestamps_give_only_true_rtt_samples() {
     // The first data segment is lost and repaired by fast retransmit. Without timestamps,
     // Karn's rule discards the ambiguous sample of the retransmitted segment (timed from its
