@@ -663,6 +663,7 @@ mod tests {
             rcv_buf: 6 << 20,
             snd_buf: 4 << 20,
             small_queues: false,
+            tsq_limit_bytes: crate::tcp::conn::TSQ_LIMIT_OUTPUT_BYTES,
             per_ack_growth: false,
             corruption: crate::tcp::conn::Corruption::Off,
             rules: crate::tcp::conn::Rules::default(),

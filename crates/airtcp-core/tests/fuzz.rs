@@ -1070,6 +1070,7 @@ fn tcp(g: &mut Gen) -> Value {
         ("hystart", json!(g.p(0.5))),
         ("corruption", json!(g.pick(airtcp_core::tcp::conn::CORRUPTION_NAMES))),
         ("small_queues", json!(g.p(0.5))),
+        ("limit_output_bytes", json!(g.pick(&[0u32, 2304, 131_072, 1 << 20]))),
         ("ack_counting", json!(g.pick(&["segments", "acks"]))),
         ("rto_estimator", json!(g.pick(&["rfc6298", "linux"]))),
         ("cwnd_limited", json!(g.pick(airtcp_core::tcp::cc::CwndLimited::NAMES))),

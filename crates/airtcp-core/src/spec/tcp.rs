@@ -78,6 +78,12 @@ pub struct TcpSpec {
     /// Linux's TCP Small Queues (3.6+, `tcp_write_xmit`): new data goes down only while the
     /// sender's node holds at most about two of the connection's packets below TCP.
     pub small_queues: bool,
+    /// TCP Small Queues' cap on the bytes of the connection below TCP [bytes]
+    /// (`net.ipv4.tcp_limit_output_bytes`; Linux 3.6-4.1: 128 KiB, 4.2: 256 KiB, 5.0: 1 MiB):
+    /// the limit is two packets or a millisecond at twice cwnd / SRTT, whichever is more, but
+    /// never above this; with `small_queues` only.
+    #[schemars(range(min = 0, max = MAX_LIMIT_OUTPUT_BYTES))]
+    pub limit_output_bytes: u32,
     /// How the window grows on an ACK: "segments" (by the segments it acknowledges, Linux
     /// 4.1+) or "acks" (one step per ACK, stretch ACKs included: Linux up to 3.17).
     pub ack_counting: AckCounting,
@@ -204,6 +210,7 @@ impl Default for TcpSpec {
             hystart: true,
             corruption: Corruption::Off,
             small_queues: false,
+            limit_output_bytes: 131_072,
             ack_counting: AckCounting::Segments,
             rto_estimator: RtoRule::Rfc6298,
             cwnd_limited: CwndLimited::Always,
@@ -225,6 +232,9 @@ impl Default for TcpSpec {
 /// Largest initial congestion window [segments]: the congestion controls compute in 32 bits
 /// as Linux does (cwnd times a 10-bit factor), far from any real initial window (10).
 pub const MAX_INITIAL_CWND: u32 = 1_000_000;
+
+/// Largest `limit_output_bytes` [bytes]: Linux's sysctl is an int.
+pub const MAX_LIMIT_OUTPUT_BYTES: u32 = i32::MAX as u32;
 
 /// Fastest jiffy clock [Hz] (Linux's CONFIG_HZ choices reach 1000; 10 kHz leaves room).
 pub const MAX_CLOCK_HZ: u32 = 10_000;
@@ -308,6 +318,12 @@ pub(super) fn validate_tcp(i: usize, f: &FlowSpec) -> Result<(), SpecError> {
                 format!("{hz} is out of range; allowed: 1..={MAX_CLOCK_HZ} Hz, or unset"),
             );
         }
+    }
+    if t.limit_output_bytes > MAX_LIMIT_OUTPUT_BYTES {
+        return err(
+            &path("tcp.limit_output_bytes"),
+            format!("{} is out of range; allowed: 0..={MAX_LIMIT_OUTPUT_BYTES} bytes", t.limit_output_bytes),
+        );
     }
     if t.ack_every == 0 {
         return err(&path("tcp.ack_every"), "0 is out of range; allowed: >= 1 segments");

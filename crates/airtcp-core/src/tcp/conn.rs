@@ -273,6 +273,8 @@ pub struct TcpParams {
     pub corruption: Corruption,
     /// TCP Small Queues (Linux 3.6+): see [`Sender::tsq_allows`].
     pub small_queues: bool,
+    /// TSQ's cap on the bytes below TCP (`sysctl_tcp_limit_output_bytes`).
+    pub tsq_limit_bytes: u64,
     /// Window growth counts ACKs, not the segments they acknowledge: Linux before 3.18 (slow
     /// start) and 4.1 (congestion avoidance), whose `tcp_slow_start(tp)` and
     /// `tcp_cong_avoid_ai(tp, w)` take one step per ACK, a stretch ACK included.
@@ -323,7 +325,8 @@ pub struct Rules {
 /// sk_buff` and `skb_shared_info`); TSQ's floor is two of them (an approximation: the exact
 /// figure depends on the architecture and the allocation path).
 pub const TSQ_TRUESIZE_BYTES: u64 = 2304;
-/// `sysctl_tcp_limit_output_bytes` (Linux 3.6-4.3 default: 128 KiB).
+/// `sysctl_tcp_limit_output_bytes` (Linux 3.6-4.1 default: 128 KiB), `tcp.limit_output_bytes`'s
+/// default.
 pub const TSQ_LIMIT_OUTPUT_BYTES: u64 = 131_072;
 
 crate::names::names! {
@@ -594,7 +597,8 @@ impl Sender {
             }
             _ => 0,
         };
-        let limit = (2 * TSQ_TRUESIZE_BYTES).max(pacing_bytes_per_s >> 10).min(TSQ_LIMIT_OUTPUT_BYTES);
+        // tcp_small_queue_check: max(2 truesizes, ~1 ms at the pacing rate), capped by the sysctl.
+        let limit = (2 * TSQ_TRUESIZE_BYTES).max(pacing_bytes_per_s >> 10).min(self.p.tsq_limit_bytes);
         u64::from(self.tsq_below) * TSQ_TRUESIZE_BYTES <= limit
     }
 
@@ -2131,6 +2135,7 @@ mod clock_tests {
             rcv_buf: 1 << 20,
             snd_buf: 1 << 20,
             small_queues: false,
+            tsq_limit_bytes: TSQ_LIMIT_OUTPUT_BYTES,
             per_ack_growth: false,
             corruption: Corruption::Off,
             rules: Rules::default(),

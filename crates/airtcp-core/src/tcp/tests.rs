@@ -79,6 +79,7 @@ fn params(recovery: Recovery) -> TcpParams {
         rcv_buf: 1 << 30,
         snd_buf: 1 << 30,
         small_queues: false,
+        tsq_limit_bytes: super::conn::TSQ_LIMIT_OUTPUT_BYTES,
         per_ack_growth: false,
         corruption: Corruption::Off,
         rules: Rules::default(),
@@ -818,6 +819,15 @@ fn small_queues_take_any_cwnd_an_agent_sets() {
     assert!(snd.tsq_allows());
     snd.tsq_below = 57;
     assert!(!snd.tsq_allows());
+    // tcp.limit_output_bytes = 1 MiB (Linux 5.0+): 455 truesizes pass (1048320 B), 456 do not
+    // (1050624 B; hand count); = 0: only with nothing below TCP.
+    for (limit, last_passing) in [(1u64 << 20, 455), (0, 0)] {
+        snd.p.tsq_limit_bytes = limit;
+        snd.tsq_below = last_passing;
+        assert!(snd.tsq_allows(), "{limit}");
+        snd.tsq_below = last_passing + 1;
+        assert!(!snd.tsq_allows(), "{limit}");
+    }
 }
 
 #[test]

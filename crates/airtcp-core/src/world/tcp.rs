@@ -103,6 +103,7 @@ fn params(t: &TcpSpec) -> TcpParams {
         snd_buf: t.snd_buf_bytes,
         corruption: t.corruption,
         small_queues: t.small_queues,
+        tsq_limit_bytes: u64::from(t.limit_output_bytes),
         per_ack_growth: t.ack_counting == AckCounting::Acks,
         rules: Rules {
             cwnd_limited: t.cwnd_limited,
