@@ -60,6 +60,7 @@ pub const SETTINGS: &[Setting] = &[
     setting!("cwnd_credit", ["acked", "acked", "delivered"], "tcp_cong_control(sk, ack, delivered - prior_delivered) since 4.9; 3.x grows per ACK"),
     setting!("rack", [false, false, true], "RACK since 4.4 (tcp_rack_mark_lost), the only loss detection with SACK since 4.18 (net.ipv4.tcp_recovery = 1)"),
     setting!("tlp", [false, true, true], "Tail Loss Probe since 3.10 (tcp_schedule_loss_probe, net.ipv4.tcp_early_retrans = 3)"),
+    setting!("tlp_rule", ["linux-3.10", "linux-3.10", "rfc8985"], "tcp_schedule_loss_probe: max(2 SRTT, 10 ms) in Open only, 3.10-4.13 (3.2 has no TLP); 2 SRTT + TCP_TIMEOUT_MIN in Open or CWR from 4.14 (RFC 8985 7.2)"),
     setting!("lost_retransmit", ["every", "every", "every"], "tcp_mark_lost_retrans (2.6.25-4.3); RACK finds them in 4.4+"),
     setting!("early_retransmit", [false, true, false], "RFC 5827 with a quarter-SRTT delay, 3.6-4.10 (tcp_pause_early_retransmit, net.ipv4.tcp_early_retrans = 2, 3 from 3.10); RACK took its place"),
     setting!("frto", [false, true, true], "RFC 5682 SACK-enhanced F-RTO in tcp_process_loss since 3.10 (net.ipv4.tcp_frto = 2); 3.2's older F-RTO is not modelled"),

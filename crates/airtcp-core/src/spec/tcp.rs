@@ -8,7 +8,7 @@ use crate::mac::frame::MAX_MSDU_BYTES;
 use crate::tcp::cc::{Cc, CwndLimited};
 use crate::tcp::conn::{
     AckCounting, Corruption, CwndCredit, LocalCongestion, LostRetransmit, Prr, QuickAck, Recovery,
-    RtoRecovery,
+    RtoRecovery, TlpRule,
 };
 use crate::tcp::rto::RtoRule;
 
@@ -147,6 +147,13 @@ pub struct TcpSpec {
     /// the RTO; a retransmitted probe that repaired a loss cuts the window as CWR does.
     #[serde(default)]
     pub tlp: bool,
+    /// When `tlp` schedules the probe and how far ahead: "rfc8985" (RFC 8985 7.2, Linux 4.14+:
+    /// in Open or CWR, 2 SRTT + 2 jiffies, or + 200 ms with one segment out) or "linux-3.10"
+    /// (Linux 3.10-4.13: in Open only, not while cwnd has room and data waits unsent, none
+    /// before an RTT sample; max(2 SRTT, 10 ms), or with one segment out at least 1.5 SRTT +
+    /// 200 ms).
+    #[serde(default)]
+    pub tlp_rule: TlpRule,
     /// Which retransmissions SACK recovery (without RACK) watches for a second loss: "head"
     /// (the head's alone, while it stays the head: a retransmission lost again elsewhere waits
     /// for the RTO) or "every" (each one of the recovery, lost once a segment sent after it is
@@ -220,6 +227,7 @@ impl Default for TcpSpec {
             prr: Prr::Off,
             rack: false,
             tlp: false,
+            tlp_rule: TlpRule::Rfc8985,
             lost_retransmit: LostRetransmit::Head,
             quickack: QuickAck::Off,
             early_retransmit: false,

@@ -202,6 +202,22 @@ crate::names::names! {
 }
 
 crate::names::names! {
+    /// When the tail loss probe is scheduled and how far ahead (`tcp.tlp_rule`).
+    #[derive(Default)]
+    pub enum TlpRule {
+        /// RFC 8985 section 7.2 and Linux 4.14+ `tcp_schedule_loss_probe`: in Open or CWR,
+        /// 2 SRTT plus TCP_TIMEOUT_MIN (2 jiffies), or plus TCP_RTO_MIN (200 ms) with one
+        /// segment out; 1 s before an RTT sample.
+        #[default]
+        Rfc8985 = "rfc8985",
+        /// Linux 3.10-4.13 `tcp_schedule_loss_probe`: in Open only, not while cwnd has room
+        /// and data waits unsent, not before an RTT sample; max(2 SRTT, 10 ms), or max(2 SRTT,
+        /// 1.5 SRTT + TCP_DELACK_MAX (200 ms), 10 ms) with one segment out.
+        Linux310 = "linux-3.10",
+    }
+}
+
+crate::names::names! {
     /// Which retransmissions SACK recovery watches for a second loss (without RACK).
     #[derive(Default)]
     pub enum LostRetransmit {
@@ -217,9 +233,10 @@ crate::names::names! {
     }
 }
 
-/// Linux `TCP_TIMEOUT_MIN`, 2 jiffies (here at HZ = 1000), added to RACK's reordering timer
-/// (`tcp_rack_mark_lost`).
-pub const REO_TIMEOUT_MIN: Dur = Dur::from_ms(2);
+/// Linux `TCP_TIMEOUT_MIN` in jiffies (`RtoConfig::jiffies`: 2 ms at the nanosecond clock,
+/// 20 ms at `clock_hz = 100`), added to RACK's reordering timer (`tcp_rack_mark_lost`) and to
+/// the tail loss probe's timeout.
+pub const TCP_TIMEOUT_MIN_JIFFIES: u64 = 2;
 
 crate::names::names! {
     /// The receiver's quick-ack mode (Linux `icsk_ack.quick`, net/ipv4/tcp_input.c): a count of
@@ -304,6 +321,8 @@ pub struct Rules {
     /// Tail Loss Probe (RFC 8985 section 7; Linux 3.10+ `tcp_schedule_loss_probe`,
     /// `tcp_send_loss_probe`), with SACK.
     pub tlp: bool,
+    /// The probe's schedule and timeout: see [`TlpRule`].
+    pub tlp_rule: TlpRule,
     /// Which retransmissions SACK recovery watches for a second loss: see [`LostRetransmit`].
     pub lost_retransmit: LostRetransmit,
     /// Receiver: Linux's quick-ack mode: see [`QuickAck`].
@@ -1129,24 +1148,50 @@ impl Sender {
     /// delayed ACK (200 ms, TCP_RTO_MIN) when one segment is out, else plus TCP_TIMEOUT_MIN;
     /// 1 s before an RTT sample.
     fn tlp_timeout(&self) -> Option<Dur> {
+        let linux310 = self.p.rules.tlp_rule == TlpRule::Linux310;
         let eligible = self.p.rules.tlp
             && self.p.recovery == Recovery::Sack
             // Linux's Open is airtcp's Disorder too while nothing is SACKed (a duplicate ACK
             // without SACK blocks, as an out-of-order FIN draws, leaves Linux in Open).
-            && (matches!(self.ca, CaState::Open | CaState::Cwr)
+            && ((self.ca == CaState::Cwr && !linux310)
+                || self.ca == CaState::Open
                 || (self.ca == CaState::Disorder && self.sb.is_empty()))
             && self.snd_una < self.snd_max
             && self.tlp_high_seq == 0;
         if !eligible {
             return None;
         }
+        if linux310 {
+            return self.tlp_timeout_310();
+        }
         Some(match self.rto.srtt() {
             Some(srtt) => {
                 let one_out = self.snd_max - self.snd_una <= u64::from(self.p.mss);
-                Dur(2 * srtt.ns()) + if one_out { Dur::from_ms(200) } else { REO_TIMEOUT_MIN }
+                Dur(2 * srtt.ns())
+                    + if one_out { Dur::from_ms(200) } else { self.p.rto.jiffies(TCP_TIMEOUT_MIN_JIFFIES) }
             }
             None => Dur::from_ms(1000),
         })
+    }
+
+    /// Linux 3.10-4.13 `tcp_schedule_loss_probe`, past the common checks: no probe before an
+    /// RTT sample (`!rtt`) or while cwnd has room and data waits unsent (`snd_cwnd >
+    /// tcp_packets_in_flight && tcp_send_head`: TSQ or the peer's window holds it back, and
+    /// new data will go first); else max(2 SRTT, 10 ms), with one segment out at least 1.5
+    /// SRTT + TCP_DELACK_MAX.
+    fn tlp_timeout_310(&self) -> Option<Dur> {
+        let srtt = self.rto.srtt()?;
+        let mss = u64::from(self.p.mss);
+        let packets_out = (self.snd_max - self.snd_una).div_ceil(mss);
+        let end = self.data_end().unwrap_or(if self.app_closed { self.snd_max } else { u64::MAX });
+        if u64::from(self.s.cwnd) > packets_out && self.snd_nxt < end {
+            return None;
+        }
+        let mut timeout = Dur(2 * srtt.ns());
+        if packets_out == 1 {
+            timeout = timeout.max(Dur(srtt.ns() + srtt.ns() / 2) + Dur::from_ms(200));
+        }
+        Some(timeout.max(self.p.rto.msecs_to_jiffies(Dur::from_ms(10))))
     }
 
     /// The probe timer fired (Linux `tcp_send_loss_probe`): one new segment if the receive
@@ -1220,7 +1265,8 @@ impl Sender {
         let d = r.detect(&self.sb, self.snd_max, now.ns(), reo_wnd_ns);
         self.stats.lost_retransmits += u64::from(d.lost_retransmits);
         // tcp_rack_mark_lost arms the timer TCP_TIMEOUT_MIN (2 jiffies) past the deadline.
-        self.reo_at = d.reo_at_ns.map(|at| SimTime(at) + REO_TIMEOUT_MIN);
+        let timeout_min = self.p.rto.jiffies(TCP_TIMEOUT_MIN_JIFFIES);
+        self.reo_at = d.reo_at_ns.map(|at| SimTime(at) + timeout_min);
         d.lost > 0 || r.next_lost(&self.sb, self.snd_max).is_some()
     }
 
@@ -1530,10 +1576,11 @@ impl Sender {
                     if lost {
                         self.sack_enter(now, out);
                     } else if !self.er_pending && self.early_retransmit_due() {
-                        // tcp_pause_early_retransmit: max(SRTT / 4, 2 ms), on the timer.
+                        // tcp_pause_early_retransmit: max(SRTT / 4, msecs_to_jiffies(2)), on the timer.
                         let srtt = self.rto.srtt().unwrap_or(Dur::ZERO);
+                        let floor = self.p.rto.msecs_to_jiffies(Dur::from_ms(2));
                         self.er_pending = true;
-                        self.reo_at = Some(now + Dur(srtt.ns() / 4).max(REO_TIMEOUT_MIN));
+                        self.reo_at = Some(now + Dur(srtt.ns() / 4).max(floor));
                     } else if self.p.limited_transmit && self.dupacks < 3 {
                         self.enter_disorder();
                         let limit = self.snd_una + (u64::from(self.s.cwnd) + u64::from(self.dupacks)) * mss;

@@ -85,6 +85,17 @@ impl RtoConfig {
         Dur(self.clock_hz.map_or(u, |hz| ticks_ns(u, hz)))
     }
 
+    /// `n` jiffies (Linux's timer constants such as `TCP_TIMEOUT_MIN`, 2 jiffies): ticks of
+    /// [`clock_hz`](Self::clock_hz), milliseconds on the nanosecond clock (HZ = 1000).
+    pub fn jiffies(&self, n: u64) -> Dur {
+        Dur(self.clock_hz.map_or(n * 1_000_000, |hz| ticks_ns(n, hz)))
+    }
+
+    /// `msecs_to_jiffies(d)`: `d` rounded up to whole ticks, unchanged on the nanosecond clock.
+    pub fn msecs_to_jiffies(&self, d: Dur) -> Dur {
+        self.whole(d)
+    }
+
     /// `d` rounded up to a whole number of ticks (unchanged on the nanosecond clock).
     fn whole(&self, d: Dur) -> Dur {
         self.dur(self.units(d, true))
@@ -431,5 +442,13 @@ mod tests {
         assert_eq!(cfg.timer_at(at(6.0), at(5.0)), at(10.0));
         // The nanosecond clock: as armed.
         assert_eq!(RtoConfig::default().timer_at(at(213.0), at(3.0)), at(213.0));
+        // TCP_TIMEOUT_MIN (2 jiffies) and msecs_to_jiffies(2) at HZ 100: 20 and 10 ms; at the
+        // nanosecond clock (HZ 1000 for the constants): 2 and 2 ms.
+        assert_eq!(
+            (cfg.jiffies(2), cfg.msecs_to_jiffies(Dur::from_ms(2))),
+            (Dur::from_ms(20), Dur::from_ms(10))
+        );
+        let ns = RtoConfig::default();
+        assert_eq!((ns.jiffies(2), ns.msecs_to_jiffies(Dur::from_ms(2))), (Dur::from_ms(2), Dur::from_ms(2)));
     }
 }

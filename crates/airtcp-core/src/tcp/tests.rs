@@ -1315,6 +1315,22 @@ fn a_tail_loss_is_probed_two_rtts_later_instead_of_waiting_for_the_rto() {
 }
 
 #[test]
+fn linux_3_10s_probe_goes_at_twice_srtt() {
+    // The same tail loss under Linux 3.10-4.13's tcp_schedule_loss_probe: max(2 SRTT, 10 ms)
+    // with two packets out (segment 9 and the FIN), no TCP_TIMEOUT_MIN: the ACK of segment 8
+    // at 200 ms, SRTT 100 ms, the probe at 400 ms (hand count), the same repair.
+    let rules = Rules { tlp: true, tlp_rule: super::conn::TlpRule::Linux310, ..Rules::default() };
+    let p = TcpParams { rules, ..params(Recovery::Sack) };
+    let mut pipe = Pipe::new(p, 10 * u64::from(MSS), 100, &[9]);
+    pipe.drop_fin = true;
+    pipe.run(30);
+    let st = pipe.snd.stats;
+    assert_eq!((pipe.retransmitted(), st.timeouts, st.tlp_probes), (vec![9], 0, 1));
+    assert_eq!(pipe.sent.iter().find(|t| t.2).unwrap().0, SimTime(Dur::from_ms(400).ns()));
+    assert_eq!(pipe.snd.state, super::conn::SendState::Done);
+}
+
+#[test]
 fn after_an_rto_rack_resends_a_lost_fin_and_never_acknowledged_data() {
     // The last segment is short (500 bytes) and the FIN is lost: the RTO must resend the FIN
     // alone, not the short segment the cumulative ACK already covers.

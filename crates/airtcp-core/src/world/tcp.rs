@@ -113,6 +113,7 @@ fn params(t: &TcpSpec) -> TcpParams {
             prr: t.prr,
             rack: t.rack,
             tlp: t.tlp,
+            tlp_rule: t.tlp_rule,
             lost_retransmit: t.lost_retransmit,
             quickack: t.quickack,
             early_retransmit: t.early_retransmit,
