@@ -272,9 +272,84 @@ def comparison(rows: list[dict[str, Any]], labels: list[str]) -> str:
     return "\n".join(lines)
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--quick", action="store_true", help="issue 34's fixed case, cubic, one seed")
+def settings(airtcp_set: list[str], compare: list[str], default: str) -> tuple[dict, str]:
+    """The airtcp settings a benchmark runs, by label: --airtcp-set alone first (labelled by
+    its values, ``tcp.profile=linux-6`` -> ``linux-6``, or ``default``), then each comparison
+    on top of it; and the first one's label."""
+    label0 = _label(airtcp_set) or default
+    variants = {label0: airtcp_set}
+    for spec in compare:
+        variants[_label(spec.split(","))] = [*airtcp_set, *spec.split(",")]
+    return variants, label0
+
+
+def run_matrix(
+    args: argparse.Namespace,
+    case_list: list[dict[str, Any]],
+    seeds: list[int],
+    variants: dict[str, list[str]],
+    label0: str,
+    run_a: Any,
+    run_b: Any,
+    progress: Any,
+) -> tuple[list[dict[str, Any]], dict[str, float]]:
+    """Every case and seed: each airtcp setting (``run_a``) and ns-3 once (``run_b``), a
+    progress line on stderr; the rows (``airtcp``: the first setting's runs) and the wall
+    time of each side."""
+    rows = []
+    wall = {"airtcp": 0.0, "ns3": 0.0}
+    for case in case_list:
+        row: dict[str, Any] = {"case": case, "airtcp": [], "ns3": []}
+        row["variants"] = {label: [] for label in variants}
+        for seed in seeds:
+            for label, extra in variants.items():
+                run = run_a(case, seed, args.duration_s, extra)
+                row["variants"][label].append(run)
+                wall["airtcp"] += run["wall_seconds"]
+            a = row["variants"][label0][-1]
+            b = run_b(case, seed, args.duration_s, args.ns3_recovery, args.ns3_arg)
+            row["airtcp"].append(a)
+            row["ns3"].append(b)
+            wall["ns3"] += b["wall_seconds"]
+            print(progress(case, seed, a, b), file=sys.stderr, flush=True)
+        rows.append(row)
+    return rows, wall
+
+
+def finish(
+    args: argparse.Namespace,
+    rows: list[dict[str, Any]],
+    seeds: list[int],
+    variants: dict[str, list[str]],
+    label0: str,
+    wall: dict[str, float],
+    t0: float,
+    compare_table: Any,
+) -> None:
+    """The comparison table of the settings (if more than one), the footer, the JSON file."""
+    if len(variants) > 1:
+        legend = "; ".join(f"{k} = {' '.join(v) or 'defaults'}" for k, v in variants.items())
+        print(f"\nairtcp settings: {legend}; ratio = airtcp mean / ns-3 mean.\n")
+        print(compare_table(rows, list(variants)))
+    extra = " ".join(f"--set {s}" for s in args.airtcp_set) or "none"
+    print(
+        f"\nseeds {seeds[0]}..{seeds[-1]}, {args.duration_s:g} s simulated per run; ns-3 recovery "
+        f"{args.ns3_recovery}; airtcp overrides: {extra}; ± = standard deviation over the "
+        f"seeds; ratio = airtcp mean / ns-3 mean. Wall: airtcp {wall['airtcp']:.1f} s, ns-3 "
+        f"Simulator::Run {wall['ns3']:.1f} s, total {time.perf_counter() - t0:.0f} s."
+    )
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        for row in rows:  # the first setting's runs are already under "airtcp"
+            row["variants"] = {k: v for k, v in row["variants"].items() if k != label0}
+        args.json.write_text(json.dumps(rows, indent=2))
+
+
+def add_arguments(ap: argparse.ArgumentParser, program: str, quick: str, compare: str) -> None:
+    """The options both Linux-TCP benchmarks take (this one and bench_linux_tcp_bss.py):
+    ``program`` the ns-3 binary, ``quick`` and ``compare`` the help of --quick and of
+    --airtcp-compare."""
+    ap.add_argument("--quick", action="store_true", help=quick)
     ap.add_argument("--seeds", type=int, default=3, help="seeds 1..N (default 3)")
     ap.add_argument("--duration-s", type=float, default=30.0, help="simulated time per run")
     ap.add_argument(
@@ -295,75 +370,46 @@ def main(argv: list[str] | None = None) -> int:
         action="append",
         default=[],
         metavar="KEY=VALUE[,KEY=VALUE...]",
-        help="one more airtcp run per case and seed with these settings on top of --airtcp-set,"
-        " printed beside the first in a third table (repeatable)",
+        help="one more airtcp run per case and seed with these settings on top of --airtcp-set"
+        + compare,
     )
     ap.add_argument(
         "--ns3-arg",
         action="append",
         default=[],
-        help="extra argument for every wired_tcp run, repeatable (e.g. --ns3-arg=--sack=0)",
+        help=f"extra argument for every {program} run, repeatable (e.g. --ns3-arg=--sack=0)",
     )
     ap.add_argument("--json", type=Path, help="also write every run's numbers to this file")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    add_arguments(ap, "wired_tcp", "issue 34's fixed case, cubic, one seed",
+                  ", printed beside the first in a third table (repeatable)")  # fmt: skip
     args = ap.parse_args(argv)
     seeds = [1] if args.quick else list(range(1, args.seeds + 1))
-    # The first setting is --airtcp-set alone (the first two tables), then each comparison.
-    # Each is labelled by its values (tcp.profile=linux-6 -> linux-6).
-    label0 = _label(args.airtcp_set) or "airtcp"
-    variants = {label0: args.airtcp_set}
-    for spec in args.airtcp_compare:
-        variants[_label(spec.split(","))] = [*args.airtcp_set, *spec.split(",")]
-    labels = list(variants)
+    variants, label0 = settings(args.airtcp_set, args.airtcp_compare, "airtcp")
 
-    rows = []
+    def progress(case: dict[str, Any], seed: int, a: dict, b: dict) -> str:
+        return (
+            f"{case['rate']:>2} Mbit/s {case['delay']:>2} ms q={case['queue']:<3} "
+            f"loss={case['loss']:<4} {case['cc']:<5} seed {seed}: "
+            f"goodput ns-3 {b['goodput_bps'] / 1e6:.3f} airtcp {a['goodput_bps'] / 1e6:.3f}"
+            f"  retx {b['retransmissions']}/{a['retransmissions']}"
+            f"  RTO {b['timeouts']}/{a['timeouts']}"
+            f"  FR {b['fast_retransmits']}/{a['fast_retransmits']}"
+            f"  drops {b['bottleneck_drops']}/{a['bottleneck_drops']}"
+        )
+
     t0 = time.perf_counter()
-    wall = {"airtcp": 0.0, "ns3": 0.0}
-    for case in cases(args.quick):
-        row: dict[str, Any] = {"case": case, "airtcp": [], "ns3": []}
-        row["variants"] = {label: [] for label in labels}
-        for seed in seeds:
-            for label, settings in variants.items():
-                run = run_airtcp(case, seed, args.duration_s, settings)
-                row["variants"][label].append(run)
-                wall["airtcp"] += run["wall_seconds"]
-            a = row["variants"][label0][-1]
-            b = run_ns3(case, seed, args.duration_s, args.ns3_recovery, args.ns3_arg)
-            row["airtcp"].append(a)
-            row["ns3"].append(b)
-            wall["ns3"] += b["wall_seconds"]
-            print(
-                f"{case['rate']:>2} Mbit/s {case['delay']:>2} ms q={case['queue']:<3} "
-                f"loss={case['loss']:<4} {case['cc']:<5} seed {seed}: "
-                f"goodput ns-3 {b['goodput_bps'] / 1e6:.3f} airtcp {a['goodput_bps'] / 1e6:.3f}"
-                f"  retx {b['retransmissions']}/{a['retransmissions']}"
-                f"  RTO {b['timeouts']}/{a['timeouts']}"
-                f"  FR {b['fast_retransmits']}/{a['fast_retransmits']}"
-                f"  drops {b['bottleneck_drops']}/{a['bottleneck_drops']}",
-                file=sys.stderr,
-                flush=True,
-            )
-        rows.append(row)
+    rows, wall = run_matrix(args, cases(args.quick), seeds, variants, label0, run_airtcp, run_ns3,
+                            progress)  # fmt: skip
     print(markdown(rows))
     print("\nDiagnostics (same runs): segments sent include retransmissions; a repeated")
     print("retransmission resends a segment already retransmitted; the largest burst is the most")
     print("segments the sender handed down at one instant.\n")
     print(markdown(rows, DETAIL, ratios=False))
-    if len(labels) > 1:
-        legend = "; ".join(f"{k} = {' '.join(v) or 'defaults'}" for k, v in variants.items())
-        print(f"\nairtcp settings: {legend}; ratio = airtcp mean / ns-3 mean.\n")
-        print(comparison(rows, labels))
-    extra = " ".join(f"--set {s}" for s in args.airtcp_set) or "none"
-    print(
-        f"\nseeds {seeds[0]}..{seeds[-1]}, {args.duration_s:g} s simulated per run; ns-3 recovery "
-        f"{args.ns3_recovery}; airtcp overrides: {extra}; ± = standard deviation over the "
-        f"seeds; ratio = airtcp mean / ns-3 mean. Wall: airtcp {wall['airtcp']:.1f} s, ns-3 "
-        f"Simulator::Run {wall['ns3']:.1f} s, total {time.perf_counter() - t0:.0f} s."
-    )
-    if args.json:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        for row in rows:  # the first setting's runs are already under "airtcp"
-            row["variants"] = {k: v for k, v in row["variants"].items() if k != label0}
-        args.json.write_text(json.dumps(rows, indent=2))
+    finish(args, rows, seeds, variants, label0, wall, t0, comparison)
     return 0
 
 

@@ -41,7 +41,6 @@ the comparison of the airtcp settings.
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import sys
 import time
@@ -55,7 +54,16 @@ ROOT = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "ns3"))
 
-from bench_linux_tcp import _cell, _fmt, _label, _mean, _ratio  # noqa: E402
+from bench_linux_tcp import (  # noqa: E402
+    _cell,
+    _fmt,
+    _mean,
+    _ratio,
+    add_arguments,
+    finish,
+    run_matrix,
+    settings,
+)
 from bench_tcp import BSS_EXAMPLE, ns3_kwargs  # noqa: E402
 
 DATA_RATE_MBPS = 24
@@ -233,99 +241,37 @@ def comparison(rows: list[dict[str, Any]], labels: list[str]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--quick", action="store_true", help="cubic only, one seed")
-    ap.add_argument("--seeds", type=int, default=3, help="seeds 1..N (default 3)")
-    ap.add_argument("--duration-s", type=float, default=30.0, help="simulated time per run")
+    add_arguments(ap, "bss_tcp", "cubic only, one seed",
+                  f" (repeatable; default: {' and '.join(DEFAULT_COMPARE)})")  # fmt: skip
     ap.add_argument("--cases", default=",".join(NETS), help=f"subset of {', '.join(NETS)}")
-    ap.add_argument(
-        "--ns3-recovery",
-        default="prr",
-        choices=("prr", "classic"),
-        help="ns-3 TcpL4Protocol::RecoveryType: TcpPrrRecovery (default) or TcpClassicRecovery",
-    )
-    ap.add_argument(
-        "--airtcp-set",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="passed to every airtcp run as --set KEY=VALUE (repeatable)",
-    )
-    ap.add_argument(
-        "--airtcp-compare",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE[,KEY=VALUE...]",
-        help="one more airtcp run per case and seed with these settings on top of --airtcp-set"
-        f" (repeatable; default: {' and '.join(DEFAULT_COMPARE)})",
-    )
     ap.add_argument("--no-profiles", action="store_true", help="no --airtcp-compare default")
-    ap.add_argument(
-        "--ns3-arg",
-        action="append",
-        default=[],
-        help="extra argument for every bss_tcp run, repeatable (e.g. --ns3-arg=--sack=0)",
-    )
-    ap.add_argument("--json", type=Path, help="also write every run's numbers to this file")
     args = ap.parse_args(argv)
     seeds = [1] if args.quick else list(range(1, args.seeds + 1))
     wanted = [c.strip() for c in args.cases.split(",") if c.strip()]
     if unknown := [c for c in wanted if c not in NETS]:
         ap.error(f"unknown case(s) {unknown}; known: {', '.join(NETS)}")
     compare = args.airtcp_compare or ([] if args.no_profiles else list(DEFAULT_COMPARE))
-    label0 = _label(args.airtcp_set) or "rfc"
-    variants = {label0: args.airtcp_set}
-    for spec in compare:
-        variants[_label(spec.split(","))] = [*args.airtcp_set, *spec.split(",")]
-    labels = list(variants)
+    variants, label0 = settings(args.airtcp_set, compare, "rfc")
 
-    rows = []
+    def progress(case: dict[str, Any], seed: int, a: dict, b: dict) -> str:
+        return (
+            f"{case['net']:<5} {case['cc']:<5} seed {seed}: goodput ns-3 "
+            f"{b['goodput_bps'] / 1e6:.3f} airtcp {a['goodput_bps'] / 1e6:.3f}"
+            f"  retx {b['retransmissions']}/{a['retransmissions']}"
+            f"  RTO {b['timeouts']}/{a['timeouts']}"
+            f"  FR {b['fast_retransmits']}/{a['fast_retransmits']}"
+            f"  drops q {b['queue_drops']}/{a['queue_drops']}"
+            f" retry {b['retry_drops']}/{a['retry_drops']}"
+        )
+
     t0 = time.perf_counter()
-    wall = {"airtcp": 0.0, "ns3": 0.0}
-    for case in (c for c in cases(args.quick) if c["net"] in wanted):
-        row: dict[str, Any] = {"case": case, "airtcp": [], "ns3": []}
-        row["variants"] = {label: [] for label in labels}
-        for seed in seeds:
-            for label, settings in variants.items():
-                run = run_airtcp(case, seed, args.duration_s, settings)
-                row["variants"][label].append(run)
-                wall["airtcp"] += run["wall_seconds"]
-            a = row["variants"][label0][-1]
-            b = run_ns3(case, seed, args.duration_s, args.ns3_recovery, args.ns3_arg)
-            row["airtcp"].append(a)
-            row["ns3"].append(b)
-            wall["ns3"] += b["wall_seconds"]
-            print(
-                f"{case['net']:<5} {case['cc']:<5} seed {seed}: goodput ns-3 "
-                f"{b['goodput_bps'] / 1e6:.3f} airtcp {a['goodput_bps'] / 1e6:.3f}"
-                f"  retx {b['retransmissions']}/{a['retransmissions']}"
-                f"  RTO {b['timeouts']}/{a['timeouts']}"
-                f"  FR {b['fast_retransmits']}/{a['fast_retransmits']}"
-                f"  drops q {b['queue_drops']}/{a['queue_drops']}"
-                f" retry {b['retry_drops']}/{a['retry_drops']}",
-                file=sys.stderr,
-                flush=True,
-            )
-        rows.append(row)
+    chosen = [c for c in cases(args.quick) if c["net"] in wanted]
+    rows, wall = run_matrix(args, chosen, seeds, variants, label0, run_airtcp, run_ns3, progress)
     print(markdown(rows))
     print("\nSame runs: mean RTT, MAC drops at a full queue and at the retry limit (both nodes),")
     print("P(fail) = failed DATA attempts / attempts (both nodes).\n")
     print(markdown(rows, DETAIL))
-    if len(labels) > 1:
-        legend = "; ".join(f"{k} = {' '.join(v) or 'defaults'}" for k, v in variants.items())
-        print(f"\nairtcp settings: {legend}; ratio = airtcp mean / ns-3 mean.\n")
-        print(comparison(rows, labels))
-    extra = " ".join(f"--set {s}" for s in args.airtcp_set) or "none"
-    print(
-        f"\nseeds {seeds[0]}..{seeds[-1]}, {args.duration_s:g} s simulated per run; ns-3 recovery "
-        f"{args.ns3_recovery}; airtcp overrides: {extra}; ± = standard deviation over the "
-        f"seeds; ratio = airtcp mean / ns-3 mean. Wall: airtcp {wall['airtcp']:.1f} s, ns-3 "
-        f"Simulator::Run {wall['ns3']:.1f} s, total {time.perf_counter() - t0:.0f} s."
-    )
-    if args.json:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        for row in rows:
-            row["variants"] = {k: v for k, v in row["variants"].items() if k != label0}
-        args.json.write_text(json.dumps(rows, indent=2))
+    finish(args, rows, seeds, variants, label0, wall, t0, comparison)
     return 0
 
 
