@@ -7,6 +7,7 @@ iperf3 and tcpdump (Debian: apt-get install ethtool iperf3 tcpdump); Python 3.10
     python3 bench/linux_netns_bed.py --rcv-quickack      # the receiver ACKs every segment
     python3 bench/linux_netns_bed.py --cc cubic --runs 1 --seconds 10 --out /tmp/bed
     python3 bench/linux_netns_bed.py --iperf3=-w4M       # fixed 4 MB socket buffers
+    python3 bench/linux_netns_bed.py --snd-capture       # capture at the sender too
 
 The bed, four namespaces in a line (every veth at MTU 1500 with checksum offload, TSO, GSO and
 GRO off, so each segment is one 1514-byte frame; static neighbour entries, so no ARP):
@@ -409,6 +410,11 @@ def one_run(cc: str, seconds: int, out: Path, args: argparse.Namespace) -> dict:
         sh("sysctl", "-qw", f"{key}={val}", ns=snd)
         sh("sysctl", "-qw", f"{key}={val}", ns=rcv)
     pcap = out / "rcv.pcap"
+    if args.snd_capture:
+        spawn(
+            f"ip netns exec {snd} tcpdump -i s0 -s 128 -nn -U -w {out / 'snd.pcap'} tcp".split(),
+            stderr=subprocess.DEVNULL,
+        )
     dump = spawn(
         f"ip netns exec {rcv} tcpdump -i d0 -s 128 -nn -U -w {pcap} tcp".split(),
         stderr=subprocess.PIPE,
@@ -495,6 +501,7 @@ def main() -> int:
         default=[],
         help="one more argument for the iperf3 client (e.g. --iperf3=-w4M)",
     )
+    ap.add_argument("--snd-capture", action="store_true", help="capture at the sender too")
     ap.add_argument("--out", default="/tmp/linux_netns_bed")
     ap.add_argument("--bridge", nargs=2, metavar=("A", "B"), help=argparse.SUPPRESS)
     ap.add_argument("--bridge-delays", nargs=2, type=float, help=argparse.SUPPRESS)
