@@ -168,6 +168,13 @@ pub struct TcpSpec {
     /// enter it too, so the segments after a repaired hole are ACKed one by one again).
     #[serde(default)]
     pub quickack: QuickAck,
+    /// The receiver's compressed SACK (Linux 4.19+ `__tcp_ack_snd_check`, with SACK): while
+    /// out-of-order data is held, the first three duplicate ACKs at one cumulative ACK go at
+    /// once, later ones wait min(1 ms, RTT / 20) (`tcp_comp_sack_delay_ns`, the receiver's
+    /// RTT estimate) and go as one, with the latest SACK blocks; after 44 waiting
+    /// (`tcp_comp_sack_nr`) one goes at once.
+    #[serde(default)]
+    pub sack_compress: bool,
     /// Early retransmit (RFC 5827, with Linux 3.6-4.10's delay): with SACK and without RACK,
     /// when fewer than four segments are out, at least one is SACKed and no new segment may go,
     /// recovery starts a quarter SRTT (at least 2 ms) after the duplicate ACK instead of
@@ -230,6 +237,7 @@ impl Default for TcpSpec {
             tlp_rule: TlpRule::Rfc8985,
             lost_retransmit: LostRetransmit::Head,
             quickack: QuickAck::Off,
+            sack_compress: false,
             early_retransmit: false,
             frto: false,
             clock_hz: None,

@@ -262,6 +262,13 @@ crate::names::names! {
 /// quick-ack mode sends at once.
 pub const MAX_QUICKACKS: u32 = 16;
 
+/// Linux `tcp_comp_sack_delay_ns` (1 ms) and `tcp_comp_sack_nr` (44): the longest a compressed
+/// SACK waits and how many wait before one goes at once; `TCP_FASTRETRANS_THRESH` (3)
+/// duplicate ACKs at one cumulative ACK go first, uncompressed.
+pub const COMP_SACK_DELAY: Dur = Dur::from_ms(1);
+pub const COMP_SACK_NR: u32 = 44;
+pub const COMP_SACK_DUPACKS: u32 = 3;
+
 /// Linux `TCP_RESOURCE_PROBE_INTERVAL` (HZ / 2): the retry after a send that local congestion
 /// refused while nothing was in flight (`tcp_retransmit_timer`, `tcp_check_probe_timer`).
 pub const RESOURCE_PROBE_INTERVAL: Dur = Dur::from_ms(500);
@@ -327,6 +334,8 @@ pub struct Rules {
     pub lost_retransmit: LostRetransmit,
     /// Receiver: Linux's quick-ack mode: see [`QuickAck`].
     pub quickack: QuickAck,
+    /// Receiver: Linux 4.19+'s compressed SACK ([`Receiver::on_segment`]).
+    pub sack_compress: bool,
     /// Early retransmit (RFC 5827 with Linux 3.6-4.10's delay, `tcp_pause_early_retransmit`)
     /// for SACK without RACK: with fewer than four segments out, at least one SACKed and no
     /// new data to send, recovery starts a quarter SRTT (at least 2 ms) after the duplicate
@@ -1909,6 +1918,12 @@ pub struct Receiver {
     /// data has arrived yet (Linux: `icsk_ack.ato` is still 0 before the first).
     quick: u32,
     data_seen: bool,
+    /// Compressed SACK ([`Rules::sack_compress`]): duplicate ACKs waiting (Linux
+    /// `compressed_ack`), the cumulative ACK the uncompressed ones counted at
+    /// (`compressed_ack_rcv_nxt`) and how many went at it (`dup_ack_counter`).
+    comp_waiting: u32,
+    comp_rcv_nxt: u64,
+    comp_dupacks: u32,
 }
 
 impl Receiver {
@@ -1929,6 +1944,9 @@ impl Receiver {
             stats: ReceiverStats::default(),
             quick: 0,
             data_seen: false,
+            comp_waiting: 0,
+            comp_rcv_nxt: 0,
+            comp_dupacks: 0,
         }
     }
 
@@ -1994,7 +2012,8 @@ impl Receiver {
         }
         out.push(seg);
         self.pending = 0;
-        // tcp_event_ack_sent -> tcp_dec_quickack_mode(sk, 1): every ACK counts.
+        self.comp_waiting = 0; // tcp_event_ack_sent: the compressed ACKs go with this one
+                               // tcp_event_ack_sent -> tcp_dec_quickack_mode(sk, 1): every ACK counts.
         self.quick = self.quick.saturating_sub(1);
         self.last_ack_sent = self.rcv_nxt;
         self.stats.acks_sent += 1;
@@ -2046,6 +2065,9 @@ impl Receiver {
             self.stats.out_of_order += 1;
             if self.p.rules.quickack == QuickAck::FirstDataAndOutOfOrder {
                 self.incr_quickack(); // Linux 3.x tcp_data_queue: tcp_enter_quickack_mode
+            }
+            if let Some(cmd) = self.compress_sack(now) {
+                return (cmd, fresh);
             }
             self.ack(0, true, now, out);
             return (TimerCmd::Stop, fresh);
@@ -2139,10 +2161,39 @@ impl Receiver {
         self.fin_seq.is_some_and(|f| self.rcv_nxt > f)
     }
 
-    /// The delayed-ACK timer expired at `now`.
+    /// Linux 4.19+ `__tcp_ack_snd_check` for out-of-order data with SACK: None sends the
+    /// duplicate ACK at once (no compression, the first `COMP_SACK_DUPACKS` at one cumulative
+    /// ACK, or `COMP_SACK_NR` waiting already); else it waits, on the timer armed by the first
+    /// to wait (min(`COMP_SACK_DELAY`, RTT / 20) with the receiver's RTT estimate, 0 without
+    /// one), which then sends one ACK for all (`tcp_compressed_ack_kick`).
+    fn compress_sack(&mut self, now: SimTime) -> Option<TimerCmd> {
+        if !self.p.rules.sack_compress
+            || self.p.recovery != Recovery::Sack
+            || self.comp_waiting >= COMP_SACK_NR
+        {
+            return None;
+        }
+        if self.comp_rcv_nxt != self.rcv_nxt {
+            self.comp_rcv_nxt = self.rcv_nxt;
+            self.comp_dupacks = 0;
+        }
+        if self.comp_dupacks < COMP_SACK_DUPACKS {
+            self.comp_dupacks += 1;
+            return None;
+        }
+        self.comp_waiting += 1;
+        if self.comp_waiting > 1 {
+            return Some(TimerCmd::Keep); // hrtimer_is_queued: the first one's timer runs
+        }
+        let rtt = self.rcv_rtt.unwrap_or(Dur::ZERO);
+        Some(TimerCmd::Arm(now + COMP_SACK_DELAY.min(Dur(rtt.ns() / 20))))
+    }
+
+    /// The delayed-ACK timer (or the compressed-SACK timer, which shares it) expired at `now`.
     pub fn on_delack(&mut self, now: SimTime, out: &mut Vec<Segment>) {
-        if self.pending > 0 {
-            self.ack(0, false, now, out);
+        if self.pending > 0 || self.comp_waiting > 0 {
+            let dup = self.pending == 0;
+            self.ack(0, dup, now, out);
         }
     }
 

@@ -440,6 +440,42 @@ fn sack_blocks_describe_what_the_receiver_holds() {
 }
 
 #[test]
+fn compressed_sack_sends_three_duplicate_acks_then_one_per_timer() {
+    // Linux 6.x __tcp_ack_snd_check with a hole at segment 1 and segments 2-9 arriving at
+    // once: the first three duplicate ACKs go (dup_ack_counter), the next five wait for one
+    // timer min(1 ms, RTT / 20) = 1 ms at a 100 ms receiver RTT, which sends one ACK whose
+    // SACK block holds 2-9 (hand count); without it, 8 duplicate ACKs.
+    let m = u64::from(MSS);
+    for compress in [true, false] {
+        let mut p = params(Recovery::Sack);
+        p.rules.sack_compress = compress;
+        let mut r = Receiver::new(p);
+        let mut out = Vec::new();
+        r.on_segment(&Segment { flags: super::conn::SYN, ..Default::default() }, SimTime::ZERO, &mut out);
+        r.rcv_rtt = Some(Dur::from_ms(100));
+        out.clear();
+        let t = SimTime(Dur::from_ms(50).ns());
+        let seg =
+            |i: u64| Segment { seq: 1 + i * m, len: MSS, flags: super::conn::ACK, ..Default::default() };
+        r.on_segment(&seg(0), t, &mut out);
+        out.clear(); // the ACK of segment 0, if the parameters send one at once
+        let cmds: Vec<TimerCmd> = (2..10).map(|i| r.on_segment(&seg(i), t, &mut out).0).collect();
+        let dups = out.iter().filter(|a| a.ack == 1 + m && a.sack_n > 0).count();
+        if compress {
+            assert_eq!(dups, 3);
+            assert_eq!(cmds[3], TimerCmd::Arm(t + Dur::from_ms(1)));
+            assert!(cmds[4..].iter().all(|c| *c == TimerCmd::Keep));
+            r.on_delack(t + Dur::from_ms(1), &mut out);
+            let last = out.last().unwrap();
+            assert_eq!((out.len(), last.ack), (4, 1 + m));
+            assert_eq!(&last.sack[..usize::from(last.sack_n)], &[(1 + 2 * m, 1 + 10 * m)]);
+        } else {
+            assert_eq!(dups, 8);
+        }
+    }
+}
+
+#[test]
 fn four_sack_blocks_fit_without_timestamps_three_beside_them() {
     // RFC 2018 section 3 and Linux tcp_established_options: (40 - 4) / 8 = 4 blocks alone,
     // (40 - 12 - 4) / 8 = 3 next to the timestamps option. Four holes (segments 1, 3, 6, 8).

@@ -116,6 +116,7 @@ fn params(t: &TcpSpec) -> TcpParams {
             tlp_rule: t.tlp_rule,
             lost_retransmit: t.lost_retransmit,
             quickack: t.quickack,
+            sack_compress: t.sack_compress,
             early_retransmit: t.early_retransmit,
             frto: t.frto,
         },
