@@ -1083,6 +1083,7 @@ fn tcp(g: &mut Gen) -> Value {
         ("lost_retransmit", json!(g.pick(airtcp_core::tcp::conn::LostRetransmit::NAMES))),
         ("tlp_rule", json!(g.pick(airtcp_core::tcp::conn::TlpRule::NAMES))),
         ("sack_compress", json!(g.p(0.5))),
+        ("rto_rearm", json!(g.pick(airtcp_core::tcp::conn::RtoRearm::NAMES))),
         ("profile", json!(g.pick(airtcp_core::spec::profiles::TcpProfile::NAMES))),
         ("quickack", json!(g.pick(airtcp_core::tcp::conn::QuickAck::NAMES))),
         ("early_retransmit", json!(g.p(0.5))),

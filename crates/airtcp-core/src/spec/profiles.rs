@@ -55,6 +55,7 @@ pub const SETTINGS: &[Setting] = &[
     setting!("cwnd_limited", ["linux-3", "linux-3", "linux-4"], "tcp_is_cwnd_limited(sk, in_flight) in 3.x; max_packets_out and is_cwnd_limited from 3.16 (tcp_cwnd_validate)"),
     setting!("small_queues", [false, true, true], "TCP Small Queues since 3.6 (tcp_small_queue_check, tcp_wfree)"),
     setting!("limit_output_bytes", [131072, 131072, 1048576], "sysctl_tcp_limit_output_bytes: 128 KiB from 3.6 (3.2 has no TSQ), 256 KiB from 4.2, 16 x 64 KiB from 5.0 (tcp_sk_init; 4 MiB in 2025's kernels)"),
+    setting!("rto_rearm", ["head-retransmit", "head-retransmit", "head-retransmit"], "tcp_xmit_retransmit_queue: resending the write queue's head resets ICSK_TIME_RETRANS to icsk_rto (6.x: unless the reordering timer runs)"),
     setting!("local_congestion", ["cwr", "cwr", "cwr"], "tcp_transmit_skb: NET_XMIT_DROP keeps the segment and calls tcp_enter_cwr"),
     setting!("rto_recovery", ["linux", "linux", "linux"], "tcp_enter_loss and tcp_process_loss: the scoreboard kept, one ssthresh cut per window"),
     setting!("cwnd_credit", ["acked", "acked", "delivered"], "tcp_cong_control(sk, ack, delivered - prior_delivered) since 4.9; 3.x grows per ACK"),

@@ -7,7 +7,7 @@ use super::{err, num, SpecError};
 use crate::mac::frame::MAX_MSDU_BYTES;
 use crate::tcp::cc::{Cc, CwndLimited};
 use crate::tcp::conn::{
-    AckCounting, Corruption, CwndCredit, LocalCongestion, LostRetransmit, Prr, QuickAck, Recovery,
+    AckCounting, Corruption, CwndCredit, LocalCongestion, LostRetransmit, Prr, QuickAck, Recovery, RtoRearm,
     RtoRecovery, TlpRule,
 };
 use crate::tcp::rto::RtoRule;
@@ -154,6 +154,11 @@ pub struct TcpSpec {
     /// 200 ms).
     #[serde(default)]
     pub tlp_rule: TlpRule,
+    /// What restarts the retransmission timer besides its own expiry: "ack" (an ACK of new
+    /// data, RFC 6298 (5.3)) or "head-retransmit" (that, and resending the first
+    /// unacknowledged segment in recovery: Linux `tcp_xmit_retransmit_queue`, every version).
+    #[serde(default)]
+    pub rto_rearm: RtoRearm,
     /// Which retransmissions SACK recovery (without RACK) watches for a second loss: "head"
     /// (the head's alone, while it stays the head: a retransmission lost again elsewhere waits
     /// for the RTO) or "every" (each one of the recovery, lost once a segment sent after it is
@@ -235,6 +240,7 @@ impl Default for TcpSpec {
             rack: false,
             tlp: false,
             tlp_rule: TlpRule::Rfc8985,
+            rto_rearm: RtoRearm::Ack,
             lost_retransmit: LostRetransmit::Head,
             quickack: QuickAck::Off,
             sack_compress: false,

@@ -202,6 +202,20 @@ crate::names::names! {
 }
 
 crate::names::names! {
+    /// What restarts the retransmission timer besides the timer itself (`tcp.rto_rearm`).
+    #[derive(Default)]
+    pub enum RtoRearm {
+        /// An ACK of new data (RFC 6298 (5.3)); a retransmission leaves it running.
+        #[default]
+        Ack = "ack",
+        /// That, and the retransmission of the first unacknowledged segment in recovery
+        /// (Linux `tcp_xmit_retransmit_queue`: `skb == tcp_write_queue_head` resets
+        /// ICSK_TIME_RETRANS to the RTO from now; 6.x unless RACK's reordering timer runs).
+        HeadRetransmit = "head-retransmit",
+    }
+}
+
+crate::names::names! {
     /// When the tail loss probe is scheduled and how far ahead (`tcp.tlp_rule`).
     #[derive(Default)]
     pub enum TlpRule {
@@ -330,6 +344,8 @@ pub struct Rules {
     pub tlp: bool,
     /// The probe's schedule and timeout: see [`TlpRule`].
     pub tlp_rule: TlpRule,
+    /// What restarts the RTO: see [`RtoRearm`].
+    pub rto_rearm: RtoRearm,
     /// Which retransmissions SACK recovery watches for a second loss: see [`LostRetransmit`].
     pub lost_retransmit: LostRetransmit,
     /// Receiver: Linux's quick-ack mode: see [`QuickAck`].
@@ -470,6 +486,8 @@ pub struct Sender {
     /// deadline while the retransmission timer runs as that timer.
     rack: Option<Box<Rack>>,
     reo_at: Option<SimTime>,
+    /// The first unacknowledged segment went again during the current ACK ([`RtoRearm`]).
+    head_resent: bool,
     /// What the retransmission timer runs as now (Linux `icsk_pending`).
     timer: TimerRole,
     /// TLP: `snd_nxt` when the probe went (0: none outstanding) and whether it was a
@@ -541,6 +559,7 @@ impl Sender {
             prr_out: 0,
             rack: (p_rack).then(|| Box::new(Rack::new(mss))),
             reo_at: None,
+            head_resent: false,
             timer: TimerRole::Rto,
             tlp_high_seq: 0,
             tlp_retrans: false,
@@ -586,6 +605,7 @@ impl Sender {
         self.stats.segments_sent += 1;
         if seg.retransmit {
             self.stats.retransmissions += 1;
+            self.head_resent |= seg.seq == self.snd_una;
             // Karn: a retransmission covering the timed segment voids its sample.
             if matches!(self.timed, Some((t, _)) if t >= seg.seq && t < end) {
                 self.timed = None;
@@ -1117,11 +1137,20 @@ impl Sender {
             - self.sb.sacked_between(self.snd_una, seg.ack);
         self.delivered_now = newly.div_ceil(u64::from(self.p.mss)) as u32;
         let prior_una = self.snd_una;
-        let cmd = if seg.ack == self.snd_una {
+        self.head_resent = false;
+        let mut cmd = if seg.ack == self.snd_una {
             self.on_dupack(seg, now, out)
         } else {
             self.on_new_ack(seg, now, out)
         };
+        if std::mem::take(&mut self.head_resent)
+            && self.p.rules.rto_rearm == RtoRearm::HeadRetransmit
+            && cmd == TimerCmd::Keep
+            && self.snd_una < self.snd_max
+        {
+            // tcp_xmit_retransmit_queue: the head resent, the RTO runs from now.
+            cmd = TimerCmd::Arm(now + self.rto.rto());
+        }
         self.process_tlp_ack(seg.ack, prior_una);
         self.with_reo_timer(cmd, now)
     }

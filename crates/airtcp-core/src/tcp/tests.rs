@@ -4,8 +4,8 @@
 
 use super::cc::{Algorithm, CaState, CwndLimited};
 use super::conn::{
-    Corruption, CwndCredit, LocalCongestion, LostRetransmit, Prr, QuickAck, Receiver, Recovery, RtoRecovery,
-    Rules, Segment, Sender, TcpParams, TimerCmd, ACK, FIN, SYN,
+    Corruption, CwndCredit, LocalCongestion, LostRetransmit, Prr, QuickAck, Receiver, Recovery, RtoRearm,
+    RtoRecovery, Rules, Segment, Sender, TcpParams, TimerCmd, ACK, FIN, SYN,
 };
 use super::rto::RtoConfig;
 use crate::engine::{Scheduler, Timer};
@@ -1588,4 +1588,27 @@ fn frto_undoes_a_spurious_rto_when_never_resent_data_is_acknowledged() {
     let kept = run(false);
     assert_eq!((kept.ca, kept.stats.spurious_rtos), (CaState::Loss, 0));
     assert!(kept.s.cwnd < 10 && kept.s.ssthresh == 5, "{} {}", kept.s.cwnd, kept.s.ssthresh);
+}
+
+#[test]
+fn resending_the_head_restarts_the_rto_as_linux_does() {
+    // Ten segments out, segment 0 lost: the third duplicate ACK (SACKing 1..3) starts SACK
+    // recovery and resends segment 0 at 30 ms. RFC 6298 (5.3) leaves the timer running from
+    // the handshake's ACK; Linux's tcp_xmit_retransmit_queue restarts it from the head's
+    // retransmission: 30 ms + the RTO.
+    for (rearm, want_arm) in [(RtoRearm::Ack, false), (RtoRearm::HeadRetransmit, true)] {
+        let rules = Rules { rto_rearm: rearm, ..Rules::default() };
+        let (mut snd, _) = connected_reno(TcpParams { rules, ..params(Recovery::Sack) }, None);
+        let mut out = Vec::new();
+        let mut cmd = TimerCmd::Keep;
+        for (k, ms) in [(2u64, 20u64), (3, 25), (4, 30)] {
+            cmd = snd.on_ack(&sack_dupack(k), SimTime(Dur::from_ms(ms).ns()), &mut out);
+        }
+        assert!(out.iter().any(|s| s.retransmit && s.seq == 1), "{rearm}: the head went again");
+        let at = SimTime(Dur::from_ms(30).ns()) + snd.rto.rto();
+        assert_eq!(cmd == TimerCmd::Arm(at), want_arm, "{rearm}: {cmd:?}");
+        if !want_arm {
+            assert_eq!(cmd, TimerCmd::Keep);
+        }
+    }
 }

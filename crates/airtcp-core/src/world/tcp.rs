@@ -114,6 +114,7 @@ fn params(t: &TcpSpec) -> TcpParams {
             rack: t.rack,
             tlp: t.tlp,
             tlp_rule: t.tlp_rule,
+            rto_rearm: t.rto_rearm,
             lost_retransmit: t.lost_retransmit,
             quickack: t.quickack,
             sack_compress: t.sack_compress,
