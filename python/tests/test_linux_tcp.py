@@ -66,6 +66,8 @@ def test_a_bottleneck_past_the_sender_is_unaffected() -> None:
         ("cwnd_credit", '"acked", "delivered"'),
         ("prr", '"off", "recovery", "recovery-and-cwr"'),
         ("lost_retransmit", '"head", "every"'),
+        ("tlp_rule", '"rfc8985", "linux-3.10"'),
+        ("rto_rearm", '"ack", "head-retransmit"'),
     ],
 )
 def test_a_bad_setting_names_the_field_and_the_allowed_values(key: str, allowed: str) -> None:
@@ -74,11 +76,20 @@ def test_a_bad_setting_names_the_field_and_the_allowed_values(key: str, allowed:
     assert f'tcp.{key}: not an allowed value (got "bogus"; allowed: {allowed})' in result.output
 
 
-@pytest.mark.parametrize("key", ["rack", "tlp", "early_retransmit", "frto"])
+@pytest.mark.parametrize("key", ["rack", "tlp", "early_retransmit", "frto", "sack_compress"])
 def test_a_bool_switch_names_the_field(key: str) -> None:
     result = CliRunner().invoke(app, ["run", str(EXAMPLE), "--set", f"tcp.{key}=often"])
     assert result.exit_code != 0
     assert f'tcp.{key}: wrong type (got "often"; allowed: true or false)' in result.output
+
+
+@pytest.mark.parametrize("value", ["-1", "2147483648"])
+def test_a_tsq_cap_out_of_range_names_the_field(value: str) -> None:
+    result = CliRunner().invoke(
+        app, ["run", str(EXAMPLE), "--set", f"tcp.limit_output_bytes={value}"]
+    )
+    assert result.exit_code != 0
+    assert f"tcp.limit_output_bytes: out of range (got {value}; allowed:" in result.output
 
 
 def test_rack_is_a_bool_and_finds_losses_without_timeouts() -> None:
