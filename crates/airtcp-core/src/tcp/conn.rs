@@ -1050,10 +1050,12 @@ impl Sender {
 
     /// Retransmit the segment that starts at `seq` (clamped to the data and the FIN).
     fn retransmit_at(&mut self, seq: u64, now: SimTime, out: &mut Vec<Segment>) {
-        let una = self.snd_una;
+        let (una, head_resent) = (self.snd_una, self.head_resent);
         self.snd_una = seq;
         self.retransmit_una(now, out);
         self.snd_una = una;
+        // emit saw `seq` as snd_una: only the true head counts ([`RtoRearm`]).
+        self.head_resent = head_resent || seq == una;
     }
 
     /// Retransmit the segment at `snd_una` without moving `snd_nxt`.
@@ -1220,7 +1222,9 @@ impl Sender {
     fn tlp_timeout_310(&self) -> Option<Dur> {
         let srtt = self.rto.srtt()?;
         let mss = u64::from(self.p.mss);
-        let packets_out = (self.snd_max - self.snd_una).div_ceil(mss);
+        // tp->packets_out: Linux carries the FIN on the last data segment, so it adds none.
+        let data_hi = self.data_end().map_or(self.snd_max, |e| self.snd_max.min(e));
+        let packets_out = data_hi.saturating_sub(self.snd_una).div_ceil(mss).max(1);
         let end = self.data_end().unwrap_or(if self.app_closed { self.snd_max } else { u64::MAX });
         if u64::from(self.s.cwnd) > packets_out && self.snd_nxt < end {
             return None;
@@ -2196,8 +2200,10 @@ impl Receiver {
     /// to wait (min(`COMP_SACK_DELAY`, RTT / 20) with the receiver's RTT estimate, 0 without
     /// one), which then sends one ACK for all (`tcp_compressed_ack_kick`).
     fn compress_sack(&mut self, now: SimTime) -> Option<TimerCmd> {
+        // In quick-ack mode __tcp_ack_snd_check sends at once, before any compression.
         if !self.p.rules.sack_compress
             || self.p.recovery != Recovery::Sack
+            || self.quick > 0
             || self.comp_waiting >= COMP_SACK_NR
         {
             return None;

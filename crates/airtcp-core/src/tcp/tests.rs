@@ -1351,10 +1351,11 @@ fn a_tail_loss_is_probed_two_rtts_later_instead_of_waiting_for_the_rto() {
 }
 
 #[test]
-fn linux_3_10s_probe_goes_at_twice_srtt() {
-    // The same tail loss under Linux 3.10-4.13's tcp_schedule_loss_probe: max(2 SRTT, 10 ms)
-    // with two packets out (segment 9 and the FIN), no TCP_TIMEOUT_MIN: the ACK of segment 8
-    // at 200 ms, SRTT 100 ms, the probe at 400 ms (hand count), the same repair.
+fn linux_3_10s_probe_waits_for_a_delayed_ack_with_one_packet_out() {
+    // The same tail loss under Linux 3.10-4.13's tcp_schedule_loss_probe: one packet out
+    // (segment 9, the FIN on it as Linux sends it), so max(2 SRTT, 1.5 SRTT + TCP_DELACK_MAX)
+    // = 350 ms: the ACK of segment 8 at 200 ms, SRTT 100 ms, the probe at 550 ms (hand count),
+    // the same repair.
     let rules = Rules { tlp: true, tlp_rule: super::conn::TlpRule::Linux310, ..Rules::default() };
     let p = TcpParams { rules, ..params(Recovery::Sack) };
     let mut pipe = Pipe::new(p, 10 * u64::from(MSS), 100, &[9]);
@@ -1362,7 +1363,7 @@ fn linux_3_10s_probe_goes_at_twice_srtt() {
     pipe.run(30);
     let st = pipe.snd.stats;
     assert_eq!((pipe.retransmitted(), st.timeouts, st.tlp_probes), (vec![9], 0, 1));
-    assert_eq!(pipe.sent.iter().find(|t| t.2).unwrap().0, SimTime(Dur::from_ms(400).ns()));
+    assert_eq!(pipe.sent.iter().find(|t| t.2).unwrap().0, SimTime(Dur::from_ms(550).ns()));
     assert_eq!(pipe.snd.state, super::conn::SendState::Done);
 }
 
@@ -1610,5 +1611,15 @@ fn resending_the_head_restarts_the_rto_as_linux_does() {
         if !want_arm {
             assert_eq!(cmd, TimerCmd::Keep);
         }
+        // A later hole (segment 5, three SACKed above it) resent in the same recovery is not
+        // the head: the timer runs on (Linux re-arms only for skb == tcp_write_queue_head).
+        let mut b = sack_dupack(5);
+        b.sack[1] = (1 + 6 * u64::from(MSS), 1 + 9 * u64::from(MSS));
+        b.sack_n = 2;
+        out.clear();
+        let cmd = snd.on_ack(&b, SimTime(Dur::from_ms(35).ns()), &mut out);
+        assert!(out.iter().any(|s| s.retransmit && s.seq == 1 + 5 * u64::from(MSS)), "{rearm}: {out:?}");
+        assert!(out.iter().all(|s| s.seq != 1), "{rearm}: the head is not resent again");
+        assert_eq!(cmd, TimerCmd::Keep, "{rearm}: a later hole leaves the RTO alone");
     }
 }
