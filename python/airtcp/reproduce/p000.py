@@ -1506,8 +1506,9 @@ def before_section(t: pd.DataFrame) -> list[str]:
         "Bursty channel. The claims are judged under the test bed's TCP, airtcp's `linux-3.12` "
         "profile with the Pis' 100 Hz clock (docs/scenarios.md, 'Kernel profiles'). The run "
         "`rules-before` repeats these cells with the rules the template ran before it (RFC "
-        "rules with 3.12's RTO, ACK counting, SACK and TSQ): each cell shows before -> "
-        "linux-3.12, means over the runs.",
+        "rules with 3.12's RTO, ACK counting, SACK and TSQ), at the same 100 Hz clock, so the "
+        "columns differ by the rules alone: each cell shows before -> linux-3.12, means over "
+        "the runs.",
         "",
         "| hops | CC | throughput at 1 / 7 / 31 [Mbit/s] | RTOs per run at 1 / 7 / 31 |",
         "|---|---|---|---|",
@@ -1520,7 +1521,9 @@ def before_section(t: pd.DataFrame) -> list[str]:
         r0s: list[float] = []
         r1s: list[float] = []
         for cc in CCS:
-            thr, rto = [], []
+            thr: list[str] = []
+            rto: list[str] = []
+            at7: tuple[list[float], list[float], list[float], list[float]] = ([], [], [], [])
             for limit in BEFORE_LIMITS:
                 x0, x1, r0, r1 = (
                     _col(t, "bursty", hops, cc, (limit,), scheme=scheme, col=col)
@@ -1532,12 +1535,11 @@ def before_section(t: pd.DataFrame) -> list[str]:
                 thr.append(f"{x0.mean():.2f} -> {x1.mean():.2f}")
                 rto.append(f"{r0.mean():.0f} -> {r1.mean():.0f}")
                 if limit == 7:
-                    x0s += list(x0)
-                    x1s += list(x1)
-                    r0s += list(r0)
-                    r1s += list(r1)
+                    at7 = (list(x0), list(x1), list(r0), list(r1))
             else:
+                # Pooled only from the CCs whose row is shown (every limit present).
                 found = True
+                x0s, x1s, r0s, r1s = x0s + at7[0], x1s + at7[1], r0s + at7[2], r1s + at7[3]
                 lines.append(f"| {hops} | {LABELS[cc]} | {' / '.join(thr)} | {' / '.join(rto)} |")
         pooled[hops] = (x0s, x1s, r0s, r1s)
     if not found:
