@@ -61,15 +61,16 @@ DELAYS_MS = (10, 50)
 LOSSES = (0.0, 0.01)
 CCS = ("cubic", "reno")
 NS3_CC = {"cubic": "cubic", "reno": "linuxreno"}
-METRICS = (
-    # (column label, key in both sides' run dicts, scale for printing)
+# (column label, key in both sides' run dicts, scale for printing); the TCP counters every
+# Linux-TCP benchmark prints (bench_linux_tcp_bss.py too), then this one's bottleneck drops.
+TCP_METRICS = (
     ("goodput (Mbit/s)", "goodput_bps", 1e-6),
     ("retransmissions", "retransmissions", 1.0),
     ("RTOs", "timeouts", 1.0),
     ("fast retransmits", "fast_retransmits", 1.0),
     ("mean cwnd (seg)", "mean_cwnd_segments", 1.0),
-    ("bottleneck drops", "bottleneck_drops", 1.0),
 )
+METRICS = (*TCP_METRICS, ("bottleneck drops", "bottleneck_drops", 1.0))
 DETAIL = (
     ("mean RTT (ms)", "rtt_mean_s", 1e3),
     ("segments sent", "segments_sent", 1.0),
@@ -272,6 +273,16 @@ def comparison(rows: list[dict[str, Any]], labels: list[str]) -> str:
     return "\n".join(lines)
 
 
+def counts(a: dict, b: dict) -> str:
+    """A progress line's TCP counters, ns-3 (``b``) against airtcp (``a``)."""
+    return (
+        f"goodput ns-3 {b['goodput_bps'] / 1e6:.3f} airtcp {a['goodput_bps'] / 1e6:.3f}"
+        f"  retx {b['retransmissions']}/{a['retransmissions']}"
+        f"  RTO {b['timeouts']}/{a['timeouts']}"
+        f"  FR {b['fast_retransmits']}/{a['fast_retransmits']}"
+    )
+
+
 def settings(airtcp_set: list[str], compare: list[str], default: str) -> tuple[dict, str]:
     """The airtcp settings a benchmark runs, by label: --airtcp-set alone first (labelled by
     its values, ``tcp.profile=linux-6`` -> ``linux-6``, or ``default``), then each comparison
@@ -393,11 +404,7 @@ def main(argv: list[str] | None = None) -> int:
     def progress(case: dict[str, Any], seed: int, a: dict, b: dict) -> str:
         return (
             f"{case['rate']:>2} Mbit/s {case['delay']:>2} ms q={case['queue']:<3} "
-            f"loss={case['loss']:<4} {case['cc']:<5} seed {seed}: "
-            f"goodput ns-3 {b['goodput_bps'] / 1e6:.3f} airtcp {a['goodput_bps'] / 1e6:.3f}"
-            f"  retx {b['retransmissions']}/{a['retransmissions']}"
-            f"  RTO {b['timeouts']}/{a['timeouts']}"
-            f"  FR {b['fast_retransmits']}/{a['fast_retransmits']}"
+            f"loss={case['loss']:<4} {case['cc']:<5} seed {seed}: {counts(a, b)}"
             f"  drops {b['bottleneck_drops']}/{a['bottleneck_drops']}"
         )
 

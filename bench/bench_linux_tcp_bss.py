@@ -55,11 +55,13 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "ns3"))
 
 from bench_linux_tcp import (  # noqa: E402
+    TCP_METRICS,
     _cell,
     _fmt,
     _mean,
     _ratio,
     add_arguments,
+    counts,
     finish,
     run_matrix,
     settings,
@@ -87,14 +89,7 @@ NETS: dict[str, tuple[int, int, float]] = {
     "q10": (10, 6291456, 0.0),
     "48 m": (100, 6291456, 48.0),
 }
-METRICS = (
-    # (column label, key in both sides' run dicts, scale for printing)
-    ("goodput (Mbit/s)", "goodput_bps", 1e-6),
-    ("retransmissions", "retransmissions", 1.0),
-    ("RTOs", "timeouts", 1.0),
-    ("fast retransmits", "fast_retransmits", 1.0),
-    ("mean cwnd (seg)", "mean_cwnd_segments", 1.0),
-)
+METRICS = TCP_METRICS
 DETAIL = (
     ("mean RTT (ms)", "rtt_mean_s", 1e3),
     ("MAC queue drops", "queue_drops", 1.0),
@@ -255,11 +250,7 @@ def main(argv: list[str] | None = None) -> int:
 
     def progress(case: dict[str, Any], seed: int, a: dict, b: dict) -> str:
         return (
-            f"{case['net']:<5} {case['cc']:<5} seed {seed}: goodput ns-3 "
-            f"{b['goodput_bps'] / 1e6:.3f} airtcp {a['goodput_bps'] / 1e6:.3f}"
-            f"  retx {b['retransmissions']}/{a['retransmissions']}"
-            f"  RTO {b['timeouts']}/{a['timeouts']}"
-            f"  FR {b['fast_retransmits']}/{a['fast_retransmits']}"
+            f"{case['net']:<5} {case['cc']:<5} seed {seed}: {counts(a, b)}"
             f"  drops q {b['queue_drops']}/{a['queue_drops']}"
             f" retry {b['retry_drops']}/{a['retry_drops']}"
         )

@@ -5,7 +5,7 @@ iperf3 and tcpdump (Debian: apt-get install ethtool iperf3 tcpdump); Python 3.10
 
     python3 bench/linux_netns_bed.py                     # CUBIC and Reno, 3 runs of 30 s (~4 min)
     python3 bench/linux_netns_bed.py --rcv-quickack      # the receiver ACKs every segment
-    python3 bench/linux_netns_bed.py --cc cubic --runs 1 --seconds 10 --out /tmp/bed
+    python3 bench/linux_netns_bed.py --cc cubic --runs 1 --seconds 10 --out results/netns-bed
     python3 bench/linux_netns_bed.py --iperf3=-w4M       # fixed 4 MB socket buffers
     python3 bench/linux_netns_bed.py --snd-capture       # capture at the sender too
 
@@ -502,7 +502,7 @@ def main() -> int:
         help="one more argument for the iperf3 client (e.g. --iperf3=-w4M)",
     )
     ap.add_argument("--snd-capture", action="store_true", help="capture at the sender too")
-    ap.add_argument("--out", default="/tmp/linux_netns_bed")
+    ap.add_argument("--out", default="results/linux_netns_bed")
     ap.add_argument("--bridge", nargs=2, metavar=("A", "B"), help=argparse.SUPPRESS)
     ap.add_argument("--bridge-delays", nargs=2, type=float, help=argparse.SUPPRESS)
     args = ap.parse_args()
