@@ -682,7 +682,12 @@ mod tests {
             ];
             // As many blocks as fit: 3 beside the timestamps, 4 alone (RFC 2018 section 3).
             for n in 1..=crate::tcp::sack::blocks_that_fit(ts) as u8 {
-                segs.push(Segment { flags: ACK, sack_n: n, sack: [(5, 9); 4], ..Default::default() });
+                segs.push(Segment {
+                    flags: ACK,
+                    sack_n: n,
+                    sack: [(5, 9); crate::tcp::sack::MAX_BLOCKS],
+                    ..Default::default()
+                });
             }
             for seg in segs {
                 let p = Packet {

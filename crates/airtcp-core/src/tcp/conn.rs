@@ -251,6 +251,10 @@ crate::names::names! {
 /// 20 ms at `clock_hz = 100`), added to RACK's reordering timer (`tcp_rack_mark_lost`) and to
 /// the tail loss probe's timeout.
 pub const TCP_TIMEOUT_MIN_JIFFIES: u64 = 2;
+/// Linux `TCP_RTO_MIN` (HZ / 5) as the tail loss probe's allowance for a delayed ACK with one
+/// segment out (4.14+), and `TCP_DELACK_MAX` (HZ / 5) as 3.10's; both 200 ms.
+pub const TCP_RTO_MIN: Dur = Dur::from_ms(200);
+pub const TCP_DELACK_MAX: Dur = Dur::from_ms(200);
 
 crate::names::names! {
     /// The receiver's quick-ack mode (Linux `icsk_ack.quick`, net/ipv4/tcp_input.c): a count of
@@ -575,6 +579,12 @@ impl Sender {
     /// First sequence number after the data (where the FIN goes), if the data is bounded.
     fn data_end(&self) -> Option<u64> {
         self.app_bytes.map(|b| 1 + b)
+    }
+
+    /// Where new data stops: the data's end, `snd_max` once the application has closed, else
+    /// unbounded (a bulk sender always has more).
+    fn send_end(&self) -> u64 {
+        self.data_end().unwrap_or(if self.app_closed { self.snd_max } else { u64::MAX })
     }
 
     fn seg(&self, seq: u64, len: u32, flags: u8, now: SimTime) -> Segment {
@@ -1208,7 +1218,7 @@ impl Sender {
             Some(srtt) => {
                 let one_out = self.snd_max - self.snd_una <= u64::from(self.p.mss);
                 Dur(2 * srtt.ns())
-                    + if one_out { Dur::from_ms(200) } else { self.p.rto.jiffies(TCP_TIMEOUT_MIN_JIFFIES) }
+                    + if one_out { TCP_RTO_MIN } else { self.p.rto.jiffies(TCP_TIMEOUT_MIN_JIFFIES) }
             }
             None => Dur::from_ms(1000),
         })
@@ -1225,13 +1235,13 @@ impl Sender {
         // tp->packets_out: Linux carries the FIN on the last data segment, so it adds none.
         let data_hi = self.data_end().map_or(self.snd_max, |e| self.snd_max.min(e));
         let packets_out = data_hi.saturating_sub(self.snd_una).div_ceil(mss).max(1);
-        let end = self.data_end().unwrap_or(if self.app_closed { self.snd_max } else { u64::MAX });
+        let end = self.send_end();
         if u64::from(self.s.cwnd) > packets_out && self.snd_nxt < end {
             return None;
         }
         let mut timeout = Dur(2 * srtt.ns());
         if packets_out == 1 {
-            timeout = timeout.max(Dur(srtt.ns() + srtt.ns() / 2) + Dur::from_ms(200));
+            timeout = timeout.max(Dur(srtt.ns() + srtt.ns() / 2) + TCP_DELACK_MAX);
         }
         Some(timeout.max(self.p.rto.msecs_to_jiffies(Dur::from_ms(10))))
     }
@@ -1372,7 +1382,7 @@ impl Sender {
         let mss = u64::from(self.p.mss);
         let packets_out = (self.snd_max - self.snd_una).div_ceil(mss);
         let sacked = self.sb.total().div_ceil(mss);
-        let end = self.data_end().unwrap_or(if self.app_closed { self.snd_max } else { u64::MAX });
+        let end = self.send_end();
         let wnd_end = self.snd_una + (u64::from(self.s.cwnd) * mss).min(self.flow_window());
         let may_send = self.snd_nxt < end && self.snd_nxt + mss.min(end - self.snd_nxt) <= wnd_end;
         sacked >= 1 && packets_out < 4 && packets_out > sacked && !may_send
@@ -1423,7 +1433,7 @@ impl Sender {
             if self.pipe_now() >= self.s.cwnd {
                 break;
             }
-            let end = self.data_end().unwrap_or(if self.app_closed { self.snd_max } else { u64::MAX });
+            let end = self.send_end();
             let wnd_end = self.snd_una + self.flow_window();
             let new_data = self.snd_nxt < end && self.snd_nxt + mss.min(end - self.snd_nxt) <= wnd_end;
             // Linux's Loss state resends only what the RTO marked lost (tcp_xmit_retransmit_queue
@@ -1779,8 +1789,7 @@ impl Sender {
                     // Step 2.b: the retransmission is acknowledged: send new data, if any may
                     // go, instead of more retransmissions; the episode now ends past it.
                     self.recover = self.snd_max;
-                    let end =
-                        self.data_end().unwrap_or(if self.app_closed { self.snd_max } else { u64::MAX });
+                    let end = self.send_end();
                     let wnd_end = self.snd_una + self.flow_window();
                     send_new = self.snd_nxt < end && self.snd_nxt < wnd_end;
                     self.frto_on = send_new;
@@ -2045,8 +2054,9 @@ impl Receiver {
         }
         out.push(seg);
         self.pending = 0;
-        self.comp_waiting = 0; // tcp_event_ack_sent: the compressed ACKs go with this one
-                               // tcp_event_ack_sent -> tcp_dec_quickack_mode(sk, 1): every ACK counts.
+        // tcp_event_ack_sent: the compressed ACKs go with this one, and
+        // tcp_dec_quickack_mode(sk, 1): every ACK counts.
+        self.comp_waiting = 0;
         self.quick = self.quick.saturating_sub(1);
         self.last_ack_sent = self.rcv_nxt;
         self.stats.acks_sent += 1;
