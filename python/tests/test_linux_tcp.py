@@ -67,6 +67,7 @@ def test_a_bottleneck_past_the_sender_is_unaffected() -> None:
         ("prr", '"off", "recovery", "recovery-and-cwr"'),
         ("lost_retransmit", '"head", "every"'),
         ("tlp_rule", '"rfc8985", "linux-3.10"'),
+        ("tsq_rule", '"linux-3.19", "linux-3.12", "linux-3.6"'),
         ("rto_rearm", '"ack", "head-retransmit"'),
     ],
 )

@@ -664,6 +664,7 @@ mod tests {
             snd_buf: 4 << 20,
             small_queues: false,
             tsq_limit_bytes: crate::tcp::conn::TSQ_LIMIT_OUTPUT_BYTES,
+            tsq_rule: crate::tcp::conn::TsqRule::Linux319,
             per_ack_growth: false,
             corruption: crate::tcp::conn::Corruption::Off,
             rules: crate::tcp::conn::Rules::default(),

@@ -1082,6 +1082,7 @@ fn tcp(g: &mut Gen) -> Value {
         ("tlp", json!(g.p(0.5))),
         ("lost_retransmit", json!(g.pick(airtcp_core::tcp::conn::LostRetransmit::NAMES))),
         ("tlp_rule", json!(g.pick(airtcp_core::tcp::conn::TlpRule::NAMES))),
+        ("tsq_rule", json!(g.pick(airtcp_core::tcp::conn::TsqRule::NAMES))),
         ("sack_compress", json!(g.p(0.5))),
         ("rto_rearm", json!(g.pick(airtcp_core::tcp::conn::RtoRearm::NAMES))),
         ("profile", json!(g.pick(airtcp_core::spec::profiles::TcpProfile::NAMES))),

@@ -576,7 +576,8 @@ class TcpConfig(_PassThrough):
         "true or false",
         "Linux's TCP Small Queues (3.6+, tcp_write_xmit): a sender hands new data down only "
         "while at most max(2 truesizes of 2304 bytes, 1 ms at twice cwnd / SRTT) of the "
-        "connection's packets wait in its node's qdisc and driver (at most `limit_output_bytes`, 128 KiB by default); the rest "
+        "connection's packets wait in its node's qdisc and driver (at most `limit_output_bytes`, "
+        "128 KiB by default; before 3.19 that limit is a floor or the whole rule: `tsq_rule`); the rest "
         "waits in the socket, woken at the same instant the driver frees one (tcp_wfree). "
         "Retransmissions are not held (docs/paper-000.md)",
     )

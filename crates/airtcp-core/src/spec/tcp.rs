@@ -8,7 +8,7 @@ use crate::mac::frame::MAX_MSDU_BYTES;
 use crate::tcp::cc::{Cc, CwndLimited};
 use crate::tcp::conn::{
     AckCounting, Corruption, CwndCredit, LocalCongestion, LostRetransmit, Prr, QuickAck, Recovery, RtoRearm,
-    RtoRecovery, TlpRule,
+    RtoRecovery, TlpRule, TsqRule,
 };
 use crate::tcp::rto::RtoRule;
 
@@ -84,6 +84,12 @@ pub struct TcpSpec {
     /// never above this; with `small_queues` only.
     #[schemars(range(min = 0, max = MAX_LIMIT_OUTPUT_BYTES))]
     pub limit_output_bytes: u32,
+    /// How TCP Small Queues uses `limit_output_bytes`: "linux-3.19" (a cap on max(2 packets,
+    /// 1 ms at twice cwnd / SRTT): 3.19+ `tcp_small_queue_check`), "linux-3.12" (a floor under
+    /// 1 ms at the pacing rate: 3.12-3.18 `tcp_write_xmit`, so a slow flow keeps up to 128 KiB
+    /// below TCP) or "linux-3.6" (the limit alone: 3.6-3.11); with `small_queues` only.
+    #[serde(default)]
+    pub tsq_rule: TsqRule,
     /// How the window grows on an ACK: "segments" (by the segments it acknowledges, Linux
     /// 4.1+) or "acks" (one step per ACK, stretch ACKs included: Linux up to 3.17).
     pub ack_counting: AckCounting,
@@ -230,6 +236,7 @@ impl Default for TcpSpec {
             corruption: Corruption::Off,
             small_queues: false,
             limit_output_bytes: 131_072,
+            tsq_rule: TsqRule::Linux319,
             ack_counting: AckCounting::Segments,
             rto_estimator: RtoRule::Rfc6298,
             cwnd_limited: CwndLimited::Always,

@@ -216,6 +216,24 @@ crate::names::names! {
 }
 
 crate::names::names! {
+    /// How TCP Small Queues bounds the bytes of a connection below TCP (`tcp.tsq_rule`), each
+    /// as `tcp_write_xmit` (3.6-3.18) or `tcp_small_queue_check` (3.19+) throttles once
+    /// `sk_wmem_alloc` exceeds the limit.
+    #[derive(Default)]
+    pub enum TsqRule {
+        /// Linux 3.19+ ("tcp: refine TSO autosizing"): max(2 truesize, pacing rate >> 10),
+        /// capped at `tcp_limit_output_bytes`.
+        #[default]
+        Linux319 = "linux-3.19",
+        /// Linux 3.12-3.18 ("tcp: TSQ can use a dynamic limit"): max(`tcp_limit_output_bytes`,
+        /// pacing rate >> 10), so the sysctl is a floor, not a cap.
+        Linux312 = "linux-3.12",
+        /// Linux 3.6-3.11: `tcp_limit_output_bytes` alone.
+        Linux36 = "linux-3.6",
+    }
+}
+
+crate::names::names! {
     /// When the tail loss probe is scheduled and how far ahead (`tcp.tlp_rule`).
     #[derive(Default)]
     pub enum TlpRule {
@@ -317,6 +335,8 @@ pub struct TcpParams {
     pub small_queues: bool,
     /// TSQ's cap on the bytes below TCP (`sysctl_tcp_limit_output_bytes`).
     pub tsq_limit_bytes: u64,
+    /// How TSQ combines that cap with the pacing rate: see [`TsqRule`].
+    pub tsq_rule: TsqRule,
     /// Window growth counts ACKs, not the segments they acknowledge: Linux before 3.18 (slow
     /// start) and 4.1 (congestion avoidance), whose `tcp_slow_start(tp)` and
     /// `tcp_cong_avoid_ai(tp, w)` take one step per ACK, a stretch ACK included.
@@ -638,10 +658,11 @@ impl Sender {
         out.push(seg);
     }
 
-    /// Linux 3.12 `tcp_write_xmit`'s TCP Small Queues test: new data may go down while the
+    /// TCP Small Queues' test (`tcp_small_queue_check`, 3.19+): new data may go down while the
     /// bytes below TCP (`sk_wmem_alloc`) are at most max(2 truesize, pacing rate / 1024),
     /// capped at `tcp_limit_output_bytes`; the pacing rate is 2 cwnd MSS / SRTT
     /// (`tcp_update_pacing_rate`). Below about 19 Mbit/s the floor of two packets rules.
+    /// Older kernels' limits are [`TsqRule`]'s.
     pub fn tsq_allows(&self) -> bool {
         if !self.p.small_queues {
             return true;
@@ -655,8 +676,18 @@ impl Sender {
             }
             _ => 0,
         };
-        // tcp_small_queue_check: max(2 truesizes, ~1 ms at the pacing rate), capped by the sysctl.
-        let limit = (2 * TSQ_TRUESIZE_BYTES).max(pacing_bytes_per_s >> 10).min(self.p.tsq_limit_bytes);
+        let limit = match self.p.tsq_rule {
+            // tcp_small_queue_check: max(2 truesizes, ~1 ms at the pacing rate), capped by the sysctl.
+            TsqRule::Linux319 => {
+                (2 * TSQ_TRUESIZE_BYTES).max(pacing_bytes_per_s >> 10).min(self.p.tsq_limit_bytes)
+            }
+            // tcp_write_xmit 3.12-3.18: limit = max_t(sysctl_tcp_limit_output_bytes, sk_pacing_rate >> 10).
+            TsqRule::Linux312 => self.p.tsq_limit_bytes.max(pacing_bytes_per_s >> 10),
+            // tcp_write_xmit 3.6-3.11: sk_wmem_alloc >= sysctl_tcp_limit_output_bytes throttles.
+            TsqRule::Linux36 => {
+                return u64::from(self.tsq_below) * TSQ_TRUESIZE_BYTES < self.p.tsq_limit_bytes
+            }
+        };
         u64::from(self.tsq_below) * TSQ_TRUESIZE_BYTES <= limit
     }
 
@@ -2279,6 +2310,7 @@ mod clock_tests {
             snd_buf: 1 << 20,
             small_queues: false,
             tsq_limit_bytes: TSQ_LIMIT_OUTPUT_BYTES,
+            tsq_rule: TsqRule::Linux319,
             per_ack_growth: false,
             corruption: Corruption::Off,
             rules: Rules::default(),

@@ -80,6 +80,7 @@ fn params(recovery: Recovery) -> TcpParams {
         snd_buf: 1 << 30,
         small_queues: false,
         tsq_limit_bytes: super::conn::TSQ_LIMIT_OUTPUT_BYTES,
+        tsq_rule: super::conn::TsqRule::Linux319,
         per_ack_growth: false,
         corruption: Corruption::Off,
         rules: Rules::default(),
@@ -864,6 +865,35 @@ fn small_queues_take_any_cwnd_an_agent_sets() {
         snd.tsq_below = last_passing + 1;
         assert!(!snd.tsq_allows(), "{limit}");
     }
+}
+
+#[test]
+fn small_queues_before_3_19_keep_the_sysctl_as_a_floor_or_alone() {
+    // Linux 3.12-3.18 tcp_write_xmit: limit = max(tcp_limit_output_bytes, pacing >> 10), and
+    // sk_wmem_alloc > limit throttles; 3.6-3.11: sk_wmem_alloc >= tcp_limit_output_bytes.
+    // At SRTT 10 ms and cwnd 10 (pacing 2 MB/s, 1953 B per 1024th of a second) the 3.19 rule
+    // lets 2 truesizes of 2304 B pass and throttles at 3; with the 128 KiB floor 56 pass
+    // (129024 B) and 57 throttle (131328 B); under 3.6 the same; with a 4608-byte sysctl
+    // (two truesizes exactly) 3.12 passes 2 and 3.6 only 1 (hand count).
+    let (mut snd, _) = tsq_sender_established(10);
+    let passes = |snd: &mut Sender, below: u32| {
+        snd.tsq_below = below;
+        snd.tsq_allows()
+    };
+    assert!(passes(&mut snd, 2) && !passes(&mut snd, 3), "3.19: two truesizes");
+    snd.p.tsq_rule = super::conn::TsqRule::Linux312;
+    assert!(passes(&mut snd, 56) && !passes(&mut snd, 57), "3.12: the 128 KiB floor");
+    snd.p.tsq_rule = super::conn::TsqRule::Linux36;
+    assert!(passes(&mut snd, 56) && !passes(&mut snd, 57), "3.6: the sysctl alone");
+    snd.p.tsq_limit_bytes = 2 * super::conn::TSQ_TRUESIZE_BYTES;
+    assert!(passes(&mut snd, 1) && !passes(&mut snd, 2), "3.6: >= throttles");
+    snd.p.tsq_rule = super::conn::TsqRule::Linux312;
+    assert!(passes(&mut snd, 2) && !passes(&mut snd, 3), "3.12: > throttles");
+    // 3.12 follows the pacing rate above the floor: cwnd 1000 at SRTT 10 ms paces 200 MB/s,
+    // 195312 B per 1024th of a second: 84 truesizes pass (193536 B), 85 do not (195840 B).
+    snd.p.tsq_limit_bytes = super::conn::TSQ_LIMIT_OUTPUT_BYTES;
+    snd.s.cwnd = 1000;
+    assert!(passes(&mut snd, 84) && !passes(&mut snd, 85), "3.12: 1 ms at the pacing rate");
 }
 
 #[test]

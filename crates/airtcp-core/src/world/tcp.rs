@@ -104,6 +104,7 @@ fn params(t: &TcpSpec) -> TcpParams {
         corruption: t.corruption,
         small_queues: t.small_queues,
         tsq_limit_bytes: u64::from(t.limit_output_bytes),
+        tsq_rule: t.tsq_rule,
         per_ack_growth: t.ack_counting == AckCounting::Acks,
         rules: Rules {
             cwnd_limited: t.cwnd_limited,
