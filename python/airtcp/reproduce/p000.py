@@ -13,7 +13,7 @@ The sweeps (every run stored in ``OUT/store``, resumable), on the template ``pap
   by segments in place of Linux 3.12's, the run that tests why the curves do not fall past 9;
 - ``rules-before``: every CC on 3 and 5 hops at limits 1, 7 and 31 with the TCP rules the template
   ran before it took Linux 3.12's kernel profile (``RULES_BEFORE``: RFC sender rules with 3.12's
-  RTO, ACK counting, SACK and TSQ), the run that shows what the profile moved;
+  RTO, ACK counting, SACK and TSQ as 3.19+ limits it), the run that shows what the profile moved;
 - ``remedy``: the paper's proposed ALM-driven adaptation (``scheme = "alm-adaptive"``, every
   mesh point starting at Linux's 7, Table III's map from metric to travel time) on both
   channels;
@@ -135,7 +135,8 @@ MODERN_TCP = {"rto_estimator": "rfc6298", "ack_counting": "segments"}
 MODERN_LIMITS = (9, 31)
 # The template's TCP before it took the linux-3.12 profile: RFC rules (no PRR, early
 # retransmit, TLP or F-RTO; a refused segment a loss; an RTO clears the SACK scoreboard; cwnd
-# grows on every ACK) with 3.12's RTO, ACK counting, SACK and TSQ; the Pis' clock kept.
+# grows on every ACK) with 3.12's RTO, ACK counting, SACK and TSQ (3.19+'s limit, the default
+# tcp.tsq_rule); the Pis' clock kept.
 RULES_BEFORE = {"profile": "rfc", "recovery": "sack", "ack_counting": "acks",
                 "rto_estimator": "linux", "small_queues": True}  # fmt: skip
 BEFORE_LIMITS = (1, 7, 31)
@@ -1506,9 +1507,9 @@ def before_section(t: pd.DataFrame) -> list[str]:
         "Bursty channel. The claims are judged under the test bed's TCP, airtcp's `linux-3.12` "
         "profile with the Pis' 100 Hz clock (docs/scenarios.md, 'Kernel profiles'). The run "
         "`rules-before` repeats these cells with the rules the template ran before it (RFC "
-        "rules with 3.12's RTO, ACK counting, SACK and TSQ), at the same 100 Hz clock, so the "
-        "columns differ by the rules alone: each cell shows before -> linux-3.12, means over "
-        "the runs.",
+        "rules with 3.12's RTO, ACK counting, SACK and TSQ as 3.19+ limits it), at the same 100 "
+        "Hz clock, so the columns differ by the rules alone: each cell shows before -> "
+        "linux-3.12, means over the runs.",
         "",
         "| hops | CC | throughput at 1 / 7 / 31 [Mbit/s] | RTOs per run at 1 / 7 / 31 |",
         "|---|---|---|---|",
@@ -1560,7 +1561,9 @@ def before_section(t: pd.DataFrame) -> list[str]:
         "scoreboard is kept and lost segments are resent in the Loss state (tcp_process_loss) "
         "instead of waiting for the next, backed-off RTO; a tail loss with fewer than three "
         "duplicate ACKs is repaired by early retransmit or the tail loss probe; F-RTO undoes a "
-        "spurious RTO; PRR paces the reduction; cwnd grows only when it limits the flight. "
+        "spurious RTO; PRR paces the reduction; cwnd grows only when it limits the flight; "
+        "TCP Small Queues keeps up to 128 KiB below TCP (3.12's floor, `tcp.tsq_rule`) where "
+        "3.19's rule held 2-3 packets. "
         "Where a row's RTOs fall, these rules are the cause; where the two columns differ "
         "less than their runs do (the claims' intervals), the profile does not move the claim.",
     ]
