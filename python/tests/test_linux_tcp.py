@@ -68,6 +68,8 @@ def test_a_bottleneck_past_the_sender_is_unaffected() -> None:
         ("lost_retransmit", '"head", "every"'),
         ("tlp_rule", '"rfc8985", "linux-3.10"'),
         ("tsq_rule", '"linux-3.19", "linux-3.12", "linux-3.6"'),
+        ("timer_rounding", '"linux-4.14", "linux-6.6"'),
+        ("rtt_clock", '"jiffies", "us"'),
         ("rto_rearm", '"ack", "head-retransmit"'),
     ],
 )

@@ -654,6 +654,7 @@ mod tests {
                 granularity: Dur::ZERO,
                 linux: false,
                 clock_hz: None,
+                rtt_clock: crate::tcp::rto::RttClock::Jiffies,
             },
             timestamps: true,
             limited_transmit: true,

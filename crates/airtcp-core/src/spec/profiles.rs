@@ -56,6 +56,8 @@ pub const SETTINGS: &[Setting] = &[
     setting!("small_queues", [false, true, true], "TCP Small Queues since 3.6 (tcp_small_queue_check, tcp_wfree)"),
     setting!("limit_output_bytes", [131072, 131072, 1048576], "sysctl_tcp_limit_output_bytes: 128 KiB from 3.6 (3.2 has no TSQ), 256 KiB from 4.2, 16 x 64 KiB from 5.0 (tcp_sk_init; 4 MiB in 2025's kernels)"),
     setting!("tsq_rule", ["linux-3.19", "linux-3.12", "linux-3.19"], "tcp_write_xmit 3.12-3.18: limit = max(tcp_limit_output_bytes, sk_pacing_rate >> 10); tcp_small_queue_check 3.19+: min(max(2 truesize, sk_pacing_rate >> 10), tcp_limit_output_bytes) (3.2 has no TSQ)"),
+    setting!("timer_rounding", ["linux-4.14", "linux-4.14", "linux-6.6"], "tcp_schedule_loss_probe and tcp_rack_mark_lost: usecs_to_jiffies(t) + TCP_TIMEOUT_MIN to 6.5, usecs_to_jiffies(t + TCP_TIMEOUT_MIN_US) from 6.6 (3.x has neither timer; its probe takes msecs_to_jiffies(10) as a floor)"),
+    setting!("rtt_clock", ["jiffies", "jiffies", "us"], "tcp_time_stamp (jiffies) in 3.x's tcp_rtt_estimator; srtt_us from 3.15; with tcp.clock_hz only (HZ is a build option)"),
     setting!("rto_rearm", ["head-retransmit", "head-retransmit", "head-retransmit"], "tcp_xmit_retransmit_queue: resending the write queue's head resets ICSK_TIME_RETRANS to icsk_rto (6.x: unless the reordering timer runs)"),
     setting!("local_congestion", ["cwr", "cwr", "cwr"], "tcp_transmit_skb: NET_XMIT_DROP keeps the segment and calls tcp_enter_cwr"),
     setting!("rto_recovery", ["linux", "linux", "linux"], "tcp_enter_loss and tcp_process_loss: the scoreboard kept, one ssthresh cut per window"),

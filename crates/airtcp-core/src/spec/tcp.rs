@@ -8,9 +8,9 @@ use crate::mac::frame::MAX_MSDU_BYTES;
 use crate::tcp::cc::{Cc, CwndLimited};
 use crate::tcp::conn::{
     AckCounting, Corruption, CwndCredit, LocalCongestion, LostRetransmit, Prr, QuickAck, Recovery, RtoRearm,
-    RtoRecovery, TlpRule, TsqRule,
+    RtoRecovery, TimerRounding, TlpRule, TsqRule,
 };
-use crate::tcp::rto::RtoRule;
+use crate::tcp::rto::{RtoRule, RttClock};
 
 /// TCP parameters of one flow. Defaults follow Linux unless said otherwise.
 #[derive(Clone, Debug, Deserialize, serde::Serialize, schemars::JsonSchema)]
@@ -205,12 +205,26 @@ pub struct TcpSpec {
     /// segment was sent (`tcp_time_stamp` = jiffies), so an RTT under one tick reads 0 or 1
     /// tick and `tcp_rtt_estimator` takes 0 as 1; the RTO is computed in whole ticks (RFC
     /// 6298's rounded up, with G at least one tick) and its timer fires on a tick. Later
-    /// kernels (6.x) measure RTT in microseconds: leave it unset for them. Unset: the
+    /// kernels (3.15+) measure RTT in microseconds: `rtt_clock = "us"` keeps the samples
+    /// exact and puts only the RTO and the timers on the ticks. Unset: the
     /// nanosecond clock. The summary's RTT statistics and the congestion control's delay
     /// samples stay at the nanosecond clock.
     #[serde(default)]
     #[schemars(range(min = 1, max = MAX_CLOCK_HZ))]
     pub clock_hz: Option<u32>,
+    /// With `clock_hz`: what RTT samples count in, "jiffies" (Linux up to 3.14, as above) or
+    /// "us" (3.15+, `srtt_us`: samples and the estimator at the nanosecond clock, the RTO
+    /// rounded up to jiffies, `usecs_to_jiffies`, and every timer on a tick); ignored without
+    /// `clock_hz`.
+    #[serde(default)]
+    pub rtt_clock: RttClock,
+    /// How the tail loss probe's and RACK's reordering timeouts become jiffies: "linux-4.14"
+    /// (the time rounded up to a tick plus TCP_TIMEOUT_MIN, 2 jiffies; the probe's allowance
+    /// for a delayed ACK with one segment out 200 ms) or "linux-6.6" (2 ms added, then rounded
+    /// up; that allowance the minimum RTO, `tcp_rto_min_us`). They differ only with
+    /// `clock_hz` or, for that allowance, a `min_rto_ms` other than 200.
+    #[serde(default)]
+    pub timer_rounding: TimerRounding,
 }
 
 impl Default for TcpSpec {
@@ -254,6 +268,8 @@ impl Default for TcpSpec {
             early_retransmit: false,
             frto: false,
             clock_hz: None,
+            rtt_clock: RttClock::Jiffies,
+            timer_rounding: TimerRounding::Linux414,
         }
     }
 }

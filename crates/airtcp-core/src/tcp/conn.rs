@@ -234,6 +234,24 @@ crate::names::names! {
 }
 
 crate::names::names! {
+    /// How the tail loss probe's and RACK's reordering timeouts become timer jiffies
+    /// (`tcp.timer_rounding`); the two differ only with `tcp.clock_hz` set or, for the
+    /// probe with one segment out, a `tcp.min_rto_ms` other than 200.
+    #[derive(Default)]
+    pub enum TimerRounding {
+        /// Linux 4.14-6.5 (`tcp_schedule_loss_probe`, `tcp_rack_mark_lost`):
+        /// `usecs_to_jiffies(t) + TCP_TIMEOUT_MIN`, the time rounded up to a tick plus 2
+        /// jiffies; the probe's delayed-ACK allowance is TCP_RTO_MIN (200 ms).
+        #[default]
+        Linux414 = "linux-4.14",
+        /// Linux 6.6+ ("tcp: fix excessive TLP and RACK timeouts from HZ rounding"):
+        /// `usecs_to_jiffies(t + TCP_TIMEOUT_MIN_US)`, 2 ms added before rounding up; the
+        /// probe's allowance is the connection's minimum RTO (`tcp_rto_min_us`).
+        Linux66 = "linux-6.6",
+    }
+}
+
+crate::names::names! {
     /// When the tail loss probe is scheduled and how far ahead (`tcp.tlp_rule`).
     #[derive(Default)]
     pub enum TlpRule {
@@ -269,6 +287,9 @@ crate::names::names! {
 /// 20 ms at `clock_hz = 100`), added to RACK's reordering timer (`tcp_rack_mark_lost`) and to
 /// the tail loss probe's timeout.
 pub const TCP_TIMEOUT_MIN_JIFFIES: u64 = 2;
+/// Linux 6.6+ `TCP_TIMEOUT_MIN_US`: 2 ms added to the probe's and the reordering timer's
+/// timeouts before they are rounded up to jiffies.
+pub const TCP_TIMEOUT_MIN_US: Dur = Dur::from_ms(2);
 /// Linux `TCP_RTO_MIN` (HZ / 5) as the tail loss probe's allowance for a delayed ACK with one
 /// segment out (4.14+), and `TCP_DELACK_MAX` (HZ / 5) as 3.10's; both 200 ms.
 pub const TCP_RTO_MIN: Dur = Dur::from_ms(200);
@@ -368,6 +389,9 @@ pub struct Rules {
     pub tlp: bool,
     /// The probe's schedule and timeout: see [`TlpRule`].
     pub tlp_rule: TlpRule,
+    /// How the probe's and the reordering timer's timeouts round to jiffies: see
+    /// [`TimerRounding`].
+    pub timer_rounding: TimerRounding,
     /// What restarts the RTO: see [`RtoRearm`].
     pub rto_rearm: RtoRearm,
     /// Which retransmissions SACK recovery watches for a second loss: see [`LostRetransmit`].
@@ -1149,7 +1173,9 @@ impl Sender {
                 out.push(ack);
                 self.sync_cc(now);
                 self.push(now, out);
-                return self.timer_after_ack(now);
+                // tcp_write_xmit schedules the loss probe after the first flight too.
+                let cmd = self.timer_after_ack(now);
+                return self.with_reo_timer(cmd, now);
             }
             SendState::Established => {}
         }
@@ -1247,9 +1273,20 @@ impl Sender {
         }
         Some(match self.rto.srtt() {
             Some(srtt) => {
-                let one_out = self.snd_max - self.snd_una <= u64::from(self.p.mss);
-                Dur(2 * srtt.ns())
-                    + if one_out { TCP_RTO_MIN } else { self.p.rto.jiffies(TCP_TIMEOUT_MIN_JIFFIES) }
+                let one_out = self.packets_out() == 1;
+                let two_srtt = Dur(2 * srtt.ns());
+                let rto = &self.p.rto;
+                match self.p.rules.timer_rounding {
+                    // 4.14-6.5: usecs_to_jiffies(2 SRTT) + TCP_RTO_MIN or TCP_TIMEOUT_MIN.
+                    TimerRounding::Linux414 => {
+                        rto.usecs_to_jiffies(two_srtt)
+                            + if one_out { TCP_RTO_MIN } else { rto.jiffies(TCP_TIMEOUT_MIN_JIFFIES) }
+                    }
+                    // 6.6+: usecs_to_jiffies(2 SRTT + tcp_rto_min_us or TCP_TIMEOUT_MIN_US).
+                    TimerRounding::Linux66 => {
+                        rto.usecs_to_jiffies(two_srtt + if one_out { rto.min } else { TCP_TIMEOUT_MIN_US })
+                    }
+                }
             }
             None => Dur::from_ms(1000),
         })
@@ -1262,10 +1299,7 @@ impl Sender {
     /// SRTT + TCP_DELACK_MAX.
     fn tlp_timeout_310(&self) -> Option<Dur> {
         let srtt = self.rto.srtt()?;
-        let mss = u64::from(self.p.mss);
-        // tp->packets_out: Linux carries the FIN on the last data segment, so it adds none.
-        let data_hi = self.data_end().map_or(self.snd_max, |e| self.snd_max.min(e));
-        let packets_out = data_hi.saturating_sub(self.snd_una).div_ceil(mss).max(1);
+        let packets_out = self.packets_out();
         let end = self.send_end();
         if u64::from(self.s.cwnd) > packets_out && self.snd_nxt < end {
             return None;
@@ -1275,6 +1309,13 @@ impl Sender {
             timeout = timeout.max(Dur(srtt.ns() + srtt.ns() / 2) + TCP_DELACK_MAX);
         }
         Some(timeout.max(self.p.rto.msecs_to_jiffies(Dur::from_ms(10))))
+    }
+
+    /// Linux's `tp->packets_out` with data out: the segments from the first unacknowledged one,
+    /// the FIN riding on the last data segment as Linux sends it (so it adds none).
+    fn packets_out(&self) -> u64 {
+        let data_hi = self.data_end().map_or(self.snd_max, |e| self.snd_max.min(e));
+        data_hi.saturating_sub(self.snd_una).div_ceil(u64::from(self.p.mss)).max(1)
     }
 
     /// The probe timer fired (Linux `tcp_send_loss_probe`): one new segment if the receive
@@ -1347,9 +1388,19 @@ impl Sender {
         let Some(r) = self.rack.as_deref_mut() else { return false };
         let d = r.detect(&self.sb, self.snd_max, now.ns(), reo_wnd_ns);
         self.stats.lost_retransmits += u64::from(d.lost_retransmits);
-        // tcp_rack_mark_lost arms the timer TCP_TIMEOUT_MIN (2 jiffies) past the deadline.
-        let timeout_min = self.p.rto.jiffies(TCP_TIMEOUT_MIN_JIFFIES);
-        self.reo_at = d.reo_at_ns.map(|at| SimTime(at) + timeout_min);
+        // tcp_rack_mark_lost arms the timer for the time left to the deadline, rounded up to
+        // jiffies, plus TCP_TIMEOUT_MIN (2 jiffies; 6.6+: 2 ms added before rounding).
+        let rto = &self.p.rto;
+        let rounding = self.p.rules.timer_rounding;
+        self.reo_at = d.reo_at_ns.map(|at| {
+            let remaining = Dur(at.saturating_sub(now.ns()));
+            now + match rounding {
+                TimerRounding::Linux414 => {
+                    rto.usecs_to_jiffies(remaining) + rto.jiffies(TCP_TIMEOUT_MIN_JIFFIES)
+                }
+                TimerRounding::Linux66 => rto.usecs_to_jiffies(remaining + TCP_TIMEOUT_MIN_US),
+            }
+        });
         d.lost > 0 || r.next_lost(&self.sb, self.snd_max).is_some()
     }
 

@@ -5,6 +5,21 @@
 use crate::time::{Dur, SimTime};
 
 crate::names::names! {
+    /// What the RTT samples are counted in when the timers run on a jiffy clock
+    /// (`tcp.rtt_clock`, with [`RtoConfig::clock_hz`]).
+    #[derive(Default)]
+    pub enum RttClock {
+        /// Jiffies, as the timers (Linux up to 3.14: `tcp_time_stamp` = jiffies, `srtt` in
+        /// ticks).
+        #[default]
+        Jiffies = "jiffies",
+        /// Microseconds (Linux 3.15+: `srtt_us`, `tcp_rtt_estimator(sk, long mrtt_us)`); the
+        /// RTO alone becomes jiffies, rounded up (`__tcp_set_rto`: `usecs_to_jiffies`).
+        Us = "us",
+    }
+}
+
+crate::names::names! {
     /// Which RTO rule a connection follows: RFC 6298's (RTO = max(min, SRTT + 4 RTTVAR)) or
     /// Linux's (RTO = SRTT + max(min, the held variance), `tcp_rtt_estimator`;
     /// [`RtoConfig::linux`]).
@@ -30,6 +45,9 @@ pub struct RtoConfig {
     /// whole ticks ([`RtoConfig::measured`]), the RTO computed and kept in whole ticks, its
     /// timer firing on a tick ([`RtoConfig::timer_at`]). None: the nanosecond clock.
     pub clock_hz: Option<u32>,
+    /// With [`clock_hz`](Self::clock_hz): RTT samples and the estimator in jiffies (3.x) or
+    /// at the nanosecond clock with only the RTO and the timers in jiffies (3.15+).
+    pub rtt_clock: RttClock,
 }
 
 /// Ticks of a `hz` clock in `ns`, rounded down (`up`: rounded up).
@@ -53,6 +71,7 @@ impl RtoConfig {
     pub fn measured(&self, r: Dur, now: SimTime) -> Dur {
         match self.clock_hz {
             None => r,
+            Some(_) if self.rtt_clock == RttClock::Us => r,
             Some(hz) => {
                 let sent = now.ns().saturating_sub(r.ns());
                 Dur(ticks_ns(ticks(now.ns(), hz, false) - ticks(sent, hz, false), hz))
@@ -85,6 +104,36 @@ impl RtoConfig {
         Dur(self.clock_hz.map_or(u, |hz| ticks_ns(u, hz)))
     }
 
+    /// True if the estimator counts in jiffies (3.x), false if in ns (no jiffy clock, or 3.15+'s
+    /// microsecond RTT).
+    fn rtt_in_ticks(&self) -> bool {
+        self.clock_hz.is_some() && self.rtt_clock == RttClock::Jiffies
+    }
+
+    /// `d` in the RTT estimator's units (see [`units`](Self::units)).
+    fn rtt_units(&self, d: Dur, up: bool) -> u64 {
+        if self.rtt_in_ticks() {
+            self.units(d, up)
+        } else {
+            d.ns()
+        }
+    }
+
+    /// `u` of the RTT estimator's units as a duration.
+    fn rtt_dur(&self, u: u64) -> Dur {
+        if self.rtt_in_ticks() {
+            self.dur(u)
+        } else {
+            Dur(u)
+        }
+    }
+
+    /// `usecs_to_jiffies(d)`: `d` rounded up to whole ticks, unchanged on the nanosecond clock
+    /// (Linux 3.15+ turns its microsecond timeouts into timer jiffies this way).
+    pub fn usecs_to_jiffies(&self, d: Dur) -> Dur {
+        self.whole(d)
+    }
+
     /// `n` jiffies (Linux's timer constants such as `TCP_TIMEOUT_MIN`, 2 jiffies): ticks of
     /// [`clock_hz`](Self::clock_hz), milliseconds on the nanosecond clock (HZ = 1000).
     pub fn jiffies(&self, n: u64) -> Dur {
@@ -112,6 +161,7 @@ impl Default for RtoConfig {
             granularity: Dur::ZERO,
             linux: false,
             clock_hz: None,
+            rtt_clock: RttClock::Jiffies,
         }
     }
 }
@@ -205,11 +255,11 @@ impl RtoEstimator {
             self.sample(r);
             return;
         }
-        // In ns, or in jiffies with the jiffy clock, as Linux 3.x keeps srtt and mdev (so its
-        // shifts drop the fractions of a tick). tcp_rtt_estimator: "if (m == 0) m = 1;".
+        // In ns, or in jiffies with the jiffy clock and RttClock::Jiffies, as Linux 3.x keeps
+        // srtt and mdev (so its shifts drop the fractions of a tick). tcp_rtt_estimator: "if (m == 0) m = 1;".
         let cfg = self.cfg;
-        let rto_min = cfg.units(cfg.min, true) as i64;
-        let mut m = (cfg.units(r, false) as i64).max(1);
+        let rto_min = cfg.rtt_units(cfg.min, true) as i64;
+        let mut m = (cfg.rtt_units(r, false) as i64).max(1);
         match self.srtt {
             Some(_) => {
                 m -= self.srtt8 >> 3; // m is now the error in the estimate
@@ -244,11 +294,14 @@ impl RtoEstimator {
                 self.rtt_seq = snd_nxt;
             }
         }
-        self.srtt = Some(cfg.dur((self.srtt8 >> 3).max(1) as u64));
-        self.rttvar = cfg.dur((self.lx_rttvar / 4) as u64);
+        self.srtt = Some(cfg.rtt_dur((self.srtt8 >> 3).max(1) as u64));
+        self.rttvar = cfg.rtt_dur((self.lx_rttvar / 4) as u64);
         let srtt = (self.srtt8 >> 3) as u64;
-        // __tcp_set_rto: SRTT + rttvar; tcp_bound_rto: at most TCP_RTO_MAX.
-        self.base = cfg.dur(srtt + self.lx_rttvar as u64).min(cfg.whole(cfg.max));
+        // __tcp_set_rto: SRTT + rttvar (3.15+: usecs_to_jiffies of it, rounded up to a tick);
+        // tcp_bound_rto: at most TCP_RTO_MAX.
+        let rto = cfg.rtt_dur(srtt + self.lx_rttvar as u64);
+        let rto = if cfg.rtt_in_ticks() { rto } else { cfg.usecs_to_jiffies(rto) };
+        self.base = rto.min(cfg.whole(cfg.max));
         self.backoffs = 0;
     }
 
@@ -411,6 +464,36 @@ mod tests {
                 e.back_off();
             }
         }
+    }
+
+    #[test]
+    fn microsecond_rtt_keeps_the_samples_and_rounds_only_the_rto_to_ticks() {
+        // Linux 3.15+ at HZ 250: tcp_rtt_estimator in microseconds, __tcp_set_rto =
+        // usecs_to_jiffies(srtt + rttvar). By hand: a 4.5 ms sample is read as 4.5 ms (3.x's
+        // jiffies would read 0 or 1 tick); srtt 4.5 ms, mdev 9 ms, rttvar max(9, 200) = 200 ms:
+        // RTO 204.5 ms, rounded up to 52 ticks of 4 ms = 208 ms; backoff doubles the ticks.
+        let cfg =
+            RtoConfig { linux: true, clock_hz: Some(250), rtt_clock: RttClock::Us, ..RtoConfig::default() };
+        let sample = Dur(4_500_000);
+        assert_eq!(cfg.measured(sample, SimTime(10_300_000)), sample);
+        let mut e = RtoEstimator::new(cfg);
+        e.sample_at(sample, 1, 100);
+        assert_eq!((e.srtt(), e.rto()), (Some(sample), ms(208)));
+        e.back_off();
+        assert_eq!(e.rto(), ms(416));
+        // The same sample on 3.x's jiffy clock: 1 tick (4 ms) read at the tick boundary, RTO
+        // 1 + 50 ticks = 204 ms.
+        let jiffies = RtoConfig { rtt_clock: RttClock::Jiffies, ..cfg };
+        let r = jiffies.measured(sample, SimTime(10_300_000));
+        assert_eq!(r, ms(4), "sent at 5.8 ms (tick 1), acknowledged at 10.3 ms (tick 2)");
+        let mut e = RtoEstimator::new(jiffies);
+        e.sample_at(r, 1, 100);
+        assert_eq!((e.srtt(), e.rto()), (Some(ms(4)), ms(204)));
+        // Without clock_hz the setting is ignored: the nanosecond clock throughout.
+        let ns = RtoConfig { clock_hz: None, ..cfg };
+        let mut e = RtoEstimator::new(ns);
+        e.sample_at(sample, 1, 100);
+        assert_eq!(e.rto(), Dur(204_500_000));
     }
 
     #[test]

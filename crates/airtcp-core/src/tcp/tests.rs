@@ -130,6 +130,16 @@ impl Pipe {
         }
     }
 
+    /// The sender's timer, on the tick the jiffy clock's timer wheel runs it (as the world
+    /// arms it, `RtoConfig::timer_at`).
+    fn snd_timer(&mut self, cmd: TimerCmd) {
+        let cmd = match cmd {
+            TimerCmd::Arm(at) => TimerCmd::Arm(self.snd.p.rto.timer_at(at, self.sched.now())),
+            other => other,
+        };
+        Self::timer(&mut self.sched, &mut self.rto, cmd, Ev::Rto);
+    }
+
     fn flush_sender(&mut self, now: SimTime) {
         let segs = std::mem::take(&mut self.out);
         for (k, &seg) in segs.iter().enumerate() {
@@ -139,7 +149,7 @@ impl Pipe {
                     l.refused += 1;
                     if self.snd.p.rules.local_congestion == LocalCongestion::Cwr {
                         let cmd = self.snd.on_local_drop(&segs[k..], now);
-                        Self::timer(&mut self.sched, &mut self.rto, cmd, Ev::Rto);
+                        self.snd_timer(cmd);
                         break;
                     }
                     continue;
@@ -176,7 +186,7 @@ impl Pipe {
         let mut out = std::mem::take(&mut self.out);
         let cmd = self.snd.start(SimTime::ZERO, &mut out);
         self.out = out;
-        Self::timer(&mut self.sched, &mut self.rto, cmd, Ev::Rto);
+        self.snd_timer(cmd);
         self.flush_sender(SimTime::ZERO);
         while let Some(ev) = self.sched.pop_until(SimTime(until_s * 1_000_000_000)) {
             let now = self.sched.now();
@@ -198,14 +208,14 @@ impl Pipe {
                     if self.snd.stats.rtt_samples > samples {
                         self.rtts.push(self.snd.last_rtt.unwrap());
                     }
-                    Self::timer(&mut self.sched, &mut self.rto, cmd, Ev::Rto);
+                    self.snd_timer(cmd);
                     let s = &self.snd.s;
                     self.windows.push((now, s.cwnd, s.ssthresh, self.snd.ca));
                 }
                 Ev::Rto(g) => {
                     if self.rto.fire(g) {
                         let cmd = self.snd.on_rto(now, &mut out);
-                        Self::timer(&mut self.sched, &mut self.rto, cmd, Ev::Rto);
+                        self.snd_timer(cmd);
                     }
                 }
                 Ev::LocalTxEnd => {
@@ -1354,7 +1364,7 @@ fn rack_resends_a_lost_retransmission_that_is_not_at_the_head() {
 #[test]
 fn a_tail_loss_is_probed_two_rtts_later_instead_of_waiting_for_the_rto() {
     // A 10-segment file whose tail is lost (the last segment and the FIN): no duplicate ACK
-    // at all. RFC 8985 7: the probe timer fires 2 SRTT + TCP_TIMEOUT_MIN after the last ACK
+    // at all. RFC 8985 7: the probe timer fires 2 SRTT + a delayed ACK after the last ACK
     // and sends the last segment and the FIN again (Linux's last skb), which repairs the loss;
     // the ACK past the probe cuts the window as CWR does. Without TLP the RTO (at least 1 s
     // here) repairs it.
@@ -1368,9 +1378,11 @@ fn a_tail_loss_is_probed_two_rtts_later_instead_of_waiting_for_the_rto() {
     let probed = run(true);
     let st = probed.snd.stats;
     assert_eq!((probed.retransmitted(), st.timeouts, st.tlp_probes), (vec![9], 0, 1));
-    // The ACK of segment 8 at 200 ms, SRTT 100 ms: the probe at 200 + 200 + 2 = 402 ms.
+    // The ACK of segment 8 at 200 ms, SRTT 100 ms, one packet out (segment 9 with the FIN on
+    // it, as Linux sends it: tp->packets_out == 1): the probe waits for a delayed ACK too,
+    // at 200 + 200 + 200 = 600 ms.
     let probe = probed.sent.iter().find(|t| t.2).unwrap().0;
-    assert_eq!(probe, SimTime(Dur::from_ms(402).ns()));
+    assert_eq!(probe, SimTime(Dur::from_ms(600).ns()));
     let plain = run(false);
     assert_eq!(
         (plain.retransmitted(), plain.snd.stats.timeouts, plain.snd.stats.tlp_probes),
@@ -1378,6 +1390,56 @@ fn a_tail_loss_is_probed_two_rtts_later_instead_of_waiting_for_the_rto() {
     );
     assert_eq!(probed.delivered, plain.delivered);
     assert_eq!(probed.snd.state, super::conn::SendState::Done);
+}
+
+#[test]
+fn the_probe_and_the_reordering_timer_round_to_jiffies_as_each_kernel_does() {
+    // HZ 250 (4-ms ticks), RTT in microseconds (3.15+), a 100 ms path. By hand:
+    // - a tail of two lost (segment 8, and 9 with the FIN), the ACK of segment 7 at 200 ms and
+    //   SRTT 100 ms: 4.14-6.5 probe after usecs_to_jiffies(200 ms) + TCP_TIMEOUT_MIN = 52 ticks, at
+    //   408 ms; 6.6+ after usecs_to_jiffies(200 ms + 2 ms) = 51 ticks, at 404 ms; 402 ms on
+    //   the nanosecond clock under either;
+    // - the 9th of 10 segments lost, its RACK deadline at 225 ms seen at the duplicate ACK at
+    //   200 ms: 4.14-6.5 arm usecs_to_jiffies(25 ms) + 2 = 9 ticks, at 236 ms; 6.6+
+    //   usecs_to_jiffies(27 ms) = 7 ticks, at 228 ms; 227 ms on the nanosecond clock.
+    use super::conn::TimerRounding::{Linux414, Linux66};
+    use super::rto::RttClock;
+    let first_rtx = |p: &Pipe| p.sent.iter().find(|t| t.2).unwrap().0;
+    for (hz, rounding, probe_ms, reo_ms) in [
+        (Some(250), Linux414, 408, 236),
+        (Some(250), Linux66, 404, 228),
+        (None, Linux414, 402, 227),
+        (None, Linux66, 402, 227),
+    ] {
+        let rto = RtoConfig { clock_hz: hz, rtt_clock: RttClock::Us, ..params(Recovery::Sack).rto };
+        let rules = Rules { tlp: true, rack: true, timer_rounding: rounding, ..Rules::default() };
+        let p = TcpParams { rto, rules, ..params(Recovery::Sack) };
+        let mut tail = Pipe::new(p.clone(), 10 * u64::from(MSS), 100, &[8, 9]);
+        tail.drop_fin = true;
+        tail.run(30);
+        assert_eq!((tail.snd.stats.tlp_probes, tail.snd.stats.timeouts), (1, 0), "{hz:?} {rounding:?}");
+        assert_eq!(first_rtx(&tail), SimTime(Dur::from_ms(probe_ms).ns()), "{hz:?} {rounding:?}");
+        let rules = Rules { prr: Prr::RecoveryAndCwr, ..rules };
+        let mut ninth = Pipe::new(TcpParams { rules, ..p }, 10 * u64::from(MSS), 100, &[8]);
+        ninth.run(30);
+        assert_eq!((ninth.retransmitted(), ninth.snd.stats.timeouts), (vec![8], 0), "{hz:?} {rounding:?}");
+        assert_eq!(first_rtx(&ninth), SimTime(Dur::from_ms(reo_ms).ns()), "{hz:?} {rounding:?}");
+    }
+    // 6.6+'s probe allows the connection's minimum RTO for a delayed ACK with one segment
+    // out (tcp_rto_min_us), 4.14-6.5 TCP_RTO_MIN: with min_rto_ms = 20, a one-segment file
+    // (the FIN on it, one packet) lost with its FIN is probed 200 + 20 ms after the SYN-ACK at
+    // 100 ms (320 ms) under 6.6+; under 4.14 200 + 200 ms, later than the RTO (100 + SRTT +
+    // 4 RTTVAR = 400 ms), so at 400 ms (hand count).
+    for (rounding, probe_ms) in [(Linux66, 320), (Linux414, 400)] {
+        let rto = RtoConfig { min: Dur::from_ms(20), ..params(Recovery::Sack).rto };
+        let rules = Rules { tlp: true, rack: true, timer_rounding: rounding, ..Rules::default() };
+        let mut one =
+            Pipe::new(TcpParams { rto, rules, ..params(Recovery::Sack) }, u64::from(MSS), 100, &[0]);
+        one.drop_fin = true;
+        one.run(30);
+        assert_eq!(one.snd.stats.tlp_probes, 1, "{rounding:?}");
+        assert_eq!(first_rtx(&one), SimTime(Dur::from_ms(probe_ms).ns()), "{rounding:?}");
+    }
 }
 
 #[test]
