@@ -1237,6 +1237,12 @@ impl Sender {
             self.timer = TimerRole::Reo;
             return TimerCmd::Arm(at);
         }
+        if cmd == TimerCmd::Keep && self.timer != TimerRole::Rto {
+            // A pending probe or reordering timer runs on: an ACK that acknowledges nothing new
+            // sets no timer (tcp_ack calls tcp_set_xmit_timer only with FLAG_SET_XMIT_TIMER,
+            // which tcp_clean_rtx_queue sets for newly acknowledged data).
+            return cmd;
+        }
         let cmd = match std::mem::replace(&mut self.timer, TimerRole::Rto) {
             TimerRole::Reo | TimerRole::Tlp => TimerCmd::Arm(now + self.rto.rto()), // tcp_rearm_rto
             TimerRole::Rto => cmd,

@@ -1443,6 +1443,23 @@ fn the_probe_and_the_reordering_timer_round_to_jiffies_as_each_kernel_does() {
 }
 
 #[test]
+fn a_duplicate_ack_leaves_a_pending_probe_alone() {
+    // Segment 8 of 10 lost: the ACK of 7 at 200 ms schedules the probe (two packets out,
+    // 2 SRTT + 2 ms: 402 ms); segment 9 and the FIN draw two duplicate ACKs at 200 ms, short
+    // of DupThresh. Linux's tcp_ack sets no timer for an ACK of nothing new, so the probe
+    // fires at 402 ms, its duplicate ACK is the third and fast retransmit repairs 8 (hand
+    // count); restarting the RTO on those duplicate ACKs would wait for it (1 s here).
+    let rules = Rules { tlp: true, ..Rules::default() };
+    let mut pipe = Pipe::new(TcpParams { rules, ..params(Recovery::Sack) }, 10 * u64::from(MSS), 100, &[8]);
+    pipe.run(30);
+    let st = pipe.snd.stats;
+    assert_eq!((st.tlp_probes, st.timeouts), (1, 0), "{:?}", pipe.sent);
+    let rtx: Vec<_> = pipe.sent.iter().filter(|t| t.2).map(|t| (t.0, t.1)).collect();
+    assert_eq!(rtx, [(SimTime(Dur::from_ms(402).ns()), 9), (SimTime(Dur::from_ms(502).ns()), 8)]);
+    assert_eq!(pipe.snd.state, super::conn::SendState::Done);
+}
+
+#[test]
 fn linux_3_10s_probe_waits_for_a_delayed_ack_with_one_packet_out() {
     // The same tail loss under Linux 3.10-4.13's tcp_schedule_loss_probe: one packet out
     // (segment 9, the FIN on it as Linux sends it), so max(2 SRTT, 1.5 SRTT + TCP_DELACK_MAX)
