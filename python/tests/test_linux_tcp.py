@@ -70,6 +70,7 @@ def test_a_bottleneck_past_the_sender_is_unaffected() -> None:
         ("tsq_rule", '"linux-3.19", "linux-3.12", "linux-3.6"'),
         ("timer_rounding", '"linux-4.14", "linux-6.6"'),
         ("rtt_clock", '"jiffies", "us"'),
+        ("rcv_window", '"fixed", "linux-3.2", "linux-3.12", "linux-6"'),
         ("rto_rearm", '"ack", "head-retransmit"'),
     ],
 )

@@ -1083,6 +1083,7 @@ fn tcp(g: &mut Gen) -> Value {
         ("lost_retransmit", json!(g.pick(airtcp_core::tcp::conn::LostRetransmit::NAMES))),
         ("tlp_rule", json!(g.pick(airtcp_core::tcp::conn::TlpRule::NAMES))),
         ("tsq_rule", json!(g.pick(airtcp_core::tcp::conn::TsqRule::NAMES))),
+        ("rcv_window", json!(g.pick(airtcp_core::tcp::conn::RcvWindow::NAMES))),
         ("timer_rounding", json!(g.pick(airtcp_core::tcp::conn::TimerRounding::NAMES))),
         ("rtt_clock", json!(g.pick(airtcp_core::tcp::rto::RttClock::NAMES))),
         ("sack_compress", json!(g.p(0.5))),

@@ -70,6 +70,7 @@ pub const SETTINGS: &[Setting] = &[
     setting!("frto", [false, true, true], "RFC 5682 SACK-enhanced F-RTO in tcp_process_loss since 3.10 (net.ipv4.tcp_frto = 2); 3.2's older F-RTO is not modelled"),
     setting!("prr", ["recovery", "recovery-and-cwr", "recovery-and-cwr"], "RFC 6937 in recovery since 3.2 (tcp_update_cwnd_in_recovery), in CWR since 3.10 (tcp_cwnd_reduction)"),
     setting!("sack_compress", [false, false, true], "compressed SACK in __tcp_ack_snd_check since 4.19 (net.ipv4.tcp_comp_sack_delay_ns = 1 ms, tcp_comp_sack_nr = 44), only after DupThresh duplicate ACKs at one rcv_nxt in 6.x (tp->dup_ack_counter)"),
+    setting!("rcv_window", ["linux-3.2", "linux-3.12", "linux-6"], "tcp_select_initial_window (10 segments in 3.x, 64 KiB in 6.x), tcp_grow_window (2 MSS per segment, an immediate ACK each time), tcp_rcv_space_adjust (the clamp per receiver RTT)"),
     setting!("quickack", ["first-data-and-out-of-order", "first-data-and-out-of-order", "first-data"], "tcp_incr_quickack from the first data segment (tcp_event_data_recv), tcp_enter_quickack_mode on old data (tcp_data_queue) and, before 4.18, on out-of-order data"),
 ];
 

@@ -7,8 +7,8 @@ use super::{err, num, SpecError};
 use crate::mac::frame::MAX_MSDU_BYTES;
 use crate::tcp::cc::{Cc, CwndLimited};
 use crate::tcp::conn::{
-    AckCounting, Corruption, CwndCredit, LocalCongestion, LostRetransmit, Prr, QuickAck, Recovery, RtoRearm,
-    RtoRecovery, TimerRounding, TlpRule, TsqRule,
+    AckCounting, Corruption, CwndCredit, LocalCongestion, LostRetransmit, Prr, QuickAck, RcvWindow, Recovery,
+    RtoRearm, RtoRecovery, TimerRounding, TlpRule, TsqRule,
 };
 use crate::tcp::rto::{RtoRule, RttClock};
 
@@ -179,6 +179,16 @@ pub struct TcpSpec {
     /// enter it too, so the segments after a repaired hole are ACKed one by one again).
     #[serde(default)]
     pub quickack: QuickAck,
+    /// The window the receiver advertises: "fixed" (the whole `rcv_buf_bytes` from the
+    /// SYN-ACK on), or a kernel's receive window: "linux-3.2" and "linux-3.12" (10 or 20
+    /// segments at first, grown by 2 MSS per in-order segment with an immediate ACK each time,
+    /// `tcp_grow_window`, up to a clamp of 64 KB (3.2) or 180 KB (3.12) that the receiver
+    /// raises to twice the bytes read per RTT, `tcp_rcv_space_adjust`) or "linux-6" (64 KiB at
+    /// first, the clamp raised to 2 copied + 16 MSS plus twice its growth per RTT); never above
+    /// `rcv_buf_bytes`. The clamp follows the receiver's RTT, which it measures from
+    /// timestamps: without them it stays at its first value.
+    #[serde(default)]
+    pub rcv_window: RcvWindow,
     /// The receiver's compressed SACK (Linux 4.19+ `__tcp_ack_snd_check`, with SACK): while
     /// out-of-order data is held, the first three duplicate ACKs at one cumulative ACK go at
     /// once, later ones wait min(1 ms, RTT / 20) (`tcp_comp_sack_delay_ns`, the receiver's
@@ -264,6 +274,7 @@ impl Default for TcpSpec {
             rto_rearm: RtoRearm::Ack,
             lost_retransmit: LostRetransmit::Head,
             quickack: QuickAck::Off,
+            rcv_window: RcvWindow::Fixed,
             sack_compress: false,
             early_retransmit: false,
             frto: false,

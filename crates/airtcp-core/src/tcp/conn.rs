@@ -315,6 +315,33 @@ crate::names::names! {
     }
 }
 
+crate::names::names! {
+    /// The window the receiver advertises (`tcp.rcv_window`).
+    #[derive(Default)]
+    pub enum RcvWindow {
+        /// The whole receive buffer from the SYN-ACK on (airtcp's behaviour before the switch).
+        #[default]
+        Fixed = "fixed",
+        /// Linux 3.2: 10 segments at first (`tcp_select_initial_window`,
+        /// TCP_DEFAULT_INIT_RCVWND), `rcv_ssthresh` grown by 2 MSS per in-order segment with an
+        /// immediate ACK (`tcp_grow_window`: `icsk_ack.quick |= 1`) up to a clamp of a 87380-byte
+        /// buffer's window (3/4, tcp_adv_win_scale 2) less one segment (`tcp_init_buffer_space`),
+        /// the clamp raised each receiver RTT to twice the bytes read in it once that needs more
+        /// memory than the buffer has (`tcp_rcv_space_adjust`, 2024 bytes per segment).
+        Linux32 = "linux-3.2",
+        /// Linux 3.12: the same from 20 segments (`tcp_default_init_rwnd`, twice TCP_INIT_CWND)
+        /// with tcp_adv_win_scale 1 and `tcp_fixup_rcvbuf`'s buffer of 2 truesizes x 20
+        /// segments x 4 (368640 bytes, a window of half of it less one segment) and 2944 bytes
+        /// per segment.
+        Linux312 = "linux-3.12",
+        /// Linux 6.x: 64 KiB at first (tcp_rmem[1] = 128 KiB at a ratio of 1/2) and the clamp at
+        /// that less one segment, so `rcv_ssthresh` starts there; each receiver RTT in which more
+        /// was read than in the last the clamp rises to 2 copied + 16 MSS plus twice its growth
+        /// (`tcp_rcv_space_adjust`), and `rcv_ssthresh` grows toward it as above.
+        Linux6 = "linux-6",
+    }
+}
+
 /// Linux `TCP_MAX_QUICKACKS` (include/net/tcp.h, 3.2 to 6.x): the most ACKs one entry into
 /// quick-ack mode sends at once.
 pub const MAX_QUICKACKS: u32 = 16;
@@ -398,6 +425,8 @@ pub struct Rules {
     pub lost_retransmit: LostRetransmit,
     /// Receiver: Linux's quick-ack mode: see [`QuickAck`].
     pub quickack: QuickAck,
+    /// The receiver's advertised window: see [`RcvWindow`].
+    pub rcv_window: RcvWindow,
     /// Receiver: Linux 4.19+'s compressed SACK ([`Receiver::on_segment`]).
     pub sack_compress: bool,
     /// Early retransmit (RFC 5827 with Linux 3.6-4.10's delay, `tcp_pause_early_retransmit`)
@@ -2054,12 +2083,101 @@ pub struct Receiver {
     comp_waiting: u32,
     comp_rcv_nxt: u64,
     comp_dupacks: u32,
+    /// The advertised window under Linux's rules ([`RcvWindow`]).
+    rwin: RcvWin,
+}
+
+/// Linux's receive window ([`RcvWindow`]): `tcp_select_initial_window`, `tcp_grow_window`,
+/// `tcp_rcv_space_adjust`. Window sizes in bytes of payload; `rcvbuf` in bytes of memory (3.x).
+#[derive(Clone, Copy, Debug)]
+struct RcvWin {
+    /// The window the SYN-ACK offers (`rcv_wnd` from `tcp_select_initial_window`).
+    initial: u32,
+    /// `tp->rcv_ssthresh`: the window grows toward the clamp by 2 MSS per in-order segment.
+    ssthresh: u32,
+    /// `tp->window_clamp`.
+    clamp: u32,
+    /// `sk->sk_rcvbuf` [bytes of memory] (3.x) and the memory one segment takes (`rcvmem`).
+    rcvbuf: u64,
+    rcvmem: u64,
+    /// `tp->rcvq_space`: the bytes read in the last measured receiver RTT (`space`), and
+    /// where and when this measurement began.
+    space: u64,
+    space_seq: u64,
+    space_time: Option<SimTime>,
+    /// The right edge the last ACK offered (`rcv_wup + rcv_wnd`), which never moves left.
+    right_edge: u64,
+}
+
+/// Linux 3.2 `TCP_DEFAULT_INIT_RCVWND`: the first window in segments of up to 1460 bytes (3.12's
+/// `tcp_default_init_rwnd` is twice it; 6.x's `rcvq_space` starts at it, TCP_INIT_CWND).
+const TCP_DEFAULT_INIT_RCVWND: u32 = 10;
+
+impl RcvWin {
+    /// At the SYN: the initial window, the clamp and the buffer of each kernel, within the
+    /// receive buffer `cap` (airtcp's largest window).
+    fn new(rule: RcvWindow, mss: u32, cap: u32) -> RcvWin {
+        let mss = mss.max(1);
+        // tcp_select_initial_window: 10 segments (3.2, TCP_DEFAULT_INIT_RCVWND) or 20 (3.12,
+        // tcp_default_init_rwnd), or as many bytes' worth of 1460-byte ones (at least 2) for a
+        // larger MSS.
+        let segs = |n: u32| if mss > 1460 { (1460 * n / mss).max(2) } else { n };
+        // (initial window, tcp_full_space at the start, rcvbuf, rcvmem)
+        let (initial, maxwin, rcvbuf, rcvmem) = match rule {
+            RcvWindow::Fixed => (cap, cap, 0, 0),
+            // 3.2: tcp_rmem[1] = 87380 at tcp_adv_win_scale 2 (a window of 3/4); rcvmem =
+            // advmss + MAX_TCP_HEADER + 16 + sizeof(struct sk_buff), about MSS + 576, raised by
+            // 128 until 3/4 of it holds a segment.
+            RcvWindow::Linux32 => {
+                let mut rcvmem = u64::from(mss) + 576;
+                while rcvmem * 3 / 4 < u64::from(mss) {
+                    rcvmem += 128;
+                }
+                (segs(TCP_DEFAULT_INIT_RCVWND) * mss, 87380 * 3 / 4, 87380, rcvmem)
+            }
+            // 3.12: tcp_fixup_rcvbuf's 2 truesizes x 10 segments x 4 (tcp_moderate_rcvbuf) at
+            // tcp_adv_win_scale 1 (a window of 1/2); rcvmem = SKB_TRUESIZE(advmss +
+            // MAX_TCP_HEADER), raised by 128 until half of it holds a segment.
+            RcvWindow::Linux312 => {
+                let truesize = TSQ_TRUESIZE_BYTES;
+                let init_segs = segs(2 * TCP_DEFAULT_INIT_RCVWND);
+                let rcvbuf = (2 * truesize * u64::from(init_segs) * 4).max(87380);
+                let mut rcvmem = truesize;
+                while rcvmem / 2 < u64::from(mss) {
+                    rcvmem += 128;
+                }
+                (init_segs * mss, (rcvbuf / 2) as u32, rcvbuf, rcvmem)
+            }
+            // 6.x: tcp_rmem[1] = 128 KiB at the default ratio of 1/2: 64 KiB, the SYN-ACK's
+            // at most U16_MAX.
+            RcvWindow::Linux6 => (65535, 65536, 131072, 0),
+        };
+        // tcp_init_buffer_space: "Force reservation of one segment".
+        let clamp = if rule == RcvWindow::Fixed { cap } else { maxwin.saturating_sub(mss).max(2 * mss) };
+        let clamp = clamp.min(cap);
+        let ssthresh = initial.min(clamp);
+        // rcvq_space.space: rcv_wnd in 3.x, min(rcv_ssthresh, rcv_wnd, 10 advmss) in 6.x.
+        let space = match rule {
+            RcvWindow::Linux6 => u64::from(ssthresh.min(TCP_DEFAULT_INIT_RCVWND * mss)),
+            _ => u64::from(initial),
+        };
+        RcvWin {
+            initial: initial.min(cap),
+            ssthresh,
+            clamp,
+            rcvbuf,
+            rcvmem,
+            space,
+            space_seq: 1,
+            space_time: None,
+            right_edge: 0,
+        }
+    }
 }
 
 impl Receiver {
     pub fn new(p: TcpParams) -> Receiver {
         Receiver {
-            p,
             syn_seen: false,
             rcv_nxt: 0,
             ooo: Vec::new(),
@@ -2077,6 +2195,8 @@ impl Receiver {
             comp_waiting: 0,
             comp_rcv_nxt: 0,
             comp_dupacks: 0,
+            rwin: RcvWin::new(p.rules.rcv_window, p.mss, p.rcv_buf),
+            p,
         }
     }
 
@@ -2101,22 +2221,100 @@ impl Receiver {
         self.quick
     }
 
-    /// The advertised window: the whole buffer, as the application reads in-order data at once.
+    /// The advertised window: the whole buffer, as the application reads in-order data at once,
+    /// or under Linux's rules ([`RcvWindow`]) `rcv_ssthresh` within the clamp
+    /// (`__tcp_select_window`; both only grow, so the right edge never moves left).
     /// Out-of-order data lies inside the window already offered and does not shrink it (RFC 9293
     /// 3.8.6.2.2: the right edge never moves left; Linux tcp_select_window), so duplicate ACKs
     /// carry an unchanged window (RFC 5681 section 2's duplicate ACK).
     fn window(&self) -> u32 {
-        let free = self.p.rcv_buf;
+        let free = match self.p.rules.rcv_window {
+            RcvWindow::Fixed => self.p.rcv_buf,
+            _ => self.rwin.ssthresh.min(self.rwin.clamp),
+        };
         self.wnd_override.map_or(free, |w| w.min(free))
     }
 
+    /// The window the receiver advertises now [bytes].
+    pub fn advertised_window(&self) -> u32 {
+        self.window()
+    }
+
+    /// Linux `tcp_grow_window` for an in-order data segment of `len` bytes (at least 128,
+    /// `tcp_event_data_recv`): below the clamp, `rcv_ssthresh` grows by max(2 MSS, 2 len) (a
+    /// full segment's truesize fits, `tcp_win_from_space(truesize) <= len` or
+    /// `__tcp_grow_window`'s halving) and the next ACK goes at once (`icsk_ack.quick |= 1`).
+    fn grow_window(&mut self, len: u32) {
+        let w = &mut self.rwin;
+        if self.p.rules.rcv_window == RcvWindow::Fixed || len < 128 || w.ssthresh >= w.clamp {
+            return;
+        }
+        let incr = (2 * self.p.mss).max(2 * len);
+        w.ssthresh = w.ssthresh.saturating_add(incr).min(w.clamp);
+        self.quick |= 1;
+    }
+
+    /// Linux `tcp_rcv_space_adjust` as the application reads in-order data at `now`: once a
+    /// receiver RTT has passed since the measurement began, the bytes read in it (`copied`)
+    /// raise the clamp (3.x: to 2 copied, when that needs more memory than the buffer has;
+    /// 6.x: when more was read than last time, to 2 copied + 16 MSS plus twice its growth).
+    fn rcv_space_adjust(&mut self, now: SimTime) {
+        let rule = self.p.rules.rcv_window;
+        let (Some(t0), Some(rtt)) = (self.rwin.space_time, self.rcv_rtt) else { return };
+        if rule == RcvWindow::Fixed || now.since(t0) < rtt || rtt == Dur::ZERO {
+            return;
+        }
+        let mss = u64::from(self.p.mss.max(1));
+        let cap = u64::from(self.p.rcv_buf);
+        let w = &mut self.rwin;
+        let copied = self.rcv_nxt.saturating_sub(w.space_seq);
+        match rule {
+            RcvWindow::Fixed => {}
+            RcvWindow::Linux32 | RcvWindow::Linux312 => {
+                let space = w.space.max(2 * copied);
+                if space != w.space {
+                    w.space = space;
+                    // sysctl_tcp_rmem[2]: 4 MiB in 3.2, 6 MiB from 3.4.
+                    let rmem2 = if rule == RcvWindow::Linux32 { 4 << 20 } else { 6 << 20 };
+                    let rcvbuf = ((space / mss).max(1) * w.rcvmem).min(rmem2);
+                    if rcvbuf > w.rcvbuf {
+                        w.rcvbuf = rcvbuf;
+                        // "Make the window clamp follow along" (it may fall: the offered
+                        // right edge does not, tcp_select_window).
+                        w.clamp = space.min(cap) as u32;
+                    }
+                }
+            }
+            RcvWindow::Linux6 => {
+                if copied > w.space {
+                    let mut rcvwin = 2 * copied + 16 * mss;
+                    let grow = rcvwin * (copied - w.space) / w.space.max(1);
+                    rcvwin += 2 * grow;
+                    // tcp_rmem[2] = 6 MiB at a ratio of 1/2; airtcp's buffer caps the window.
+                    let rcvwin = rcvwin.min(3 << 20).min(cap) as u32;
+                    w.clamp = w.clamp.max(rcvwin);
+                    w.space = copied;
+                }
+            }
+        }
+        w.space_seq = self.rcv_nxt;
+        w.space_time = Some(now);
+    }
+
     fn ack(&mut self, flags: u8, dup: bool, now: SimTime, out: &mut Vec<Segment>) {
+        let mut wnd = self.window();
+        if self.p.rules.rcv_window != RcvWindow::Fixed && self.wnd_override.is_none() {
+            // tcp_select_window: a window below what the last ACK offered keeps that edge.
+            let offered = self.rwin.right_edge.saturating_sub(self.rcv_nxt);
+            wnd = wnd.max(u32::try_from(offered).unwrap_or(u32::MAX));
+            self.rwin.right_edge = self.rcv_nxt + u64::from(wnd);
+        }
         let mut seg = Segment {
             seq: 1,
             ack: self.rcv_nxt,
             len: 0,
             flags: flags | ACK,
-            wnd: self.window(),
+            wnd,
             // RFC 7323 3.2: the receiver's own clock, the simulated time like the sender's.
             ts_val: if self.p.timestamps { now.ns() + 1 } else { 0 },
             ts_ecr: self.ts_recent,
@@ -2161,6 +2359,12 @@ impl Receiver {
             self.rcv_nxt = self.rcv_nxt.max(1);
             self.ts_recent = seg.ts_val;
             self.ack(SYN, false, now, out);
+            if self.p.rules.rcv_window != RcvWindow::Fixed {
+                // tcp_select_initial_window's rcv_wnd, before tcp_init_buffer_space's clamp.
+                let syn_ack = out.last_mut().expect("ack() pushed the SYN-ACK");
+                syn_ack.wnd = self.wnd_override.map_or(self.rwin.initial, |w| w.min(self.rwin.initial));
+                self.rwin.right_edge = self.rcv_nxt + u64::from(syn_ack.wnd);
+            }
             return (TimerCmd::Stop, 0);
         }
         if !self.syn_seen {
@@ -2176,6 +2380,8 @@ impl Receiver {
             if seg.opts & OPT_CDO != 0 && self.on_corrupt(seg, now, out) {
                 return (TimerCmd::Stop, 0); // LN-MAC's notification, answered with a CNO
             }
+            // tcp_init_buffer_space at the handshake's end starts the first measurement.
+            self.rwin.space_time.get_or_insert(now);
             return (TimerCmd::Keep, 0); // a pure ACK (the handshake's third segment)
         }
         if end <= self.rcv_nxt {
@@ -2219,6 +2425,13 @@ impl Receiver {
             // engine" with tcp_incr_quickack.
             self.data_seen = true;
             self.incr_quickack();
+        }
+        if seg.len > 0 {
+            // tcp_event_data_recv's tcp_grow_window; the application reads at once
+            // (tcp_recvmsg's tcp_rcv_space_adjust).
+            self.rwin.space_time.get_or_insert(now);
+            self.grow_window(seg.len);
+            self.rcv_space_adjust(now);
         }
         // RFC 5681 4.2: ACK at once when a hole is filled, at the FIN, or every ack_every
         // segments; otherwise wait for the delayed-ACK timer. In quick-ack mode, at once

@@ -1442,6 +1442,114 @@ fn the_probe_and_the_reordering_timer_round_to_jiffies_as_each_kernel_does() {
     }
 }
 
+/// A receiver under `rule` (delayed ACKs every 2 segments, 40 ms timer, timestamps) after its
+/// SYN-ACK and the handshake's last ACK at time 0; and the SYN-ACK's window.
+fn rcv_window_receiver(rule: super::conn::RcvWindow) -> (Receiver, u32) {
+    let rules = Rules { rcv_window: rule, quickack: QuickAck::FirstData, ..Rules::default() };
+    let p = TcpParams { rules, ack_every: 2, delack_timeout: Dur::from_ms(40), ..params(Recovery::Sack) };
+    let mut rcv = Receiver::new(p);
+    let mut out = Vec::new();
+    let syn = Segment { seq: 0, flags: SYN, ..Default::default() };
+    rcv.on_segment(&syn, SimTime::ZERO, &mut out);
+    let syn_ack_wnd = out[0].wnd;
+    rcv.on_segment(&Segment { seq: 1, ack: 1, flags: ACK, ..Default::default() }, SimTime::ZERO, &mut out);
+    (rcv, syn_ack_wnd)
+}
+
+/// Segments `from..to` (0-based, MSS bytes each) arriving in order at `at`; the windows of the
+/// ACKs they draw, one entry per segment (None: no ACK at once).
+fn deliver(rcv: &mut Receiver, from: u64, to: u64, at: SimTime) -> Vec<Option<u32>> {
+    (from..to)
+        .map(|i| {
+            let mut out = Vec::new();
+            let seg = Segment {
+                seq: 1 + i * u64::from(MSS),
+                len: MSS,
+                flags: ACK,
+                ts_val: 1,
+                ..Default::default()
+            };
+            rcv.on_segment(&seg, at, &mut out);
+            out.last().map(|a| a.wnd)
+        })
+        .collect()
+}
+
+#[test]
+fn linux_3_12s_receive_window_grows_two_segments_per_segment_with_an_ack_each() {
+    // By hand, MSS 1000: tcp_select_initial_window offers 20 segments (tcp_default_init_rwnd,
+    // 20000 bytes); tcp_fixup_rcvbuf's buffer is 2 x 2304 x 20 x 4 = 368640 bytes, a window of
+    // half of it (184320) less one segment: the clamp 183320. tcp_grow_window adds 2 MSS per
+    // in-order segment, each ACKed at once (icsk_ack.quick |= 1): windows 22000, 24000, ...
+    // 182000 for segments 1-81, 183320 from the 82nd; quick-ack mode from the first segment
+    // (20000 / 2000 = 10 ACKs, kept at 10 while the window grows) runs out ten segments later,
+    // and from the 93rd every second segment is ACKed.
+    use super::conn::RcvWindow;
+    let (mut rcv, syn_ack) = rcv_window_receiver(RcvWindow::Linux312);
+    assert_eq!(syn_ack, 20_000);
+    let acks = deliver(&mut rcv, 0, 100, SimTime(Dur::from_ms(10).ns()));
+    let expected: Vec<Option<u32>> = (1..=100u32)
+        .map(|k| match k {
+            1..=81 => Some(20_000 + 2_000 * k),
+            82..=92 => Some(183_320),
+            _ if k % 2 == 0 => Some(183_320),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(acks, expected);
+    // The fixed window (the default): the whole buffer, 16 quick ACKs, then every second.
+    let (mut fixed, syn_ack) = rcv_window_receiver(RcvWindow::Fixed);
+    assert_eq!(syn_ack, 1 << 30);
+    let acks = deliver(&mut fixed, 0, 20, SimTime(Dur::from_ms(10).ns()));
+    assert_eq!(acks.iter().filter(|a| a.is_some()).count(), 16 + 2);
+}
+
+#[test]
+fn the_receive_window_clamp_follows_what_the_application_read_in_a_receiver_rtt() {
+    // tcp_rcv_space_adjust with a receiver RTT of 100 ms, the first adjustment at 100 ms. By
+    // hand, MSS 1000:
+    // - 3.2: 10 segments at first, the clamp 3/4 x 87380 - 1000 = 64535, reached at the 28th
+    //   segment; 30 segments read by 100 ms: space = max(10000, 2 x 30000) = 60000, needing
+    //   60 x 1576 = 94560 bytes of memory, more than the 87380 there, so the clamp follows,
+    //   down to 60000. The right edge of the 29th's ACK (29001 + 64535) does not move left:
+    //   the next ACKs offer 63535, 62535, 61535 (quick-ack mode's last four ACKs end with the
+    //   32nd), then at the 34th the clamp, 60000;
+    // - 3.12: 100 segments read by 100 ms: space 200000, 200 x 2944 = 588800 bytes against
+    //   368640: the clamp rises from 183320 to 200000, and the window grows toward it again
+    //   (185320 at the 101st, ACKed at once);
+    // - 6.x: 64 KiB at first (the SYN-ACK's 65535, then the clamp 65536 - 1000 = 64536, where
+    //   rcv_ssthresh starts: no growth); at 100 ms copied = 41000 > 10000: rcvwin = 2 x 41000 +
+    //   16 x 1000 = 98000, plus twice 98000 x 31000 / 10000 = 303800: the clamp 705600, toward
+    //   which the window grows by 2 MSS per segment again.
+    use super::conn::RcvWindow;
+    let at = |ms: u64| SimTime(Dur::from_ms(ms).ns());
+    let (mut rcv, _) = rcv_window_receiver(RcvWindow::Linux32);
+    rcv.rcv_rtt = Some(Dur::from_ms(100));
+    let early = deliver(&mut rcv, 0, 29, at(10));
+    assert_eq!(early[27..], [Some(64_535), Some(64_535)]);
+    let later = deliver(&mut rcv, 29, 35, at(100));
+    assert_eq!(later, [Some(63_535), Some(62_535), Some(61_535), None, Some(60_000), None]);
+    assert_eq!(rcv.advertised_window(), 60_000);
+
+    let (mut rcv, _) = rcv_window_receiver(RcvWindow::Linux312);
+    rcv.rcv_rtt = Some(Dur::from_ms(100));
+    deliver(&mut rcv, 0, 99, at(10));
+    assert_eq!(rcv.advertised_window(), 183_320);
+    deliver(&mut rcv, 99, 100, at(100));
+    assert_eq!(deliver(&mut rcv, 100, 101, at(110)), [Some(185_320)]);
+
+    let (mut rcv, syn_ack) = rcv_window_receiver(RcvWindow::Linux6);
+    assert_eq!(syn_ack, 65_535);
+    rcv.rcv_rtt = Some(Dur::from_ms(100));
+    let early = deliver(&mut rcv, 0, 40, at(10));
+    assert!(early.iter().flatten().all(|&w| w == 64_536), "{early:?}");
+    // The 41st grows nothing (tcp_grow_window runs before the read that raises the clamp) and
+    // waits for a second segment; from the 42nd each grows the window and is ACKed at once.
+    assert_eq!(deliver(&mut rcv, 40, 41, at(100)), [None]);
+    assert_eq!(rcv.advertised_window(), 64_536);
+    assert_eq!(deliver(&mut rcv, 41, 43, at(110)), [Some(66_536), Some(68_536)]);
+}
+
 #[test]
 fn a_duplicate_ack_leaves_a_pending_probe_alone() {
     // Segment 8 of 10 lost: the ACK of 7 at 200 ms schedules the probe (two packets out,

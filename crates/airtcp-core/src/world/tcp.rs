@@ -120,6 +120,7 @@ fn params(t: &TcpSpec) -> TcpParams {
             rto_rearm: t.rto_rearm,
             lost_retransmit: t.lost_retransmit,
             quickack: t.quickack,
+            rcv_window: t.rcv_window,
             sack_compress: t.sack_compress,
             early_retransmit: t.early_retransmit,
             frto: t.frto,
