@@ -2260,8 +2260,11 @@ impl Receiver {
     /// 6.x: when more was read than last time, to 2 copied + 16 MSS plus twice its growth).
     fn rcv_space_adjust(&mut self, now: SimTime) {
         let rule = self.p.rules.rcv_window;
+        if rule == RcvWindow::Fixed {
+            return;
+        }
         let (Some(t0), Some(rtt)) = (self.rwin.space_time, self.rcv_rtt) else { return };
-        if rule == RcvWindow::Fixed || now.since(t0) < rtt || rtt == Dur::ZERO {
+        if now.since(t0) < rtt || rtt == Dur::ZERO {
             return;
         }
         let mss = u64::from(self.p.mss.max(1));
