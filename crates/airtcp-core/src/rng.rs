@@ -77,6 +77,7 @@ pub(crate) const TAG_WAYPOINT: u64 = 0x5257_4159_504f_0002; // "RWAYPO"
 pub(crate) const TAG_TRAFFIC: u64 = 0x5452_4146_4649_0003; // "TRAFFI": Poisson and on/off gaps
 pub(crate) const TAG_JITTER: u64 = 0x4a49_5454_4552_0004; // "JITTER": flows' start jitter
 pub(crate) const TAG_SHADOWING: u64 = 0x5348_4144_4f57_0005; // "SHADOW": log-normal per pair
+pub(crate) const TAG_DOPPLER: u64 = 0x444f_5050_4c45_0006; // "DOPPLE": sum-of-sinusoids phases
 
 /// The uniforms of one key: a SplitMix64 generator (a `Copy` counter, no allocation).
 #[derive(Clone, Copy, Debug)]

@@ -94,6 +94,7 @@ ALWAYS_WRITTEN: dict[str, frozenset[str]] = {
         }
     ),
     "channel.radio.capture": frozenset({"margin_db", "window_ns"}),
+    "channel.radio.fading{doppler}": frozenset({"doppler_hz", "kind"}),
     "channel.radio.fading{nakagami}": frozenset({"coherence_ns", "kind", "m"}),
     "channel.radio.fading{none}": frozenset({"kind"}),
     "channel.radio.fading{rayleigh}": frozenset({"coherence_ns", "kind"}),

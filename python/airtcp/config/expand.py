@@ -1511,7 +1511,9 @@ def _radio_spec(b: _Build) -> dict[str, Any]:
         }
     coherence = None if ch.coherence_ms is None else max(1, round(ch.coherence_ms * 1e6))
     fading: dict[str, Any] = {"kind": ch.fading}
-    if ch.fading != "none":
+    if ch.fading == "doppler":
+        fading["doppler_hz"] = ch.doppler_hz
+    elif ch.fading != "none":
         fading["coherence_ns"] = coherence
     if ch.fading == "nakagami":
         fading["m"] = ch.nakagami_m

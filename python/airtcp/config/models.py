@@ -748,6 +748,7 @@ RADIO_FIELDS = (
     "fading",
     "nakagami_m",
     "coherence_ms",
+    "doppler_hz",
     "preamble_detection_snr_db",
     "preamble_detection_min_rssi_dbm",
     "capture",
@@ -912,10 +913,12 @@ class ChannelConfig(_Model):
         "radio: SNR to chunk success for OFDM (ns-3's NistErrorRateModel, "
         "YansErrorRateModel); DSSS/CCK use ns-3's DSSS model under both",
     )
-    fading: Literal["none", "rayleigh", "nakagami"] = _field(
+    fading: Literal["none", "rayleigh", "nakagami", "doppler"] = _field(
         "none",
-        '"none", "rayleigh" or "nakagami"',
-        "radio: block fading of every directed link, a fresh fade per frame (or per coherence_ms)",
+        '"none", "rayleigh", "nakagami" or "doppler"',
+        "radio: fading of every directed link: rayleigh and nakagami draw a fresh fade per frame "
+        "(or per coherence_ms); doppler is Rayleigh fading that changes continuously with "
+        "Clarke's Doppler spectrum at doppler_hz (Zheng and Xiao's sum of sinusoids)",
     )
     nakagami_m: float = _field(
         1.0, "number 0.5..100", "radio, nakagami: shape m (1 = Rayleigh)", ge=0.5, le=100.0
@@ -927,6 +930,14 @@ class ChannelConfig(_Model):
         "(retries within it too)",
         gt=0.0,
         le=MAX_TIME_MS,
+    )
+    doppler_hz: float | None = _field(
+        None,
+        'number 0..1e5 Hz; required with fading = "doppler"',
+        "radio, doppler: the maximum Doppler shift f_D = v f / c (17.3 Hz for 1 m/s at 5.2 GHz; "
+        "0: a channel that never changes)",
+        ge=0.0,
+        le=1e5,
     )
     preamble_detection_snr_db: float = _field(
         4.0,
@@ -991,6 +1002,39 @@ class ChannelConfig(_Model):
                         f'unset, or channel.model = "{want}"',
                     )
                     for f in stray
+                ]
+            )
+        if self.fading == "doppler" and self.doppler_hz is None:
+            raise _Issues(
+                [
+                    _Issue(
+                        ("doppler_hz",),
+                        'required with fading = "doppler"',
+                        _Raw("unset"),
+                        "number 0..1e5 Hz",
+                    )
+                ]
+            )
+        if self.fading != "doppler" and self.doppler_hz is not None:
+            raise _Issues(
+                [
+                    _Issue(
+                        ("doppler_hz",),
+                        f'only with channel.fading = "doppler" (the fading is "{self.fading}")',
+                        self.doppler_hz,
+                        'unset, or channel.fading = "doppler"',
+                    )
+                ]
+            )
+        if self.fading == "doppler" and self.coherence_ms is not None:
+            raise _Issues(
+                [
+                    _Issue(
+                        ("coherence_ms",),
+                        'not with channel.fading = "doppler" (its channel changes continuously)',
+                        self.coherence_ms,
+                        'unset, or channel.fading = "rayleigh" or "nakagami"',
+                    )
                 ]
             )
         if self.cs_range_m is not None and self.cs_range_m < self.rx_range_m:

@@ -20,6 +20,10 @@ pub enum Fading {
     /// `NakagamiPropagationLossModel::DoCalcRxPower`: Gamma(m, P/m) on the power; ns-3's
     /// defaults are m = 1.5 below 80 m and 0.75 beyond). m = 1 is Rayleigh, drawn identically.
     Nakagami { m: f64 },
+    /// Rayleigh fading that changes continuously with Clarke's Doppler spectrum at `doppler_hz`
+    /// (Zheng and Xiao's sum of sinusoids, [`super::doppler`]): the gain of a frame is the
+    /// channel's at the frame's start, so frames close in time see close gains.
+    Doppler { doppler_hz: f64 },
 }
 
 impl Fading {
@@ -28,6 +32,20 @@ impl Fading {
         match *self {
             Fading::Rayleigh => rayleigh_gain(seed, link_key, block),
             Fading::Nakagami { m } => nakagami_gain(m, seed, link_key, block),
+            // A block index stands for a time in ns here (one block per frame is its start).
+            Fading::Doppler { doppler_hz } => {
+                super::doppler::power_gain(seed, link_key, doppler_hz, SimTime(block))
+            }
+        }
+    }
+
+    /// The power gain of link `link_key` for a frame starting at `now`: the block models' fade
+    /// of its block ([`block_of`]: per coherence time, else per frame), the Doppler process's
+    /// value at `now`.
+    pub fn gain_at(&self, seed: u64, link_key: u64, now: SimTime, coherence: Option<Dur>) -> f64 {
+        match *self {
+            Fading::Doppler { doppler_hz } => super::doppler::power_gain(seed, link_key, doppler_hz, now),
+            _ => self.gain(seed, link_key, block_of(now, coherence, now.ns())),
         }
     }
 
@@ -42,6 +60,9 @@ impl Fading {
         match *self {
             Fading::Nakagami { m } if !(m.is_finite() && m >= 0.5) => {
                 Err(format!("Nakagami m must be a finite number >= 0.5, got {m}"))
+            }
+            Fading::Doppler { doppler_hz } if !(doppler_hz.is_finite() && doppler_hz >= 0.0) => {
+                Err(format!("the Doppler frequency must be a finite number >= 0 Hz, got {doppler_hz}"))
             }
             _ => Ok(()),
         }

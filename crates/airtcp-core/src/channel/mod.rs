@@ -13,6 +13,8 @@
 //! - [`fading`]: Rayleigh and Nakagami-m block fading as a stateless draw
 //!   `gain(seed, link_key, block)`, blocks per frame or per coherence time ([`block_of`],
 //!   [`coherence_time`]).
+//! - [`doppler`]: time-correlated Rayleigh fading with Clarke's Doppler spectrum, the complex
+//!   gain `coefficient(seed, link_key, f_D, t)` of Zheng and Xiao's sum of sinusoids.
 //! - [`mobility`]: positions as functions of time: static, constant velocity, waypoints, random
 //!   waypoint (plain or steady-state start) generated leg by leg with no events.
 //!
@@ -35,6 +37,7 @@
 
 pub mod budget;
 pub mod bursty;
+pub mod doppler;
 pub mod fading;
 pub mod mobility;
 pub mod pathloss;

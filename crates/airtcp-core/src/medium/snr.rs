@@ -21,7 +21,7 @@
 //! No list of interference events is kept: a receiver holds the running sum of the powers it
 //! sees and its lock.
 
-use crate::channel::{block_of, db_to_ratio, dbm_to_mw, link_key, noise_mw, Fading, Mobility, PathLoss};
+use crate::channel::{db_to_ratio, dbm_to_mw, link_key, noise_mw, Fading, Mobility, PathLoss};
 use crate::ids::{NodeId, TxId};
 use crate::mac::frame::{Frame, FrameKind};
 use crate::phy::error::{plcp_header, ErrorRateModel, UnitSuccess};
@@ -295,8 +295,7 @@ impl Snr {
         if let Some(f) = self.fading {
             // One fade per coherence block, else per frame (keyed by its start time, so the
             // channel of a link does not depend on traffic elsewhere).
-            let block = block_of(now, self.coherence, now.ns());
-            mw *= f.gain(self.seed, link_key(self.keys[i], self.keys[j]), block);
+            mw *= f.gain_at(self.seed, link_key(self.keys[i], self.keys[j]), now, self.coherence);
         }
         mw
     }
