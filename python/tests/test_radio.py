@@ -85,7 +85,9 @@ def test_a_slow_doppler_channel_keeps_a_fade_across_the_retries() -> None:
     # makes a frame's retries see its fade again, so a fade that fails one attempt fails the
     # chain: frames given up at the retry limit are several times those of a fresh fade per
     # frame, over seeds 1-3 (11, 27 and 22 against 6, 3 and 5 in 10 s when measured).
-    slow = sum(_mac({"fading": "doppler", "doppler_hz": 2.0}, s)["drops_retry_limit"] for s in (1, 2, 3))
+    slow = sum(
+        _mac({"fading": "doppler", "doppler_hz": 2.0}, s)["drops_retry_limit"] for s in (1, 2, 3)
+    )
     fresh = sum(_mac({"fading": "rayleigh"}, s)["drops_retry_limit"] for s in (1, 2, 3))
     assert slow > 2 * fresh, (slow, fresh)
 
