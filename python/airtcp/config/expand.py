@@ -1522,6 +1522,7 @@ def _radio_spec(b: _Build) -> dict[str, Any]:
         "shadowing_db": ch.shadowing_db,
         "path_loss": path_loss,
         "fading": fading,
+        "estimation": ch.estimation,
         "tx_power_dbm": ch.tx_power_dbm,
         "tx_power_by_rate_dbm": [[float(r), float(p)] for r, p in ch.tx_power_by_rate_dbm],
         "noise_figure_db": ch.noise_figure_db,

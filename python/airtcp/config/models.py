@@ -749,6 +749,7 @@ RADIO_FIELDS = (
     "nakagami_m",
     "coherence_ms",
     "doppler_hz",
+    "estimation",
     "preamble_detection_snr_db",
     "preamble_detection_min_rssi_dbm",
     "capture",
@@ -938,6 +939,14 @@ class ChannelConfig(_Model):
         "0: a channel that never changes)",
         ge=0.0,
         le=1e5,
+    )
+    estimation: Literal["ideal", "preamble"] = _field(
+        "ideal",
+        '"ideal" or "preamble"',
+        "radio: when a receiver estimates the channel: at every instant, or once at the PPDU's "
+        "preamble (802.11n's HT-LTFs), so each subframe of an A-MPDU decodes against a stale "
+        "estimate, SINR |h(0)|^2 S / (N + I + |h(0) - h(t)|^2 S) (MoFA); matters with "
+        'fading = "doppler" only',
     )
     preamble_detection_snr_db: float = _field(
         4.0,

@@ -19,6 +19,36 @@ use crate::rng::{Draws, TAG_DOPPLER};
 use crate::time::SimTime;
 use std::f64::consts::PI;
 
+crate::names::names! {
+    /// When the receiver estimates the channel it equalizes with (`channel.radio.estimation`).
+    #[derive(Default)]
+    pub enum Estimation {
+        /// It knows the channel at every instant (airtcp's behaviour before the switch): a
+        /// subframe sees the SINR of the frame's start.
+        #[default]
+        Ideal = "ideal",
+        /// Once, from the PPDU's preamble (802.11n's HT-LTFs; no midamble): a subframe decoded
+        /// at time t against the estimate h(0) sees SINR |h(0)|^2 S / (N + I + |h(0) - h(t)|^2
+        /// S), its error growing as the channel drifts (Byeon et al.'s MoFA model).
+        Preamble = "preamble",
+    }
+}
+
+/// The aging of the preamble's estimate at a later instant: |h(t) - h(0)|^2 / |h(0)|^2 for the
+/// coefficients `h0` at the estimate and `ht` at the subframe (infinite when h(0) is 0).
+pub fn aging(h0: (f64, f64), ht: (f64, f64)) -> f64 {
+    let p0 = h0.0 * h0.0 + h0.1 * h0.1;
+    let (dr, di) = (ht.0 - h0.0, ht.1 - h0.1);
+    (dr * dr + di * di) / p0
+}
+
+/// The effective SINR of a chunk at SINR `sinr` (linear, at the estimate's instant) decoded
+/// with an estimate aged by `aging` ([`aging`]): sig / (noise + I + aging sig) =
+/// 1 / (1 / sinr + aging).
+pub fn aged_sinr(sinr: f64, aging: f64) -> f64 {
+    1.0 / (1.0 / sinr + aging)
+}
+
 /// Sinusoids per quadrature component (M). Zheng and Xiao show the statistics close to
 /// Clarke's from M = 8; 16 keeps the autocorrelation of a single realization within a few
 /// per cent of J0 over the first Doppler periods at about 32 cosines per evaluation.
@@ -134,6 +164,33 @@ mod tests {
             let r = acc / links as f64;
             let j0 = bessel_j0(2.0 * PI * fd * lag_ms * 1e-3);
             assert!((r - j0).abs() < 0.02, "lag {lag_ms} ms: {r:.4} against J0 = {j0:.4}");
+        }
+    }
+
+    #[test]
+    fn an_estimate_ages_as_the_channel_decorrelates() {
+        // By hand: h(0) = 0.6 + 0.8j (|h(0)|^2 = 1), h(t) = 0.6 + 0.5j: |h(t) - h(0)|^2 = 0.09,
+        // so aging 0.09; a 30 dB chunk (1000) decoded with it: 1 / (0.001 + 0.09) = 10.99.
+        let a = aging((0.6, 0.8), (0.6, 0.5));
+        assert!((a - 0.09).abs() < 1e-12);
+        assert!((aged_sinr(1000.0, a) - 1.0 / 0.091).abs() < 1e-9);
+        assert_eq!(aged_sinr(1000.0, 0.0), 1000.0);
+        assert_eq!(aging((0.0, 0.0), (0.1, 0.0)), f64::INFINITY);
+        assert_eq!(aged_sinr(1000.0, f64::INFINITY), 0.0);
+        // In expectation |h(t) - h(0)|^2 = 2 (1 - J0(2 pi f_D t)) (Clarke, unit power): 20,000
+        // links at f_D = 50 Hz, t = 2 and 5 ms: 0.1926 and 0.7556 (J0 0.9037, 0.6222).
+        for t_ms in [2u64, 5] {
+            let n = 20_000u64;
+            let mean = (0..n)
+                .map(|k| {
+                    let (a, b) = coefficient(13, k, 50.0, SimTime(k * 777_777));
+                    let (c, d) = coefficient(13, k, 50.0, SimTime(k * 777_777 + t_ms * 1_000_000));
+                    (c - a) * (c - a) + (d - b) * (d - b)
+                })
+                .sum::<f64>()
+                / n as f64;
+            let want = 2.0 * (1.0 - bessel_j0(2.0 * PI * 50.0 * t_ms as f64 * 1e-3));
+            assert!((mean / want - 1.0).abs() < 0.05, "{t_ms} ms: {mean:.4} against {want:.4}");
         }
     }
 

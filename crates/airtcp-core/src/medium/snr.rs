@@ -21,6 +21,7 @@
 //! No list of interference events is kept: a receiver holds the running sum of the powers it
 //! sees and its lock.
 
+use crate::channel::doppler::{self, Estimation};
 use crate::channel::{db_to_ratio, dbm_to_mw, link_key, noise_mw, Fading, Mobility, PathLoss};
 use crate::ids::{NodeId, TxId};
 use crate::mac::frame::{Frame, FrameKind};
@@ -156,6 +157,11 @@ pub(super) struct Snr {
     shadowing_db: f64,
     fading: Option<Fading>,
     coherence: Option<Dur>,
+    /// When receivers estimate the channel (`RadioSpec::estimation`).
+    estimation: Estimation,
+    /// The last estimate taken: (link key, PPDU start, h(0)), so the subframes of one A-MPDU
+    /// compute it once.
+    estimate: (u64, SimTime, (f64, f64)),
     cca_mw: f64,
     /// (linear SINR, minimum power [mW]).
     detect: Option<(f64, f64)>,
@@ -224,6 +230,8 @@ impl Snr {
             shadowing_db: radio.shadowing_db,
             fading,
             coherence,
+            estimation: radio.estimation,
+            estimate: (u64::MAX, SimTime(u64::MAX), (0.0, 0.0)),
             cca_mw: dbm_to_mw(radio.cca_threshold_dbm),
             detect: radio.preamble_detection.map(|p| (db_to_ratio(p.snr_db), dbm_to_mw(p.min_rssi_dbm))),
             capture: radio.capture.map(|c| (db_to_ratio(c.margin_db), Dur(c.window_ns))),
@@ -403,16 +411,34 @@ impl Snr {
         let psdu_start = start + txv.preamble_and_header();
         let at = |bytes: u32| psdu_start + Dur((16 + u64::from(bytes) * 8) * 1_000_000 / rate_kbps);
         let (from, to) = (at(from_byte), at(to_byte));
+        let aging = self.aging(frame.src, j, start, from + Dur(to.since(from).ns() / 2));
         let (model, cache) = (self.model, &mut self.cache);
         let mut p = 1.0;
         for &(a, b, snr) in &self.history[j.idx()] {
             let (lo, hi) = (a.max(from), b.min(to));
             if hi > lo {
                 let bits = rate_kbps * hi.since(lo).ns() / 1_000_000;
+                let snr = if aging > 0.0 { doppler::aged_sinr(snr, aging) } else { snr };
                 p *= cache.unit(model, snr, mode).chunk(bits);
             }
         }
         p
+    }
+
+    /// How far the channel from `i` to `j` drifted from the receiver's estimate by `at`
+    /// ([`doppler::aging`]): with `Estimation::Preamble` under Doppler fading the estimate is
+    /// the channel at the PPDU's start `start` (its HT-LTFs, a few microseconds in, taken at
+    /// the start like the frame's power) and `at` is the subframe's middle; 0 otherwise.
+    fn aging(&mut self, i: NodeId, j: NodeId, start: SimTime, at: SimTime) -> f64 {
+        let (Estimation::Preamble, Some(Fading::Doppler { doppler_hz })) = (self.estimation, self.fading)
+        else {
+            return 0.0;
+        };
+        let key = link_key(self.keys[i.idx()], self.keys[j.idx()]);
+        if (self.estimate.0, self.estimate.1) != (key, start) {
+            self.estimate = (key, start, doppler::coefficient(self.seed, key, doppler_hz, start));
+        }
+        doppler::aging(self.estimate.2, doppler::coefficient(self.seed, key, doppler_hz, at))
     }
 
     /// Whether a preamble of `frame` at `rx_mw` is detected over the other signals
@@ -943,6 +969,7 @@ mod tests {
                 reference_loss_db: 46.6777,
             },
             fading: Default::default(),
+            estimation: Default::default(),
             shadowing_db: 0.0,
             tx_power_dbm: NS3_TX_POWER_DBM,
             tx_power_by_rate_dbm: Vec::new(),

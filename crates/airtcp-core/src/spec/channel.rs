@@ -46,6 +46,13 @@ pub struct RadioSpec {
     /// Block fading of every directed link on top of the path loss.
     #[serde(default)]
     pub fading: FadingSpec,
+    /// When a receiver estimates the channel it decodes with: "ideal" (at every instant) or
+    /// "preamble" (once, at the PPDU's start, as 802.11n's HT-LTFs: each subframe of an A-MPDU
+    /// is then decided at SINR |h(0)|^2 S / (N + I + |h(0) - h(t)|^2 S) at its own time t,
+    /// MoFA's model; only a channel that changes within a frame, `fading.kind = "doppler"`,
+    /// makes a difference).
+    #[serde(default)]
+    pub estimation: crate::channel::doppler::Estimation,
     /// Every node's transmit power unless its own `tx_power_dbm` is set.
     #[schemars(range(min = -50, max = 60))]
     pub tx_power_dbm: f64,

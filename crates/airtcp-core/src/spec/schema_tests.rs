@@ -280,6 +280,15 @@ fn bases() -> Vec<(&'static str, Value)> {
                     json!({"kind": "constant-velocity", "velocity_mps": [1.0, 0.0, 0.0]});
             }),
         ),
+        (
+            "radio doppler",
+            edit(&|v| {
+                v["channel"] = radio();
+                let r = &mut v["channel"]["radio"];
+                r["fading"] = json!({"kind": "doppler", "doppler_hz": 17.3});
+                r["estimation"] = json!("preamble");
+            }),
+        ),
         ("80211n", edit(&|v| v["wifi"] = ht.clone())),
         ("qdisc", edit(&|v| v["wifi"]["qdisc"] = json!({"kind": "codel", "limit_packets": 100}))),
         ("txq", edit(&|v| v["wifi"]["txq"] = txq.clone())),
