@@ -98,6 +98,13 @@ TRACE_KINDS: dict[str, dict[str, tuple[str, str]]] = {
         "snr": ("SNR [dB]", "each locked reception's power over the noise floor (radio)"),
         "rx_power": ("received power [dBm]", "each locked reception's power, fade included"),
     },
+    "mpdus": {
+        "subframe_error": (
+            "subframe error rate",
+            "against the subframe's position in its A-MPDU: the share of the subframes at that "
+            "position that the BlockAck did not acknowledge, among PPDUs a BlockAck answered",
+        ),
+    },
     "positions": {
         "distance": ("distance from the origin [m]", "each moving node at its frames (radio)"),
         "x": ("x [m]", "each moving node's x at its frames"),
@@ -996,6 +1003,8 @@ def trace(
     plotted units (with several runs, ``run`` first: each run's legend name).
     """
     y = trace_y(kind, y)
+    if kind == "mpdus":
+        return _subframe_errors(source, run, where, flow, title)
     if bin_s is not None and not (bin_s > 0 and math.isfinite(bin_s)):
         raise PlotError(f"--bin-s: {bin_s!r} (allowed: a finite number of seconds > 0)")
     if flow is not None and kind in ("mac_tx", "rates", "receptions", "positions"):
@@ -1083,6 +1092,87 @@ def trace(
     notes = _trace_notes(kind, y, data, width, span)
     if overlay and empty:
         notes.append(f"nothing to draw in the window for: {', '.join(empty)}")
+    if failed:
+        notes.append(f"{failed} failed run{'s' if failed != 1 else ''} excluded")
+    _note(ax, notes)
+    data.attrs["notes"] = notes
+    return fig, data
+
+
+def _subframe_errors(
+    source: str | Path | Result | Sequence[str | Path | Result],
+    run: str | None,
+    where: str | None,
+    flow: int | None,
+    title: str | None,
+) -> tuple[Figure, pd.DataFrame]:
+    """``trace --kind mpdus``: each run's subframe error rate against the subframe's position
+    in its A-MPDU (0: the first), over the PPDUs a BlockAck answered, with a 95 % Wilson
+    interval per position. Columns ``run`` (several runs), ``line``, ``position``, ``n``,
+    ``errors``, ``value`` (the rate), ``lo``, ``hi``, ``offset_ms`` (the mean start of the
+    subframes at that position after their PPDU's)."""
+    sources = (
+        list(source) if isinstance(source, list | tuple) else [cast("str | Path | Result", source)]
+    )
+    if not sources:
+        raise PlotError("no run to draw (give a run directory or a sweep store)")
+    runs, failed = _runs_of(sources, "mpdus", run, where)
+    overlay = len(runs) > 1
+    labels = _overlay_labels(runs) if overlay else [r.label for r in runs]
+    parts: list[pd.DataFrame] = []
+    for r, label in zip(runs, labels, strict=True):
+        frame = _run_frame(r, "mpdus", flow)
+        if "position" not in frame.columns:
+            raise PlotError(f"the mpdus trace of {r.label} has no position column (rerun it)")
+        answered = frame[frame["block_ack"]]
+        if answered.empty:
+            raise PlotError(f"--kind mpdus: no PPDU of {r.label} was answered by a BlockAck")
+        lost = answered["fate"] != "acked"
+        g = answered.assign(lost=lost).groupby("position", sort=True)
+        n = g["lost"].size()
+        errors = g["lost"].sum()
+        p = errors / n
+        z = 1.959964
+        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+        half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+        data = pd.DataFrame(
+            {
+                "line": label,
+                "position": n.index.astype(int),
+                "n": n.to_numpy(),
+                "errors": errors.to_numpy().astype(int),
+                "value": p.to_numpy(),
+                "lo": (centre - half).clip(lower=0).to_numpy(),
+                "hi": (centre + half).clip(upper=1).to_numpy(),
+                "offset_ms": g["offset_ns"].mean().to_numpy() / 1e6,
+            }
+        )
+        if overlay:
+            data.insert(0, "run", label)
+        parts.append(data)
+    data = pd.concat(parts, ignore_index=True)
+    fig, ax = _new_figure()
+    for line, sub in data.groupby("line", sort=False):
+        ax.errorbar(
+            sub["position"],
+            sub["value"],
+            yerr=[sub["value"] - sub["lo"], sub["hi"] - sub["value"]],
+            marker="o",
+            markersize=3,
+            capsize=2,
+            label=str(line),
+        )
+    from matplotlib.ticker import MaxNLocator
+
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlabel("subframe's position in its A-MPDU (0: first)")
+    ax.set_ylabel(TRACE_KINDS["mpdus"]["subframe_error"][0])
+    ax.set_ylim(0, 1)
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=8)
+    what = runs[0].label if not overlay else f"{len(runs)} runs"
+    ax.set_title(title if title is not None else f"subframe error rate by position: {what}")
+    notes = ["PPDUs answered by a BlockAck only; bars: 95 % Wilson intervals"]
     if failed:
         notes.append(f"{failed} failed run{'s' if failed != 1 else ''} excluded")
     _note(ax, notes)

@@ -11,8 +11,10 @@ import pytest
 from matplotlib.collections import LineCollection
 from typer.testing import CliRunner
 
+import airtcp
 from airtcp import plot, sweep
 from airtcp.cli import app
+from airtcp.config.load import load_toml
 from airtcp.result import Result
 
 runner = CliRunner()
@@ -603,3 +605,31 @@ def test_show_hands_the_figure_to_an_interactive_backend(tmp_path, monkeypatch):
         plt.close("all")
         matplotlib.use("agg", force=True)
     assert fake.SHOWN == ["shown"]
+
+
+def test_the_mpdus_trace_draws_the_subframe_error_rate_by_position(tmp_path: Path) -> None:
+    # examples/ampdu-aging.toml (MCS 7, ath9k's 4-ms A-MPDUs of 20 subframes, f_D = 17.3 Hz,
+    # the estimate taken at the preamble), 2 s: one point per position 0..19, the first
+    # subframe (36 us after the PPDU's start) decoded on a fresh estimate and the last (3.65
+    # ms) on a stale one; the rates are the lost share of each position's subframes among
+    # PPDUs a BlockAck answered, with Wilson intervals around them.
+    cfg = load_toml(Path(__file__).resolve().parents[2] / "examples" / "ampdu-aging.toml")
+    cfg["duration_s"] = 2.0
+    res = airtcp.run(cfg, seed=1)
+    fig, data = plot.trace(res, kind="mpdus")
+    assert list(data["position"]) == list(range(20))
+    assert (data["lo"] <= data["value"]).all() and (data["value"] <= data["hi"]).all()
+    assert data["value"].iloc[0] < 0.05 < 0.5 < data["value"].iloc[-1]
+    assert data["offset_ms"].iloc[0] < 0.05 and 3.5 < data["offset_ms"].iloc[-1] < 4.0
+    out = tmp_path / "ser.png"
+    result = CliRunner().invoke(
+        app, ["plot", "trace", str(_run_dir(res, tmp_path)), "--kind", "mpdus", "--out", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    assert out.stat().st_size > 0
+
+
+def _run_dir(res: Result, tmp_path: Path) -> Path:
+    out = tmp_path / "run"
+    res.write(out)
+    return out

@@ -99,6 +99,9 @@ pub struct MpduTrace {
     pub ppdu_attempts: Vec<u32>,
     pub subframes: Vec<u32>,
     pub block_ack: Vec<bool>,
+    /// The subframe's place in its PPDU (0: first) and its start after the PPDU's [ns].
+    pub position: Vec<u32>,
+    pub offset_ns: Vec<u64>,
 }
 
 /// Radio model: every reception a node locked onto, at its end.
@@ -460,6 +463,8 @@ impl Traces {
                     ("ppdu_attempts", Column::U32(t.ppdu_attempts)),
                     ("subframes", Column::U32(t.subframes)),
                     ("block_ack", Column::Bool(t.block_ack)),
+                    ("position", Column::U32(t.position)),
+                    ("offset_ns", Column::U64(t.offset_ns)),
                 ],
             ));
         }

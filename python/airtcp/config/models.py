@@ -1758,7 +1758,8 @@ class TracesConfig(_PassThrough):
         False,
         'true or false (standard = "80211n" with ht.ampdu)',
         "every MPDU of an A-MPDU as its PPDU ends (time_ns, node, peer, ac, seq, flow): fate "
-        "(acked, retry, dropped), its sw_retries, and its PPDU's ppdu_attempts, subframes and "
+        "(acked, retry, dropped), its sw_retries, its position in the PPDU (0: first) and "
+        "offset_ns (its start after the PPDU's), and its PPDU's ppdu_attempts, subframes and "
         "block_ack; the mac_tx trace holds the PPDUs (an A-MPDU's bytes is its PSDU). Pcaps "
         "record each subframe of an A-MPDU with radiotap's A-MPDU status (reference number, "
         "last subframe)",

@@ -330,7 +330,11 @@ impl Wifi {
         let mut win = self.ba_peer(node, peer).tx[ac];
         let (mut acked, mut completed, mut removed, mut dropped) = (0u32, 0u32, false, false);
         let mut first_acked = false;
-        for &seq in &agg.seqs[..usize::from(agg.n)] {
+        // The mpdus trace: each subframe's place in the PPDU and when it began (10.12: the
+        // PSDU after the PHY header, 16 SERVICE bits, the A-MPDU's delimited subframes).
+        let (mut psdu_len, header) = (0u32, self.cfg.data_header_bytes);
+        let txv = TxVector { mode: self.macs[i].txops[ac].mode, ..self.cfg.data_txv };
+        for (position, &seq) in agg.seqs[..usize::from(agg.n)].iter().enumerate() {
             let in_bitmap = ba.map(|(ssn, bitmap)| {
                 let d = distance(ssn, seq);
                 d < WINDOW && bitmap >> d & 1 == 1
@@ -348,7 +352,13 @@ impl Wifi {
             q.in_flight = false;
             let verdict = fate(in_bitmap, &mut q.sw_retries, limits);
             if self.trace_mpdus {
+                let from = if position == 0 { 0 } else { psdu_len + super::ht::ampdu::padding(psdu_len) };
+                psdu_len = len_with(psdu_len, mpdu_bytes(q.ip_bytes, header));
+                let rate_kbps = u64::from(txv.mode.rate_kbps()).max(1);
+                let offset = txv.preamble_and_header() + Dur((16 + u64::from(from) * 8) * 1_000_000 / rate_kbps);
                 self.ind.push(MacInd::Mpdu {
+                    position: position as u8,
+                    offset_ns: u32::try_from(offset.ns()).unwrap_or(u32::MAX),
                     node,
                     peer,
                     packet: q.packet,

@@ -306,6 +306,10 @@ pub enum MacInd {
         attempts: u8,
         subframes: u8,
         block_ack: bool,
+        /// Its place in the PPDU (0: the first subframe) and when it began, from the PPDU's
+        /// start [ns].
+        position: u8,
+        offset_ns: u32,
     },
     /// An event for the cross-layer schemes (`xlayer`).
     Event(MacEvent),

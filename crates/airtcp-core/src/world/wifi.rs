@@ -507,6 +507,8 @@ impl World {
                     attempts,
                     subframes,
                     block_ack,
+                    position,
+                    offset_ns,
                 } => {
                     if let Some(t) = self.traces.mpdus.as_mut() {
                         use crate::mac::ht::blockack::Fate;
@@ -525,6 +527,8 @@ impl World {
                         t.ppdu_attempts.push(u32::from(attempts));
                         t.subframes.push(u32::from(subframes));
                         t.block_ack.push(block_ack);
+                        t.position.push(u32::from(position));
+                        t.offset_ns.push(u64::from(offset_ns));
                     }
                 }
                 MacInd::Released { node, packet } => {

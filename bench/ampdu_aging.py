@@ -1,0 +1,126 @@
+"""Subframe error rate against position in an A-MPDU under channel aging (issue 35): airtcp's
+runs of examples/ampdu-aging.toml beside the model's expectation computed apart from the
+simulator.
+
+    .venv/bin/python bench/ampdu_aging.py                  # 0, 1, 3, 5 m/s, 10 s each
+    .venv/bin/python bench/ampdu_aging.py --out docs/figures/ampdu-aging-ser.png
+
+The run: one 802.11n station 5 m from its AP, UDP at MCS 7 in ath9k's 4-ms A-MPDUs (20
+subframes), Rayleigh fading with Clarke's Doppler spectrum at f_D = v f / c (5.18 GHz), the
+channel estimated at the preamble. A subframe's error rate at each position is the share of
+its subframes the BlockAck did not acknowledge, among PPDUs a BlockAck answered (the mpdus
+trace), with a 95 % Wilson interval.
+
+The expectation: a subframe whose middle is dt after the estimate is decoded at SINR
+snr |h0|^2 / (1 + snr |h(dt) - h0|^2) (the simulator's model: MoFA's, the estimation error as
+noise), with h a complex Gaussian process of autocorrelation J0(2 pi f_D tau) (Clarke's, not
+the simulator's sum of sinusoids),
+snr the mean SNR from the path loss (log-distance, n = 3, 46.6777 dB at 1 m; 16.0206 dBm;
+noise kT0B with a 7 dB figure), and the success of its bits at that SINR by the NIST model
+(airtcp._core.chunk_success, tabulated every 0.01 dB), conditioned as the runs are on a PPDU
+with at least one subframe through. 200,000 draws of the channel at the estimate and at every
+subframe's middle, jointly (covariance J0(2 pi f_D |t_i - t_j|)): the expectation's Monte
+Carlo error is about 0.002.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from pathlib import Path
+
+import numpy as np
+from scipy.special import j0
+
+import airtcp
+from airtcp import _core, plot
+from airtcp.config.load import load_toml
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "ampdu-aging.toml"
+CARRIER_HZ = 5.18e9
+SPEEDS_MPS = (0.0, 1.0, 3.0, 5.0)
+DRAWS = 200_000
+
+
+def mean_snr_db(distance_m: float) -> float:
+    """The link's mean SNR [dB]: ht-upload's radio channel (ns-3's defaults)."""
+    rx_dbm = 16.0206 - (46.6777 + 30.0 * math.log10(distance_m))
+    noise_dbm = 10 * math.log10(1.3803e-23 * 290 * 20e6 * 1e3) + 7.0
+    return rx_dbm - noise_dbm
+
+
+def expected_errors(fd_hz: float, mids_s: np.ndarray, bits: int, snr_db: float) -> np.ndarray:
+    """The model's subframe error rate at each subframe middle `mids_s` after the estimate,
+    among PPDUs with at least one subframe through (a BlockAck answered): the channel at the
+    estimate and at every middle drawn jointly (Clarke: a complex Gaussian vector with
+    covariance J0(2 pi f_D |t_i - t_j|)), each subframe's success p_k at its SINR, and
+    SER_k = E[(1 - p_k)(1 - prod_(j != k)(1 - p_j))] / E[1 - prod_j (1 - p_j)]."""
+    grid = np.arange(-20.0, 70.0, 0.01)
+    table = np.array([_core.chunk_success("nist", "HtMcs7", float(s), bits) for s in grid])
+    rng = np.random.default_rng(35)
+    snr = 10 ** (snr_db / 10)
+    times = np.concatenate([[0.0], mids_s])
+    cov = j0(2 * math.pi * fd_hz * np.abs(times[:, None] - times[None, :]))
+    chol = np.linalg.cholesky(cov + 1e-9 * np.eye(len(times)))
+    z = (
+        rng.standard_normal((DRAWS, len(times))) + 1j * rng.standard_normal((DRAWS, len(times)))
+    ) / math.sqrt(2)
+    h = z @ chol.T  # each row: h(0), h(mid_0), ..., h(mid_n-1)
+    h0 = h[:, :1]
+    sinr = snr * np.abs(h0) ** 2 / (1 + snr * np.abs(h[:, 1:] - h0) ** 2)
+    p = np.interp(10 * np.log10(np.maximum(sinr, 1e-30)), grid, table, left=0.0, right=1.0)
+    lost = 1.0 - p
+    all_lost = lost.prod(axis=1)
+    answered = 1.0 - all_lost
+    out = []
+    for k in range(len(mids_s)):
+        others_lost = np.prod(np.delete(lost, k, axis=1), axis=1)
+        out.append((lost[:, k] * (1.0 - others_lost)).mean() / answered.mean())
+    return np.array(out)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--duration-s", type=float, default=10.0)
+    ap.add_argument("--out", type=Path, default=None, help="write the figure here (.png)")
+    args = ap.parse_args()
+    base = load_toml(EXAMPLE)
+    base["duration_s"] = args.duration_s
+    snr_db = mean_snr_db(float(base["distance_m"]))
+    print(f"mean SNR {snr_db:.2f} dB (5 m)")
+    results = []
+    for v in SPEEDS_MPS:
+        fd = v * CARRIER_HZ / 299_792_458.0
+        cfg = {**base, "channel": {**base["channel"], "doppler_hz": round(fd, 1)}}
+        res = airtcp.run(cfg, seed=1)
+        results.append(res)
+        _, data = plot.trace(res, kind="mpdus")
+        trace = res.traces["mpdus"].to_pandas()
+        step_s = (
+            float(np.diff(trace.groupby("position")["offset_ns"].mean().to_numpy()).mean()) * 1e-9
+        )
+        mids = data["offset_ms"].to_numpy() * 1e-3 + step_s / 2
+        bits = round(step_s * 65e6)
+        model = expected_errors(fd, mids, bits, snr_db)
+        gp = res.summary["flows"][0]["goodput_bps"] / 1e6
+        print(f"\n{v:g} m/s (f_D {fd:.1f} Hz): goodput {gp:.2f} Mbit/s, {bits} bits a subframe")
+        print("position  airtcp [95 % interval]      model")
+        for k in (0, 1, 2, 4, 7, 9, 14, 19):
+            row = data.iloc[k]
+            print(
+                f"{k:8d}  {row['value']:.3f} [{row['lo']:.3f}, {row['hi']:.3f}]"
+                f"{'':8s}{model[k]:.3f}"
+                + ("" if row["lo"] - 0.002 <= model[k] <= row["hi"] + 0.002 else "  outside")
+            )
+    if args.out is not None:
+        fig, _ = plot.trace(
+            results,
+            kind="mpdus",
+            title="subframe error rate by position: MCS 7, 4-ms A-MPDUs, 0 / 1 / 3 / 5 m/s",
+        )
+        fig.savefig(args.out, dpi=110)
+        print(f"\nwritten {args.out}")
+
+
+if __name__ == "__main__":
+    main()
