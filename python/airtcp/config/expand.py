@@ -1398,6 +1398,7 @@ def _wifi_spec(b: _Build) -> dict[str, Any]:
                     "mcs": ht.mcs,
                     "ampdu": ht.ampdu,
                     "aggregation": ht.aggregation,
+                    "max_ampdu_time_us": ht.max_ampdu_time_us,
                     "ppdu_attempts": ht.ppdu_attempts,
                     "mpdu_retries": ht.mpdu_retries,
                     **ht.core_fields(),

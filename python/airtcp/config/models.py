@@ -1887,6 +1887,14 @@ class HtConfig(_PassThrough):
         "the aggregate's limits: 65,535 bytes and 5.484 ms (ns-3 3.44), or also at most 32 "
         "subframes and 4 ms (ath9k)",
     )
+    max_ampdu_time_us: int | None = _field(
+        None,
+        "integer 1..5484 us, or unset (the aggregation's: 5484 or 4000)",
+        "the aggregate's longest PPDU in place of the aggregation preset's; at most 5484 us, "
+        "aPPDUMaxTime of an HT-mixed PPDU (MoFA's mobility-aware lengths are shorter ones)",
+        ge=1,
+        le=5484,
+    )
     ppdu_attempts: int = _field(
         20,
         "integer 1..255",

@@ -355,7 +355,8 @@ impl Wifi {
                 let from = if position == 0 { 0 } else { psdu_len + super::ht::ampdu::padding(psdu_len) };
                 psdu_len = len_with(psdu_len, mpdu_bytes(q.ip_bytes, header));
                 let rate_kbps = u64::from(txv.mode.rate_kbps()).max(1);
-                let offset = txv.preamble_and_header() + Dur((16 + u64::from(from) * 8) * 1_000_000 / rate_kbps);
+                let offset =
+                    txv.preamble_and_header() + Dur((16 + u64::from(from) * 8) * 1_000_000 / rate_kbps);
                 self.ind.push(MacInd::Mpdu {
                     position: position as u8,
                     offset_ns: u32::try_from(offset.ns()).unwrap_or(u32::MAX),

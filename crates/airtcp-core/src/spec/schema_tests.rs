@@ -213,7 +213,7 @@ fn bases() -> Vec<(&'static str, Value)> {
     let flow = |f: Value| edit(&move |v| v["flows"][0] = f.clone());
     let error = |e: Value| edit(&move |v| v["channel"]["error"] = e.clone());
     let ht = json!({"standard": "80211n", "basic_rate_mbps": 24.0,
-        "ht": {"band_ghz": 5.0, "channel_width_mhz": 20, "streams": 2, "mcs": 7}});
+        "ht": {"band_ghz": 5.0, "channel_width_mhz": 20, "streams": 2, "mcs": 7, "max_ampdu_time_us": 4000}});
     let txq = json!({"target_ms": 20.0, "interval_ms": 100.0, "quantum_bytes": 300,
         "limit_packets": 8192, "airtime_fairness": true, "aql": true,
         "aql_low_us": 1, "aql_high_us": 1_000_000, "aql_threshold_us": 24_000});

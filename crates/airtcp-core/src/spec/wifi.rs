@@ -247,6 +247,12 @@ pub struct HtSpec {
     /// subframes and 4 ms).
     #[serde(default = "ns3")]
     pub aggregation: Aggregation,
+    /// The aggregate's longest PPDU [us], in place of the preset's (5484 for "ns3", 4000 for
+    /// "ath9k"): at most 5484, aPPDUMaxTime of an HT-mixed PPDU (L-SIG's length field, Table
+    /// 19-25), which every PPDU airtcp sends is; unset: the preset's.
+    #[serde(default)]
+    #[schemars(range(min = 1, max = 5484))]
+    pub max_ampdu_time_us: Option<u32>,
     /// Transmissions of one A-MPDU while no BlockAck answers (ath9k's hardware tries: 20).
     #[serde(default = "twenty")]
     #[schemars(range(min = 1))]
@@ -302,6 +308,14 @@ impl HtSpec {
         }
         if self.ppdu_attempts == 0 {
             return err("wifi.ht.ppdu_attempts", "0 is out of range; allowed: 1..=255".to_string());
+        }
+        if let Some(t) = self.max_ampdu_time_us {
+            if !(1..=5484).contains(&t) {
+                return err(
+                    "wifi.ht.max_ampdu_time_us",
+                    format!("{t} is out of range; allowed: 1..=5484 us (an HT-mixed PPDU's aPPDUMaxTime)"),
+                );
+            }
         }
         let top = 8 * self.streams - 1;
         if self.mcs > top {

@@ -86,9 +86,15 @@ pub(super) fn wifi_config(spec: &WorldSpec, phy: &Phy) -> Result<WifiConfig, Spe
     if let Some(ht) = w.ht.as_ref().filter(|h| h.ampdu) {
         use crate::mac::ht::{ampdu::AggLimits, blockack::BaRetryLimits};
         wifi.ampdu = Some(crate::mac::AmpduConfig {
-            limits: match ht.aggregation {
-                crate::spec::Aggregation::Ath9k => AggLimits::ATH9K,
-                crate::spec::Aggregation::Ns3 => AggLimits::NS3,
+            limits: {
+                let preset = match ht.aggregation {
+                    crate::spec::Aggregation::Ath9k => AggLimits::ATH9K,
+                    crate::spec::Aggregation::Ns3 => AggLimits::NS3,
+                };
+                match ht.max_ampdu_time_us {
+                    Some(us) => AggLimits { max_time: crate::time::Dur::from_us(u64::from(us)), ..preset },
+                    None => preset,
+                }
             },
             retry: BaRetryLimits { ppdu_attempts: ht.ppdu_attempts, mpdu_retries: ht.mpdu_retries },
         });
