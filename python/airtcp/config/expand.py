@@ -1399,6 +1399,7 @@ def _wifi_spec(b: _Build) -> dict[str, Any]:
                     "ampdu": ht.ampdu,
                     "aggregation": ht.aggregation,
                     "max_ampdu_time_us": ht.max_ampdu_time_us,
+                    "ampdu_adaptation": ht.ampdu_adaptation,
                     "ppdu_attempts": ht.ppdu_attempts,
                     "mpdu_retries": ht.mpdu_retries,
                     **ht.core_fields(),

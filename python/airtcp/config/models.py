@@ -1895,6 +1895,14 @@ class HtConfig(_PassThrough):
         ge=1,
         le=5484,
     )
+    ampdu_adaptation: Literal["none", "mofa"] = _field(
+        "none",
+        '"none" or "mofa"',
+        "how the aggregate's length follows the channel: the limits alone, or MoFA (Byeon et "
+        "al., CoNEXT 2014) per peer within them: shorter when a BlockAck shows the second "
+        "half's subframes lost 20 points more often than the first's or over 10 % lost, "
+        "longer otherwise",
+    )
     ppdu_attempts: int = _field(
         20,
         "integer 1..255",

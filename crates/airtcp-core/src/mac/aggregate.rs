@@ -79,7 +79,12 @@ impl Wifi {
             let single = mac.rate.single_mpdu(st, &self.rate_arena, ac);
             let own = mac.peers[peer.idx()].ba_retry.unwrap_or(cfg.retry).ppdu_attempts;
             let limit = mac.rate.frame_attempts(st, &self.rate_arena, ac).unwrap_or(own);
-            self.build_ampdu(node, ac, peer, cfg.limits, if single { 1 } else { u32::from(WINDOW) });
+            let mut limits = cfg.limits;
+            if cfg.mofa {
+                // MoFA's bound for this peer, within the configured limits.
+                limits.max_time = limits.max_time.min(self.ba_peer(node, peer).mofa[ac].max_time());
+            }
+            self.build_ampdu(node, ac, peer, limits, if single { 1 } else { u32::from(WINDOW) });
             self.ht_tx(node, ac).agg.limit = limit;
         } else {
             self.select_mode(node, ac, agg.peer, u32::from(agg.attempts), now);
@@ -330,6 +335,20 @@ impl Wifi {
         let mut win = self.ba_peer(node, peer).tx[ac];
         let (mut acked, mut completed, mut removed, mut dropped) = (0u32, 0u32, false, false);
         let mut first_acked = false;
+        if let (Some((ssn, bitmap)), Some(true)) = (ba, self.cfg.ampdu.map(|c| c.mofa)) {
+            // MoFA reads the BlockAck's bitmap in subframe order; a subframe's airtime is the
+            // A-MPDU's data portion over its subframes.
+            let mut delivered = [false; super::ht::mofa::POSITIONS];
+            let n = usize::from(agg.n).min(delivered.len());
+            for (k, &seq) in agg.seqs[..n].iter().enumerate() {
+                let d = distance(ssn, seq);
+                delivered[k] = d < WINDOW && bitmap >> d & 1 == 1;
+            }
+            let txv = TxVector { mode: self.macs[i].txops[ac].mode, ..self.cfg.data_txv };
+            let data = txv.duration(agg.bytes).ns().saturating_sub(txv.preamble_and_header().ns());
+            let subframe_us = data as f64 / 1e3 / n.max(1) as f64;
+            self.ba_peer(node, peer).mofa[ac].on_block_ack(&delivered[..n], subframe_us);
+        }
         // The mpdus trace: each subframe's place in the PPDU and when it began (10.12: the
         // PSDU after the PHY header, 16 SERVICE bits, the A-MPDU's delimited subframes).
         let (mut psdu_len, header) = (0u32, self.cfg.data_header_bytes);

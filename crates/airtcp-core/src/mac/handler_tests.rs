@@ -454,7 +454,8 @@ fn a_corrupt_frame_goes_up_only_under_the_policy_and_only_once_received_copies_a
 /// winning access: the A-MPDU it sends.
 fn a_sends_ampdu(w: &mut Wifi, s: &mut Scheduler<Event>) -> Frame {
     use super::ht::{ampdu::AggLimits, blockack::BaRetryLimits};
-    w.cfg.ampdu = Some(super::AmpduConfig { limits: AggLimits::NS3, retry: BaRetryLimits::ATH9K_3_2 });
+    w.cfg.ampdu =
+        Some(super::AmpduConfig { limits: AggLimits::NS3, retry: BaRetryLimits::ATH9K_3_2, mofa: false });
     for p in 0..5 {
         assert!(w.enqueue(A, B, PacketId(p), 1528, BE, IDLE, s, us(0)));
     }
@@ -469,7 +470,8 @@ fn a_single_mpdu_at_a_non_ht_rate_goes_plain_and_its_ack_settles_it() {
     // Under Block Ack, one queued MPDU at 54 Mbit/s (OFDM, not HT): no A-MPDU (10.12), the
     // MPDU alone (1528 + 36 bytes, no delimiter) with Normal Ack, Duration SIFS + ACK (16 + 44).
     let (mut w, mut s) = (wifi(), Scheduler::new());
-    w.cfg.ampdu = Some(super::AmpduConfig { limits: AggLimits::NS3, retry: BaRetryLimits::ATH9K_3_2 });
+    w.cfg.ampdu =
+        Some(super::AmpduConfig { limits: AggLimits::NS3, retry: BaRetryLimits::ATH9K_3_2, mofa: false });
     assert!(w.enqueue(A, B, PacketId(3), 1528, BE, IDLE, &mut s, us(0)));
     let Some(Event::Grant { gen, .. }) = s.pop_until(us(1_000_000)) else { panic!("no grant") };
     assert!(w.grant(A, BE, gen, IDLE));
@@ -513,7 +515,8 @@ fn aggregates_serve_the_peers_in_turn() {
     let data = TxVector::new(Standard::A.mode(54_000).unwrap(), Preamble::Long);
     let control = TxVector::new(Standard::A.mode(6_000).unwrap(), Preamble::Long);
     let mut cfg = WifiConfig::new(Standard::A, timing, data, control, true);
-    cfg.ampdu = Some(super::AmpduConfig { limits: AggLimits::NS3, retry: BaRetryLimits::ATH9K_3_2 });
+    cfg.ampdu =
+        Some(super::AmpduConfig { limits: AggLimits::NS3, retry: BaRetryLimits::ATH9K_3_2, mofa: false });
     cfg.queue_limit = 100;
     let macs = (0..3)
         .map(|i| {

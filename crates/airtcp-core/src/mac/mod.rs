@@ -128,6 +128,8 @@ impl Queued {
 pub struct AmpduConfig {
     pub limits: ht::ampdu::AggLimits,
     pub retry: ht::blockack::BaRetryLimits,
+    /// MoFA bounds each peer's A-MPDU airtime ([`ht::mofa`]).
+    pub mofa: bool,
 }
 
 /// The A-MPDU an access category has on its way (sent, or about to be, and not yet
@@ -396,6 +398,8 @@ pub struct BaPeer {
     pub seq: [u16; AC_COUNT],
     pub tx: [ht::blockack::TxWindow; AC_COUNT],
     pub rx: [ht::blockack::Recipient; AC_COUNT],
+    /// MoFA's state toward the peer per access category (with `AmpduConfig::mofa`).
+    pub mofa: [ht::mofa::Mofa; AC_COUNT],
 }
 
 impl Default for BaPeer {
@@ -404,6 +408,7 @@ impl Default for BaPeer {
             seq: [0; AC_COUNT],
             tx: [ht::blockack::TxWindow::new(0); AC_COUNT],
             rx: [ht::blockack::Recipient::new(0); AC_COUNT],
+            mofa: [ht::mofa::Mofa::default(); AC_COUNT],
         }
     }
 }

@@ -36,7 +36,9 @@ pub use mesh::{MeshMetric, MeshSpec, METRICS as MESH_METRICS};
 pub use net::{MobilitySpec, NodeSpec, Role, RouteSpec, TopologySpec, WaypointSpec, WiredLinkSpec};
 pub use tcp::{TcpSpec, MAX_INITIAL_CWND, MAX_MSS_BYTES};
 pub use traces::TraceSpec;
-pub use wifi::{rate_kbps, Access, Aggregation, PreambleSpec, QdiscKind, WifiSpec, MAX_RETRY_LIMIT};
+pub use wifi::{
+    rate_kbps, Access, Aggregation, AmpduAdaptation, PreambleSpec, QdiscKind, WifiSpec, MAX_RETRY_LIMIT,
+};
 
 use serde::Deserialize;
 

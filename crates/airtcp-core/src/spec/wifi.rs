@@ -26,6 +26,19 @@ crate::names::names! {
 }
 
 crate::names::names! {
+    /// How the originator sizes its A-MPDUs over time (`wifi.ht.ampdu_adaptation`).
+    #[derive(Default)]
+    pub enum AmpduAdaptation {
+        /// The limits alone (`aggregation`, `max_ampdu_time_us`).
+        #[default]
+        None = "none",
+        /// MoFA (Byeon et al., CoNEXT 2014; `mac::ht::mofa`): per peer, shorter when the
+        /// BlockAcks show the later subframes lost, longer when they do not.
+        Mofa = "mofa",
+    }
+}
+
+crate::names::names! {
     /// Channel access: DCF (10.3) or EDCA (10.22.2, QoS data per access category).
     pub enum Access {
         Dcf = "dcf",
@@ -253,6 +266,11 @@ pub struct HtSpec {
     #[serde(default)]
     #[schemars(range(min = 1, max = 5484))]
     pub max_ampdu_time_us: Option<u32>,
+    /// "none" (the limits alone) or "mofa" (MoFA's mobility-aware length per peer, within the
+    /// limits: shorter when a BlockAck shows the second half's subframes lost 20 points more
+    /// often than the first's or more than 10 % lost, longer otherwise).
+    #[serde(default)]
+    pub ampdu_adaptation: AmpduAdaptation,
     /// Transmissions of one A-MPDU while no BlockAck answers (ath9k's hardware tries: 20).
     #[serde(default = "twenty")]
     #[schemars(range(min = 1))]

@@ -97,6 +97,7 @@ pub(super) fn wifi_config(spec: &WorldSpec, phy: &Phy) -> Result<WifiConfig, Spe
                 }
             },
             retry: BaRetryLimits { ppdu_attempts: ht.ppdu_attempts, mpdu_retries: ht.mpdu_retries },
+            mofa: ht.ampdu_adaptation == crate::spec::AmpduAdaptation::Mofa,
         });
     }
     wifi.retry = RetryLimits { short: w.short_retry_limit, long: w.long_retry_limit };

@@ -6,10 +6,12 @@
 //!   limits and ath9k's subframe and 4 ms caps, and the aggregate builder's test of fit;
 //! - [`blockack`]: the originator's transmit window (ath9k's BAW), the two retry budgets of an
 //!   MPDU under a Block Ack agreement, the recipient's scoreboard and reordering buffer
-//!   (10.25.6 HT-immediate Block Ack), compressed BlockAck and BlockAckReq frame sizes.
+//!   (10.25.6 HT-immediate Block Ack), compressed BlockAck and BlockAckReq frame sizes;
+//! - [`mofa`]: MoFA's mobility-aware A-MPDU length (Byeon et al., CoNEXT 2014).
 
 pub mod ampdu;
 pub mod blockack;
+pub mod mofa;
 pub mod seq;
 
 /// The TID a QoS data frame of access category `ac` (0 BK, 1 BE, 2 VI, 3 VO) carries: the
