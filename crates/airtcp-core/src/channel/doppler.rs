@@ -54,24 +54,54 @@ pub fn aged_sinr(sinr: f64, aging: f64) -> f64 {
 /// per cent of J0 over the first Doppler periods at about 32 cosines per evaluation.
 pub const SINUSOIDS: usize = 16;
 
+/// One link's sum of sinusoids: its arrival angles' cosines and sines and its phases, drawn
+/// once from `(seed, link_key)` (the draws of [`coefficient`]), so a receiver that evaluates
+/// the channel at many instants (each subframe of an A-MPDU) draws them once.
+#[derive(Clone, Copy, Debug)]
+pub struct SosLink {
+    cos_a: [f64; SINUSOIDS],
+    sin_a: [f64; SINUSOIDS],
+    phi: [f64; SINUSOIDS],
+    psi: [f64; SINUSOIDS],
+}
+
+impl SosLink {
+    pub fn new(seed: u64, link_key: u64) -> SosLink {
+        let mut d = Draws::new(TAG_DOPPLER, seed, link_key, 0);
+        // theta, then (phi_n, psi_n) for n = 1..M: uniforms on [-pi, pi).
+        let theta = 2.0 * PI * d.open01() - PI;
+        let mut s = SosLink {
+            cos_a: [0.0; SINUSOIDS],
+            sin_a: [0.0; SINUSOIDS],
+            phi: [0.0; SINUSOIDS],
+            psi: [0.0; SINUSOIDS],
+        };
+        for k in 0..SINUSOIDS {
+            s.phi[k] = 2.0 * PI * d.open01() - PI;
+            s.psi[k] = 2.0 * PI * d.open01() - PI;
+            let a = (2.0 * PI * (k + 1) as f64 - PI + theta) / (4.0 * SINUSOIDS as f64);
+            (s.sin_a[k], s.cos_a[k]) = a.sin_cos();
+        }
+        s
+    }
+
+    /// The complex gain at `t` under Doppler frequency `doppler_hz` (in-phase, quadrature).
+    pub fn at(&self, doppler_hz: f64, t: SimTime) -> (f64, f64) {
+        let wt = 2.0 * PI * doppler_hz * (t.ns() as f64 * 1e-9);
+        let (mut re, mut im) = (0.0, 0.0);
+        for k in 0..SINUSOIDS {
+            re += (wt * self.cos_a[k] + self.phi[k]).cos();
+            im += (wt * self.sin_a[k] + self.psi[k]).cos();
+        }
+        let scale = 1.0 / (SINUSOIDS as f64).sqrt();
+        (re * scale, im * scale)
+    }
+}
+
 /// The complex gain of link `link_key` at `t` under Doppler frequency `doppler_hz`, as
 /// (in-phase, quadrature); unit mean power. `doppler_hz` = 0 is a channel that never changes.
 pub fn coefficient(seed: u64, link_key: u64, doppler_hz: f64, t: SimTime) -> (f64, f64) {
-    let mut d = Draws::new(TAG_DOPPLER, seed, link_key, 0);
-    // theta, then (phi_n, psi_n) for n = 1..M: uniforms on [-pi, pi).
-    let theta = 2.0 * PI * d.open01() - PI;
-    let wt = 2.0 * PI * doppler_hz * (t.ns() as f64 * 1e-9);
-    let (mut re, mut im) = (0.0, 0.0);
-    for n in 1..=SINUSOIDS {
-        let phi = 2.0 * PI * d.open01() - PI;
-        let psi = 2.0 * PI * d.open01() - PI;
-        let a = (2.0 * PI * n as f64 - PI + theta) / (4.0 * SINUSOIDS as f64);
-        let (sin_a, cos_a) = a.sin_cos();
-        re += (wt * cos_a + phi).cos();
-        im += (wt * sin_a + psi).cos();
-    }
-    let scale = 1.0 / (SINUSOIDS as f64).sqrt();
-    (re * scale, im * scale)
+    SosLink::new(seed, link_key).at(doppler_hz, t)
 }
 
 /// The power gain |X(t)|^2 of [`coefficient`] (linear, mean 1).

@@ -159,9 +159,10 @@ pub(super) struct Snr {
     coherence: Option<Dur>,
     /// When receivers estimate the channel (`RadioSpec::estimation`).
     estimation: Estimation,
-    /// The last estimate taken: (link key, PPDU start, h(0)), so the subframes of one A-MPDU
-    /// compute it once.
+    /// The last estimate taken: (link key, PPDU start, h(0)) and the link's sinusoids, so the
+    /// subframes of one A-MPDU draw and compute them once.
     estimate: (u64, SimTime, (f64, f64)),
+    estimate_link: Option<doppler::SosLink>,
     cca_mw: f64,
     /// (linear SINR, minimum power [mW]).
     detect: Option<(f64, f64)>,
@@ -232,6 +233,7 @@ impl Snr {
             coherence,
             estimation: radio.estimation,
             estimate: (u64::MAX, SimTime(u64::MAX), (0.0, 0.0)),
+            estimate_link: None,
             cca_mw: dbm_to_mw(radio.cca_threshold_dbm),
             detect: radio.preamble_detection.map(|p| (db_to_ratio(p.snr_db), dbm_to_mw(p.min_rssi_dbm))),
             capture: radio.capture.map(|c| (db_to_ratio(c.margin_db), Dur(c.window_ns))),
@@ -435,10 +437,13 @@ impl Snr {
             return 0.0;
         };
         let key = link_key(self.keys[i.idx()], self.keys[j.idx()]);
-        if (self.estimate.0, self.estimate.1) != (key, start) {
-            self.estimate = (key, start, doppler::coefficient(self.seed, key, doppler_hz, start));
+        if (self.estimate.0, self.estimate.1) != (key, start) || self.estimate_link.is_none() {
+            let link = doppler::SosLink::new(self.seed, key);
+            self.estimate = (key, start, link.at(doppler_hz, start));
+            self.estimate_link = Some(link);
         }
-        doppler::aging(self.estimate.2, doppler::coefficient(self.seed, key, doppler_hz, at))
+        let link = self.estimate_link.as_ref().expect("set above");
+        doppler::aging(self.estimate.2, link.at(doppler_hz, at))
     }
 
     /// Whether a preamble of `frame` at `rx_mw` is detected over the other signals
