@@ -98,6 +98,75 @@ impl SosLink {
     }
 }
 
+/// A link's channel followed forward in time: each sinusoid kept as a unit phasor, so moving
+/// by a step it took before costs a complex multiplication per sinusoid instead of a cosine
+/// (the subframes of an A-MPDU are evenly spaced). Agrees with [`SosLink::at`] to rounding
+/// (about 1e-15 per step).
+#[derive(Clone, Copy, Debug)]
+pub struct SosWalk {
+    link: SosLink,
+    doppler_hz: f64,
+    t: SimTime,
+    /// (cos, sin) of each sinusoid's angle at `t`: the in-phase ones, then the quadrature ones.
+    phase: [(f64, f64); 2 * SINUSOIDS],
+    /// The last step [ns] and each sinusoid's rotation over it.
+    step_ns: u64,
+    step: [(f64, f64); 2 * SINUSOIDS],
+}
+
+impl SosWalk {
+    pub fn new(link: SosLink, doppler_hz: f64, t: SimTime) -> SosWalk {
+        let mut w = SosWalk {
+            link,
+            doppler_hz,
+            t,
+            phase: [(1.0, 0.0); 2 * SINUSOIDS],
+            step_ns: 0,
+            step: [(1.0, 0.0); 2 * SINUSOIDS],
+        };
+        let wt = 2.0 * PI * doppler_hz * (t.ns() as f64 * 1e-9);
+        for k in 0..SINUSOIDS {
+            let (s, c) = (wt * link.cos_a[k] + link.phi[k]).sin_cos();
+            w.phase[k] = (c, s);
+            let (s, c) = (wt * link.sin_a[k] + link.psi[k]).sin_cos();
+            w.phase[SINUSOIDS + k] = (c, s);
+        }
+        w
+    }
+
+    /// The complex gain at the walk's time (in-phase, quadrature).
+    pub fn value(&self) -> (f64, f64) {
+        let re: f64 = self.phase[..SINUSOIDS].iter().map(|p| p.0).sum();
+        let im: f64 = self.phase[SINUSOIDS..].iter().map(|p| p.0).sum();
+        let scale = 1.0 / (SINUSOIDS as f64).sqrt();
+        (re * scale, im * scale)
+    }
+
+    /// Move to `t` (a time before the walk's starts it afresh there) and return the gain.
+    pub fn advance_to(&mut self, t: SimTime) -> (f64, f64) {
+        if t < self.t {
+            *self = SosWalk::new(self.link, self.doppler_hz, t);
+            return self.value();
+        }
+        let d = t.ns() - self.t.ns();
+        if d != self.step_ns {
+            let wd = 2.0 * PI * self.doppler_hz * (d as f64 * 1e-9);
+            for k in 0..SINUSOIDS {
+                let (s, c) = (wd * self.link.cos_a[k]).sin_cos();
+                self.step[k] = (c, s);
+                let (s, c) = (wd * self.link.sin_a[k]).sin_cos();
+                self.step[SINUSOIDS + k] = (c, s);
+            }
+            self.step_ns = d;
+        }
+        for (p, r) in self.phase.iter_mut().zip(&self.step) {
+            *p = (p.0 * r.0 - p.1 * r.1, p.0 * r.1 + p.1 * r.0);
+        }
+        self.t = t;
+        self.value()
+    }
+}
+
 /// The complex gain of link `link_key` at `t` under Doppler frequency `doppler_hz`, as
 /// (in-phase, quadrature); unit mean power. `doppler_hz` = 0 is a channel that never changes.
 pub fn coefficient(seed: u64, link_key: u64, doppler_hz: f64, t: SimTime) -> (f64, f64) {
@@ -162,6 +231,29 @@ mod tests {
         }
         // Its first zero, 2.4048255577 (A&S table 9.5).
         assert!(bessel_j0(2.404_825_557_7).abs() < 1e-7);
+    }
+
+    #[test]
+    fn a_walk_follows_the_direct_sum() {
+        // Evenly spaced steps (the subframes of an A-MPDU), an uneven one, one backwards: the
+        // walk agrees with the direct evaluation to rounding.
+        let link = SosLink::new(9, 77);
+        let mut walk = SosWalk::new(link, 86.4, SimTime(1_000_000));
+        let mut t = 1_000_000u64;
+        for step in [95_015u64, 190_031, 190_031, 190_031, 190_031, 77, 190_031, 190_031] {
+            t += step;
+            let (a, b) = walk.advance_to(SimTime(t));
+            let (c, d) = link.at(86.4, SimTime(t));
+            assert!((a - c).abs() < 1e-12 && (b - d).abs() < 1e-12, "{t}: {a} {b} against {c} {d}");
+        }
+        for _ in 0..60 {
+            t += 190_031;
+            walk.advance_to(SimTime(t));
+        }
+        let (a, b) = walk.value();
+        let (c, d) = link.at(86.4, SimTime(t));
+        assert!((a - c).abs() < 1e-11 && (b - d).abs() < 1e-11);
+        assert_eq!(walk.advance_to(SimTime(5_000)), link.at(86.4, SimTime(5_000)));
     }
 
     #[test]

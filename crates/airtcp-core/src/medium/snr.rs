@@ -159,10 +159,10 @@ pub(super) struct Snr {
     coherence: Option<Dur>,
     /// When receivers estimate the channel (`RadioSpec::estimation`).
     estimation: Estimation,
-    /// The last estimate taken: (link key, PPDU start, h(0)) and the link's sinusoids, so the
+    /// The last estimate taken: (link key, PPDU start, h(0)) and the link walked from it, so the
     /// subframes of one A-MPDU draw and compute them once.
     estimate: (u64, SimTime, (f64, f64)),
-    estimate_link: Option<doppler::SosLink>,
+    estimate_walk: Option<doppler::SosWalk>,
     cca_mw: f64,
     /// (linear SINR, minimum power [mW]).
     detect: Option<(f64, f64)>,
@@ -233,7 +233,7 @@ impl Snr {
             coherence,
             estimation: radio.estimation,
             estimate: (u64::MAX, SimTime(u64::MAX), (0.0, 0.0)),
-            estimate_link: None,
+            estimate_walk: None,
             cca_mw: dbm_to_mw(radio.cca_threshold_dbm),
             detect: radio.preamble_detection.map(|p| (db_to_ratio(p.snr_db), dbm_to_mw(p.min_rssi_dbm))),
             capture: radio.capture.map(|c| (db_to_ratio(c.margin_db), Dur(c.window_ns))),
@@ -437,13 +437,13 @@ impl Snr {
             return 0.0;
         };
         let key = link_key(self.keys[i.idx()], self.keys[j.idx()]);
-        if (self.estimate.0, self.estimate.1) != (key, start) || self.estimate_link.is_none() {
-            let link = doppler::SosLink::new(self.seed, key);
-            self.estimate = (key, start, link.at(doppler_hz, start));
-            self.estimate_link = Some(link);
+        if (self.estimate.0, self.estimate.1) != (key, start) || self.estimate_walk.is_none() {
+            let walk = doppler::SosWalk::new(doppler::SosLink::new(self.seed, key), doppler_hz, start);
+            self.estimate = (key, start, walk.value());
+            self.estimate_walk = Some(walk);
         }
-        let link = self.estimate_link.as_ref().expect("set above");
-        doppler::aging(self.estimate.2, link.at(doppler_hz, at))
+        let walk = self.estimate_walk.as_mut().expect("set above");
+        doppler::aging(self.estimate.2, walk.advance_to(at))
     }
 
     /// Whether a preamble of `frame` at `rx_mw` is detected over the other signals
