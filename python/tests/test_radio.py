@@ -336,10 +336,14 @@ def test_radio_traces_need_the_radio_model() -> None:
     assert 'traces.positions: needs channel.model = "radio"' in str(e.value)
 
 
-def _aging_goodput(doppler_hz: float, max_us: int) -> float:
-    cfg = load_toml(Path(__file__).resolve().parents[2] / "examples" / "ampdu-aging.toml")
+AGING_EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "ampdu-aging.toml"
+
+
+def _aging_goodput(doppler_hz: float, **ht: object) -> float:
+    """Goodput [bit/s] of examples/ampdu-aging.toml for 3 s at `doppler_hz` with `[ht]` set."""
+    cfg = load_toml(AGING_EXAMPLE)
     cfg.update(duration_s=3.0)
-    cfg["ht"] = {"aggregation": "ns3", "max_ampdu_time_us": max_us}
+    cfg["ht"] = ht
     cfg["channel"] = {**cfg["channel"], "doppler_hz": doppler_hz}
     cfg["traces"] = {"mpdus": False}
     return float(airtcp.run(cfg, seed=1).summary["flows"][0]["goodput_bps"])
@@ -351,25 +355,19 @@ def test_under_mobility_shorter_aggregates_carry_more() -> None:
     # Mbit/s over 10 s); at 3 m/s (f_D 51.8 Hz) a 1 ms aggregate carries about three times a
     # 4 ms one (18.2 against 6.1 Mbit/s over 10 s), the later subframes lost to the stale
     # estimate.
-    assert _aging_goodput(0.0, 5484) > _aging_goodput(0.0, 1000)
-    assert _aging_goodput(51.8, 1000) > 2 * _aging_goodput(51.8, 4000)
+    def fixed(doppler_hz: float, max_us: int) -> float:
+        return _aging_goodput(doppler_hz, aggregation="ns3", max_ampdu_time_us=max_us)
+
+    assert fixed(0.0, 5484) > fixed(0.0, 1000)
+    assert fixed(51.8, 1000) > 2 * fixed(51.8, 4000)
 
 
 def test_the_longest_aggregate_is_an_ht_mixed_ppdus() -> None:
-    cfg = load_toml(Path(__file__).resolve().parents[2] / "examples" / "ampdu-aging.toml")
+    cfg = load_toml(AGING_EXAMPLE)
     cfg["ht"] = {"max_ampdu_time_us": 8000}
     with pytest.raises(ScenarioError) as e:
         airtcp.run(cfg)
     assert "ht.max_ampdu_time_us" in str(e.value) and "5484" in str(e.value)
-
-
-def _mofa_goodput(doppler_hz: float, adaptation: str) -> float:
-    cfg = load_toml(Path(__file__).resolve().parents[2] / "examples" / "ampdu-aging.toml")
-    cfg.update(duration_s=3.0)
-    cfg["ht"] = {"aggregation": "ath9k", "ampdu_adaptation": adaptation}
-    cfg["channel"] = {**cfg["channel"], "doppler_hz": doppler_hz}
-    cfg["traces"] = {"mpdus": False}
-    return float(airtcp.run(cfg, seed=1).summary["flows"][0]["goodput_bps"])
 
 
 def test_mofa_shortens_aggregates_only_under_mobility() -> None:
@@ -377,5 +375,8 @@ def test_mofa_shortens_aggregates_only_under_mobility() -> None:
     # standing still its bound never drops below the limit (the same run); at 3 m/s it shortens
     # the aggregates the stale estimate spoils and carries several times as much (22.7 against
     # 6.1 Mbit/s over 10 s, near the best fixed length's 25.3).
-    assert _mofa_goodput(0.0, "mofa") == _mofa_goodput(0.0, "none")
-    assert _mofa_goodput(51.8, "mofa") > 2.5 * _mofa_goodput(51.8, "none")
+    def mofa(doppler_hz: float, adaptation: str) -> float:
+        return _aging_goodput(doppler_hz, aggregation="ath9k", ampdu_adaptation=adaptation)
+
+    assert mofa(0.0, "mofa") == mofa(0.0, "none")
+    assert mofa(51.8, "mofa") > 2.5 * mofa(51.8, "none")
