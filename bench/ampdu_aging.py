@@ -15,8 +15,7 @@ The expectation: a subframe whose middle is dt after the estimate is decoded at 
 snr |h0|^2 / (1 + snr |h(dt) - h0|^2) (the simulator's model: MoFA's, the estimation error as
 noise), with h a complex Gaussian process of autocorrelation J0(2 pi f_D tau) (Clarke's, not
 the simulator's sum of sinusoids),
-snr the mean SNR from the path loss (log-distance, n = 3, 46.6777 dB at 1 m; 16.0206 dBm;
-noise kT0B with a 7 dB figure), and the success of its bits at that SINR by the NIST model
+snr the mean SNR of the scenario's link budget (`airtcp.config.budget.link_budgets`), and the success of its bits at that SINR by the NIST model
 (airtcp._core.chunk_success, tabulated every 0.01 dB), conditioned as the runs are on a PPDU
 with at least one subframe through. 200,000 draws of the channel at the estimate and at every
 subframe's middle, jointly (covariance J0(2 pi f_D |t_i - t_j|)): the expectation's Monte
@@ -34,6 +33,8 @@ from scipy.special import j0
 
 import airtcp
 from airtcp import _core, plot
+from airtcp.config import Scenario
+from airtcp.config.budget import link_budgets, topology_of
 from airtcp.config.load import load_toml
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "ampdu-aging.toml"
@@ -42,11 +43,13 @@ SPEEDS_MPS = (0.0, 1.0, 3.0, 5.0)
 DRAWS = 200_000
 
 
-def mean_snr_db(distance_m: float) -> float:
-    """The link's mean SNR [dB]: ht-upload's radio channel (ns-3's defaults)."""
-    rx_dbm = 16.0206 - (46.6777 + 30.0 * math.log10(distance_m))
-    noise_dbm = 10 * math.log10(1.3803e-23 * 290 * 20e6 * 1e3) + 7.0
-    return rx_dbm - noise_dbm
+def mean_snr_db(cfg: dict) -> float:
+    """The station's mean SNR at its AP [dB], from the world's own link budget (the path loss,
+    powers and noise of the scenario's radio channel, no fade)."""
+    spec = Scenario.from_dict(cfg).to_world_spec()
+    names = [n["name"] for n in spec["nodes"]]
+    link = (names.index("sta1"), names.index("ap"), "HtMcs7", 1500)
+    return float(link_budgets(topology_of(spec), [link])[0]["snr_db"])
 
 
 def expected_errors(fd_hz: float, mids_s: np.ndarray, bits: int, snr_db: float) -> np.ndarray:
@@ -86,7 +89,7 @@ def main() -> None:
     args = ap.parse_args()
     base = load_toml(EXAMPLE)
     base["duration_s"] = args.duration_s
-    snr_db = mean_snr_db(float(base["distance_m"]))
+    snr_db = mean_snr_db(base)
     print(f"mean SNR {snr_db:.2f} dB (5 m)")
     results = []
     for v in SPEEDS_MPS:

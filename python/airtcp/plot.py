@@ -1142,8 +1142,9 @@ def _subframe_errors(
                 "n": n.to_numpy(),
                 "errors": errors.to_numpy().astype(int),
                 "value": p.to_numpy(),
-                "lo": (centre - half).clip(lower=0).to_numpy(),
-                "hi": (centre + half).clip(upper=1).to_numpy(),
+                # Rounding may put an end a hair past the rate itself (p = 0: the two are equal).
+                "lo": np.minimum((centre - half).clip(lower=0), p).to_numpy(),
+                "hi": np.maximum((centre + half).clip(upper=1), p).to_numpy(),
                 "offset_ms": g["offset_ns"].mean().to_numpy() / 1e6,
             }
         )

@@ -633,3 +633,13 @@ def _run_dir(res: Result, tmp_path: Path) -> Path:
     out = tmp_path / "run"
     res.write(out)
     return out
+
+
+def test_a_still_channel_draws_zero_error_rates_with_their_intervals() -> None:
+    # Standing still no subframe is lost: every rate 0, each Wilson interval [0, hi] (the
+    # rounding of its lower end once put it above 0, and matplotlib refused the bars).
+    cfg = load_toml(Path(__file__).resolve().parents[2] / "examples" / "ampdu-aging.toml")
+    cfg["duration_s"] = 1.0
+    cfg["channel"] = {**cfg["channel"], "doppler_hz": 0.0}
+    _, data = plot.trace(airtcp.run(cfg, seed=1), kind="mpdus")
+    assert (data["value"] == 0).all() and (data["lo"] == 0).all() and (data["hi"] > 0).all()

@@ -27,31 +27,16 @@ pub enum Fading {
 }
 
 impl Fading {
-    /// The power gain of link `link_key` in `block` (linear, mean 1).
-    pub fn gain(&self, seed: u64, link_key: u64, block: u64) -> f64 {
-        match *self {
-            Fading::Rayleigh => rayleigh_gain(seed, link_key, block),
-            Fading::Nakagami { m } => nakagami_gain(m, seed, link_key, block),
-            // A block index stands for a time in ns here (one block per frame is its start).
-            Fading::Doppler { doppler_hz } => {
-                super::doppler::power_gain(seed, link_key, doppler_hz, SimTime(block))
-            }
-        }
-    }
-
-    /// The power gain of link `link_key` for a frame starting at `now`: the block models' fade
-    /// of its block ([`block_of`]: per coherence time, else per frame), the Doppler process's
-    /// value at `now`.
+    /// The power gain (linear, mean 1) of link `link_key` for a frame starting at `now`: the
+    /// block models' fade of its block ([`block_of`]: per coherence time, else per frame), the
+    /// Doppler process's value at `now`.
     pub fn gain_at(&self, seed: u64, link_key: u64, now: SimTime, coherence: Option<Dur>) -> f64 {
+        let block = || block_of(now, coherence, now.ns());
         match *self {
+            Fading::Rayleigh => rayleigh_gain(seed, link_key, block()),
+            Fading::Nakagami { m } => nakagami_gain(m, seed, link_key, block()),
             Fading::Doppler { doppler_hz } => super::doppler::power_gain(seed, link_key, doppler_hz, now),
-            _ => self.gain(seed, link_key, block_of(now, coherence, now.ns())),
         }
-    }
-
-    /// [`Self::gain`] in dB (to add to a received power in dBm).
-    pub fn gain_db(&self, seed: u64, link_key: u64, block: u64) -> f64 {
-        10.0 * self.gain(seed, link_key, block).log10()
     }
 
     /// Whether the parameters make sense: the Nakagami-m distribution is defined for m ≥ 1/2
@@ -196,8 +181,8 @@ mod tests {
         // Research note §5.2: mean −80 dBm, threshold −85 dBm → 1 − exp(−10^−0.5) = 0.2711.
         let p = rayleigh_outage(-80.0, -85.0);
         assert!((p - 0.271_09).abs() < 1e-4, "{p}");
-        let below =
-            (0..N).filter(|&b| -80.0 + Fading::Rayleigh.gain_db(3, 11, b) < -85.0).count() as f64 / N as f64;
+        let below = (0..N).filter(|&b| -80.0 + 10.0 * rayleigh_gain(3, 11, b).log10() < -85.0).count() as f64
+            / N as f64;
         assert!((below - p).abs() < 0.01, "{below} vs {p}");
     }
 
@@ -217,8 +202,9 @@ mod tests {
         for b in 0..100 {
             assert_eq!(nakagami_gain(1.0, 5, 6, b), rayleigh_gain(5, 6, b));
             let f = Fading::Nakagami { m: 2.5 };
-            assert_eq!(f.gain(5, 6, b), f.gain(5, 6, b));
-            assert!(f.gain(5, 6, b) > 0.0);
+            // A frame starting at b ns without a coherence time is block b.
+            assert_eq!(f.gain_at(5, 6, SimTime(b), None), nakagami_gain(2.5, 5, 6, b));
+            assert!(f.gain_at(5, 6, SimTime(b), None) > 0.0);
         }
         assert_ne!(rayleigh_gain(5, 6, 0), rayleigh_gain(6, 6, 0));
         assert!(Fading::Nakagami { m: 0.4 }.check().is_err());

@@ -11,7 +11,7 @@
 //! - [`budget`]: dBm/mW conversions, thermal noise `k·T0·B·NF`, received power, SNR over noise
 //!   plus interference, ns-3's `WifiPhy` defaults as constants.
 //! - [`fading`]: Rayleigh and Nakagami-m block fading as a stateless draw
-//!   `gain(seed, link_key, block)`, blocks per frame or per coherence time ([`block_of`],
+//!   `rayleigh_gain(seed, link_key, block)`, blocks per frame or per coherence time ([`block_of`],
 //!   [`coherence_time`]).
 //! - [`doppler`]: time-correlated Rayleigh fading with Clarke's Doppler spectrum, the complex
 //!   gain `coefficient(seed, link_key, f_D, t)` of Zheng and Xiao's sum of sinusoids.
@@ -26,7 +26,8 @@
 //!    (once per frame, at its start: there is no motion within a frame, as in ns-3's
 //!    `YansWifiChannel::Send`);
 //! 2. mean received power: `tx_power_dbm − path_loss.loss_db(distance(p_i, p_j))`;
-//! 3. fading: `fading.gain(seed, link_key(id_i, id_j), block_of(now, coherence, frame_serial))`,
+//! 3. fading: `fading.gain_at(seed, link_key(id_i, id_j), now, coherence)` (a block's fade, or
+//!    the Doppler process at `now`),
 //!    a power gain of mean 1, so `rx_dbm = rx_power_dbm(tx_power_dbm, loss_db, gain)`;
 //! 4. decisions: sensing against the CCA thresholds on `rx_dbm`, decoding on the SNR over
 //!    noise ([`noise_mw`]) plus the other transmissions' powers in mW ([`snr`]).

@@ -335,22 +335,9 @@ impl Wifi {
         let mut win = self.ba_peer(node, peer).tx[ac];
         let (mut acked, mut completed, mut removed, mut dropped) = (0u32, 0u32, false, false);
         let mut first_acked = false;
-        if let (Some((ssn, bitmap)), Some(true)) = (ba, self.cfg.ampdu.map(|c| c.mofa)) {
-            // MoFA reads the BlockAck's bitmap in subframe order; a subframe's airtime is the
-            // A-MPDU's data portion over its subframes.
-            let mut delivered = [false; super::ht::mofa::POSITIONS];
-            let n = usize::from(agg.n).min(delivered.len());
-            for (k, &seq) in agg.seqs[..n].iter().enumerate() {
-                let d = distance(ssn, seq);
-                delivered[k] = d < WINDOW && bitmap >> d & 1 == 1;
-            }
-            let txv = TxVector { mode: self.macs[i].txops[ac].mode, ..self.cfg.data_txv };
-            let data = txv.duration(agg.bytes).ns().saturating_sub(txv.preamble_and_header().ns());
-            let subframe_us = data as f64 / 1e3 / n.max(1) as f64;
-            self.ba_peer(node, peer).mofa[ac].on_block_ack(&delivered[..n], subframe_us);
-        }
-        // The mpdus trace: each subframe's place in the PPDU and when it began (10.12: the
-        // PSDU after the PHY header, 16 SERVICE bits, the A-MPDU's delimited subframes).
+        // In subframe order: what the bitmap delivered (MoFA reads it), and for the mpdus
+        // trace where each subframe began in its PSDU.
+        let mut delivered = [false; super::ht::mofa::POSITIONS];
         let (mut psdu_len, header) = (0u32, self.cfg.data_header_bytes);
         let txv = TxVector { mode: self.macs[i].txops[ac].mode, ..self.cfg.data_txv };
         for (position, &seq) in agg.seqs[..usize::from(agg.n)].iter().enumerate() {
@@ -358,6 +345,9 @@ impl Wifi {
                 let d = distance(ssn, seq);
                 d < WINDOW && bitmap >> d & 1 == 1
             });
+            if let Some(d) = delivered.get_mut(position) {
+                *d = in_bitmap == Some(true);
+            }
             let mac = &mut self.macs[i];
             let txop = &mut mac.txops[ac];
             let Some(pos) = txop.queue.iter().position(|q| q.next_hop == peer && q.seq == seq && !q.mgmt)
@@ -373,9 +363,7 @@ impl Wifi {
             if self.trace_mpdus {
                 let from = if position == 0 { 0 } else { psdu_len + super::ht::ampdu::padding(psdu_len) };
                 psdu_len = len_with(psdu_len, mpdu_bytes(q.ip_bytes, header));
-                let rate_kbps = u64::from(txv.mode.rate_kbps()).max(1);
-                let offset =
-                    txv.preamble_and_header() + Dur((16 + u64::from(from) * 8) * 1_000_000 / rate_kbps);
+                let offset = super::ht::ampdu::subframe_offset(&txv, from);
                 self.ind.push(MacInd::Mpdu {
                     position: position as u8,
                     offset_ns: u32::try_from(offset.ns()).unwrap_or(u32::MAX),
@@ -414,6 +402,14 @@ impl Wifi {
                 let arrived = self.recipient_holds(peer, node, ac, seq);
                 self.ind.push(MacInd::Dropped { node, packet: q.packet, arrived });
             }
+        }
+        if ba.is_some() && self.cfg.ampdu.is_some_and(|c| c.mofa) {
+            // MoFA on the BlockAck; a subframe's airtime is the A-MPDU's data portion over its
+            // subframes.
+            let n = usize::from(agg.n).min(delivered.len());
+            let data = txv.duration(agg.bytes).ns().saturating_sub(txv.preamble_and_header().ns());
+            let subframe_us = data as f64 / 1e3 / n.max(1) as f64;
+            self.ba_peer(node, peer).mofa[ac].on_block_ack(&delivered[..n], subframe_us);
         }
         self.ba_peer(node, peer).tx[ac] = win;
         let ht = self.ht_tx(node, ac);

@@ -410,8 +410,7 @@ impl Snr {
         let txv = frame.txv;
         let mode = txv.mode;
         let rate_kbps = u64::from(mode.rate_kbps());
-        let psdu_start = start + txv.preamble_and_header();
-        let at = |bytes: u32| psdu_start + Dur((16 + u64::from(bytes) * 8) * 1_000_000 / rate_kbps);
+        let at = |bytes: u32| start + crate::mac::ht::ampdu::subframe_offset(&txv, bytes);
         let (from, to) = (at(from_byte), at(to_byte));
         let aging = self.aging(frame.src, j, start, from + Dur(to.since(from).ns() / 2));
         let (model, cache) = (self.model, &mut self.cache);

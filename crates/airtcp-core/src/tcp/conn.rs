@@ -1314,12 +1314,12 @@ impl Sender {
                 match self.p.rules.timer_rounding {
                     // 4.14-6.5: usecs_to_jiffies(2 SRTT) + TCP_RTO_MIN or TCP_TIMEOUT_MIN.
                     TimerRounding::Linux414 => {
-                        rto.usecs_to_jiffies(two_srtt)
+                        rto.to_jiffies(two_srtt)
                             + if one_out { TCP_RTO_MIN } else { rto.jiffies(TCP_TIMEOUT_MIN_JIFFIES) }
                     }
                     // 6.6+: usecs_to_jiffies(2 SRTT + tcp_rto_min_us or TCP_TIMEOUT_MIN_US).
                     TimerRounding::Linux66 => {
-                        rto.usecs_to_jiffies(two_srtt + if one_out { rto.min } else { TCP_TIMEOUT_MIN_US })
+                        rto.to_jiffies(two_srtt + if one_out { rto.min } else { TCP_TIMEOUT_MIN_US })
                     }
                 }
             }
@@ -1343,7 +1343,7 @@ impl Sender {
         if packets_out == 1 {
             timeout = timeout.max(Dur(srtt.ns() + srtt.ns() / 2) + TCP_DELACK_MAX);
         }
-        Some(timeout.max(self.p.rto.msecs_to_jiffies(Dur::from_ms(10))))
+        Some(timeout.max(self.p.rto.to_jiffies(Dur::from_ms(10))))
     }
 
     /// Linux's `tp->packets_out` with data out: the segments from the first unacknowledged one,
@@ -1430,10 +1430,8 @@ impl Sender {
         self.reo_at = d.reo_at_ns.map(|at| {
             let remaining = Dur(at.saturating_sub(now.ns()));
             now + match rounding {
-                TimerRounding::Linux414 => {
-                    rto.usecs_to_jiffies(remaining) + rto.jiffies(TCP_TIMEOUT_MIN_JIFFIES)
-                }
-                TimerRounding::Linux66 => rto.usecs_to_jiffies(remaining + TCP_TIMEOUT_MIN_US),
+                TimerRounding::Linux414 => rto.to_jiffies(remaining) + rto.jiffies(TCP_TIMEOUT_MIN_JIFFIES),
+                TimerRounding::Linux66 => rto.to_jiffies(remaining + TCP_TIMEOUT_MIN_US),
             }
         });
         d.lost > 0 || r.next_lost(&self.sb, self.snd_max).is_some()
@@ -1747,7 +1745,7 @@ impl Sender {
                     } else if !self.er_pending && self.early_retransmit_due() {
                         // tcp_pause_early_retransmit: max(SRTT / 4, msecs_to_jiffies(2)), on the timer.
                         let srtt = self.rto.srtt().unwrap_or(Dur::ZERO);
-                        let floor = self.p.rto.msecs_to_jiffies(Dur::from_ms(2));
+                        let floor = self.p.rto.to_jiffies(Dur::from_ms(2));
                         self.er_pending = true;
                         self.reo_at = Some(now + Dur(srtt.ns() / 4).max(floor));
                     } else if self.p.limited_transmit && self.dupacks < 3 {

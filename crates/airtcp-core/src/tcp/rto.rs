@@ -128,25 +128,16 @@ impl RtoConfig {
         }
     }
 
-    /// `usecs_to_jiffies(d)`: `d` rounded up to whole ticks, unchanged on the nanosecond clock
-    /// (Linux 3.15+ turns its microsecond timeouts into timer jiffies this way).
-    pub fn usecs_to_jiffies(&self, d: Dur) -> Dur {
-        self.whole(d)
-    }
-
     /// `n` jiffies (Linux's timer constants such as `TCP_TIMEOUT_MIN`, 2 jiffies): ticks of
     /// [`clock_hz`](Self::clock_hz), milliseconds on the nanosecond clock (HZ = 1000).
     pub fn jiffies(&self, n: u64) -> Dur {
         Dur(self.clock_hz.map_or(n * 1_000_000, |hz| ticks_ns(n, hz)))
     }
 
-    /// `msecs_to_jiffies(d)`: `d` rounded up to whole ticks, unchanged on the nanosecond clock.
-    pub fn msecs_to_jiffies(&self, d: Dur) -> Dur {
-        self.whole(d)
-    }
-
-    /// `d` rounded up to a whole number of ticks (unchanged on the nanosecond clock).
-    fn whole(&self, d: Dur) -> Dur {
+    /// `d` rounded up to a whole number of ticks, unchanged on the nanosecond clock: Linux's
+    /// `msecs_to_jiffies` and `usecs_to_jiffies` (3.15+ turns its microsecond timeouts into
+    /// timer jiffies this way).
+    pub fn to_jiffies(&self, d: Dur) -> Dur {
         self.dur(self.units(d, true))
     }
 }
@@ -189,7 +180,7 @@ pub struct RtoEstimator {
 impl RtoEstimator {
     pub fn new(cfg: RtoConfig) -> Self {
         // (2.1): until a sample is made, RTO = initial (clamped like any other RTO).
-        let base = cfg.whole(cfg.initial.max(cfg.min).min(cfg.max));
+        let base = cfg.to_jiffies(cfg.initial.max(cfg.min).min(cfg.max));
         RtoEstimator {
             cfg,
             srtt: None,
@@ -219,7 +210,7 @@ impl RtoEstimator {
         let factor = 1u64 << self.backoffs.min(40);
         // Linux doubles icsk_rto in jiffies (tcp_retransmit_timer): whole ticks stay whole.
         let cfg = &self.cfg;
-        cfg.dur(cfg.units(self.base, false).saturating_mul(factor)).min(cfg.whole(cfg.max))
+        cfg.dur(cfg.units(self.base, false).saturating_mul(factor)).min(cfg.to_jiffies(cfg.max))
     }
 
     /// Take a valid RTT sample `r`.
@@ -242,7 +233,7 @@ impl RtoEstimator {
         let srtt = self.srtt.unwrap_or(r);
         let g = self.cfg.granularity.max(self.cfg.dur(1));
         let rto = srtt + Dur((4 * self.rttvar.ns()).max(g.ns()).max(1));
-        self.base = self.cfg.whole(rto.max(self.cfg.min).min(self.cfg.max));
+        self.base = self.cfg.to_jiffies(rto.max(self.cfg.min).min(self.cfg.max));
         // (5.7): a new sample after backoff lets the RTO be recomputed from scratch.
         self.backoffs = 0;
     }
@@ -300,8 +291,8 @@ impl RtoEstimator {
         // __tcp_set_rto: SRTT + rttvar (3.15+: usecs_to_jiffies of it, rounded up to a tick);
         // tcp_bound_rto: at most TCP_RTO_MAX.
         let rto = cfg.rtt_dur(srtt + self.lx_rttvar as u64);
-        let rto = if cfg.rtt_in_ticks() { rto } else { cfg.usecs_to_jiffies(rto) };
-        self.base = rto.min(cfg.whole(cfg.max));
+        let rto = if cfg.rtt_in_ticks() { rto } else { cfg.to_jiffies(rto) };
+        self.base = rto.min(cfg.to_jiffies(cfg.max));
         self.backoffs = 0;
     }
 
@@ -527,11 +518,8 @@ mod tests {
         assert_eq!(RtoConfig::default().timer_at(at(213.0), at(3.0)), at(213.0));
         // TCP_TIMEOUT_MIN (2 jiffies) and msecs_to_jiffies(2) at HZ 100: 20 and 10 ms; at the
         // nanosecond clock (HZ 1000 for the constants): 2 and 2 ms.
-        assert_eq!(
-            (cfg.jiffies(2), cfg.msecs_to_jiffies(Dur::from_ms(2))),
-            (Dur::from_ms(20), Dur::from_ms(10))
-        );
+        assert_eq!((cfg.jiffies(2), cfg.to_jiffies(Dur::from_ms(2))), (Dur::from_ms(20), Dur::from_ms(10)));
         let ns = RtoConfig::default();
-        assert_eq!((ns.jiffies(2), ns.msecs_to_jiffies(Dur::from_ms(2))), (Dur::from_ms(2), Dur::from_ms(2)));
+        assert_eq!((ns.jiffies(2), ns.to_jiffies(Dur::from_ms(2))), (Dur::from_ms(2), Dur::from_ms(2)));
     }
 }

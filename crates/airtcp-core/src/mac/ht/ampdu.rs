@@ -16,6 +16,14 @@ pub const MAX_AMPDU_BYTES: u32 = 65_535;
 /// `GetPpduMaxTime(WIFI_PREAMBLE_HT_MF)` 5484 us).
 pub const HT_MF_PPDU_MAX_TIME: Dur = Dur::from_us(5484);
 
+/// When the A-MPDU subframe at PSDU byte `from_byte` begins after its PPDU's start at `txv`:
+/// the preamble and PHY header, the 16 SERVICE bits (19.3.11.2), then the PSDU at the data
+/// rate (the medium decides each subframe over this span, the mpdus trace records it).
+pub fn subframe_offset(txv: &TxVector, from_byte: u32) -> Dur {
+    let rate_kbps = u64::from(txv.mode.rate_kbps()).max(1);
+    txv.preamble_and_header() + Dur((16 + u64::from(from_byte) * 8) * 1_000_000 / rate_kbps)
+}
+
 /// Padding after a subframe of `len` bytes so the next delimiter starts on a 4-byte boundary
 /// (9.7.1; ns-3 `MpduAggregator::CalculatePadding`).
 #[inline]
