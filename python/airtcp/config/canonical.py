@@ -94,10 +94,11 @@ ALWAYS_WRITTEN: dict[str, frozenset[str]] = {
         }
     ),
     "channel.radio.capture": frozenset({"margin_db", "window_ns"}),
-    "channel.radio.fading{doppler}": frozenset({"doppler_hz", "kind"}),
+    "channel.radio.fading{doppler}": frozenset({"carrier_hz", "doppler_hz", "kind"}),
     "channel.radio.fading{nakagami}": frozenset({"coherence_ns", "kind", "m"}),
     "channel.radio.fading{none}": frozenset({"kind"}),
     "channel.radio.fading{rayleigh}": frozenset({"coherence_ns", "kind"}),
+    "channel.radio.fading{tgn}": frozenset({"doppler_hz", "kind", "model"}),
     "channel.radio.path_loss{friis}": frozenset({"frequency_hz", "kind", "system_loss_db"}),
     "channel.radio.path_loss{log-distance}": frozenset(
         {"exponent", "kind", "reference_distance_m", "reference_loss_db"}

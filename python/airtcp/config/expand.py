@@ -35,6 +35,10 @@ from airtcp.config.limits import (
 from airtcp.config.routes import Connectivity, RouteTable, chain_blocked_links, connectivity
 from airtcp.outpath import NAME_ALLOWED, safe_name
 
+SPEED_OF_LIGHT_MPS = 299_792_458.0  # exact; crates/airtcp-core/src/channel/pathloss.rs
+# TGn's environment speed v_0 (IEEE 802.11-03/940r4 section 4.7): 1.2 km/h.
+TGN_V0_MPS = 1.2 / 3.6
+
 if TYPE_CHECKING:
     from airtcp.config.models import FlowConfig, HtConfig, Scenario
 
@@ -586,6 +590,54 @@ def _nodes(b: _Build) -> bool:
     return True
 
 
+# A circle's chords: 64 a turn keep the distance to the centre within 1 - cos(pi / 64) = 0.12 %.
+CIRCLE_CHORDS = 64
+# The most waypoints a circle may become (speed x duration / chord).
+MAX_CIRCLE_POINTS = 200_000
+
+
+def _circle_spec(
+    b: _Build, m: Any, node: _Node, loc: tuple[str | int, ...]
+) -> dict[str, Any] | None:
+    """A circle round the origin at the node's distance, as waypoints along 64 chords a turn,
+    from start_s to the end of the run."""
+    x, y, z = node.pos
+    r = math.hypot(x, y)
+    if r == 0.0:
+        b.issues.append(
+            _Issue(
+                (*loc, "kind"),
+                f"{node.name} stands at the origin: a circle round it has no radius",
+                m.kind,
+                'a node away from the origin, or kind = "constant-velocity"',
+            )
+        )
+        return None
+    step = 2.0 * math.pi / CIRCLE_CHORDS
+    chord_m = 2.0 * r * math.sin(step / 2.0)
+    walk_s = max(0.0, b.s.duration_s - m.start_s)
+    chords = math.ceil(walk_s * m.speed_mps / chord_m) if m.speed_mps > 0.0 else 0
+    if chords + 1 > MAX_CIRCLE_POINTS:
+        b.issues.append(
+            _Issue(
+                (*loc, "speed_mps"),
+                f"walks {chords} chords of {chord_m:.3g} m in the run's "
+                f"{_num(walk_s)} s, more than {MAX_CIRCLE_POINTS} waypoints",
+                m.speed_mps,
+                f"at most {MAX_CIRCLE_POINTS * chord_m / max(walk_s, 1e-9):.3g} m/s for this "
+                "radius and duration",
+            )
+        )
+        return None
+    a0 = math.atan2(y, x)
+    points = [{"time_ns": _ns(m.start_s), "position_m": [x, y, z]}]
+    for k in range(1, chords + 1):
+        a = a0 + k * step
+        t_s = m.start_s + k * chord_m / m.speed_mps
+        points.append({"time_ns": _ns(t_s), "position_m": [r * math.cos(a), r * math.sin(a), z]})
+    return {"kind": "waypoints", "points": points}
+
+
 def _mobility_spec(
     b: _Build, m: Any, node: _Node, loc: tuple[str | int, ...]
 ) -> dict[str, Any] | None:
@@ -614,6 +666,8 @@ def _mobility_spec(
             "velocity_mps": [_clean(m.speed_mps * c) for c in unit],
             "start_ns": _ns(m.start_s),
         }
+    if m.kind == "circle":
+        return _circle_spec(b, m, node, loc)
     if m.kind == "waypoints":
         node.pos = tuple(float(c) for c in m.points[0][1:])  # type: ignore[assignment]
         return {
@@ -1515,6 +1569,18 @@ def _radio_spec(b: _Build) -> dict[str, Any]:
     fading: dict[str, Any] = {"kind": ch.fading}
     if ch.fading == "doppler":
         fading["doppler_hz"] = ch.doppler_hz
+        if b.s.mobility is not None or any(n.mobility is not None for n in b.s.nodes):
+            # A moving node adds its speed over the wavelength (fading.carrier_hz); without
+            # one the key stays out, so a still scenario's world spec is as before.
+            fading["carrier_hz"] = ch.frequency_ghz * 1e9
+    elif ch.fading in ("tgn-b", "tgn-d"):
+        # TGn (IEEE 802.11-03/940r4 section 4.7): f_d = v_0 / lambda, v_0 = 1.2 km/h.
+        tgn_hz = TGN_V0_MPS * ch.frequency_ghz * 1e9 / SPEED_OF_LIGHT_MPS
+        fading = {
+            "kind": "tgn",
+            "model": ch.fading[-1].upper(),
+            "doppler_hz": tgn_hz if ch.doppler_hz is None else ch.doppler_hz,
+        }
     elif ch.fading != "none":
         fading["coherence_ns"] = coherence
     if ch.fading == "nakagami":

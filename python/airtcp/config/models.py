@@ -841,7 +841,8 @@ class ChannelConfig(_Model):
     frequency_ghz: float = _field(
         5.15,
         "number 0.001..1000 GHz",
-        "radio, friis: carrier frequency (ns-3: 5.15)",
+        'radio: carrier frequency: Friis\'s wavelength, and the Doppler of fading = "doppler" '
+        "(a moving node adds speed x frequency / c) and of TGn's environment (ns-3: 5.15)",
         ge=1e-3,
         le=1e3,
     )
@@ -914,12 +915,16 @@ class ChannelConfig(_Model):
         "radio: SNR to chunk success for OFDM (ns-3's NistErrorRateModel, "
         "YansErrorRateModel); DSSS/CCK use ns-3's DSSS model under both",
     )
-    fading: Literal["none", "rayleigh", "nakagami", "doppler"] = _field(
+    fading: Literal["none", "rayleigh", "nakagami", "doppler", "tgn-b", "tgn-d"] = _field(
         "none",
-        '"none", "rayleigh", "nakagami" or "doppler"',
+        '"none", "rayleigh", "nakagami", "doppler", "tgn-b" or "tgn-d"',
         "radio: fading of every directed link: rayleigh and nakagami draw a fresh fade per frame "
         "(or per coherence_ms); doppler is Rayleigh fading that changes continuously with "
-        "Clarke's Doppler spectrum at doppler_hz (Zheng and Xiao's sum of sinusoids)",
+        "Clarke's Doppler spectrum at doppler_hz (Zheng and Xiao's sum of sinusoids); tgn-b and "
+        "tgn-d are the IEEE 802.11 TGn channel models B (residential) and D (office): "
+        "frequency-selective tapped delay lines whose taps fade with TGn's bell Doppler "
+        "spectrum, OFDM PPDUs decoded at the effective SINR of their subcarriers (EESM), with "
+        "the model's line-of-sight ray within 5 m (B) or 10 m (D)",
     )
     nakagami_m: float = _field(
         1.0, "number 0.5..100", "radio, nakagami: shape m (1 = Rayleigh)", ge=0.5, le=100.0
@@ -934,9 +939,10 @@ class ChannelConfig(_Model):
     )
     doppler_hz: float | None = _field(
         None,
-        'number 0..1e5 Hz; required with fading = "doppler"',
-        "radio, doppler: the maximum Doppler shift f_D = v f / c (17.3 Hz for 1 m/s at 5.2 GHz; "
-        "0: a channel that never changes)",
+        'number 0..1e5 Hz; required with fading = "doppler"; with "tgn-b" or "tgn-d" unset is '
+        "TGn's 1.2 km/h at frequency_ghz (5.726 Hz at 5.15 GHz)",
+        "radio, doppler and tgn: the maximum Doppler shift f_D = v f / c (17.3 Hz for 1 m/s at "
+        "5.2 GHz; 0: a channel that never changes)",
         ge=0.0,
         le=1e5,
     )
@@ -945,8 +951,8 @@ class ChannelConfig(_Model):
         '"ideal" or "preamble"',
         "radio: when a receiver estimates the channel: at every instant, or once at the PPDU's "
         "preamble (802.11n's HT-LTFs), so each subframe of an A-MPDU decodes against a stale "
-        "estimate, SINR |h(0)|^2 S / (N + I + |h(0) - h(t)|^2 S) (MoFA); matters with "
-        'fading = "doppler" only',
+        "estimate, SINR |h(0)|^2 S / (N + I + |h(0) - h(t)|^2 S) (MoFA; per subcarrier under "
+        'TGn); matters with fading = "doppler", "tgn-b" or "tgn-d" only',
     )
     preamble_detection_snr_db: float = _field(
         4.0,
@@ -1024,23 +1030,25 @@ class ChannelConfig(_Model):
                     )
                 ]
             )
-        if self.fading != "doppler" and self.doppler_hz is not None:
+        if self.fading not in ("doppler", "tgn-b", "tgn-d") and self.doppler_hz is not None:
             raise _Issues(
                 [
                     _Issue(
                         ("doppler_hz",),
-                        f'only with channel.fading = "doppler" (the fading is "{self.fading}")',
+                        'only with channel.fading = "doppler", "tgn-b" or "tgn-d" (the fading is '
+                        f'"{self.fading}")',
                         self.doppler_hz,
-                        'unset, or channel.fading = "doppler"',
+                        'unset, or channel.fading = "doppler", "tgn-b" or "tgn-d"',
                     )
                 ]
             )
-        if self.fading == "doppler" and self.coherence_ms is not None:
+        if self.fading in ("doppler", "tgn-b", "tgn-d") and self.coherence_ms is not None:
             raise _Issues(
                 [
                     _Issue(
                         ("coherence_ms",),
-                        'not with channel.fading = "doppler" (its channel changes continuously)',
+                        f'not with channel.fading = "{self.fading}" (its channel changes '
+                        "continuously)",
                         self.coherence_ms,
                         'unset, or channel.fading = "rayleigh" or "nakagami"',
                     )
@@ -1060,11 +1068,11 @@ class ChannelConfig(_Model):
         return self
 
 
-_MOBILITY_KINDS = '"constant-velocity", "waypoints" or "random-waypoint"'
+_MOBILITY_KINDS = '"constant-velocity", "circle", "waypoints" or "random-waypoint"'
 _MOBILITY_ALLOWED = (
     'a table: kind = "constant-velocity" (speed_mps, direction or heading_deg, start_s), '
-    '"waypoints" (points) or "random-waypoint" (area_m, speed_min_mps, speed_max_mps, '
-    "pause_s, steady_state)"
+    '"circle" (speed_mps, start_s), "waypoints" (points) or "random-waypoint" (area_m, '
+    "speed_min_mps, speed_max_mps, pause_s, steady_state)"
 )
 
 
@@ -1108,6 +1116,22 @@ class MobilityConstantVelocity(_Model):
                 ]
             )
         return self
+
+
+class MobilityCircle(_Model):
+    """Round the origin at the node's distance, so only the Doppler of its links changes."""
+
+    kind: Literal["circle"] = _field(
+        ...,
+        _MOBILITY_KINDS,
+        "circle: round the origin (where a bss AP stands) at the node's distance, "
+        "counter-clockwise, as 64 straight chords a turn (waypoints): the distance stays "
+        "within 0.12 % while the node's speed moves its links' Doppler (fading = \"doppler\")",
+    )
+    speed_mps: float = _field(..., "number 0..100 m/s", "speed", ge=0.0, le=100.0)
+    start_s: float = _field(
+        0.0, "number >= 0 s", "the node stands still until then", ge=0.0, le=MAX_TIME_S
+    )
 
 
 class MobilityWaypoints(_Model):
@@ -1233,7 +1257,9 @@ class MobilityRandomWaypoint(_Model):
 
 
 _Mobility = Annotated[  # noqa: UP007
-    Union[MobilityConstantVelocity, MobilityWaypoints, MobilityRandomWaypoint],  # noqa: UP007
+    Union[  # noqa: UP007
+        MobilityConstantVelocity, MobilityCircle, MobilityWaypoints, MobilityRandomWaypoint
+    ],
     Field(discriminator="kind"),
 ]
 

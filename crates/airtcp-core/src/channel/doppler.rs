@@ -87,7 +87,14 @@ impl SosLink {
 
     /// The complex gain at `t` under Doppler frequency `doppler_hz` (in-phase, quadrature).
     pub fn at(&self, doppler_hz: f64, t: SimTime) -> (f64, f64) {
-        let wt = 2.0 * PI * doppler_hz * (t.ns() as f64 * 1e-9);
+        self.at_angle(2.0 * PI * doppler_hz * (t.ns() as f64 * 1e-9))
+    }
+
+    /// The complex gain where the Doppler phase w_d t of eq. (8) is `wt` [rad]: 2 pi f_D t for
+    /// a channel that changes in time, 2 pi s / lambda for an end that has travelled s through
+    /// the scattered field (Clarke's model is the field a receiver moving at v sees, f_D = v /
+    /// lambda), their sum for both.
+    pub fn at_angle(&self, wt: f64) -> (f64, f64) {
         let (mut re, mut im) = (0.0, 0.0);
         for k in 0..SINUSOIDS {
             re += (wt * self.cos_a[k] + self.phi[k]).cos();
@@ -106,6 +113,9 @@ impl SosLink {
 pub struct SosWalk {
     link: SosLink,
     doppler_hz: f64,
+    /// Where a walk of [`SosWalk::from_angle`] began: its time and Doppler phase (`None`: the
+    /// phase is 2 pi f_D t, [`SosWalk::new`]).
+    origin: Option<(SimTime, f64)>,
     t: SimTime,
     /// (cos, sin) of each sinusoid's angle at `t`: the in-phase ones, then the quadrature ones.
     phase: [(f64, f64); 2 * SINUSOIDS],
@@ -116,15 +126,23 @@ pub struct SosWalk {
 
 impl SosWalk {
     pub fn new(link: SosLink, doppler_hz: f64, t: SimTime) -> SosWalk {
+        let mut w = SosWalk::from_angle(link, doppler_hz, t, 2.0 * PI * doppler_hz * (t.ns() as f64 * 1e-9));
+        w.origin = None;
+        w
+    }
+
+    /// A walk from the Doppler phase `wt` ([`SosLink::at_angle`]) at `t`, on at `doppler_hz`
+    /// (a node's motion: the environment's Doppler plus the ends' speeds over the wavelength).
+    pub fn from_angle(link: SosLink, doppler_hz: f64, t: SimTime, wt: f64) -> SosWalk {
         let mut w = SosWalk {
             link,
             doppler_hz,
+            origin: Some((t, wt)),
             t,
             phase: [(1.0, 0.0); 2 * SINUSOIDS],
             step_ns: 0,
             step: [(1.0, 0.0); 2 * SINUSOIDS],
         };
-        let wt = 2.0 * PI * doppler_hz * (t.ns() as f64 * 1e-9);
         for k in 0..SINUSOIDS {
             let (s, c) = (wt * link.cos_a[k] + link.phi[k]).sin_cos();
             w.phase[k] = (c, s);
@@ -145,8 +163,18 @@ impl SosWalk {
     /// Move to `t` (a time before the walk's starts it afresh there) and return the gain.
     pub fn advance_to(&mut self, t: SimTime) -> (f64, f64) {
         if t < self.t {
-            *self = SosWalk::new(self.link, self.doppler_hz, t);
-            return self.value();
+            match self.origin {
+                None => {
+                    *self = SosWalk::new(self.link, self.doppler_hz, t);
+                    return self.value();
+                }
+                Some((t0, wt0)) if t <= t0 => {
+                    let wt = wt0 - 2.0 * PI * self.doppler_hz * ((t0.ns() - t.ns()) as f64 * 1e-9);
+                    *self = SosWalk::from_angle(self.link, self.doppler_hz, t, wt);
+                    return self.value();
+                }
+                Some((t0, wt0)) => *self = SosWalk::from_angle(self.link, self.doppler_hz, t0, wt0),
+            }
         }
         let d = t.ns() - self.t.ns();
         if d != self.step_ns {
@@ -240,7 +268,7 @@ mod tests {
         let link = SosLink::new(9, 77);
         let mut walk = SosWalk::new(link, 86.4, SimTime(1_000_000));
         let mut t = 1_000_000u64;
-        for step in [95_015u64, 190_031, 190_031, 190_031, 190_031, 77, 190_031, 190_031] {
+        for step in [95_015u64, 190_031, 190_030, 190_032, 190_031, 77, 155, 190_031, 190_031] {
             t += step;
             let (a, b) = walk.advance_to(SimTime(t));
             let (c, d) = link.at(86.4, SimTime(t));

@@ -24,6 +24,11 @@ pub enum Fading {
     /// (Zheng and Xiao's sum of sinusoids, [`super::doppler`]): the gain of a frame is the
     /// channel's at the frame's start, so frames close in time see close gains.
     Doppler { doppler_hz: f64 },
+    /// A TGn tapped delay line (B or D, [`super::tgn`]) whose taps change with TGn's bell
+    /// Doppler spectrum at `doppler_hz`: frequency-selective, so the medium decodes a PPDU at
+    /// the effective SINR of its subcarriers and adds the model's line-of-sight ray within its
+    /// breakpoint distance; the power gain here is the wideband one without that ray.
+    Tgn { model: super::tgn::TgnModel, doppler_hz: f64 },
 }
 
 impl Fading {
@@ -36,6 +41,10 @@ impl Fading {
             Fading::Rayleigh => rayleigh_gain(seed, link_key, block()),
             Fading::Nakagami { m } => nakagami_gain(m, seed, link_key, block()),
             Fading::Doppler { doppler_hz } => super::doppler::power_gain(seed, link_key, doppler_hz, now),
+            Fading::Tgn { model, doppler_hz } => {
+                let link = super::tgn::TgnLink::new(model, doppler_hz, seed, link_key);
+                super::tgn::wideband_gain(&link.taps_at(now, false))
+            }
         }
     }
 
@@ -46,7 +55,9 @@ impl Fading {
             Fading::Nakagami { m } if !(m.is_finite() && m >= 0.5) => {
                 Err(format!("Nakagami m must be a finite number >= 0.5, got {m}"))
             }
-            Fading::Doppler { doppler_hz } if !(doppler_hz.is_finite() && doppler_hz >= 0.0) => {
+            Fading::Doppler { doppler_hz } | Fading::Tgn { doppler_hz, .. }
+                if !(doppler_hz.is_finite() && doppler_hz >= 0.0) =>
+            {
                 Err(format!("the Doppler frequency must be a finite number >= 0 Hz, got {doppler_hz}"))
             }
             _ => Ok(()),

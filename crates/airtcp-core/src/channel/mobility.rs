@@ -156,6 +156,8 @@ struct Leg {
     arrive: SimTime,
     from_m: [f64; 3],
     to_m: [f64; 3],
+    /// The path walked before this leg [m].
+    before_m: f64,
 }
 
 /// The key of the draws that place a walk before its first leg.
@@ -189,6 +191,7 @@ impl RandomWaypoint {
                 arrive: SimTime::ZERO,
                 from_m: [0.0; 3],
                 to_m: [0.0; 3],
+                before_m: 0.0,
             },
         };
         w.leg = w.first_leg();
@@ -222,6 +225,18 @@ impl RandomWaypoint {
         std::array::from_fn(|i| (l.to_m[i] - l.from_m[i]) / secs)
     }
 
+    /// The length of the path walked by `now` [m] (the legs' straight lines; clamping to the
+    /// area aside, which only a rounding error reaches).
+    pub fn travelled_m(&mut self, now: SimTime) -> f64 {
+        self.advance(now);
+        let l = &self.leg;
+        if now < l.depart {
+            return l.before_m;
+        }
+        let frac = (now.ns() - l.depart.ns()) as f64 / (l.arrive.ns() - l.depart.ns()) as f64;
+        l.before_m + dist(l.from_m, l.to_m) * frac.min(1.0)
+    }
+
     /// Make the current leg the one that contains `now`.
     fn advance(&mut self, now: SimTime) {
         if now < self.leg.start {
@@ -230,6 +245,7 @@ impl RandomWaypoint {
         while now >= self.leg.arrive && self.leg.arrive < SimTime::MAX {
             let l = self.leg;
             self.leg = self.walk(l.index + 1, l.arrive, l.to_m, self.spec.pause);
+            self.leg.before_m = l.before_m + dist(l.from_m, l.to_m);
         }
     }
 
@@ -246,7 +262,7 @@ impl RandomWaypoint {
         // area or a walk shorter than the clock's tick would let no time pass, and finding
         // the leg of an instant would never end.
         let arrive = (depart + travel(from_m, to_m, speed)).max(start + MIN_LEG);
-        Leg { index, start, depart, arrive, from_m, to_m }
+        Leg { index, start, depart, arrive, from_m, to_m, before_m: 0.0 }
     }
 
     fn first_leg(&self) -> Leg {
@@ -290,7 +306,15 @@ impl RandomWaypoint {
         let u = draws.open01();
         let speed = spec.speed_min_mps.powf(1.0 - u) * spec.speed_max_mps.powf(u);
         let arrive = SimTime::ZERO + travel(from, to, speed);
-        Leg { index: 0, start: SimTime::ZERO, depart: SimTime::ZERO, arrive, from_m: from, to_m: to }
+        Leg {
+            index: 0,
+            start: SimTime::ZERO,
+            depart: SimTime::ZERO,
+            arrive,
+            from_m: from,
+            to_m: to,
+            before_m: 0.0,
+        }
     }
 }
 
@@ -298,8 +322,12 @@ impl RandomWaypoint {
 /// The shortest leg of a random waypoint walk (pause and walk together).
 const MIN_LEG: Dur = Dur(1_000);
 
+fn dist(a: [f64; 3], b: [f64; 3]) -> f64 {
+    ((b[0] - a[0]).powi(2) + (b[1] - a[1]).powi(2) + (b[2] - a[2]).powi(2)).sqrt()
+}
+
 fn travel(a: [f64; 3], b: [f64; 3], speed_mps: f64) -> Dur {
-    let d = ((b[0] - a[0]).powi(2) + (b[1] - a[1]).powi(2) + (b[2] - a[2]).powi(2)).sqrt();
+    let d = dist(a, b);
     if d == 0.0 {
         return Dur::ZERO;
     }
@@ -375,6 +403,32 @@ impl Mobility {
             },
             Mobility::RandomWaypoint(w) => w.velocity_at(now),
         }
+    }
+
+    /// The length of the path the node has travelled by `now` [m]: what moves it through a
+    /// standing field of scattered waves (the Doppler of its links, `medium::snr`).
+    pub fn travelled_m(&mut self, now: SimTime) -> f64 {
+        match self {
+            Mobility::Static { .. } => 0.0,
+            Mobility::ConstantVelocity { velocity_mps, since, .. } => {
+                let speed = velocity_mps.iter().map(|v| v * v).sum::<f64>().sqrt();
+                speed * (now.since(*since).ns() as f64 / 1e9)
+            }
+            Mobility::Waypoints { points } => {
+                let i = points.partition_point(|(t, _)| *t <= now);
+                let mut d: f64 = points[..i].windows(2).map(|w| dist(w[0].1, w[1].1)).sum();
+                if let Segment::Between((t0, p0), (t1, p1)) = segment(points, now) {
+                    d += dist(p0, p1) * ((now.ns() - t0.ns()) as f64 / (t1.ns() - t0.ns()) as f64);
+                }
+                d
+            }
+            Mobility::RandomWaypoint(w) => w.travelled_m(now),
+        }
+    }
+
+    /// The node's speed at `now` [m/s].
+    pub fn speed_mps(&mut self, now: SimTime) -> f64 {
+        self.velocity_at(now).iter().map(|v| v * v).sum::<f64>().sqrt()
     }
 
     /// Whether the description can be run.
@@ -495,6 +549,9 @@ mod tests {
         assert_eq!(m.position_at(SimTime(2 * S)), [1.0, 2.0, 3.0]);
         assert_eq!(m.velocity_at(SimTime(S)), [0.0; 3]);
         assert_eq!(m.velocity_at(SimTime(3 * S)), [3.0, -4.0, 0.5]);
+        // Path travelled: |v| = sqrt(9 + 16 + 0.25) = 5.025 m/s for the 10.5 s since `since`.
+        assert!((m.travelled_m(SimTime(12 * S + S / 2)) - 25.25f64.sqrt() * 10.5).abs() < 1e-9);
+        assert_eq!(m.travelled_m(SimTime(S)), 0.0);
         // Paper B's away/toward runs: 10 m/s along x from 0, 100 m after 10 s.
         let mut away = Mobility::ConstantVelocity {
             start_m: [0.0; 3],
@@ -503,6 +560,30 @@ mod tests {
         };
         assert_eq!(away.position_at(SimTime(10 * S)), [100.0, 0.0, 0.0]);
         assert_eq!(away.position_at(SimTime(1_000_000)), [0.01, 0.0, 0.0]);
+    }
+
+    #[test]
+    fn a_random_walks_path_is_the_integral_of_its_speed() {
+        // Sampled every 10 ms over 300 s (legs of seconds, pauses of 2 s), the sum of speed x
+        // dt against the path length of the legs: equal within the sampling's error at the
+        // legs' ends (a few hundredths of a metre per leg).
+        let spec = rwp(area(100.0, 50.0), (1.0, 3.0), Dur(2 * S), false);
+        let mut w = Mobility::random_waypoint(spec, 4, 9);
+        let dt = 10_000_000u64;
+        let mut integral = 0.0;
+        for k in 0..30_000u64 {
+            integral += w.speed_mps(SimTime(k * dt + dt / 2)) * dt as f64 / 1e9;
+        }
+        let path = w.travelled_m(SimTime(30_000 * dt));
+        assert!(path > 200.0, "{path}");
+        assert!((integral - path).abs() < 0.01 * path, "{integral} against {path}");
+        // Asked out of order, the same answer.
+        let mid = w.travelled_m(SimTime(100 * S));
+        assert_eq!(
+            w.travelled_m(SimTime(250 * S)),
+            Mobility::random_waypoint(spec, 4, 9).travelled_m(SimTime(250 * S))
+        );
+        assert_eq!(w.travelled_m(SimTime(100 * S)), mid);
     }
 
     #[test]
@@ -530,6 +611,13 @@ mod tests {
         assert_eq!(w.velocity_at(SimTime(7 * S)), [0.0, 2.0, 0.0]);
         assert_eq!(w.velocity_at(SimTime(9 * S)), [0.0; 3]);
         assert_eq!(w.velocity_at(SimTime(S)), [0.0; 3]);
+        // The path travelled (hand): the first segment is sqrt(64 + 16 + 4) = 9.165 m long,
+        // the second 4 m.
+        let first = 84f64.sqrt();
+        assert_eq!(w.travelled_m(SimTime(S)), 0.0);
+        assert!((w.travelled_m(SimTime(4 * S)) - first / 2.0).abs() < 1e-12);
+        assert!((w.travelled_m(SimTime(7 * S)) - (first + 2.0)).abs() < 1e-12);
+        assert!((w.travelled_m(SimTime(50 * S)) - (first + 4.0)).abs() < 1e-12);
         let bad = Mobility::Waypoints { points: vec![(SimTime(S), [0.0; 3]), (SimTime(S), [1.0; 3])] };
         assert!(bad.check().is_err());
         assert!(Mobility::Waypoints { points: vec![] }.check().is_err());

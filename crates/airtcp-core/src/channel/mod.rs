@@ -42,6 +42,7 @@ pub mod doppler;
 pub mod fading;
 pub mod mobility;
 pub mod pathloss;
+pub mod tgn;
 
 pub use budget::{
     db_to_ratio, dbm_to_mw, mw_to_dbm, noise_dbm, noise_mw, ratio_to_db, rx_power_dbm, snr, snr_db,

@@ -22,6 +22,7 @@
 //! sees and its lock.
 
 use crate::channel::doppler::{self, Estimation};
+use crate::channel::tgn::{self, TgnLink, TgnModel, TgnWalk, MAX_SUBCARRIERS, MAX_TAPS};
 use crate::channel::{db_to_ratio, dbm_to_mw, link_key, noise_mw, Fading, Mobility, PathLoss};
 use crate::ids::{NodeId, TxId};
 use crate::mac::frame::{Frame, FrameKind};
@@ -130,6 +131,77 @@ impl UnitCache {
     }
 }
 
+/// A frequency-selective (TGn) channel's state: each directed link's draws (built when the link
+/// first carries a frame), the subcarriers' phase factors per subcarrier set, and per node the
+/// response of the PPDU it is locked onto, normalized to its wideband gain (|H_k|^2 / G).
+struct Selective {
+    model: TgnModel,
+    doppler_hz: f64,
+    links: Vec<Option<Box<TgnLink>>>,
+    /// `tgn::weights` for 48 (802.11a/g), 52 (HT20) and 108 (HT40) data subcarriers.
+    weights: [Vec<(f64, f64)>; 3],
+    /// Per node: subcarriers, |H_k|^2 / G of its lock, and whether that link had the LOS ray.
+    profile: Vec<(usize, [f64; MAX_SUBCARRIERS], bool)>,
+    /// Per receiving node: the taps of the last frame that reached it, (link key, time, LOS,
+    /// taps), so a lock reuses what the frame's spread computed.
+    taps: Vec<SpreadTaps>,
+    /// The last effective SINR computed: (node, wideband SINR bits, beta bits) -> SINR, as the
+    /// subframes of an A-MPDU overlap the same chunks.
+    memo: (usize, u64, u64, f64),
+    /// The preamble's estimate of the last A-MPDU decoded under `Estimation::Preamble`: (link
+    /// key, PPDU start, subcarriers), H_k(0) / sqrt(G), and the taps walked from it.
+    estimate: (u64, SimTime, usize),
+    h0: Box<[(f64, f64); MAX_SUBCARRIERS]>,
+    /// The wideband gain G at the estimate.
+    g0: f64,
+    walk: Option<Box<TgnWalk>>,
+}
+
+/// The taps a frame's spread computed for one receiver: (link key, time, LOS, taps).
+type SpreadTaps = (u64, SimTime, bool, [(f64, f64); MAX_TAPS]);
+
+impl Selective {
+    fn set(mode: ModeId) -> Option<(usize, usize)> {
+        let n = tgn::data_subcarriers(mode)?.len();
+        Some((
+            if n == 48 {
+                0
+            } else if n == 52 {
+                1
+            } else {
+                2
+            },
+            n,
+        ))
+    }
+
+    fn link(&mut self, seed: u64, n_nodes: usize, i: usize, j: usize, key: u64) -> &TgnLink {
+        let (model, fd) = (self.model, self.doppler_hz);
+        self.links[i * n_nodes + j].get_or_insert_with(|| Box::new(TgnLink::new(model, fd, seed, key)))
+    }
+
+    /// The effective SINR of a chunk at wideband SINR `snr` on node `j`'s lock, for `mode`
+    /// (EESM over the lock's subcarriers; DSSS/CCK and frames without a profile keep `snr`).
+    fn effective(&mut self, j: usize, snr: f64, mode: ModeId) -> f64 {
+        let Some(beta) = tgn::eesm_beta(mode) else { return snr };
+        let (n, g, _) = &self.profile[j];
+        if *n == 0 {
+            return snr;
+        }
+        let (mj, ms, mb, eff) = self.memo;
+        if (mj, ms, mb) == (j, snr.to_bits(), beta.to_bits()) {
+            return eff;
+        }
+        let mut sinr = [0.0; MAX_SUBCARRIERS];
+        for (x, gk) in sinr.iter_mut().zip(&g[..*n]) {
+            *x = snr * gk;
+        }
+        let eff = tgn::eesm(beta, &sinr[..*n]);
+        self.memo = (j, snr.to_bits(), beta.to_bits(), eff);
+        eff
+    }
+}
+
 /// The channel's state and parameters.
 pub(super) struct Snr {
     seed: u64,
@@ -163,6 +235,12 @@ pub(super) struct Snr {
     /// subframes of one A-MPDU draw and compute them once.
     estimate: (u64, SimTime, (f64, f64)),
     estimate_walk: Option<doppler::SosWalk>,
+    /// With `Fading::Tgn`: the frequency-selective channel.
+    selective: Option<Box<Selective>>,
+    /// 1 / lambda [1/m] when a node's motion adds to the Doppler (`RadioSpec::motion_per_m`),
+    /// else 0; and each moving node's path travelled at the last frame's start [m].
+    motion_per_m: f64,
+    travelled_m: Vec<f64>,
     cca_mw: f64,
     /// (linear SINR, minimum power [mW]).
     detect: Option<(f64, f64)>,
@@ -234,6 +312,28 @@ impl Snr {
             estimation: radio.estimation,
             estimate: (u64::MAX, SimTime(u64::MAX), (0.0, 0.0)),
             estimate_walk: None,
+            selective: match fading {
+                Some(Fading::Tgn { model, doppler_hz }) => Some(Box::new(Selective {
+                    model,
+                    doppler_hz,
+                    links: (0..n * n).map(|_| None).collect(),
+                    // One mode of each subcarrier set: 802.11a/g, HT 20 MHz, HT 40 MHz.
+                    weights: ["OfdmRate6Mbps", "HtMcs0", "HtMcs0Ht40"].map(|name| {
+                        let mode = ModeId::by_name(name).expect("a mode of the table");
+                        tgn::weights(model, tgn::data_subcarriers(mode).expect("an OFDM mode"))
+                    }),
+                    profile: vec![(0, [0.0; MAX_SUBCARRIERS], false); n],
+                    taps: vec![(u64::MAX, SimTime(u64::MAX), false, [(0.0, 0.0); MAX_TAPS]); n],
+                    memo: (usize::MAX, 0, 0, 0.0),
+                    estimate: (u64::MAX, SimTime(u64::MAX), 0),
+                    h0: Box::new([(0.0, 0.0); MAX_SUBCARRIERS]),
+                    g0: 1.0,
+                    walk: None,
+                })),
+                _ => None,
+            },
+            motion_per_m: radio.motion_per_m(),
+            travelled_m: vec![0.0; n],
             cca_mw: dbm_to_mw(radio.cca_threshold_dbm),
             detect: radio.preamble_detection.map(|p| (db_to_ratio(p.snr_db), dbm_to_mw(p.min_rssi_dbm))),
             capture: radio.capture.map(|c| (db_to_ratio(c.margin_db), Dur(c.window_ns))),
@@ -293,7 +393,7 @@ impl Snr {
     /// Received power at `j` of a frame from `i` at `mode` starting at `now` [mW]
     /// (positions in `pos`).
     #[inline]
-    fn rx_mw(&self, i: usize, j: usize, mode: ModeId, now: SimTime) -> f64 {
+    fn rx_mw(&mut self, i: usize, j: usize, mode: ModeId, now: SimTime) -> f64 {
         let n = self.wifi.len();
         let mut gain = self.gain[i * n + j];
         if gain.is_nan() {
@@ -302,12 +402,66 @@ impl Snr {
             );
         }
         let mut mw = self.tx_mw[i].unwrap_or(self.mode_tx_mw[usize::from(mode.0)]) * gain;
-        if let Some(f) = self.fading {
-            // One fade per coherence block, else per frame (keyed by its start time, so the
-            // channel of a link does not depend on traffic elsewhere).
-            mw *= f.gain_at(self.seed, link_key(self.keys[i], self.keys[j]), now, self.coherence);
+        if let Some(sel) = self.selective.as_deref_mut() {
+            // TGn: the taps' total power, the LOS ray within the model's breakpoint.
+            let los = distance(self.pos[i], self.pos[j]) < sel.model.breakpoint_m();
+            let key = link_key(self.keys[i], self.keys[j]);
+            let a = sel.link(self.seed, self.wifi.len(), i, j, key).taps_at(now, los);
+            sel.taps[j] = (key, now, los, a);
+            mw *= tgn::wideband_gain(&a);
+        } else if let Some(f) = self.fading {
+            let key = link_key(self.keys[i], self.keys[j]);
+            mw *= match f {
+                Fading::Doppler { doppler_hz }
+                    if self.motion_per_m > 0.0 && (self.moves[i] || self.moves[j]) =>
+                {
+                    // The channel where both ends have walked through the field by now.
+                    let wt = self.doppler_angle(doppler_hz, now, self.travelled_m[i] + self.travelled_m[j]);
+                    let (re, im) = doppler::SosLink::new(self.seed, key).at_angle(wt);
+                    re * re + im * im
+                }
+                // One fade per coherence block, else per frame (keyed by its start time, so the
+                // channel of a link does not depend on traffic elsewhere).
+                _ => f.gain_at(self.seed, key, now, self.coherence),
+            };
         }
         mw
+    }
+
+    /// The Doppler phase of a link at `now` when its ends have travelled `travelled_m`
+    /// together: 2 pi (f_D t + s / lambda) ([`doppler::SosLink::at_angle`]).
+    fn doppler_angle(&self, doppler_hz: f64, now: SimTime, travelled_m: f64) -> f64 {
+        2.0 * std::f64::consts::PI * (doppler_hz * (now.ns() as f64 * 1e-9) + travelled_m * self.motion_per_m)
+    }
+
+    /// Under TGn fading, node `j`'s lock onto `frame` from `i` at `now`: the PPDU's response
+    /// on its data subcarriers, normalized to the wideband gain, kept for its decoding.
+    fn take_profile(&mut self, i: usize, j: usize, frame: &Frame, now: SimTime) {
+        let n_nodes = self.wifi.len();
+        let seed = self.seed;
+        let key = link_key(self.keys[i], self.keys[j]);
+        let los_now = distance(self.pos[i], self.pos[j]);
+        let Some(sel) = self.selective.as_deref_mut() else { return };
+        sel.memo.0 = usize::MAX; // a new response: the memo's SINR is no longer its
+        let Some((set, n)) = Selective::set(frame.txv.mode) else {
+            sel.profile[j].0 = 0;
+            return;
+        };
+        let los = los_now < sel.model.breakpoint_m();
+        let taps = sel.model.taps();
+        let a = match sel.taps[j] {
+            (k, t, l, a) if (k, t, l) == (key, now, los) => a,
+            _ => sel.link(seed, n_nodes, i, j, key).taps_at(now, los),
+        };
+        let g = tgn::wideband_gain(&a);
+        let mut h = [(0.0, 0.0); MAX_SUBCARRIERS];
+        tgn::response(&a, taps, &sel.weights[set], &mut h[..n]);
+        let p = &mut sel.profile[j];
+        p.0 = n;
+        p.2 = los;
+        for (x, hk) in p.1.iter_mut().zip(&h[..n]) {
+            *x = if g > 0.0 { (hk.0 * hk.0 + hk.1 * hk.1) / g } else { 0.0 };
+        }
     }
 
     /// Update the positions of the moving nodes to `now`.
@@ -315,6 +469,9 @@ impl Snr {
         for i in 0..self.mobility.len() {
             if self.moves[i] {
                 self.pos[i] = self.mobility[i].position_at(now);
+                if self.motion_per_m > 0.0 {
+                    self.travelled_m[i] = self.mobility[i].travelled_m(now);
+                }
             }
         }
     }
@@ -348,7 +505,7 @@ impl Snr {
 
     /// Close the current chunk of `j`'s locked reception at `now`: its SINR so far is known.
     fn close(&mut self, j: usize, now: SimTime) {
-        let (model, cache) = (self.model, &mut self.cache);
+        let (model, cache, mut sel) = (self.model, &mut self.cache, self.selective.as_deref_mut());
         let rx = &mut self.rx[j];
         let Some(lock) = rx.lock.as_mut() else { return };
         if now <= lock.last {
@@ -367,6 +524,10 @@ impl Snr {
             if to > from {
                 // ns-3 InterferenceHelper: bits = rate × duration, truncated.
                 let bits = u64::from(mode.rate_kbps()) * to.since(from).ns() / 1_000_000;
+                let snr = match sel.as_deref_mut() {
+                    Some(sel) => sel.effective(j, snr, mode),
+                    None => snr,
+                };
                 lock.success[k] *= cache.unit(model, snr, mode).chunk(bits);
             }
         }
@@ -412,6 +573,9 @@ impl Snr {
         let rate_kbps = u64::from(mode.rate_kbps());
         let at = |bytes: u32| start + crate::mac::ht::ampdu::subframe_offset(&txv, bytes);
         let (from, to) = (at(from_byte), at(to_byte));
+        if self.selective.is_some() {
+            return self.selective_subframe_success(j, frame, start, from, to);
+        }
         let aging = self.aging(frame.src, j, start, from + Dur(to.since(from).ns() / 2));
         let (model, cache) = (self.model, &mut self.cache);
         let mut p = 1.0;
@@ -422,6 +586,85 @@ impl Snr {
                 let snr = if aging > 0.0 { doppler::aged_sinr(snr, aging) } else { snr };
                 p *= cache.unit(model, snr, mode).chunk(bits);
             }
+        }
+        p
+    }
+
+    /// [`Self::subframe_success`] under TGn fading: each chunk at the effective SINR of the
+    /// PPDU's subcarriers, the response of its start (`Estimation::Ideal`), or with the
+    /// estimate of the preamble aged to the subframe's middle per subcarrier, SINR_k = |H_k(0)|^2
+    /// S / (N + I + |H_k(t) - H_k(0)|^2 S) (`Estimation::Preamble`, MoFA's model per
+    /// subcarrier).
+    fn selective_subframe_success(
+        &mut self,
+        j: NodeId,
+        frame: &Frame,
+        start: SimTime,
+        from: SimTime,
+        to: SimTime,
+    ) -> f64 {
+        let mode = frame.txv.mode;
+        let rate_kbps = u64::from(mode.rate_kbps());
+        let (model, jx) = (self.model, j.idx());
+        let (i, n_nodes, seed) = (frame.src.idx(), self.wifi.len(), self.seed);
+        let key = link_key(self.keys[i], self.keys[jx]);
+        let sel = self.selective.as_deref_mut().expect("called under TGn");
+        let beta = tgn::eesm_beta(mode);
+        let (n, los) = (sel.profile[jx].0, sel.profile[jx].2);
+        // Under the preamble's estimate: a_k = |H_k(0)|^2 / G and e_k = |H_k(t) - H_k(0)|^2 / G
+        // at the subframe's middle, so SINR_k = snr a_k / (1 + snr e_k).
+        let mut aged: Option<([f64; MAX_SUBCARRIERS], [f64; MAX_SUBCARRIERS])> = None;
+        if self.estimation == Estimation::Preamble && n > 0 && beta.is_some() {
+            let set = Selective::set(mode).expect("an OFDM mode").0;
+            let taps = sel.model.taps();
+            if sel.estimate != (key, start, n) || sel.walk.is_none() {
+                let link = sel.link(seed, n_nodes, i, jx, key);
+                let walk = TgnWalk::new(link, start, los);
+                let a0 = walk.taps(taps);
+                let g = tgn::wideband_gain(&a0).max(f64::MIN_POSITIVE);
+                let mut h = [(0.0, 0.0); MAX_SUBCARRIERS];
+                tgn::response(&a0, taps, &sel.weights[set], &mut h[..n]);
+                for (x, hk) in sel.h0.iter_mut().zip(&h[..n]) {
+                    *x = (hk.0 / g.sqrt(), hk.1 / g.sqrt());
+                }
+                sel.g0 = g;
+                sel.walk = Some(Box::new(walk));
+                sel.estimate = (key, start, n);
+            }
+            let at = from + Dur(to.since(from).ns() / 2);
+            let link = sel.links[i * n_nodes + jx].as_deref().expect("built above");
+            let walk = sel.walk.as_deref_mut().expect("set above");
+            let at_t: [(f64, f64); MAX_TAPS] = walk.advance_to(link, at);
+            let mut h = [(0.0, 0.0); MAX_SUBCARRIERS];
+            tgn::response(&at_t, taps, &sel.weights[set], &mut h[..n]);
+            let (mut a, mut e) = ([0.0; MAX_SUBCARRIERS], [0.0; MAX_SUBCARRIERS]);
+            let inv = 1.0 / sel.g0.sqrt();
+            for k in 0..n {
+                let (x0, ht) = (sel.h0[k], h[k]);
+                a[k] = x0.0 * x0.0 + x0.1 * x0.1;
+                let (dr, di) = (ht.0 * inv - x0.0, ht.1 * inv - x0.1);
+                e[k] = dr * dr + di * di;
+            }
+            aged = Some((a, e));
+        }
+        let mut p = 1.0;
+        let mut sinr = [0.0; MAX_SUBCARRIERS];
+        for &(c0, c1, snr) in &self.history[jx] {
+            let (lo, hi) = (c0.max(from), c1.min(to));
+            if hi <= lo {
+                continue;
+            }
+            let bits = rate_kbps * hi.since(lo).ns() / 1_000_000;
+            let eff = match (&aged, beta) {
+                (Some((a, e)), Some(beta)) => {
+                    for k in 0..n {
+                        sinr[k] = snr * a[k] / (1.0 + snr * e[k]);
+                    }
+                    tgn::eesm(beta, &sinr[..n])
+                }
+                _ => sel.effective(jx, snr, mode),
+            };
+            p *= self.cache.unit(model, eff, mode).chunk(bits);
         }
         p
     }
@@ -437,7 +680,18 @@ impl Snr {
         };
         let key = link_key(self.keys[i.idx()], self.keys[j.idx()]);
         if (self.estimate.0, self.estimate.1) != (key, start) || self.estimate_walk.is_none() {
-            let walk = doppler::SosWalk::new(doppler::SosLink::new(self.seed, key), doppler_hz, start);
+            let link = doppler::SosLink::new(self.seed, key);
+            let (ix, jx) = (i.idx(), j.idx());
+            let walk = if self.motion_per_m > 0.0 && (self.moves[ix] || self.moves[jx]) {
+                // From the channel at the PPDU's start, on at the environment's Doppler plus
+                // both ends' speeds then (no change of leg within a PPDU).
+                let travelled = self.mobility[ix].travelled_m(start) + self.mobility[jx].travelled_m(start);
+                let speeds = self.mobility[ix].speed_mps(start) + self.mobility[jx].speed_mps(start);
+                let wt = self.doppler_angle(doppler_hz, start, travelled);
+                doppler::SosWalk::from_angle(link, doppler_hz + speeds * self.motion_per_m, start, wt)
+            } else {
+                doppler::SosWalk::new(link, doppler_hz, start)
+            };
             self.estimate = (key, start, walk.value());
             self.estimate_walk = Some(walk);
         }
@@ -492,6 +746,7 @@ impl Snr {
                 if self.detected(frame, h.rx_mw, others_mw) {
                     {
                         self.history[jx].clear();
+                        self.take_profile(frame.src.idx(), jx, frame, now);
                         self.rx[jx].lock = Some(self.lock(id, frame, h.rx_mw, now));
                     }
                     out.locked = true;
@@ -512,6 +767,7 @@ impl Snr {
                         if self.detected(frame, h.rx_mw, others_mw) {
                             {
                                 self.history[jx].clear();
+                                self.take_profile(frame.src.idx(), jx, frame, now);
                                 self.rx[jx].lock = Some(self.lock(id, frame, h.rx_mw, now));
                             }
                             out.locked = true;
@@ -527,6 +783,7 @@ impl Snr {
                     out.lost = Some(old.tx);
                     {
                         self.history[jx].clear();
+                        self.take_profile(frame.src.idx(), jx, frame, now);
                         self.rx[jx].lock = Some(self.lock(id, frame, h.rx_mw, now));
                     }
                     out.locked = true;

@@ -156,6 +156,23 @@ pub enum FadingSpec {
         /// scatterers at 1.2 km/h); 0 is a channel that never changes.
         #[schemars(range(min = 0, max = 100000))]
         doppler_hz: f64,
+        /// The carrier [Hz]: with it, a node's own motion adds its speed over the wavelength to
+        /// its links' Doppler (the channel follows the path each end has travelled through the
+        /// scattered field); unset, only `doppler_hz` moves the channel.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schemars(range(min = 1000000, max = 1000000000000.0))]
+        carrier_hz: Option<f64>,
+    },
+    /// An IEEE 802.11 TGn channel model (802.11-03/940r4): a tapped delay line whose taps fade
+    /// with TGn's bell Doppler spectrum, so OFDM PPDUs are decoded at the effective SINR of
+    /// their subcarriers (EESM), with the model's line-of-sight ray within its breakpoint.
+    Tgn {
+        /// "B" (residential, 15 ns rms delay spread) or "D" (office, 50 ns).
+        model: crate::channel::tgn::TgnModel,
+        /// The bell spectrum's f_d = v_0 / lambda [Hz] (TGn: v_0 = 1.2 km/h, about 6 Hz at 5
+        /// GHz); 0 is a channel that never changes.
+        #[schemars(range(min = 0, max = 100000))]
+        doppler_hz: f64,
     },
 }
 
@@ -224,6 +241,17 @@ impl RadioSpec {
         }
     }
 
+    /// The wavenumber 1 / lambda [1/m] a node's motion turns into Doppler (`FadingSpec::Doppler`'s
+    /// `carrier_hz` over the speed of light); 0 without.
+    pub fn motion_per_m(&self) -> f64 {
+        match self.fading {
+            FadingSpec::Doppler { carrier_hz: Some(f), .. } => {
+                f / crate::channel::pathloss::SPEED_OF_LIGHT_MPS
+            }
+            _ => 0.0,
+        }
+    }
+
     /// The fading distribution and its coherence time (unset: one fade per frame).
     pub fn fading(&self) -> (Option<crate::channel::Fading>, Option<crate::time::Dur>) {
         use crate::channel::Fading;
@@ -232,7 +260,8 @@ impl RadioSpec {
             FadingSpec::None => (None, None),
             FadingSpec::Rayleigh { coherence_ns } => (Some(Fading::Rayleigh), dur(coherence_ns)),
             FadingSpec::Nakagami { m, coherence_ns } => (Some(Fading::Nakagami { m }), dur(coherence_ns)),
-            FadingSpec::Doppler { doppler_hz } => (Some(Fading::Doppler { doppler_hz }), None),
+            FadingSpec::Doppler { doppler_hz, .. } => (Some(Fading::Doppler { doppler_hz }), None),
+            FadingSpec::Tgn { model, doppler_hz } => (Some(Fading::Tgn { model, doppler_hz }), None),
         }
     }
 
@@ -266,8 +295,11 @@ impl RadioSpec {
         if let FadingSpec::Nakagami { m, .. } = self.fading {
             in_range("fading.m", m, 0.5, 100.0, "")?;
         }
-        if let FadingSpec::Doppler { doppler_hz } = self.fading {
+        if let FadingSpec::Doppler { doppler_hz, .. } | FadingSpec::Tgn { doppler_hz, .. } = self.fading {
             in_range("fading.doppler_hz", doppler_hz, 0.0, 100_000.0, " Hz")?;
+        }
+        if let FadingSpec::Doppler { carrier_hz: Some(f), .. } = self.fading {
+            in_range("fading.carrier_hz", f, 1e6, 1e12, " Hz")?;
         }
         if let FadingSpec::Rayleigh { coherence_ns: Some(0) }
         | FadingSpec::Nakagami { coherence_ns: Some(0), .. } = self.fading

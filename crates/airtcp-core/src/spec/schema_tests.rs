@@ -285,7 +285,16 @@ fn bases() -> Vec<(&'static str, Value)> {
             edit(&|v| {
                 v["channel"] = radio();
                 let r = &mut v["channel"]["radio"];
-                r["fading"] = json!({"kind": "doppler", "doppler_hz": 17.3});
+                r["fading"] = json!({"kind": "doppler", "doppler_hz": 17.3, "carrier_hz": 5.18e9});
+                r["estimation"] = json!("preamble");
+            }),
+        ),
+        (
+            "radio tgn",
+            edit(&|v| {
+                v["channel"] = radio();
+                let r = &mut v["channel"]["radio"];
+                r["fading"] = json!({"kind": "tgn", "model": "D", "doppler_hz": 5.73});
                 r["estimation"] = json!("preamble");
             }),
         ),
