@@ -6,8 +6,9 @@ simulator.
     .venv/bin/python bench/ampdu_aging.py --out docs/figures/ampdu-aging-ser.png
 
 The run: one 802.11n station 5 m from its AP, UDP at MCS 7 in ath9k's 4-ms A-MPDUs (20
-subframes), Rayleigh fading with Clarke's Doppler spectrum at f_D = v f / c (5.18 GHz), the
-channel estimated at the preamble. A subframe's error rate at each position is the share of
+subframes), walking round the AP at v (Rayleigh fading with Clarke's Doppler spectrum at
+f_D = v f / c, 5.18 GHz, from the station's own motion), the channel estimated at the
+preamble. A subframe's error rate at each position is the share of
 its subframes the BlockAck did not acknowledge, among PPDUs a BlockAck answered (the mpdus
 trace), with a 95 % Wilson interval.
 
@@ -94,7 +95,7 @@ def main() -> None:
     results = []
     for v in SPEEDS_MPS:
         fd = v * CARRIER_HZ / 299_792_458.0
-        cfg = {**base, "channel": {**base["channel"], "doppler_hz": round(fd, 1)}}
+        cfg = {**base, "mobility": {**base["mobility"], "speed_mps": v}}
         res = airtcp.run(cfg, seed=1)
         results.append(res)
         _, data = plot.trace(res, kind="mpdus")

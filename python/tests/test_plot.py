@@ -608,8 +608,8 @@ def test_show_hands_the_figure_to_an_interactive_backend(tmp_path, monkeypatch):
 
 
 def test_the_mpdus_trace_draws_the_subframe_error_rate_by_position(tmp_path: Path) -> None:
-    # examples/ampdu-aging.toml (MCS 7, ath9k's 4-ms A-MPDUs of 20 subframes, f_D = 17.3 Hz,
-    # the estimate taken at the preamble), 2 s: one point per position 0..19, the first
+    # examples/ampdu-aging.toml (MCS 7, ath9k's 4-ms A-MPDUs of 20 subframes, the station
+    # walking round its AP at 1 m/s: f_D = 17.3 Hz, the estimate taken at the preamble), 2 s: one point per position 0..19, the first
     # subframe (36 us after the PPDU's start) decoded on a fresh estimate and the last (3.65
     # ms) on a stale one; the rates are the lost share of each position's subframes among
     # PPDUs a BlockAck answered, with Wilson intervals around them.
@@ -640,6 +640,6 @@ def test_a_still_channel_draws_zero_error_rates_with_their_intervals() -> None:
     # rounding of its lower end once put it above 0, and matplotlib refused the bars).
     cfg = load_toml(Path(__file__).resolve().parents[2] / "examples" / "ampdu-aging.toml")
     cfg["duration_s"] = 1.0
-    cfg["channel"] = {**cfg["channel"], "doppler_hz": 0.0}
+    cfg["mobility"] = {**cfg["mobility"], "speed_mps": 0.0}
     _, data = plot.trace(airtcp.run(cfg, seed=1), kind="mpdus")
     assert (data["value"] == 0).all() and (data["lo"] == 0).all() and (data["hi"] > 0).all()
