@@ -26,17 +26,16 @@ Carlo error is about 0.002.
 from __future__ import annotations
 
 import argparse
-import math
 from pathlib import Path
 
 import numpy as np
-from scipy.special import j0
 
 import airtcp
-from airtcp import _core, plot
+from airtcp import plot
 from airtcp.config import Scenario
 from airtcp.config.budget import link_budgets, topology_of
 from airtcp.config.load import load_toml
+from airtcp.fading import aging_subframe_errors
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "ampdu-aging.toml"
 CARRIER_HZ = 5.18e9
@@ -51,36 +50,6 @@ def mean_snr_db(cfg: dict) -> float:
     names = [n["name"] for n in spec["nodes"]]
     link = (names.index("sta1"), names.index("ap"), "HtMcs7", 1500)
     return float(link_budgets(topology_of(spec), [link])[0]["snr_db"])
-
-
-def expected_errors(fd_hz: float, mids_s: np.ndarray, bits: int, snr_db: float) -> np.ndarray:
-    """The model's subframe error rate at each subframe middle `mids_s` after the estimate,
-    among PPDUs with at least one subframe through (a BlockAck answered): the channel at the
-    estimate and at every middle drawn jointly (Clarke: a complex Gaussian vector with
-    covariance J0(2 pi f_D |t_i - t_j|)), each subframe's success p_k at its SINR, and
-    SER_k = E[(1 - p_k)(1 - prod_(j != k)(1 - p_j))] / E[1 - prod_j (1 - p_j)]."""
-    grid = np.arange(-20.0, 70.0, 0.01)
-    table = np.array([_core.chunk_success("nist", "HtMcs7", float(s), bits) for s in grid])
-    rng = np.random.default_rng(35)
-    snr = 10 ** (snr_db / 10)
-    times = np.concatenate([[0.0], mids_s])
-    cov = j0(2 * math.pi * fd_hz * np.abs(times[:, None] - times[None, :]))
-    chol = np.linalg.cholesky(cov + 1e-9 * np.eye(len(times)))
-    z = (
-        rng.standard_normal((DRAWS, len(times))) + 1j * rng.standard_normal((DRAWS, len(times)))
-    ) / math.sqrt(2)
-    h = z @ chol.T  # each row: h(0), h(mid_0), ..., h(mid_n-1)
-    h0 = h[:, :1]
-    sinr = snr * np.abs(h0) ** 2 / (1 + snr * np.abs(h[:, 1:] - h0) ** 2)
-    p = np.interp(10 * np.log10(np.maximum(sinr, 1e-30)), grid, table, left=0.0, right=1.0)
-    lost = 1.0 - p
-    all_lost = lost.prod(axis=1)
-    answered = 1.0 - all_lost
-    out = []
-    for k in range(len(mids_s)):
-        others_lost = np.prod(np.delete(lost, k, axis=1), axis=1)
-        out.append((lost[:, k] * (1.0 - others_lost)).mean() / answered.mean())
-    return np.array(out)
 
 
 def main() -> None:
@@ -105,7 +74,7 @@ def main() -> None:
         )
         mids = data["offset_ms"].to_numpy() * 1e-3 + step_s / 2
         bits = round(step_s * 65e6)
-        model = expected_errors(fd, mids, bits, snr_db)
+        model = aging_subframe_errors(fd, mids, bits, snr_db, draws=DRAWS)
         gp = res.summary["flows"][0]["goodput_bps"] / 1e6
         print(f"\n{v:g} m/s (f_D {fd:.1f} Hz): goodput {gp:.2f} Mbit/s, {bits} bits a subframe")
         print("position  airtcp [95 % interval]      model")

@@ -450,6 +450,47 @@ def _aging_goodput(speed_mps: float, **ht: object) -> float:
     return float(airtcp.run(cfg, seed=1).summary["flows"][0]["goodput_bps"])
 
 
+def test_subframe_errors_by_position_follow_the_aging_models_closed_form() -> None:
+    # The aging example (the station walking round its AP at 1 m/s: f_D 17.28 Hz at 5.18 GHz;
+    # MCS 7, 20-subframe A-MPDUs 190 us apart), 5 s: each position's share of subframes lost
+    # among PPDUs a BlockAck answered, against the model computed apart from the simulator
+    # (airtcp.fading.aging_subframe_errors: Clarke's Gaussian channel, MoFA's SINR, the NIST
+    # curve; 50,000 draws, Monte Carlo error about 0.004) at the mean SNR of the world's own
+    # link budget. Every position within its 99.9 % Wilson interval (z = 3.29, so 20 positions
+    # together fail by chance about 2 % of the time) widened by the model's Monte Carlo error.
+    from airtcp.config.budget import link_budgets, topology_of
+    from airtcp.fading import aging_subframe_errors
+
+    cfg = load_toml(AGING_EXAMPLE)
+    cfg["duration_s"] = 5.0
+    spec = Scenario.from_dict(cfg).to_world_spec()
+    names = [n["name"] for n in spec["nodes"]]
+    link = (names.index("sta1"), names.index("ap"), "HtMcs7", 1500)
+    snr_db = float(link_budgets(topology_of(spec), [link])[0]["snr_db"])
+    trace = airtcp.run(cfg, seed=1).traces["mpdus"].to_pandas()
+    up = trace[(trace["node"] == names.index("sta1")) & trace["block_ack"]]
+    by = up.groupby("position")
+    n = by.size().to_numpy()
+    k = by["fate"].apply(lambda f: int((f != "acked").sum())).to_numpy()
+    offsets_s = by["offset_ns"].mean().to_numpy() * 1e-9
+    step_s = float(np.diff(offsets_s).mean())
+    model = aging_subframe_errors(
+        1.0 * 5.18e9 / 299_792_458.0,
+        offsets_s + step_s / 2,
+        round(step_s * 65e6),
+        snr_db,
+        draws=50_000,
+    )
+    z = 3.29
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    assert len(n) == 20 and n.min() > 500
+    assert model[-1] > 0.8 and model[1] < 0.2  # the later subframes are the lost ones
+    outside = np.abs(model - centre) > half + 0.01
+    assert not outside.any(), list(zip(np.round(p, 3), np.round(model, 3), strict=True))
+
+
 def test_under_mobility_shorter_aggregates_carry_more() -> None:
     # MoFA's finding in airtcp's aging model (examples/ampdu-aging.toml, MCS 7, 5 m): standing
     # still the longest aggregate carries the most (5.484 ms over 1 ms: 59.7 against 51.4
