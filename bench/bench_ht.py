@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/bench_ht.py              # 8 cases, 10 s after a 2 s warm-up
     .venv/bin/python bench/bench_ht.py --no-ns3     # airtcp only
+    .venv/bin/python bench/bench_ht.py --aging      # the channel models' cost, airtcp only
 
 Cases: MCS 0 and MCS 7 (5 GHz, 20 MHz, long GI, the station 1 m from the AP) x saturating UDP
 (1472-byte payloads) and TCP CUBIC (MSS 1448) x A-MPDU on (65,535 bytes, 5.484 ms) and off.
@@ -15,6 +16,12 @@ not the stacks.
 Prints, per case, both goodputs and the gap airtcp/ns-3 - 1, MPDUs per PPDU on both sides,
 airtcp's events per PPDU (the cost of aggregation must stay per PPDU, not per MPDU), and both
 wall times (airtcp: the core run; ns-3: Simulator::Run()) with their ratio.
+
+With --aging (issue 35), the A-MPDU cases run under the radio model at 5 m, 60 s, with
+fading as blocks (Nakagami m = 1, a fade per 50 ms), as flat Doppler fading at 17.3 Hz with the
+estimate at the preamble (each subframe decided at its own SINR), and as TGn D likewise:
+the core's wall time of each (the best of three), its ratio to the block model's, and events
+per PPDU, which the per-subframe decisions must leave unchanged.
 """
 
 from __future__ import annotations
@@ -56,12 +63,66 @@ def airtcp_case(mcs: int, traffic: str, ampdu: bool) -> dict[str, Any]:
     }
 
 
+AGING_CHANNELS: dict[str, dict[str, Any]] = {
+    "blocks": {"fading": "nakagami", "nakagami_m": 1.0, "coherence_ms": 50.0},
+    "doppler": {"fading": "doppler", "doppler_hz": 17.3, "estimation": "preamble"},
+    "tgn-d": {"fading": "tgn-d", "doppler_hz": 17.3, "estimation": "preamble"},
+}
+
+
+def aging_case(mcs: int, traffic: str, channel: dict[str, Any]) -> dict[str, Any]:
+    cfg: dict[str, Any] = {
+        "standard": "80211n",
+        "ht": {"mcs": mcs, "ampdu": True},
+        "traffic": traffic,
+        "stations": 1,
+        "spacing_m": 5.0,
+        "duration_s": 62.0,
+        "warmup_s": 2.0,
+        "payload_bytes": 1472,
+        "mac": {"access": "edca", "beacon_interval_tu": 100},
+        "channel": {"model": "radio", **channel},
+    }
+    if traffic == "tcp":
+        cfg.update(cc="cubic", tcp={"mss_bytes": 1448})
+    runs = [airtcp.run(airtcp.Scenario.from_dict(cfg), seed=1).summary for _ in range(3)]
+    s = runs[0]
+    sta = s["nodes"][1]["mac"]
+    return {
+        "goodput_bps": s["flows"][0]["goodput_bps"],
+        "subframes": sta["mpdus_sent"],
+        "events_per_ppdu": s["events"] / max(1, sta["attempts"]),
+        "wall_seconds": min(r["wall_seconds"] for r in runs),
+    }
+
+
+def aging() -> None:
+    for mcs in (0, 7):
+        for traffic in ("udp", "tcp"):
+            base = None
+            for name, channel in AGING_CHANNELS.items():
+                a = aging_case(mcs, traffic, channel)
+                base = base or a["wall_seconds"]
+                extra_us = (a["wall_seconds"] - base) / max(1, a["subframes"]) * 1e6
+                print(
+                    f"MCS {mcs} {traffic:3} {name:8} {a['goodput_bps'] / 1e6:7.3f} Mbit/s  "
+                    f"{a['subframes']:8d} subframes  {a['events_per_ppdu']:5.2f} events/PPDU  "
+                    f"wall {a['wall_seconds']:.3f} s  x{a['wall_seconds'] / base:.2f} the blocks  "
+                    f"{extra_us:+.2f} us/subframe",
+                    flush=True,
+                )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     ap.add_argument("--no-ns3", action="store_true", help="airtcp only")
+    ap.add_argument("--aging", action="store_true", help="the channel models' cost (issue 35)")
     args = ap.parse_args()
+    if args.aging:
+        aging()
+        return
     if not args.no_ns3:
         import ns3_runner
 

@@ -119,9 +119,11 @@ pub struct SosWalk {
     t: SimTime,
     /// (cos, sin) of each sinusoid's angle at `t`: the in-phase ones, then the quadrature ones.
     phase: [(f64, f64); 2 * SINUSOIDS],
-    /// The last step [ns] and each sinusoid's rotation over it.
-    step_ns: u64,
-    step: [(f64, f64); 2 * SINUSOIDS],
+    /// The last two steps [ns] and each sinusoid's rotation over them, the latest first: an
+    /// A-MPDU's walk takes a first step (the preamble to the first subframe's middle) and then
+    /// equal ones, so the next A-MPDU of the link finds both ([`SosWalk::restart`]).
+    step_ns: [u64; 2],
+    step: [[(f64, f64); 2 * SINUSOIDS]; 2],
 }
 
 impl SosWalk {
@@ -140,16 +142,35 @@ impl SosWalk {
             origin: Some((t, wt)),
             t,
             phase: [(1.0, 0.0); 2 * SINUSOIDS],
-            step_ns: 0,
-            step: [(1.0, 0.0); 2 * SINUSOIDS],
+            step_ns: [0; 2],
+            step: [[(1.0, 0.0); 2 * SINUSOIDS]; 2],
         };
+        w.set_phases(wt);
+        w
+    }
+
+    fn set_phases(&mut self, wt: f64) {
+        let link = &self.link;
         for k in 0..SINUSOIDS {
             let (s, c) = (wt * link.cos_a[k] + link.phi[k]).sin_cos();
-            w.phase[k] = (c, s);
+            self.phase[k] = (c, s);
             let (s, c) = (wt * link.sin_a[k] + link.psi[k]).sin_cos();
-            w.phase[SINUSOIDS + k] = (c, s);
+            self.phase[SINUSOIDS + k] = (c, s);
         }
-        w
+    }
+
+    /// The same link's walk begun afresh at `t` on at `doppler_hz`, from the Doppler phase `wt`
+    /// (`None`: 2 pi f_D t, as [`SosWalk::new`]): exactly the walk `new` or `from_angle` would
+    /// build, keeping the rotations of the steps already taken when the Doppler is the same.
+    pub fn restart(&mut self, doppler_hz: f64, t: SimTime, wt: Option<f64>) {
+        if doppler_hz != self.doppler_hz {
+            self.step_ns = [0; 2];
+            self.doppler_hz = doppler_hz;
+        }
+        let angle = wt.unwrap_or(2.0 * PI * doppler_hz * (t.ns() as f64 * 1e-9));
+        self.origin = wt.map(|w| (t, w));
+        self.t = t;
+        self.set_phases(angle);
     }
 
     /// The complex gain at the walk's time (in-phase, quadrature).
@@ -165,29 +186,36 @@ impl SosWalk {
         if t < self.t {
             match self.origin {
                 None => {
-                    *self = SosWalk::new(self.link, self.doppler_hz, t);
+                    self.restart(self.doppler_hz, t, None);
                     return self.value();
                 }
                 Some((t0, wt0)) if t <= t0 => {
                     let wt = wt0 - 2.0 * PI * self.doppler_hz * ((t0.ns() - t.ns()) as f64 * 1e-9);
-                    *self = SosWalk::from_angle(self.link, self.doppler_hz, t, wt);
+                    self.restart(self.doppler_hz, t, Some(wt));
                     return self.value();
                 }
-                Some((t0, wt0)) => *self = SosWalk::from_angle(self.link, self.doppler_hz, t0, wt0),
+                Some((t0, wt0)) => self.restart(self.doppler_hz, t0, Some(wt0)),
             }
         }
         let d = t.ns() - self.t.ns();
-        if d != self.step_ns {
-            let wd = 2.0 * PI * self.doppler_hz * (d as f64 * 1e-9);
-            for k in 0..SINUSOIDS {
-                let (s, c) = (wd * self.link.cos_a[k]).sin_cos();
-                self.step[k] = (c, s);
-                let (s, c) = (wd * self.link.sin_a[k]).sin_cos();
-                self.step[SINUSOIDS + k] = (c, s);
+        if d != self.step_ns[0] {
+            if d == self.step_ns[1] {
+                self.step.swap(0, 1);
+                self.step_ns.swap(0, 1);
+            } else {
+                self.step[1] = self.step[0];
+                self.step_ns[1] = self.step_ns[0];
+                let wd = 2.0 * PI * self.doppler_hz * (d as f64 * 1e-9);
+                for k in 0..SINUSOIDS {
+                    let (s, c) = (wd * self.link.cos_a[k]).sin_cos();
+                    self.step[0][k] = (c, s);
+                    let (s, c) = (wd * self.link.sin_a[k]).sin_cos();
+                    self.step[0][SINUSOIDS + k] = (c, s);
+                }
+                self.step_ns[0] = d;
             }
-            self.step_ns = d;
         }
-        for (p, r) in self.phase.iter_mut().zip(&self.step) {
+        for (p, r) in self.phase.iter_mut().zip(&self.step[0]) {
             *p = (p.0 * r.0 - p.1 * r.1, p.0 * r.1 + p.1 * r.0);
         }
         self.t = t;

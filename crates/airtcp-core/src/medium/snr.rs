@@ -157,6 +157,10 @@ struct Selective {
     walk: Option<Box<TgnWalk>>,
 }
 
+/// A receiver's estimate of a Doppler link at a PPDU's preamble: (PPDU start, h(0), the link
+/// walked from it).
+type Estimate = (SimTime, (f64, f64), doppler::SosWalk);
+
 /// The taps a frame's spread computed for one receiver: (link key, time, LOS, taps).
 type SpreadTaps = (u64, SimTime, bool, [(f64, f64); MAX_TAPS]);
 
@@ -231,10 +235,12 @@ pub(super) struct Snr {
     coherence: Option<Dur>,
     /// When receivers estimate the channel (`RadioSpec::estimation`).
     estimation: Estimation,
-    /// The last estimate taken: (link key, PPDU start, h(0)) and the link walked from it, so the
-    /// subframes of one A-MPDU draw and compute them once.
-    estimate: (u64, SimTime, (f64, f64)),
-    estimate_walk: Option<doppler::SosWalk>,
+    /// Under Doppler fading, each directed link's sum of sinusoids (`i * n + j`), drawn when the
+    /// link first carries a frame; and the last estimate each link's receiver took, (PPDU
+    /// start, h(0), the link walked from it), so the subframes of one A-MPDU compute it once and
+    /// the link's next A-MPDU reuses the walk's rotations.
+    sos: Vec<Option<Box<doppler::SosLink>>>,
+    estimates: Vec<Option<Box<Estimate>>>,
     /// With `Fading::Tgn`: the frequency-selective channel.
     selective: Option<Box<Selective>>,
     /// 1 / lambda [1/m] when a node's motion adds to the Doppler (`RadioSpec::motion_per_m`),
@@ -310,8 +316,14 @@ impl Snr {
             fading,
             coherence,
             estimation: radio.estimation,
-            estimate: (u64::MAX, SimTime(u64::MAX), (0.0, 0.0)),
-            estimate_walk: None,
+            sos: match fading {
+                Some(Fading::Doppler { .. }) => (0..n * n).map(|_| None).collect(),
+                _ => Vec::new(),
+            },
+            estimates: match fading {
+                Some(Fading::Doppler { .. }) => (0..n * n).map(|_| None).collect(),
+                _ => Vec::new(),
+            },
             selective: match fading {
                 Some(Fading::Tgn { model, doppler_hz }) => Some(Box::new(Selective {
                     model,
@@ -412,12 +424,15 @@ impl Snr {
         } else if let Some(f) = self.fading {
             let key = link_key(self.keys[i], self.keys[j]);
             mw *= match f {
-                Fading::Doppler { doppler_hz }
-                    if self.motion_per_m > 0.0 && (self.moves[i] || self.moves[j]) =>
-                {
-                    // The channel where both ends have walked through the field by now.
-                    let wt = self.doppler_angle(doppler_hz, now, self.travelled_m[i] + self.travelled_m[j]);
-                    let (re, im) = doppler::SosLink::new(self.seed, key).at_angle(wt);
+                Fading::Doppler { doppler_hz } => {
+                    let (re, im) = if self.motion_per_m > 0.0 && (self.moves[i] || self.moves[j]) {
+                        // The channel where both ends have walked through the field by now.
+                        let wt =
+                            self.doppler_angle(doppler_hz, now, self.travelled_m[i] + self.travelled_m[j]);
+                        self.sos_link(i, j, key).at_angle(wt)
+                    } else {
+                        self.sos_link(i, j, key).at(doppler_hz, now)
+                    };
                     re * re + im * im
                 }
                 // One fade per coherence block, else per frame (keyed by its start time, so the
@@ -426,6 +441,13 @@ impl Snr {
             };
         }
         mw
+    }
+
+    /// Link i -> j's sum of sinusoids (`doppler::SosLink::new` of its key), drawn once.
+    fn sos_link(&mut self, i: usize, j: usize, key: u64) -> &doppler::SosLink {
+        let seed = self.seed;
+        let n = self.wifi.len();
+        self.sos[i * n + j].get_or_insert_with(|| Box::new(doppler::SosLink::new(seed, key)))
     }
 
     /// The Doppler phase of a link at `now` when its ends have travelled `travelled_m`
@@ -679,24 +701,31 @@ impl Snr {
             return 0.0;
         };
         let key = link_key(self.keys[i.idx()], self.keys[j.idx()]);
-        if (self.estimate.0, self.estimate.1) != (key, start) || self.estimate_walk.is_none() {
-            let link = doppler::SosLink::new(self.seed, key);
-            let (ix, jx) = (i.idx(), j.idx());
-            let walk = if self.motion_per_m > 0.0 && (self.moves[ix] || self.moves[jx]) {
+        let (ix, jx) = (i.idx(), j.idx());
+        let slot = ix * self.wifi.len() + jx;
+        if self.estimates[slot].as_ref().is_none_or(|e| e.0 != start) {
+            let (rate, wt) = if self.motion_per_m > 0.0 && (self.moves[ix] || self.moves[jx]) {
                 // From the channel at the PPDU's start, on at the environment's Doppler plus
                 // both ends' speeds then (no change of leg within a PPDU).
                 let travelled = self.mobility[ix].travelled_m(start) + self.mobility[jx].travelled_m(start);
                 let speeds = self.mobility[ix].speed_mps(start) + self.mobility[jx].speed_mps(start);
-                let wt = self.doppler_angle(doppler_hz, start, travelled);
-                doppler::SosWalk::from_angle(link, doppler_hz + speeds * self.motion_per_m, start, wt)
+                (
+                    doppler_hz + speeds * self.motion_per_m,
+                    Some(self.doppler_angle(doppler_hz, start, travelled)),
+                )
             } else {
-                doppler::SosWalk::new(link, doppler_hz, start)
+                (doppler_hz, None)
             };
-            self.estimate = (key, start, walk.value());
-            self.estimate_walk = Some(walk);
+            let link = *self.sos_link(ix, jx, key);
+            let e = self.estimates[slot].get_or_insert_with(|| {
+                Box::new((start, (0.0, 0.0), doppler::SosWalk::new(link, rate, start)))
+            });
+            e.2.restart(rate, start, wt);
+            e.0 = start;
+            e.1 = e.2.value();
         }
-        let walk = self.estimate_walk.as_mut().expect("set above");
-        doppler::aging(self.estimate.2, walk.advance_to(at))
+        let e = self.estimates[slot].as_deref_mut().expect("set above");
+        doppler::aging(e.1, e.2.advance_to(at))
     }
 
     /// Whether a preamble of `frame` at `rx_mw` is detected over the other signals
