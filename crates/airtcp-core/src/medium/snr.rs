@@ -605,8 +605,12 @@ impl Snr {
             let (lo, hi) = (a.max(from), b.min(to));
             if hi > lo {
                 let bits = rate_kbps * hi.since(lo).ns() / 1_000_000;
-                let snr = if aging > 0.0 { doppler::aged_sinr(snr, aging) } else { snr };
-                p *= cache.unit(model, snr, mode).chunk(bits);
+                p *= if aging > 0.0 {
+                    // An aged SINR is seldom seen twice: the tabulated model (within 1e-6).
+                    model.chunk_success_tabulated(doppler::aged_sinr(snr, aging), mode, bits)
+                } else {
+                    cache.unit(model, snr, mode).chunk(bits)
+                };
             }
         }
         p
@@ -682,7 +686,9 @@ impl Snr {
                     for k in 0..n {
                         sinr[k] = snr * a[k] / (1.0 + snr * e[k]);
                     }
-                    tgn::eesm(beta, &sinr[..n])
+                    // An aged SINR is seldom seen twice: the tabulated model (within 1e-6).
+                    p *= model.chunk_success_tabulated(tgn::eesm(beta, &sinr[..n]), mode, bits);
+                    continue;
                 }
                 _ => sel.effective(jx, snr, mode),
             };
