@@ -205,6 +205,9 @@ pub fn bell_autocorrelation(doppler_hz: f64, tau_s: f64) -> f64 {
     num / den
 }
 
+/// Every tap's phasors at one instant, (cos, sin) of each.
+pub type Phasors = [[(f64, f64); SINUSOIDS]; MAX_TAPS];
+
 /// One link's draws: per tap, its phasors' Doppler frequencies [Hz] and phases, and the LOS
 /// ray's phase.
 #[derive(Clone, Debug)]
@@ -262,12 +265,36 @@ impl TgnLink {
 
     /// Every tap's complex gain a_l(t) at `t`, the LOS ray included (`los`).
     pub fn taps_at(&self, t: SimTime, los: bool) -> [(f64, f64); MAX_TAPS] {
+        self.taps_from(&self.phasors_at(t), los)
+    }
+
+    /// Each tap's phasors e^(j (2 pi f_n t + phi_n)) at `t`.
+    pub fn phasors_at(&self, t: SimTime) -> Phasors {
+        let ts = t.ns() as f64 * 1e-9;
+        let mut ph = [[(0.0, 0.0); SINUSOIDS]; MAX_TAPS];
+        for (l, row) in ph.iter_mut().enumerate().take(self.model.taps()) {
+            for (n, x) in row.iter_mut().enumerate() {
+                let (s, c) = (2.0 * PI * self.freq_hz[l][n] * ts + self.phase[l][n]).sin_cos();
+                *x = (c, s);
+            }
+        }
+        ph
+    }
+
+    /// The taps of phasors `ph` ([`TgnLink::phasors_at`]), the LOS ray included (`los`): the
+    /// same sums as [`TgnLink::tap`], in the same order.
+    pub fn taps_from(&self, ph: &Phasors, los: bool) -> [(f64, f64); MAX_TAPS] {
         let (p, los_power) = self.powers[usize::from(los)];
+        let scale = 1.0 / (SINUSOIDS as f64).sqrt();
         let mut a = [(0.0, 0.0); MAX_TAPS];
         for (l, al) in a.iter_mut().enumerate().take(self.model.taps()) {
-            let (re, im) = self.tap(l, t);
+            let (mut re, mut im) = (0.0, 0.0);
+            for &(c, s) in &ph[l] {
+                re += c;
+                im += s;
+            }
             let g = p[l].sqrt();
-            *al = (re * g, im * g);
+            *al = (re * scale * g, im * scale * g);
         }
         if los_power > 0.0 {
             let (s, c) = self.los_phase.sin_cos();
@@ -319,31 +346,47 @@ pub struct TgnWalk {
     powers: [f64; MAX_TAPS],
     los_ray: (f64, f64),
     phasor: [[(f64, f64); SINUSOIDS]; MAX_TAPS],
-    step_ns: u64,
-    step: [[(f64, f64); SINUSOIDS]; MAX_TAPS],
+    /// Two steps [ns] and each phasor's rotation over them, the latest first, and whether each
+    /// was taken since the walk last (re)started: an A-MPDU's walk steps from the preamble to
+    /// the first subframe's middle, then middle to middle, so the link's next A-MPDU finds both
+    /// ([`TgnWalk::restart`]); a step near one taken since the start reuses it (below).
+    step_ns: [u64; 2],
+    own: [bool; 2],
+    step: [[[(f64, f64); SINUSOIDS]; MAX_TAPS]; 2],
 }
 
 impl TgnWalk {
     pub fn new(link: &TgnLink, t: SimTime, los: bool) -> TgnWalk {
-        let (powers, los_power) = link.powers[usize::from(los)];
-        let (s, c) = link.los_phase.sin_cos();
         let mut w = TgnWalk {
             t,
             los,
-            powers,
-            los_ray: (los_power.sqrt() * c, los_power.sqrt() * s),
+            powers: [0.0; MAX_TAPS],
+            los_ray: (0.0, 0.0),
             phasor: [[(1.0, 0.0); SINUSOIDS]; MAX_TAPS],
-            step_ns: 0,
-            step: [[(1.0, 0.0); SINUSOIDS]; MAX_TAPS],
+            step_ns: [0; 2],
+            own: [false; 2],
+            step: [[[(1.0, 0.0); SINUSOIDS]; MAX_TAPS]; 2],
         };
-        let ts = t.ns() as f64 * 1e-9;
-        for l in 0..link.model.taps() {
-            for n in 0..SINUSOIDS {
-                let (s, c) = (2.0 * PI * link.freq_hz[l][n] * ts + link.phase[l][n]).sin_cos();
-                w.phasor[l][n] = (c, s);
-            }
-        }
+        w.restart(link, t, los);
         w
+    }
+
+    /// The same link's walk begun afresh at `t`: exactly what [`TgnWalk::new`] builds, keeping
+    /// the rotations of the steps already taken.
+    pub fn restart(&mut self, link: &TgnLink, t: SimTime, los: bool) {
+        self.restart_from(link, t, los, &link.phasors_at(t));
+    }
+
+    /// [`TgnWalk::restart`] from the phasors at `t` computed already ([`TgnLink::phasors_at`]).
+    pub fn restart_from(&mut self, link: &TgnLink, t: SimTime, los: bool, ph: &Phasors) {
+        let (powers, los_power) = link.powers[usize::from(los)];
+        let (s, c) = link.los_phase.sin_cos();
+        self.t = t;
+        self.los = los;
+        self.powers = powers;
+        self.los_ray = (los_power.sqrt() * c, los_power.sqrt() * s);
+        self.own = [false; 2];
+        self.phasor = *ph;
     }
 
     /// Whether the walk was started with the LOS ray.
@@ -365,44 +408,59 @@ impl TgnWalk {
         a
     }
 
-    /// Move to `t` (not before the walk's time) and return the taps there.
+    /// Move to `t` (a time before the walk's starts it afresh there) and return the taps.
     pub fn advance_to(&mut self, link: &TgnLink, t: SimTime) -> [(f64, f64); MAX_TAPS] {
         let taps = link.model.taps();
         if t < self.t {
-            *self = TgnWalk::new(link, t, self.los);
+            self.restart(link, t, self.los);
             return self.taps(taps);
         }
         let d = t.ns() - self.t.ns();
         // Subframe offsets are whole nanoseconds, so evenly spaced subframes step by d and d
-        // +- 1 ns: a step within a few ns of the last one is the last rotation times a tiny one,
-        // by its Taylor series (angle below 1e-4 rad: the terms left out are below 1e-22).
-        // The first subframe's step is half the next ones' (from the preamble to a middle, then
-        // middle to middle): a step near twice the last one is the last rotation squared.
+        // +- 1 ns: a step within a few ns of one taken since the start is that rotation times a
+        // tiny one, by its Taylor series (angle below 1e-4 rad: the terms left out are below
+        // 1e-22); a step near twice it is that rotation squared. Otherwise a step equal to one
+        // kept (from an earlier A-MPDU of the link) is its rotation, else the sines are taken.
         let near =
             |base: u64| base > 0 && 2.0 * PI * link.max_hz * (d as f64 - base as f64).abs() * 1e-9 < 1e-4;
-        if d != self.step_ns && !near(self.step_ns) && near(2 * self.step_ns) {
+        let own = self.own[0] && self.step_ns[0] > 0;
+        if own && (d == self.step_ns[0] || near(self.step_ns[0])) {
+            // the rotation taken since the start, skewed below if need be
+        } else if own && near(2 * self.step_ns[0]) {
+            self.step[1] = self.step[0];
+            self.step_ns[1] = self.step_ns[0];
+            self.own[1] = true;
             for l in 0..taps {
-                for r in &mut self.step[l] {
+                for r in &mut self.step[0][l] {
                     *r = (r.0 * r.0 - r.1 * r.1, 2.0 * r.0 * r.1);
                 }
             }
-            self.step_ns *= 2;
-        }
-        let skew_ns = d as f64 - self.step_ns as f64;
-        let tiny = near(self.step_ns);
-        if d != self.step_ns && !tiny {
+            self.step_ns[0] *= 2;
+        } else if d > 0 && (d == self.step_ns[0] || d == self.step_ns[1]) {
+            if d == self.step_ns[1] {
+                self.step.swap(0, 1);
+                self.step_ns.swap(0, 1);
+                self.own.swap(0, 1);
+            }
+            self.own[0] = true;
+        } else {
+            self.step[1] = self.step[0];
+            self.step_ns[1] = self.step_ns[0];
+            self.own[1] = self.own[0];
             let ds = d as f64 * 1e-9;
             for l in 0..taps {
                 for n in 0..SINUSOIDS {
                     let (s, c) = (2.0 * PI * link.freq_hz[l][n] * ds).sin_cos();
-                    self.step[l][n] = (c, s);
+                    self.step[0][l][n] = (c, s);
                 }
             }
-            self.step_ns = d;
+            self.step_ns[0] = d;
+            self.own[0] = true;
         }
-        let skewed = d != self.step_ns;
+        let skew_ns = d as f64 - self.step_ns[0] as f64;
+        let skewed = d != self.step_ns[0];
         for l in 0..taps {
-            for (n, (p, r)) in self.phasor[l].iter_mut().zip(&self.step[l]).enumerate() {
+            for (n, (p, r)) in self.phasor[l].iter_mut().zip(&self.step[0][l]).enumerate() {
                 let mut q = (p.0 * r.0 - p.1 * r.1, p.0 * r.1 + p.1 * r.0);
                 if skewed {
                     let x = 2.0 * PI * link.freq_hz[l][n] * skew_ns * 1e-9;

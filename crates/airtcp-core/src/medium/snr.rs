@@ -154,15 +154,17 @@ struct Selective {
     h0: Box<[(f64, f64); MAX_SUBCARRIERS]>,
     /// The wideband gain G at the estimate.
     g0: f64,
-    walk: Option<Box<TgnWalk>>,
+    /// Each directed link's taps walked from its receiver's last estimate (`i * n + j`).
+    walks: Vec<Option<Box<TgnWalk>>>,
 }
 
 /// A receiver's estimate of a Doppler link at a PPDU's preamble: (PPDU start, h(0), the link
 /// walked from it).
 type Estimate = (SimTime, (f64, f64), doppler::SosWalk);
 
-/// The taps a frame's spread computed for one receiver: (link key, time, LOS, taps).
-type SpreadTaps = (u64, SimTime, bool, [(f64, f64); MAX_TAPS]);
+/// The taps a frame's spread computed for one receiver: (link key, time, LOS, taps, and the
+/// phasors they sum, which the receiver's walk starts from).
+type SpreadTaps = (u64, SimTime, bool, [(f64, f64); MAX_TAPS], Box<tgn::Phasors>);
 
 impl Selective {
     fn set(mode: ModeId) -> Option<(usize, usize)> {
@@ -335,12 +337,17 @@ impl Snr {
                         tgn::weights(model, tgn::data_subcarriers(mode).expect("an OFDM mode"))
                     }),
                     profile: vec![(0, [0.0; MAX_SUBCARRIERS], false); n],
-                    taps: vec![(u64::MAX, SimTime(u64::MAX), false, [(0.0, 0.0); MAX_TAPS]); n],
+                    taps: (0..n)
+                        .map(|_| {
+                            let ph = Box::new([[(0.0, 0.0); tgn::SINUSOIDS]; MAX_TAPS]);
+                            (u64::MAX, SimTime(u64::MAX), false, [(0.0, 0.0); MAX_TAPS], ph)
+                        })
+                        .collect(),
                     memo: (usize::MAX, 0, 0, 0.0),
                     estimate: (u64::MAX, SimTime(u64::MAX), 0),
                     h0: Box::new([(0.0, 0.0); MAX_SUBCARRIERS]),
                     g0: 1.0,
-                    walk: None,
+                    walks: (0..n * n).map(|_| None).collect(),
                 })),
                 _ => None,
             },
@@ -418,8 +425,12 @@ impl Snr {
             // TGn: the taps' total power, the LOS ray within the model's breakpoint.
             let los = distance(self.pos[i], self.pos[j]) < sel.model.breakpoint_m();
             let key = link_key(self.keys[i], self.keys[j]);
-            let a = sel.link(self.seed, self.wifi.len(), i, j, key).taps_at(now, los);
-            sel.taps[j] = (key, now, los, a);
+            let link = sel.link(self.seed, self.wifi.len(), i, j, key);
+            let ph = link.phasors_at(now);
+            let a = link.taps_from(&ph, los);
+            let cache = &mut sel.taps[j];
+            (cache.0, cache.1, cache.2, cache.3) = (key, now, los, a);
+            *cache.4 = ph;
             mw *= tgn::wideband_gain(&a);
         } else if let Some(f) = self.fading {
             let key = link_key(self.keys[i], self.keys[j]);
@@ -471,8 +482,8 @@ impl Snr {
         };
         let los = los_now < sel.model.breakpoint_m();
         let taps = sel.model.taps();
-        let a = match sel.taps[j] {
-            (k, t, l, a) if (k, t, l) == (key, now, los) => a,
+        let a = match &sel.taps[j] {
+            (k, t, l, a, _) if (*k, *t, *l) == (key, now, los) => *a,
             _ => sel.link(seed, n_nodes, i, j, key).taps_at(now, los),
         };
         let g = tgn::wideband_gain(&a);
@@ -643,9 +654,19 @@ impl Snr {
         if self.estimation == Estimation::Preamble && n > 0 && beta.is_some() {
             let set = Selective::set(mode).expect("an OFDM mode").0;
             let taps = sel.model.taps();
-            if sel.estimate != (key, start, n) || sel.walk.is_none() {
-                let link = sel.link(seed, n_nodes, i, jx, key);
-                let walk = TgnWalk::new(link, start, los);
+            let slot = i * n_nodes + jx;
+            if sel.estimate != (key, start, n) || sel.walks[slot].is_none() {
+                sel.link(seed, n_nodes, i, jx, key);
+                let link = sel.links[slot].as_deref().expect("built above");
+                // The link's walk, restarted at this preamble (its step rotations kept).
+                let walk = sel.walks[slot].get_or_insert_with(|| Box::new(TgnWalk::new(link, start, los)));
+                match &sel.taps[jx] {
+                    // The phasors the frame's spread computed at its start.
+                    (k, t, l, _, ph) if (*k, *t, *l) == (key, start, los) => {
+                        walk.restart_from(link, start, los, ph)
+                    }
+                    _ => walk.restart(link, start, los),
+                }
                 let a0 = walk.taps(taps);
                 let g = tgn::wideband_gain(&a0).max(f64::MIN_POSITIVE);
                 let mut h = [(0.0, 0.0); MAX_SUBCARRIERS];
@@ -654,12 +675,11 @@ impl Snr {
                     *x = (hk.0 / g.sqrt(), hk.1 / g.sqrt());
                 }
                 sel.g0 = g;
-                sel.walk = Some(Box::new(walk));
                 sel.estimate = (key, start, n);
             }
             let at = from + Dur(to.since(from).ns() / 2);
-            let link = sel.links[i * n_nodes + jx].as_deref().expect("built above");
-            let walk = sel.walk.as_deref_mut().expect("set above");
+            let link = sel.links[slot].as_deref().expect("built above");
+            let walk = sel.walks[slot].as_deref_mut().expect("set above");
             let at_t: [(f64, f64); MAX_TAPS] = walk.advance_to(link, at);
             let mut h = [(0.0, 0.0); MAX_SUBCARRIERS];
             tgn::response(&at_t, taps, &sel.weights[set], &mut h[..n]);
