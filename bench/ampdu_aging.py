@@ -34,6 +34,7 @@ import airtcp
 from airtcp import plot
 from airtcp.config import Scenario
 from airtcp.config.budget import link_budgets, topology_of
+from airtcp.config.expand import SPEED_OF_LIGHT_MPS
 from airtcp.config.load import load_toml
 from airtcp.fading import aging_subframe_errors
 
@@ -63,7 +64,7 @@ def main() -> None:
     print(f"mean SNR {snr_db:.2f} dB (5 m)")
     results = []
     for v in SPEEDS_MPS:
-        fd = v * CARRIER_HZ / 299_792_458.0
+        fd = v * CARRIER_HZ / SPEED_OF_LIGHT_MPS
         cfg = {**base, "mobility": {**base["mobility"], "speed_mps": v}}
         res = airtcp.run(cfg, seed=1)
         results.append(res)

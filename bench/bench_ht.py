@@ -37,7 +37,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench" / "ns3"))
 
 
-def airtcp_case(mcs: int, traffic: str, ampdu: bool) -> dict[str, Any]:
+def case_config(mcs: int, traffic: str, ampdu: bool, **over: Any) -> dict[str, Any]:
+    """One station uploading to its AP 1 m away for 12 s (a 2 s warm-up), `over` replacing
+    keys (the aging cases' distance, duration and channel)."""
     cfg: dict[str, Any] = {
         "standard": "80211n",
         "ht": {"mcs": mcs, "ampdu": ampdu},
@@ -48,9 +50,15 @@ def airtcp_case(mcs: int, traffic: str, ampdu: bool) -> dict[str, Any]:
         "warmup_s": 2.0,
         "payload_bytes": 1472,
         "mac": {"access": "edca", "beacon_interval_tu": 100},
+        **over,
     }
     if traffic == "tcp":
         cfg.update(cc="cubic", tcp={"mss_bytes": 1448})
+    return cfg
+
+
+def airtcp_case(mcs: int, traffic: str, ampdu: bool) -> dict[str, Any]:
+    cfg = case_config(mcs, traffic, ampdu)
     s = airtcp.run(airtcp.Scenario.from_dict(cfg), seed=1).summary
     sta = s["nodes"][1]["mac"]
     ppdus = max(1, sta["attempts"])
@@ -71,20 +79,14 @@ AGING_CHANNELS: dict[str, dict[str, Any]] = {
 
 
 def aging_case(mcs: int, traffic: str, channel: dict[str, Any]) -> dict[str, Any]:
-    cfg: dict[str, Any] = {
-        "standard": "80211n",
-        "ht": {"mcs": mcs, "ampdu": True},
-        "traffic": traffic,
-        "stations": 1,
-        "spacing_m": 5.0,
-        "duration_s": 62.0,
-        "warmup_s": 2.0,
-        "payload_bytes": 1472,
-        "mac": {"access": "edca", "beacon_interval_tu": 100},
-        "channel": {"model": "radio", **channel},
-    }
-    if traffic == "tcp":
-        cfg.update(cc="cubic", tcp={"mss_bytes": 1448})
+    cfg = case_config(
+        mcs,
+        traffic,
+        True,
+        spacing_m=5.0,
+        duration_s=62.0,
+        channel={"model": "radio", **channel},
+    )
     runs = [airtcp.run(airtcp.Scenario.from_dict(cfg), seed=1).summary for _ in range(3)]
     s = runs[0]
     sta = s["nodes"][1]["mac"]

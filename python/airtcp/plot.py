@@ -1116,6 +1116,8 @@ def _subframe_errors(
     )
     if not sources:
         raise PlotError("no run to draw (give a run directory or a sweep store)")
+    from airtcp.reproduce.claims import wilson_interval
+
     runs, failed = _runs_of(sources, "mpdus", run, where)
     overlay = len(runs) > 1
     labels = _overlay_labels(runs) if overlay else [r.label for r in runs]
@@ -1132,9 +1134,7 @@ def _subframe_errors(
         n = g["lost"].size()
         errors = g["lost"].sum()
         p = errors / n
-        z = 1.959964
-        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-        half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+        lo, hi = wilson_interval(errors.to_numpy(), n.to_numpy())
         data = pd.DataFrame(
             {
                 "line": label,
@@ -1142,9 +1142,8 @@ def _subframe_errors(
                 "n": n.to_numpy(),
                 "errors": errors.to_numpy().astype(int),
                 "value": p.to_numpy(),
-                # Rounding may put an end a hair past the rate itself (p = 0: the two are equal).
-                "lo": np.minimum((centre - half).clip(lower=0), p).to_numpy(),
-                "hi": np.maximum((centre + half).clip(upper=1), p).to_numpy(),
+                "lo": lo,
+                "hi": hi,
                 "offset_ms": g["offset_ns"].mean().to_numpy() / 1e6,
             }
         )

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from airtcp.config.expand import SPEED_OF_LIGHT_MPS
 from airtcp.plot import PlotError, load_run
 
 if TYPE_CHECKING:
@@ -48,7 +49,6 @@ MAX_RANGE_NODES = 12
 _ROLE_MARKERS = {"ap": "^", "sta": "o", "mesh": "s", "adhoc": "D", "host": "P"}
 _ROLE_COLORS = {"ap": "tab:red", "sta": "tab:blue", "mesh": "tab:green", "adhoc": "tab:purple"}
 _HOST_COLOR = "0.35"
-_SPEED_OF_LIGHT_MPS = 299_792_458.0  # exact; crates/airtcp-core/src/channel/pathloss.rs
 
 
 @dataclass(frozen=True)
@@ -77,7 +77,7 @@ def _inverse_loss(path_loss: Mapping[str, Any], loss_db: float) -> float:
         # L = 20 log10(4 pi d f / c) + system loss (crates/airtcp-core/src/channel/pathloss.rs)
         f = float(path_loss["frequency_hz"])
         extra = float(path_loss.get("system_loss_db", 0.0))
-        return _SPEED_OF_LIGHT_MPS / (4 * math.pi * f) * 10 ** ((loss_db - extra) / 20)
+        return SPEED_OF_LIGHT_MPS / (4 * math.pi * f) * 10 ** ((loss_db - extra) / 20)
     # Log-distance: L = L0 + 10 n log10(d / d0) beyond d0, L0 within it.
     d0 = float(path_loss.get("reference_distance_m", 1.0))
     l0 = float(path_loss.get("reference_loss_db", 46.6777))

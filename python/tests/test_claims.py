@@ -30,6 +30,7 @@ from airtcp.reproduce.claims import (
     paired_ratio,
     ratio_of_means,
     replications_to_decide,
+    wilson_interval,
 )
 
 
@@ -379,3 +380,13 @@ def test_every_paper_follows_the_paper_protocol() -> None:
         inventory = getattr(module, "NOT_EVALUABLE", None)
         assert isinstance(inventory, list), f"{name}: the claims not evaluable, listed"
     assert replications_to_decide(Estimate(1.0, -math.inf, 5.0, 3, "t"), [0.0]) is None
+
+
+def test_wilson_interval_by_hand() -> None:
+    # Wilson (1927) at 95 %: 5 of 10 -> [0.2366, 0.7634] (the textbook value); 0 of 10 ->
+    # [0, z^2 / (n + z^2)] = [0, 0.2775]; 10 of 10 ends at 1 exactly (rounding put it a hair
+    # below the proportion itself).
+    lo, hi = wilson_interval(np.array([5, 0, 10]), np.array([10, 10, 10]))
+    assert lo == pytest.approx([0.236593, 0.0, 0.722467], abs=1e-6)
+    assert hi == pytest.approx([0.763407, 0.277533, 1.0], abs=1e-6)
+    assert hi[2] == 1.0 and lo[1] == 0.0

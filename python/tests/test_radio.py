@@ -459,7 +459,9 @@ def test_subframe_errors_by_position_follow_the_aging_models_closed_form() -> No
     # link budget. Every position within its 99.9 % Wilson interval (z = 3.29, so 20 positions
     # together fail by chance about 2 % of the time) widened by the model's Monte Carlo error.
     from airtcp.config.budget import link_budgets, topology_of
+    from airtcp.config.expand import SPEED_OF_LIGHT_MPS
     from airtcp.fading import aging_subframe_errors
+    from airtcp.reproduce.claims import wilson_interval
 
     cfg = load_toml(AGING_EXAMPLE)
     cfg["duration_s"] = 5.0
@@ -475,20 +477,17 @@ def test_subframe_errors_by_position_follow_the_aging_models_closed_form() -> No
     offsets_s = by["offset_ns"].mean().to_numpy() * 1e-9
     step_s = float(np.diff(offsets_s).mean())
     model = aging_subframe_errors(
-        1.0 * 5.18e9 / 299_792_458.0,
+        1.0 * 5.18e9 / SPEED_OF_LIGHT_MPS,
         offsets_s + step_s / 2,
         round(step_s * 65e6),
         snr_db,
         draws=50_000,
     )
-    z = 3.29
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    lo, hi = wilson_interval(k, n, z=3.29)
     assert len(n) == 20 and n.min() > 500
     assert model[-1] > 0.8 and model[1] < 0.2  # the later subframes are the lost ones
-    outside = np.abs(model - centre) > half + 0.01
-    assert not outside.any(), list(zip(np.round(p, 3), np.round(model, 3), strict=True))
+    outside = (model < lo - 0.01) | (model > hi + 0.01)
+    assert not outside.any(), list(zip(np.round(k / n, 3), np.round(model, 3), strict=True))
 
 
 def test_under_mobility_shorter_aggregates_carry_more() -> None:

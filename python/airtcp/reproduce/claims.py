@@ -33,6 +33,8 @@ from the data's bytes unless a seed is given):
 * :func:`best_of_k` - the best of k baselines, corrected for having picked the best.
 * :func:`winner_margin` - the margin of a named variant over its best rival, for
   :class:`Ordering`.
+* :func:`wilson_interval` - a proportion's (k of n) score interval (Wilson 1927, JASA 22(158):
+  209-212), which keeps its coverage near 0 and 1 where the normal one does not.
 """
 
 from __future__ import annotations
@@ -363,6 +365,22 @@ def _variants(
     if paired and len({len(a) for a in arrays}) != 1:
         raise ValueError("paired variants must have the same replications")
     return names, arrays
+
+
+def wilson_interval(
+    k: np.ndarray, n: np.ndarray, z: float = 1.959964
+) -> tuple[np.ndarray, np.ndarray]:
+    """The Wilson score interval of proportions ``k / n`` (arrays; ``z`` 1.96 for 95 %),
+    clipped to [0, 1] and never past the proportion itself (rounding would put an end a hair
+    beyond it at k = 0 or k = n)."""
+    k = np.asarray(k, dtype=float)
+    n = np.asarray(n, dtype=float)
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return np.minimum(np.clip(centre - half, 0.0, None), p), np.maximum(
+        np.clip(centre + half, None, 1.0), p
+    )
 
 
 def _boot_means(

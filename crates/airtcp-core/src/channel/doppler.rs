@@ -164,7 +164,9 @@ impl SosWalk {
     /// build, keeping the rotations of the steps already taken when the Doppler is the same.
     pub fn restart(&mut self, doppler_hz: f64, t: SimTime, wt: Option<f64>) {
         if doppler_hz != self.doppler_hz {
+            // Other rotations: none kept (a step of 0 is the identity, as in `new`).
             self.step_ns = [0; 2];
+            self.step = [[(1.0, 0.0); 2 * SINUSOIDS]; 2];
             self.doppler_hz = doppler_hz;
         }
         let angle = wt.unwrap_or(2.0 * PI * doppler_hz * (t.ns() as f64 * 1e-9));
@@ -310,6 +312,26 @@ mod tests {
         let (c, d) = link.at(86.4, SimTime(t));
         assert!((a - c).abs() < 1e-11 && (b - d).abs() < 1e-11);
         assert_eq!(walk.advance_to(SimTime(5_000)), link.at(86.4, SimTime(5_000)));
+    }
+
+    #[test]
+    fn a_restarted_walk_is_the_walk_new_builds() {
+        // Restarted at another Doppler (a node's speed changed), the walk forgets the old
+        // rotations: a step of 0 stays put and later steps follow the direct sum.
+        let link = SosLink::new(4, 12);
+        let mut walk = SosWalk::new(link, 30.0, SimTime(1_000_000));
+        walk.advance_to(SimTime(1_131_138));
+        walk.advance_to(SimTime(1_321_169));
+        walk.restart(50.0, SimTime(2_000_000), None);
+        assert_eq!(walk.advance_to(SimTime(2_000_000)), link.at(50.0, SimTime(2_000_000)));
+        let (a, b) = walk.advance_to(SimTime(2_131_138));
+        let (c, d) = link.at(50.0, SimTime(2_131_138));
+        assert!((a - c).abs() < 1e-12 && (b - d).abs() < 1e-12);
+        // At the same Doppler the kept rotations serve the next PPDU: still the direct sum.
+        walk.restart(50.0, SimTime(3_000_000), None);
+        let (a, b) = walk.advance_to(SimTime(3_131_138));
+        let (c, d) = link.at(50.0, SimTime(3_131_138));
+        assert!((a - c).abs() < 1e-12 && (b - d).abs() < 1e-12);
     }
 
     #[test]

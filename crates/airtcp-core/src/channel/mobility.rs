@@ -353,11 +353,26 @@ pub enum Mobility {
     /// time, at the last one after it.
     Waypoints {
         points: Vec<(SimTime, [f64; 3])>,
+        /// The path walked by each point [m] ([`Mobility::waypoints`] builds it).
+        walked_m: Vec<f64>,
     },
     RandomWaypoint(RandomWaypoint),
 }
 
 impl Mobility {
+    /// Straight lines between `points` ([`Mobility::Waypoints`]), with the path walked by each.
+    pub fn waypoints(points: Vec<(SimTime, [f64; 3])>) -> Mobility {
+        let mut walked_m = Vec::with_capacity(points.len());
+        let mut sum = 0.0;
+        for (k, p) in points.iter().enumerate() {
+            if k > 0 {
+                sum += dist(points[k - 1].1, p.1);
+            }
+            walked_m.push(sum);
+        }
+        Mobility::Waypoints { points, walked_m }
+    }
+
     /// The random waypoint walk of node `node_key` in the run seeded `seed`.
     pub fn random_waypoint(spec: RandomWaypointSpec, seed: u64, node_key: u64) -> Mobility {
         Mobility::RandomWaypoint(RandomWaypoint::new(spec, seed, node_key))
@@ -372,7 +387,7 @@ impl Mobility {
                 let dt = now.since(*since).ns() as f64 / 1e9;
                 std::array::from_fn(|i| start_m[i] + velocity_mps[i] * dt)
             }
-            Mobility::Waypoints { points } => match segment(points, now) {
+            Mobility::Waypoints { points, .. } => match segment(points, now) {
                 Segment::At(p) => p,
                 Segment::Between((t0, p0), (t1, p1)) => {
                     let frac = (now.ns() - t0.ns()) as f64 / (t1.ns() - t0.ns()) as f64;
@@ -394,7 +409,7 @@ impl Mobility {
                     *velocity_mps
                 }
             }
-            Mobility::Waypoints { points } => match segment(points, now) {
+            Mobility::Waypoints { points, .. } => match segment(points, now) {
                 Segment::At(_) => [0.0; 3],
                 Segment::Between((t0, p0), (t1, p1)) => {
                     let secs = (t1.ns() - t0.ns()) as f64 / 1e9;
@@ -414,9 +429,10 @@ impl Mobility {
                 let speed = velocity_mps.iter().map(|v| v * v).sum::<f64>().sqrt();
                 speed * (now.since(*since).ns() as f64 / 1e9)
             }
-            Mobility::Waypoints { points } => {
+            Mobility::Waypoints { points, walked_m } => {
+                // The points passed by `now`, then the part of the segment it is on.
                 let i = points.partition_point(|(t, _)| *t <= now);
-                let mut d: f64 = points[..i].windows(2).map(|w| dist(w[0].1, w[1].1)).sum();
+                let mut d = i.checked_sub(1).map_or(0.0, |k| walked_m[k]);
                 if let Segment::Between((t0, p0), (t1, p1)) = segment(points, now) {
                     d += dist(p0, p1) * ((now.ns() - t0.ns()) as f64 / (t1.ns() - t0.ns()) as f64);
                 }
@@ -443,7 +459,7 @@ impl Mobility {
             {
                 Err(format!("constant velocity {start_m:?} + {velocity_mps:?}·t is not finite"))
             }
-            Mobility::Waypoints { points } => {
+            Mobility::Waypoints { points, .. } => {
                 if points.is_empty() {
                     return Err("waypoints: the list is empty".into());
                 }
@@ -588,13 +604,11 @@ mod tests {
 
     #[test]
     fn waypoints_interpolate_exactly() {
-        let mut w = Mobility::Waypoints {
-            points: vec![
-                (SimTime(2 * S), [0.0, 0.0, 0.0]),
-                (SimTime(6 * S), [8.0, -4.0, 2.0]),
-                (SimTime(8 * S), [8.0, 0.0, 2.0]),
-            ],
-        };
+        let mut w = Mobility::waypoints(vec![
+            (SimTime(2 * S), [0.0, 0.0, 0.0]),
+            (SimTime(6 * S), [8.0, -4.0, 2.0]),
+            (SimTime(8 * S), [8.0, 0.0, 2.0]),
+        ]);
         assert!(w.check().is_ok());
         // Before the first point: there. A quarter, a half of the first segment (hand).
         assert_eq!(w.position_at(SimTime::ZERO), [0.0, 0.0, 0.0]);
@@ -618,9 +632,9 @@ mod tests {
         assert!((w.travelled_m(SimTime(4 * S)) - first / 2.0).abs() < 1e-12);
         assert!((w.travelled_m(SimTime(7 * S)) - (first + 2.0)).abs() < 1e-12);
         assert!((w.travelled_m(SimTime(50 * S)) - (first + 4.0)).abs() < 1e-12);
-        let bad = Mobility::Waypoints { points: vec![(SimTime(S), [0.0; 3]), (SimTime(S), [1.0; 3])] };
+        let bad = Mobility::waypoints(vec![(SimTime(S), [0.0; 3]), (SimTime(S), [1.0; 3])]);
         assert!(bad.check().is_err());
-        assert!(Mobility::Waypoints { points: vec![] }.check().is_err());
+        assert!(Mobility::waypoints(vec![]).check().is_err());
     }
 
     #[test]

@@ -162,11 +162,7 @@ pub fn data_subcarriers(mode: ModeId) -> Option<&'static [i32]> {
 /// "Link performance models for system level simulations of broadband radio access systems",
 /// PIMRC 2005). `None` for DSSS/CCK.
 pub fn eesm_beta(mode: ModeId) -> Option<f64> {
-    let m = match mode.modulation() {
-        Modulation::Dsss { .. } => return None,
-        Modulation::Ofdm { rate_kbps, .. } => crate::phy::error::ofdm_params(rate_kbps).0,
-        Modulation::Ht { mcs, .. } => [2, 4, 4, 16, 16, 64, 64, 64][usize::from(mcs % 8)],
-    };
+    let (m, _) = crate::phy::error::constellation(mode)?;
     Some(if m == 2 { 1.0 } else { 2.0 * (f64::from(m) - 1.0) / 3.0 })
 }
 
@@ -246,23 +242,6 @@ impl TgnLink {
         link
     }
 
-    pub fn model(&self) -> TgnModel {
-        self.model
-    }
-
-    /// The unit-power scattered process of tap `l` at `t` (in-phase, quadrature).
-    pub fn tap(&self, l: usize, t: SimTime) -> (f64, f64) {
-        let ts = t.ns() as f64 * 1e-9;
-        let (mut re, mut im) = (0.0, 0.0);
-        for n in 0..SINUSOIDS {
-            let (s, c) = (2.0 * PI * self.freq_hz[l][n] * ts + self.phase[l][n]).sin_cos();
-            re += c;
-            im += s;
-        }
-        let scale = 1.0 / (SINUSOIDS as f64).sqrt();
-        (re * scale, im * scale)
-    }
-
     /// Every tap's complex gain a_l(t) at `t`, the LOS ray included (`los`).
     pub fn taps_at(&self, t: SimTime, los: bool) -> [(f64, f64); MAX_TAPS] {
         self.taps_from(&self.phasors_at(t), los)
@@ -281,8 +260,7 @@ impl TgnLink {
         ph
     }
 
-    /// The taps of phasors `ph` ([`TgnLink::phasors_at`]), the LOS ray included (`los`): the
-    /// same sums as [`TgnLink::tap`], in the same order.
+    /// The taps of phasors `ph` ([`TgnLink::phasors_at`]), the LOS ray included (`los`).
     pub fn taps_from(&self, ph: &Phasors, los: bool) -> [(f64, f64); MAX_TAPS] {
         let (p, los_power) = self.powers[usize::from(los)];
         let scale = 1.0 / (SINUSOIDS as f64).sqrt();
@@ -387,11 +365,6 @@ impl TgnWalk {
         self.los_ray = (los_power.sqrt() * c, los_power.sqrt() * s);
         self.own = [false; 2];
         self.phasor = *ph;
-    }
-
-    /// Whether the walk was started with the LOS ray.
-    pub fn los(&self) -> bool {
-        self.los
     }
 
     /// The taps at the walk's time.
@@ -603,6 +576,13 @@ mod tests {
         }
     }
 
+    /// Tap 0's unit-power scattered process at `t`: its phasors' mean times sqrt(M).
+    fn unit_tap0(link: &TgnLink, t: SimTime) -> (f64, f64) {
+        let ph = link.phasors_at(t);
+        let scale = 1.0 / (SINUSOIDS as f64).sqrt();
+        ph[0].iter().fold((0.0, 0.0), |acc, p| (acc.0 + p.0 * scale, acc.1 + p.1 * scale))
+    }
+
     #[test]
     fn a_tap_decorrelates_as_the_bell_spectrum_says() {
         // E[x(t) x*(t + tau)] over 20,000 links against the bell's transform at f_d = 6 Hz
@@ -615,8 +595,8 @@ mod tests {
             for k in 0..links {
                 let link = TgnLink::new(TgnModel::B, fd, 5, k);
                 let t0 = SimTime(k * 7_654_321);
-                let (a, b) = link.tap(0, t0);
-                let (c, d) = link.tap(0, t0 + tau);
+                let (a, b) = unit_tap0(&link, t0);
+                let (c, d) = unit_tap0(&link, t0 + tau);
                 acc += a * c + b * d;
             }
             let r = acc / links as f64;

@@ -142,40 +142,57 @@ struct Selective {
     weights: [Vec<(f64, f64)>; 3],
     /// Per node: subcarriers, |H_k|^2 / G of its lock, and whether that link had the LOS ray.
     profile: Vec<(usize, [f64; MAX_SUBCARRIERS], bool)>,
-    /// Per receiving node: the taps of the last frame that reached it, (link key, time, LOS,
-    /// taps), so a lock reuses what the frame's spread computed.
-    taps: Vec<SpreadTaps>,
+    /// Per receiving node: the taps of the last frame that reached it, so a lock and its
+    /// estimate reuse what the frame's spread computed.
+    spread: Vec<Spread>,
     /// The last effective SINR computed: (node, wideband SINR bits, beta bits) -> SINR, as the
     /// subframes of an A-MPDU overlap the same chunks.
     memo: (usize, u64, u64, f64),
-    /// The preamble's estimate of the last A-MPDU decoded under `Estimation::Preamble`: (link
-    /// key, PPDU start, subcarriers), H_k(0) / sqrt(G), and the taps walked from it.
-    estimate: (u64, SimTime, usize),
-    h0: Box<[(f64, f64); MAX_SUBCARRIERS]>,
-    /// The wideband gain G at the estimate.
+    /// Each directed link's last estimate at a preamble under `Estimation::Preamble`
+    /// (`i * n + j`).
+    estimates: Vec<Option<Box<TgnEstimate>>>,
+}
+
+/// A receiver's estimate of a TGn link at a PPDU's preamble.
+struct TgnEstimate {
+    /// The PPDU's start and its data subcarriers.
+    start: SimTime,
+    subcarriers: usize,
+    /// H_k(0) / sqrt(G) on each data subcarrier, and the wideband gain G.
+    h0: [(f64, f64); MAX_SUBCARRIERS],
     g0: f64,
-    /// Each directed link's taps walked from its receiver's last estimate (`i * n + j`).
-    walks: Vec<Option<Box<TgnWalk>>>,
+    /// The link's taps walked from the estimate (its step rotations kept between PPDUs).
+    walk: TgnWalk,
 }
 
 /// A receiver's estimate of a Doppler link at a PPDU's preamble: (PPDU start, h(0), the link
 /// walked from it).
 type Estimate = (SimTime, (f64, f64), doppler::SosWalk);
 
-/// The taps a frame's spread computed for one receiver: (link key, time, LOS, taps, and the
-/// phasors they sum, which the receiver's walk starts from).
-type SpreadTaps = (u64, SimTime, bool, [(f64, f64); MAX_TAPS], Box<tgn::Phasors>);
+/// The taps a frame's spread computed for one receiver, and the phasors they sum, which the
+/// receiver's walk starts from.
+struct Spread {
+    key: u64,
+    at: SimTime,
+    los: bool,
+    taps: [(f64, f64); MAX_TAPS],
+    phasors: Box<tgn::Phasors>,
+}
+
+impl Spread {
+    fn holds(&self, key: u64, at: SimTime, los: bool) -> bool {
+        (self.key, self.at, self.los) == (key, at, los)
+    }
+}
 
 impl Selective {
     fn set(mode: ModeId) -> Option<(usize, usize)> {
         let n = tgn::data_subcarriers(mode)?.len();
         Some((
-            if n == 48 {
-                0
-            } else if n == 52 {
-                1
-            } else {
-                2
+            match n {
+                48 => 0,
+                52 => 1,
+                _ => 2,
             },
             n,
         ))
@@ -337,17 +354,17 @@ impl Snr {
                         tgn::weights(model, tgn::data_subcarriers(mode).expect("an OFDM mode"))
                     }),
                     profile: vec![(0, [0.0; MAX_SUBCARRIERS], false); n],
-                    taps: (0..n)
-                        .map(|_| {
-                            let ph = Box::new([[(0.0, 0.0); tgn::SINUSOIDS]; MAX_TAPS]);
-                            (u64::MAX, SimTime(u64::MAX), false, [(0.0, 0.0); MAX_TAPS], ph)
+                    spread: (0..n)
+                        .map(|_| Spread {
+                            key: u64::MAX,
+                            at: SimTime(u64::MAX),
+                            los: false,
+                            taps: [(0.0, 0.0); MAX_TAPS],
+                            phasors: Box::new([[(0.0, 0.0); tgn::SINUSOIDS]; MAX_TAPS]),
                         })
                         .collect(),
                     memo: (usize::MAX, 0, 0, 0.0),
-                    estimate: (u64::MAX, SimTime(u64::MAX), 0),
-                    h0: Box::new([(0.0, 0.0); MAX_SUBCARRIERS]),
-                    g0: 1.0,
-                    walks: (0..n * n).map(|_| None).collect(),
+                    estimates: (0..n * n).map(|_| None).collect(),
                 })),
                 _ => None,
             },
@@ -428,9 +445,9 @@ impl Snr {
             let link = sel.link(self.seed, self.wifi.len(), i, j, key);
             let ph = link.phasors_at(now);
             let a = link.taps_from(&ph, los);
-            let cache = &mut sel.taps[j];
-            (cache.0, cache.1, cache.2, cache.3) = (key, now, los, a);
-            *cache.4 = ph;
+            let spread = &mut sel.spread[j];
+            (spread.key, spread.at, spread.los, spread.taps) = (key, now, los, a);
+            *spread.phasors = ph;
             mw *= tgn::wideband_gain(&a);
         } else if let Some(f) = self.fading {
             let key = link_key(self.keys[i], self.keys[j]);
@@ -482,8 +499,8 @@ impl Snr {
         };
         let los = los_now < sel.model.breakpoint_m();
         let taps = sel.model.taps();
-        let a = match &sel.taps[j] {
-            (k, t, l, a, _) if (*k, *t, *l) == (key, now, los) => *a,
+        let a = match &sel.spread[j] {
+            spread if spread.holds(key, now, los) => spread.taps,
             _ => sel.link(seed, n_nodes, i, j, key).taps_at(now, los),
         };
         let g = tgn::wideband_gain(&a);
@@ -574,6 +591,14 @@ impl Snr {
         parts(frame, start, self.data_header_bytes)
     }
 
+    /// Node `jx` locks onto `frame` (`id`) at `now`: a fresh chunk history and, under TGn, the
+    /// PPDU's response.
+    fn start_lock(&mut self, jx: usize, id: TxId, frame: &Frame, rx_mw: f64, now: SimTime) {
+        self.history[jx].clear();
+        self.take_profile(frame.src.idx(), jx, frame, now);
+        self.rx[jx].lock = Some(self.lock(id, frame, rx_mw, now));
+    }
+
     fn lock(&self, id: TxId, frame: &Frame, rx_mw: f64, now: SimTime) -> Lock {
         Lock {
             tx: id,
@@ -655,43 +680,50 @@ impl Snr {
             let set = Selective::set(mode).expect("an OFDM mode").0;
             let taps = sel.model.taps();
             let slot = i * n_nodes + jx;
-            if sel.estimate != (key, start, n) || sel.walks[slot].is_none() {
+            if sel.estimates[slot].as_ref().is_none_or(|e| (e.start, e.subcarriers) != (start, n)) {
                 sel.link(seed, n_nodes, i, jx, key);
                 let link = sel.links[slot].as_deref().expect("built above");
-                // The link's walk, restarted at this preamble (its step rotations kept).
-                let walk = sel.walks[slot].get_or_insert_with(|| Box::new(TgnWalk::new(link, start, los)));
-                match &sel.taps[jx] {
-                    // The phasors the frame's spread computed at its start.
-                    (k, t, l, _, ph) if (*k, *t, *l) == (key, start, los) => {
-                        walk.restart_from(link, start, los, ph)
+                let e = sel.estimates[slot].get_or_insert_with(|| {
+                    Box::new(TgnEstimate {
+                        start,
+                        subcarriers: n,
+                        h0: [(0.0, 0.0); MAX_SUBCARRIERS],
+                        g0: 1.0,
+                        walk: TgnWalk::new(link, start, los),
+                    })
+                });
+                // The link's walk restarted at this preamble (its step rotations kept), from
+                // the phasors the frame's spread computed there.
+                match &sel.spread[jx] {
+                    spread if spread.holds(key, start, los) => {
+                        e.walk.restart_from(link, start, los, &spread.phasors)
                     }
-                    _ => walk.restart(link, start, los),
+                    _ => e.walk.restart(link, start, los),
                 }
-                let a0 = walk.taps(taps);
+                let a0 = e.walk.taps(taps);
                 let g = tgn::wideband_gain(&a0).max(f64::MIN_POSITIVE);
                 let mut h = [(0.0, 0.0); MAX_SUBCARRIERS];
                 tgn::response(&a0, taps, &sel.weights[set], &mut h[..n]);
-                for (x, hk) in sel.h0.iter_mut().zip(&h[..n]) {
+                for (x, hk) in e.h0.iter_mut().zip(&h[..n]) {
                     *x = (hk.0 / g.sqrt(), hk.1 / g.sqrt());
                 }
-                sel.g0 = g;
-                sel.estimate = (key, start, n);
+                (e.start, e.subcarriers, e.g0) = (start, n, g);
             }
             let at = from + Dur(to.since(from).ns() / 2);
             let link = sel.links[slot].as_deref().expect("built above");
-            let walk = sel.walks[slot].as_deref_mut().expect("set above");
-            let at_t: [(f64, f64); MAX_TAPS] = walk.advance_to(link, at);
+            let e = sel.estimates[slot].as_deref_mut().expect("set above");
+            let at_t: [(f64, f64); MAX_TAPS] = e.walk.advance_to(link, at);
             let mut h = [(0.0, 0.0); MAX_SUBCARRIERS];
             tgn::response(&at_t, taps, &sel.weights[set], &mut h[..n]);
-            let (mut a, mut e) = ([0.0; MAX_SUBCARRIERS], [0.0; MAX_SUBCARRIERS]);
-            let inv = 1.0 / sel.g0.sqrt();
+            let (mut a, mut drift) = ([0.0; MAX_SUBCARRIERS], [0.0; MAX_SUBCARRIERS]);
+            let inv = 1.0 / e.g0.sqrt();
             for k in 0..n {
-                let (x0, ht) = (sel.h0[k], h[k]);
+                let (x0, ht) = (e.h0[k], h[k]);
                 a[k] = x0.0 * x0.0 + x0.1 * x0.1;
                 let (dr, di) = (ht.0 * inv - x0.0, ht.1 * inv - x0.1);
-                e[k] = dr * dr + di * di;
+                drift[k] = dr * dr + di * di;
             }
-            aged = Some((a, e));
+            aged = Some((a, drift));
         }
         let mut p = 1.0;
         let mut sinr = [0.0; MAX_SUBCARRIERS];
@@ -742,10 +774,12 @@ impl Snr {
             } else {
                 (doppler_hz, None)
             };
-            let link = *self.sos_link(ix, jx, key);
-            let e = self.estimates[slot].get_or_insert_with(|| {
-                Box::new((start, (0.0, 0.0), doppler::SosWalk::new(link, rate, start)))
-            });
+            if self.estimates[slot].is_none() {
+                let link = *self.sos_link(ix, jx, key);
+                self.estimates[slot] =
+                    Some(Box::new((start, (0.0, 0.0), doppler::SosWalk::new(link, rate, start))));
+            }
+            let e = self.estimates[slot].as_deref_mut().expect("set above");
             e.2.restart(rate, start, wt);
             e.0 = start;
             e.1 = e.2.value();
@@ -799,11 +833,7 @@ impl Snr {
         match self.rx[jx].lock {
             None => {
                 if self.detected(frame, h.rx_mw, others_mw) {
-                    {
-                        self.history[jx].clear();
-                        self.take_profile(frame.src.idx(), jx, frame, now);
-                        self.rx[jx].lock = Some(self.lock(id, frame, h.rx_mw, now));
-                    }
+                    self.start_lock(jx, id, frame, h.rx_mw, now);
                     out.locked = true;
                 }
             }
@@ -820,11 +850,7 @@ impl Snr {
                         out.lost = Some(old.tx);
                         self.rx[jx].lock = None;
                         if self.detected(frame, h.rx_mw, others_mw) {
-                            {
-                                self.history[jx].clear();
-                                self.take_profile(frame.src.idx(), jx, frame, now);
-                                self.rx[jx].lock = Some(self.lock(id, frame, h.rx_mw, now));
-                            }
+                            self.start_lock(jx, id, frame, h.rx_mw, now);
                             out.locked = true;
                         }
                     } else {
@@ -836,11 +862,7 @@ impl Snr {
                     }
                 } else if capture && self.detected(frame, h.rx_mw, others_mw) {
                     out.lost = Some(old.tx);
-                    {
-                        self.history[jx].clear();
-                        self.take_profile(frame.src.idx(), jx, frame, now);
-                        self.rx[jx].lock = Some(self.lock(id, frame, h.rx_mw, now));
-                    }
+                    self.start_lock(jx, id, frame, h.rx_mw, now);
                     out.locked = true;
                 }
             }

@@ -81,12 +81,11 @@ impl ErrorRateModel {
     /// decisions at an SINR seldom seen twice (each subframe of an A-MPDU decoded against an
     /// aged estimate), where the exact model's erfc and eleven powers dominate the cost.
     pub fn chunk_success_tabulated(&self, snr: f64, mode: ModeId, bits: u64) -> f64 {
-        let params = match (self, mode.modulation()) {
-            (ErrorRateModel::Nist, Modulation::Ofdm { rate_kbps, .. }) => ofdm_params(rate_kbps),
-            (ErrorRateModel::Nist, Modulation::Ht { mcs, .. }) => HT_PARAMS[usize::from(mcs % 8)],
-            _ => return self.chunk_success(snr, mode, bits),
-        };
-        nist_table_chunk(params.0, params.1, snr, bits).unwrap_or_else(|| self.chunk_success(snr, mode, bits))
+        match (self, constellation(mode)) {
+            (ErrorRateModel::Nist, Some((m, code))) => nist_table_chunk(m, code, snr, bits),
+            _ => None,
+        }
+        .unwrap_or_else(|| self.chunk_success(snr, mode, bits))
     }
 
     /// Probability that the PHY header of a PPDU at `mode` survives `snr`: the chunk of
@@ -146,6 +145,16 @@ pub fn plcp_header(mode: ModeId, short_preamble: bool) -> (ModeId, u64) {
         // 6 Mbit/s in 20 MHz (19.3.9.3.5, 19.3.9.4.3; ns-3 `HtPhy::GetLSigMode`,
         // `GetHtSigMode`); the training fields carry no bits.
         Modulation::Ht { .. } => (OFDM_6, 72),
+    }
+}
+
+/// Constellation size and code rate of an OFDM or HT mode (Table 17-4; Tables 19-27 to 19-30,
+/// per stream); `None` for DSSS/CCK.
+pub fn constellation(mode: ModeId) -> Option<(u32, CodeRate)> {
+    match mode.modulation() {
+        Modulation::Dsss { .. } => None,
+        Modulation::Ofdm { rate_kbps, .. } => Some(ofdm_params(rate_kbps)),
+        Modulation::Ht { mcs, .. } => Some(HT_PARAMS[usize::from(mcs % 8)]),
     }
 }
 
@@ -719,17 +728,13 @@ mod tests {
         // Every (constellation, code) pair of the OFDM and HT modes, 40,000 SNRs from -12 to
         // 72 dB (a fine sweep, beyond the table's ends too) and chunks of 1 bit to a 65,535-byte
         // PSDU: |P_table - P_exact| <= 1e-6 (issue 37's bound for tabulated success rates).
-        let pairs = [
-            (2, CodeRate::R1_2),
-            (2, CodeRate::R3_4),
-            (4, CodeRate::R1_2),
-            (4, CodeRate::R3_4),
-            (16, CodeRate::R1_2),
-            (16, CodeRate::R3_4),
-            (64, CodeRate::R2_3),
-            (64, CodeRate::R3_4),
-            (64, CodeRate::R5_6),
-        ];
+        let mut pairs: Vec<(u32, CodeRate)> = Vec::new();
+        for p in ModeId::all().filter_map(constellation) {
+            if !pairs.contains(&p) {
+                pairs.push(p);
+            }
+        }
+        assert_eq!(pairs.len(), 9); // BPSK and QPSK 1/2, 3/4; 16-QAM 1/2, 3/4; 64-QAM 2/3, 3/4, 5/6
         let mut worst = 0.0f64;
         let mut tabulated = 0u64;
         for (m, code) in pairs {

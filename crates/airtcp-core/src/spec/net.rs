@@ -108,9 +108,9 @@ impl NodeSpec {
                 velocity_mps: *velocity_mps,
                 since: SimTime(*start_ns),
             },
-            Some(MobilitySpec::Waypoints { points }) => Mobility::Waypoints {
-                points: points.iter().map(|p| (SimTime(p.time_ns), p.position_m)).collect(),
-            },
+            Some(MobilitySpec::Waypoints { points }) => {
+                Mobility::waypoints(points.iter().map(|p| (SimTime(p.time_ns), p.position_m)).collect())
+            }
             Some(MobilitySpec::RandomWaypoint {
                 area_min_m,
                 area_max_m,
