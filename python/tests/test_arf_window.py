@@ -121,3 +121,47 @@ def test_an_uploading_station_caps_its_cwnd_at_the_bound() -> None:
         assert (seen <= cap).all(), (times[k], cap, seen.max())
         capped += int((seen == cap).any())
     assert capped > 5, "the cap binds"
+
+
+def test_eq_11s_rtt_and_every_slot_reach_the_world_spec_and_need_the_window() -> None:
+    from airtcp.config import load_toml
+
+    base = {**load_toml(EXAMPLE), "duration_s": 5.0}
+    wifi = airtcp.Scenario.from_dict(
+        {**base, "scheme": "wnd_max", "rtt": "empty", "every_slot": True}
+    ).to_world_spec()["wifi"]
+    assert (wifi["arf_window_rtt"], wifi["arf_window_every_slot"]) == ("empty", True)
+    # The paper's reading writes neither (every other world's spec stays as it was).
+    wifi = airtcp.Scenario.from_dict({**base, "scheme": "wnd_max"}).to_world_spec()["wifi"]
+    assert "arf_window_rtt" not in wifi and "arf_window_every_slot" not in wifi
+    with pytest.raises(ScenarioError, match=r'rtt: .min. needs scheme = "wnd_max"'):
+        airtcp.Scenario.from_dict({**base, "rtt": "min"}).to_world_spec()
+    with pytest.raises(ScenarioError, match=r"mac\.arf_window_every_slot"):
+        airtcp.run(MOBILE, overrides={"mac.arf_window_every_slot": True, "duration_s": 1.0})
+    with pytest.raises(ScenarioError, match=r"mac\.arf_window_rtt"):
+        airtcp.run(MOBILE, overrides={"mac.arf_window_rtt": "empty", "duration_s": 1.0})
+
+
+def test_eq_11_on_the_empty_queues_rtt_keeps_the_ap_queue_from_overflowing() -> None:
+    # Random waypoint, AP queue 20, 60 s, seed 1 (airtcp's runs): standard TCP loses 862
+    # segments at the AP, the paper's window (smoothed RTT, which holds the queue's delay)
+    # 464, the window on the RTT of empty queues 24: Eq. 11 then bounds the window by the
+    # bandwidth-delay product (2-4 segments), not by the queue it has built.
+    from airtcp.config import load_toml
+
+    base = {**load_toml(EXAMPLE), "mobility": "random-waypoint", "queue_packets": 20,
+            "duration_s": 60.0}  # fmt: skip
+
+    def drops(**over: Any) -> tuple[int, Any]:
+        r = airtcp.run(EXAMPLE, seed=1, overrides={**base, **over})
+        mac = r.summary["nodes"][0]["mac"]
+        return mac["drops_queue"] + mac["drops_retry_limit"], r
+
+    with pytest.warns(UserWarning, match="speed_min_mps = 0"):
+        standard, _ = drops(scheme="standard")
+        smoothed, _ = drops(scheme="wnd_max")
+        empty, r = drops(scheme="wnd_max", rtt="empty", **{"traces.windows": True})
+    assert standard > 500 and 0.4 * standard < smoothed < standard, (standard, smoothed)
+    assert empty < 0.1 * standard, (empty, standard)
+    w = r.traces["windows"].to_pandas()
+    assert w["applied_bytes"].max() < 6 * 1460, w["applied_bytes"].describe()

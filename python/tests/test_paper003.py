@@ -275,3 +275,39 @@ def test_table_i_rows_by_hand() -> None:
     rows = p003.table_claims(g)
     assert rows[1].verdict == cl.INCONCLUSIVE and "dropped nothing" in rows[1].why
     assert rows[3].verdict == cl.DIFFERS
+
+
+def test_eq11_readings_are_paired_with_rwp_and_lead_the_report_by_hand() -> None:
+    # rwp's standard TCP at Table I's values (8.44 Mbit/s, 0.351 %) on three walks; the eq11
+    # sweep's window on the RTT of empty queues at +4.9 % and -95 % on each walk, on the
+    # smoothed RTT unchanged: the empty reading agrees on both of Table I's changes, the
+    # smoothed one differs; the headline section shows the paper's row and the condition's.
+    gain, drop = 8.85 / 8.44 - 1, 0.017 / 0.351 - 1
+    base = {"sweep": "main", "mobility": "random-waypoint", "queue_packets": 20,
+            "every_slot": False}  # fmt: skip
+    rows = [{**base, "scheme": "standard", "rtt": "smoothed", "replication": r,
+             "throughput_bps": 8.44e6, "drop_rate_pct": 0.351} for r in range(3)]  # fmt: skip
+    rows += [{**base, "sweep": "eq11", "scheme": "wnd_max", "rtt": "empty", "replication": r,
+              "throughput_bps": 8.44e6 * (1 + gain), "drop_rate_pct": 0.351 * (1 + drop)}
+             for r in range(3)]  # fmt: skip
+    rows += [{**base, "sweep": "eq11", "scheme": "wnd_max", "rtt": "smoothed", "replication": r,
+              "throughput_bps": 8.44e6, "drop_rate_pct": 0.351} for r in range(3)]  # fmt: skip
+    t = pd.DataFrame(rows)
+    empty = p003.eq11_claims(t, "empty", False, 20)
+    assert [c.verdict for c in empty] == [cl.AGREES, cl.AGREES], empty
+    assert "Eq. 11 on the RTT of empty queues" in empty[0].claim
+    smoothed = p003.eq11_claims(t, "smoothed", False, 20)
+    assert [c.verdict for c in smoothed] == [cl.DIFFERS, cl.DIFFERS], smoothed
+    assert p003.eq11_claims(t, "min", False, 20) == []  # not in the store: no row
+    section = "\n".join(p003._eq11_rows(t))
+    assert "| RTT of empty queues | rate changes | 20 |" in section
+    # The paper's own row is judged on rwp's wnd_max runs; here the smoothed eq11 runs stand
+    # in for them (the same settings).
+    paper_rows = p003.table_claims(p003.eq11_pairs(t, "smoothed", False, 20))
+    heads = p003.headlines(t, paper_rows, quick=False)
+    assert [h.claim.verdict for h in heads[:2]] == [cl.DIFFERS, cl.DIFFERS]
+    assert [h.under.verdict for h in heads[:2] if h.under] == [cl.AGREES, cl.AGREES]
+    lines = "\n".join(paper.headline_lines(heads, quick=False, stable=set()))
+    assert lines.startswith("## Headline results")
+    assert "| **differs** | Eq. 11 on the RTT of empty queues (AP queue 20) |" in lines
+    assert "rtt=empty" in lines

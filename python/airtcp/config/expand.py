@@ -804,6 +804,17 @@ def _scenario_checks(b: _Build) -> None:
                 'false, or standard = "80211n" with ht.ampdu = true',
             )
         )
+    for knob, on in (("arf_window_rtt", s.mac.arf_window_rtt != "smoothed"),
+                     ("arf_window_every_slot", s.mac.arf_window_every_slot)):  # fmt: skip
+        if on and s.mac.arf_window_slot_ms is None:
+            issues.append(
+                _Issue(
+                    ("mac", knob),
+                    "needs mac.arf_window_slot_ms (paper 003's window is off)",
+                    getattr(s.mac, knob),
+                    '"smoothed" or false, or mac.arf_window_slot_ms set',
+                )
+            )
     if s.traces.windows and s.mac.arf_window_slot_ms is None:
         issues.append(
             _Issue(
@@ -1479,6 +1490,9 @@ def _wifi_spec(b: _Build) -> dict[str, Any]:
         "arf_window_slot_ms": None
         if mac.arf_window_slot_ms is None
         else float(mac.arf_window_slot_ms),
+        # Written only when set, so that the specs of every other world stay as they were.
+        **({"arf_window_rtt": mac.arf_window_rtt} if mac.arf_window_rtt != "smoothed" else {}),
+        **({"arf_window_every_slot": True} if mac.arf_window_every_slot else {}),
         "ba_retry_remedy": mac.ba_retry_remedy,
         "per_station_grants": mac.per_station_grants,
         **(

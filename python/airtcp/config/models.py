@@ -296,6 +296,22 @@ class MacConfig(_PassThrough):
         gt=0.0,
         le=1e6,
     )
+    arf_window_rtt: Literal["smoothed", "min", "empty"] = _field(
+        "smoothed",
+        '"smoothed", "min" or "empty" (needs arf_window_slot_ms)',
+        "Eq. 11's RTT in paper 003's window: the connection's smoothed RTT (the paper's; the "
+        "receiver's own estimate from timestamps, a sender's SRTT), the least RTT sample its "
+        "end has measured (Linux tcp_min_rtt), or the RTT every queue empty would give at the "
+        "new rate (the wired hops' delays and serialization both ways plus Eq. 9's T_TCP), so "
+        "that the window is the bandwidth-delay product and not the queue's RTT times the rate",
+    )
+    arf_window_every_slot: bool = _field(
+        False,
+        "true or false (true needs arf_window_slot_ms)",
+        "paper 003's window also recomputed at the end of every observation slot at the "
+        "current rate (Eq. 13 with Delta- = 0: the slot's unoccupied time shared out), not "
+        "only on a rate change (the paper's)",
+    )
     qdisc: Literal["none", "pfifo", "codel"] = _field(
         "none",
         '"none", "pfifo" or "codel"',

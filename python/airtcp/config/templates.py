@@ -477,6 +477,26 @@ class Paper003Knobs(BaseModel):
     slot_ms: float = _field(
         100.0, "number 1..10000 ms", "wnd_max's observation slot T", ge=1.0, le=10000.0
     )
+    rtt: Literal["smoothed", "min", "empty"] = _field(
+        "smoothed",
+        '"smoothed", "min" or "empty" (scheme = "wnd_max")',
+        "Eq. 11's RTT (mac.arf_window_rtt): the connection's smoothed RTT (the paper's), its "
+        "least sample, or the RTT of empty queues at the new rate",
+    )
+    every_slot: bool = _field(
+        False,
+        'true or false (true: scheme = "wnd_max")',
+        "wnd_max also recomputed at the end of every observation slot, not only on a rate "
+        "change (mac.arf_window_every_slot)",
+    )
+    noise_figure_db: float = _field(
+        7.0,
+        "number 0..50 dB",
+        "the receivers' noise figure (channel.noise_figure_db): QualNet's default "
+        "PHY-NOISE-FACTOR, 10 dB (phy.h PHY_DEFAULT_NOISE_FACTOR); ns-3's is 7",
+        ge=0.0,
+        le=50.0,
+    )
     queue_packets: int = _field(
         100,
         "integer 1..10000 packets",
@@ -517,6 +537,20 @@ def paper003(knobs: Paper003Knobs, rest: Mapping[str, Any]) -> dict[str, Any]:
     ARF with QualNet's constants, beacons every 100 TU."""
     k = knobs
     del rest
+    if k.scheme == "standard":
+        for knob, value in (("rtt", k.rtt != "smoothed"), ("every_slot", k.every_slot)):
+            if value:
+                raise ScenarioError(
+                    f'{knob}: {getattr(k, knob)!r} needs scheme = "wnd_max" (standard TCP has '
+                    f"no window to compute; allowed: the default {'smoothed' if knob == 'rtt' else False!r})"
+                )
+    window: dict[str, Any] = {}
+    if k.scheme == "wnd_max":
+        window = {"arf_window_slot_ms": k.slot_ms}
+        if k.rtt != "smoothed":
+            window["arf_window_rtt"] = k.rtt
+        if k.every_slot:
+            window["arf_window_every_slot"] = True
     if k.mobility == "random-waypoint":
         half = P003_EDGE_M / math.sqrt(2) - 1.0  # the square inside the circle, 1 m margin
         mobility: dict[str, Any] = {
@@ -549,7 +583,7 @@ def paper003(knobs: Paper003Knobs, rest: Mapping[str, Any]) -> dict[str, Any]:
             "rts_threshold_bytes": 0 if k.rts_cts else 65535,
             "beacon_interval_tu": 100,
             "queue_limit_packets": k.queue_packets,
-            **({"arf_window_slot_ms": k.slot_ms} if k.scheme == "wnd_max" else {}),
+            **window,
         },
         "tcp": {
             "mss_bytes": 1460,
@@ -559,6 +593,7 @@ def paper003(knobs: Paper003Knobs, rest: Mapping[str, Any]) -> dict[str, Any]:
         },
         "channel": {
             "model": "radio",
+            "noise_figure_db": k.noise_figure_db,
             "path_loss_exponent": 2.0,
             "reference_loss_db": 53.64,
             "tx_power_dbm": 20.0,

@@ -46,7 +46,16 @@ if TYPE_CHECKING:
 
     from airtcp import sweep
 
-__all__ = ["VERDICT_WORDS", "Context", "NotEvaluable", "Paper", "Report", "coverage", "run"]
+__all__ = [
+    "VERDICT_WORDS",
+    "Context",
+    "Headline",
+    "NotEvaluable",
+    "Paper",
+    "Report",
+    "coverage",
+    "run",
+]
 
 VERDICT_WORDS = (cl.AGREES, cl.AGREES_IN_DIRECTION, cl.DIFFERS, cl.INCONCLUSIVE)
 QUICK_SUFFIX = " (quick)"
@@ -73,6 +82,24 @@ class NotEvaluable:
     why: str
 
 
+@dataclass(frozen=True)
+class Headline:
+    """One of the results that made the paper worth writing, at the top of its report.
+
+    ``headline``: the result in the paper's words; ``claim``: it judged on the paper's setting
+    (a row of the report's claims). Where that row does not agree: ``condition`` the setting
+    under which the result was looked for, ``under`` the same claim judged there (None: not
+    run in this mode), ``command`` the command that makes that run, and ``likely`` which
+    condition the paper most likely had and why (or why the result does not appear)."""
+
+    headline: str
+    claim: Claim
+    condition: str = ""
+    under: Claim | None = None
+    command: str = ""
+    likely: str = ""
+
+
 @dataclass
 class Report:
     """What a paper's analysis hands the driver.
@@ -82,7 +109,8 @@ class Report:
     sentence); ``method``: the paragraph after the provenance line (runs, estimators,
     scenario); ``sections``: (heading, Markdown lines) after the claims; ``figures`` and
     ``captions`` (file name -> caption); ``definitions``: the closing section's text;
-    ``tables``: CSV file name -> frame, written beside the report."""
+    ``tables``: CSV file name -> frame, written beside the report; ``headlines``: the paper's
+    headline results, first in the report."""
 
     claims: list[Claim]
     not_evaluable: list[NotEvaluable]
@@ -92,6 +120,7 @@ class Report:
     captions: dict[str, str] = field(default_factory=dict)
     definitions: str = ""
     tables: dict[str, pd.DataFrame] = field(default_factory=dict)
+    headlines: list[Headline] = field(default_factory=list)
 
 
 class Paper(Protocol):
@@ -172,6 +201,38 @@ def _checked(claims: Sequence[Claim], quick: bool, stable: set[str]) -> list[Cla
     return out
 
 
+def headline_lines(headlines: Sequence[Headline], quick: bool, stable: set[str]) -> list[str]:
+    """The report's first section: each headline, airtcp's figure on the paper's setting with
+    its verdict, and where it differs the condition that was tried, its figure and verdict,
+    and the command that makes the run."""
+    if not headlines:
+        return []
+
+    def judged(c: Claim | None) -> tuple[str, str]:
+        if c is None:
+            return "not run in this mode", "-"
+        c = _checked([c], quick, stable)[0]
+        return c.airtcp, f"**{c.verdict}**"
+
+    lines = [
+        "## Headline results",
+        "",
+        "| headline | paper | airtcp on the paper's setting | verdict | condition tried | "
+        "airtcp there | verdict there |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    notes = []
+    for h in headlines:
+        figure, verdict = judged(h.claim)
+        there, there_verdict = judged(h.under) if h.condition else ("-", "-")
+        lines.append(f"| {h.headline} | {h.claim.paper} | {figure} | {verdict} | "
+                     f"{h.condition or '-'} | {there} | {there_verdict} |")  # fmt: skip
+        if h.command or h.likely:
+            run = f" Run: `{h.command}`." if h.command else ""
+            notes.append(f"- **{h.headline}** {h.likely}{run}")
+    return [*lines, "", *notes, ""] if notes else [*lines, ""]
+
+
 def report_lines(
     paper: Paper, report: Report, quick: bool, claims: Sequence[Claim] | None = None
 ) -> list[str]:
@@ -187,6 +248,7 @@ def report_lines(
         "",
         coverage(claims, report.not_evaluable),
         "",
+        *headline_lines(report.headlines, quick, same_in_both_modes(paper)),
         RULE,
         "",
         "## Claims",
@@ -232,6 +294,7 @@ def run(
     record = {
         "claims": [dataclasses.asdict(c) for c in checked],
         "not_evaluable": [dataclasses.asdict(c) for c in report.not_evaluable],
+        "headlines": [dataclasses.asdict(h) for h in report.headlines],
     }
     (out / "claims.json").write_text(json.dumps(record, indent=1), encoding="utf-8")
     return write_report_lines(out, lines)

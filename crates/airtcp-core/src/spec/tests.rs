@@ -410,3 +410,18 @@ fn a_starting_rate_is_a_rate_of_the_standard_for_an_adaptive_rate_control() {
     });
     assert!(e.starts_with("wifi.initial_rate_mbps: 24 is not used on 80211n"), "{e}");
 }
+
+#[test]
+fn the_arf_windows_knobs_without_the_window_are_refused() {
+    // Paper 003's RTT and every-slot knobs mean nothing while the window is off: named, not
+    // ignored.
+    let e = error_with(|s| s["wifi"]["arf_window_rtt"] = serde_json::json!("min"));
+    assert_eq!(
+        e,
+        "wifi.arf_window_rtt: \"min\" needs wifi.arf_window_slot_ms (paper 003's window is off); allowed: \"smoothed\" while it is off"
+    );
+    let e = error_with(|s| s["wifi"]["arf_window_every_slot"] = serde_json::json!(true));
+    assert!(e.starts_with("wifi.arf_window_every_slot: true needs wifi.arf_window_slot_ms"), "{e}");
+    let e = error_with(|s| s["wifi"]["arf_window_rtt"] = serde_json::json!("queue"));
+    assert_eq!(e, "wifi.arf_window_rtt: unknown value \"queue\"; allowed: smoothed, min, empty");
+}

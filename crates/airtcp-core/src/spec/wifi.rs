@@ -17,6 +17,22 @@ crate::names::names! {
 }
 
 crate::names::names! {
+    /// Eq. 11's RTT in paper 003's window (`wifi.arf_window_rtt`).
+    #[derive(Default)]
+    pub enum ArfWindowRtt {
+        /// The connection's smoothed RTT: the sender's SRTT (RFC 6298), the receiver's own
+        /// estimate from timestamps (Linux `tcp_rcv_rtt_update`); the paper's RTT_ij.
+        #[default]
+        Smoothed = "smoothed",
+        /// The least RTT sample the connection's end has measured (Linux `tcp_min_rtt`).
+        Min = "min",
+        /// The RTT every queue empty would give at the new rate: the wired hops' delays and
+        /// serialization both ways plus Eq. 9's T_TCP at the new rate.
+        Empty = "empty",
+    }
+}
+
+crate::names::names! {
     /// An A-MPDU's limits (`wifi.ht.aggregation`): ns-3's (65,535 bytes, 5.484 ms) or ath9k's
     /// (also 32 subframes and 4 ms).
     pub enum Aggregation {
@@ -147,6 +163,14 @@ pub struct WifiSpec {
     #[serde(default)]
     #[schemars(range(max = 1e6), extend("exclusiveMinimum" = 0))]
     pub arf_window_slot_ms: Option<f64>,
+    /// Eq. 11's RTT in paper 003's window (needs `arf_window_slot_ms`).
+    #[serde(default)]
+    pub arf_window_rtt: ArfWindowRtt,
+    /// Paper 003's window also recomputed at the end of every observation slot at the
+    /// current rate (Eq. 13 with Delta- = 0), not only on a rate change (needs
+    /// `arf_window_slot_ms`).
+    #[serde(default)]
+    pub arf_window_every_slot: bool,
     /// Paper 002's remedy at every station: the Block-Ack retry limit of TCP frames from the
     /// averaged data rate (needs `ht.ampdu`).
     #[serde(default)]
@@ -583,6 +607,23 @@ impl WifiSpec {
                         allowed[1],
                         if w.access == Access::Edca { " or 38 (mesh)" } else { "" }
                     ),
+                );
+            }
+        }
+        if w.arf_window_slot_ms.is_none() {
+            if w.arf_window_rtt != ArfWindowRtt::Smoothed {
+                return err(
+                    "wifi.arf_window_rtt",
+                    format!(
+                        "{} needs wifi.arf_window_slot_ms (paper 003's window is off); allowed: \"smoothed\" while it is off",
+                        quoted(w.arf_window_rtt.name())
+                    ),
+                );
+            }
+            if w.arf_window_every_slot {
+                return err(
+                    "wifi.arf_window_every_slot",
+                    "true needs wifi.arf_window_slot_ms (paper 003's window is off); allowed: false while it is off",
                 );
             }
         }

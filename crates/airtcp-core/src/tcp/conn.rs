@@ -2067,6 +2067,8 @@ pub struct Receiver {
     /// The receiver's own RTT estimate from timestamps (Linux `rcv_rtt_est`; paper 003's RTT
     /// at a receiving station), and the TSecr it last sampled.
     pub rcv_rtt: Option<Dur>,
+    /// The least of those samples (paper 003's `arf_window_rtt = "min"` at a receiver).
+    pub rcv_rtt_min: Option<Dur>,
     rcv_rtt_last_tsecr: u64,
     /// Sequence number of the FIN, once seen.
     pub fin_seq: Option<u64>,
@@ -2185,6 +2187,7 @@ impl Receiver {
             ts_recent: 0,
             last_ack_sent: 0,
             rcv_rtt: None,
+            rcv_rtt_min: None,
             rcv_rtt_last_tsecr: 0,
             fin_seq: None,
             stats: ReceiverStats::default(),
@@ -2459,6 +2462,7 @@ impl Receiver {
             return;
         }
         let sample = now.since(SimTime(seg.ts_ecr - 1));
+        self.rcv_rtt_min = Some(self.rcv_rtt_min.map_or(sample, |m| m.min(sample)));
         self.rcv_rtt = Some(match self.rcv_rtt {
             None => sample,
             Some(old) => Dur(((old.ns() * 7) + sample.ns()) / 8),

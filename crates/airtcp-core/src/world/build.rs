@@ -294,7 +294,9 @@ pub(super) fn install_schemes(spec: &WorldSpec, xlayer: &mut CrossLayer) {
         for (i, ns) in spec.nodes.iter().enumerate() {
             if ns.wifi && ns.role != Role::Ap {
                 let node = NodeId(i as u32);
-                xlayer.install(node, Installed::ArfWindow(Box::new(ArfWindow::new(node, slot))));
+                let mut scheme = ArfWindow::new(node, slot);
+                (scheme.rtt, scheme.every_slot) = (w.arf_window_rtt, w.arf_window_every_slot);
+                xlayer.install(node, Installed::ArfWindow(Box::new(scheme)));
             }
         }
     }

@@ -10,7 +10,8 @@ use crate::event::Event;
 use crate::ids::{NodeId, PacketId, TxId};
 use crate::mac::frame::Frame;
 use crate::mac::{Wifi, WifiConfig};
-use crate::net::{Flow, Packet, PacketSlab};
+use crate::net::routing::DIRECT;
+use crate::net::{Flow, Packet, PacketSlab, WiredLink};
 use crate::phy::ModeId;
 use crate::spec::Role;
 use crate::time::SimTime;
@@ -24,6 +25,7 @@ struct Layers<'a> {
     flows: &'a [Flow],
     tcps: &'a [Option<TcpFlow>],
     mesh: Option<&'a MeshWorld>,
+    links: &'a [WiredLink],
 }
 
 /// The world's layers as a [`View`], borrowed field by field so that `self.xlayer` stays free.
@@ -36,8 +38,34 @@ macro_rules! layers {
             flows: &$w.flows,
             tcps: &$w.tcps,
             mesh: $w.mesh.as_ref(),
+            links: &$w.links,
         }
     };
+}
+
+impl Layers<'_> {
+    /// A packet of `ip_bytes` from `src` to `dst` over the wired hops of its route with empty
+    /// queues: each wired link's serialization and delay (WiFi hops add nothing here).
+    fn wired_path(&self, src: NodeId, dst: NodeId, ip_bytes: u32) -> crate::time::Dur {
+        let mut total = crate::time::Dur::ZERO;
+        let mut at = src;
+        for _ in 0..self.nodes.len() {
+            if at == dst {
+                break;
+            }
+            let n = &self.nodes[at.idx()];
+            let nh = match n.routes.get(dst.0) {
+                v if v >= DIRECT => dst,
+                v => NodeId(v),
+            };
+            if let Some(&(_, link, _)) = n.wired.iter().find(|(peer, _, _)| *peer == nh) {
+                let l = &self.links[link.idx()];
+                total += l.tx_time(ip_bytes) + l.delay;
+            }
+            at = nh;
+        }
+        total
+    }
 }
 
 impl View for Layers<'_> {
@@ -69,11 +97,21 @@ impl View for Layers<'_> {
                 continue;
             }
             let Some(t) = self.tcps[f].as_ref() else { continue };
-            let (p, rtt) = if receiving { (&t.rcv.p, t.rcv.rcv_rtt) } else { (&t.snd.p, t.snd.rto.srtt()) };
+            let (p, rtt, min_rtt) = if receiving {
+                (&t.rcv.p, t.rcv.rcv_rtt, t.rcv.rcv_rtt_min)
+            } else {
+                (&t.snd.p, t.snd.rto.srtt(), Some(t.snd.s.min_rtt))
+            };
             let Some(rtt) = rtt else { continue };
+            let header = crate::tcp::conn::TCP_IP_HEADER_BYTES
+                + if p.timestamps { crate::tcp::conn::TIMESTAMP_OPTION_BYTES } else { 0 };
+            let wired_rtt = self.wired_path(flow.src, flow.dst, header + p.mss)
+                + self.wired_path(flow.dst, flow.src, header);
             each(ConnView {
                 flow: crate::ids::FlowId(f as u32),
                 rtt,
+                min_rtt: min_rtt.unwrap_or(rtt),
+                wired_rtt,
                 mss: p.mss,
                 buf_bytes: if receiving { p.rcv_buf } else { p.snd_buf },
                 ack_every: p.ack_every,

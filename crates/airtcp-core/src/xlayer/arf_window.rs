@@ -8,10 +8,11 @@
 //! TCP's control point on each rate change (the advertised window at a receiving station, the
 //! cwnd cap at a sending one).
 
-use super::{Action, Controls, Hooks, MacEvent, View};
+use super::{Action, ConnView, Controls, Hooks, MacEvent, View};
 use crate::mac::frame::{Frame, FrameKind};
 use crate::mac::WifiConfig;
 use crate::phy::{ModeId, TxVector};
+use crate::spec::ArfWindowRtt;
 use crate::time::Dur;
 
 /// What one station observed in one observation slot (paper 003 section III-B).
@@ -369,10 +370,11 @@ impl Meter {
         }
     }
 
-    /// Close every slot that ended by `now` (an empty slot in between is observed as empty).
-    pub fn roll(&mut self, now: crate::time::SimTime) {
+    /// Close every slot that ended by `now` (an empty slot in between is observed as empty);
+    /// true if one did.
+    pub fn roll(&mut self, now: crate::time::SimTime) -> bool {
         if self.slot == Dur::ZERO || now < self.start + self.slot {
-            return;
+            return false;
         }
         let elapsed = (now.ns() - self.start.ns()) / self.slot.ns();
         let t = self.slot.ns() as f64;
@@ -396,21 +398,22 @@ impl Meter {
         self.ends.clear();
         self.flows.clear();
         (self.adapted_bits, self.beacon_ns) = (0.0, 0.0);
+        true
     }
 
-    /// An exchange observed at `now` (at the end of its frame).
-    pub fn observe(&mut self, h: Heard, now: crate::time::SimTime) {
-        self.roll(now);
+    /// An exchange observed at `now` (at the end of its frame); true if it closed a slot.
+    pub fn observe(&mut self, h: Heard, now: crate::time::SimTime) -> bool {
+        let rolled = self.roll(now);
         let Some(end) = h.end else {
             self.beacon_ns += h.occupancy_ns;
-            return;
+            return rolled;
         };
         match self.ends.iter_mut().find(|e| e.0 == end) {
             Some(e) => e.1 += h.occupancy_ns,
             None => self.ends.push((end, h.occupancy_ns)),
         }
         if end != self.me {
-            return;
+            return rolled;
         }
         self.adapted_bits += h.psdu_bits;
         if let Some((flow, len)) = h.segment {
@@ -424,6 +427,7 @@ impl Meter {
                 None => self.flows.push((flow, h.occupancy_ns, f64::from(len), u32::from(len > 0))),
             }
         }
+        rolled
     }
 
     /// The last complete slot, if one has ended.
@@ -442,12 +446,39 @@ pub struct ArfWindow {
     pub tx_mode: Option<ModeId>,
     /// The mode of the data frames it last received from the AP.
     pub rx_mode: Option<ModeId>,
+    /// Eq. 11's RTT.
+    pub rtt: ArfWindowRtt,
+    /// Also recompute at the end of every slot, at the current rate.
+    pub every_slot: bool,
 }
 
 impl ArfWindow {
-    /// The window at station `me`, with observation slots of `slot`.
+    /// The window at station `me`, with observation slots of `slot`, Eq. 11 on the smoothed
+    /// RTT, recomputed on rate changes only (the paper's).
     pub fn new(me: crate::ids::NodeId, slot: Dur) -> ArfWindow {
-        ArfWindow { meter: Meter::new(me, slot), gate: Gate::default(), tx_mode: None, rx_mode: None }
+        ArfWindow {
+            meter: Meter::new(me, slot),
+            gate: Gate::default(),
+            tx_mode: None,
+            rx_mode: None,
+            rtt: ArfWindowRtt::Smoothed,
+            every_slot: false,
+        }
+    }
+
+    /// Eq. 11's RTT for `conn` [s], from `slot` (its lambda and N) at the new rate `new`.
+    fn rtt_s(&self, x: &ExchangeTime, slot: &Slot, conn: &ConnView, new: ModeId, ack: Dur) -> f64 {
+        let s = |d: Dur| d.ns() as f64 * 1e-9;
+        match self.rtt {
+            ArfWindowRtt::Smoothed => s(conn.rtt),
+            ArfWindowRtt::Min => s(conn.min_rtt),
+            // The wired hops both ways plus Eq. 9's exchange of b segments and their ACK.
+            ArfWindowRtt::Empty => {
+                let lambda = slot.segment_bytes.round().max(0.0) as u32;
+                let b = conn.ack_every.max(1);
+                s(conn.wired_rtt) + x.t_tcp_ns(new, lambda, b, ack, slot.active.max(1)) * 1e-9
+            }
+        }
     }
 
     /// Its receiving (`receiving`) or sending rate went from `old` to `new`: each of its TCP
@@ -468,13 +499,15 @@ impl ArfWindow {
                 + cfg.data_header_bytes
                 + crate::mac::frame::FCS_BYTES;
             let x = ExchangeTime::of(cfg, overhead, cfg.rts_threshold_bytes < overhead + conn.mss);
-            let slot = obs.slot_for(node, conn.flow, conn.rtt.ns() as f64 * 1e-9);
+            let mut slot = obs.slot_for(node, conn.flow, 0.0);
             if slot.segment_bytes <= 0.0 {
                 // Not among the M_i connections active in T (a stalled slot): no lambda, no
                 // channel time; Eq. 8 would give 0. Its window stays as it is.
                 return;
             }
-            let w = wnd_max(&x, &slot, old, new, cfg.ack_duration_for(new), conn.ack_every.max(1));
+            let ack = cfg.ack_duration_for(new);
+            slot.rtt_s = self.rtt_s(&x, &slot, &conn, new, ack);
+            let w = wnd_max(&x, &slot, old, new, ack, conn.ack_every.max(1));
             let (mss, buf) = (conn.mss, conn.buf_bytes);
             let applied =
                 (w.wnd_max_bytes.max(0.0) as u64).clamp(u64::from(mss), u64::from(buf.max(mss))) as u32;
@@ -553,7 +586,17 @@ impl Hooks for ArfWindow {
             ExchangeTime::of(cfg, 0, frame.bytes > cfg.rts_threshold_bytes).exchange_ns(air, frame.nav, n)
         };
         let psdu_bits = f64::from(frame.bytes) * 8.0;
-        self.meter.observe(Heard { end, occupancy_ns, psdu_bits, segment }, c.now);
+        let rolled = self.meter.observe(Heard { end, occupancy_ns, psdu_bits, segment }, c.now);
+        if rolled && self.every_slot {
+            // A slot closed: every connection's window again at its current rate (Eq. 13
+            // with Delta- = 0: the slot's unoccupied time shared out, nothing taken back).
+            if let Some(m) = self.rx_mode {
+                self.apply(m, m, true, v, c);
+            }
+            if let Some(m) = self.tx_mode {
+                self.apply(m, m, false, v, c);
+            }
+        }
         if frame.kind == FrameKind::Data && frame.dst == c.node && from_ap {
             let mode = frame.txv.mode;
             if let Some(old) = self.rx_mode.replace(mode).filter(|&o| o != mode) {

@@ -99,6 +99,11 @@ pub struct ConnView {
     pub flow: FlowId,
     /// The sender's SRTT, or the receiver's own RTT estimate.
     pub rtt: Dur,
+    /// The least RTT sample of that end (the sender's, or the receiver's from timestamps).
+    pub min_rtt: Dur,
+    /// The connection's wired hops with empty queues, both ways: each link's delay and the
+    /// serialization of a full segment one way and of a bare ACK the other.
+    pub wired_rtt: Dur,
     pub mss: u32,
     /// The send buffer at a sender, the receive buffer at a receiver [bytes].
     pub buf_bytes: u32,

@@ -38,12 +38,15 @@ impl View for Fake {
         self.paths.clone()
     }
     fn connections(&self, _node: NodeId, receiving: bool, each: &mut dyn FnMut(ConnView)) {
-        // Flow 0 sends from node 1, 50 ms RTT, 1000-byte segments, a 64 KiB buffer.
+        // Flow 0 sends from node 1, 50 ms RTT (least sample 10 ms, 2 ms of it wired),
+        // 1000-byte segments, a 64 KiB buffer.
         if !receiving {
             let rtt = Dur::from_ms(50);
             each(ConnView {
                 flow: FlowId(0),
                 rtt,
+                min_rtt: Dur::from_ms(10),
+                wired_rtt: Dur::from_ms(2),
                 mss: 1000,
                 buf_bytes: 65_536,
                 ack_every: 2,
@@ -244,4 +247,70 @@ fn the_arf_window_meters_frames_and_bounds_the_cwnd_on_a_rate_decrease() {
     };
     assert_eq!((flow, rates, receiving), (FlowId(0), (OFDM_6, m24()), false));
     assert!((1000..=65_536).contains(&applied) && segments == applied.div_ceil(1000), "{applied} {segments}");
+}
+
+/// One ARF-aware window at node 1 fed the same frames as above (its own TCP frames at 24
+/// Mbit/s and a neighbour's, for 150 ms), then its rate down to 6 Mbit/s: the actions.
+fn arf_window_run(rtt: crate::spec::ArfWindowRtt, every_slot: bool) -> Vec<(NodeId, Scheme, Action)> {
+    let (mut x, v) = (CrossLayer::new(3), fake());
+    let me = NodeId(1);
+    let mut w = arf_window::ArfWindow::new(me, Dur::from_ms(100));
+    (w.rtt, w.every_slot) = (rtt, every_slot);
+    x.install(me, Installed::ArfWindow(Box::new(w)));
+    let ms = |t: u64| SimTime::ZERO + Dur::from_ms(t);
+    x.mac_event(&done(1, m24()), &v, ms(0));
+    for t in 0..10 {
+        x.frame_heard(me, TxId(0), &data(1, 0, 2), &v, ms(10 * t));
+        x.frame_heard(me, TxId(1), &data(2, 0, 3), &v, ms(10 * t + 5));
+    }
+    x.frame_heard(me, TxId(0), &data(1, 0, 2), &v, ms(150)); // the first slot ends
+    x.mac_event(&MacEvent::RateChanged { node: me, peer: NodeId(0), mode: OFDM_6 }, &v, ms(151));
+    actions(&mut x)
+}
+
+fn windows_set(a: &[(NodeId, Scheme, Action)]) -> Vec<((ModeId, ModeId), f64)> {
+    a.iter()
+        .filter_map(|(_, _, act)| match *act {
+            Action::WindowSet { rates, wnd_max_bytes, .. } => Some((rates, wnd_max_bytes)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn the_arf_windows_rtt_is_the_smoothed_the_least_or_the_empty_queues() {
+    // Eq. 11 is linear in the RTT: with the least sample (10 ms) the window is 10/50 of the
+    // smoothed RTT's (50 ms); with the empty queues' RTT it is (2 ms wired + Eq. 9's T_TCP
+    // at 6 Mbit/s) / 50 ms of it.
+    use crate::spec::ArfWindowRtt as R;
+    let one = |r| match windows_set(&arf_window_run(r, false))[..] {
+        [((old, new), w)] if old == m24() && new == OFDM_6 => w,
+        ref other => panic!("{other:?}"),
+    };
+    let (smoothed, least, empty) = (one(R::Smoothed), one(R::Min), one(R::Empty));
+    assert!(smoothed > 0.0);
+    assert!((least / smoothed - 0.2).abs() < 1e-12, "{least} {smoothed}");
+    // Eq. 9 at 6 Mbit/s for two 1000-byte segments and their ACK, N = 2 (node 1 and node 2
+    // were heard), each frame with TCP/IP 40 + LLC 8 + MAC header + FCS around it.
+    let cfg = fake().cfg;
+    let overhead = 40 + 8 + cfg.data_header_bytes + 4;
+    let x = arf_window::ExchangeTime::of(&cfg, overhead, false);
+    let t_tcp_s = x.t_tcp_ns(OFDM_6, 1000, 2, cfg.ack_duration_for(OFDM_6), 2) * 1e-9;
+    assert!(t_tcp_s > 2.0 * 1048e-6 * 8.0 / 6.0, "two 1048-byte frames at 6 Mbit/s: {t_tcp_s}");
+    assert!((empty / smoothed - (0.002 + t_tcp_s) / 0.05).abs() < 1e-12, "{empty} {smoothed}");
+}
+
+#[test]
+fn the_arf_window_every_slot_recomputes_at_the_current_rate_when_a_slot_ends() {
+    // Off (the paper): the slot's end sets nothing, the decrease sets one window. On: the
+    // slot's end sets one at the current rate (24 -> 24), then the decrease its own.
+    use crate::spec::ArfWindowRtt as R;
+    let off = windows_set(&arf_window_run(R::Smoothed, false));
+    assert_eq!(off.iter().map(|w| w.0).collect::<Vec<_>>(), vec![(m24(), OFDM_6)]);
+    let on = windows_set(&arf_window_run(R::Smoothed, true));
+    assert_eq!(on.iter().map(|w| w.0).collect::<Vec<_>>(), vec![(m24(), m24()), (m24(), OFDM_6)]);
+    // The decrease's window is the same either way; at the same rate nothing is taken back
+    // (Delta- = 0), so that window is the larger.
+    assert_eq!(on[1].1, off[0].1);
+    assert!(on[0].1 > on[1].1, "{on:?}");
 }
