@@ -143,10 +143,10 @@ def test_eq_11s_rtt_and_every_slot_reach_the_world_spec_and_need_the_window() ->
 
 
 def test_eq_11_on_the_empty_queues_rtt_keeps_the_ap_queue_from_overflowing() -> None:
-    # Random waypoint, AP queue 20, 60 s, seed 1 (airtcp's runs): standard TCP loses 862
+    # Random waypoint, AP queue 20, 60 s, seed 1 (airtcp's runs): standard TCP loses 574
     # segments at the AP, the paper's window (smoothed RTT, which holds the queue's delay)
-    # 464, the window on the RTT of empty queues 24: Eq. 11 then bounds the window by the
-    # bandwidth-delay product (2-4 segments), not by the queue it has built.
+    # 479, the window on the RTT of empty queues 24: Eq. 11 then bounds the window by the
+    # bandwidth-delay product (at most 3.8 segments here), not by the queue it has built.
     from airtcp.config import load_toml
 
     base = {**load_toml(EXAMPLE), "mobility": "random-waypoint", "queue_packets": 20,
@@ -161,7 +161,7 @@ def test_eq_11_on_the_empty_queues_rtt_keeps_the_ap_queue_from_overflowing() -> 
         standard, _ = drops(scheme="standard")
         smoothed, _ = drops(scheme="wnd_max")
         empty, r = drops(scheme="wnd_max", rtt="empty", **{"traces.windows": True})
-    assert standard > 500 and 0.4 * standard < smoothed < standard, (standard, smoothed)
+    assert standard > 400 and 0.4 * standard < smoothed < standard, (standard, smoothed)
     assert empty < 0.1 * standard, (empty, standard)
     w = r.traces["windows"].to_pandas()
     assert w["applied_bytes"].max() < 6 * 1460, w["applied_bytes"].describe()

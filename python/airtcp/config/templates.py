@@ -490,7 +490,7 @@ class Paper003Knobs(BaseModel):
         "change (mac.arf_window_every_slot)",
     )
     noise_figure_db: float = _field(
-        7.0,
+        10.0,
         "number 0..50 dB",
         "the receivers' noise figure (channel.noise_figure_db): QualNet's default "
         "PHY-NOISE-FACTOR, 10 dB (phy.h PHY_DEFAULT_NOISE_FACTOR); ns-3's is 7",
