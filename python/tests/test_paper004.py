@@ -202,6 +202,26 @@ def test_the_scheme_does_not_change_the_channel() -> None:
         assert on[block] == off[block] and len(on[block]) == 1, block
 
 
+def test_the_third_reading_answers_a_segment_once_an_rtt() -> None:
+    # LN-MAC with corrupt frames passed up, 6 attempts, FER 40 %, D 20 ms, seed 1 (airtcp's
+    # runs): every corrupt copy answered, 1424 CNOs and 362 copies ignored (segments held
+    # already); one CNO per segment per RTT, 1284 and 462. The copies the MAC's retries bring
+    # within an RTT are the ones left unanswered; most CNOs stay, each naming a segment whose
+    # first corrupt copy the MAC would still have delivered.
+    def counts(scheme: str) -> dict[str, int]:
+        r = airtcp.run(EXAMPLE, seed=1, overrides={"scheme": scheme, "retry_limit": 6,
+                                                   "fer": 0.4, "delay_ms": 20.0})  # fmt: skip
+        return r.summary["flows"][0]["tcp"]["corruption"]
+
+    every, once = counts("lnmac-cdo"), counts("lnmac-once")
+    assert (
+        once["cno_sent"] < every["cno_sent"] and once["corrupt_ignored"] > every["corrupt_ignored"]
+    )
+    assert (every["cno_sent"], once["cno_sent"]) == (1424, 1284)
+    with pytest.raises(airtcp.ScenarioError, match=r"tcp\.cno_once_per_rtt"):
+        airtcp.run(EXAMPLE, overrides={"scheme": "plain", "tcp.cno_once_per_rtt": True})
+
+
 # ---------------------------------------------------------------------------------------------
 # pcap
 
@@ -388,9 +408,9 @@ def test_the_analysis_reads_a_small_store(tmp_path: Path) -> None:
     )
     run_sweep(spec, tmp_path / "store", workers=1)
     t = p004.table(tmp_path / "store")
-    assert len(t) == 16 and set(t["scheme"]) == set(p004.SCHEMES)
-    # Paired: the four schemes of a replication share its seed.
-    assert t.groupby(["fer", "replication"])["run_hash"].nunique().eq(4).all()
+    assert len(t) == 20 and set(t["scheme"]) == set(p004.SCHEMES)
+    # Paired: the five schemes of a replication share its seed.
+    assert t.groupby(["fer", "replication"])["run_hash"].nunique().eq(5).all()
     detail: list = []
     claims = p004.claims(t, detail)
     assert {c.verdict for c in claims} <= set(paper.VERDICT_WORDS)
@@ -398,6 +418,11 @@ def test_the_analysis_reads_a_small_store(tmp_path: Path) -> None:
     # Retry limit 6 only: Fig. 9's claims are judged, Fig. 10's (one attempt) are not there.
     assert "III-A, Fig. 9" in sections and "III-A, Fig. 10" not in sections
     assert any(d[0] == "fig9-cdo-duplicates" for d in detail)
+    # The headlines: the paper's LN-MAC and, beside it, the third reading (one CNO per RTT).
+    heads = p004.headlines(t, claims, quick=True)
+    assert [h.headline for h in heads] == [p004.HEADLINES[q] for q in p004.HEADLINES
+                                           if any(c.claim == q for c in claims)]  # fmt: skip
+    assert heads and all(h.under is not None and h.under.claim == h.claim.claim for h in heads)
     # Figures and the report are drawn from whatever the store holds.
     paths, captions = p004.figures(t, tmp_path / "figures")
     assert all(p.exists() for p in paths)

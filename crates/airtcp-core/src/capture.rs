@@ -668,6 +668,7 @@ mod tests {
             tsq_rule: crate::tcp::conn::TsqRule::Linux319,
             per_ack_growth: false,
             corruption: crate::tcp::conn::Corruption::Off,
+            cno_once_per_rtt: false,
             rules: crate::tcp::conn::Rules::default(),
         };
         for (ts, recovery) in

@@ -255,12 +255,14 @@ class Paper004Knobs(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
 
-    scheme: Literal["plain", "cdo", "lnmac", "lnmac-cdo"] = _field(
+    scheme: Literal["plain", "cdo", "lnmac", "lnmac-cdo", "lnmac-once"] = _field(
         "plain",
-        '"plain", "cdo", "lnmac" or "lnmac-cdo"',
+        '"plain", "cdo", "lnmac", "lnmac-cdo" or "lnmac-once"',
         "plain: TCP NewReno; cdo: TCP with CDO/CNO, corrupt frames passed up (mac.pass_corrupt, "
         "tcp.corruption); lnmac: LN-MAC, the MACs' loss notifications answered with CNOs "
-        "(mac.lnmac, tcp.corruption); lnmac-cdo: LN-MAC with corrupt frames passed up too",
+        "(mac.lnmac, tcp.corruption); lnmac-cdo: LN-MAC with corrupt frames passed up too; "
+        "lnmac-once: lnmac-cdo with one CNO per segment per RTT (tcp.cno_once_per_rtt: the "
+        "corrupt copies MAC retries deliver within the receiver's RTT are not answered)",
     )
     fer: float = _field(
         0.4,
@@ -410,7 +412,7 @@ def paper004(knobs: Paper004Knobs, rest: Mapping[str, Any]) -> dict[str, Any]:
             "queue_limit_packets": 1000,  # §III-A: no congestion loss at B
             # LN-MAC needs no corrupt frames: its MAC names the lost segment itself (docs/
             # paper-004.md: with them it would inherit CDO's duplicate CNOs under retries).
-            "pass_corrupt": k.scheme in ("cdo", "lnmac-cdo"),
+            "pass_corrupt": k.scheme in ("cdo", "lnmac-cdo", "lnmac-once"),
             "lnmac": k.scheme.startswith("lnmac"),
         },
         # §III: NewReno (RFC 3782), as Linux 2.6 ran it at the paper's time (docs/paper-004.md):
@@ -425,6 +427,7 @@ def paper004(knobs: Paper004Knobs, rest: Mapping[str, Any]) -> dict[str, Any]:
             "min_rto_ms": 200.0,
             "rcv_buf_bytes": 65535,  # no window scaling: B's queue never overflows
             "corruption": k.cno_reaction if on else "off",
+            **({"cno_once_per_rtt": True} if k.scheme == "lnmac-once" else {}),
         },
         "channel": channel,
         "nodes": nodes,

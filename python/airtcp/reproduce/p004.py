@@ -1,7 +1,8 @@
 """Paper 004 (Ravichandran, Tacca, Welzl, Fumagalli: LN-MAC), end to end.
 
-The sweeps (every run stored in ``OUT/store``, resumable), each over four schemes (TCP plain,
-TCP with CDO/CNO, LN-MAC, LN-MAC with corrupt frames passed up) on the template ``paper-004``
+The sweeps (every run stored in ``OUT/store``, resumable), each over five schemes (TCP plain,
+TCP with CDO/CNO, LN-MAC, LN-MAC with corrupt frames passed up, and that with one CNO per
+segment per RTT: airtcp's second and third readings of LN-MAC) on the template ``paper-004``
 (examples/paper-004.toml; choices in docs/paper-004.md). Within a sweep the four schemes of a
 replication share its seed (``paired = ["scheme"]``): the same fades, so schemes are compared
 pair by pair.
@@ -13,6 +14,7 @@ pair by pair.
 - ``bits-size`` and ``bits-fer``: Fig. 6-9 at D = 20 ms on a channel of independent bit errors
   with the same FER for 1500-byte frames (shorter frames then see fewer errors, as the paper's
   text says Table I's channel does not): the run that tests the frame-size causes;
+  ``bits-four-size`` and ``bits-four-fer``: Fig. 12 and 13 on that channel;
 - ``cause-options``: TCP plain with LN-MAC's payload per frame (the CDO's 8 bytes out of its
   MSS) beside LN-MAC, 6 attempts, 1500-byte frames, D = 20 ms: the run that tests whether
   LN-MAC's deficit at 6 attempts is its option bytes.
@@ -59,7 +61,7 @@ from airtcp.reproduce.common import (
     scheme_curves,
     stored_runs,
 )
-from airtcp.reproduce.paper import Context, NotEvaluable, Report
+from airtcp.reproduce.paper import Context, Headline, NotEvaluable, Report
 from airtcp.result import load_summary
 from airtcp.summary_types import CorruptionSummary
 
@@ -83,22 +85,29 @@ TITLE = "LN-MAC, explicit loss notification for TCP over 802.11"
 TEMPLATE = "paper-004"
 DEFINITIONS = "Measures (also in the report and docs/paper-004.md):"
 
-SCHEMES = ("plain", "cdo", "lnmac", "lnmac-cdo")
-# The paper's three schemes (its panels); "lnmac-cdo" is airtcp's second reading of LN-MAC.
+SCHEMES = ("plain", "cdo", "lnmac", "lnmac-cdo", "lnmac-once")
+# The paper's three schemes (its panels); "lnmac-cdo" is airtcp's second reading of LN-MAC,
+# "lnmac-once" its third (the second with one CNO per segment per RTT: the duplicate CNOs the
+# second inherits from CDO/CNO under MAC retries suppressed).
 PAPER_SCHEMES = ("plain", "cdo", "lnmac")
-LNMACS = ("lnmac", "lnmac-cdo")
+LNMACS = ("lnmac", "lnmac-cdo", "lnmac-once")
 # The reading of LN-MAC the verdicts judge: §II-B as written (the MAC's notifications alone).
 # §III-A's Fig. 9 text blames the duplicate CNOs on TCP with CDO/CNO alone, which a LN-MAC
 # passing corrupt frames up would share; the other reading's verdict is given beside it.
 LNMAC = "lnmac"
 ALT = "lnmac-cdo"
+ALT3 = "lnmac-once"
+# The other readings, each with its ordinal in the report.
+READINGS = {ALT: "second", ALT3: "third"}
 LABELS = {
     "plain": "TCP plain",
     "cdo": "TCP with CDO/CNO",
     "lnmac": "LN-MAC",
     "lnmac-cdo": "LN-MAC + corrupt frames",
+    "lnmac-once": "LN-MAC + corrupt frames, one CNO per RTT",
 }
-COLORS = {"plain": "tab:blue", "cdo": "tab:orange", "lnmac": "tab:green", "lnmac-cdo": "tab:purple"}
+COLORS = {"plain": "tab:blue", "cdo": "tab:orange", "lnmac": "tab:green", "lnmac-cdo": "tab:purple",
+          "lnmac-once": "tab:brown"}  # fmt: skip
 CHANNELS = ("rayleigh", "bit-errors")
 CHANNEL_LABELS = {
     "rayleigh": "Table I: Rayleigh fade per frame",
@@ -243,6 +252,13 @@ def sweeps(quick: bool) -> dict[str, sweep.SweepSpec]:
         # The same questions on a channel whose errors grow with the frame (the paper's text).
         "bits-size": spec({**bits, "fer": 0.4}, {"frame_bytes": sizes, "retry_limit": [1, 2]}),
         "bits-fer": spec({**bits, "frame_bytes": 1500}, {"fer": fers, "retry_limit": [1, 6]}),
+        # Fig. 12 and 13 (the interfering pair) on the bit-error channel too.
+        "bits-four-size": spec(
+            {**four, "errors": "bit-errors", "fer": 0.4, "retry_limit": 1}, {"frame_bytes": sizes}
+        ),
+        "bits-four-fer": spec(
+            {**four, "errors": "bit-errors", "frame_bytes": 1500, "retry_limit": 6}, {"fer": fers}
+        ),  # fmt: skip
         **causes,
     }
 
@@ -621,7 +637,7 @@ def _cause(t: pd.DataFrame, name: str) -> str:
             f"{what}: {show(removed)}: {moved}{tail}")  # fmt: skip
 
 
-def claims(t: pd.DataFrame, detail: PerCondition | None = None) -> list[Claim]:
+def claims(t: pd.DataFrame, detail: PerCondition | None = None, lnmac: str = LNMAC) -> list[Claim]:
     """Every evaluable claim of the paper (NOT_EVALUABLE holds the rest), judged on Table I's
     channel by the one rule on intervals (reproduce.claims); ``detail`` collects the
     per-condition verdicts of the claims over several conditions."""
@@ -632,16 +648,18 @@ def claims(t: pd.DataFrame, detail: PerCondition | None = None) -> list[Claim]:
     def diff(a: str, b: str, y: str = thr) -> Callable[[Mapping[str, Any], float], cl.Estimate]:
         return lambda c, level: _pdiff(main, a, b, y, level, **c)
 
-    def alt_word(parts: Sequence[tuple[str, cl.Verdict]]) -> str:
-        v = every(parts)
-        return f"{LABELS[ALT]} (airtcp's second reading): {v.word} ({_tally(parts)})"
+    def alt_word(per: Mapping[str, Sequence[tuple[str, cl.Verdict]]]) -> str:
+        return "; ".join(
+            f"{LABELS[a]} (airtcp's {READINGS[a]} reading): {every(parts).word} ({_tally(parts)})"
+            for a, parts in per.items() if parts
+        )  # fmt: skip
 
     # 1. Abstract, I, IV: LN-MAC above plain TCP under any condition.
     conds = _fig_conditions(main, 6, 7, 8, 9, 12, 13)
     if conds:
         up = cl.Direction(+1)
-        parts = _over(conds, diff(LNMAC, "plain"), up)
-        alt = _over(conds, diff(ALT, "plain"), up)
+        parts = _over(conds, diff(lnmac, "plain"), up)
+        alt = {a: _over(conds, diff(a, "plain"), up) for a in READINGS}
         v = every(parts)
         cause = _cause(t, "cause-options")
         claim = _claim(
@@ -664,8 +682,8 @@ def claims(t: pd.DataFrame, detail: PerCondition | None = None) -> list[Claim]:
         sizes = sorted(cell(main, **c)["frame_bytes"].unique())
         if len(sizes) < 2:
             return None
-        small = _pdiff(main, LNMAC, "plain", thr, level, frame_bytes=sizes[0], **c)
-        large = _pdiff(main, LNMAC, "plain", thr, level, frame_bytes=sizes[-1], **c)
+        small = _pdiff(main, lnmac, "plain", thr, level, frame_bytes=sizes[0], **c)
+        large = _pdiff(main, lnmac, "plain", thr, level, frame_bytes=sizes[-1], **c)
         return _step(small, large)
 
     up = cl.Direction(+1)
@@ -730,8 +748,8 @@ def claims(t: pd.DataFrame, detail: PerCondition | None = None) -> list[Claim]:
     conds = _fig_conditions(main, 6)
     if conds:
         up = cl.Direction(+1)
-        parts = _over(conds, diff(LNMAC, "cdo"), up)
-        alt = _over(conds, diff(ALT, "cdo"), up)
+        parts = _over(conds, diff(lnmac, "cdo"), up)
+        alt = {a: _over(conds, diff(a, "cdo"), up) for a in READINGS}
         claim = _claim(
             "fig6-lnmac-over-cdo", "III-A", "Fig. 6",
             "LN-MAC performs better than TCP with CNO/CDO",
@@ -742,7 +760,8 @@ def claims(t: pd.DataFrame, detail: PerCondition | None = None) -> list[Claim]:
             claim, every(parts), f"{_tally(parts)}; {_lowest(parts, _mbps)}",
             "LN-MAC alone repairs a loss only once a later frame of the connection arrives, "
             "CDO/CNO at once where the headers held. Cause tested by the runs of LN-MAC that "
-            f"also passes corrupt frames up: {alt_word(alt)}.", detail, parts, _mbps,
+            f"also passes corrupt frames up (and, third, answers a segment once an RTT): "
+            f"{alt_word(alt)}.", detail, parts, _mbps,
         ))  # fmt: skip
 
     # 5. CDO/CNO effective only if the errors are confined to the payload.
@@ -794,9 +813,9 @@ def claims(t: pd.DataFrame, detail: PerCondition | None = None) -> list[Claim]:
     for fig, cid, figure, quote, section in winners:
         if not _fig_conditions(main, fig):
             continue
-        parts = _ordering(main, fig, LNMAC)
-        alt = _ordering(main, fig, ALT)
-        order = cl.Ordering(LNMAC, PAPER_SCHEMES)
+        parts = _ordering(main, fig, lnmac)
+        alt = {a: _ordering(main, fig, a) for a in READINGS}
+        order = cl.Ordering(lnmac, ("plain", "cdo", lnmac))
         claim = _claim(
             cid, section, figure, quote,
             f"LN-MAC's margin over the best of plain and CDO/CNO, every point of {figure}",
@@ -834,9 +853,9 @@ def claims(t: pd.DataFrame, detail: PerCondition | None = None) -> list[Claim]:
         level = _level(len(both))
         parts = []
         for fer_, delay in both:
-            g1 = _finite(_pratio(main, LNMAC, "plain", level, retry_limit=1, fer=fer_,
+            g1 = _finite(_pratio(main, lnmac, "plain", level, retry_limit=1, fer=fer_,
                                  delay_ms=delay, **base))  # fmt: skip
-            g6 = _finite(_pratio(main, LNMAC, "plain", level, retry_limit=6, fer=fer_,
+            g6 = _finite(_pratio(main, lnmac, "plain", level, retry_limit=6, fer=fer_,
                                  delay_ms=delay, **base))  # fmt: skip
             parts.append((f"D {delay:g} ms, FER {fer_:g}", down.verdict(_finite(_step(g1, g6)))))
         claim = _claim(
@@ -875,7 +894,7 @@ def claims(t: pd.DataFrame, detail: PerCondition | None = None) -> list[Claim]:
     conds = _fig_conditions(main, 10)
     if conds:
         down = cl.Direction(-1)
-        parts = _over(conds, diff(LNMAC, "plain", "timeouts"), down)
+        parts = _over(conds, diff(lnmac, "plain", "timeouts"), down)
         claim = _claim(
             "fig10-resets", "III-A", "Fig. 10",
             "the main reason for LN-MAC to lead to improved performance is the lower number "
@@ -894,7 +913,7 @@ def claims(t: pd.DataFrame, detail: PerCondition | None = None) -> list[Claim]:
     conds = _fig_conditions(main, 7)
     if conds:
         down = cl.Direction(-1)
-        parts = _over(conds, diff(LNMAC, "plain", "rtt_ms"), down)
+        parts = _over(conds, diff(lnmac, "plain", "rtt_ms"), down)
         claim = _claim(
             "intro-rtt", "I", "",
             "This effectively decreases the round trip time in the presence of errors",
@@ -1077,21 +1096,24 @@ def figures(t: pd.DataFrame, out: Path) -> tuple[list[Path], dict[str, str]]:
         ray = {"channel": "rayleigh", **where}
         if no in (12, 13):
             cases = [("Table I channel, A -> C", PAPER_SCHEMES, ray),
-                     (f"{LABELS[ALT]} (airtcp's second reading)", (ALT,), ray)]  # fmt: skip
+                     ("bit errors (sensitivity), A -> C", PAPER_SCHEMES,
+                      {**ray, "channel": "bit-errors"}),
+                     ("airtcp's second and third readings of LN-MAC, Table I", (ALT, ALT3),
+                      ray)]  # fmt: skip
         else:
             bits = {k: v for k, v in where.items() if k != "interferers"}
             cases = [(f"Table I channel, D = {d:g} ms", PAPER_SCHEMES, {**ray, "delay_ms": d})
                      for d in (0.0, 20.0)]  # fmt: skip
             cases.append(("bit errors (sensitivity), D = 20 ms", PAPER_SCHEMES,
                           {"channel": "bit-errors", **bits}))  # fmt: skip
-            cases.append((f"{LABELS[ALT]} (airtcp's second reading), Table I, D = 20 ms", (ALT,),
-                          {**ray, "delay_ms": 20.0}))  # fmt: skip
+            cases.append(("airtcp's second and third readings of LN-MAC, Table I, D = 20 ms",
+                          (ALT, ALT3), {**ray, "delay_ms": 20.0}))  # fmt: skip
         title = f"Fig. {no}: {what[no]}; mean and 95 % interval (clipped at 0), n = {n}"
         paths.append(_panels(main, out, names[no], title, x, y, ylabel, scale, cases))
         captions[names[no]] = (
             f"Fig. {no} of the paper ({what[no]}). The paper's three schemes on Table I's "
             "channel in its panels; the bit-error channel and LN-MAC with corrupt frames passed "
-            f"up in panels of their own. Mean over {n} replications with its Student-t 95 % "
+            "up (second reading) and answered once an RTT (third) in panels of their own. Mean over {n} replications with its Student-t 95 % "
             "interval, clipped at 0."
         )
     # The channel check: measured exchange failure at B against the closed form.
@@ -1222,7 +1244,9 @@ def _method(t: pd.DataFrame) -> str:
         f"{SMALL_FER_FRACTION:g} of the 1500-byte frame's; footnote 3's range within "
         f"{RANGE_TOLERANCE:.0%}; the stated FER within {FER_TOLERANCE * 100:g} point. Verdicts "
         "judge LN-MAC as §II-B describes it (the MAC's notifications alone); LN-MAC that also "
-        "passes corrupt frames up is airtcp's second reading, its verdict given in the row. "
+        "passes corrupt frames up is airtcp's second reading, and that answering each segment "
+        "once an RTT (no duplicate CNOs under MAC retries) its third, their verdicts given in "
+        "the row. "
         "The paper's figures are judged on Table I's channel (a Rayleigh fade per frame, errors "
         "per frame part from the SINR); independent bit errors at the same FER for 1500-byte "
         "frames are a sensitivity check. Scenario: examples/paper-004.toml; every choice in "
@@ -1274,6 +1298,48 @@ def _sections(t: pd.DataFrame, detail: PerCondition) -> list[tuple[str, list[str
 # Entry point
 
 
+# The headline claims (by their quantity's text): LN-MAC above plain TCP under any condition,
+# and the winner of the figures at both ends of the MAC's attempts (1: Fig. 7; 6: Fig. 9).
+HEADLINES = {
+    "LN-MAC - TCP plain, throughput, every point of Fig. 6-9, 12, 13":
+        "LN-MAC's throughput above plain TCP's under any condition",
+    "LN-MAC's margin over the best of plain and CDO/CNO, every point of Fig. 7":
+        "LN-MAC ahead of plain TCP and CDO/CNO, 1 attempt (Fig. 7)",
+    "LN-MAC's margin over the best of plain and CDO/CNO, every point of Fig. 9":
+        "LN-MAC ahead of plain TCP and CDO/CNO, 6 attempts (Fig. 9)",
+}  # fmt: skip
+
+
+def headlines(t: pd.DataFrame, claim_list: Sequence[Claim], quick: bool) -> list[Headline]:
+    """Each headline claim as judged (LN-MAC as §II-B describes it) and under airtcp's third
+    reading (corrupt frames passed up, one CNO per segment per RTT), with the second's verdict
+    in the text."""
+    readings = {a: {c.claim: c for c in claims(t, None, lnmac=a)} for a in READINGS}
+    mine = {c.claim: c for c in claim_list}
+    cmd = (f"airtcp reproduce 004{' --quick' if quick else ''} --out DIR  # one run: airtcp run "
+           "examples/paper-004.toml --set scheme=lnmac-once --set retry_limit=6")  # fmt: skip
+    out = []
+    for quantity, text in HEADLINES.items():
+        if quantity not in mine:
+            continue
+        second = readings[ALT].get(quantity)
+        out.append(Headline(
+            text, mine[quantity],
+            condition="airtcp's third reading: LN-MAC with corrupt frames passed up, one CNO "
+                      "per segment per RTT",
+            under=readings[ALT3].get(quantity),
+            command=cmd,
+            likely=(f"The second reading (corrupt frames passed up, every copy answered): "
+                    f"{second.verdict if second else 'not run'}." + ("" if out else " No reading of LN-MAC is ahead "
+                    "at both ends: the MAC's notifications alone repair a loss only once a "
+                    "later frame arrives (behind CDO/CNO at 1 attempt); passing corrupt frames "
+                    "up wins there but costs a retransmission for a corrupt copy the MAC would "
+                    "have delivered anyway at 6 attempts, answered once an RTT or every time. "
+                    "The paper's simulator must do something its text does not describe.")),
+        ))  # fmt: skip
+    return out
+
+
 def analyse(ctx: Context) -> Report:
     """The claims, sections, tables and figures from the paper's stored runs."""
     t = table(ctx.root, ctx.current)
@@ -1289,6 +1355,7 @@ def analyse(ctx: Context) -> Report:
         captions=captions,
         definitions=(__doc__ or "").split(DEFINITIONS)[-1],
         tables={"runs.csv": t},
+        headlines=headlines(t, claim_list, ctx.quick),
     )
 
 

@@ -75,6 +75,10 @@ pub struct TcpSpec {
     /// Paper 004's corruption options (CDO in data, CNO from the receiver): "off",
     /// "aggressive" (a CNO leaves cwnd alone) or "conservative" (a CNO cuts it as a loss).
     pub corruption: Corruption,
+    /// With `corruption`: a segment's CNO is not repeated within the receiver's RTT estimate
+    /// (the corrupt copies MAC retries deliver meanwhile are ignored); false: every corrupt
+    /// copy gets its CNO.
+    pub cno_once_per_rtt: bool,
     /// Linux's TCP Small Queues (3.6+, `tcp_write_xmit`): new data goes down only while the
     /// sender's node holds at most about two of the connection's packets below TCP.
     pub small_queues: bool,
@@ -258,6 +262,7 @@ impl Default for TcpSpec {
             snd_buf_bytes: 4 * 1024 * 1024,
             hystart: true,
             corruption: Corruption::Off,
+            cno_once_per_rtt: false,
             small_queues: false,
             limit_output_bytes: 131_072,
             tsq_rule: TsqRule::Linux319,
@@ -345,6 +350,12 @@ pub(super) fn validate_tcp(i: usize, f: &FlowSpec) -> Result<(), SpecError> {
                 format!("{} is out of range; allowed: >= 0.000001 ms (1 ns)", num(v)),
             );
         }
+    }
+    if t.cno_once_per_rtt && t.corruption == Corruption::Off {
+        return err(
+            &path("tcp.cno_once_per_rtt"),
+            "true needs tcp.corruption (no CNO is sent while it is \"off\"); allowed: false, or corruption \"aggressive\" or \"conservative\"",
+        );
     }
     if t.max_rto_ms < t.min_rto_ms {
         return err(

@@ -425,3 +425,12 @@ fn the_arf_windows_knobs_without_the_window_are_refused() {
     let e = error_with(|s| s["wifi"]["arf_window_rtt"] = serde_json::json!("queue"));
     assert_eq!(e, "wifi.arf_window_rtt: unknown value \"queue\"; allowed: smoothed, min, empty");
 }
+
+#[test]
+fn one_cno_per_rtt_without_the_corruption_options_is_refused() {
+    let e = error_with(|s| {
+        s["flows"][0] = serde_json::json!({"kind": "tcp_bulk", "src": 1, "dst": 0, "payload_bytes": 1460,
+                                           "tcp": {"cno_once_per_rtt": true}});
+    });
+    assert!(e.starts_with("flows.0.tcp.cno_once_per_rtt: true needs tcp.corruption"), "{e}");
+}

@@ -379,6 +379,10 @@ pub struct TcpParams {
     /// Paper 004's corruption options: off, or CDO in data segments and CNO from the receiver
     /// with the sender's reaction to a CNO.
     pub corruption: Corruption,
+    /// Receiver: a segment's CNO is not repeated within the receiver's RTT estimate (airtcp's
+    /// third reading of paper 004's LN-MAC: the corrupt copies MAC retries deliver meanwhile
+    /// are ignored); false: every corrupt copy gets its CNO (the paper's observation, III-A).
+    pub cno_once_per_rtt: bool,
     /// TCP Small Queues (Linux 3.6+): see [`Sender::tsq_allows`].
     pub small_queues: bool,
     /// TSQ's cap on the bytes below TCP (`sysctl_tcp_limit_output_bytes`).
@@ -2070,6 +2074,8 @@ pub struct Receiver {
     /// The least of those samples (paper 003's `arf_window_rtt = "min"` at a receiver).
     pub rcv_rtt_min: Option<Dur>,
     rcv_rtt_last_tsecr: u64,
+    /// The last CNO sent: the segment it named and when (`cno_once_per_rtt`).
+    last_cno: Option<(u64, SimTime)>,
     /// Sequence number of the FIN, once seen.
     pub fin_seq: Option<u64>,
     pub stats: ReceiverStats,
@@ -2189,6 +2195,7 @@ impl Receiver {
             rcv_rtt: None,
             rcv_rtt_min: None,
             rcv_rtt_last_tsecr: 0,
+            last_cno: None,
             fin_seq: None,
             stats: ReceiverStats::default(),
             quick: 0,
@@ -2480,10 +2487,15 @@ impl Receiver {
             return false;
         }
         let held = seg.seq < self.rcv_nxt || self.ooo.iter().any(|&(a, b)| a <= seg.seq && seg.seq < b);
-        if held {
+        // One CNO per segment per RTT: a copy of the segment just named, within the RTT the
+        // receiver estimates (without an estimate, every copy), is ignored.
+        let repeated = self.p.cno_once_per_rtt
+            && matches!((self.last_cno, self.rcv_rtt), (Some((q, at)), Some(rtt)) if q == seg.seq && now < at + rtt);
+        if held || repeated {
             self.stats.corrupt_ignored += 1;
             return false;
         }
+        self.last_cno = Some((seg.seq, now));
         self.ack(0, false, now, out);
         let cno = out.last_mut().expect("ack() pushed the ACK");
         cno.opts |= OPT_CNO;
@@ -2588,6 +2600,7 @@ mod clock_tests {
             tsq_rule: TsqRule::Linux319,
             per_ack_growth: false,
             corruption: Corruption::Off,
+            cno_once_per_rtt: false,
             rules: Rules::default(),
         }
     }

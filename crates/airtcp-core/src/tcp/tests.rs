@@ -83,6 +83,7 @@ fn params(recovery: Recovery) -> TcpParams {
         tsq_rule: super::conn::TsqRule::Linux319,
         per_ack_growth: false,
         corruption: Corruption::Off,
+        cno_once_per_rtt: false,
         rules: Rules::default(),
     }
 }
@@ -639,6 +640,31 @@ mod corruption {
         let (_, mut plain, w) = connected(Corruption::Off);
         assert!(!plain.on_corrupt(&w[0], at_ms(3), &mut out));
         assert!(out.is_empty());
+    }
+
+    #[test]
+    fn once_per_rtt_a_segments_corrupt_copies_get_one_cno_per_rtt() {
+        // airtcp's third reading of paper 004: copies of the segment just named, within the
+        // receiver's RTT estimate, are ignored; after it, or for another segment, a CNO goes.
+        let (_, mut rcv, window) = connected(Corruption::Aggressive);
+        rcv.p.cno_once_per_rtt = true;
+        let mut out = Vec::new();
+        rcv.on_segment(&window[0], at_ms(3), &mut out);
+        rcv.rcv_rtt = Some(Dur::from_ms(10)); // the estimate, set by hand
+        out.clear();
+        assert!(rcv.on_corrupt(&window[1], at_ms(4), &mut out));
+        assert!(!rcv.on_corrupt(&window[1], at_ms(5), &mut out), "a copy within the RTT");
+        assert!(!rcv.on_corrupt(&window[1], at_ms(13), &mut out), "9 ms later: still within");
+        assert!(rcv.on_corrupt(&window[2], at_ms(13), &mut out), "another segment");
+        assert!(rcv.on_corrupt(&window[1], at_ms(14), &mut out), "no longer the last named");
+        assert!(rcv.on_corrupt(&window[1], at_ms(24), &mut out), "10 ms after its CNO");
+        assert_eq!((rcv.stats.cno_sent, rcv.stats.corrupt_ignored), (4, 2));
+        assert!(out.iter().all(|c| c.opts == OPT_CNO));
+        // Without an estimate every copy is answered.
+        let (_, mut fresh, w) = connected(Corruption::Aggressive);
+        fresh.p.cno_once_per_rtt = true;
+        fresh.rcv_rtt = None;
+        assert!(fresh.on_corrupt(&w[1], at_ms(4), &mut out) && fresh.on_corrupt(&w[1], at_ms(5), &mut out));
     }
 
     #[test]

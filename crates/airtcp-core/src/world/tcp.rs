@@ -103,6 +103,7 @@ fn params(t: &TcpSpec) -> TcpParams {
         rcv_buf: t.rcv_buf_bytes,
         snd_buf: t.snd_buf_bytes,
         corruption: t.corruption,
+        cno_once_per_rtt: t.cno_once_per_rtt,
         small_queues: t.small_queues,
         tsq_limit_bytes: u64::from(t.limit_output_bytes),
         tsq_rule: t.tsq_rule,
