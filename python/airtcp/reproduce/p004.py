@@ -1318,7 +1318,7 @@ def headlines(t: pd.DataFrame, claim_list: Sequence[Claim], quick: bool) -> list
     mine = {c.claim: c for c in claim_list}
     cmd = (f"airtcp reproduce 004{' --quick' if quick else ''} --out DIR  # one run: airtcp run "
            "examples/paper-004.toml --set scheme=lnmac-once --set retry_limit=6")  # fmt: skip
-    out = []
+    out: list[Headline] = []
     for quantity, text in HEADLINES.items():
         if quantity not in mine:
             continue

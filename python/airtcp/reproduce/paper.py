@@ -54,6 +54,7 @@ __all__ = [
     "Paper",
     "Report",
     "coverage",
+    "pick_headlines",
     "run",
 ]
 
@@ -210,7 +211,7 @@ def headline_lines(headlines: Sequence[Headline], quick: bool, stable: set[str])
 
     def judged(c: Claim | None) -> tuple[str, str]:
         if c is None:
-            return "not run in this mode", "-"
+            return "not a sweep of this report: see the note below", "-"
         c = _checked([c], quick, stable)[0]
         return c.airtcp, f"**{c.verdict}**"
 
@@ -231,6 +232,20 @@ def headline_lines(headlines: Sequence[Headline], quick: bool, stable: set[str])
             run = f" Run: `{h.command}`." if h.command else ""
             notes.append(f"- **{h.headline}** {h.likely}{run}")
     return [*lines, "", *notes, ""] if notes else [*lines, ""]
+
+
+def pick_headlines(
+    claims: Sequence[Claim], picks: Sequence[tuple[str, str, str]]
+) -> list[Headline]:
+    """Headlines from the report's claims: for each (start of a claim's text, the headline,
+    the note on it), the first claim whose text starts so; a pick no claim matches (its runs
+    not in the store) is left out."""
+    out = []
+    for start, headline, likely in picks:
+        c = next((c for c in claims if c.claim.startswith(start)), None)
+        if c is not None:
+            out.append(Headline(headline, c, likely=likely))
+    return out
 
 
 def report_lines(
