@@ -73,6 +73,27 @@ def test_the_sweeps_cover_the_papers_variants() -> None:
     assert specs["clap"].base["clap"]["mss_bytes"] == 1000  # the TCP runs' segment size
     (probe,) = specs["probe"].base["flows"]
     assert (probe["kind"], probe["src"], probe["dst"]) == ("udp_saturating", "sta1", "server")
+    # ns-2.1b9a's own NewReno beside RFC 6582's, at the headline's two minimum RTOs.
+    ns2 = specs["ns2-newreno"]
+    assert (ns2.base["recovery"], ns2.base["newreno_rule"]) == ("newreno", "ns-2.1b9a")
+    assert ns2.grid == {"min_rto_ms": [1000, 200]} and ns2.replications == 30
+
+
+def test_ns2s_newreno_reaches_the_world_spec_and_needs_newreno() -> None:
+    import airtcp
+    from airtcp.config import ScenarioError
+
+    spec = airtcp.Scenario.from_dict(
+        {"template": "paper-001", "recovery": "newreno", "newreno_rule": "ns-2.1b9a"}
+    ).to_world_spec()
+    assert spec["flows"][0]["tcp"]["newreno_rule"] == "ns-2.1b9a"
+    # RFC 6582's (the default) is not written: every other world's spec stays as it was.
+    plain = airtcp.Scenario.from_dict({"template": "paper-001", "recovery": "newreno"})
+    assert "newreno_rule" not in plain.to_world_spec()["flows"][0]["tcp"]
+    with pytest.raises(
+        ScenarioError, match=r'newreno_rule: .ns-2.1b9a. needs recovery = "newreno"'
+    ):
+        airtcp.Scenario.from_dict({"template": "paper-001", "newreno_rule": "ns-2.1b9a"})
 
 
 def test_mean_and_ratio_intervals_by_hand() -> None:

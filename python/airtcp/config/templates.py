@@ -650,6 +650,13 @@ class Paper001Knobs(BaseModel):
         ge=0.0,
         le=120000.0,
     )
+    newreno_rule: Literal["rfc6582", "ns-2.1b9a"] = _field(
+        "rfc6582",
+        '"rfc6582" or "ns-2.1b9a" (recovery = "newreno")',
+        "NewReno's recovery (tcp.newreno_rule): RFC 6582's, or ns-2.1b9a's Agent/TCP/Newreno at "
+        "its defaults (a partial ACK takes the whole inflation back, at most two new segments "
+        "per ACK in recovery, recovery ends at ssthresh)",
+    )
 
 
 def paper001(knobs: Paper001Knobs, rest: Mapping[str, Any]) -> dict[str, Any]:
@@ -658,6 +665,11 @@ def paper001(knobs: Paper001Knobs, rest: Mapping[str, Any]) -> dict[str, Any]:
     defaults where the paper relies on them (docs/paper-001-ns2-defaults.md)."""
     k = knobs
     del rest
+    if k.newreno_rule != "rfc6582" and k.recovery != "newreno":
+        raise ScenarioError(
+            f'newreno_rule: {k.newreno_rule!r} needs recovery = "newreno" (got '
+            f'{k.recovery!r}; allowed with it: "rfc6582")'
+        )
     return {
         "name": "paper-001",
         "topology": "bss",  # "ap" and one station "sta1" (the TCP sender)
@@ -684,6 +696,7 @@ def paper001(knobs: Paper001Knobs, rest: Mapping[str, Any]) -> dict[str, Any]:
             "rcv_buf_bytes": 20000,  # ns-2 window_ 20 packets
             "initial_rto_ms": 6000,  # ns-2.1b9a rtxcur_init_ 6.0 s
             "clock_granularity_ms": 10,  # ns-2.1b9a tcpTick_ 0.01 s
+            **({"newreno_rule": k.newreno_rule} if k.newreno_rule != "rfc6582" else {}),
         },
         "mac": {"queue_limit_packets": 50},  # ns-2 wireless interface queue (ifqlen 50)
         "nodes": [{"name": "server", "role": "host"}],  # the wired TCP receiver

@@ -3,12 +3,12 @@
 use serde::Deserialize;
 
 use super::flows::{FlowKind, FlowSpec, MAX_FILE_BYTES};
-use super::{err, num, SpecError};
+use super::{err, num, quoted, SpecError};
 use crate::mac::frame::MAX_MSDU_BYTES;
 use crate::tcp::cc::{Cc, CwndLimited};
 use crate::tcp::conn::{
-    AckCounting, Corruption, CwndCredit, LocalCongestion, LostRetransmit, Prr, QuickAck, RcvWindow, Recovery,
-    RtoRearm, RtoRecovery, TimerRounding, TlpRule, TsqRule,
+    AckCounting, Corruption, CwndCredit, LocalCongestion, LostRetransmit, NewRenoRule, Prr, QuickAck,
+    RcvWindow, Recovery, RtoRearm, RtoRecovery, TimerRounding, TlpRule, TsqRule,
 };
 use crate::tcp::rto::{RtoRule, RttClock};
 
@@ -169,6 +169,13 @@ pub struct TcpSpec {
     /// unacknowledged segment in recovery: Linux `tcp_xmit_retransmit_queue`, every version).
     #[serde(default)]
     pub rto_rearm: RtoRearm,
+    /// NewReno's recovery as "rfc6582" (a partial ACK deflates by what it acknowledges and
+    /// adds a segment back; the end sets cwnd = min(ssthresh, FlightSize + 1)) or
+    /// "ns-2.1b9a" (paper 001's simulator at its defaults: a partial ACK takes the whole
+    /// inflation back, at most two new segments per ACK in recovery, the end sets cwnd =
+    /// ssthresh); needs `recovery = "newreno"` unless "rfc6582".
+    #[serde(default)]
+    pub newreno_rule: NewRenoRule,
     /// Which retransmissions SACK recovery (without RACK) watches for a second loss: "head"
     /// (the head's alone, while it stays the head: a retransmission lost again elsewhere waits
     /// for the RTO) or "every" (each one of the recovery, lost once a segment sent after it is
@@ -277,6 +284,7 @@ impl Default for TcpSpec {
             tlp: false,
             tlp_rule: TlpRule::Rfc8985,
             rto_rearm: RtoRearm::Ack,
+            newreno_rule: NewRenoRule::Rfc6582,
             lost_retransmit: LostRetransmit::Head,
             quickack: QuickAck::Off,
             rcv_window: RcvWindow::Fixed,
@@ -350,6 +358,16 @@ pub(super) fn validate_tcp(i: usize, f: &FlowSpec) -> Result<(), SpecError> {
                 format!("{} is out of range; allowed: >= 0.000001 ms (1 ns)", num(v)),
             );
         }
+    }
+    if t.newreno_rule != NewRenoRule::Rfc6582 && t.recovery != Recovery::NewReno {
+        return err(
+            &path("tcp.newreno_rule"),
+            format!(
+                "{} needs tcp.recovery \"newreno\" (got {}); allowed: \"rfc6582\" with any recovery",
+                quoted(t.newreno_rule.name()),
+                quoted(t.recovery.name())
+            ),
+        );
     }
     if t.cno_once_per_rtt && t.corruption == Corruption::Off {
         return err(

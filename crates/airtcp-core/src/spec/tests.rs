@@ -434,3 +434,15 @@ fn one_cno_per_rtt_without_the_corruption_options_is_refused() {
     });
     assert!(e.starts_with("flows.0.tcp.cno_once_per_rtt: true needs tcp.corruption"), "{e}");
 }
+
+#[test]
+fn ns2s_newreno_rule_needs_newreno() {
+    let e = error_with(|s| {
+        s["flows"][0] = serde_json::json!({"kind": "tcp_bulk", "src": 1, "dst": 0, "payload_bytes": 1460,
+                                           "tcp": {"recovery": "reno", "newreno_rule": "ns-2.1b9a"}});
+    });
+    assert_eq!(
+        e,
+        "flows.0.tcp.newreno_rule: \"ns-2.1b9a\" needs tcp.recovery \"newreno\" (got \"reno\"); allowed: \"rfc6582\" with any recovery"
+    );
+}

@@ -202,6 +202,24 @@ crate::names::names! {
 }
 
 crate::names::names! {
+    /// NewReno's recovery as which implementation runs it (`tcp.newreno_rule`).
+    #[derive(Default)]
+    pub enum NewRenoRule {
+        /// RFC 6582 section 3.2: a partial ACK deflates the window by the data it acknowledges
+        /// and adds one segment back; recovery ends with cwnd = min(ssthresh, FlightSize + 1)
+        /// (step 3, option 1).
+        #[default]
+        Rfc6582 = "rfc6582",
+        /// ns-2.1b9a's `Agent/TCP/Newreno` at its defaults (`tcp-newreno.cc`: partial window
+        /// deflation, newreno_changes1_ and exit_recovery_fix_ all 0): a partial ACK sets
+        /// `dupwnd_ = 0`, the whole inflation gone (the window back to ssthresh) before the
+        /// next hole is resent; while duplicate ACKs count, each ACK sends at most two new
+        /// segments (`send_much(0, 0, 2)`); recovery ends with cwnd = ssthresh.
+        Ns2 = "ns-2.1b9a",
+    }
+}
+
+crate::names::names! {
     /// What restarts the retransmission timer besides the timer itself (`tcp.rto_rearm`).
     #[derive(Default)]
     pub enum RtoRearm {
@@ -444,6 +462,8 @@ pub struct Rules {
     /// undoes its window cut; the first ACK of the retransmission sends new data instead of
     /// more retransmissions.
     pub frto: bool,
+    /// NewReno's recovery: see [`NewRenoRule`].
+    pub newreno_rule: NewRenoRule,
 }
 
 /// Bytes Linux charges a full-sized data skb (`skb->truesize`: a 2 KiB head plus `struct
@@ -844,7 +864,10 @@ impl Sender {
         let mss = u64::from(self.p.mss);
         let wnd = (u64::from(self.s.cwnd) * mss).min(self.flow_window());
         let sent_before = self.snd_max;
-        loop {
+        // ns-2.1b9a NewReno `recv`: `send_much(0, 0, 2)` while duplicate ACKs count.
+        let burst = if self.ns2_newreno() && self.ca == CaState::Recovery { 2 } else { usize::MAX };
+        let mut sent = 0;
+        while sent < burst {
             let limit = self.snd_una + wnd;
             if self.snd_nxt >= limit {
                 break;
@@ -852,6 +875,7 @@ impl Sender {
             if !self.send_one_at_nxt(now, out, limit) {
                 break;
             }
+            sent += 1;
         }
         self.cwnd_validate(sent_before);
     }
@@ -1823,6 +1847,11 @@ impl Sender {
         TimerCmd::Keep
     }
 
+    /// NewReno as ns-2.1b9a runs it ([`NewRenoRule::Ns2`]).
+    fn ns2_newreno(&self) -> bool {
+        self.p.recovery == Recovery::NewReno && self.p.rules.newreno_rule == NewRenoRule::Ns2
+    }
+
     fn on_new_ack(&mut self, seg: &Segment, now: SimTime, out: &mut Vec<Segment>) -> TimerCmd {
         // F-RTO step 2.b: this ACK sends new data instead of retransmissions (REXMIT_NEW).
         let mut send_new = false;
@@ -1880,6 +1909,8 @@ impl Sender {
                 if full {
                     // RFC 5681 3.2 step 6 (Reno) / RFC 6582 step 3 option 1 (NewReno).
                     self.s.cwnd = match self.p.recovery {
+                        // ns-2.1b9a: `dupwnd_ = 0`, cwnd_ left at its halved value.
+                        Recovery::NewReno if self.ns2_newreno() => self.s.ssthresh,
                         Recovery::NewReno => {
                             let flight = self.s.in_flight.max(1);
                             self.s.ssthresh.min(flight + 1)
@@ -1893,7 +1924,12 @@ impl Sender {
                     // RFC 6582 step 5: partial ACK: retransmit the next hole, deflate by the
                     // amount acknowledged, add back one segment.
                     self.retransmit_una(now, out);
-                    self.s.cwnd = (self.s.cwnd.saturating_sub(acked) + 1).max(1);
+                    self.s.cwnd = if self.ns2_newreno() {
+                        // ns-2.1b9a `partialnewack`: `dupwnd_ = 0`, no partial deflation.
+                        self.s.ssthresh.max(1)
+                    } else {
+                        (self.s.cwnd.saturating_sub(acked) + 1).max(1)
+                    };
                 }
             }
             CaState::Loss if self.orig_acked => self.undo_spurious_rto(),

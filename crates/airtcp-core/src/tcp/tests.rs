@@ -1866,3 +1866,60 @@ fn resending_the_head_restarts_the_rto_as_linux_does() {
         assert_eq!(cmd, TimerCmd::Keep, "{rearm}: a later hole leaves the RTO alone");
     }
 }
+
+#[test]
+fn ns2_newreno_takes_the_whole_inflation_back_on_a_partial_ack() {
+    // Paper 001's three losses (40, 42, 44) in a window of 50 (ssthresh 25 after the fast
+    // retransmit). RFC 6582: the first partial ACK (two segments) deflates 74 -> 73, recovery
+    // ends at min(ssthresh, FlightSize + 1) = 2. ns-2.1b9a (`partialnewack`: dupwnd_ = 0): the
+    // window falls to ssthresh at each partial ACK, so the second one resends 44 alone, and
+    // recovery ends at ssthresh.
+    use super::conn::NewRenoRule;
+    let run = |rule: NewRenoRule| {
+        let mut par = params(Recovery::NewReno);
+        par.rules.newreno_rule = rule;
+        let mut p = Pipe::new(par, 120 * u64::from(MSS), 100, &THREE_LOSSES);
+        p.run(20);
+        assert_eq!(p.delivered, 120 * u64::from(MSS));
+        assert_eq!(p.retransmitted(), vec![40, 42, 44]);
+        assert_eq!((p.snd.stats.fast_retransmits, p.snd.stats.timeouts), (1, 0));
+        p
+    };
+    let (rfc, ns2) = (run(NewRenoRule::Rfc6582), run(NewRenoRule::Ns2));
+    let from = SimTime(400_000_000);
+    let (r, n) = (window_path(&rfc, from), window_path(&ns2, from));
+    let after_peak = |path: &[(u32, u32, CaState)]| {
+        let peak = path.iter().position(|w| w.0 == 74).expect("inflated to 74");
+        path[peak + 1]
+    };
+    assert_eq!(after_peak(&r), (73, 25, CaState::Recovery));
+    assert_eq!(after_peak(&n), (25, 25, CaState::Recovery));
+    assert_eq!(*r.last().unwrap(), (2, 25, CaState::Open));
+    assert_eq!(*n.last().unwrap(), (25, 25, CaState::Open));
+    // The second partial ACK's moment: RFC 6582 sends new data beside 44, ns-2 only 44.
+    let at = |p: &Pipe| {
+        let t = p.sent.iter().find(|t| t.1 == 44 && t.2).unwrap().0;
+        p.sent.iter().filter(|x| x.0 == t).map(|x| x.1).collect::<Vec<_>>()
+    };
+    assert_eq!(at(&ns2), vec![44]);
+    assert!(at(&rfc).len() > 1, "{:?}", at(&rfc));
+}
+
+#[test]
+fn ns2_newreno_sends_at_most_two_new_segments_an_ack_in_recovery() {
+    // A 20-segment window, segments 20 and 34 lost: the partial ACK for 20's resend
+    // acknowledges 14 segments at once. RFC 6582 fills the window at once beside 34's resend
+    // (40-53); ns-2.1b9a's `send_much(0, 0, 2)` lets two through (40, 41).
+    use super::conn::NewRenoRule;
+    let burst = |rule: NewRenoRule| {
+        let mut par = params(Recovery::NewReno);
+        (par.rules.newreno_rule, par.rcv_buf) = (rule, 20 * MSS);
+        let mut p = Pipe::new(par, 80 * u64::from(MSS), 100, &[20, 34]);
+        p.run(20);
+        assert_eq!(p.delivered, 80 * u64::from(MSS));
+        let t = p.sent.iter().find(|t| t.1 == 34 && t.2).unwrap().0;
+        p.sent.iter().filter(|x| x.0 == t && !x.2).map(|x| x.1).collect::<Vec<_>>()
+    };
+    assert_eq!(burst(NewRenoRule::Rfc6582), (40..54).collect::<Vec<_>>());
+    assert_eq!(burst(NewRenoRule::Ns2), vec![40, 41]);
+}

@@ -119,6 +119,7 @@ fn params(t: &TcpSpec) -> TcpParams {
             tlp_rule: t.tlp_rule,
             timer_rounding: t.timer_rounding,
             rto_rearm: t.rto_rearm,
+            newreno_rule: t.newreno_rule,
             lost_retransmit: t.lost_retransmit,
             quickack: t.quickack,
             rcv_window: t.rcv_window,
