@@ -5,6 +5,7 @@ use serde::Deserialize;
 use super::{default_queue, err, num, quoted, SpecError, MAX_QUEUE_PACKETS};
 use crate::mac::rate::RateName;
 use crate::phy::{Band, HtConfig, ModeId, Standard, StandardName};
+pub use crate::xlayer::arf_window::ArfWindowRtt;
 
 crate::names::names! {
     /// The queueing discipline above a WiFi interface (`wifi.qdisc.kind`).
@@ -13,22 +14,6 @@ crate::names::names! {
         Pfifo = "pfifo",
         /// CoDel (RFC 8289, `sch_codel`).
         Codel = "codel",
-    }
-}
-
-crate::names::names! {
-    /// Eq. 11's RTT in paper 003's window (`wifi.arf_window_rtt`).
-    #[derive(Default)]
-    pub enum ArfWindowRtt {
-        /// The connection's smoothed RTT: the sender's SRTT (RFC 6298), the receiver's own
-        /// estimate from timestamps (Linux `tcp_rcv_rtt_update`); the paper's RTT_ij.
-        #[default]
-        Smoothed = "smoothed",
-        /// The least RTT sample the connection's end has measured (Linux `tcp_min_rtt`).
-        Min = "min",
-        /// The RTT every queue empty would give at the new rate: the wired hops' delays and
-        /// serialization both ways plus Eq. 9's T_TCP at the new rate.
-        Empty = "empty",
     }
 }
 

@@ -12,8 +12,23 @@ use super::{Action, ConnView, Controls, Hooks, MacEvent, View};
 use crate::mac::frame::{Frame, FrameKind};
 use crate::mac::WifiConfig;
 use crate::phy::{ModeId, TxVector};
-use crate::spec::ArfWindowRtt;
 use crate::time::Dur;
+
+crate::names::names! {
+    /// Eq. 11's RTT in paper 003's window (`wifi.arf_window_rtt`).
+    #[derive(Default)]
+    pub enum ArfWindowRtt {
+        /// The connection's smoothed RTT: the sender's SRTT (RFC 6298), the receiver's own
+        /// estimate from timestamps (Linux `tcp_rcv_rtt_update`); the paper's RTT_ij.
+        #[default]
+        Smoothed = "smoothed",
+        /// The least RTT sample the connection's end has measured (Linux `tcp_min_rtt`).
+        Min = "min",
+        /// The RTT every queue empty would give at the new rate: the wired hops' delays and
+        /// serialization both ways plus Eq. 9's T_TCP at the new rate.
+        Empty = "empty",
+    }
+}
 
 /// What one station observed in one observation slot (paper 003 section III-B).
 #[derive(Clone, Debug, Default, PartialEq)]

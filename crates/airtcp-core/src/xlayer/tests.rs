@@ -251,7 +251,7 @@ fn the_arf_window_meters_frames_and_bounds_the_cwnd_on_a_rate_decrease() {
 
 /// One ARF-aware window at node 1 fed the same frames as above (its own TCP frames at 24
 /// Mbit/s and a neighbour's, for 150 ms), then its rate down to 6 Mbit/s: the actions.
-fn arf_window_run(rtt: crate::spec::ArfWindowRtt, every_slot: bool) -> Vec<(NodeId, Scheme, Action)> {
+fn arf_window_run(rtt: arf_window::ArfWindowRtt, every_slot: bool) -> Vec<(NodeId, Scheme, Action)> {
     let (mut x, v) = (CrossLayer::new(3), fake());
     let me = NodeId(1);
     let mut w = arf_window::ArfWindow::new(me, Dur::from_ms(100));
@@ -282,7 +282,7 @@ fn the_arf_windows_rtt_is_the_smoothed_the_least_or_the_empty_queues() {
     // Eq. 11 is linear in the RTT: with the least sample (10 ms) the window is 10/50 of the
     // smoothed RTT's (50 ms); with the empty queues' RTT it is (2 ms wired + Eq. 9's T_TCP
     // at 6 Mbit/s) / 50 ms of it.
-    use crate::spec::ArfWindowRtt as R;
+    use arf_window::ArfWindowRtt as R;
     let one = |r| match windows_set(&arf_window_run(r, false))[..] {
         [((old, new), w)] if old == m24() && new == OFDM_6 => w,
         ref other => panic!("{other:?}"),
@@ -304,7 +304,7 @@ fn the_arf_windows_rtt_is_the_smoothed_the_least_or_the_empty_queues() {
 fn the_arf_window_every_slot_recomputes_at_the_current_rate_when_a_slot_ends() {
     // Off (the paper): the slot's end sets nothing, the decrease sets one window. On: the
     // slot's end sets one at the current rate (24 -> 24), then the decrease its own.
-    use crate::spec::ArfWindowRtt as R;
+    use arf_window::ArfWindowRtt as R;
     let off = windows_set(&arf_window_run(R::Smoothed, false));
     assert_eq!(off.iter().map(|w| w.0).collect::<Vec<_>>(), vec![(m24(), OFDM_6)]);
     let on = windows_set(&arf_window_run(R::Smoothed, true));
