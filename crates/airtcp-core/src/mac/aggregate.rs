@@ -60,13 +60,17 @@ impl Wifi {
         if let Some((peer, ssn)) = self.ht_tx(node, ac).bar {
             self.ht_tx(node, ac).bar_sent = true;
             let w = &self.cfg;
-            let ba_air = w.ack_txv(w.control_txv.mode).duration(BLOCK_ACK_BYTES);
+            // A BlockAckReq is no data frame: mac80211 sends it at the lowest rate
+            // (rate.c `rc_no_data_or_no_ack_use_min` -> `rate_control_send_low`), as a
+            // management frame; its BlockAck comes at the control response rate for that.
+            let txv = w.mgmt_txv;
+            let ba_air = w.ack_txv(txv.mode).duration(BLOCK_ACK_BYTES);
             let mac = &mut self.macs[i];
             mac.counters.accesses += 1;
             mac.counters.bar_attempts += 1;
             mac.exchange = Exchange::TxData { ac: ac as u8 };
             let nav = w.timing.sifs + ba_air;
-            return Some(block_ack_frame(FrameKind::BlockAckReq, (node, peer), w.control_txv, nav, ssn, ac));
+            return Some(block_ack_frame(FrameKind::BlockAckReq, (node, peer), txv, nav, ssn, ac));
         }
         let agg = self.ht_tx(node, ac).agg;
         if agg.n == 0 {
