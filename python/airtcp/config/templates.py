@@ -888,6 +888,15 @@ class Paper002Knobs(BaseModel):
         ge=0.1,
         le=3600.0,
     )
+    fading_model: Literal["nakagami-blocks", "tgn-b"] = _field(
+        "nakagami-blocks",
+        '"nakagami-blocks" or "tgn-b"',
+        "the house's fading: a Nakagami-3 fade per 50 ms block, a whole PPDU at one gain (the "
+        "calibration's), or TGn's residential channel B (IEEE 802.11-03/940r4: 9 taps, 15 ns "
+        "of delay spread, its environment Doppler of 1.2 km/h) decoded per subcarrier against "
+        "the estimate taken at the preamble, so subframes late in an A-MPDU fail on their own "
+        "(channel.fading, channel.estimation)",
+    )
 
     def effective(self) -> dict[str, Any]:
         """The knobs as the template uses them: with ``mcs`` the rate control is constant."""
@@ -959,9 +968,15 @@ def paper002(knobs: Paper002Knobs, rest: Mapping[str, Any]) -> dict[str, Any]:
             "model": "radio",
             "path_loss_exponent": P002_PATH_LOSS_EXPONENT,
             "reference_loss_db": P002_REFERENCE_LOSS_DB,
-            "fading": "nakagami",
-            "nakagami_m": P002_NAKAGAMI_M,
-            "coherence_ms": P002_COHERENCE_MS,
+            **(
+                {
+                    "fading": "nakagami",
+                    "nakagami_m": P002_NAKAGAMI_M,
+                    "coherence_ms": P002_COHERENCE_MS,
+                }
+                if k.fading_model == "nakagami-blocks"
+                else {"fading": "tgn-b", "estimation": "preamble"}
+            ),  # fmt: skip
             "cca_threshold_dbm": P002_DETECT_DBM,
             "preamble_detection_min_rssi_dbm": P002_DETECT_DBM,
         },
