@@ -571,8 +571,15 @@ fn the_retry_seam_sets_each_budget_per_peer_and_per_frame() {
     // The peer's own budgets: 2 PPDU attempts. A BlockAckReq (for the drop) goes first.
     w.set_peer_ba_limits(A, B, Some(BaRetryLimits { ppdu_attempts: 2, mpdu_retries: 1 }));
     let now = t0 + Dur::from_ms(1);
+    // Data responses at a basic rate of 24 Mbit/s; the BlockAckReq still goes at the lowest.
+    let m24 = crate::phy::ModeId::by_name("OfdmRate24Mbps").expect("a mode");
+    w.cfg.control_txv = crate::phy::TxVector::new(m24, w.cfg.control_txv.preamble);
     let bar = w.start_exchange(A, BE, now).expect("BAR");
     assert_eq!((bar.kind, bar.seq), (FrameKind::BlockAckReq, 4), "0-3 done: the window starts at 4");
+    // A non-data frame: at the lowest rate (mac80211 `rate_control_send_low`), whatever the
+    // basic rate the data's responses use.
+    assert_eq!(bar.txv.mode, w.cfg.mgmt_txv.mode);
+    assert_ne!(w.cfg.control_txv.mode, w.cfg.mgmt_txv.mode, "the test must tell them apart");
     w.own_tx_end(A, &bar, &mut s, now);
     w.rx_ok(A, &Frame { kind: FrameKind::BlockAck, seq: 4, ..ba }, &mut s, now);
     // Packet 4 alone now, twice unanswered: settled without a bitmap, its second software
