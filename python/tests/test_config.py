@@ -1355,7 +1355,8 @@ def test_a_template_refuses_the_files_topology_and_names_its_knobs():
     ), line
     assert "(got 1 entry; allowed: no nodes with this template ([[flows]] may replace its " in line
     assert (
-        "its knobs: distance_m, mcs, cc, delay_ms, queue, scheme, rate_control, duration_s;" in line
+        "its knobs: distance_m, mcs, cc, delay_ms, queue, scheme, rate_control, duration_s, "
+        "fading_model;" in line
     )
     found = problems({"template": "paper-004", "links": [], "routes": []})
     assert [p.split(":")[0] for p in found] == ["links", "routes"]

@@ -180,8 +180,12 @@ def test_paper_001s_quick_report_as_one_page(tmp_path: Path) -> None:
     text = _check_page(out)
     # Every row of the claims table is on the page, cell for cell (_check_page), and the
     # verdicts are the report's.
-    claims = _md_tables(md)[0]
-    assert len(claims) > 10 and claims[0][:2] == ["§", "claim"]
-    verdicts = re.findall(r"\| \*\*([^*]+)\*\* \|", md)
-    assert len(verdicts) == len(claims) - 1
-    assert re.findall(r"<td><strong>([^<]+)</strong></td>", text) == verdicts
+    # The headline table comes first (issue 36), then the claims table.
+    tables = _md_tables(md)
+    assert tables[0][0][:2] == ["headline", "paper"]
+    claims = next(t for t in tables if t[0][:2] == ["§", "claim"])
+    assert len(claims) > 10
+    verdict = r"\| \*\*([^*]+)\*\* \|"
+    in_claims = re.findall(verdict, md.split("\n## Claims\n", 1)[1].split("\n## ", 1)[0])
+    assert len(in_claims) == len(claims) - 1
+    assert re.findall(r"<td><strong>([^<]+)</strong></td>", text) == re.findall(verdict, md)

@@ -225,8 +225,8 @@ fn describe(path: String, msg: &str) -> (String, String) {
         return (join_key(&path, field), "required field is missing".into());
     }
     if let Some(rest) = msg.strip_prefix("unknown field `") {
-        let allowed = rest.split_once("`, ").map_or("", |(_, tail)| tail);
-        return (path, format!("unknown field; allowed: {}", expected(allowed)));
+        let (found, allowed) = rest.split_once("`, ").unwrap_or((rest.trim_end_matches('`'), ""));
+        return (path, unknown_field(found, &expected(allowed)));
     }
     if let Some(rest) = msg.strip_prefix("unknown variant `") {
         let (found, allowed) = rest.split_once("`, ").unwrap_or((rest, ""));
@@ -262,6 +262,53 @@ const ENUM_NAMES: [(&str, &str); 2] = [
 ];
 
 /// serde's "expected ..." in words.
+/// Past this many characters a list of allowed fields is cut (the rest in docs/world-spec.md).
+const MAX_ALLOWED_CHARS: usize = 320;
+
+/// "unknown field; allowed: ...", the nearest allowed name first when one is close (an edit
+/// distance of at most a third of its length), a long list cut at a name.
+fn unknown_field(found: &str, allowed: &str) -> String {
+    let names: Vec<&str> = allowed.split(", ").filter(|n| !n.is_empty()).collect();
+    let near = names
+        .iter()
+        .map(|n| (edit_distance(found, n), *n))
+        .min()
+        .filter(|&(d, n)| d > 0 && d <= n.len().max(3) / 3);
+    let hint = near.map_or(String::new(), |(_, n)| format!(" did you mean {}?", super::quoted(n)));
+    let mut list = String::new();
+    let mut shown = 0;
+    for n in &names {
+        if !list.is_empty() && list.len() + n.len() + 2 > MAX_ALLOWED_CHARS {
+            break;
+        }
+        if !list.is_empty() {
+            list.push_str(", ");
+        }
+        list.push_str(n);
+        shown += 1;
+    }
+    if shown < names.len() {
+        list.push_str(&format!(" and {} more (docs/world-spec.md)", names.len() - shown));
+    }
+    format!("unknown field;{hint} allowed: {list}")
+}
+
+/// Levenshtein distance between two short names (bytes).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, &x) in a.iter().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, &y) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + usize::from(x != y)).min(row[j] + 1).min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}
+
 fn expected(exp: &str) -> String {
     let exp = exp.trim();
     let words = match exp {

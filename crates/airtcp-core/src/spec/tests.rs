@@ -446,3 +446,23 @@ fn ns2s_newreno_rule_needs_newreno() {
         "flows.0.tcp.newreno_rule: \"ns-2.1b9a\" needs tcp.recovery \"newreno\" (got \"reno\"); allowed: \"rfc6582\" with any recovery"
     );
 }
+
+#[test]
+fn an_unknown_field_names_the_nearest_and_a_long_list_is_cut() {
+    // A misspelt TCP field: the nearest allowed name first; the 43 names of `tcp` are cut at
+    // a name, the rest pointed to (a message a person reads, at most about 400 characters).
+    let e = error_with(|s| {
+        s["flows"][0] = serde_json::json!({"kind": "tcp_bulk", "src": 1, "dst": 0, "payload_bytes": 1460,
+                                           "tcp": {"newreno_rul": "rfc6582"}});
+    });
+    assert!(
+        e.starts_with(
+            "flows.0.tcp.newreno_rul: unknown field; did you mean \"newreno_rule\"? allowed: profile, cc,"
+        ),
+        "{e}"
+    );
+    assert!(e.ends_with("more (docs/world-spec.md)") && e.len() < 420, "{} {e}", e.len());
+    // Nothing near: no guess.
+    let e = error_with(|s| s["wifi"]["zzzzzzzz"] = serde_json::json!(1));
+    assert!(e.starts_with("wifi.zzzzzzzz: unknown field; allowed: standard, erp_mixed,"), "{e}");
+}
