@@ -294,11 +294,13 @@ def test_eq11_readings_are_paired_with_rwp_and_lead_the_report_by_hand() -> None
               "throughput_bps": 8.44e6, "drop_rate_pct": 0.351} for r in range(3)]  # fmt: skip
     t = pd.DataFrame(rows)
     empty = p003.eq11_claims(t, "empty", False, 20)
-    assert [c.verdict for c in empty] == [cl.AGREES, cl.AGREES], empty
-    assert "Eq. 11 on the RTT of empty queues" in empty[0].claim
+    assert [c.verdict for c in empty.values()] == [cl.AGREES, cl.AGREES], empty
+    # Keyed by the paper's claim, each labelled with the reading it was judged under.
+    for paper_claim, c in empty.items():
+        assert c.claim == f"{paper_claim} (Eq. 11 on the RTT of empty queues)"
     smoothed = p003.eq11_claims(t, "smoothed", False, 20)
-    assert [c.verdict for c in smoothed] == [cl.DIFFERS, cl.DIFFERS], smoothed
-    assert p003.eq11_claims(t, "min", False, 20) == []  # not in the store: no row
+    assert [c.verdict for c in smoothed.values()] == [cl.DIFFERS, cl.DIFFERS], smoothed
+    assert p003.eq11_claims(t, "min", False, 20) == {}  # not in the store: no row
     section = "\n".join(p003._eq11_rows(t))
     assert "| RTT of empty queues | rate changes | 20 |" in section
     # The paper's own row is judged on rwp's wnd_max runs; here the smoothed eq11 runs stand

@@ -23,7 +23,6 @@ Definitions (also in the report and docs/paper-001.md):
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import math
 from collections.abc import Mapping
@@ -36,7 +35,14 @@ import pandas as pd
 from airtcp import analytic, store, sweep
 from airtcp.reproduce import claims as cl
 from airtcp.reproduce.common import Claim, mean_ci
-from airtcp.reproduce.paper import Context, Headline, NotEvaluable, Report, pick_headlines
+from airtcp.reproduce.paper import (
+    Context,
+    Headline,
+    NotEvaluable,
+    Report,
+    pick_headlines,
+    under_condition,
+)
 from airtcp.result import RunSummary, load_summary
 
 __all__ = ["ID", "TEMPLATE", "TITLE", "Claim", "analyse", "scenario", "sweeps"]
@@ -1309,22 +1315,19 @@ def headlines(t: pd.DataFrame, claim_list: list[Claim]) -> list[Headline]:
     ns2 = ns2_claims(t)
     cmd = ("airtcp reproduce 001 --out DIR  # the ns2-newreno sweep; one run: airtcp run "
            "examples/paper-001.toml --set recovery=newreno --set newreno_rule=ns-2.1b9a")  # fmt: skip
-    out = []
-    for h in heads:
-        under = ns2.get(h.claim.claim)
-        if under is None:
-            out.append(h)
-            continue
+
+    def note(h: Headline, under: Claim) -> str:
         # What the run says of the variant: decided only if the verdict moves.
-        moved = under.verdict != h.claim.verdict
-        verdict = (f" With ns-2.1b9a's NewReno the verdict moves to {under.verdict}: the variant "
-                   "orders the runs." if moved else
-                   f" With ns-2.1b9a's NewReno it stays {under.verdict} ({under.airtcp}): the "
-                   "variant does not order the runs, so the paper's ordering is most likely its "
-                   "single runs' chance.")  # fmt: skip
-        out.append(dataclasses.replace(h, condition="ns-2.1b9a's NewReno", under=under,
-                                       command=cmd, likely=(h.likely + verdict).strip()))  # fmt: skip
-    return out
+        if under.verdict != h.claim.verdict:
+            verdict = (f" With ns-2.1b9a's NewReno the verdict moves to {under.verdict}: the "
+                       "variant orders the runs.")  # fmt: skip
+        else:
+            verdict = (f" With ns-2.1b9a's NewReno it stays {under.verdict} ({under.airtcp}): "
+                       "the variant does not order the runs, so the paper's ordering is most "
+                       "likely its single runs' chance.")  # fmt: skip
+        return (h.likely + verdict).strip()
+
+    return under_condition(heads, ns2, "ns-2.1b9a's NewReno", cmd, note)
 
 
 def analyse(ctx: Context) -> Report:

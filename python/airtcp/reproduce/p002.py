@@ -63,7 +63,14 @@ from airtcp.reproduce.common import (
     mean_ci,
     stored_runs,
 )
-from airtcp.reproduce.paper import Context, Headline, NotEvaluable, Report, pick_headlines
+from airtcp.reproduce.paper import (
+    Context,
+    Headline,
+    NotEvaluable,
+    Report,
+    pick_headlines,
+    under_condition,
+)
 from airtcp.result import RunSummary, load_summary
 
 if TYPE_CHECKING:
@@ -1542,11 +1549,7 @@ def headlines(
     cmd = (f"airtcp reproduce 002{' --quick' if quick else ''} --out DIR  # the tgn-b sweep; one "
            "run: airtcp run examples/paper-002.toml --set fading_model=tgn-b --set distance_m=10 "
            "--set scheme=ba-retry")  # fmt: skip
-    return [
-        dataclasses.replace(h, condition=TGN_CONDITION, under=under[h.claim.claim], command=cmd)
-        if h.claim.claim in under else h
-        for h in heads
-    ]  # fmt: skip
+    return under_condition(heads, under, TGN_CONDITION, cmd)
 
 
 def tgn_claims(t: pd.DataFrame, cause: pd.DataFrame) -> dict[str, Claim]:

@@ -58,7 +58,14 @@ import pandas as pd
 from airtcp import store, sweep
 from airtcp.reproduce import claims as cl
 from airtcp.reproduce.common import Claim, cell, fit_title, scheme_curves, stored_runs
-from airtcp.reproduce.paper import Context, Headline, NotEvaluable, Report
+from airtcp.reproduce.paper import (
+    Context,
+    Headline,
+    NotEvaluable,
+    Report,
+    pick_headlines,
+    under_condition,
+)
 from airtcp.result import load_summary
 
 __all__ = [
@@ -1057,16 +1064,17 @@ def eq11_pairs(t: pd.DataFrame, rtt: str, every_slot: bool, q: int) -> pd.DataFr
     return pd.concat([std, win], ignore_index=True)
 
 
-def eq11_claims(t: pd.DataFrame, rtt: str, every_slot: bool, q: int) -> list[Claim]:
+def eq11_claims(t: pd.DataFrame, rtt: str, every_slot: bool, q: int) -> dict[str, Claim]:
     """Table I's throughput gain and drop-rate change judged with Eq. 11's RTT read as
-    ``rtt`` (and every slot's recomputation if ``every_slot``) at AP queue ``q``."""
+    ``rtt`` (and every slot's recomputation if ``every_slot``) at AP queue ``q``, by the text
+    of the paper's claim they stand beside (empty without the runs)."""
     g = eq11_pairs(t, rtt, every_slot, q)
     if g.empty:
-        return []
+        return {}
     how = f"Eq. 11 on the {EQ11_RTTS[rtt]}" + (", recomputed every slot" if every_slot else "")
-    rows = table_claims(g)[:2]
-    return [dataclasses.replace(c, claim=f"{c.claim} ({how})", runs=("rwp", "eq11"),
-                                section=f"IV, Table I (B), AP queue {q}") for c in rows]  # fmt: skip
+    return {c.claim: dataclasses.replace(c, claim=f"{c.claim} ({how})", runs=("rwp", "eq11"),
+                                         section=f"IV, Table I (B), AP queue {q}")
+            for c in table_claims(g)[:2]}  # fmt: skip
 
 
 def _eq11_rows(t: pd.DataFrame) -> list[str]:
@@ -1090,7 +1098,7 @@ def _eq11_rows(t: pd.DataFrame) -> list[str]:
         for rtt in EQ11_RTTS:
             for every_slot in (False, True):
                 g = eq11_pairs(t, rtt, every_slot, int(q))
-                c = eq11_claims(t, rtt, every_slot, int(q))
+                c = list(eq11_claims(t, rtt, every_slot, int(q)).values())
                 if g.empty or len(c) < 2:
                     continue
                 lv = {x: level(cell(g, scheme=x)["throughput_bps"]) for x in SCHEMES}
@@ -1109,55 +1117,33 @@ def _eq11_rows(t: pd.DataFrame) -> list[str]:
 def headlines(t: pd.DataFrame, claim_list: list[Claim], quick: bool) -> list[Headline]:
     """Table I's headline (drops almost removed while throughput rises) and its level, each
     on the paper's setting and, where that does not agree, under the setting found."""
-
-    def find(text: str) -> Claim | None:
-        return next((c for c in claim_list if text in c.claim), None)
-
-    gain, drops = find("throughput gain of wnd_max"), find("change in packet drop rate")
-    level_row = find("standard TCP's throughput")
-    out = []
     q = PAPER_QUEUE
+    heads = pick_headlines(claim_list, [
+        ("Random waypoint (B): change in packet drop rate",
+         "Random waypoint: the ARF-aware window almost removes standard TCP's drops",
+         "On the smoothed RTT (the paper's RTT_ij) the window follows the queue: the RTT it "
+         "multiplies by already holds the queueing delay, so the bound grows with the queue it "
+         "should prevent. On the RTT of empty queues (or the least sample) it is the "
+         "bandwidth-delay product (3-5 segments), and the AP's drops fall as the paper's did. "
+         "The paper does not say which RTT QualNet measured; a window that removes the drops "
+         "must have left the queue's delay out of it."),
+        ("Random waypoint (B): throughput gain of wnd_max",
+         "... while raising throughput (8.44 -> 8.85 Mbit/s)",
+         "The reading that removes the drops costs throughput here: a window of the "
+         "bandwidth-delay product leaves the air idle while ACKs and rate steps come and go, "
+         "and standard TCP's drops cost it little (NewReno repairs them in fast recovery). The "
+         "paper's gain needs drops that cost standard TCP more (its timeouts), which no setting "
+         "tried here gives."),
+        ("Random waypoint (B): standard TCP's throughput",
+         "Table I: standard TCP's throughput in random waypoint",
+         "With QualNet's default noise figure (10 dB, the template's since issue 36; ns-3's 7 "
+         "dB made the cell richer). The walk's area and length are not given."),
+    ])  # fmt: skip
     run = (f"airtcp reproduce 003{' --quick' if quick else ''} --out DIR  # the eq11 sweep; "
            f"one run: airtcp run examples/paper-003.toml --set mobility=random-waypoint --set "
            f"queue_packets={q} --set scheme=wnd_max --set rtt=empty")  # fmt: skip
-    under = eq11_claims(t, "empty", False, q)
-    if drops is not None:
-        out.append(Headline(
-            "Random waypoint: the ARF-aware window almost removes standard TCP's drops",
-            drops,
-            condition=f"Eq. 11 on the RTT of empty queues (AP queue {q})",
-            under=under[1] if len(under) > 1 else None,
-            command=run,
-            likely=("On the smoothed RTT (the paper's RTT_ij) the window follows the queue: "
-                    "the RTT it multiplies by already holds the queueing delay, so the bound "
-                    "grows with the queue it should prevent. On the RTT of empty queues (or the "
-                    "least sample, which at these rates gives the same whole segments) it is the "
-                    "bandwidth-delay product (3-5 segments), and the AP's drops fall as the "
-                    "paper's did. The paper does not say which RTT QualNet measured; a window "
-                    "that removes the drops must have left the queue's delay out of it."),
-        ))  # fmt: skip
-    if gain is not None:
-        out.append(Headline(
-            "... while raising throughput (8.44 -> 8.85 Mbit/s)",
-            gain,
-            condition=f"Eq. 11 on the RTT of empty queues (AP queue {q})",
-            under=under[0] if under else None,
-            command=run,
-            likely=("The reading that removes the drops costs throughput here: a window of the "
-                    "bandwidth-delay product leaves the air idle while ACKs and rate steps "
-                    "come and go, and standard TCP's drops cost it little (NewReno repairs them "
-                    "in fast recovery). The paper's gain needs drops that cost standard TCP "
-                    "more (its timeouts), which no setting tried here gives."),
-        ))  # fmt: skip
-    if level_row is not None:
-        out.append(Headline(
-            "Table I: standard TCP's throughput in random waypoint",
-            level_row,
-            likely=("With QualNet's default noise figure (10 dB, the template's since issue "
-                    "36; ns-3's 7 dB made the cell richer). The walk's area and length are "
-                    "not given."),
-        ))  # fmt: skip
-    return out
+    return under_condition(heads, eq11_claims(t, "empty", False, q),
+                           f"Eq. 11 on the RTT of empty queues (AP queue {q})", run)  # fmt: skip
 
 
 def _slot_rows(t: pd.DataFrame) -> list[str]:

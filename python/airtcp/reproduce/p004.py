@@ -61,7 +61,14 @@ from airtcp.reproduce.common import (
     scheme_curves,
     stored_runs,
 )
-from airtcp.reproduce.paper import Context, Headline, NotEvaluable, Report
+from airtcp.reproduce.paper import (
+    Context,
+    Headline,
+    NotEvaluable,
+    Report,
+    pick_headlines,
+    under_condition,
+)
 from airtcp.result import load_summary
 from airtcp.summary_types import CorruptionSummary
 
@@ -1313,31 +1320,27 @@ HEADLINES = {
 def headlines(t: pd.DataFrame, claim_list: Sequence[Claim], quick: bool) -> list[Headline]:
     """Each headline claim as judged (LN-MAC as §II-B describes it) and under airtcp's third
     reading (corrupt frames passed up, one CNO per segment per RTT), with the second's verdict
-    in the text."""
+    in the note."""
     readings = {a: {c.claim: c for c in claims(t, None, lnmac=a)} for a in READINGS}
-    mine = {c.claim: c for c in claim_list}
+    why = (" No reading of LN-MAC is ahead at both ends: the MAC's notifications alone repair "
+           "a loss only once a later frame arrives (behind CDO/CNO at 1 attempt); passing "
+           "corrupt frames up wins there but costs a retransmission for a corrupt copy the MAC "
+           "would have delivered anyway at 6 attempts, answered once an RTT or every time. The "
+           "paper's simulator must do something its text does not describe.")  # fmt: skip
+    heads = pick_headlines(claim_list, [(q, text, "") for q, text in HEADLINES.items()])
+    first = heads[0].claim.claim if heads else ""
+
+    def note(h: Headline, _third: Claim) -> str:
+        second = readings[ALT].get(h.claim.claim)
+        return (f"The second reading (corrupt frames passed up, every copy answered): "
+                f"{second.verdict if second else 'not run'}."
+                + (why if h.claim.claim == first else ""))  # fmt: skip
+
     cmd = (f"airtcp reproduce 004{' --quick' if quick else ''} --out DIR  # one run: airtcp run "
            "examples/paper-004.toml --set scheme=lnmac-once --set retry_limit=6")  # fmt: skip
-    out: list[Headline] = []
-    for quantity, text in HEADLINES.items():
-        if quantity not in mine:
-            continue
-        second = readings[ALT].get(quantity)
-        out.append(Headline(
-            text, mine[quantity],
-            condition="airtcp's third reading: LN-MAC with corrupt frames passed up, one CNO "
-                      "per segment per RTT",
-            under=readings[ALT3].get(quantity),
-            command=cmd,
-            likely=(f"The second reading (corrupt frames passed up, every copy answered): "
-                    f"{second.verdict if second else 'not run'}." + ("" if out else " No reading of LN-MAC is ahead "
-                    "at both ends: the MAC's notifications alone repair a loss only once a "
-                    "later frame arrives (behind CDO/CNO at 1 attempt); passing corrupt frames "
-                    "up wins there but costs a retransmission for a corrupt copy the MAC would "
-                    "have delivered anyway at 6 attempts, answered once an RTT or every time. "
-                    "The paper's simulator must do something its text does not describe.")),
-        ))  # fmt: skip
-    return out
+    condition = ("airtcp's third reading: LN-MAC with corrupt frames passed up, one CNO per "
+                 "segment per RTT")  # fmt: skip
+    return under_condition(heads, readings[ALT3], condition, cmd, note)
 
 
 def analyse(ctx: Context) -> Report:

@@ -56,6 +56,7 @@ __all__ = [
     "coverage",
     "pick_headlines",
     "run",
+    "under_condition",
 ]
 
 VERDICT_WORDS = (cl.AGREES, cl.AGREES_IN_DIRECTION, cl.DIFFERS, cl.INCONCLUSIVE)
@@ -245,6 +246,28 @@ def pick_headlines(
         c = next((c for c in claims if c.claim.startswith(start)), None)
         if c is not None:
             out.append(Headline(headline, c, likely=likely))
+    return out
+
+
+def under_condition(
+    heads: Sequence[Headline],
+    under: Mapping[str, Claim],
+    condition: str,
+    command: str,
+    note: Callable[[Headline, Claim], str] | None = None,
+) -> list[Headline]:
+    """Each headline whose claim has a counterpart in ``under`` (the same claim judged under
+    ``condition``, by the claim's text) with it, the condition and ``command``; ``note``, if
+    given, the headline's note from it and its counterpart. The others as they are."""
+    out = []
+    for h in heads:
+        u = under.get(h.claim.claim)
+        if u is None:
+            out.append(h)
+            continue
+        likely = note(h, u) if note else h.likely
+        out.append(dataclasses.replace(h, condition=condition, under=u, command=command,
+                                       likely=likely))  # fmt: skip
     return out
 
 

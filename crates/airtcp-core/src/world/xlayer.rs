@@ -103,21 +103,25 @@ impl View for Layers<'_> {
                 (&t.snd.p, t.snd.rto.srtt(), Some(t.snd.s.min_rtt))
             };
             let Some(rtt) = rtt else { continue };
-            let header = crate::tcp::conn::TCP_IP_HEADER_BYTES
-                + if p.timestamps { crate::tcp::conn::TIMESTAMP_OPTION_BYTES } else { 0 };
-            let wired_rtt = self.wired_path(flow.src, flow.dst, header + p.mss)
-                + self.wired_path(flow.dst, flow.src, header);
             each(ConnView {
                 flow: crate::ids::FlowId(f as u32),
                 rtt,
                 min_rtt: min_rtt.unwrap_or(rtt),
-                wired_rtt,
                 mss: p.mss,
                 buf_bytes: if receiving { p.rcv_buf } else { p.snd_buf },
                 ack_every: p.ack_every,
                 timestamps: p.timestamps,
             });
         }
+    }
+
+    fn wired_rtt(&self, flow: crate::ids::FlowId) -> crate::time::Dur {
+        let (f, Some(t)) = (&self.flows[flow.idx()], self.tcps[flow.idx()].as_ref()) else {
+            return crate::time::Dur::ZERO;
+        };
+        let header = crate::tcp::conn::TCP_IP_HEADER_BYTES
+            + if t.snd.p.timestamps { crate::tcp::conn::TIMESTAMP_OPTION_BYTES } else { 0 };
+        self.wired_path(f.src, f.dst, header + t.snd.p.mss) + self.wired_path(f.dst, f.src, header)
     }
 }
 

@@ -482,7 +482,15 @@ impl ArfWindow {
     }
 
     /// Eq. 11's RTT for `conn` [s], from `slot` (its lambda and N) at the new rate `new`.
-    fn rtt_s(&self, x: &ExchangeTime, slot: &Slot, conn: &ConnView, new: ModeId, ack: Dur) -> f64 {
+    fn rtt_s(
+        &self,
+        x: &ExchangeTime,
+        slot: &Slot,
+        conn: &ConnView,
+        new: ModeId,
+        ack: Dur,
+        v: &dyn View,
+    ) -> f64 {
         let s = |d: Dur| d.ns() as f64 * 1e-9;
         match self.rtt {
             ArfWindowRtt::Smoothed => s(conn.rtt),
@@ -491,7 +499,7 @@ impl ArfWindow {
             ArfWindowRtt::Empty => {
                 let lambda = slot.segment_bytes.round().max(0.0) as u32;
                 let b = conn.ack_every.max(1);
-                s(conn.wired_rtt) + x.t_tcp_ns(new, lambda, b, ack, slot.active.max(1)) * 1e-9
+                s(v.wired_rtt(conn.flow)) + x.t_tcp_ns(new, lambda, b, ack, slot.active.max(1)) * 1e-9
             }
         }
     }
@@ -521,7 +529,7 @@ impl ArfWindow {
                 return;
             }
             let ack = cfg.ack_duration_for(new);
-            slot.rtt_s = self.rtt_s(&x, &slot, &conn, new, ack);
+            slot.rtt_s = self.rtt_s(&x, &slot, &conn, new, ack, v);
             let w = wnd_max(&x, &slot, old, new, ack, conn.ack_every.max(1));
             let (mss, buf) = (conn.mss, conn.buf_bytes);
             let applied =

@@ -101,9 +101,6 @@ pub struct ConnView {
     pub rtt: Dur,
     /// The least RTT sample of that end (the sender's, or the receiver's from timestamps).
     pub min_rtt: Dur,
-    /// The connection's wired hops with empty queues, both ways: each link's delay and the
-    /// serialization of a full segment one way and of a bare ACK the other.
-    pub wired_rtt: Dur,
     pub mss: u32,
     /// The send buffer at a sender, the receive buffer at a receiver [bytes].
     pub buf_bytes: u32,
@@ -126,6 +123,10 @@ pub trait View {
     fn mesh_paths(&self, node: NodeId, now: SimTime) -> Vec<(NodeId, u32)>;
     /// Each TCP connection receiving (`receiving`) or sending at `node` that has an RTT.
     fn connections(&self, node: NodeId, receiving: bool, each: &mut dyn FnMut(ConnView));
+    /// Connection `flow`'s wired hops with empty queues, both ways: each link's delay and the
+    /// serialization of a full segment one way and of a bare ACK the other (paper 003's
+    /// `arf_window_rtt = "empty"`; walked on demand, only that reading asks).
+    fn wired_rtt(&self, flow: FlowId) -> Dur;
 }
 
 /// What a scheme asks of the layers around it; the world applies each, in the order asked,

@@ -37,6 +37,9 @@ impl View for Fake {
     fn mesh_paths(&self, _node: NodeId, _now: SimTime) -> Vec<(NodeId, u32)> {
         self.paths.clone()
     }
+    fn wired_rtt(&self, _flow: FlowId) -> Dur {
+        Dur::from_ms(2)
+    }
     fn connections(&self, _node: NodeId, receiving: bool, each: &mut dyn FnMut(ConnView)) {
         // Flow 0 sends from node 1, 50 ms RTT (least sample 10 ms, 2 ms of it wired),
         // 1000-byte segments, a 64 KiB buffer.
@@ -46,7 +49,6 @@ impl View for Fake {
                 flow: FlowId(0),
                 rtt,
                 min_rtt: Dur::from_ms(10),
-                wired_rtt: Dur::from_ms(2),
                 mss: 1000,
                 buf_bytes: 65_536,
                 ack_every: 2,
