@@ -1419,3 +1419,18 @@ def test_set_null_removes_a_key_and_refuses_an_unknown_one(examples_dir):
         apply_overrides(data, ["data_rat_mbps=null"])
     # The text "null" is a quoted value.
     assert apply_overrides(data, ['name="null"'])["name"] == "null"
+
+
+def test_minstrel_status_is_written_only_when_set_and_needs_minstrel_rt2800() -> None:
+    """mac.minstrel_status: the default leaves the world spec as it was; per-attempt reaches
+    the core under minstrel-rt2800 and is refused, by name, where no MAC runs it."""
+    base = {"topology": "bss", "stations": 1, "traffic": "udp"}
+    assert "minstrel_status" not in spec_of(**base, mac={"rate_control": "minstrel-rt2800"})["wifi"]
+    spec = spec_of(
+        **base, mac={"rate_control": "minstrel-rt2800", "minstrel_status": "per-attempt"}
+    )
+    assert spec["wifi"]["minstrel_status"] == "per-attempt"
+    msg = one_problem(
+        {**base, "mac": {"rate_control": "minstrel", "minstrel_status": "per-attempt"}}
+    )
+    assert msg.startswith("mac.minstrel_status: ") and "minstrel-rt2800" in msg, msg

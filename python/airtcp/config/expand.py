@@ -804,6 +804,19 @@ def _scenario_checks(b: _Build) -> None:
                 'false, or standard = "80211n" with ht.ampdu = true',
             )
         )
+    node_controls = [n.rate_control for n in s.nodes or [] if n.rate_control]
+    if s.mac.minstrel_status != "rt2x00" and "minstrel-rt2800" not in (
+        s.mac.rate_control,
+        *node_controls,
+    ):
+        issues.append(
+            _Issue(
+                ("mac", "minstrel_status"),
+                'is not used: no MAC runs rate_control "minstrel-rt2800"',
+                s.mac.minstrel_status,
+                '"rt2x00", or mac.rate_control or a node\'s rate_control "minstrel-rt2800"',
+            )
+        )
     for knob, on in (("arf_window_rtt", s.mac.arf_window_rtt != "smoothed"),
                      ("arf_window_every_slot", s.mac.arf_window_every_slot)):  # fmt: skip
         if on and s.mac.arf_window_slot_ms is None:
@@ -1491,6 +1504,7 @@ def _wifi_spec(b: _Build) -> dict[str, Any]:
         if mac.arf_window_slot_ms is None
         else float(mac.arf_window_slot_ms),
         # Written only when set, so that the specs of every other world stay as they were.
+        **({"minstrel_status": mac.minstrel_status} if mac.minstrel_status != "rt2x00" else {}),
         **({"arf_window_rtt": mac.arf_window_rtt} if mac.arf_window_rtt != "smoothed" else {}),
         **({"arf_window_every_slot": True} if mac.arf_window_every_slot else {}),
         "ba_retry_remedy": mac.ba_retry_remedy,

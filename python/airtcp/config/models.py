@@ -296,6 +296,17 @@ class MacConfig(_PassThrough):
         gt=0.0,
         le=1e6,
     )
+    minstrel_status: Literal["rt2x00", "per-attempt"] = _field(
+        "rt2x00",
+        '"rt2x00" or "per-attempt" (per-attempt needs rate_control "minstrel-rt2800" here or '
+        "at a node)",
+        "how rt2800's tries reach Minstrel under minstrel-rt2800: rt2x00 rebuilds them from the "
+        "hardware's retry count as Linux 3.12 does (rt2800_txdone_entry, "
+        "rt2x00lib_fill_tx_status: a success's retries are the step-downs to its last mode, a "
+        "failure's the long retry limit; one try per step down the band's rate table, into "
+        "CCK rates the hardware never sent, at most four entries, no success credited after "
+        "two or more retries); per-attempt credits each try to the mode it was sent at",
+    )
     arf_window_rtt: Literal["smoothed", "min", "empty"] = _field(
         "smoothed",
         '"smoothed", "min" or "empty" (needs arf_window_slot_ms)',

@@ -37,8 +37,8 @@ pub use net::{MobilitySpec, NodeSpec, Role, RouteSpec, TopologySpec, WaypointSpe
 pub use tcp::{TcpSpec, MAX_INITIAL_CWND, MAX_MSS_BYTES};
 pub use traces::TraceSpec;
 pub use wifi::{
-    rate_kbps, Access, Aggregation, AmpduAdaptation, ArfWindowRtt, PreambleSpec, QdiscKind, WifiSpec,
-    MAX_RETRY_LIMIT,
+    rate_kbps, Access, Aggregation, AmpduAdaptation, ArfWindowRtt, MinstrelStatus, PreambleSpec, QdiscKind,
+    WifiSpec, MAX_RETRY_LIMIT,
 };
 
 use serde::Deserialize;
@@ -177,6 +177,7 @@ impl WorldSpec {
             }
         }
         self.wifi.check_initial_rate_used(self.nodes.iter().filter_map(|n| n.rate_control))?;
+        self.wifi.check_minstrel_status_used(self.nodes.iter().filter_map(|n| n.rate_control))?;
         if let Some(radio) = &self.channel.radio {
             radio.validate_rates(standard)?;
         }

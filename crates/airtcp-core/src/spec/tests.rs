@@ -466,3 +466,22 @@ fn an_unknown_field_names_the_nearest_and_a_long_list_is_cut() {
     let e = error_with(|s| s["wifi"]["zzzzzzzz"] = serde_json::json!(1));
     assert!(e.starts_with("wifi.zzzzzzzz: unknown field; allowed: standard, erp_mixed,"), "{e}");
 }
+
+#[test]
+fn minstrel_status_needs_minstrel_rt2800_somewhere() {
+    let e = error_with(|v| v["wifi"]["minstrel_status"] = "per-attempt".into());
+    assert_eq!(
+        e,
+        "wifi.minstrel_status: \"per-attempt\" is not used: no MAC runs rate_control \"minstrel-rt2800\"; \
+         allowed: \"rt2x00\" unless wifi.rate_control or a node's rate_control is \"minstrel-rt2800\""
+    );
+    let e = error_with(|v| v["wifi"]["minstrel_status"] = "rt2800".into());
+    assert!(
+        e.starts_with("wifi.minstrel_status: unknown value \"rt2800\"; allowed: rt2x00, per-attempt"),
+        "{e}"
+    );
+    let mut v = good();
+    v["wifi"]["rate_control"] = "minstrel-rt2800".into();
+    v["wifi"]["minstrel_status"] = "per-attempt".into();
+    assert!(crate::run_json(&v.to_string(), 1).is_ok());
+}

@@ -3,6 +3,7 @@
 use serde::Deserialize;
 
 use super::{default_queue, err, num, quoted, SpecError, MAX_QUEUE_PACKETS};
+pub use crate::mac::rate::minstrel::MinstrelStatus;
 use crate::mac::rate::RateName;
 use crate::phy::{Band, HtConfig, ModeId, Standard, StandardName};
 pub use crate::xlayer::arf_window::ArfWindowRtt;
@@ -124,6 +125,11 @@ pub struct WifiSpec {
     /// `data_rate_mbps`).
     #[serde(default = "default_rate_control")]
     pub rate_control: RateName,
+    /// How rt2800's tries reach Minstrel under `rate_control = "minstrel-rt2800"` (here or a
+    /// node's): as rt2x00 rebuilds them from the hardware's retry count (Linux 3.12), or each
+    /// credited to the mode it was sent at.
+    #[serde(default)]
+    pub minstrel_status: MinstrelStatus,
     /// The data frame's MAC header without the FCS [bytes] (9.3.2.1): 24 or 30 (three or four
     /// addresses) under dcf, 26, 32 or 38 (a mesh data frame's) under edca; unset: 24, 26, or 38
     /// in a mesh. 30 with the FCS gives the 34 bytes of ns-2's 802.11 model and paper 004's Table I.
@@ -634,6 +640,30 @@ impl WifiSpec {
             }
         }
         Ok(())
+    }
+
+    /// `minstrel_status` other than the default is refused unless some MAC runs
+    /// `minstrel-rt2800`: the channel's, or one of the nodes' own (`node_controls`).
+    pub(super) fn check_minstrel_status_used(
+        &self,
+        mut node_controls: impl Iterator<Item = RateName>,
+    ) -> Result<(), SpecError> {
+        let rt2800 = RateName::MinstrelRt2800;
+        if self.minstrel_status == MinstrelStatus::default()
+            || self.rate_control == rt2800
+            || node_controls.any(|rc| rc == rt2800)
+        {
+            return Ok(());
+        }
+        err(
+            "wifi.minstrel_status",
+            format!(
+                "{} is not used: no MAC runs rate_control \"minstrel-rt2800\"; allowed: {} unless \
+                 wifi.rate_control or a node's rate_control is \"minstrel-rt2800\"",
+                quoted(self.minstrel_status.name()),
+                quoted(MinstrelStatus::default().name())
+            ),
+        )
     }
 
     /// `initial_rate_mbps` is refused unless some MAC runs an adaptive rate control: the

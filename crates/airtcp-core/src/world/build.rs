@@ -104,6 +104,7 @@ pub(super) fn wifi_config(spec: &WorldSpec, phy: &Phy) -> Result<WifiConfig, Spe
     wifi.rate = phy.rate(w.rate_control).ok_or_else(|| {
         SpecError(format!("wifi.rate_control: {} does not run on {}", w.rate_control, phy.standard.name()))
     })?;
+    wifi.rate = wifi.rate.with_minstrel_status(w.minstrel_status);
     wifi.rts_threshold_bytes = w.rts_threshold_bytes;
     wifi.queue_limit = w.queue_limit_packets as usize;
     wifi.airtime_meter = w.txq.as_ref().is_some_and(|t| t.airtime_fairness);
@@ -154,9 +155,16 @@ pub(super) fn nodes_and_macs(
             drops_no_route: 0,
         });
         let rate = match ns.rate_control {
-            Some(name) => phy.rate(name).ok_or_else(|| {
-                SpecError(format!("{}: rate control {name} does not run on {}", ns.name, phy.standard.name()))
-            })?,
+            Some(name) => phy
+                .rate(name)
+                .ok_or_else(|| {
+                    SpecError(format!(
+                        "{}: rate control {name} does not run on {}",
+                        ns.name,
+                        phy.standard.name()
+                    ))
+                })?
+                .with_minstrel_status(w.minstrel_status),
             None => wifi.rate,
         };
         let mut mac = Mac::new(params, rule, phy.qos, n, rate, Stream::derive(seed, ent, Purpose::Backoff));

@@ -8,16 +8,20 @@
 //!
 //! The reference is Linux 3.10-3.13 (`IEEE80211_TX_MAX_RATES` 4, so an ACK at the fourth stage
 //! earns no success credit). Known differences: the chain is built as if the frame had no RTS
-//! (Linux turns multi-rate retry off for RTS-protected frames); on rt2800 each attempt is
-//! credited to the mode it was sent at, while rt2x00 reconstructs the per-rate tries from the
-//! hardware's retry count (`rt2x00lib_fill_tx_status`), which skews real Minstrel's statistics;
-//! the 1 Mbit/s frame times use the long preamble (Linux computes all with the short one: about
+//! (Linux turns multi-rate retry off for RTS-protected frames); the 1 Mbit/s frame times use the long preamble (Linux computes all with the short one: about
 //! 1 % on the lowest mode's throughput estimate, the tries unchanged).
 //!
 //! Two hardware flavours: `mrr` (ath9k-like, four chain stages, 10 % sampling) and the rt2800
 //! flavour (`max_rates = 1`, `max_rate_tries = 1`: one mode per frame from Minstrel, 5 %
 //! sampling, and the hardware falls back one mode per retry within the modulation class,
-//! `LG_FBK_CFG0`), paper 000's chipset.
+//! `LG_FBK_CFG0`), paper 000's chipset. On rt2800 Minstrel learns a frame's tries only as
+//! rt2x00 rebuilds them from the hardware's retry count (`MinstrelStatus::Rt2x00`, the
+//! default): `rt2800_txdone_entry` counts a success's retries as the step-downs between the
+//! requested and the last mode (so none once the lowest mode of the class is reached) and a
+//! failure's as the long retry limit; `rt2x00lib_fill_tx_status` then reports one try per
+//! step down the band's rate table (across from OFDM into CCK, which the hardware never
+//! sends), at most four entries, and leaves the fourth unterminated when three are used, so
+//! `minstrel_tx_status` credits no success after two or more retries.
 //!
 //! The MAC asks for each attempt's mode with `select(attempt)`: the chain is built at the
 //! frame's first attempt and walked by the stages' counts. On MRR hardware the chain's tries
@@ -53,6 +57,23 @@ pub struct MinstrelParams {
     pub segment: Dur,
     /// `update_interval`.
     pub update_interval: Dur,
+    /// The frame's tries reach Minstrel as rt2x00 rebuilds them from rt2800's TX status
+    /// (`rt2x00lib_fill_tx_status`); false: each try credited to the mode it was sent at.
+    pub rt2x00_status: bool,
+}
+
+crate::names::names! {
+    /// How rt2800's tries reach Minstrel (`wifi.minstrel_status`, rate control
+    /// `minstrel-rt2800` only).
+    #[derive(Default)]
+    pub enum MinstrelStatus {
+        /// As rt2x00 rebuilds them from the hardware's retry count (Linux 3.12
+        /// `rt2800_txdone_entry`, `rt2x00lib_fill_tx_status`).
+        #[default]
+        Rt2x00 = "rt2x00",
+        /// Each try credited to the mode it was sent at (a driver that reports every try).
+        PerAttempt = "per-attempt",
+    }
 }
 
 impl MinstrelParams {
@@ -63,10 +84,11 @@ impl MinstrelParams {
         max_retry: 7,
         segment: Dur::from_us(6000),
         update_interval: Dur::from_ms(100),
+        rt2x00_status: false,
     };
     /// rt2800 (rt2800lib.c: max_rates 1, max_rate_tries 1).
     pub const RT2800: MinstrelParams =
-        MinstrelParams { mrr: false, lookaround_percent: 5, max_retry: 1, ..Self::MRR };
+        MinstrelParams { mrr: false, lookaround_percent: 5, max_retry: 1, rt2x00_status: true, ..Self::MRR };
 }
 
 /// The algorithm over a standard's modes.
@@ -130,11 +152,13 @@ pub struct FrameChain {
     /// The mode index and the chain stage of the attempt in flight.
     pub cur: u8,
     pub stage: u8,
+    /// The frame's attempts so far.
+    pub attempts: u8,
 }
 
 impl Default for FrameChain {
     fn default() -> FrameChain {
-        FrameChain { chain: [(0, 1); 4], chain_len: 1, probe: false, cur: 0, stage: 0 }
+        FrameChain { chain: [(0, 1); 4], chain_len: 1, probe: false, cur: 0, stage: 0, attempts: 0 }
     }
 }
 
@@ -412,12 +436,17 @@ impl Minstrel {
         frame_done: bool,
         now: SimTime,
     ) {
+        st.frames[queue].attempts = st.frames[queue].attempts.saturating_add(1);
         let f = st.frames[queue];
-        let i = usize::from(f.cur);
-        st.r[i].attempts += 1;
-        // minstrel_tx_status credits the ACK to the last stage used, except the fourth
-        // (`i != IEEE80211_TX_MAX_RATES - 1`, with IEEE80211_TX_MAX_RATES = 4 from Linux 3.10).
-        st.r[i].success += u32::from(acked && f.stage < 3);
+        if !self.params.rt2x00_status {
+            let i = usize::from(f.cur);
+            st.r[i].attempts += 1;
+            // minstrel_tx_status credits the ACK to the last stage used, except the fourth
+            // (`i != IEEE80211_TX_MAX_RATES - 1`, with IEEE80211_TX_MAX_RATES = 4 from Linux 3.10).
+            st.r[i].success += u32::from(acked && f.stage < 3);
+        } else if frame_done {
+            self.rt2x00_status(st, &f, acked);
+        }
         if frame_done {
             if f.probe {
                 st.sample_count += 1;
@@ -427,6 +456,57 @@ impl Minstrel {
             }
             if now.since(st.stats_update) > self.params.update_interval {
                 self.update_stats(st, now);
+            }
+        }
+    }
+}
+
+impl Minstrel {
+    /// The rates rt2x00 reports for a frame that ended after `f.attempts` tries (`acked` or
+    /// not), as (band index, count) with -1 ending the list: Linux 3.12
+    /// `rt2x00lib_fill_tx_status` on the retry count of `rt2800_txdone_entry`.
+    pub fn rt2x00_rates(&self, f: &FrameChain, acked: bool) -> [(i8, u32); 4] {
+        let first = usize::from(f.chain[0].0);
+        // rt2800_txdone_entry: a success's retries are `mcs - real_mcs` (the hardware's steps
+        // down within the class); a failure reports `long_retry`, the tries made minus one
+        // when the short and long limits are equal (`retry_limit`, `iw ... retry short R long R`).
+        let retry = if acked { first - usize::from(f.cur) } else { usize::from(f.attempts.max(1)) - 1 };
+        let retry_rates = if retry > 0 { retry + 1 } else { 1 };
+        // The status is zeroed first (`memset`): an unwritten entry is index 0, count 0.
+        let mut rates = [(0i8, 0u32); 4];
+        let mut i = 0;
+        while i < retry_rates && i < 4 {
+            let idx = first - i;
+            if idx == 0 {
+                // "The lowest rate (index 0) was used until the number of max retries".
+                rates[i] = (0, (retry_rates - i) as u32);
+                i += 1;
+                break;
+            }
+            rates[i] = (idx as i8, 1);
+            i += 1;
+        }
+        if i < 3 {
+            rates[i].0 = -1;
+        }
+        rates
+    }
+
+    /// `minstrel_tx_status` on the rates rt2x00 reports: each entry's count as attempts, the
+    /// ACK credited to the last entry unless it is the fourth (or the list is unterminated).
+    fn rt2x00_status(&self, st: &mut MinstrelStation, f: &FrameChain, acked: bool) {
+        let rates = self.rt2x00_rates(f, acked);
+        for (k, &(idx, count)) in rates.iter().enumerate() {
+            if idx < 0 {
+                break;
+            }
+            let ndx = idx as usize;
+            if ndx >= self.modes.len().min(MAX_MODES) {
+                continue; // rix_to_ndx < 0
+            }
+            st.r[ndx].attempts += count;
+            if k != 3 && rates[k + 1].0 < 0 {
+                st.r[ndx].success += u32::from(acked);
             }
         }
     }
@@ -701,5 +781,77 @@ mod tests {
         st.frames[1].chain[0].0 = 3; // 11 Mbit/s CCK (the band table: 1, 2, 5.5, 11, 6, ...)
         let cck: Vec<u32> = (0..5).map(|k| g.modes[g.chain_index(&st, 1, k).0].rate_kbps()).collect();
         assert_eq!(cck, [11_000, 5_500, 2_000, 1_000, 1_000]);
+    }
+
+    /// 802.11g (band table 1, 2, 5.5, 11, 6, 9, 12, 18, 24, 36, 48, 54: indices 0-11), a
+    /// frame whose first attempt went at `first` and whose last at `last`, after `attempts`.
+    fn g_frame(first: u8, last: u8, attempts: u8) -> FrameChain {
+        FrameChain {
+            chain: [(first, 1), (0, 1), (0, 0), (0, 0)],
+            chain_len: 2,
+            cur: last,
+            attempts,
+            ..FrameChain::default()
+        }
+    }
+
+    #[test]
+    fn rt2x00_rebuilds_the_tries_from_the_retry_count_as_linux_3_12_does() {
+        // By hand from rt2800_txdone_entry and rt2x00lib_fill_tx_status (Linux 3.12).
+        let g = Minstrel::new(Standard::G, &PhyTiming::of(Standard::G, false), MinstrelParams::RT2800);
+        // At once at 54: one entry, terminated, credited with the ACK.
+        assert_eq!(g.rt2x00_rates(&g_frame(11, 11, 1), true), [(11, 1), (-1, 0), (0, 0), (0, 0)]);
+        // Acked at 48 after one retry: 54 and 48, the ACK to 48.
+        assert_eq!(g.rt2x00_rates(&g_frame(11, 10, 2), true), [(11, 1), (10, 1), (-1, 0), (0, 0)]);
+        // Acked at 36 after two retries: three entries, the fourth left zeroed (index 0,
+        // count 0), so no entry is followed by -1 and no success is credited.
+        assert_eq!(g.rt2x00_rates(&g_frame(11, 9, 3), true), [(11, 1), (10, 1), (9, 1), (0, 0)]);
+        // Acked at 6 after 12 tries from 54: seven step-downs reported, four entries kept.
+        assert_eq!(g.rt2x00_rates(&g_frame(11, 4, 12), true), [(11, 1), (10, 1), (9, 1), (8, 1)]);
+        // From 6 Mbit/s the hardware never steps down: acked on the 5th try reads as none.
+        assert_eq!(g.rt2x00_rates(&g_frame(4, 4, 5), true), [(4, 1), (-1, 0), (0, 0), (0, 0)]);
+        // Failed after 8 tries from 9 Mbit/s (long limit 7): 9, 6, then 11 and 5.5 Mbit/s CCK,
+        // which the hardware never sent.
+        assert_eq!(g.rt2x00_rates(&g_frame(5, 4, 8), false), [(5, 1), (4, 1), (3, 1), (2, 1)]);
+        // Failed after 4 tries from 2 Mbit/s: 2, then 1 Mbit/s with the other three tries.
+        assert_eq!(g.rt2x00_rates(&g_frame(1, 0, 4), false), [(1, 1), (0, 3), (-1, 0), (0, 0)]);
+
+        // minstrel_tx_status on them: attempts per entry, the ACK to a terminated last entry.
+        let mut st = g.new_station(&mut rng(), SimTime::ZERO);
+        let tries = |st: &mut MinstrelStation, first: u8, outcomes: &[bool]| {
+            st.max_tp = first;
+            g.build_chain(st, 1);
+            for (k, &ok) in outcomes.iter().enumerate() {
+                g.select(st, 1, k as u32, SimTime::ZERO);
+                let last = k + 1 == outcomes.len();
+                let report = match (ok, last) {
+                    (true, _) => TxReport::DataOk { retries: k as u32 },
+                    (false, false) => TxReport::DataFailed,
+                    (false, true) => TxReport::FinalDataFailed,
+                };
+                g.report(st, 1, report, SimTime::ZERO);
+            }
+        };
+        st.packet_count = 1000;
+        st.sample_count = 1000; // no look-around in these frames
+        tries(&mut st, 11, &[false, true]);
+        assert_eq!((st.r[11].attempts, st.r[11].success, st.r[10].attempts, st.r[10].success), (1, 0, 1, 1));
+        tries(&mut st, 11, &[false, false, true]);
+        assert_eq!((st.r[9].attempts, st.r[9].success, st.r[10].success), (1, 0, 1));
+        // Per attempt (a driver reporting every try): 36 gets its ACK.
+        let p = Minstrel::new(
+            Standard::G,
+            &PhyTiming::of(Standard::G, false),
+            MinstrelParams { rt2x00_status: false, ..MinstrelParams::RT2800 },
+        );
+        let mut q = p.new_station(&mut rng(), SimTime::ZERO);
+        (q.packet_count, q.sample_count, q.max_tp) = (1000, 1000, 11);
+        p.build_chain(&mut q, 1);
+        for (k, ok) in [false, false, true].into_iter().enumerate() {
+            p.select(&mut q, 1, k as u32, SimTime::ZERO);
+            let report = if ok { TxReport::DataOk { retries: k as u32 } } else { TxReport::DataFailed };
+            p.report(&mut q, 1, report, SimTime::ZERO);
+        }
+        assert_eq!((q.r[9].attempts, q.r[9].success), (1, 1));
     }
 }

@@ -284,6 +284,18 @@ impl RateAlgo {
         }
     }
 
+    /// The same algorithm with rt2800's tries reaching Minstrel as `status` says
+    /// (`wifi.minstrel_status`); every other algorithm unchanged.
+    pub fn with_minstrel_status(self, status: minstrel::MinstrelStatus) -> RateAlgo {
+        match self {
+            RateAlgo::Minstrel(mut m) if !m.params.mrr => {
+                m.params.rt2x00_status = status == minstrel::MinstrelStatus::Rt2x00;
+                RateAlgo::Minstrel(m)
+            }
+            other => other,
+        }
+    }
+
     /// The same algorithm with every peer starting at `mode` (`wifi.initial_rate_mbps`): ARF
     /// and AARF at its rung, Minstrel with it as its best throughput, the agent at it until it
     /// sets another; constant rate keeps its own mode. None if `mode` is not on the
