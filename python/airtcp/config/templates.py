@@ -128,6 +128,8 @@ P000_BURSTY: dict[str, Any] = {
 }
 # rt2800usb_queue_init (Linux 3.12): 16 entries per TX queue (later kernels: 128).
 P000_DRIVER_QUEUE = 16
+# A Linux 3.12 mesh point's AC_BE CWmin on 2.4 GHz (ieee80211_set_wmm_default, use_11b).
+P000_CW_MIN = 31
 
 
 def paper000(knobs: Paper000Knobs, rest: Mapping[str, Any]) -> dict[str, Any]:
@@ -165,6 +167,10 @@ def paper000(knobs: Paper000Knobs, rest: Mapping[str, Any]) -> dict[str, Any]:
         "report_interval_s": 5.0,  # §IV-A: sampled every 5 s
         "mac": {
             **rate,
+            # Linux 3.12 ieee80211_set_wmm_default: aCWmin 31 on 2.4 GHz unless the interface
+            # operates in G mode, which only a station's association or an IBSS join sets; a
+            # mesh point contends with AC_BE's CWmin 31 (Table II's 15 is the white paper's).
+            "cw_min": P000_CW_MIN,
             "queue_limit_packets": P000_DRIVER_QUEUE,
             "qdisc": "pfifo",  # pfifo_fast, txqueuelen 1000; forwarded frames skip it
         },
