@@ -148,9 +148,12 @@ RUNS = {
         "examples/wired-bottleneck.toml",
         {"duration_s": 2.0, "tcp.profile": "linux-6", "tcp.prr": "off"},
     ),
-    # Paper 000's 5-hop chain at limit 31 under linux-3.12: retry chains that outlast the
-    # RTO, found spurious by F-RTO (spurious_rtos).
-    "frto": ("examples/paper-000.toml", {"hops": 5, "retry_limit": 31}),
+    # Paper 000's 5-hop chain at limit 31 under linux-3.12 with 200-ms loss episodes (its
+    # run `fall`): retry chains that outlast the RTO, found spurious by F-RTO (spurious_rtos).
+    "frto": (
+        "examples/paper-000.toml",
+        {"hops": 5, "retry_limit": 31, "bad_ms": 200.0, "bad_loss": 0.9},
+    ),
     # A lossy tail of a file under linux-6: a tail loss probe (tlp_probes).
     "tlp": (
         "examples/wired-bottleneck.toml",

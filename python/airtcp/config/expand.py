@@ -1489,6 +1489,7 @@ def _wifi_spec(b: _Build) -> dict[str, Any]:
         "basic_rate_mbps": float(b.basic_rate),
         "access": b.access,
         "cw_min": mac.cw_min,
+        **({"a_cw_min": mac.a_cw_min} if mac.a_cw_min is not None else {}),
         "cw_max": mac.cw_max,
         "aifsn": mac.aifsn,
         "short_retry_limit": s.retry_limit if s.retry_limit is not None else mac.short_retry_limit,
@@ -1505,6 +1506,7 @@ def _wifi_spec(b: _Build) -> dict[str, Any]:
         else float(mac.arf_window_slot_ms),
         # Written only when set, so that the specs of every other world stay as they were.
         **({"minstrel_status": mac.minstrel_status} if mac.minstrel_status != "rt2x00" else {}),
+        **({"backoff_rule": mac.backoff_rule} if mac.backoff_rule != "standard" else {}),
         **({"arf_window_rtt": mac.arf_window_rtt} if mac.arf_window_rtt != "smoothed" else {}),
         **({"arf_window_every_slot": True} if mac.arf_window_every_slot else {}),
         "ba_retry_remedy": mac.ba_retry_remedy,

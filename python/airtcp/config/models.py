@@ -166,6 +166,16 @@ class MacConfig(_PassThrough):
         ge=1,
         le=32767,
     )
+    a_cw_min: int | None = _field(
+        None,
+        "integer 1..32767 slots, or unset",
+        "the aCWmin every access category's default derives from (AC_BK and AC_BE: aCWmin, "
+        "AC_VI (aCWmin + 1) / 2 - 1, AC_VO (aCWmin + 1) / 4 - 1; DCF: aCWmin); unset = the "
+        "PHY's. Linux gives a 2.4 GHz interface not in G mode, a mesh point, 31 "
+        "(ieee80211_set_wmm_default); cw_min still overrides every category",
+        ge=1,
+        le=32767,
+    )
     cw_max: int | None = _field(
         None,
         "integer 1..32767 slots, >= mac.cw_min, or unset",
@@ -295,6 +305,14 @@ class MacConfig(_PassThrough):
         "receiver's own estimate from timestamps)",
         gt=0.0,
         le=1e6,
+    )
+    backoff_rule: Literal["standard", "ns-2"] = _field(
+        "standard",
+        '"standard" or "ns-2"',
+        "when a frame backs off: the standard's rule (10.3.4.2-3: a frame that finds the medium "
+        "idle, with no backoff running, goes after DIFS or AIFS; a backoff is uniform in [0, "
+        "CW]), or ns-2's Mac802_11 (mac-802_11.cc: every frame waits DIFS and a backoff, even "
+        "on an idle medium, uniform in [0, CW - 1]; paper 001's simulator)",
     )
     minstrel_status: Literal["rt2x00", "per-attempt"] = _field(
         "rt2x00",

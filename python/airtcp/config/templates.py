@@ -169,8 +169,9 @@ def paper000(knobs: Paper000Knobs, rest: Mapping[str, Any]) -> dict[str, Any]:
             **rate,
             # Linux 3.12 ieee80211_set_wmm_default: aCWmin 31 on 2.4 GHz unless the interface
             # operates in G mode, which only a station's association or an IBSS join sets; a
-            # mesh point contends with AC_BE's CWmin 31 (Table II's 15 is the white paper's).
-            "cw_min": P000_CW_MIN,
+            # mesh point's AC_BE contends with CWmin 31 (Table II's 15 is the white paper's),
+            # its AC_VO (HWMP, peering) with 7.
+            "a_cw_min": P000_CW_MIN,
             "queue_limit_packets": P000_DRIVER_QUEUE,
             "qdisc": "pfifo",  # pfifo_fast, txqueuelen 1000; forwarded frames skip it
         },
@@ -663,6 +664,13 @@ class Paper001Knobs(BaseModel):
         "its defaults (a partial ACK takes the whole inflation back, at most two new segments "
         "per ACK in recovery, recovery ends at ssthresh)",
     )
+    backoff_rule: Literal["standard", "ns-2"] = _field(
+        "standard",
+        '"standard" or "ns-2"',
+        "when a frame backs off (mac.backoff_rule): the standard's rule (a frame that finds the "
+        "medium idle goes after DIFS), or ns-2's Mac802_11 (every frame waits DIFS and a "
+        "backoff uniform in [0, CW - 1], even on an idle medium)",
+    )
 
 
 def paper001(knobs: Paper001Knobs, rest: Mapping[str, Any]) -> dict[str, Any]:
@@ -704,7 +712,10 @@ def paper001(knobs: Paper001Knobs, rest: Mapping[str, Any]) -> dict[str, Any]:
             "clock_granularity_ms": 10,  # ns-2.1b9a tcpTick_ 0.01 s
             **({"newreno_rule": k.newreno_rule} if k.newreno_rule != "rfc6582" else {}),
         },
-        "mac": {"queue_limit_packets": 50},  # ns-2 wireless interface queue (ifqlen 50)
+        "mac": {
+            "queue_limit_packets": 50,  # ns-2 wireless interface queue (ifqlen 50)
+            **({"backoff_rule": k.backoff_rule} if k.backoff_rule != "standard" else {}),
+        },
         "nodes": [{"name": "server", "role": "host"}],  # the wired TCP receiver
         "links": [
             # section II: 10 Mbit/s duplex, 2 ms; ns-2 Queue limit_ 50

@@ -111,9 +111,22 @@ impl Wifi {
             mac.txops[ac].attempt_since = now;
             mac.txops[ac].head_since = now;
         }
-        // 10.3.4.2: a frame that finds the medium busy (and no backoff running) backs off;
-        // one that finds it idle goes after DIFS (or EIFS) with a zero backoff.
-        if !mac.txops[ac].backoff_pending && !idle {
+        if mac.ns2_backoff {
+            // ns-2 `Mac802_11::send`: with no backoff running (none drawn, or the last one
+            // counted out on the idle medium) a frame on an idle medium defers DIFS and a fresh
+            // backoff from now (`mhDefer_.start(DIFS + rTime)`), on a busy one backs off.
+            let timing = self.cfg.timing;
+            let txop = &mac.txops[ac];
+            let ends = grant_time(mac.idle_start + mac.ifs(ac, &timing), txop.backoff, timing.slot);
+            if !txop.backoff_pending || (idle && mac.counting && ends <= now) {
+                if idle {
+                    mac.idle_start = now;
+                }
+                mac.draw_backoff(ac);
+            }
+        } else if !mac.txops[ac].backoff_pending && !idle {
+            // 10.3.4.2: a frame that finds the medium busy (and no backoff running) backs off;
+            // one that finds it idle goes after DIFS (or EIFS) with a zero backoff.
             mac.draw_backoff(ac);
         }
         self.contend(node, cca, sched, now);

@@ -6,6 +6,21 @@
 
 use crate::time::{Dur, SimTime};
 
+crate::names::names! {
+    /// When a frame backs off and over which range (`wifi.backoff_rule`).
+    #[derive(Default)]
+    pub enum BackoffRule {
+        /// 10.3.4.2-3: a frame that finds the medium idle (and no backoff running) goes
+        /// after DIFS with no backoff; a backoff is uniform in [0, CW].
+        #[default]
+        Standard = "standard",
+        /// ns-2's `Mac802_11` (mac-802_11.cc, `send`/`sendDATA`; mac-timers.cc
+        /// `BackoffTimer::start`): every frame waits DIFS and a backoff even on an idle
+        /// medium, uniform in [0, CW - 1] (`Random::random() % cw_`).
+        Ns2 = "ns-2",
+    }
+}
+
 /// Which standard rule decrements the backoff counter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CountRule {

@@ -77,6 +77,36 @@ fn busy_enqueue_draws_a_backoff_and_arms_no_grant() {
 }
 
 #[test]
+fn under_ns2s_rule_an_idle_enqueue_still_backs_off_in_0_to_cw_minus_1() {
+    // ns-2's Mac802_11: DIFS and `Random::random() % cw_` slots even on an idle medium.
+    let (mut w, mut s) = (wifi(), Scheduler::new());
+    w.macs[0].use_ns2_backoff();
+    assert!(w.enqueue(A, B, PacketId(1), 100, BE, IDLE, &mut s, us(10)));
+    let t = &w.macs[0].txops[BE];
+    assert!(t.backoff_pending && t.drawn_slots == t.backoff);
+    let slots = u64::from(t.backoff);
+    let Some(Event::Grant { .. }) = s.pop_until(us(1_000_000)) else { panic!("no grant") };
+    assert_eq!(s.now(), us(10 + 34 + 9 * slots)); // from the arrival: DIFS + the drawn slots
+                                                  // A post-backoff counted out on the idle medium is no backoff running: B's frame at 1 ms
+                                                  // defers DIFS and a fresh backoff from its arrival (standard: at once).
+    let b = &mut w.macs[1];
+    b.use_ns2_backoff();
+    (b.counting, b.txops[BE].backoff_pending, b.txops[BE].backoff) = (true, true, 0);
+    assert!(w.enqueue(B, A, PacketId(2), 100, BE, IDLE, &mut s, us(1000)));
+    let k = u64::from(w.macs[1].txops[BE].backoff);
+    let Some(Event::Grant { node, .. }) = s.pop_until(us(1_000_000)) else { panic!("no grant") };
+    assert_eq!((node, s.now()), (B, us(1000 + 34 + 9 * k)));
+    // Many draws: every one in [0, CW - 1] = [0, 14], and both ends reached.
+    let mut seen = [false; 16];
+    for _ in 0..2000 {
+        w.macs[1].use_ns2_backoff();
+        w.macs[1].draw_backoff(BE);
+        seen[w.macs[1].txops[BE].backoff as usize] = true;
+    }
+    assert!(seen[..15].iter().all(|&x| x) && !seen[15], "{seen:?}");
+}
+
+#[test]
 fn full_queue_enqueue_is_refused_and_counted() {
     let (mut w, mut s) = (wifi(), Scheduler::new());
     w.cfg.queue_limit = 1;

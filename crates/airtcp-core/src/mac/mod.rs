@@ -573,6 +573,9 @@ pub struct Mac {
     /// failed but whose MAC header held up the stack, marked with the part that was hit,
     /// instead of discarding it.
     pub pass_corrupt: bool,
+    /// ns-2's backoff rule ([`backoff::BackoffRule::Ns2`]): every frame backs off, in
+    /// [0, CW - 1].
+    pub ns2_backoff: bool,
 }
 
 impl Mac {
@@ -631,6 +634,16 @@ impl Mac {
             block_ack_bitmap: 0,
             events: 0,
             pass_corrupt: false,
+            ns2_backoff: false,
+        }
+    }
+
+    /// Follow ns-2's backoff rule: no backoff pending at the start (ns-2's MAC draws one
+    /// when the first frame arrives), every later one in [0, CW - 1].
+    pub fn use_ns2_backoff(&mut self) {
+        self.ns2_backoff = true;
+        for txop in &mut self.txops {
+            (txop.backoff, txop.drawn_slots, txop.backoff_pending) = (0, 0, false);
         }
     }
 
@@ -641,7 +654,8 @@ impl Mac {
 
     /// Draw a fresh backoff in [0, CW] for `ac` (10.3.4.3).
     pub fn draw_backoff(&mut self, ac: usize) {
-        let cw = self.txops[ac].cw;
+        // ns-2: `Random::random() % cw_`, in [0, CW - 1].
+        let cw = if self.ns2_backoff { self.txops[ac].cw.saturating_sub(1) } else { self.txops[ac].cw };
         self.txops[ac].backoff = self.rng.uniform_inclusive(cw);
         self.txops[ac].drawn_slots = self.txops[ac].backoff;
         self.txops[ac].backoff_pending = true;
@@ -699,6 +713,11 @@ impl Wifi {
     /// Whether there are no MACs.
     pub fn is_empty(&self) -> bool {
         self.macs.is_empty()
+    }
+
+    /// `node`'s access categories' parameters (BK, BE, VI, VO).
+    pub fn ac_params(&self, node: NodeId) -> [AcParams; AC_COUNT] {
+        std::array::from_fn(|ac| self.macs[node.idx()].txops[ac].params)
     }
 
     /// `node`'s report counters.

@@ -37,8 +37,8 @@ pub use net::{MobilitySpec, NodeSpec, Role, RouteSpec, TopologySpec, WaypointSpe
 pub use tcp::{TcpSpec, MAX_INITIAL_CWND, MAX_MSS_BYTES};
 pub use traces::TraceSpec;
 pub use wifi::{
-    rate_kbps, Access, Aggregation, AmpduAdaptation, ArfWindowRtt, MinstrelStatus, PreambleSpec, QdiscKind,
-    WifiSpec, MAX_RETRY_LIMIT,
+    rate_kbps, Access, Aggregation, AmpduAdaptation, ArfWindowRtt, BackoffRule, MinstrelStatus, PreambleSpec,
+    QdiscKind, WifiSpec, MAX_RETRY_LIMIT,
 };
 
 use serde::Deserialize;

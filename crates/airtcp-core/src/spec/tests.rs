@@ -485,3 +485,15 @@ fn minstrel_status_needs_minstrel_rt2800_somewhere() {
     v["wifi"]["minstrel_status"] = "per-attempt".into();
     assert!(crate::run_json(&v.to_string(), 1).is_ok());
 }
+
+#[test]
+fn ns2s_backoff_rule_needs_dcf() {
+    let e = error_with(|v| {
+        v["wifi"]["backoff_rule"] = "ns-2".into();
+        v["wifi"]["access"] = "edca".into();
+    });
+    assert!(e.starts_with("wifi.backoff_rule: \"ns-2\" needs wifi.access = \"dcf\""), "{e}");
+    let mut v = good();
+    v["wifi"]["backoff_rule"] = "ns-2".into();
+    assert!(crate::run_json(&v.to_string(), 1).is_ok());
+}

@@ -3,6 +3,7 @@
 use serde::Deserialize;
 
 use super::{default_queue, err, num, quoted, SpecError, MAX_QUEUE_PACKETS};
+pub use crate::mac::backoff::BackoffRule;
 pub use crate::mac::rate::minstrel::MinstrelStatus;
 use crate::mac::rate::RateName;
 use crate::phy::{Band, HtConfig, ModeId, Standard, StandardName};
@@ -94,6 +95,13 @@ pub struct WifiSpec {
     #[serde(default)]
     #[schemars(range(min = 1, max = 32767))]
     pub cw_min: Option<u32>,
+    /// The aCWmin every access category's default derives from [slots] (Table 9-155: AC_BK
+    /// and AC_BE aCWmin, AC_VI (aCWmin + 1) / 2 - 1, AC_VO (aCWmin + 1) / 4 - 1; DCF:
+    /// aCWmin); unset: the PHY's. Linux gives a 2.4 GHz interface not in G mode (a mesh
+    /// point) 31 (`ieee80211_set_wmm_default`). `cw_min` still overrides every category.
+    #[serde(default)]
+    #[schemars(range(min = 1, max = 32767))]
+    pub a_cw_min: Option<u32>,
     /// CWmax override [slots], >= `cw_min`; unset: the PHY's aCWmax (DCF) or each access
     /// category's (EDCA, Table 9-155).
     #[serde(default)]
@@ -130,6 +138,10 @@ pub struct WifiSpec {
     /// credited to the mode it was sent at.
     #[serde(default)]
     pub minstrel_status: MinstrelStatus,
+    /// When a frame backs off: the standard's rule (none for a frame that finds the medium
+    /// idle), or ns-2's (every frame, in [0, CW - 1]; paper 001's simulator).
+    #[serde(default)]
+    pub backoff_rule: BackoffRule,
     /// The data frame's MAC header without the FCS [bytes] (9.3.2.1): 24 or 30 (three or four
     /// addresses) under dcf, 26, 32 or 38 (a mesh data frame's) under edca; unset: 24, 26, or 38
     /// in a mesh. 30 with the FCS gives the 34 bytes of ns-2's 802.11 model and paper 004's Table I.
@@ -574,6 +586,11 @@ impl WifiSpec {
                 return err("wifi.cw_min", format!("{cw} is out of range; allowed: 1..=32767"));
             }
         }
+        if let Some(cw) = w.a_cw_min {
+            if !(1..=32767).contains(&cw) {
+                return err("wifi.a_cw_min", format!("{cw} is out of range; allowed: 1..=32767"));
+            }
+        }
         if let Some(cw) = w.cw_max {
             if !(1..=32767).contains(&cw) {
                 return err("wifi.cw_max", format!("{cw} is out of range; allowed: 1..=32767"));
@@ -600,6 +617,12 @@ impl WifiSpec {
                     ),
                 );
             }
+        }
+        if w.backoff_rule == BackoffRule::Ns2 && w.access == Access::Edca {
+            return err(
+                "wifi.backoff_rule",
+                "\"ns-2\" needs wifi.access = \"dcf\" (ns-2's Mac802_11 has one queue); allowed under edca: \"standard\"",
+            );
         }
         if w.arf_window_slot_ms.is_none() {
             if w.arf_window_rtt != ArfWindowRtt::Smoothed {

@@ -130,8 +130,11 @@ pub(super) fn nodes_and_macs(
 ) -> Result<NodesAndMacs, SpecError> {
     let w = &spec.wifi;
     let n = spec.nodes.len();
+    // The access categories' defaults derive from aCWmin (Table 9-155), the PHY's or the spec's.
+    let mut timing = phy.timing;
+    timing.cw_min = w.a_cw_min.unwrap_or(timing.cw_min);
     let params: [AcParams; AC_COUNT] = std::array::from_fn(|ac| {
-        let base = if phy.qos { AcParams::edca_default(ac, &phy.timing) } else { AcParams::dcf(&phy.timing) };
+        let base = if phy.qos { AcParams::edca_default(ac, &timing) } else { AcParams::dcf(&timing) };
         AcParams {
             aifsn: w.aifsn.unwrap_or(base.aifsn),
             cw_min: w.cw_min.unwrap_or(base.cw_min),
@@ -170,6 +173,9 @@ pub(super) fn nodes_and_macs(
         let mut mac = Mac::new(params, rule, phy.qos, n, rate, Stream::derive(seed, ent, Purpose::Backoff));
         mac.wifi = ns.wifi;
         mac.pass_corrupt = w.pass_corrupt && ns.wifi;
+        if w.backoff_rule == crate::spec::BackoffRule::Ns2 {
+            mac.use_ns2_backoff();
+        }
         macs.push(mac);
         rx_rngs.push(Stream::derive(seed, ent, Purpose::RxError));
     }
@@ -393,4 +399,38 @@ pub(super) fn mesh(spec: &WorldSpec, seed: u64) -> Option<mesh::MeshWorld> {
             spec.nodes.iter().map(|ns| Stream::derive(seed, entity_id(&ns.name), Purpose::Mesh)).collect();
         mesh::MeshWorld::new(m, &is_mesh, &spec.blocked_radio_links, rngs)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::world::World;
+
+    /// Two EDCA stations on 802.11g in b/g mixed mode (aCWmin 15), `extra` in the wifi section.
+    fn world(extra: serde_json::Value) -> World {
+        let mut wifi = serde_json::json!({"standard": "80211g", "erp_mixed": true, "data_rate_mbps": 54.0,
+            "basic_rate_mbps": 6.0, "access": "edca"});
+        wifi.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+        let spec = serde_json::json!({
+            "duration_ns": 1_000_000u64,
+            "wifi": wifi,
+            "channel": {"rx_range_m": 100.0, "cs_range_m": 100.0},
+            "nodes": [
+                {"name": "a", "position_m": [0.0, 0.0, 0.0], "wifi": true, "role": "adhoc"},
+                {"name": "b", "position_m": [1.0, 0.0, 0.0], "wifi": true, "role": "adhoc"},
+            ],
+        });
+        World::build(&serde_json::from_value(spec).expect("spec parses"), 1).expect("builds")
+    }
+
+    #[test]
+    fn a_cw_min_sets_every_access_categorys_default_as_table_9_155_derives_it() {
+        let cw = |w: &World| w.wifi.ac_params(crate::ids::NodeId(0)).map(|p| (p.cw_min, p.cw_max));
+        // aCWmin 15 (Table 18-5): BK, BE 15-1023; VI 7-15; VO 3-7.
+        assert_eq!(cw(&world(serde_json::json!({}))), [(15, 1023), (15, 1023), (7, 15), (3, 7)]);
+        // Linux's mesh point on 2.4 GHz (ieee80211_set_wmm_default, aCWmin 31): VI 15-31, VO 7-15.
+        let linux = world(serde_json::json!({"a_cw_min": 31}));
+        assert_eq!(cw(&linux), [(31, 1023), (31, 1023), (15, 31), (7, 15)]);
+        // cw_min overrides every category.
+        assert_eq!(cw(&world(serde_json::json!({"a_cw_min": 31, "cw_min": 63})))[3].0, 63);
+    }
 }
