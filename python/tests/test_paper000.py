@@ -476,6 +476,7 @@ def test_reproduce_quick_writes_the_report(tmp_path: Path) -> None:
         "## Control: the claims on the ideal channel",
         "## Cause test",
         "## What Linux 3.12's kernel profile moved (run `rules-before`)",
+        "## What could make throughput fall past the peak (run `fall`)",
         "## The uneven mesh",
     ):
         assert heading in text
@@ -493,7 +494,8 @@ def test_reproduce_quick_writes_the_report(tmp_path: Path) -> None:
     assert (out / "report.html").is_file() and (out / "runs.csv").is_file()
     t = __import__("pandas").read_csv(out / "runs.csv")
     assert set(t["scheme"]) == {
-        "fixed", "alm-adaptive", "alm-measured", "modern-tcp", "rules-before"}  # fmt: skip
+        "fixed", "alm-adaptive", "alm-measured", "modern-tcp", "rules-before",
+        *(f"fall:{name}" for name in p000.FALL_CANDIDATES)}  # fmt: skip
     # The profile's rows: every CC at limits 1, 7 and 31 on both chains, before -> after.
     assert text.count(" -> ") >= 2 * len(p000.CCS) * 3
 
@@ -520,3 +522,53 @@ def test_a_ratio_below_ten_runs_is_the_ratio_of_t_intervals() -> None:
     assert ratio([1.0, 2.0], [0.1, 3.0]).high == 1000.0
     # Bonferroni: 12 conditions at 1 - 0.05 / 12 each.
     assert family(12) == pytest.approx(1 - 0.05 / 12) and family(1) == 0.95
+
+
+def test_the_fall_run_judges_each_candidate_and_the_headline_under_the_papers_mechanism() -> None:
+    """Synthetic runs (by hand): on the claims' runs CUBIC is flat from 9 to 31; under the
+    long episodes it falls 0.5 Mbit/s (every run 4.5 at 9, 4.0 at 31, a spread of +-0.1)."""
+    import pandas as pd
+
+    from airtcp.reproduce import p000
+
+    rows = []
+    for scheme, fall in (("fixed", 0.0), ("fall:long-episodes", 0.5), ("fall:queue-128", -0.2)):
+        for hops in p000.HOPS:
+            for limit in (p000.FALL_AFTER[hops], 31):
+                for k, e in enumerate((-0.1, 0.0, 0.1, 0.05, -0.05)):
+                    mbps = 4.5 + e - (fall if limit == 31 else 0.0)
+                    rows.append({"channel": "bursty", "hops": hops, "scheme": scheme, "cc": "cubic",
+                                 "retry_limit": limit, "replication": k,
+                                 "throughput_bps": mbps * 1e6, "timeouts": 2.0, "perrs": 1.0,
+                                 "drops_no_path": 3.0})  # fmt: skip
+    t = pd.DataFrame(rows)
+    assert p000.fall_test(t, "fall:long-episodes", 3).word == "agrees"
+    assert p000.fall_test(t, "fall:queue-128", 5).word == "differs"
+    assert p000.fall_test(t, "fixed", 3).word == "inconclusive"
+    under = p000.fall_claims(t, "long-episodes")
+    key = "3 hops: throughput past 9 retries below the peak at <= 9, every CC"
+    assert under[key].verdict == "agrees" and "+0.50" in under[key].airtcp
+    assert p000.fall_claims(t, "per-attempt") == {}  # not run: no counterpart
+    lines = p000.fall_section(t)
+    body = [x for x in lines if x.startswith("| ") and "---" not in x][1:]
+    assert len(body) == 6  # the reference and two candidates, both chains
+    assert any(x.startswith("| long-episodes | 5 (7 / 31)") and "**agrees**" in x for x in body)
+
+
+def test_below_ten_runs_the_winner_margin_comes_from_joint_t_intervals() -> None:
+    """Quick mode's margins (issue 36): each variant's Student t interval at 0.95^(1/k), the
+    winner's low end minus the others' highest high end, and so on (by hand, scipy's t)."""
+    import math
+
+    from scipy import stats
+
+    from airtcp.reproduce import p000
+
+    a, b = [5.0, 5.1, 4.9], [4.0, 4.1, 3.9]  # means 5 and 4, s = 0.1 each
+    half = stats.t.ppf((1 + math.sqrt(0.95)) / 2, 2) * 0.1 / math.sqrt(3)
+    m = p000.winner_margin({"a": a, "b": b}, "a")
+    assert m.point == 1.0
+    assert math.isclose(m.low, 1 - 2 * half) and math.isclose(m.high, 1 + 2 * half)
+    # From ten runs a variant: the bootstrap (claims.winner_margin), narrower than the t rule.
+    big = p000.winner_margin({"a": a * 4, "b": b * 4}, "a")
+    assert "bootstrap" in big.method and big.high - big.low < m.high - m.low

@@ -77,6 +77,11 @@ def test_the_sweeps_cover_the_papers_variants() -> None:
     ns2 = specs["ns2-newreno"]
     assert (ns2.base["recovery"], ns2.base["newreno_rule"]) == ("newreno", "ns-2.1b9a")
     assert ns2.grid == {"min_rto_ms": [1000, 200]} and ns2.replications == 30
+    # ns-2's MAC rule as well: Tahoe and Reno, and ns-2.1b9a's NewReno (issue 36).
+    mac, mac_newreno = specs["ns2-mac"], specs["ns2-mac-newreno"]
+    assert mac.base["backoff_rule"] == mac_newreno.base["backoff_rule"] == "ns-2"
+    assert mac.grid == {"recovery": ["tahoe", "reno", "newreno"], "min_rto_ms": [1000, 200]}
+    assert mac_newreno.base["newreno_rule"] == "ns-2.1b9a" and mac_newreno.replications == 30
 
 
 def test_ns2s_newreno_reaches_the_world_spec_and_needs_newreno() -> None:
@@ -94,6 +99,30 @@ def test_ns2s_newreno_reaches_the_world_spec_and_needs_newreno() -> None:
         ScenarioError, match=r'newreno_rule: .ns-2.1b9a. needs recovery = "newreno"'
     ):
         airtcp.Scenario.from_dict({"template": "paper-001", "newreno_rule": "ns-2.1b9a"})
+
+
+def test_ns2s_backoff_rule_reaches_the_world_spec_only_when_set() -> None:
+    import airtcp
+
+    spec = airtcp.Scenario.from_dict(
+        {"template": "paper-001", "backoff_rule": "ns-2"}
+    ).to_world_spec()
+    assert spec["wifi"]["backoff_rule"] == "ns-2"
+    plain = airtcp.Scenario.from_dict({"template": "paper-001"}).to_world_spec()
+    assert "backoff_rule" not in plain["wifi"]  # every other world's spec stays as it was
+
+    # Every frame backs off under ns-2's rule: a lone 802.11b station sending a 0.5 Mbit/s CBR
+    # on an idle medium waits, per frame, DIFS (50 us) and a backoff uniform in [0, 30] slots
+    # of 20 us (mean 300 us) more than under the standard's, where a frame that finds the
+    # medium idle for DIFS goes at once: 350 us by hand (2500 frames: se about 4 us).
+    def delay(rule: str) -> float:
+        cfg = {"topology": "bss", "stations": 1, "traffic": "udp", "standard": "80211b",
+               "data_rate_mbps": 11, "duration_s": 60.0, "mac": {"backoff_rule": rule},
+               "flows": [{"kind": "udp_cbr", "src": "sta1", "dst": "ap", "rate_mbps": 0.5}]}  # fmt: skip
+        return airtcp.run(cfg, seed=2).summary["flows"][0]["mean_delay_s"]
+
+    extra_us = 1e6 * (delay("ns-2") - delay("standard"))
+    assert 335 < extra_us < 365, extra_us
 
 
 def test_mean_and_ratio_intervals_by_hand() -> None:

@@ -58,6 +58,11 @@ MIN_RTOS_MS = (1000, 200, 0)
 SEED = 2001
 # The runs of ns-2.1b9a's NewReno (template knob newreno_rule), by their configuration name.
 NS2_NEWRENO = "paper-001-ns2-newreno"
+# The runs over ns-2's 802.11 MAC rule (template knob backoff_rule = "ns-2"): Tahoe and Reno,
+# and ns-2.1b9a's NewReno, by their configuration names.
+NS2_MAC = "paper-001-ns2-mac"
+NS2_MAC_NEWRENO = "paper-001-ns2-mac-newreno"
+NS2_NAMES = (NS2_NEWRENO, NS2_MAC, NS2_MAC_NEWRENO)
 BIN_S = 0.1
 LOW_UTIL_FRACTION = 0.25
 LOW_UTIL_MIN_S = 0.5
@@ -126,6 +131,9 @@ def sweeps(quick: bool) -> dict[str, sweep.SweepSpec]:
     # ns-2.1b9a's own NewReno (tcp-newreno.cc at its defaults) beside RFC 6582's, at the two
     # minimum RTOs of the headline (issue 36).
     ns2 = _with(traced, name=NS2_NEWRENO, recovery="newreno", newreno_rule="ns-2.1b9a")
+    # ns-2's MAC as well: every frame backs off, in [0, CW - 1] (mac-802_11.cc).
+    ns2_mac = _with(traced, name=NS2_MAC, backoff_rule="ns-2")
+    ns2_mac_newreno = _with(ns2, name=NS2_MAC_NEWRENO, backoff_rule="ns-2")
     return {
         "retries": sweep.SweepSpec(base=retries, grid={}, zips=[], replications=reps, seed=SEED),
         "tcp": sweep.SweepSpec(
@@ -138,6 +146,20 @@ def sweeps(quick: bool) -> dict[str, sweep.SweepSpec]:
         "ackskip": sweep.SweepSpec(base=ackskip, grid={}, zips=[], replications=reps, seed=SEED),
         "ns2-newreno": sweep.SweepSpec(
             base=ns2, grid={"min_rto_ms": [1000, 200]}, zips=[], replications=reps, seed=SEED
+        ),
+        "ns2-mac": sweep.SweepSpec(
+            base=ns2_mac,
+            grid={"recovery": list(VARIANTS), "min_rto_ms": [1000, 200]},
+            zips=[],
+            replications=reps,
+            seed=SEED,
+        ),
+        "ns2-mac-newreno": sweep.SweepSpec(
+            base=ns2_mac_newreno,
+            grid={"min_rto_ms": [1000, 200]},
+            zips=[],
+            replications=reps,
+            seed=SEED,
         ),
         "clap": sweep.SweepSpec(
             base=clap, grid={}, zips=[], replications=10 if quick else reps, seed=SEED
@@ -199,7 +221,8 @@ def _tcp_table(root: Path, available_bps: float) -> pd.DataFrame:
     runs = con.execute(
         'SELECT run_hash, replication, summary_json, error, "config.name" AS name '
         "FROM runs WHERE \"config.name\" IN ('paper-001', 'paper-001-ackskip', 'paper-001-retries', "
-        f"'{NS2_NEWRENO}')"
+        + ", ".join(f"'{n}'" for n in NS2_NAMES)
+        + ")"
     ).df()
     failed = runs[runs["error"].notna()]
     if len(failed):
@@ -309,7 +332,7 @@ def _episode_table(root: Path) -> pd.DataFrame:
     deadlocks (:func:`_timeouts`), and the fraction of its data frames (TCP data from the
     sender, TCP ACKs from the AP) that collided."""
     con = _con(root)
-    names = f"\"config.name\" IN ('paper-001', '{NS2_NEWRENO}')"
+    names = "\"config.name\" IN ('paper-001', " + ", ".join(f"'{n}'" for n in NS2_NAMES) + ")"
     runs = con.execute(f"SELECT run_hash FROM runs WHERE {names}").df()["run_hash"]
     trace = dict(
         tuple(
@@ -1216,30 +1239,32 @@ def _sections(
 # Entry point
 
 
-def ns2_claims(t: pd.DataFrame) -> dict[str, Claim]:
+def ns2_claims(t: pd.DataFrame, mac: bool = False) -> dict[str, Claim]:
     """The headline's two claims with ns-2.1b9a's NewReno (the `ns2-newreno` sweep) in place
     of RFC 6582's: Tahoe over NewReno at minRTO 1 s, and Tahoe the highest of the three at
-    0.2 s; empty without those runs."""
+    0.2 s; ``mac``: every flavour over ns-2's MAC rule as well (the `ns2-mac` and
+    `ns2-mac-newreno` sweeps). Empty without those runs."""
+    loss, newreno = (NS2_MAC, NS2_MAC_NEWRENO) if mac else (TEMPLATE, NS2_NEWRENO)
+    runs = ("ns2-mac", "ns2-mac-newreno") if mac else ("tcp", "ns2-newreno")
+    what = "ns-2.1b9a's NewReno, ns-2's MAC" if mac else "ns-2.1b9a's NewReno"
 
-    def thr(rec: str, rto: int, name: str = TEMPLATE) -> np.ndarray:
-        return _sel(t, rec, rto, name)["throughput_bps"].to_numpy()
+    def thr(rec: str, rto: int) -> np.ndarray:
+        return _sel(t, rec, rto, newreno if rec == "newreno" else loss)["throughput_bps"].to_numpy()
 
-    if not len(thr("newreno", 1000, NS2_NEWRENO)) or not len(thr("newreno", 200, NS2_NEWRENO)):
+    if any(not len(thr(v, rto)) for v in VARIANTS for rto in (1000, 200)):
         return {}
-    runs = ("tcp", "ns2-newreno")
-    r = cl.ratio_of_means(thr("tahoe", 1000), thr("newreno", 1000, NS2_NEWRENO), seed=2)
+    r = cl.ratio_of_means(thr("tahoe", 1000), thr("newreno", 1000), seed=2)
     first = _judged(
         "IV", "Tahoe outperforms NewReno, minRTO 1 s", 'Tahoe ahead "by a significant margin"',
-        cl.Direction(+1, 0.0), r, _pct(r) + " (ns-2.1b9a's NewReno)", runs=runs,
+        cl.Direction(+1, 0.0), r, _pct(r) + f" ({what})", runs=runs,
     )  # fmt: skip
-    at02 = {"tahoe": thr("tahoe", 200), "reno": thr("reno", 200),
-            "newreno": thr("newreno", 200, NS2_NEWRENO)}  # fmt: skip
+    at02 = {v: thr(v, 200) for v in VARIANTS}
     order = cl.Ordering("tahoe", VARIANTS)
     m = order.margin(at02, seed=14)
     second = _judged(
         "V", "Highest throughput at minRTO 0.2 s", '"Tahoe still outperforms both"', order, m,
         " / ".join(f"{v} {at02[v].mean() / 1e6:.2f}" for v in VARIANTS)
-        + " Mbit/s (ns-2.1b9a's NewReno)", runs=runs,
+        + f" Mbit/s ({what})", runs=runs,
     )  # fmt: skip
     return {first.claim: first, second.claim: second}
 
@@ -1277,7 +1302,42 @@ def _ns2_rows(t: pd.DataFrame) -> list[str]:
             f"{ratio(tahoe, ns2, 21)} | {rfc['timeouts'].mean():.2f} / {ns2['timeouts'].mean():.2f} | "
             f"{dl} |"
         )
-    return rows if len(rows) > 4 else ["Not run (the `ns2-newreno` sweep)."]
+    if len(rows) <= 4:
+        return ["Not run (the `ns2-newreno` sweep)."]
+    mac = [
+        "",
+        'Over ns-2\'s 802.11 MAC as well (`mac.backoff_rule = "ns-2"`, runs `ns2-mac` and '
+        "`ns2-mac-newreno`: every frame waits DIFS and a backoff in [0, CW - 1] even on an idle "
+        "medium, as ns-2's `Mac802_11` does), each flavour 30 transfers:",
+        "",
+        "| minRTO | Tahoe [Mbit/s] | Reno [Mbit/s] | NewReno RFC 6582 [Mbit/s] | NewReno "
+        "ns-2.1b9a [Mbit/s] | Tahoe / RFC 6582 | Tahoe / ns-2.1b9a | timeouts Tahoe / ns-2.1b9a "
+        "| data frames collided, Tahoe / ns-2.1b9a |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for rto in (1000, 200):
+        tahoe, reno = _sel(t, "tahoe", rto, NS2_MAC), _sel(t, "reno", rto, NS2_MAC)
+        rfc, ns2 = _sel(t, "newreno", rto, NS2_MAC), _sel(t, "newreno", rto, NS2_MAC_NEWRENO)
+        if tahoe.empty or reno.empty or rfc.empty or ns2.empty:
+            continue
+        gaps = " | ".join(
+            _pct(cl.ratio_of_means(tahoe["throughput_bps"].to_numpy(),
+                                   g["throughput_bps"].to_numpy(), seed=2))
+            for g in (rfc, ns2)
+        )  # fmt: skip
+        coll = " / ".join(f"{100 * g['collision_fraction'].mean():.1f} %"
+                          if "collision_fraction" in g else "-"
+                          for g in (tahoe, ns2))  # fmt: skip
+        mac.append(
+            f"| {rto / 1000:g} s | {_mbps_ci(tahoe)} | {_mbps_ci(reno)} | {_mbps_ci(rfc)} | "
+            f"{_mbps_ci(ns2)} | {gaps} | {tahoe['timeouts'].mean():.2f} / "
+            f"{ns2['timeouts'].mean():.2f} | {coll} |"
+        )
+    return rows + (mac if len(mac) > 5 else [])
+
+
+def _mbps_ci(g: pd.DataFrame) -> str:
+    return mean_ci(g["throughput_bps"].to_numpy(float) * 1e-6).fmt(digits=2)
 
 
 def single_run_share(t: pd.DataFrame, min_rto_ms: float, margin: float = 0.2) -> float:
@@ -1312,22 +1372,30 @@ def headlines(t: pd.DataFrame, claim_list: list[Claim]) -> list[Headline]:
         ("Highest throughput at minRTO 0.2 s", "Tahoe still outperforms both at 0.2 s", ""),
     ])  # fmt: skip
     # Beside RFC 6582's NewReno, ns-2.1b9a's own (the paper's simulator at its defaults).
-    ns2 = ns2_claims(t)
-    cmd = ("airtcp reproduce 001 --out DIR  # the ns2-newreno sweep; one run: airtcp run "
-           "examples/paper-001.toml --set recovery=newreno --set newreno_rule=ns-2.1b9a")  # fmt: skip
+    # The paper's simulator as a whole where its runs are stored: ns-2.1b9a's NewReno over
+    # ns-2's MAC rule; else the NewReno alone.
+    ns2 = ns2_claims(t, mac=True)
+    what = "ns-2.1b9a's NewReno over ns-2's MAC"
+    cmd = ("airtcp reproduce 001 --out DIR  # the ns2-mac and ns2-mac-newreno sweeps; one run: "
+           "airtcp run examples/paper-001.toml --set recovery=newreno --set "
+           "newreno_rule=ns-2.1b9a --set backoff_rule=ns-2")  # fmt: skip
+    if not ns2:
+        ns2, what = ns2_claims(t), "ns-2.1b9a's NewReno"
+        cmd = ("airtcp reproduce 001 --out DIR  # the ns2-newreno sweep; one run: airtcp run "
+               "examples/paper-001.toml --set recovery=newreno --set newreno_rule=ns-2.1b9a")  # fmt: skip
 
     def note(h: Headline, under: Claim) -> str:
         # What the run says of the variant: decided only if the verdict moves.
         if under.verdict != h.claim.verdict:
-            verdict = (f" With ns-2.1b9a's NewReno the verdict moves to {under.verdict}: the "
-                       "variant orders the runs.")  # fmt: skip
+            verdict = (f" With {what} the verdict moves to {under.verdict}: the paper's "
+                       "simulator orders the runs.")  # fmt: skip
         else:
-            verdict = (f" With ns-2.1b9a's NewReno it stays {under.verdict} ({under.airtcp}): "
-                       "the variant does not order the runs, so the paper's ordering is most "
-                       "likely its single runs' chance.")  # fmt: skip
+            verdict = (f" With {what} it stays {under.verdict} ({under.airtcp}): the "
+                       "simulator's rules do not order the runs, so the paper's ordering is "
+                       "most likely its single runs' chance.")  # fmt: skip
         return (h.likely + verdict).strip()
 
-    return under_condition(heads, ns2, "ns-2.1b9a's NewReno", cmd, note)
+    return under_condition(heads, ns2, what, cmd, note)
 
 
 def analyse(ctx: Context) -> Report:
