@@ -224,13 +224,14 @@ def fall_specs(quick: bool) -> dict[str, sweep.SweepSpec]:
     }
 
 
-def fall_labels(quick: bool) -> dict[str, str]:
-    """Run hash -> the scheme label of its candidate (``fall:<name>``)."""
-    return {
-        r.run_hash: f"fall:{name}"
-        for name, spec in fall_specs(quick).items()
-        for r in sweep.expand(spec)
-    }
+def labels(quick: bool) -> dict[str, str]:
+    """Run hash -> the scheme the analysis files it under, for the runs whose own ``scheme``
+    knob does not tell them apart: fixed limits under RFC 6298's RTO (``modern-tcp``), under
+    the rules before the kernel profile (``rules-before``), and each candidate of the run
+    `fall` (``fall:<name>``)."""
+    specs = {"modern-tcp": modern_spec(quick), "rules-before": before_spec(quick)}
+    specs |= {f"fall:{name}": spec for name, spec in fall_specs(quick).items()}
+    return {r.run_hash: label for label, spec in specs.items() for r in sweep.expand(spec)}
 
 
 def sweeps(quick: bool) -> dict[str, sweep.SweepSpec]:
@@ -325,18 +326,11 @@ _KNOBS = ("hops", "retry_limit", "cc", "channel", "scheme", "probe_mbps", "fixed
 
 
 def table(
-    root: Path,
-    only: set[str] | None = None,
-    measured: set[str] | None = None,
-    modern: set[str] | None = None,
-    before: set[str] | None = None,
-    labels: Mapping[str, str] | None = None,
+    root: Path, only: set[str] | None = None, schemes: Mapping[str, str] | None = None
 ) -> pd.DataFrame:
     """One row per stored run (of the run hashes ``only``, if given): its knobs and measures;
-    the runs of ``measured`` (the remedy with the measured travel map) get the scheme
-    ``alm-measured``, those of ``modern`` (fixed limits under RFC 6298's RTO) the scheme
-    ``modern-tcp``, those of ``before`` (the rules before the kernel profile) the scheme
-    ``rules-before``; ``labels`` maps other run hashes to their scheme (the run `fall`)."""
+    ``schemes`` maps a run hash to the scheme it is filed under in place of its knob's
+    (:func:`labels`, and ``alm-measured`` for the remedy with the measured travel map)."""
     runs = stored_runs(root, _KNOBS, only)
     rows = []
     for r in runs.itertuples():
@@ -352,15 +346,7 @@ def table(
         ]
         mac = [n["mac"] for n in s["nodes"] if n.get("mac")]
         attempts = sum(m["attempts"] for m in mac)
-        scheme = r.scheme
-        if r.run_hash in (measured or ()):
-            scheme = "alm-measured"
-        elif r.run_hash in (modern or ()):
-            scheme = "modern-tcp"
-        elif r.run_hash in (before or ()):
-            scheme = "rules-before"
-        elif r.run_hash in (labels or {}):
-            scheme = (labels or {})[r.run_hash]
+        scheme = (schemes or {}).get(r.run_hash, r.scheme)
         mesh = [n["mesh"] for n in s["nodes"] if n.get("mesh")]
         rows.append(
             {
@@ -1515,13 +1501,12 @@ def modern_test(t: pd.DataFrame) -> dict[str, tuple[cl.Verdict, cl.Verdict]]:
     31 (mean difference, its sign) and the RTOs at 31 over those at 9 (ratio, its sign)."""
     out = {}
     for label, scheme in RULES:
-        x9, x31 = (_col(t, "bursty", 3, "cubic", (r,), scheme=scheme) for r in (9, 31))
         r9, r31 = (
             _col(t, "bursty", 3, "cubic", (r,), scheme=scheme, col="timeouts") for r in (9, 31)
         )
-        if not len(x9) or not len(x31):
+        if not len(r9) or not len(r31):
             continue
-        fall = cl.Direction(+1).verdict(cl.mean_difference(x9, x31))
+        fall = fall_test(t, scheme, 3)  # 9 minus 31 on 3 hops
         rtos = cl.Direction(+1).verdict(ratio(r31, r9))
         out[label] = (fall, rtos)
     return out
@@ -1800,11 +1785,6 @@ def fall_claims(t: pd.DataFrame, name: str) -> dict[str, Claim]:
     return out
 
 
-def _fall_note(h: Headline, u: Claim) -> str:
-    del h, u
-    return NO_FALL
-
-
 def fall_section(t: pd.DataFrame) -> list[str]:
     """CUBIC's fall past the peak under each candidate mechanism, beside the claims' runs:
     throughput, the fall, RTOs, HWMP's PERRs and frames dropped for want of a path."""
@@ -1842,15 +1822,14 @@ def analyse(ctx: Context) -> Report:
     """From the stored sweeps: the probes' travel map, then the remedy with it and the uneven
     mesh (``ctx.run``), the claims, the sections, the figures and the tables."""
     root = ctx.root
-    modern = {r.run_hash for r in sweep.expand(modern_spec(ctx.quick))}
-    before = {r.run_hash for r in sweep.expand(before_spec(ctx.quick))}
     tt = travel_table(root, ctx.current)
     travel_map = measured_map(tt)
     measured = ctx.run({"remedy-measured": remedy_measured(ctx.quick, travel_map)})
     tee_specs = tee_sweeps(ctx.quick, travel_map)
     tee_measured = ctx.run({"tee-measured": tee_specs.pop("tee-measured")})
     tee_runs = ctx.run(tee_specs) | tee_measured
-    t = table(root, ctx.current | measured, measured, modern, before, fall_labels(ctx.quick))
+    schemes = labels(ctx.quick) | dict.fromkeys(measured, "alm-measured")
+    t = table(root, ctx.current | measured, schemes)
     te = tee_table(root, tee_runs, tee_measured)
     claim_list = claims(t, tt)
     fig_dir = ctx.figures
@@ -1880,7 +1859,6 @@ def analyse(ctx: Context) -> Report:
             FALL_CANDIDATES[FALL_HEADLINE][0],
             "airtcp reproduce 000 (run `fall`; one cell: airtcp run examples/paper-000.toml "
             "--set retry_limit=31 --set bad_ms=200 --set bad_loss=0.9)",
-            _fall_note,
         ),
         claims=claim_list,
         not_evaluable=NOT_EVALUABLE,

@@ -1287,19 +1287,11 @@ def _ns2_rows(t: pd.DataFrame) -> list[str]:
         ns2 = _sel(t, "newreno", rto, NS2_NEWRENO)
         if tahoe.empty or rfc.empty or ns2.empty:
             continue
-
-        def m(g: pd.DataFrame, col: str = "throughput_bps", scale: float = 1e-6) -> str:
-            return mean_ci(g[col].to_numpy(float) * scale).fmt(digits=2)
-
-        def ratio(a: pd.DataFrame, b: pd.DataFrame, seed: int) -> str:
-            return _pct(cl.ratio_of_means(a["throughput_bps"].to_numpy(),
-                                          b["throughput_bps"].to_numpy(), seed=seed))  # fmt: skip
-
         dl = " / ".join(f"{g['deadlocks'].mean():.2f}" if "deadlocks" in g else "-"
                         for g in (rfc, ns2))  # fmt: skip
         rows.append(
-            f"| {rto / 1000:g} s | {m(tahoe)} | {m(rfc)} | {m(ns2)} | {ratio(tahoe, rfc, 2)} | "
-            f"{ratio(tahoe, ns2, 21)} | {rfc['timeouts'].mean():.2f} / {ns2['timeouts'].mean():.2f} | "
+            f"| {rto / 1000:g} s | {_mbps_ci(tahoe)} | {_mbps_ci(rfc)} | {_mbps_ci(ns2)} | "
+            f"{_over(tahoe, rfc, 2)} | {_over(tahoe, ns2, 21)} | {rfc['timeouts'].mean():.2f} / {ns2['timeouts'].mean():.2f} | "
             f"{dl} |"
         )
     if len(rows) <= 4:
@@ -1320,24 +1312,27 @@ def _ns2_rows(t: pd.DataFrame) -> list[str]:
         rfc, ns2 = _sel(t, "newreno", rto, NS2_MAC), _sel(t, "newreno", rto, NS2_MAC_NEWRENO)
         if tahoe.empty or reno.empty or rfc.empty or ns2.empty:
             continue
-        gaps = " | ".join(
-            _pct(cl.ratio_of_means(tahoe["throughput_bps"].to_numpy(),
-                                   g["throughput_bps"].to_numpy(), seed=2))
-            for g in (rfc, ns2)
-        )  # fmt: skip
         coll = " / ".join(f"{100 * g['collision_fraction'].mean():.1f} %"
                           if "collision_fraction" in g else "-"
                           for g in (tahoe, ns2))  # fmt: skip
         mac.append(
             f"| {rto / 1000:g} s | {_mbps_ci(tahoe)} | {_mbps_ci(reno)} | {_mbps_ci(rfc)} | "
-            f"{_mbps_ci(ns2)} | {gaps} | {tahoe['timeouts'].mean():.2f} / "
+            f"{_mbps_ci(ns2)} | {_over(tahoe, rfc, 2)} | {_over(tahoe, ns2, 2)} | {tahoe['timeouts'].mean():.2f} / "
             f"{ns2['timeouts'].mean():.2f} | {coll} |"
         )
     return rows + (mac if len(mac) > 5 else [])
 
 
 def _mbps_ci(g: pd.DataFrame) -> str:
+    """A cell's mean throughput [Mbit/s] with its Student t interval."""
     return mean_ci(g["throughput_bps"].to_numpy(float) * 1e-6).fmt(digits=2)
+
+
+def _over(a: pd.DataFrame, b: pd.DataFrame, seed: int) -> str:
+    """Cell ``a``'s throughput over ``b``'s, minus one, with its BCa interval."""
+    ratio = cl.ratio_of_means(a["throughput_bps"].to_numpy(), b["throughput_bps"].to_numpy(),
+                              seed=seed)  # fmt: skip
+    return _pct(ratio)
 
 
 def single_run_share(t: pd.DataFrame, min_rto_ms: float, margin: float = 0.2) -> float:

@@ -29,13 +29,18 @@ pub(super) struct Phy {
     /// The mode every adaptive rate control starts at (`wifi.initial_rate_mbps`); None: the
     /// ladder's lowest.
     start: Option<ModeId>,
+    /// How rt2800's tries reach Minstrel (`wifi.minstrel_status`).
+    minstrel_status: crate::spec::MinstrelStatus,
 }
 
 impl Phy {
     pub fn of(spec: &WorldSpec) -> Result<Phy, SpecError> {
         let w = &spec.wifi;
         let standard = w.standard();
-        let timing = PhyTiming::of(standard, w.erp_mixed);
+        let mut timing = PhyTiming::of(standard, w.erp_mixed);
+        // aCWmin as the spec sets it (a Linux mesh point's 31 on 2.4 GHz): the access
+        // categories' defaults (Table 9-155) and every estimate of the mean backoff follow it.
+        timing.cw_min = w.a_cw_min.unwrap_or(timing.cw_min);
         let preamble = match w.preamble {
             PreambleSpec::Long => Preamble::Long,
             PreambleSpec::Short => Preamble::Short,
@@ -61,16 +66,18 @@ impl Phy {
             .initial_rate_mbps
             .map(|r| mode(rate_kbps(standard, r, "wifi.initial_rate_mbps")?, "wifi.initial_rate_mbps"))
             .transpose()?;
-        Ok(Phy { standard, timing, data_txv, control_txv, qos, ampdu, start })
+        let minstrel_status = w.minstrel_status;
+        Ok(Phy { standard, timing, data_txv, control_txv, qos, ampdu, start, minstrel_status })
     }
 
     /// The rate-control algorithm called `name` on this PHY, starting at the starting mode if
-    /// one is set.
+    /// one is set, rt2800's tries reported as `wifi.minstrel_status` says.
     fn rate(&self, name: RateName) -> Option<RateAlgo> {
         let algo = match self.standard.ht() {
             Some(cfg) => Some(RateAlgo::parse_ht(name, cfg, &self.timing, self.data_txv.mode, self.ampdu)),
             None => RateAlgo::parse(name, self.standard, &self.timing, self.data_txv.mode),
-        }?;
+        }?
+        .with_minstrel_status(self.minstrel_status);
         match self.start {
             Some(mode) => algo.starting_at(mode),
             None => Some(algo),
@@ -104,7 +111,6 @@ pub(super) fn wifi_config(spec: &WorldSpec, phy: &Phy) -> Result<WifiConfig, Spe
     wifi.rate = phy.rate(w.rate_control).ok_or_else(|| {
         SpecError(format!("wifi.rate_control: {} does not run on {}", w.rate_control, phy.standard.name()))
     })?;
-    wifi.rate = wifi.rate.with_minstrel_status(w.minstrel_status);
     wifi.rts_threshold_bytes = w.rts_threshold_bytes;
     wifi.queue_limit = w.queue_limit_packets as usize;
     wifi.airtime_meter = w.txq.as_ref().is_some_and(|t| t.airtime_fairness);
@@ -130,11 +136,8 @@ pub(super) fn nodes_and_macs(
 ) -> Result<NodesAndMacs, SpecError> {
     let w = &spec.wifi;
     let n = spec.nodes.len();
-    // The access categories' defaults derive from aCWmin (Table 9-155), the PHY's or the spec's.
-    let mut timing = phy.timing;
-    timing.cw_min = w.a_cw_min.unwrap_or(timing.cw_min);
     let params: [AcParams; AC_COUNT] = std::array::from_fn(|ac| {
-        let base = if phy.qos { AcParams::edca_default(ac, &timing) } else { AcParams::dcf(&timing) };
+        let base = if phy.qos { AcParams::edca_default(ac, &phy.timing) } else { AcParams::dcf(&phy.timing) };
         AcParams {
             aifsn: w.aifsn.unwrap_or(base.aifsn),
             cw_min: w.cw_min.unwrap_or(base.cw_min),
@@ -158,16 +161,9 @@ pub(super) fn nodes_and_macs(
             drops_no_route: 0,
         });
         let rate = match ns.rate_control {
-            Some(name) => phy
-                .rate(name)
-                .ok_or_else(|| {
-                    SpecError(format!(
-                        "{}: rate control {name} does not run on {}",
-                        ns.name,
-                        phy.standard.name()
-                    ))
-                })?
-                .with_minstrel_status(w.minstrel_status),
+            Some(name) => phy.rate(name).ok_or_else(|| {
+                SpecError(format!("{}: rate control {name} does not run on {}", ns.name, phy.standard.name()))
+            })?,
             None => wifi.rate,
         };
         let mut mac = Mac::new(params, rule, phy.qos, n, rate, Stream::derive(seed, ent, Purpose::Backoff));
