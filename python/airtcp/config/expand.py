@@ -1616,7 +1616,10 @@ def _radio_spec(b: _Build) -> dict[str, Any]:
     if ch.fading == "nakagami":
         fading["m"] = ch.nakagami_m
     detect = ch.preamble_detection is None or ch.preamble_detection
+    # Written only when set, so a scenario without it keeps its world spec.
+    seed = {} if ch.fading_seed is None else {"fading_seed": ch.fading_seed}
     return {
+        **seed,
         "shadowing_db": ch.shadowing_db,
         "path_loss": path_loss,
         "fading": fading,

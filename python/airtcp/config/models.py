@@ -801,6 +801,7 @@ RADIO_FIELDS = (
     "capture_margin_db",
     "capture_window_us",
     "shadowing_db",
+    "fading_seed",
 )
 # The range model's fields: set only with model = "range".
 RANGE_FIELDS = ("rx_range_m", "cs_range_m", "matrix", "error")
@@ -930,6 +931,16 @@ class ChannelConfig(_Model):
         "the warnings read the median budget without it, as they ignore fading; 0: none",
         ge=0.0,
         le=30.0,
+    )
+    fading_seed: int | None = _field(
+        None,
+        "unset, or integer 0..2^64-1",
+        "radio: the seed of the channel's realization (the shadowing and fading draws) in "
+        "place of the run's: every replication then sees the same channel, as runs at one "
+        "place do, while the run's seed draws the rest (backoffs, errors, traffic, mobility); "
+        "unset: the run's seed",
+        ge=0,
+        le=2**64 - 1,
     )
     rx_sensitivity_dbm: float = _field(
         -101.0,

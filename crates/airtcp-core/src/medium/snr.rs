@@ -227,6 +227,7 @@ impl Selective {
 
 /// The channel's state and parameters.
 pub(super) struct Snr {
+    /// The channel realization's seed: `RadioSpec::fading_seed`, else the run's.
     seed: u64,
     /// Stable key of each node (its name's entity id) for the fading draws.
     keys: Vec<u64>,
@@ -309,7 +310,7 @@ impl Snr {
         let (fading, coherence) = radio.fading();
         let n = nodes.len();
         let mut s = Snr {
-            seed,
+            seed: radio.fading_seed.unwrap_or(seed),
             keys: nodes.iter().map(|ns| crate::rng::entity_id(&ns.name)).collect(),
             wifi: nodes.iter().map(|ns| ns.wifi).collect(),
             mobility: nodes.iter().map(|ns| ns.mobility(seed)).collect(),
@@ -1321,7 +1322,25 @@ mod tests {
                 min_rssi_dbm: NS3_PREAMBLE_DETECTION_MIN_RSSI_DBM,
             }),
             capture: None,
+            fading_seed: None,
         }
+    }
+
+    #[test]
+    fn a_fading_seed_holds_the_channel_across_run_seeds() {
+        // TGn B standing still with 4 dB of shadowing: without a fading seed each run seed is
+        // another realization; with one, every run seed sees the same channel.
+        let fading =
+            crate::spec::FadingSpec::Tgn { model: crate::channel::tgn::TgnModel::B, doppler_hz: 0.0 };
+        let nodes = [at("a", 0.0), at("b", 8.0)];
+        let gain = |fading_seed: Option<u64>, seed: u64| {
+            let r = RadioSpec { fading, shadowing_db: 4.0, fading_seed, ..radio() };
+            let mut snr = Snr::new(&r, Standard::A, &nodes, seed, 24);
+            snr.rx_mw(0, 1, crate::phy::modes::OFDM_6, SimTime(1_000_000))
+        };
+        assert_ne!(gain(None, 1), gain(None, 2));
+        assert_eq!(gain(Some(7), 1), gain(Some(7), 2));
+        assert_eq!(gain(Some(7), 1), gain(None, 7)); // the fading seed is a run seed's channel
     }
 
     fn at(name: &str, x: f64) -> NodeSpec {

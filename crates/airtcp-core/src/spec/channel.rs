@@ -94,6 +94,11 @@ pub struct RadioSpec {
     #[serde(default)]
     #[schemars(range(min = 0, max = 30))]
     pub shadowing_db: f64,
+    /// The seed of the channel's realization (shadowing and fading draws) in place of the
+    /// run's: every replication then sees the same channel, as runs at one place do, while the
+    /// run's seed draws the rest (backoffs, errors, traffic, mobility); unset: the run's seed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fading_seed: Option<u64>,
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq, serde::Serialize, schemars::JsonSchema)]
