@@ -6,19 +6,22 @@ The sweeps (every run stored in ``OUT/store``, resumable) on the template ``pape
 positions 1.2 to 10 m from the AP, 60 s uploads:
 
 - ``main``: the four cases of Fig. 4-6 and the text: CUBIC and Reno, without and with the
-  bridge's 50 ms one-way delay; every scheme of a replication on the same fades (paired);
+  bridge's 50 ms one-way delay, in the template's house (TGn's residential channel B standing
+  still, ``fading_model = "tgn-b-static"``: one rate per position, as the paper saw); every
+  scheme of a replication on the same channel (paired);
   beside the paper's three, Linux today's queueing (mac80211's per-station FQ-CoDel under
   airtime fairness, without and with AQL, no qdisc), the rate control kept;
 - ``timeline``: Fig. 7: Reno with 100 ms of added round-trip delay where ath9k's average data
   rate is near 216 Mbit/s, traced (cwnd) with goodput per second, the paper's three schemes;
-- ``tgn-b``: Fig. 4's case (CUBIC, no added delay) in TGn's residential channel B with the
-  estimate taken at each PPDU's preamble (template knob ``fading_model``), positions 1.2 to
-  12 m (about 270 to 11 Mbit/s): the condition under which the remedy acts, its claims judged
-  there for the report's headline section;
+- ``tgn-b``: Fig. 4's case (CUBIC, no added delay) in the same channel moving at TGn's
+  environment Doppler (1.2 km/h), the estimate taken at each PPDU's preamble
+  (``fading_model = "tgn-b"``), positions 1.2 to 12 m (about 270 to 11 Mbit/s): the headline
+  claims judged where the rate is not steady, for the report's headline section;
 - ``cause-rate`` and ``cause-mpdu``: the test of the cause of the remedy's failure: the same
   stack at a fixed 15 Mbit/s (MCS 0, so the remedy's limit is 2 on every TCP frame), CUBIC,
-  30 s: in the wooden house at 8 and 10 m (fades: whole PPDUs fail), and in a channel without
-  fades where each MPDU is lost on its own (10 % of them);
+  30 s: in the wooden house under Nakagami block fades at 8 and 10 m (``fading_model =
+  "nakagami-blocks"``, the calibration before issue 36: whole PPDUs fail), and in a channel
+  without fades where each MPDU is lost on its own (10 % of them);
 - ``anomaly``: beyond the paper, three stations 2, 6 and 8 m from the AP (steady rates, no
   fades, Minstrel-HT as Linux today runs) each downloading by CUBIC for 30 s: Linux 3.2's
   queues, mac80211's queues taking turns frame by frame, and with airtime fairness (and AQL):
@@ -155,8 +158,9 @@ BASE: dict[str, Any] = {
 }
 # The template's warm-up before the upload starts [s] (templates.P002_WARMUP_S).
 WARMUP_S = P002_WARMUP_S
-# Fig. 7's position: where ath9k's average data rate is near 216 Mbit/s in the wooden house.
-TIMELINE_DISTANCE_M = 4.2
+# Fig. 7's position: where ath9k's average data rate is near 216 Mbit/s in the wooden house
+# (217.5 Mbit/s at 3 m on the template's channel, seeds 11-13).
+TIMELINE_DISTANCE_M = 3.0
 FIG7_RATE_MBPS = 216.0
 # The rate bounds the paper's claims name [Mbit/s].
 LOW_RATE_MBPS = 30.0
@@ -185,7 +189,7 @@ CAUSE_MPDU_LOSS = 0.10
 # An MPDU of a full segment: MSS + TCP options and header, IP, LLC, QoS MAC header, FCS.
 CAUSE_MPDU_BYTES = 1448 + 32 + 20 + 8 + 26 + 4
 CAUSE_ARMS = {
-    "rate": "the wooden house, fixed 15 Mbit/s (fades: a PPDU's subframes fail together)",
+    "rate": "Nakagami block fades, fixed 15 Mbit/s (a PPDU's subframes fail together)",
     "mpdu": "no fades, fixed 15 Mbit/s, 10 % of MPDUs lost each on its own",
 }
 
@@ -200,15 +204,15 @@ LINEAR_BEND_DECADES = 0.1
 
 # The causes of differences no run of this reproduction tests (written as hypotheses).
 HYPOTHESIS_RENO = (
-    " Hypothesis (not tested by a run): after each loss or timeout Reno regrows its window by "
-    "one segment per RTT where CUBIC regrows it in a few seconds, so at the far positions, "
-    "where airtcp's fades bring timeouts, Reno's queues stand shorter than CUBIC's."
+    " Hypothesis (not tested by a run): after each loss (a drop of CoDel's, an MPDU the remedy "
+    "gives up) Reno regrows its window by one segment per RTT where CUBIC regrows it in a few "
+    "seconds, so where losses come often Reno's queues stand shorter than CUBIC's."
 )
 HYPOTHESIS_CODEL_DELAY = (
-    " Hypothesis (not tested by a run): at 4-6 m airtcp's fades bring losses and timeouts; "
-    "with 100 ms added each of CoDel's drops on top of them costs CUBIC a window it regrows "
-    "over many RTTs, so CoDel's window and throughput stay below native's there (the paper saw "
-    "this only with Reno, Fig. 6)."
+    " Hypothesis (not tested by a run): with 100 ms added the path itself holds about 200 "
+    "Mbit/s x 100 ms, some 1,700 segments, at the fastest positions; each of CoDel's drops "
+    "cuts CUBIC's window by 30 % and it regrows over many RTTs of 100 ms, so CoDel's window "
+    "and throughput stay below native's there (the paper saw this only with Reno, Fig. 6)."
 )
 
 # Fig. 2's caption in the report.
@@ -242,11 +246,10 @@ RULES_BEFORE: dict[str, Any] = {"profile": "rfc", "recovery": "sack"}
 BEFORE_NAME = "paper-002-rules-before"
 
 
-# The condition under which the remedy acts (issue 36): Fig. 4's case (CUBIC, no added delay) in
-# TGn's residential channel B with the estimate taken at the preamble (template knob fading =
-# "tgn-b"), where subframes late in an A-MPDU fail on their own. Its positions reach the
-# low rates the template's channel does not (12 m: about 11 Mbit/s; 13 m and beyond TCP
-# starves).
+# The channel moving (issue 36): Fig. 4's case (CUBIC, no added delay) in the template's TGn B
+# at TGn's environment Doppler with the estimate taken at the preamble (fading_model =
+# "tgn-b"), where the rate follows the fades and subframes late in an A-MPDU fail on their
+# own. Its positions reach 12 m (about 11 Mbit/s; 13 m and beyond TCP starves).
 TGN_NAME = "paper-002-tgn-b"
 
 
@@ -258,8 +261,8 @@ def _tgn_distances(quick: bool) -> list[float]:
 
 
 def _before_distances(quick: bool) -> list[float]:
-    """The positions below 80 Mbit/s of the main sweep."""
-    return [d for d in _axes(quick)[0] if d >= 8.0]
+    """The positions below 80 Mbit/s of the main sweep (5 m and beyond: 41 Mbit/s at 5 m)."""
+    return [d for d in _axes(quick)[0] if d >= 5.0]
 
 
 def _mpdu_base() -> dict[str, Any]:
@@ -332,7 +335,7 @@ def sweeps(quick: bool) -> dict[str, sweep.SweepSpec]:
             seed=SEED,
             paired=("queue", "scheme"),
         ),
-        # The condition found: Fig. 4's case in TGn's residential channel B, the paper's schemes.
+        # Fig. 4's case in the same channel moving at TGn's Doppler, the paper's schemes.
         "tgn-b": sweep.SweepSpec(
             base={**BASE, "duration_s": duration, "fading_model": "tgn-b", "name": TGN_NAME},
             grid={"distance_m": _tgn_distances(quick)},
@@ -347,6 +350,7 @@ def sweeps(quick: bool) -> dict[str, sweep.SweepSpec]:
                 **BASE,
                 "mcs": CAUSE_MCS,
                 "duration_s": CAUSE_DURATION_S,
+                "fading_model": "nakagami-blocks",
                 "name": "paper-002-cause-rate",
             },  # fmt: skip
             grid={"distance_m": list(CAUSE_DISTANCES_M)},
@@ -728,9 +732,9 @@ def _cause_text(c: pd.DataFrame) -> str:
         f"the remedy's limit is 2 on every TCP frame, yet it gives up "
         f"{r['given_up'].get('remedy', 0):.1f} MPDUs a run and {r['same']} of {r['pairs']} of "
         "its runs are native's bit for bit: the rate it averages, which only sets the limit, is "
-        "not the cause. In airtcp's channel a fade fails a PPDU with all "
-        "its subframes (Block-Ack retries come only after the hardware's tries, never from a "
-        "partial Block Ack; a later issue gives subframes their own errors). With each MPDU "
+        "not the cause. Under Nakagami block fades (the calibration before issue 36) a fade "
+        "fails a PPDU with all its subframes (Block-Ack retries come only after the hardware's "
+        "tries, never from a partial Block Ack). With each MPDU "
         f"lost on its own ({CAUSE_MPDU_LOSS:.0%}, no fades) the remedy gives up "
         f"{m['given_up'].get('remedy', 0):.0f} MPDUs a run and its RTT falls to "
         f"{m['rtt'].get('remedy', math.nan):.0f} ms, against native's "
@@ -1051,11 +1055,11 @@ NOT_EVALUABLE: list[NotEvaluable] = [
                  "and positions, not of this paper's runs; this paper's own value (about "
                  "1000 ms, Fig. 4(b)) is judged above"),
     NotEvaluable("II-A", "at 6.5 and 13.5 Mbit/s the MAC's retransmission works well and there "
-                 "are few packet losses at the TCP and IP level ([2])", "no value stated, a "
-                 "result of the previous paper, and at rates airtcp's channel does not reach "
-                 "(its runs end near 27 Mbit/s: docs/paper-002.md, 'The channel')"),
+                 "are few packet losses at the TCP and IP level ([2])", "no value stated, and a "
+                 "result of the previous paper's runs (airtcp's runs at 7-10 Mbit/s, the "
+                 "per-position table, show TCP's retransmissions and timeouts there)"),
     NotEvaluable("III-B", "[2] showed that 2 is an appropriate limit at 6.5 and 13.5 Mbit/s",
-                 "a result of the previous paper, at rates airtcp's runs do not reach"),
+                 "a result of the previous paper (its runs, not this paper's)"),
     NotEvaluable("II-A, Table I", "the terminal and the AP support 12 data rates, 6.5 to "
                  "300 Mbit/s", "the testbed's set-up, not a result: airtcp's HT40 short-GI "
                  "two-stream table is these 12 (cargo test ht_rates_include_paper_002s_table_i)"),
@@ -1375,7 +1379,9 @@ def _cause_rows(c: pd.DataFrame) -> list[str]:
         f"(MCS 0, 40 MHz, short GI; the averaged rate is {CAUSE_RATE_MBPS:g}, so the limit is "
         f"{ba_retry_limit(CAUSE_RATE_MBPS)} on every TCP frame), CUBIC, "
         f"{CAUSE_DURATION_S:g} s uploads, native and the remedy paired by seed, in the wooden "
-        f"house at {', '.join(f'{d:g}' for d in CAUSE_DISTANCES_M)} m; then in a channel "
+        f'house under Nakagami block fades (`fading_model = "nakagami-blocks"`, the '
+        f"calibration before issue 36) at {', '.join(f'{d:g}' for d in CAUSE_DISTANCES_M)} m; "
+        "then in a channel "
         f"without fades where each MPDU is lost on its own ({CAUSE_MPDU_LOSS:.0%}), CoDel "
         "beside them. Means with Student-t 95 % intervals clipped at 0.",
         "",
@@ -1384,15 +1390,16 @@ def _cause_rows(c: pd.DataFrame) -> list[str]:
     ]
     if "rate" in k and "mpdu" in k:
         lines.append(
-            f"Result: in the wooden house the remedy minus native's RTT is "
+            f"Result: under block fades the remedy minus native's RTT is "
             f"{k['rate']['d_rtt'].fmt(digits=1, unit='ms')} and {k['rate']['same']} of "
             f"{k['rate']['pairs']} runs are native's bit for bit: with its limit at 2 it gives "
             f"up {k['rate']['given_up'].get('remedy', 0):.1f} MPDUs a run, so the averaged rate "
             "(which only sets the limit) is not the cause. With MPDUs lost on their "
             f"own the remedy minus native's RTT is {k['mpdu']['d_rtt'].fmt(digits=0, unit='ms')}"
-            ": the remedy works, as the paper's, when subframes fail one by one. In airtcp's "
-            "radio channel a fade fails a PPDU with all its subframes, so a Block Ack never "
-            "reports a partial loss (the cause; a later issue gives subframes their own errors)."
+            ": the remedy works, as the paper's, when subframes fail one by one. Under block "
+            "fades a fade fails a PPDU with all its subframes, so a Block Ack never reports a "
+            "partial loss (the cause). The template's channel (TGn B standing still) decodes "
+            "each PPDU per subcarrier at one steady SINR, where MPDUs fail one by one."
         )
     return lines
 
@@ -1469,7 +1476,7 @@ def _method(quick: bool) -> str:
     distances, reps, _ = _axes(quick)
     return (
         f"Runs: {len(distances)} positions x {reps} replications of 60 s per scheme and case; "
-        "the schemes of a replication at a position share its seed (the same fades), so "
+        "the schemes of a replication at a position share its seed (the same channel), so "
         "differences are paired. Estimators: a difference of two schemes, the paired "
         "differences' mean with a Student-t interval (conservative at a few pairs, where a "
         "bootstrap undercovers); a mean of a non-negative quantity, Student t clipped at 0; "
@@ -1484,8 +1491,8 @@ def _method(quick: bool) -> str:
         "decade from a straight line. A claim over several positions, schemes or figures is "
         "judged per part: agrees when every part agrees, differs when any part differs "
         "('some cases': agrees when any part agrees, differs when all differ). The channel's "
-        "calibration and every choice the paper leaves open: docs/paper-002.md; airtcp's "
-        "positions reach down to about 27 Mbit/s, the paper's to 6.5."
+        "calibration and every choice the paper leaves open: docs/paper-002.md; the "
+        "positions 1.2 to 10 m span about 300 down to 7 Mbit/s (the paper's 300 to 6.5)."
     )
 
 
@@ -1497,7 +1504,7 @@ def _sections(
         per_case += [f"### {title}", "", *_rows(t, case), ""]
     return [
         ("The cause, tested by a run", _cause_rows(cause)),
-        ("The condition under which the remedy acts: TGn B (run `tgn-b`)", _tgn_rows(t)),
+        ("The channel moving: TGn B at its environment Doppler (run `tgn-b`)", _tgn_rows(t)),
         ("What Linux 3.2's kernel profile moved (run `rules-before`)", _before_rows(t)),
         ("Beyond the paper: Linux today's queueing beside the paper's schemes", [
             "mac80211's per-station FQ-CoDel (target 20 ms) with airtime fairness, no qdisc, 64 "
@@ -1518,19 +1525,24 @@ def _sections(
     ]  # fmt: skip
 
 
-# The condition under which the remedy acts, and where its runs are (not a sweep of the report).
-AGING = (
-    "The remedy acts only where MPDUs fail inside an A-MPDU: on the template's channel whole "
-    "PPDUs fail together (the cause section), so it drops nothing. In TGn's residential "
-    "channel B with the estimate taken at the preamble (the `tgn-b` sweep), subframes late in "
-    "an aggregate fail on their own and the remedy drops them: below 30 Mbit/s its RTT falls "
-    "to a fraction of native's, at about 90 % of native's throughput at 8 m and much less "
-    "farther out, where TCP times out (the section on that sweep). The paper's house most "
-    "likely behaved so: a wooden house is TGn B's residential case, and only subframe losses "
-    "let a Block-Ack limit act. (The BlockAckReqs after a drop go at the lowest rate, as "
-    "mac80211 sends them; sent at the basic rate they failed and stalled the window.)"
+# Which channel the paper's house most likely was, and what the others do (issue 36).
+STEADY = (
+    "The template's channel is TGn's residential channel B standing still (`fading_model = "
+    '"tgn-b-static"`): each position keeps one rate, as the paper saw (IV-A: "the data rate '
+    'used in one position is rather stable"), and MPDUs fail one by one at that rate, so the '
+    "Block-Ack limit has subframes to give up. The paper's house most likely behaved so: a "
+    "wooden house is TGn B's residential case, a laptop on a table with nobody moving keeps "
+    "its channel, and only subframe losses let a Block-Ack limit act. There the remedy acts "
+    "where ath9k's steady rate loses MPDUs (its RTT a few tens of ms at native's throughput, "
+    "below CoDel's: the per-position table), and not where the rate seldom fails (a limit of "
+    "5 at 25-50 Mbit/s; Table I's lowest rate on a clean link), where it is native bit for "
+    "bit; pooled below 80 Mbit/s CoDel stays lowest. Under Nakagami block "
+    "fades (the calibration before issue 36) whole PPDUs fail together and the remedy never "
+    "acts (the cause section); with the channel moving at TGn's environment Doppler (the "
+    "condition beside), the rate swings, and at the far positions TCP times out and the "
+    "remedy costs throughput."
 )
-TGN_CONDITION = 'TGn B, the estimate at the preamble (`fading_model = "tgn-b"`)'
+TGN_CONDITION = 'TGn B moving at 1.2 km/h, estimate at the preamble (`fading_model = "tgn-b"`)'
 
 
 def headlines(
@@ -1542,12 +1554,12 @@ def headlines(
         ("native's mean RTT at the positions below 30 Mbit/s",
          "Native 802.11n's RTT about 1000 ms below 30 Mbit/s", ""),
         ("below 80 Mbit/s the proposal has the lowest RTT of the three, CUBIC, no delay",
-         "Below 80 Mbit/s the Block-Ack retry limit's RTT is below native's and CoDel's", AGING),
+         "Below 80 Mbit/s the Block-Ack retry limit's RTT is below native's and CoDel's", STEADY),
         ("throughput of CoDel and of the proposal minus native's",
          "... at native's throughput", ""),
     ])  # fmt: skip
     cmd = (f"airtcp reproduce 002{' --quick' if quick else ''} --out DIR  # the tgn-b sweep; one "
-           "run: airtcp run examples/paper-002.toml --set fading_model=tgn-b --set distance_m=10 "
+           "run: airtcp run examples/paper-002.toml --set fading_model=tgn-b --set distance_m=8 "
            "--set scheme=ba-retry")  # fmt: skip
     return under_condition(heads, under, TGN_CONDITION, cmd)
 
@@ -1569,11 +1581,11 @@ def _tgn_rows(t: pd.DataFrame) -> list[str]:
     if tgn.empty:
         return ["Not run (the `tgn-b` sweep)."]
     rows = [
-        "Fig. 4's case (CUBIC, no added delay) in TGn's residential channel B (IEEE "
-        "802.11-03/940r4, one antenna each end, its environment Doppler 1.2 km/h), each PPDU "
-        "decoded per subcarrier against the estimate taken at its preamble: subframes late in "
-        "an A-MPDU fail on their own. Means over the replications (Student t 95 % for the "
-        "RTT, clipped at 0).",
+        "Fig. 4's case (CUBIC, no added delay) in the template's channel moving: TGn's "
+        "residential channel B (IEEE 802.11-03/940r4) at its environment Doppler of 1.2 km/h, "
+        "each PPDU decoded per subcarrier against the estimate taken at its preamble, so "
+        "subframes late in an A-MPDU fail on their own and the rate follows the fades. Means "
+        "over the replications (Student t 95 % for the RTT, clipped at 0).",
         "",
         "| position | average data rate [Mbit/s] | throughput native / CoDel / proposal [Mbit/s] "
         "| RTT native / CoDel / proposal [ms] | MPDUs the proposal gave up |",
