@@ -947,6 +947,15 @@ P002_DETECT_DBM = -90.0
 # every position (channel.fading_seed: the paper's runs at a position shared its spot): the
 # first seed, taken before any run of the reproduction.
 P002_PLACE_SEED = 1
+# The house's fading per knob value (channel fields). Standing still, the estimate taken at the
+# preamble is the channel, so it is decoded ideally; moving, against the preamble's estimate.
+P002_FADING: dict[str, dict[str, Any]] = {
+    "tgn-b-static": {"fading": "tgn-b", "doppler_hz": 0.0, "estimation": "ideal",
+                     "fading_seed": P002_PLACE_SEED},
+    "tgn-b": {"fading": "tgn-b", "estimation": "preamble"},
+    "nakagami-blocks": {"fading": "nakagami", "nakagami_m": P002_NAKAGAMI_M,
+                        "coherence_ms": P002_COHERENCE_MS},
+}  # fmt: skip
 # Before the upload the laptop is associated and in use (the paper's runs follow one another):
 # a 0.5 Mbit/s trickle each way for this long trains both ends' rate control, then iperf's
 # 60 s upload starts and is measured alone.
@@ -996,23 +1005,7 @@ def paper002(knobs: Paper002Knobs, rest: Mapping[str, Any]) -> dict[str, Any]:
             "model": "radio",
             "path_loss_exponent": P002_PATH_LOSS_EXPONENT,
             "reference_loss_db": P002_REFERENCE_LOSS_DB,
-            **(
-                {
-                    "fading": "nakagami",
-                    "nakagami_m": P002_NAKAGAMI_M,
-                    "coherence_ms": P002_COHERENCE_MS,
-                }
-                if k.fading_model == "nakagami-blocks"
-                # Standing still, the estimate at the preamble is the channel: decoded ideally.
-                else {
-                    "fading": "tgn-b",
-                    "doppler_hz": 0.0,
-                    "estimation": "ideal",
-                    "fading_seed": P002_PLACE_SEED,
-                }
-                if k.fading_model == "tgn-b-static"
-                else {"fading": "tgn-b", "estimation": "preamble"}
-            ),  # fmt: skip
+            **P002_FADING[k.fading_model],
             "cca_threshold_dbm": P002_DETECT_DBM,
             "preamble_detection_min_rssi_dbm": P002_DETECT_DBM,
         },
