@@ -75,7 +75,7 @@ def airtcp_command() -> list[str]:
     script = Path(sys.executable).parent / "airtcp"
     if script.is_file():
         return [sys.executable, str(script)]
-    return [sys.executable, "-m", "airtcp.cli"]
+    return [sys.executable, "-m", "airtcp"]
 
 
 def run_command(args: list[str], sets: list[str]) -> list[str]:

@@ -44,7 +44,11 @@ def _version() -> str:
     costs more than the rest of ``airtcp --version``; anything else goes to importlib."""
     for entry in sys.path:
         try:
-            names = sorted(n for n in os.listdir(entry or ".") if n.startswith("airtcp-"))
+            names = sorted(
+                n
+                for n in os.listdir(entry or ".")
+                if n.startswith("airtcp-") and n.endswith((".dist-info", ".egg-info"))
+            )
         except OSError:
             continue
         if names:  # the first directory with airtcp's metadata decides, as in importlib

@@ -1185,11 +1185,6 @@ def main() -> None:
     """
     import os
 
-    if sys.argv[1:] == ["--version"]:  # answered before typer builds the commands (10 ms)
-        from airtcp import __version__
-
-        sys.stdout.write(f"airtcp {__version__}\n")
-        return
     try:
         app(prog_name="airtcp")
     except KeyboardInterrupt:
