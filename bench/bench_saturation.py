@@ -3,6 +3,9 @@
     .venv/bin/python bench/bench_saturation.py                      # N = 10, 50; 100 s; 802.11a
     .venv/bin/python bench/bench_saturation.py --standard 80211b --stations 10
     .venv/bin/python bench/bench_saturation.py --no-ns3              # airtcp only
+    .venv/bin/python bench/bench_saturation.py --standard 80211b --stations 200 --duration-s 20 \
+        --model radio                                   # the radio model's channels beside ns-3
+    .venv/bin/python bench/bench_saturation.py --model radio --error-rates exact   # no tables
 
 Prints, per scenario: airtcp's goodput, collision probability, events, events per delivered
 frame, events per wall second and simulated seconds per wall second, under the range model with
@@ -11,7 +14,10 @@ detection model does with equal-power collisions, see docs/validation.md), and u
 model (path loss, SINR, ns-3's defaults) without and with Rayleigh fading: the cost of the
 channel per frame; ns-3's goodput, failure probability
 and wall time (Simulator::Run only, like airtcp's core time); the goodput gap to the like-for-
-like airtcp run and the wall-time ratio. The ns-3 programs are built on first use by bench/ns3/build.sh against the
+like airtcp run and the wall-time ratio of each channel. With the radio model it first prints
+the success-rate tables' largest error against the exact model for the standard's modes
+(``channel.radio.error_rates``: the tables decide only where their bound settles a draw, so
+``--error-rates exact`` gives the same runs, slower). The ns-3 programs are built on first use by bench/ns3/build.sh against the
 PyPI wheel ns3==3.44.post0 (installed into the running interpreter if missing). Speed is
 measured here, never in the test suite.
 """
@@ -44,9 +50,51 @@ CHANNELS: dict[str, dict[str, Any]] = {
 }
 
 
+# The modes whose tables the radio model reads, per standard (data and control rates).
+TABLE_MODES = {
+    "80211a": ["OfdmRate6Mbps", "OfdmRate54Mbps"],
+    "80211b": ["DsssRate1Mbps", "DsssRate2Mbps", "DsssRate5_5Mbps", "DsssRate11Mbps"],
+    "80211g": ["DsssRate1Mbps", "ErpOfdmRate6Mbps", "ErpOfdmRate54Mbps"],
+}
+
+
+def table_error(standard: str) -> None:
+    """Print, per mode, the tables' largest error against the exact model (NIST) every 0.01 dB
+    from -40 to 55 dB for 48-, 304- and 12,000-bit chunks, the largest bound they state, and
+    the share of chunks they answer (the rest: the exact model)."""
+    from airtcp import _core
+
+    for mode in TABLE_MODES[standard]:
+        worst = bound = 0.0
+        answered = total = 0
+        for step in range(-4000, 5501):
+            snr_db = step * 0.01
+            for bits in (48, 304, 12_000):
+                total += 1
+                got = _core.chunk_success_tabulated("nist", mode, snr_db, bits)
+                if got is None:
+                    continue
+                answered += 1
+                exact = _core.chunk_success("nist", mode, snr_db, bits)
+                worst = max(worst, abs(got[0] - exact))
+                bound = max(bound, got[1])
+        print(
+            f"table {mode:<18} largest error {worst:.2e}  largest bound {bound:.2e}  "
+            f"answered {answered / total:.1%} of {total:,} chunks",
+            flush=True,
+        )
+
+
 def run_airtcp(
-    stations: int, standard: str, duration_s: float, seed: int, channel: dict[str, Any]
+    stations: int,
+    standard: str,
+    duration_s: float,
+    seed: int,
+    channel: dict[str, Any],
+    error_rates: str = "tabulated",
 ) -> dict[str, Any]:
+    if channel.get("model") == "radio":
+        channel = {**channel, "error_rates": error_rates}
     data, basic = RATES[standard]
     r = airtcp.run(
         {
@@ -102,13 +150,32 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--no-ns3", action="store_true", help="run airtcp only")
     ap.add_argument("--json", type=Path, help="also write the rows to this JSON file")
+    ap.add_argument(
+        "--model",
+        choices=["all", "range", "radio"],
+        default="all",
+        help="the channels to run: the range model's, the radio model's, or both (default)",
+    )
+    ap.add_argument(
+        "--error-rates",
+        choices=["tabulated", "exact"],
+        default="tabulated",
+        help="channel.radio.error_rates of the radio runs (the same results; exact is slower)",
+    )
     args = ap.parse_args(argv)
+    channels = {
+        label: ch
+        for label, ch in CHANNELS.items()
+        if args.model == "all" or (ch.get("model") == "radio") == (args.model == "radio")
+    }
+    if args.model != "range":
+        table_error(args.standard)
 
     rows = []
     for n in [int(x) for x in args.stations.split(",")]:
         row: dict[str, Any] = {"stations": n, "standard": args.standard}
-        for label, channel in CHANNELS.items():
-            a = run_airtcp(n, args.standard, args.duration_s, args.seed, channel)
+        for label, channel in channels.items():
+            a = run_airtcp(n, args.standard, args.duration_s, args.seed, channel, args.error_rates)
             row[label] = a
             print(
                 f"{args.standard} N={n:<3} {args.duration_s:g} s  {label:>9}: "
@@ -120,7 +187,9 @@ def main(argv: list[str] | None = None) -> int:
                 flush=True,
             )
         if not args.no_ns3:
-            a = row["airtcp_pd"]
+            # Like for like: preamble detection under the range model, else the radio model.
+            like = "airtcp_pd" if "airtcp_pd" in row else "radio"
+            a = row[like]
             b = run_ns3(n, args.standard, args.duration_s, args.seed)
             row["ns3"] = b
             gap = a["goodput_bps"] / b["goodput_bps"] - 1.0
@@ -132,9 +201,13 @@ def main(argv: list[str] | None = None) -> int:
                 f"p={b.get('collision_probability') or float('nan'):.4f}  "
                 f"wall={b['wall_seconds']:.3f} s (process {b['process_wall_seconds']:.3f} s)  "
                 f"events={b.get('events') or 0:,}  "
-                f"gap airtcp_pd/ns-3 {gap * 100:+.2f} %  airtcp is {ratio:.0f}x faster",
+                f"gap {like}/ns-3 {gap * 100:+.2f} %  airtcp is {ratio:.0f}x faster",
                 flush=True,
             )
+            for label in channels:
+                r = b["wall_seconds"] / row[label]["wall_seconds"]
+                row[f"speedup_{label}"] = r
+                print(f"{'':>{len(args.standard) + 14}}     ns-3 / {label}: {r:.0f}x", flush=True)
         rows.append(row)
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)

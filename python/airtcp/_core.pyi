@@ -7,6 +7,7 @@ __all__ = [
     "__version__",
     "check_world_spec",
     "chunk_success",
+    "chunk_success_tabulated",
     "connectivity",
     "connectivity_bytes",
     "link_budgets",
@@ -93,6 +94,14 @@ def chunk_success(model: str, mode: str, snr_db: float, bits: int) -> float:
     (``"nist"`` or ``"yans"``; DSSS modes use ns-3's DSSS model under either). Raises
     ValueError naming the argument (``model``, ``mode``, ``snr_db``, ``bits``) if one is
     invalid."""
+
+def chunk_success_tabulated(
+    model: str, mode: str, snr_db: float, bits: int
+) -> tuple[float, float] | None:
+    """:func:`chunk_success` as the radio model reads it from its tables
+    (``channel.radio.error_rates = "tabulated"``): ``(p, bound)`` with ``|p - exact| <= bound
+    <= 1e-6``, or None where the exact model answers. Raises ValueError as
+    :func:`chunk_success` does."""
 
 def link_budgets(
     topology_json: str,

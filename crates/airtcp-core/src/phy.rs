@@ -7,6 +7,7 @@
 
 pub mod error;
 pub mod modes;
+pub mod success_table;
 
 pub use modes::{ModeId, ModeInfo, MODES};
 

@@ -122,6 +122,33 @@ fn connectivity_bytes<'py>(
 /// `airtcp_core::phy::error::ErrorRateModel::chunk_success` (exposed for the ns-3 cross-check).
 #[pyfunction]
 fn chunk_success(model: &str, mode: &str, snr_db: f64, bits: &Bound<'_, PyAny>) -> PyResult<f64> {
+    let (erm, mode_id, snr, nbits) = chunk_args(model, mode, snr_db, bits)?;
+    Ok(erm.chunk_success(snr, mode_id, nbits))
+}
+
+/// The tabulated success of `bits` bits at `mode` and `snr_db` under `model`, with its bound on
+/// the distance from [`chunk_success`], as the radio model reads it
+/// (`airtcp_core::phy::success_table::bounded`): `(p, bound)`, or None where the exact model
+/// answers (bench/bench_saturation.py prints the tables' largest error with it).
+#[pyfunction]
+fn chunk_success_tabulated(
+    model: &str,
+    mode: &str,
+    snr_db: f64,
+    bits: &Bound<'_, PyAny>,
+) -> PyResult<Option<(f64, f64)>> {
+    let (erm, mode_id, snr, nbits) = chunk_args(model, mode, snr_db, bits)?;
+    let b = airtcp_core::phy::success_table::bounded(erm, snr, mode_id, nbits);
+    Ok(b.map(|b| (b.p, b.err)))
+}
+
+/// The arguments of [`chunk_success`] checked: the model, the mode, the linear SNR, the bits.
+fn chunk_args(
+    model: &str,
+    mode: &str,
+    snr_db: f64,
+    bits: &Bound<'_, PyAny>,
+) -> PyResult<(airtcp_core::phy::error::ErrorRateModel, airtcp_core::phy::ModeId, f64, u64)> {
     use airtcp_core::phy::error::ErrorRateModel;
     let erm = ErrorRateModel::from_name(model).ok_or_else(|| {
         PyValueError::new_err(format!(
@@ -137,7 +164,7 @@ fn chunk_success(model: &str, mode: &str, snr_db: f64, bits: &Bound<'_, PyAny>) 
     let nbits: u64 = bits
         .extract()
         .map_err(|_| PyValueError::new_err(format!("bits: not an integer 0..=2^64-1 ({})", bits)))?;
-    Ok(erm.chunk_success(10f64.powf(snr_db / 10.0), mode_id, nbits))
+    Ok((erm, mode_id, 10f64.powf(snr_db / 10.0), nbits))
 }
 
 /// The radio model's mean link budget (`airtcp_core::medium::mean_link`) of each directed link
@@ -335,6 +362,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(connectivity, m)?)?;
     m.add_function(wrap_pyfunction!(tx_duration_ns, m)?)?;
     m.add_function(wrap_pyfunction!(chunk_success, m)?)?;
+    m.add_function(wrap_pyfunction!(chunk_success_tabulated, m)?)?;
     m.add_function(wrap_pyfunction!(link_budgets, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

@@ -790,6 +790,7 @@ RADIO_FIELDS = (
     "rx_sensitivity_by_rate_dbm",
     "cca_threshold_dbm",
     "error_model",
+    "error_rates",
     "fading",
     "nakagami_m",
     "coherence_ms",
@@ -970,6 +971,15 @@ class ChannelConfig(_Model):
         '"nist" or "yans"',
         "radio: SNR to chunk success for OFDM (ns-3's NistErrorRateModel, "
         "YansErrorRateModel); DSSS/CCK use ns-3's DSSS model under both",
+    )
+    error_rates: Literal["tabulated", "exact"] = _field(
+        "tabulated",
+        '"tabulated" or "exact"',
+        "radio: how chunk success rates are computed: tabulated reads them from tables over "
+        "the SINR, each with a bound on its distance from the exact model (at most 1e-6), and "
+        "computes the exact value only where a draw falls within that bound, so the run is "
+        "the exact model's bit for bit at a fraction of its cost (CCK's integral above all); "
+        "exact computes every chunk (for validation)",
     )
     fading: Literal["none", "rayleigh", "nakagami", "doppler", "tgn-b", "tgn-d"] = _field(
         "none",

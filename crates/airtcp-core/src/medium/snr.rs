@@ -27,6 +27,7 @@ use crate::channel::{db_to_ratio, dbm_to_mw, link_key, noise_mw, Fading, Mobilit
 use crate::ids::{NodeId, TxId};
 use crate::mac::frame::{Frame, FrameKind};
 use crate::phy::error::{plcp_header, ErrorRateModel, UnitSuccess};
+use crate::phy::success_table::{self, bounded, ErrorRates};
 use crate::phy::{ModeId, Modulation, Preamble, Standard, MODES};
 use crate::spec::{NodeSpec, RadioSpec};
 use crate::time::{Dur, SimTime};
@@ -82,6 +83,9 @@ struct Lock {
     /// PHY header, MAC header, upper headers (LLC/SNAP, IP, TCP/UDP), the rest of the PSDU.
     parts: [Part; 4],
     success: [f64; 4],
+    /// With tables: each part's bound on its distance from the exact model's product
+    /// (phy::success_table), 0 where every chunk was exact.
+    err: [f64; 4],
     /// Another signal overlapped the reception.
     interfered: bool,
     /// The lowest SINR of a closed chunk (linear).
@@ -273,12 +277,17 @@ pub(super) struct Snr {
     /// (margin as a power ratio, window).
     capture: Option<(f64, Dur)>,
     model: ErrorRateModel,
+    /// Success rates from the tables, the exact model where their bound leaves a draw open.
+    tables: bool,
     cache: UnitCache,
     standard: Standard,
     rx: Vec<RxState>,
     /// Per node, the chunks (from, to, SINR) of the A-MPDU it is locked onto, or last was:
     /// each subframe's success is the product over the chunks it overlaps.
     history: Vec<Vec<(SimTime, SimTime, f64)>>,
+    /// With tables, per node: the chunks (part, mode, bits, SINR) of its reception, in order,
+    /// to compute a part's success exactly where a draw falls within its bound.
+    chunks: Vec<Vec<Chunk>>,
     /// Per transmission slot: the nodes that see it (reused, so no allocation per frame once
     /// the slots have grown).
     pub hears: Vec<Vec<Hear>>,
@@ -375,10 +384,12 @@ impl Snr {
             detect: radio.preamble_detection.map(|p| (db_to_ratio(p.snr_db), dbm_to_mw(p.min_rssi_dbm))),
             capture: radio.capture.map(|c| (db_to_ratio(c.margin_db), Dur(c.window_ns))),
             model: radio.error_model(),
+            tables: radio.error_rates == ErrorRates::Tabulated,
             cache: UnitCache::new(),
             standard,
             rx: vec![RxState::default(); n],
             history: vec![Vec::new(); n],
+            chunks: vec![Vec::new(); n],
             hears: Vec::new(),
             pos: nodes.iter().map(|ns| ns.position_m).collect(),
             sure: Vec::new(),
@@ -556,7 +567,8 @@ impl Snr {
 
     /// Close the current chunk of `j`'s locked reception at `now`: its SINR so far is known.
     fn close(&mut self, j: usize, now: SimTime) {
-        let (model, cache, mut sel) = (self.model, &mut self.cache, self.selective.as_deref_mut());
+        let (model, tables, cache) = (self.model, self.tables, &mut self.cache);
+        let mut sel = self.selective.as_deref_mut();
         let rx = &mut self.rx[j];
         let Some(lock) = rx.lock.as_mut() else { return };
         if now <= lock.last {
@@ -579,7 +591,16 @@ impl Snr {
                     Some(sel) => sel.effective(j, snr, mode),
                     None => snr,
                 };
-                lock.success[k] *= cache.unit(model, snr, mode).chunk(bits);
+                match tables.then(|| bounded(model, snr, mode, bits)).flatten() {
+                    Some(b) => {
+                        lock.success[k] *= b.p;
+                        lock.err[k] += b.err + PRODUCT_ROUNDING;
+                    }
+                    None => lock.success[k] *= cache.unit(model, snr, mode).chunk(bits),
+                }
+                if tables {
+                    self.chunks[j].push(Chunk { part: k as u8, mode, bits, snr });
+                }
             }
         }
         lock.last = now;
@@ -596,6 +617,7 @@ impl Snr {
     /// PPDU's response.
     fn start_lock(&mut self, jx: usize, id: TxId, frame: &Frame, rx_mw: f64, now: SimTime) {
         self.history[jx].clear();
+        self.chunks[jx].clear();
         self.take_profile(frame.src.idx(), jx, frame, now);
         self.rx[jx].lock = Some(self.lock(id, frame, rx_mw, now));
     }
@@ -609,6 +631,7 @@ impl Snr {
             last: now,
             parts: self.parts(frame, now),
             success: [1.0; 4],
+            err: [0.0; 4],
             interfered: false,
             min_sinr: f64::INFINITY,
             ampdu: frame.subframes > 0,
@@ -627,30 +650,45 @@ impl Snr {
         from_byte: u32,
         to_byte: u32,
     ) -> f64 {
-        let txv = frame.txv;
-        let mode = txv.mode;
-        let rate_kbps = u64::from(mode.rate_kbps());
-        let at = |bytes: u32| start + crate::mac::ht::ampdu::subframe_offset(&txv, bytes);
-        let (from, to) = (at(from_byte), at(to_byte));
+        let (from, to) = subframe_span(frame, start, from_byte, to_byte);
         if self.selective.is_some() {
             return self.selective_subframe_success(j, frame, start, from, to);
         }
         let aging = self.aging(frame.src, j, start, from + Dur(to.since(from).ns() / 2));
+        self.subframe_product(j, frame.txv.mode, (from, to), aging, false).0
+    }
+
+    /// The product of [`Self::subframe_success`] over `j`'s chunks between `from` and `to` at
+    /// `aging`, with its bound on the distance from the exact model's when `tables` (0 where
+    /// every chunk was exact: without tables, or aged, where the tabulated NIST model is the
+    /// model).
+    fn subframe_product(
+        &mut self,
+        j: NodeId,
+        mode: ModeId,
+        (from, to): (SimTime, SimTime),
+        aging: f64,
+        tables: bool,
+    ) -> (f64, f64) {
+        let rate_kbps = u64::from(mode.rate_kbps());
         let (model, cache) = (self.model, &mut self.cache);
-        let mut p = 1.0;
+        let (mut p, mut err) = (1.0, 0.0);
         for &(a, b, snr) in &self.history[j.idx()] {
             let (lo, hi) = (a.max(from), b.min(to));
             if hi > lo {
                 let bits = rate_kbps * hi.since(lo).ns() / 1_000_000;
-                p *= if aging > 0.0 {
+                if aging > 0.0 {
                     // An aged SINR is seldom seen twice: the tabulated model (within 1e-6).
-                    model.chunk_success_tabulated(doppler::aged_sinr(snr, aging), mode, bits)
+                    p *= model.chunk_success_tabulated(doppler::aged_sinr(snr, aging), mode, bits);
+                } else if let Some(b) = tables.then(|| bounded(model, snr, mode, bits)).flatten() {
+                    p *= b.p;
+                    err += b.err + PRODUCT_ROUNDING;
                 } else {
-                    cache.unit(model, snr, mode).chunk(bits)
-                };
+                    p *= cache.unit(model, snr, mode).chunk(bits);
+                }
             }
         }
-        p
+        (p, err)
     }
 
     /// [`Self::subframe_success`] under TGn fading: each chunk at the effective SINR of the
@@ -896,7 +934,7 @@ impl Snr {
 
     /// If `j` is locked onto `id`, its reception ends at `now`: the success probability of
     /// each part, in order, and what the reception saw.
-    pub fn finish(&mut self, j: NodeId, id: TxId, now: SimTime) -> Option<([f64; 4], RxInfo)> {
+    pub fn finish(&mut self, j: NodeId, id: TxId, now: SimTime) -> Option<([f64; 4], [f64; 4], RxInfo)> {
         if self.rx[j.idx()].lock.map(|l| l.tx) != Some(id) {
             return None;
         }
@@ -908,7 +946,7 @@ impl Snr {
             min_sinr: lock.min_sinr,
             interfered: lock.interfered,
         };
-        Some((lock.success, info))
+        Some((lock.success, lock.err, info))
     }
 }
 
@@ -990,13 +1028,17 @@ impl Snr {
         id: TxId,
         now: SimTime,
     ) -> Option<(Outcome, RxInfo)> {
-        let (success, info) = self.finish(j, id, now)?;
+        let (success, err, info) = self.finish(j, id, now)?;
         air.radios[j.idx()].lock = None;
         let rng = &mut air.rngs[j.idx()];
         // An A-MPDU: the PHY header here; its subframes one by one (`mpdu_survives`).
-        let success =
-            if air.txs[id.idx()].frame.subframes > 0 { [success[0], 1.0, 1.0, 1.0] } else { success };
-        let outcome = decide(success, || rng.unit());
+        let (success, err) = if air.txs[id.idx()].frame.subframes > 0 {
+            ([success[0], 1.0, 1.0, 1.0], [err[0], 0.0, 0.0, 0.0])
+        } else {
+            (success, err)
+        };
+        let (model, cache, chunks) = (self.model, &mut self.cache, &self.chunks[j.idx()]);
+        let outcome = decide(success, err, || rng.unit(), |k| exact_part(model, cache, chunks, k));
         let t = &mut air.txs[id.idx()];
         if t.frame.dst == j {
             t.interfered = info.interfered;
@@ -1015,8 +1057,19 @@ impl Snr {
         start: SimTime,
         span: (u32, u32),
     ) -> bool {
-        let p = self.subframe_success(j, frame, start, span.0, span.1);
-        p >= 1.0 || air.rngs[j.idx()].unit() < p
+        if !self.tables || self.selective.is_some() {
+            let p = self.subframe_success(j, frame, start, span.0, span.1);
+            return p >= 1.0 || air.rngs[j.idx()].unit() < p;
+        }
+        let (from, to) = subframe_span(frame, start, span.0, span.1);
+        let aging = self.aging(frame.src, j, start, from + Dur(to.since(from).ns() / 2));
+        let mode = frame.txv.mode;
+        let (p, err) = self.subframe_product(j, mode, (from, to), aging, true);
+        if p >= 1.0 {
+            return true; // every chunk certainly 1, as the exact model's
+        }
+        let u = air.rngs[j.idx()].unit();
+        !success_table::fails(u, p, err, || self.subframe_product(j, mode, (from, to), aging, false).0)
     }
 
     /// [`super::Medium::release`] under the radio model, but for the source: every node that
@@ -1049,6 +1102,13 @@ impl Snr {
             }
         }
     }
+}
+
+/// When the subframe at PSDU bytes `[from_byte, to_byte)` of the A-MPDU `frame` (sent at
+/// `start`) is on the air.
+fn subframe_span(frame: &Frame, start: SimTime, from_byte: u32, to_byte: u32) -> (SimTime, SimTime) {
+    let at = |bytes: u32| start + crate::mac::ht::ampdu::subframe_offset(&frame.txv, bytes);
+    (at(from_byte), at(to_byte))
 }
 
 /// The spans of `frame` (starting at `start`) decided apart: PHY header, MAC header (a data
@@ -1091,16 +1151,45 @@ fn parts(frame: &Frame, start: SimTime, data_header_bytes: u32) -> [Part; 4] {
 }
 
 /// The outcome of a finished reception from its parts' success probabilities and a uniform
-/// draw per part (`draw()` gives U(0, 1)), in order: the first part that fails names it.
-pub(super) fn decide(success: [f64; 4], mut draw: impl FnMut() -> f64) -> Outcome {
+/// draw per part (`draw()` gives U(0, 1)), in order: the first part that fails names it. A
+/// part known within `err[k]` of the exact model's product (tables) has a draw within that
+/// distance settled by `exact(k)` ([`success_table::fails`]).
+pub(super) fn decide(
+    success: [f64; 4],
+    err: [f64; 4],
+    mut draw: impl FnMut() -> f64,
+    mut exact: impl FnMut(usize) -> f64,
+) -> Outcome {
     const FAILS: [Outcome; 4] =
         [Outcome::PhyHeaderError, Outcome::HeaderError, Outcome::UpperHeaderError, Outcome::PayloadError];
     for k in 0..4 {
-        if success[k] < 1.0 && draw() >= success[k] {
+        if success[k] < 1.0 && success_table::fails(draw(), success[k], err[k], || exact(k)) {
             return FAILS[k];
         }
     }
     Outcome::Ok
+}
+
+/// One chunk of a reception, kept with tables to recompute its part exactly.
+#[derive(Clone, Copy, Debug)]
+struct Chunk {
+    part: u8,
+    mode: ModeId,
+    bits: u64,
+    snr: f64,
+}
+
+/// A product's rounding, per factor, beside its factors' own bounds.
+const PRODUCT_ROUNDING: f64 = 1.0 / (1u64 << 52) as f64;
+
+/// Part `k`'s success under the exact model, its chunks multiplied in the order
+/// [`Snr::close`] took them (so the very bits it would have had without tables).
+fn exact_part(model: ErrorRateModel, cache: &mut UnitCache, chunks: &[Chunk], k: usize) -> f64 {
+    let mut p = 1.0;
+    for c in chunks.iter().filter(|c| usize::from(c.part) == k) {
+        p *= cache.unit(model, c.snr, c.mode).chunk(c.bits);
+    }
+    p
 }
 
 /// Whether static node `j` decodes node `i` on the mean channel (no fading, nobody else on the
@@ -1317,6 +1406,7 @@ mod tests {
             rx_sensitivity_by_rate_dbm: Vec::new(),
             cca_threshold_dbm: NS3_CCA_SENSITIVITY_DBM,
             error_model: crate::phy::error::ErrorRateModel::Nist,
+            error_rates: Default::default(),
             preamble_detection: Some(crate::spec::PreambleDetectionSpec {
                 snr_db: NS3_PREAMBLE_DETECTION_SNR_DB,
                 min_rssi_dbm: NS3_PREAMBLE_DETECTION_MIN_RSSI_DBM,
@@ -1406,12 +1496,18 @@ mod tests {
     #[test]
     fn outcomes_name_the_first_part_that_fails() {
         let ones = || 0.999_999;
-        assert_eq!(decide([1.0; 4], ones), Outcome::Ok);
-        assert_eq!(decide([0.5, 1.0, 1.0, 1.0], ones), Outcome::PhyHeaderError);
-        assert_eq!(decide([1.0, 0.5, 0.0, 0.0], ones), Outcome::HeaderError);
-        assert_eq!(decide([1.0, 1.0, 0.5, 0.0], ones), Outcome::UpperHeaderError);
-        assert_eq!(decide([1.0, 1.0, 1.0, 0.5], ones), Outcome::PayloadError);
+        let exact = |_| panic!("every draw is settled");
+        let no = [0.0; 4];
+        assert_eq!(decide([1.0; 4], no, ones, exact), Outcome::Ok);
+        assert_eq!(decide([0.5, 1.0, 1.0, 1.0], no, ones, exact), Outcome::PhyHeaderError);
+        assert_eq!(decide([1.0, 0.5, 0.0, 0.0], no, ones, exact), Outcome::HeaderError);
+        assert_eq!(decide([1.0, 1.0, 0.5, 0.0], no, ones, exact), Outcome::UpperHeaderError);
+        assert_eq!(decide([1.0, 1.0, 1.0, 0.5], no, ones, exact), Outcome::PayloadError);
         // A draw below a part's success lets it through.
-        assert_eq!(decide([0.5; 4], || 0.25), Outcome::Ok);
+        assert_eq!(decide([0.5; 4], no, || 0.25, exact), Outcome::Ok);
+        // A draw within a part's bound goes to the exact model: here it fails the payload.
+        let err = [0.0, 0.0, 0.0, 1e-6];
+        let exact = |k| if k == 3 { 0.25 } else { panic!("part {k} is settled") };
+        assert_eq!(decide([0.5, 0.5, 0.5, 0.2500001], err, || 0.25, exact), Outcome::PayloadError);
     }
 }

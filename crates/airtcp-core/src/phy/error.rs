@@ -605,7 +605,7 @@ const TABLE_POINTS: usize = 27_632; // (ln 1e5 - ln 0.1) / DU + 1
 const TABLE_Y_MAX: f64 = -2.250_367_327_312_11; // ln(-ln 0.9): a bit's success of 0.9
 
 /// The (constellation, code) pairs NIST's model distinguishes, as table indices.
-fn nist_table_index(m: u32, code: CodeRate) -> usize {
+pub(crate) fn nist_table_index(m: u32, code: CodeRate) -> usize {
     let c = match code {
         CodeRate::R1_2 => 0,
         CodeRate::R2_3 => 1,
