@@ -7,7 +7,7 @@ For each environment and number of worlds K (one VectorEnv), random actions: ste
 second (a step = one world advanced to its next decision time, observed and acted on),
 simulated seconds per wall second, and the cost of one step of an almost idle world (1-us steps
 of the congestion environment: the agent-simulator round trip itself, in microseconds and in
-cycles at the clock /proc/cpuinfo reports). ns3-ai's benchmark (docs/benchmarking in
+cycles at the clock /proc/cpuinfo reports), alone and eight in one VectorEnv. ns3-ai's benchmark (docs/benchmarking in
 hust-diangroup/ns3-ai, RL-TCP) documents the transfer costs of that round trip, in CPU
 cycles per transfer, two transfers per step: ns3-gym (ZMQ + protobuf) 114-125 k cycles
 C++ -> Python and 122-133 k back; ns3-ai's shared memory 5.6-7.6 k and 7.2-7.8 k. Neither
@@ -72,6 +72,9 @@ def main() -> None:
     hz = cpu_hz()
     cycles = f", {per_step * hz / 1e3:,.1f} k cycles at {hz / 1e9:.2f} GHz" if hz else ""
     print(f"one step of an idle world (observe + act + advance): {per_step * 1e6:.1f} us{cycles}")
+    # The same round trip for 8 idle worlds in one VectorEnv (its batching included).
+    sps, _ = rate(lambda: ag.CongestionControlEnv(episode_s=1e3, step_ms=0.001), 8, 5_000, 1e-6)
+    print(f"idle worlds, 8 in one VectorEnv: {sps:,.0f} steps per second")
     print("documented (ns3-ai's benchmark, two transfers per step): ns3-gym 236-258 k cycles, "
           "ns3-ai 12.9-15.4 k cycles")  # fmt: skip
 

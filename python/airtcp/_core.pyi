@@ -33,6 +33,9 @@ class Sim:
     def __new__(cls, spec_json: str, seed: int) -> Sim: ...
     def advance(self, until_ns: int) -> bool:
         """Run every event up to ``until_ns`` (at most the run's end); True once it is reached."""
+    def advance_delivered(self, until_ns: int) -> tuple[bool, int]:
+        """:meth:`advance`, then the bytes every flow has delivered, summed: an agent's step in
+        one call."""
     @property
     def now_ns(self) -> int: ...
     @property
@@ -49,6 +52,9 @@ class Sim:
         model, with some node's rate control "agent")."""
     def tcp(self, flow: int) -> dict[str, int] | None:
         """The TCP sender of ``flow`` (cwnd, ssthresh, RTTs, bytes, counters), or None."""
+    def tcp_counts(self, flow: int) -> tuple[int, int, int, int, int]:
+        """``(cwnd, srtt_ns, min_rtt_ns, retransmissions, timeouts)`` of ``flow``'s TCP
+        sender, without a dict (ValueError if the flow is not TCP)."""
     def set_cwnd(self, flow: int, segments: int) -> None:
         """Set the flow's congestion window (its cc must be "agent")."""
     def delivered_bytes(self, flow: int) -> int:

@@ -142,6 +142,8 @@ def _discrete_action(space: spaces.Discrete, action: Any, name: str) -> int:
     """``action`` as an int if ``space.contains`` it (a Python int, or a NumPy integer scalar
     or 0-d array whose dtype casts safely to the space's, within range), else a TypeError (not
     an integer) or ValueError (wrong shape or out of range) saying why."""
+    if type(action) in (int, np.int64) and space.start <= action < space.start + space.n:
+        return int(action)  # the common cases, without Gymnasium's checks (a few us a step)
     if space.contains(action):
         return int(action)
     lo, hi = int(space.start), int(space.start) + int(space.n) - 1
@@ -324,7 +326,6 @@ class _AirtcpEnv(gymnasium.Env[np.ndarray, np.int64]):
         self._spec = spec
         self.sender = names.index(sender)
         self.receivers = [names.index(r) for r in receivers]
-        self._flows = range(len(spec["flows"]))  # the reward counts every flow's goodput
         self.step_ns = round(step * 1e6)
         self.sim: Any = None
         self._ended = False
@@ -355,12 +356,16 @@ class _AirtcpEnv(gymnasium.Env[np.ndarray, np.int64]):
                 f"{self._duration_ns / 1e9:g} s); call reset() to start another"
             )
 
+    def _step(self, checked: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        """:meth:`step` with ``checked`` already a member of the action space (VectorEnv
+        checks a batch as a whole)."""
+        raise NotImplementedError
+
     def _advance(self) -> tuple[float, bool]:
         """Advance one step: (the step's goodput [Mbit/s], whether the episode ended)."""
         self._t_ns += self.step_ns
-        done = self.sim.advance(self._t_ns)
-        self._ended = bool(done)
-        delivered = sum(self.sim.delivered_bytes(f) for f in self._flows)
+        done, delivered = self.sim.advance_delivered(self._t_ns)  # every flow's, summed
+        self._ended = done
         mbps = (delivered - self._delivered) * 8 / (self.step_ns / 1e9) / 1e6
         self._delivered = delivered
         return mbps, done
@@ -421,7 +426,7 @@ class RateControlEnv(_AirtcpEnv):
         for i, r in enumerate(self.receivers):
             snr = self.sim.peer_snr_db(self.sender, r)  # None before the first, or range model
             if snr is not None:
-                self._snr[i] = float(np.clip(snr, -10.0, 80.0))
+                self._snr[i] = min(max(float(snr), -10.0), 80.0)  # np.clip's, without its cost
             attempts, acked, _, _ = self.sim.link(self.sender, r)
             d_att, d_ack = attempts - self._link[i][0], acked - self._link[i][1]
             self._link[i] = (attempts, acked)
@@ -449,7 +454,10 @@ class RateControlEnv(_AirtcpEnv):
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         self._check_running()
-        checked = _check_action(self.action_space, action, "action")
+        return self._step(_check_action(self.action_space, action, "action"))
+
+    def _step(self, checked: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        """:meth:`step` with ``checked`` already a member of the action space."""
         acts = checked.reshape(-1) if self._multi else [checked]
         for i, (r, a) in enumerate(zip(self.receivers, acts, strict=True)):
             self._mode[i] = int(a)
@@ -505,16 +513,18 @@ class CongestionControlEnv(_AirtcpEnv):
             dtype=np.float32,
         )
         self._counts = (0, 0)
+        self._cwnd = 0
 
     def _observe(self, mbps: float) -> tuple[np.ndarray, dict[str, Any], float]:
-        t = self.sim.tcp(0)
-        srtt_ms, min_ms = t["srtt_ns"] / 1e6, t["min_rtt_ns"] / 1e6
-        d_rtx = t["retransmissions"] - self._counts[0]
-        d_to = t["timeouts"] - self._counts[1]
-        self._counts = (t["retransmissions"], t["timeouts"])
+        cwnd, srtt_ns, min_rtt_ns, rtx, timeouts = self.sim.tcp_counts(0)
+        self._cwnd = cwnd
+        srtt_ms, min_ms = srtt_ns / 1e6, min_rtt_ns / 1e6
+        d_rtx = rtx - self._counts[0]
+        d_to = timeouts - self._counts[1]
+        self._counts = (rtx, timeouts)
         obs = np.array(
             [
-                min(t["cwnd"], _CWND_MAX) / 100,
+                min(cwnd, _CWND_MAX) / 100,
                 min(srtt_ms / 100, 100.0),
                 min(min_ms / 100, 100.0),
                 min(mbps / 50, 100.0),
@@ -524,7 +534,7 @@ class CongestionControlEnv(_AirtcpEnv):
             dtype=np.float32,
         )
         queueing_ms = max(0.0, srtt_ms - min_ms)
-        info = {"cwnd": t["cwnd"], "srtt_ms": srtt_ms, "goodput_mbps": mbps}
+        info = {"cwnd": cwnd, "srtt_ms": srtt_ms, "goodput_mbps": mbps}
         return obs, info, mbps - self.delay_weight * queueing_ms
 
     def reset(
@@ -537,11 +547,15 @@ class CongestionControlEnv(_AirtcpEnv):
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         self._check_running()
-        a = _check_action(self.action_space, action, "action")
-        cwnd = self.sim.tcp(0)["cwnd"]
-        new = int(np.clip(round(cwnd * CWND_FACTORS[a]), 1, _CWND_MAX))
+        return self._step(_check_action(self.action_space, action, "action"))
+
+    def _step(self, a: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        """:meth:`step` with ``a`` already a member of the action space."""
+        a = int(a)
+        cwnd = self._cwnd  # as the last observation read it: nothing ran since
+        new = min(max(round(cwnd * CWND_FACTORS[a]), 1), _CWND_MAX)
         if new == cwnd and CWND_FACTORS[a] != 1.0:
-            new = int(np.clip(cwnd + (1 if CWND_FACTORS[a] > 1 else -1), 1, _CWND_MAX))
+            new = min(max(cwnd + (1 if CWND_FACTORS[a] > 1 else -1), 1), _CWND_MAX)
         self.sim.set_cwnd(0, new)
         mbps, done = self._advance()
         obs, info, reward = self._observe(mbps)
@@ -648,7 +662,8 @@ class VectorEnv(gymnasium.vector.VectorEnv):
             if self._done[k]:
                 o, i = e.reset()
             else:
-                o, r, terminated[k], truncated[k], i = e.step(actions[k])
+                # The batch was checked as a whole against action_space above.
+                o, r, terminated[k], truncated[k], i = e._step(actions[k])
                 rewards[k] = r
             obs.append(o)
             infos.append(i)

@@ -265,6 +265,16 @@ impl Sim {
         Ok(self.world.advance(airtcp_core::time::SimTime(until_ns)))
     }
 
+    /// [`Sim::advance`] and then the bytes every flow has delivered, summed, in one call (an
+    /// agent's step): `(ended, delivered_bytes)`.
+    fn advance_delivered(&mut self, until_ns: u64) -> PyResult<(bool, u64)> {
+        let done = self.advance(until_ns)?;
+        let delivered = (0..self.world.flows.len() as u32)
+            .filter_map(|f| self.world.flow_delivered_bytes(airtcp_core::ids::FlowId(f)))
+            .sum();
+        Ok((done, delivered))
+    }
+
     #[getter]
     fn now_ns(&self) -> u64 {
         self.world.now().ns()
@@ -324,6 +334,17 @@ impl Sim {
         d.set_item("timeouts", v.timeouts)?;
         d.set_item("fast_retransmits", v.fast_retransmits)?;
         Ok(Some(d))
+    }
+
+    /// What the congestion environment observes of `flow`'s TCP sender, without a dict:
+    /// `(cwnd, srtt_ns, min_rtt_ns, retransmissions, timeouts)` (the agent's step reads it
+    /// each time).
+    fn tcp_counts(&self, flow: u32) -> PyResult<(u32, u64, u64, u64, u64)> {
+        let v = self
+            .world
+            .tcp_view(airtcp_core::ids::FlowId(flow))
+            .ok_or_else(|| PyValueError::new_err(format!("flow: {flow} (not a TCP flow)")))?;
+        Ok((v.cwnd, v.srtt_ns, v.min_rtt_ns, v.retransmissions, v.timeouts))
     }
 
     /// Set `flow`'s congestion window [segments] (its cc must be "agent").
