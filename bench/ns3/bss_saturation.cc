@@ -12,7 +12,8 @@
 // ConstantSpeedPropagationDelayModel (nodes within 1 m: delay of a few ns), YansWifiPhy by
 // default. See common.h for the MAC/PHY configuration and NOTES.md for the ns-3 behaviours.
 //
-// Output: one JSON line on stdout (see common.h: JsonCommon()).
+// Output: one JSON line on stdout (see common.h: JsonCommon()); with --phyTrace=FILE also every
+// PPDU's start (bench/collision_shapes.py compares it with airtcp's mac_tx trace).
 //
 // Example:
 //   ./bss_saturation --stations=10 --standard=80211a --dataRateMbps=54 --basicRateMbps=6 \
@@ -23,6 +24,31 @@
 using namespace ns3;
 using namespace airtcp_bench;
 
+// --phyTrace=FILE: one line per PPDU a node starts to send (WifiPhy "PhyTxPsduBegin"):
+// "start_ns node kind retry duration_ns", kind D (data) or A (ACK) or O (other); for the
+// frame-by-frame comparison with airtcp's mac_tx trace (bench/collision_shapes.py).
+static std::FILE* g_phyTrace = nullptr;
+
+static void
+PhyTxPsduBegin(uint32_t node,
+               WifiPhyBand band,
+               WifiConstPsduMap psduMap,
+               WifiTxVector txVector,
+               double /* w */)
+{
+    const auto& psdu = psduMap.begin()->second;
+    const WifiMacHeader& h = psdu->GetHeader(0);
+    const char kind = h.IsData() ? 'D' : (h.IsAck() ? 'A' : 'O');
+    const Time d = WifiPhy::CalculateTxDuration(psduMap, txVector, band);
+    std::fprintf(g_phyTrace,
+                 "%lld %u %c %d %lld\n",
+                 static_cast<long long>(Simulator::Now().GetNanoSeconds()),
+                 node,
+                 kind,
+                 h.IsRetry() ? 1 : 0,
+                 static_cast<long long>(d.GetNanoSeconds()));
+}
+
 int
 main(int argc, char* argv[])
 {
@@ -30,6 +56,8 @@ main(int argc, char* argv[])
     uint32_t stations = 10;
     CommandLine cmd(__FILE__);
     cmd.AddValue("stations", "number of saturated stations", stations);
+    std::string phyTrace;
+    cmd.AddValue("phyTrace", "write every PPDU's start to this file (see PhyTxPsduBegin)", phyTrace);
     a.Register(cmd);
     cmd.Parse(argc, argv);
     a.Validate();
@@ -58,6 +86,18 @@ main(int argc, char* argv[])
 
     NetDeviceContainer devices = BuildWifi(nodes, a);
     Ipv4InterfaceContainer ifs = BuildIp(nodes, devices);
+    if (!phyTrace.empty())
+    {
+        g_phyTrace = std::fopen(phyTrace.c_str(), "w");
+        NS_ABORT_MSG_IF(!g_phyTrace, "--phyTrace: cannot write " << phyTrace);
+        for (uint32_t i = 0; i <= stations; ++i)
+        {
+            auto phy = DynamicCast<WifiNetDevice>(devices.Get(i))->GetPhy();
+            phy->TraceConnectWithoutContext(
+                "PhyTxPsduBegin",
+                MakeBoundCallback(&PhyTxPsduBegin, i, phy->GetPhyBand()));
+        }
+    }
 
     const uint16_t port = 9;
     CountingSink sink;
@@ -95,5 +135,9 @@ main(int argc, char* argv[])
               << ", \"stations\": " << stations << "}" << std::endl;
 
     Simulator::Destroy();
+    if (g_phyTrace)
+    {
+        std::fclose(g_phyTrace);
+    }
     return 0;
 }
