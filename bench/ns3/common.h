@@ -500,14 +500,15 @@ BuildWifi(const NodeContainer& nodes, const CommonArgs& a, const RadioArgs* radi
     return devices;
 }
 
-/// Internet stack without IPv6, addresses 10.0.0.0/24, static ARP, no queue disc.
+/// Internet stack without IPv6, addresses 10.0.0.0/24 (10.0.0.0/16 beyond 254 nodes: the
+/// same addresses up to there), static ARP, no queue disc.
 inline Ipv4InterfaceContainer
 BuildIp(const NodeContainer& nodes, const NetDeviceContainer& devices)
 {
     InternetStackHelper stack;
     stack.SetIpv6StackInstall(false);
     stack.Install(nodes);
-    Ipv4AddressHelper addr("10.0.0.0", "255.255.255.0");
+    Ipv4AddressHelper addr("10.0.0.0", nodes.GetN() <= 254 ? "255.255.255.0" : "255.255.0.0");
     Ipv4InterfaceContainer ifs = addr.Assign(devices);
     // Ipv4AddressHelper::Assign installs the default queue disc (FqCoDel); remove it so that
     // packets go straight from IP to the WifiMacQueue (TrafficControlLayer::Send passes
