@@ -5,7 +5,7 @@
     .venv/bin/python bench/bench_saturation.py --no-ns3              # airtcp only
     .venv/bin/python bench/bench_saturation.py --standard 80211b --stations 200 --duration-s 20 \
         --model radio                                   # the radio model's channels beside ns-3
-    .venv/bin/python bench/bench_saturation.py --model radio --error-rates exact   # no tables
+    .venv/bin/python bench/bench_saturation.py --model radio --exact   # no tables, every receiver
 
 Prints, per scenario: airtcp's goodput, collision probability, events, events per delivered
 frame, events per wall second and simulated seconds per wall second, under the range model with
@@ -16,8 +16,8 @@ channel per frame; ns-3's goodput, failure probability
 and wall time (Simulator::Run only, like airtcp's core time); the goodput gap to the like-for-
 like airtcp run and the wall-time ratio of each channel. With the radio model it first prints
 the success-rate tables' largest error against the exact model for the standard's modes
-(``channel.radio.error_rates``: the tables decide only where their bound settles a draw, so
-``--error-rates exact`` gives the same runs, slower). The ns-3 programs are built on first use by bench/ns3/build.sh against the
+(the tables decide only where their bound settles a draw, so ``--exact``, which sets
+``channel.radio.exact``, gives the same runs, slower). The ns-3 programs are built on first use by bench/ns3/build.sh against the
 PyPI wheel ns3==3.44.post0 (installed into the running interpreter if missing). Speed is
 measured here, never in the test suite.
 """
@@ -91,10 +91,10 @@ def run_airtcp(
     duration_s: float,
     seed: int,
     channel: dict[str, Any],
-    error_rates: str = "tabulated",
+    exact: bool = False,
 ) -> dict[str, Any]:
-    if channel.get("model") == "radio":
-        channel = {**channel, "error_rates": error_rates}
+    if channel.get("model") == "radio" and exact:
+        channel = {**channel, "exact": True}
     data, basic = RATES[standard]
     r = airtcp.run(
         {
@@ -157,10 +157,9 @@ def main(argv: list[str] | None = None) -> int:
         help="the channels to run: the range model's, the radio model's, or both (default)",
     )
     ap.add_argument(
-        "--error-rates",
-        choices=["tabulated", "exact"],
-        default="tabulated",
-        help="channel.radio.error_rates of the radio runs (the same results; exact is slower)",
+        "--exact",
+        action="store_true",
+        help="channel.radio.exact in the radio runs: no shortcuts (the same results, slower)",
     )
     args = ap.parse_args(argv)
     channels = {
@@ -175,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
     for n in [int(x) for x in args.stations.split(",")]:
         row: dict[str, Any] = {"stations": n, "standard": args.standard}
         for label, channel in channels.items():
-            a = run_airtcp(n, args.standard, args.duration_s, args.seed, channel, args.error_rates)
+            a = run_airtcp(n, args.standard, args.duration_s, args.seed, channel, args.exact)
             row[label] = a
             print(
                 f"{args.standard} N={n:<3} {args.duration_s:g} s  {label:>9}: "

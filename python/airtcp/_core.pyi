@@ -105,7 +105,7 @@ def chunk_success_tabulated(
     model: str, mode: str, snr_db: float, bits: int
 ) -> tuple[float, float] | None:
     """:func:`chunk_success` as the radio model reads it from its tables
-    (``channel.radio.error_rates = "tabulated"``): ``(p, bound)`` with ``|p - exact| <= bound
+    (unless ``channel.radio.exact``): ``(p, bound)`` with ``|p - exact| <= bound
     <= 1e-6``, or None where the exact model answers. Raises ValueError as
     :func:`chunk_success` does."""
 

@@ -1618,10 +1618,10 @@ def _radio_spec(b: _Build) -> dict[str, Any]:
     detect = ch.preamble_detection is None or ch.preamble_detection
     # Written only when set, so a scenario without it keeps its world spec.
     seed = {} if ch.fading_seed is None else {"fading_seed": ch.fading_seed}
-    rates = {} if ch.error_rates == "tabulated" else {"error_rates": ch.error_rates}
+    exact = {"exact": True} if ch.exact else {}
     return {
         **seed,
-        **rates,
+        **exact,
         "shadowing_db": ch.shadowing_db,
         "path_loss": path_loss,
         "fading": fading,

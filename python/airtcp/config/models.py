@@ -790,7 +790,7 @@ RADIO_FIELDS = (
     "rx_sensitivity_by_rate_dbm",
     "cca_threshold_dbm",
     "error_model",
-    "error_rates",
+    "exact",
     "fading",
     "nakagami_m",
     "coherence_ms",
@@ -972,14 +972,16 @@ class ChannelConfig(_Model):
         "radio: SNR to chunk success for OFDM (ns-3's NistErrorRateModel, "
         "YansErrorRateModel); DSSS/CCK use ns-3's DSSS model under both",
     )
-    error_rates: Literal["tabulated", "exact"] = _field(
-        "tabulated",
-        '"tabulated" or "exact"',
-        "radio: how chunk success rates are computed: tabulated reads them from tables over "
-        "the SINR, each with a bound on its distance from the exact model (at most 1e-6), and "
-        "computes the exact value only where a draw falls within that bound, so the run is "
-        "the exact model's bit for bit at a fraction of its cost (CCK's integral above all); "
-        "exact computes every chunk (for validation)",
+    exact: bool = _field(
+        False,
+        "true or false",
+        "radio: true computes every chunk's success with the exact model and every node's "
+        "received power, for validation; false (the default) takes two shortcuts that change no "
+        "result: success rates from tables over the SINR, each with a bound on its distance "
+        "from the exact model (at most 1e-6), the exact value computed only where a draw falls "
+        "within that bound (CCK's integral above all); and, without fading or with Rayleigh's, "
+        "only the nodes a frame can reach above the sensitivity with the largest fade the "
+        "fading draws can give",
     )
     fading: Literal["none", "rayleigh", "nakagami", "doppler", "tgn-b", "tgn-d"] = _field(
         "none",

@@ -65,6 +65,11 @@ impl Fading {
     }
 }
 
+/// The largest power gain [`rayleigh_gain`] can return: U is at least 2^-54 (`open01`), so
+/// −ln U is at most 54 ln 2 = 37.43 (15.7 dB); the radio model skips receivers that even this
+/// fade would leave below the sensitivity.
+pub const RAYLEIGH_MAX_GAIN: f64 = 37.5;
+
 /// Rayleigh block fading: the power gain `−ln(U)`, exponential with mean 1, U uniform in (0, 1)
 /// from the hash of `(seed, link_key, block)`.
 pub fn rayleigh_gain(seed: u64, link_key: u64, block: u64) -> f64 {
@@ -161,6 +166,16 @@ mod tests {
     use super::*;
 
     const N: u64 = 100_000;
+
+    #[test]
+    fn no_rayleigh_fade_exceeds_its_stated_bound() {
+        // The least open01 is 2^-54 (the 53-bit draw 0, plus a half step): -ln of it.
+        let least = 0.5 / (1u64 << 53) as f64;
+        assert!(-least.ln() <= RAYLEIGH_MAX_GAIN);
+        assert!(RAYLEIGH_MAX_GAIN - (-least.ln()) < 0.1); // and tight
+        let most = (0..N).map(|b| rayleigh_gain(3, 11, b)).fold(0.0, f64::max);
+        assert!(most < RAYLEIGH_MAX_GAIN, "{most}");
+    }
 
     fn mean_var(xs: impl Iterator<Item = f64>) -> (f64, f64) {
         let (mut n, mut s, mut s2) = (0.0, 0.0, 0.0);

@@ -27,7 +27,7 @@ use crate::channel::{db_to_ratio, dbm_to_mw, link_key, noise_mw, Fading, Mobilit
 use crate::ids::{NodeId, TxId};
 use crate::mac::frame::{Frame, FrameKind};
 use crate::phy::error::{plcp_header, ErrorRateModel, UnitSuccess};
-use crate::phy::success_table::{self, bounded, ErrorRates};
+use crate::phy::success_table::{self, bounded};
 use crate::phy::{ModeId, Modulation, Preamble, Standard, MODES};
 use crate::spec::{NodeSpec, RadioSpec};
 use crate::time::{Dur, SimTime};
@@ -293,6 +293,11 @@ pub(super) struct Snr {
     pub hears: Vec<Vec<Hear>>,
     /// Positions of the current frame's evaluation, per node (scratch).
     pos: Vec<[f64; 3]>,
+    /// Per source i, the nodes that may see its frames, in node order: a pair with a moving end,
+    /// or whose strongest frame with the largest fade the fading can give reaches the weakest
+    /// sensitivity; [`Snr::spread`] looks at no other node. Empty (every node looked at) when
+    /// the fading has no such bound here (Nakagami, Doppler, TGn) and with `exact`.
+    near: Vec<Vec<u32>>,
     /// `sure[i * n + j]`: j senses every frame of i, whatever its mode (both static, no
     /// fading, the weakest mode's power at or above the CCA threshold and the sensitivity).
     sure: Vec<bool>,
@@ -384,7 +389,7 @@ impl Snr {
             detect: radio.preamble_detection.map(|p| (db_to_ratio(p.snr_db), dbm_to_mw(p.min_rssi_dbm))),
             capture: radio.capture.map(|c| (db_to_ratio(c.margin_db), Dur(c.window_ns))),
             model: radio.error_model(),
-            tables: radio.error_rates == ErrorRates::Tabulated,
+            tables: !radio.exact,
             cache: UnitCache::new(),
             standard,
             rx: vec![RxState::default(); n],
@@ -393,6 +398,7 @@ impl Snr {
             hears: Vec::new(),
             pos: nodes.iter().map(|ns| ns.position_m).collect(),
             sure: Vec::new(),
+            near: Vec::new(),
             data_header_bytes,
         };
         s.gain = (0..n * n)
@@ -407,7 +413,38 @@ impl Snr {
             })
             .collect();
         s.sure = (0..n * n).map(|k| s.surely_senses_at_build(k / n, k % n)).collect();
+        if !radio.exact {
+            s.near = s.near_lists();
+        }
         s
+    }
+
+    /// [`Snr::near`]: per source, the nodes a frame of it can reach above the sensitivity at
+    /// any mode, its strongest transmit power and the fading's largest fade (a bound, so the
+    /// lists leave out only nodes that would not see the frame anyway: the same run).
+    fn near_lists(&self) -> Vec<Vec<u32>> {
+        let most_fade = match self.fading {
+            None => 1.0,
+            Some(Fading::Rayleigh) if self.selective.is_none() => crate::channel::fading::RAYLEIGH_MAX_GAIN,
+            _ => return Vec::new(),
+        };
+        let n = self.wifi.len();
+        let strongest_mw = self.mode_tx_mw.iter().fold(0.0, |a: f64, b| a.max(*b));
+        let weakest_hear_mw = self.mode_hear_mw.iter().fold(f64::INFINITY, |a: f64, b| a.min(*b));
+        (0..n)
+            .map(|i| {
+                let tx_mw = self.tx_mw[i].unwrap_or(strongest_mw).max(strongest_mw);
+                (0..n)
+                    .filter(|&j| j != i && self.wifi[j])
+                    .filter(|&j| {
+                        let gain = self.gain[i * n + j];
+                        // A margin of 0.1 % over the bound's own rounding.
+                        gain.is_nan() || tx_mw * gain * most_fade * 1.001 >= weakest_hear_mw
+                    })
+                    .map(|j| j as u32)
+                    .collect()
+            })
+            .collect()
     }
 
     fn surely_senses_at_build(&self, i: usize, j: usize) -> bool {
@@ -552,7 +589,11 @@ impl Snr {
         let i = frame.src.idx();
         let mut hears = std::mem::take(&mut self.hears[id.idx()]);
         hears.clear();
-        for j in 0..self.wifi.len() {
+        // Only the nodes that may see it ([`Snr::near`]), else every node.
+        let near = std::mem::take(&mut self.near);
+        let count = near.get(i).map_or(self.wifi.len(), Vec::len);
+        for k in 0..count {
+            let j = near.get(i).map_or(k, |list| list[k] as usize);
             if j == i || !self.wifi[j] {
                 continue;
             }
@@ -562,6 +603,7 @@ impl Snr {
             }
             hears.push(Hear { node: NodeId(j as u32), rx_mw: mw, sensed: mw >= self.cca_mw });
         }
+        self.near = near;
         self.hears[id.idx()] = hears;
     }
 
@@ -1406,7 +1448,7 @@ mod tests {
             rx_sensitivity_by_rate_dbm: Vec::new(),
             cca_threshold_dbm: NS3_CCA_SENSITIVITY_DBM,
             error_model: crate::phy::error::ErrorRateModel::Nist,
-            error_rates: Default::default(),
+            exact: false,
             preamble_detection: Some(crate::spec::PreambleDetectionSpec {
                 snr_db: NS3_PREAMBLE_DETECTION_SNR_DB,
                 min_rssi_dbm: NS3_PREAMBLE_DETECTION_MIN_RSSI_DBM,

@@ -23,27 +23,14 @@
 //! cannot say whether P is exactly 1 (no draw at all), [`bounded`] answers `None` and the
 //! caller uses the exact model. A draw u against P is settled by the table when |u - P_table|
 //! exceeds the bound ([`fails`]); otherwise the caller computes P exactly (a few draws in a
-//! million). So a run with tables is the exact model's run bit for bit (`channel.radio.
-//! error_rates`), at a fraction of the cost. The tests check the bound against the exact model
+//! million). So a run with tables is the exact model's run bit for bit (`channel.radio.exact`
+//! turns them off), at a fraction of the cost. The tests check the bound against the exact model
 //! at a hundred thousand SINRs and chunk sizes across every table.
 
 use std::sync::OnceLock;
 
 use super::error::{constellation, nist_table_index, ErrorRateModel};
 use super::{ModeId, Modulation};
-
-crate::names::names! {
-    /// How the radio model computes success rates (`channel.radio.error_rates`).
-    #[derive(Default)]
-    pub enum ErrorRates {
-        /// From the tables, the exact model settling what their bound leaves open: the
-        /// exact model's run bit for bit, at a fraction of its cost.
-        #[default]
-        Tabulated = "tabulated",
-        /// The exact model for every chunk (for validation: the same run, slower).
-        Exact = "exact",
-    }
-}
 
 /// ln of the lowest tabulated SNR (1e-3, -30 dB).
 const U0: f64 = -6.907_755_278_982_137;

@@ -80,10 +80,11 @@ pub struct RadioSpec {
     pub cca_threshold_dbm: f64,
     /// `"nist"` or `"yans"` (phy::error::ErrorRateModel).
     pub error_model: crate::phy::error::ErrorRateModel,
-    /// `"tabulated"` (tables, the exact model where their bound leaves a draw open: the same
-    /// run, faster) or `"exact"` (phy::success_table).
+    /// Compute every chunk's success with the exact model and every node's received power
+    /// (no success tables, `phy::success_table`; no near lists, `medium::snr`): the same run,
+    /// slower, for validation; false: both shortcuts, which change no result.
     #[serde(default)]
-    pub error_rates: crate::phy::success_table::ErrorRates,
+    pub exact: bool,
     /// Preamble detection (ns-3 `ThresholdPreambleDetectionModel`): a receiver locks onto a
     /// frame only if its power is at least `min_rssi_dbm` and its SINR at least `snr_db`;
     /// unset: every frame above the sensitivity is locked onto.
