@@ -3,7 +3,7 @@ frame by frame (issue 37, item 5: the 200-station gap).
 
     .venv/bin/python bench/collision_shapes.py                      # 200 stations, 6 s, seed 1
     .venv/bin/python bench/collision_shapes.py --stations 50 200
-    .venv/bin/python bench/collision_shapes.py --ns3-trace /tmp/phy.txt   # a trace already made
+    .venv/bin/python bench/collision_shapes.py --ns3-trace phy.txt   # a --phyTrace already made
 
 The same seeds cannot give the same frames, so the two are compared by distributions, over the
 frames that start after the warm-up (1 s):

@@ -356,6 +356,10 @@ class _AirtcpEnv(gymnasium.Env[np.ndarray, np.int64]):
                 f"{self._duration_ns / 1e9:g} s); call reset() to start another"
             )
 
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        self._check_running()
+        return self._step(_check_action(self.action_space, action, "action"))
+
     def _step(self, checked: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """:meth:`step` with ``checked`` already a member of the action space (VectorEnv
         checks a batch as a whole)."""
@@ -452,12 +456,7 @@ class RateControlEnv(_AirtcpEnv):
         self._mode, self._snr, self._link = [0] * k, [0.0] * k, [(0, 0)] * k
         return self._observe()
 
-    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        self._check_running()
-        return self._step(_check_action(self.action_space, action, "action"))
-
     def _step(self, checked: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        """:meth:`step` with ``checked`` already a member of the action space."""
         acts = checked.reshape(-1) if self._multi else [checked]
         for i, (r, a) in enumerate(zip(self.receivers, acts, strict=True)):
             self._mode[i] = int(a)
@@ -545,13 +544,8 @@ class CongestionControlEnv(_AirtcpEnv):
         obs, info, _ = self._observe(0.0)
         return obs, info
 
-    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        self._check_running()
-        return self._step(_check_action(self.action_space, action, "action"))
-
-    def _step(self, a: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        """:meth:`step` with ``a`` already a member of the action space."""
-        a = int(a)
+    def _step(self, checked: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        a = int(checked)
         cwnd = self._cwnd  # as the last observation read it: nothing ran since
         new = min(max(round(cwnd * CWND_FACTORS[a]), 1), _CWND_MAX)
         if new == cwnd and CWND_FACTORS[a] != 1.0:

@@ -295,8 +295,8 @@ pub(super) struct Snr {
     pos: Vec<[f64; 3]>,
     /// Per source i, the nodes that may see its frames, in node order: a pair with a moving end,
     /// or whose strongest frame with the largest fade the fading can give reaches the weakest
-    /// sensitivity; [`Snr::spread`] looks at no other node. Empty (every node looked at) when
-    /// the fading has no such bound here (Nakagami, Doppler, TGn) and with `exact`.
+    /// sensitivity; [`Snr::spread`] looks at no other node. Every other WiFi node when the
+    /// fading has no such bound here (Nakagami, Doppler, TGn) and with `exact`.
     near: Vec<Vec<u32>>,
     /// `sure[i * n + j]`: j senses every frame of i, whatever its mode (both static, no
     /// fading, the weakest mode's power at or above the CCA threshold and the sensitivity).
@@ -413,33 +413,35 @@ impl Snr {
             })
             .collect();
         s.sure = (0..n * n).map(|k| s.surely_senses_at_build(k / n, k % n)).collect();
-        if !radio.exact {
-            s.near = s.near_lists();
-        }
+        s.near = s.near_lists(radio.exact);
         s
     }
 
     /// [`Snr::near`]: per source, the nodes a frame of it can reach above the sensitivity at
-    /// any mode, its strongest transmit power and the fading's largest fade (a bound, so the
-    /// lists leave out only nodes that would not see the frame anyway: the same run).
-    fn near_lists(&self) -> Vec<Vec<u32>> {
+    /// any mode, at its strongest transmit power and the fading's largest fade (a bound, so the
+    /// lists leave out only nodes that would not see the frame anyway: the same run); every
+    /// node when `exact` or the fading has no bound here.
+    fn near_lists(&self, exact: bool) -> Vec<Vec<u32>> {
         let most_fade = match self.fading {
-            None => 1.0,
-            Some(Fading::Rayleigh) if self.selective.is_none() => crate::channel::fading::RAYLEIGH_MAX_GAIN,
-            _ => return Vec::new(),
+            _ if exact => None,
+            None => Some(1.0),
+            Some(Fading::Rayleigh) if self.selective.is_none() => {
+                Some(crate::channel::fading::RAYLEIGH_MAX_GAIN)
+            }
+            _ => None,
         };
         let n = self.wifi.len();
         let strongest_mw = self.mode_tx_mw.iter().fold(0.0, |a: f64, b| a.max(*b));
         let weakest_hear_mw = self.mode_hear_mw.iter().fold(f64::INFINITY, |a: f64, b| a.min(*b));
         (0..n)
             .map(|i| {
-                let tx_mw = self.tx_mw[i].unwrap_or(strongest_mw).max(strongest_mw);
+                let tx_mw = self.tx_mw[i].unwrap_or(strongest_mw); // as `rx_mw` reads it
                 (0..n)
                     .filter(|&j| j != i && self.wifi[j])
                     .filter(|&j| {
                         let gain = self.gain[i * n + j];
                         // A margin of 0.1 % over the bound's own rounding.
-                        gain.is_nan() || tx_mw * gain * most_fade * 1.001 >= weakest_hear_mw
+                        most_fade.is_none_or(|f| gain.is_nan() || tx_mw * gain * f * 1.001 >= weakest_hear_mw)
                     })
                     .map(|j| j as u32)
                     .collect()
@@ -589,14 +591,10 @@ impl Snr {
         let i = frame.src.idx();
         let mut hears = std::mem::take(&mut self.hears[id.idx()]);
         hears.clear();
-        // Only the nodes that may see it ([`Snr::near`]), else every node.
+        // Only the nodes that may see it ([`Snr::near`]).
         let near = std::mem::take(&mut self.near);
-        let count = near.get(i).map_or(self.wifi.len(), Vec::len);
-        for k in 0..count {
-            let j = near.get(i).map_or(k, |list| list[k] as usize);
-            if j == i || !self.wifi[j] {
-                continue;
-            }
+        for &j in &near[i] {
+            let j = j as usize;
             let mw = self.rx_mw(i, j, frame.txv.mode, now);
             if mw < self.mode_hear_mw[usize::from(frame.txv.mode.0)] {
                 continue;
@@ -1099,14 +1097,15 @@ impl Snr {
         start: SimTime,
         span: (u32, u32),
     ) -> bool {
-        if !self.tables || self.selective.is_some() {
+        if self.selective.is_some() {
             let p = self.subframe_success(j, frame, start, span.0, span.1);
             return p >= 1.0 || air.rngs[j.idx()].unit() < p;
         }
         let (from, to) = subframe_span(frame, start, span.0, span.1);
         let aging = self.aging(frame.src, j, start, from + Dur(to.since(from).ns() / 2));
         let mode = frame.txv.mode;
-        let (p, err) = self.subframe_product(j, mode, (from, to), aging, true);
+        // Without tables the bound is 0 and `fails` is `u >= p`: the exact model's draw.
+        let (p, err) = self.subframe_product(j, mode, (from, to), aging, self.tables);
         if p >= 1.0 {
             return true; // every chunk certainly 1, as the exact model's
         }

@@ -4,7 +4,7 @@
 //! The exact model ([`ErrorRateModel::unit_success`]) costs an erfc and eleven powers per NIST
 //! chunk and, for CCK, a 256-point quadrature (microseconds); under interference or fading
 //! the SINR seldom repeats, so the memo cannot help. Here each unit's success p (a bit, or a
-//! CCK symbol of 4 or 8 bits) is tabulated over u = ln SNR, every [`DU`] from SNR 1e-3
+//! CCK symbol of 4 or 8 bits) is tabulated over u = ln SNR, every 0.004 (`DU`) from SNR 1e-3
 //! (-30 dB) to 1e5 (50 dB) or three points past where p rounds to 1. A chunk of n units succeeds with P = p^n, read two ways:
 //!
 //! - where p >= 1/2 over a cell's stencil, y = ln(-ln p) by cubic Lagrange interpolation and
@@ -35,7 +35,7 @@ use super::{ModeId, Modulation};
 /// ln of the lowest tabulated SNR (1e-3, -30 dB).
 const U0: f64 = -6.907_755_278_982_137;
 /// The grid step in ln SNR (0.0174 dB).
-pub const DU: f64 = 0.004;
+const DU: f64 = 0.004;
 /// Grid points from SNR 1e-3 to 1e5: (ln 1e5 - ln 1e-3) / DU + 1.
 const POINTS: usize = 4_606;
 /// The largest bound a table answer may have: beyond it the exact model answers.
@@ -289,8 +289,8 @@ mod tests {
         assert!(answered > 100_000, "the table answered only {answered} times");
     }
 
-    /// At a static link's SINR the table answers nearly always (the exact model only near
-    /// P = 1 and at a cell with p = 0).
+    /// Across the table's range the table answers nearly always (the exact model only near
+    /// P = 1 and where a bound would pass 1e-6).
     #[test]
     fn the_table_answers_almost_everywhere_in_its_range() {
         let mut rng = Stream::derive(8, 1, Purpose::RxError);
@@ -302,7 +302,9 @@ mod tests {
                     none += 1;
                 }
             }
-            assert!(none < 400, "{mode:?} {model:?}: {none} of 2000 unanswered");
+            // At most 2 of 2000 when written (where P is within 1e-12 of 1, or a bound passes
+            // 1e-6): 1 % leaves room for a finer chunk mix, not for a table that stops answering.
+            assert!(none <= 20, "{mode:?} {model:?}: {none} of 2000 unanswered");
         }
     }
 
