@@ -66,6 +66,20 @@ impl<E: Copy> Scheduler<E> {
         self.seq - 1
     }
 
+    /// Take `n` consecutive sequence numbers at once (the first is returned): what `n` calls
+    /// of [`Scheduler::reserve`] in a row would have given.
+    #[inline(always)]
+    pub fn reserve_n(&mut self, n: u64) -> u64 {
+        self.seq += n;
+        self.seq - n
+    }
+
+    /// The sequence number the next event scheduled (or reserved) will take.
+    #[inline(always)]
+    pub fn next_seq(&self) -> u64 {
+        self.seq
+    }
+
     /// Schedule `event` at `at` with the sequence number `seq` from [`Scheduler::reserve`].
     #[inline(always)]
     pub fn at_seq(&mut self, at: SimTime, seq: u64, event: E) {

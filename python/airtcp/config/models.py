@@ -438,11 +438,12 @@ class MacConfig(_PassThrough):
         False,
         "true or false",
         "a cost switch, not a model: every station schedules its own grant event at each idle "
-        "edge, as airtcp did before contention domains (mac::contention: stations sharing one "
-        "view of the medium keep their backoff ends in one table with a single scheduler "
-        "event at the earliest). Results are the same bit for bit (a test runs every golden "
-        "case both ways); only events in the summary and the run time differ (for checking "
-        "and benchmarking)",
+        "edge and is told of every transmission on its own, as airtcp did before contention "
+        "domains (mac::contention: stations sharing one view of the medium keep their backoff "
+        "ends in one table with a single scheduler event at the earliest) and lazy members "
+        "(medium::clique, mac::lazy: the listeners of a clique share one state while they only "
+        "listen). Results are the same bit for bit (a test runs every golden case both ways); "
+        "only events in the summary and the run time differ (for checking and benchmarking)",
     )
     lnmac: bool = _field(
         False,

@@ -208,6 +208,12 @@ impl Wifi {
         if !mac.counting {
             return;
         }
+        if mac.lazy_set != u32::MAX {
+            // A clique's phantom: its lazy members' countdowns stop together.
+            let c = mac.lazy_set as usize;
+            self.lazy_freeze(c, now);
+        }
+        let mac = &mut self.macs[node.idx()];
         mac.counting = false;
         let mut cancelled = 0u8; // a bit per access category
         for ac in 0..AC_COUNT {

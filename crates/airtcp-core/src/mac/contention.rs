@@ -39,33 +39,63 @@ struct Domain {
     keys: Vec<(u64, u64)>,
     /// The generation the armed grant carries ([`crate::engine::Timer`]).
     gens: Vec<u32>,
-    /// How many grants are armed.
-    armed: u32,
+    /// The slots whose grant is armed (in no order), and each slot's place there
+    /// (`u32::MAX`: not armed): the smallest is looked for among these when few are.
+    armed: Vec<u32>,
+    armed_at: Vec<u32>,
     /// The slot of the smallest armed key; stale when `dirty`.
     min: u32,
     dirty: bool,
     /// The key of the representative event in the scheduler, if one is live.
     rep: Option<(u64, u64)>,
     rep_gen: u32,
+    /// The lazy set of the domain's clique (`super::lazy`), if it has one.
+    lazy: Option<u32>,
 }
 
 impl Domain {
     /// The slot of the smallest armed key, if any (a scan only when a smallest one went).
     fn min_slot(&mut self) -> Option<usize> {
-        if self.armed == 0 {
+        if self.armed.is_empty() {
             return None;
         }
         if self.dirty {
-            let mut best = 0;
-            for (k, key) in self.keys.iter().enumerate() {
-                if *key < self.keys[best] {
-                    best = k;
+            let mut best = self.armed[0] as usize;
+            if self.armed.len() * 4 < self.keys.len() {
+                for &k in &self.armed[1..] {
+                    if self.keys[k as usize] < self.keys[best] {
+                        best = k as usize;
+                    }
+                }
+            } else {
+                for (k, key) in self.keys.iter().enumerate() {
+                    if *key < self.keys[best] {
+                        best = k;
+                    }
                 }
             }
             self.min = best as u32;
             self.dirty = false;
         }
         Some(self.min as usize)
+    }
+
+    /// Slot `s` is armed now (it was not).
+    #[inline(always)]
+    fn add(&mut self, s: usize) {
+        self.armed_at[s] = self.armed.len() as u32;
+        self.armed.push(s as u32);
+    }
+
+    /// Slot `s` is no longer armed (it was).
+    #[inline(always)]
+    fn drop_slot(&mut self, s: usize) {
+        let at = self.armed_at[s] as usize;
+        self.armed.swap_remove(at);
+        if let Some(&moved) = self.armed.get(at) {
+            self.armed_at[moved as usize] = at as u32;
+        }
+        self.armed_at[s] = u32::MAX;
     }
 
     /// Put the representative at `key` (the one before goes stale).
@@ -99,6 +129,7 @@ impl Domains {
                 members: g.clone(),
                 keys: vec![NONE; g.len() * AC_COUNT],
                 gens: vec![0; g.len() * AC_COUNT],
+                armed_at: vec![u32::MAX; g.len() * AC_COUNT],
                 ..Domain::default()
             });
         }
@@ -116,18 +147,33 @@ impl Domains {
     /// scheduler when the node has no domain, a key of its domain otherwise.
     #[inline(always)]
     pub fn arm(&mut self, node: NodeId, ac: usize, at: SimTime, gen: u32, sched: &mut Scheduler<Event>) {
-        let Some((d, s)) = self.slot(node, ac) else {
+        if self.slot(node, ac).is_none() {
             sched.at(at, Event::Grant { node, ac: ac as u8, gen });
             return;
-        };
+        }
         let key = (at.0.max(sched.now().0), sched.reserve());
+        self.arm_key(node, ac, key, gen, sched);
+    }
+
+    /// Arm the grant (generation `gen`) of `node`'s `ac`, a domain member, at `key` (a lazy
+    /// member's key as it leaves the shared countdown, `super::lazy`).
+    #[inline(always)]
+    pub fn arm_key(
+        &mut self,
+        node: NodeId,
+        ac: usize,
+        key: (u64, u64),
+        gen: u32,
+        sched: &mut Scheduler<Event>,
+    ) {
+        let (d, s) = self.slot(node, ac).expect("a domain member");
         let dom = &mut self.domains[d];
         if dom.keys[s] == NONE {
-            dom.armed += 1;
+            dom.add(s);
         }
         dom.keys[s] = key;
         dom.gens[s] = gen;
-        if dom.armed == 1 {
+        if dom.armed.len() == 1 {
             (dom.min, dom.dirty) = (s as u32, false);
         } else if !dom.dirty && key < dom.keys[dom.min as usize] {
             dom.min = s as u32;
@@ -136,6 +182,46 @@ impl Domains {
         }
         if dom.rep.is_none_or(|r| key < r) {
             dom.place(d as u32, key, sched);
+        }
+    }
+
+    /// The key of `node`'s armed grant of `ac`, if it has one in a domain.
+    #[inline(always)]
+    pub fn key(&self, node: NodeId, ac: usize) -> Option<(u64, u64)> {
+        let (d, s) = self.slot(node, ac)?;
+        Some(self.domains[d].keys[s]).filter(|&k| k != NONE)
+    }
+
+    /// `node`'s domain and its place among the members.
+    #[inline(always)]
+    pub fn member(&self, node: NodeId) -> Option<(u32, u32)> {
+        let (d, k) = *self.of_node.get(node.idx())?;
+        (d != u32::MAX).then_some((d, k))
+    }
+
+    /// The lazy set (`super::lazy`) of domain `d`, if its members may be lazy.
+    #[inline(always)]
+    pub fn lazy_set(&self, d: u32) -> Option<usize> {
+        self.domains[d as usize].lazy.map(|c| c as usize)
+    }
+
+    /// Domain `d`'s members may be lazy, in lazy set `c`.
+    pub fn set_lazy(&mut self, d: u32, c: usize) {
+        self.domains[d as usize].lazy = Some(c as u32);
+    }
+
+    /// The members of domain `d`, in node order.
+    pub fn members(&self, d: u32) -> &[NodeId] {
+        &self.domains[d as usize].members
+    }
+
+    /// A grant (of a lazy member) now stands at `key` in domain `d`: the representative moves
+    /// there if it is the earliest.
+    #[inline(always)]
+    pub fn offer(&mut self, d: u32, key: (u64, u64), sched: &mut Scheduler<Event>) {
+        let dom = &mut self.domains[d as usize];
+        if dom.rep.is_none_or(|r| key < r) {
+            dom.place(d, key, sched);
         }
     }
 
@@ -156,47 +242,90 @@ impl Domains {
             return;
         }
         dom.keys[s] = NONE;
-        dom.armed -= 1;
+        dom.drop_slot(s);
         if s == dom.min as usize {
             dom.dirty = true;
         }
     }
 
     /// The representative of domain `d` (generation `gen`) fired: the grant `(node, ac,
-    /// generation)` due now, if the smallest armed key is the representative's. Otherwise the
-    /// representative moves to the smallest armed key (its grant was cancelled). The caller
-    /// handles the grant, then calls [`Domains::rearm`].
-    pub fn fire(&mut self, d: u32, gen: u32, sched: &mut Scheduler<Event>) -> Option<(NodeId, usize, u32)> {
+    /// generation)` due now, if the smallest armed key is the representative's. `lazy` is the
+    /// smallest key of the domain's lazy members and whose it is (`super::lazy`): if that is
+    /// the representative's, [`Fired::Lazy`] names the member, which the caller materializes
+    /// (its key joins the table, the representative stays) before it fires again. Otherwise
+    /// the representative moves to the smallest key (its grant was cancelled). The caller
+    /// handles a grant, then calls [`Domains::rearm`].
+    pub fn fire(
+        &mut self,
+        d: u32,
+        gen: u32,
+        sched: &mut Scheduler<Event>,
+        lazy: Option<((u64, u64), NodeId)>,
+    ) -> Fired {
         let dom = &mut self.domains[d as usize];
-        if gen != dom.rep_gen || dom.rep.is_none() {
-            return None; // stale
+        let Some(key) = dom.rep.filter(|_| gen == dom.rep_gen) else {
+            return Fired::Stale;
+        };
+        let table = dom.min_slot().map(|s| (dom.keys[s], s));
+        match (table, lazy) {
+            (Some((k, _)), Some((l, node))) if l < k => {
+                if l == key {
+                    return Fired::Lazy(node);
+                }
+                dom.place(d, l, sched);
+                Fired::Stale
+            }
+            (None, Some((l, node))) => {
+                if l == key {
+                    return Fired::Lazy(node);
+                }
+                dom.place(d, l, sched);
+                Fired::Stale
+            }
+            (Some((k, s)), _) => {
+                if k != key {
+                    dom.place(d, k, sched);
+                    return Fired::Stale;
+                }
+                dom.rep = None;
+                dom.keys[s] = NONE;
+                dom.drop_slot(s);
+                dom.dirty = true;
+                let node = dom.members[s / AC_COUNT];
+                Fired::Grant(node, s % AC_COUNT, dom.gens[s])
+            }
+            (None, None) => {
+                dom.rep = None;
+                Fired::Stale
+            }
         }
-        let key = dom.rep.take()?;
-        let s = dom.min_slot()?;
-        if dom.keys[s] != key {
-            let next = dom.keys[s];
-            dom.place(d, next, sched);
-            return None;
-        }
-        dom.keys[s] = NONE;
-        dom.armed -= 1;
-        dom.dirty = true;
-        let node = dom.members[s / AC_COUNT];
-        Some((node, s % AC_COUNT, dom.gens[s]))
     }
 
-    /// After a fired grant was handled: the representative goes to the smallest armed key,
-    /// unless one already sits at or before it.
-    pub fn rearm(&mut self, d: u32, sched: &mut Scheduler<Event>) {
+    /// After a fired grant was handled: the representative goes to the smallest armed key (of
+    /// the table, or `lazy`'s), unless one already sits at or before it.
+    pub fn rearm(&mut self, d: u32, sched: &mut Scheduler<Event>, lazy: Option<(u64, u64)>) {
         let dom = &mut self.domains[d as usize];
-        let Some(s) = dom.min_slot() else {
-            return;
+        let table = dom.min_slot().map(|s| dom.keys[s]);
+        let key = match (table, lazy) {
+            (Some(k), Some(l)) => k.min(l),
+            (Some(k), None) | (None, Some(k)) => k,
+            (None, None) => return,
         };
-        let key = dom.keys[s];
         if dom.rep.is_none_or(|r| key < r) {
             dom.place(d, key, sched);
         }
     }
+}
+
+/// What a domain's representative event stood for when it fired.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fired {
+    /// Nothing (a cancelled grant; the representative moved on).
+    Stale,
+    /// The grant of `(node, ac)` with this generation.
+    Grant(NodeId, usize, u32),
+    /// A lazy member's grant: materialize the member, then fire again.
+    Lazy(NodeId),
 }
 
 /// The smallest group worth a domain: with two or three stations a grant event per station
@@ -220,10 +349,10 @@ mod tests {
             match ev {
                 Event::Grant { node, ac, .. } => out.push((sched.now().0, node.0, ac as usize)),
                 Event::DomainGrant { domain, gen } => {
-                    if let Some((node, ac, _)) = doms.fire(domain, gen, sched) {
+                    if let Fired::Grant(node, ac, _) = doms.fire(domain, gen, sched, None) {
                         out.push((sched.now().0, node.0, ac));
                     }
-                    doms.rearm(domain, sched);
+                    doms.rearm(domain, sched, None);
                 }
                 _ => out.push((sched.now().0, u32::MAX, 0)),
             }

@@ -17,6 +17,7 @@ pub mod event;
 pub mod exchange;
 pub mod frame;
 pub mod ht;
+pub mod lazy;
 pub mod nav;
 pub mod rate;
 pub mod retry;
@@ -576,6 +577,8 @@ pub struct Mac {
     /// ns-2's backoff rule ([`backoff::BackoffRule::Ns2`]): every frame backs off, in
     /// [0, CW - 1].
     pub ns2_backoff: bool,
+    /// A clique's phantom ([`lazy`]): the index of its lazy set; `u32::MAX` for a node.
+    pub lazy_set: u32,
 }
 
 impl Mac {
@@ -635,6 +638,7 @@ impl Mac {
             events: 0,
             pass_corrupt: false,
             ns2_backoff: false,
+            lazy_set: u32::MAX,
         }
     }
 
@@ -700,6 +704,10 @@ pub struct Wifi {
     pub trace_mpdus: bool,
     /// Groups of stations whose grants share one scheduler event ([`contention::Domains`]).
     pub domains: contention::Domains,
+    /// The shared countdowns of the cliques' lazy members ([`lazy`]), one per clique.
+    pub lazy: Vec<lazy::LazySet>,
+    /// How many nodes there are (the cliques' phantom MACs follow them in `macs`).
+    n: usize,
 }
 
 /// What the layers above may read from the MACs and tell them, the one door to their state
@@ -707,12 +715,12 @@ pub struct Wifi {
 impl Wifi {
     /// How many MACs (one per node).
     pub fn len(&self) -> usize {
-        self.macs.len()
+        self.n
     }
 
     /// Whether there are no MACs.
     pub fn is_empty(&self) -> bool {
-        self.macs.is_empty()
+        self.n == 0
     }
 
     /// `node`'s access categories' parameters (BK, BE, VI, VO).
@@ -788,6 +796,7 @@ impl Wifi {
 
 impl Wifi {
     pub fn new(cfg: WifiConfig, macs: Vec<Mac>) -> Wifi {
+        let macs_len = macs.len();
         Wifi {
             rate_arena: rate::RateArena::new(&cfg.timing, macs.iter().map(|m| &m.rate)),
             cfg,
@@ -801,6 +810,8 @@ impl Wifi {
             bss_ap: None,
             trace_mpdus: false,
             domains: contention::Domains::default(),
+            lazy: Vec::new(),
+            n: macs_len,
         }
     }
 

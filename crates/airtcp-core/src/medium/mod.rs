@@ -18,6 +18,7 @@
 //! knows nothing of the MAC's state: what a MAC must learn (its medium turned busy, a garbled
 //! reception, the medium turned idle) is handed to the caller's callback, in listener order.
 
+mod clique;
 mod range;
 mod snr;
 
@@ -25,6 +26,7 @@ pub use snr::{
     decodes, mean_link, ppdu_success, snr_db_for, MeanLink, DECODE_TEST_BITS, DECODE_TEST_SUCCESS,
 };
 
+pub use clique::Released;
 pub use range::{distance, Reach, RANGE_SLACK_M};
 
 use crate::ids::{NodeId, TxId};
@@ -147,6 +149,12 @@ pub(super) struct Air {
     rngs: Vec<Stream>,
     reach: Reach,
     listeners: Listeners,
+    /// The isolated cliques whose members may be lazy ([`clique`]), and each view's clique
+    /// (`u32::MAX`: none); empty unless [`Medium::enable_cliques`] was called.
+    cliques: Vec<clique::Clique>,
+    clique_of_view: Vec<u32>,
+    /// How many real nodes there are (the phantom radios come after them).
+    n: usize,
 }
 
 impl Air {
@@ -227,6 +235,9 @@ impl Medium {
                 rngs: rx_rngs,
                 reach,
                 listeners,
+                cliques: Vec::new(),
+                clique_of_view: Vec::new(),
+                n,
             },
             model,
             last_rx: RxInfo::default(),
@@ -342,6 +353,7 @@ impl Medium {
     /// frame's fate there: under the range model a collision if the lock was corrupted, else
     /// the error model's draw; under the radio model one draw per part of the frame (an
     /// A-MPDU's PHY header only: its subframes are decided by [`Self::mpdu_survives`]).
+    #[inline(always)]
     pub fn take_reception(&mut self, j: NodeId, id: TxId, now: SimTime) -> Option<Outcome> {
         if self.air.radios[j.idx()].lock != Some(id) {
             return None;
@@ -412,7 +424,7 @@ impl Medium {
     /// The measured period starts at `at`: remember every meter there (an open period counts
     /// from `at` on).
     pub fn start_measuring(&mut self, at: SimTime) {
-        for i in 0..self.air.radios.len() {
+        for i in 0..self.air.n {
             let node = NodeId(i as u32);
             let (busy, tx) = (self.busy_ns_now(node, at), self.tx_ns_now(node, at));
             let r = &mut self.air.radios[i];

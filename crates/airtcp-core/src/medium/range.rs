@@ -139,9 +139,9 @@ impl Reach {
 /// radio model finds them frame by frame); under the radio model they only group the
 /// contention domains.
 pub(super) struct Listeners {
-    views: Vec<Vec<NodeId>>,
+    pub(super) views: Vec<Vec<NodeId>>,
     /// Node i's view and its own place in it (one record: one bounds check per frame's look-up).
-    place: Vec<(u32, u32)>,
+    pub(super) place: Vec<(u32, u32)>,
 }
 
 impl Listeners {
@@ -182,6 +182,46 @@ impl Listeners {
     pub fn view(&self, i: usize) -> (&[NodeId], usize) {
         let (v, own) = self.place[i];
         (&self.views[v as usize], own as usize)
+    }
+
+    /// How many distinct views there are.
+    pub fn view_count(&self) -> usize {
+        self.views.len()
+    }
+
+    /// The nodes of view `v`, in node order.
+    pub fn members(&self, v: u32) -> &[NodeId] {
+        &self.views[v as usize]
+    }
+
+    /// The views of at least `min` nodes that are isolated cliques ([`super::clique`]): each
+    /// of their nodes has that view, decodes every other, and no node outside senses one.
+    pub fn isolated_cliques(&self, reach: &Reach, min: usize) -> Vec<u32> {
+        let mut out = Vec::new();
+        // One node per view stands for every node with that view (same listeners).
+        let mut rep = vec![usize::MAX; self.views.len()];
+        for (i, &(v, _)) in self.place.iter().enumerate() {
+            if rep[v as usize] == usize::MAX {
+                rep[v as usize] = i;
+            }
+        }
+        'views: for (v, view) in self.views.iter().enumerate() {
+            if view.len() < min || view.iter().any(|j| self.place[j.idx()].0 as usize != v) {
+                continue;
+            }
+            for &i in view {
+                if view.iter().any(|&j| j != i && !reach.decodes(i.idx(), j.idx())) {
+                    continue 'views;
+                }
+            }
+            for (w, &x) in rep.iter().enumerate() {
+                if w != v && x != usize::MAX && view.iter().any(|j| reach.senses(x, j.idx())) {
+                    continue 'views;
+                }
+            }
+            out.push(v as u32);
+        }
+        out
     }
 
     /// The nodes that share one view of the medium, in groups of at least `min` in node order.
@@ -273,52 +313,85 @@ impl RangeModel {
         // The addressee's fate until it locks on: a unicast frame no radio of its addressee
         // locks onto was never received (no PHY-RXSTART); a group frame has no addressee.
         let mut dst_outcome = if frame.dst == NodeId::BROADCAST { Outcome::Ok } else { Outcome::Undetected };
-        let (view, own) = air.listeners.view(i);
-        for k in 0..view.len() - 1 {
-            let j = view[k + usize::from(k >= own)];
-            let decodable = air.reach.decodes(i, j.idx());
-            let r = &mut air.radios[j.idx()];
-            let was_active = r.active();
-            r.busy += 1;
-            if r.tx.is_none() && r.lock.is_none() && r.busy == 1 && decodable {
-                r.lock = Some(id);
-                r.lock_bad = false;
-                r.lock_since = now;
-                if j == frame.dst {
-                    dst_outcome = Outcome::Ok;
-                }
-            } else {
-                let detect = self.preamble_detection;
-                if r.tx.is_none() {
-                    match r.lock {
-                        // Both preambles overlap: neither is detected, the receiver sees
-                        // energy only (no reception, so no error and no EIFS).
-                        Some(other) if detect && now < r.lock_since + PREAMBLE_DETECTION => {
-                            r.lock = None;
-                            let t = &mut air.txs[other.idx()];
-                            if t.frame.dst == j {
-                                t.dst_outcome = Outcome::Collision;
-                            }
-                        }
-                        Some(_) => r.lock_bad = true,
-                        // Without preamble detection a frame it could hear arrives garbled.
-                        None if decodable && !detect => mac(RadioEvent::Garbled(j)),
-                        None => {}
-                    }
-                }
-                // A frame its addressee could decode but did not lock onto (it was sending,
-                // or another frame was on the air) collided; one it can only sense was never
-                // detected, whatever else is on the air.
-                if j == frame.dst && decodable {
-                    dst_outcome = Outcome::Collision;
-                }
+        let (v, own) = air.listeners.place[i];
+        let lazy = air.lazy_clique(v);
+        let (radios, txs, reach) = (&mut air.radios, &mut air.txs, &air.reach);
+        if let Some(c) = lazy {
+            // Its lazy members once, as the phantom (every member decodes every other).
+            let cl = &air.cliques[c];
+            self.listen_begin(radios, txs, id, frame, cl.phantom, true, now, &mut dst_outcome, &mut mac);
+            for &j in cl.individuals.iter().filter(|&&j| j != node) {
+                let decodable = reach.decodes(i, j.idx());
+                self.listen_begin(radios, txs, id, frame, j, decodable, now, &mut dst_outcome, &mut mac);
             }
-            if !was_active {
-                air.radios[j.idx()].active_since = now;
-                mac(RadioEvent::Busy(j));
+        } else {
+            let view = &air.listeners.views[v as usize];
+            for k in 0..view.len() - 1 {
+                let j = view[k + usize::from(k >= own as usize)];
+                let decodable = reach.decodes(i, j.idx());
+                self.listen_begin(radios, txs, id, frame, j, decodable, now, &mut dst_outcome, &mut mac);
             }
         }
         air.txs[id.idx()].dst_outcome = dst_outcome;
+    }
+
+    /// Listener `j` (a node, or a clique's phantom) of transmission `id` (`frame`) starting at
+    /// `now`: its radio turns busy, locks onto the frame or sees it garbled; `dst_outcome` is
+    /// the addressee's fate so far.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn listen_begin(
+        &self,
+        radios: &mut [super::Radio],
+        txs: &mut [super::Transmission],
+        id: TxId,
+        frame: &Frame,
+        j: NodeId,
+        decodable: bool,
+        now: SimTime,
+        dst_outcome: &mut Outcome,
+        mac: &mut impl FnMut(RadioEvent),
+    ) {
+        let r = &mut radios[j.idx()];
+        let was_active = r.active();
+        r.busy += 1;
+        if r.tx.is_none() && r.lock.is_none() && r.busy == 1 && decodable {
+            r.lock = Some(id);
+            r.lock_bad = false;
+            r.lock_since = now;
+            if j == frame.dst {
+                *dst_outcome = Outcome::Ok;
+            }
+        } else {
+            let detect = self.preamble_detection;
+            if r.tx.is_none() {
+                match r.lock {
+                    // Both preambles overlap: neither is detected, the receiver sees
+                    // energy only (no reception, so no error and no EIFS).
+                    Some(other) if detect && now < r.lock_since + PREAMBLE_DETECTION => {
+                        r.lock = None;
+                        let t = &mut txs[other.idx()];
+                        if t.frame.dst == j {
+                            t.dst_outcome = Outcome::Collision;
+                        }
+                    }
+                    Some(_) => r.lock_bad = true,
+                    // Without preamble detection a frame it could hear arrives garbled.
+                    None if decodable && !detect => mac(RadioEvent::Garbled(j)),
+                    None => {}
+                }
+            }
+            // A frame its addressee could decode but did not lock onto (it was sending,
+            // or another frame was on the air) collided; one it can only sense was never
+            // detected, whatever else is on the air.
+            if j == frame.dst && decodable {
+                *dst_outcome = Outcome::Collision;
+            }
+        }
+        if !was_active {
+            radios[j.idx()].active_since = now;
+            mac(RadioEvent::Busy(j));
+        }
     }
 
     /// [`super::Medium::take_reception`] under the range model, `j` locked onto `id`: a

@@ -387,6 +387,42 @@ pub(super) fn wifi(
     wifi
 }
 
+/// The smallest isolated clique whose listeners share one state (`medium::clique`,
+/// `mac::lazy`): below it the per-member loops cost less than the bookkeeping.
+const LAZY_MIN: usize = crate::mac::contention::MIN_GROUP;
+
+/// Let the members of isolated cliques be lazy where nothing looks at a listener apart from
+/// its MAC and radio: the range model with no frame errors (each receiver would draw its
+/// own), contention domains on, no mesh, no scheme, no per-receiver trace (receptions,
+/// frames), the standard backoff rule, no corrupt frames passed up. True if some clique may
+/// have lazy members.
+pub(super) fn lazy_cliques(
+    spec: &WorldSpec,
+    medium: &mut Medium,
+    wifi: &mut Wifi,
+    xlayer: &CrossLayer,
+) -> bool {
+    let n = spec.nodes.len();
+    let on = !spec.wifi.per_station_grants
+        && !medium.is_radio()
+        && matches!(spec.channel.error, crate::spec::ErrorSpec::None)
+        && spec.mesh.is_none()
+        && !spec.traces.receptions
+        && !spec.traces.frames
+        && !spec.traces.rates
+        && !spec.wifi.pass_corrupt
+        && spec.wifi.backoff_rule == crate::spec::BackoffRule::Standard
+        && !xlayer.reads_frames
+        && xlayer.peer_snr.is_none()
+        && (0..n).all(|i| xlayer.at(NodeId(i as u32)).is_empty() && xlayer.kinds(NodeId(i as u32)) == 0);
+    if !on {
+        return false;
+    }
+    let cliques = medium.enable_cliques(LAZY_MIN);
+    wifi.enable_lazy(&cliques);
+    !cliques.is_empty()
+}
+
 /// 802.11s: the mesh points' peer links and HWMP (none without mesh points).
 pub(super) fn mesh(spec: &WorldSpec, seed: u64) -> Option<mesh::MeshWorld> {
     spec.mesh.as_ref().map(|m| {

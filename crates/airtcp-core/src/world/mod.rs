@@ -75,6 +75,12 @@ pub struct World {
     pub ifaces: crate::net::iface::Interfaces,
     /// 802.11s: the mesh points' peer links and HWMP (none without mesh points).
     pub mesh: Option<mesh::MeshWorld>,
+    /// Members of isolated cliques may be lazy (`medium::clique`, `mac::lazy`): nothing in
+    /// the run looks at a listener apart from its MAC and radio.
+    lazy_on: bool,
+    /// Scratch: a transmission's receivers, the members joining their clique's shared state.
+    rx_scratch: Vec<NodeId>,
+    join_scratch: Vec<NodeId>,
 }
 
 /// Compute the routes (`net::routing`, over the radio neighbours of the built `medium`), check
@@ -179,7 +185,9 @@ impl World {
         let (flows, tcps, claps) = build::flows(spec, seed, &mut nodes, &mut xlayer, &cfg, &mut sched)?;
         build::install_schemes(spec, &mut xlayer);
         cfg.beacon = build::beacons(spec, phy.standard, &mut sched);
-        let wifi = build::wifi(spec, seed, cfg, macs, &medium, &xlayer);
+        let mut wifi = build::wifi(spec, seed, cfg, macs, &medium, &xlayer);
+        let mut medium = medium;
+        let lazy_on = build::lazy_cliques(spec, &mut medium, &mut wifi, &xlayer);
         let mesh = build::mesh(spec, seed);
         // Agents read per-peer SNR (radio model only; nothing is kept otherwise).
         let agent_rate = (0..wifi.len())
@@ -204,6 +212,9 @@ impl World {
             xlayer,
             ifaces: crate::net::iface::Interfaces::build(spec),
             mesh,
+            lazy_on,
+            rx_scratch: Vec::new(),
+            join_scratch: Vec::new(),
         };
         world.start_schemes(); // paper 000's first poll, its starting limit recorded
         Ok(world)
@@ -215,6 +226,7 @@ impl World {
     /// at or after it, so nothing has changed since; control meters (the station table, the
     /// cross-layer meters, the medium's busy time) keep counting from the start of the run.
     fn start_measuring(&mut self) {
+        self.materialize_all(); // the meters are read and reset per node
         let at = self.period.warmup_end;
         self.period.measuring = true;
         self.wifi.start_measuring();
@@ -246,6 +258,7 @@ impl World {
 
     /// Close the run at its end: the measured period and the connections' integrals.
     pub fn finish(&mut self) {
+        self.materialize_all(); // the report reads every node
         if !self.period.measuring {
             self.start_measuring();
         }

@@ -7,9 +7,10 @@
 use super::World;
 use crate::event::Event;
 use crate::ids::{NodeId, PacketId, TxId};
+use crate::mac::contention::Fired;
 use crate::mac::frame::{Frame, FrameKind};
 use crate::mac::{Hit, MacInd};
-use crate::medium::{Outcome, RadioEvent};
+use crate::medium::{Outcome, RadioEvent, Released};
 use crate::net::iface::Enqueued;
 use crate::net::Packet;
 use crate::time::SimTime;
@@ -72,6 +73,7 @@ impl World {
     pub(crate) fn mac_enqueue(&mut self, node: NodeId, next_hop: NodeId, id: PacketId, now: SimTime) -> bool {
         let p = self.packets.get(id);
         let (ip_bytes, ac) = (p.ip_bytes, p.ac as usize);
+        self.touch(node);
         let cca = self.medium.cca(node);
         if !self.wifi.enqueue(node, next_hop, id, ip_bytes, ac, cca, &mut self.sched, now) {
             return false;
@@ -124,6 +126,7 @@ impl World {
 
     /// Let `node` contend if its medium is idle.
     fn contend(&mut self, node: NodeId, now: SimTime) {
+        self.touch(node);
         let cca = self.medium.cca(node);
         self.wifi.contend(node, cca, &mut self.sched, now);
     }
@@ -139,17 +142,68 @@ impl World {
         self.drain_mac(now); // a rate change
     }
 
-    /// The earliest grant of contention domain `d` is due ([`crate::mac::contention`]).
+    /// The earliest grant of contention domain `d` is due ([`crate::mac::contention`]); a lazy
+    /// member's is materialized first.
     pub(crate) fn on_domain_grant(&mut self, d: u32, gen: u32, now: SimTime) {
-        if let Some((node, ac, grant_gen)) = self.wifi.domains.fire(d, gen, &mut self.sched) {
-            self.on_grant(node, ac, grant_gen, now);
-            self.wifi.domains.rearm(d, &mut self.sched);
+        loop {
+            match self.wifi.domain_fire(d, gen, &mut self.sched) {
+                Fired::Stale => return,
+                Fired::Lazy(node) => self.materialize(node),
+                Fired::Grant(node, ac, grant_gen) => {
+                    self.on_grant(node, ac, grant_gen, now);
+                    self.wifi.domain_rearm(d, &mut self.sched);
+                    return;
+                }
+            }
+        }
+    }
+
+    /// If `node` is a lazy member of a clique, it leaves the shared state: something is about
+    /// to treat it apart (`medium::clique`, `mac::lazy`).
+    #[inline(always)]
+    pub(crate) fn touch(&mut self, node: NodeId) {
+        if self.lazy_on && self.wifi.is_lazy(node) {
+            self.materialize(node);
+        }
+    }
+
+    #[inline(never)]
+    fn materialize(&mut self, node: NodeId) {
+        self.medium.materialize(node);
+        self.wifi.materialize_mac(node, &mut self.sched);
+    }
+
+    /// Every lazy member materialized (before per-node meters are read or reset).
+    pub(crate) fn materialize_all(&mut self) {
+        if !self.lazy_on {
+            return;
+        }
+        let mut all = Vec::new();
+        self.medium.lazy_members(&mut all);
+        for j in all {
+            self.materialize(j);
+        }
+    }
+
+    /// Before `frame` goes on the air in a clique with lazy members: its addressee, and any
+    /// lazy member whose grant is due now (it transmits in this slot too), leave the shared
+    /// state.
+    #[inline(never)]
+    fn lazy_before_tx(&mut self, frame: &Frame, now: SimTime) {
+        if frame.dst != NodeId::BROADCAST {
+            self.touch(frame.dst);
+        }
+        while let Some(j) = self.wifi.lazy_due(frame.src, now) {
+            self.materialize(j);
         }
     }
 
     /// Put a frame on the air.
     #[inline]
     fn transmit(&mut self, node: NodeId, mut frame: Frame, now: SimTime) {
+        if self.lazy_on && self.medium.lazy_count(node) > 0 {
+            self.lazy_before_tx(&frame, now);
+        }
         if self.medium.is_radio() || self.wifi.upper_aware {
             self.radio_frame(node, &mut frame, now);
         }
@@ -199,8 +253,12 @@ impl World {
         let rx = RxKind::of(&t.frame, self.wifi.cfg.ampdu.is_some(), self.mesh.is_some());
         let taps =
             self.traces.receptions.is_some() || self.xlayer.reads_frames || self.xlayer.peer_snr.is_some();
-        for k in 0..self.medium.receiver_count(id, src) {
-            let j = self.medium.receiver(id, src, k);
+        // In a clique with lazy members: the phantom stands for them, then the others in node
+        // order (a list taken before the loop: a member may be materialized during it).
+        let lazy = self.lazy_on && self.lazy_receivers(src);
+        let count = if lazy { self.rx_scratch.len() } else { self.medium.receiver_count(id, src) };
+        for k in 0..count {
+            let j = if lazy { self.rx_scratch[k] } else { self.medium.receiver(id, src, k) };
             let Some(outcome) = self.medium.take_reception(j, id, now) else {
                 continue;
             };
@@ -212,6 +270,16 @@ impl World {
         }
         self.tx_end_release(id, &t.frame, dst_outcome, now);
         self.tap_tx_end(&t.frame, t.start, dst_outcome, now);
+    }
+
+    /// Whether `src`'s clique has lazy members; if so its receivers are in `rx_scratch`.
+    #[inline(never)]
+    fn lazy_receivers(&mut self, src: NodeId) -> bool {
+        let Some(c) = self.medium.lazy_clique_of(src) else {
+            return false;
+        };
+        self.medium.clique_receivers(c, src, &mut self.rx_scratch);
+        true
     }
 
     /// Tap, a reception decided: what reads the frame at receiver `j` before its MAC does
@@ -329,8 +397,48 @@ impl World {
             let collided = dst_outcome == Outcome::Collision || (dst_outcome != Outcome::Ok && interfered);
             self.wifi.set_collided(src, collided);
         }
+        match if self.lazy_on { self.wifi.lazy_set_of(src) } else { None } {
+            Some(c) => self.release_lazy(c, id, src, responder, now),
+            None => {
+                let (wifi, sched) = (&mut self.wifi, &mut self.sched);
+                self.medium.release(id, now, responder, |j, cca| wifi.medium_idle(j, cca, sched, now));
+            }
+        }
+    }
+
+    /// [`World::tx_end_release`]'s release in a clique whose members may be lazy: the phantom
+    /// turns idle once for the lazy members (their grants take their turns in member order),
+    /// and members whose medium turned idle with a state equal to the phantom's join it.
+    #[inline(never)]
+    fn release_lazy(&mut self, c: usize, id: TxId, src: NodeId, responder: Option<NodeId>, now: SimTime) {
+        self.wifi.lazy_release_start(c, &self.sched);
+        let mut joins = std::mem::take(&mut self.join_scratch);
+        joins.clear();
+        let phantom = self.medium.phantom(c);
         let (wifi, sched) = (&mut self.wifi, &mut self.sched);
-        self.medium.release(id, now, responder, |j, cca| wifi.medium_idle(j, cca, sched, now));
+        let mut on = |ev: Released| match ev {
+            Released::Idle(j, cca) => {
+                wifi.medium_idle(j, cca, sched, now);
+                if j == phantom {
+                    wifi.lazy_idle(c);
+                } else if j != src && wifi.lazy_candidate(c, j) {
+                    joins.push(j);
+                }
+            }
+            Released::Gap(from, to) => wifi.lazy_gap(c, from, to, sched),
+        };
+        if self.medium.lazy_count(src) > 0 {
+            self.medium.release_clique(c, id, now, responder, &mut on);
+        } else {
+            self.medium.release(id, now, responder, |j, cca| on(Released::Idle(j, cca)));
+        }
+        for &j in &joins {
+            if let Some(define) = self.wifi.lazy_join(c, j, now) {
+                self.medium.rejoin(j, define);
+            }
+        }
+        self.join_scratch = joins;
+        self.wifi.lazy_release_end(c, now, &mut self.sched);
     }
 
     /// Tap, a transmission ended: the mac_tx trace.
@@ -413,11 +521,13 @@ impl World {
     pub(crate) fn on_beacon(&mut self, node: NodeId, now: SimTime) {
         let Some(b) = self.wifi.cfg.beacon else { return };
         self.sched.at(now + b.interval, Event::Beacon(node));
+        self.touch(node);
         let cca = self.medium.cca(node);
         self.wifi.beacon_due(node, cca, &mut self.sched, now);
     }
 
     pub(crate) fn on_beacon_grant(&mut self, node: NodeId, gen: u32, now: SimTime) {
+        self.touch(node);
         let cca = self.medium.cca(node);
         if let Some(frame) = self.wifi.beacon_grant(node, gen, cca) {
             self.transmit(node, frame, now);
@@ -425,12 +535,14 @@ impl World {
     }
 
     pub(crate) fn on_respond(&mut self, node: NodeId, gen: u32, now: SimTime) {
+        self.touch(node);
         if let Some(frame) = self.wifi.response_due(node, gen) {
             self.transmit(node, frame, now);
         }
     }
 
     pub(crate) fn on_timeout(&mut self, node: NodeId, gen: u32, now: SimTime) {
+        self.touch(node);
         let cca = self.medium.cca(node);
         if self.wifi.timeout(node, gen, cca) {
             self.mac_fail(node, now);

@@ -1,0 +1,246 @@
+//! Lazy members of an isolated clique (issue 37): the radios of the stations that share every
+//! transmission the same way are kept once, in a phantom radio, so that a transmission's start,
+//! end and release cost O(1) for them together instead of O(1) each.
+//!
+//! A clique is a view ([`super::range::Listeners`]) whose nodes all have that view, decode one
+//! another, and are sensed by no node outside it: every transmission one of them senses is
+//! sensed, decoded and locked onto alike by all of them, whatever their number. A member whose
+//! radio (and MAC: `crate::mac::lazy`) is in the clique's shared state is *lazy*: the listener
+//! loops skip it and work once on the phantom radio instead. Anything that would treat it apart
+//! (it transmits, it is addressed, a packet reaches its queue, a report reads it) first
+//! *materializes* it: its radio becomes the phantom's, its meters its own plus what the phantom
+//! counted meanwhile. At an idle edge a member whose state equals the phantom's joins again.
+//! Results are those of per-member loops bit for bit; only the cost changes.
+
+use super::{Air, Medium, Radio};
+use crate::ids::{NodeId, TxId};
+use crate::mac::Cca;
+use crate::time::SimTime;
+
+/// What a release under a clique tells its caller, in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Released {
+    /// The node's (or the phantom's) medium turned idle.
+    Idle(NodeId, Cca),
+    /// The lazy members at positions `[from, to)` take their turn.
+    Gap(u32, u32),
+}
+
+/// One isolated clique whose members may be lazy.
+pub(super) struct Clique {
+    /// The phantom radio that stands for every lazy member (an index past the real nodes).
+    pub phantom: NodeId,
+    /// The view (the member list, in node order) it is.
+    pub view: u32,
+    /// By member position: lazy or not.
+    pub lazy: Vec<bool>,
+    pub count: u32,
+    /// The members that are not lazy, in node order.
+    pub individuals: Vec<NodeId>,
+    /// By member position: its busy-time meter minus the phantom's when it joined (wrapping).
+    pub busy_off: Vec<u64>,
+}
+
+impl Air {
+    /// The clique of view `v` with lazy members, if any.
+    #[inline(always)]
+    pub(super) fn lazy_clique(&self, v: u32) -> Option<usize> {
+        if self.cliques.is_empty() {
+            return None;
+        }
+        let c = self.clique_of_view[v as usize];
+        (c != u32::MAX && self.cliques[c as usize].count > 0).then_some(c as usize)
+    }
+}
+
+impl Medium {
+    /// Give every isolated clique of at least `min` members a phantom radio, and return each
+    /// clique's members (in node order) with its phantom. Called once, after building; until
+    /// members join (`rejoin`), nothing changes.
+    pub fn enable_cliques(&mut self, min: usize) -> Vec<(Vec<NodeId>, NodeId)> {
+        let air = &mut self.air;
+        let views = air.listeners.isolated_cliques(&air.reach, min);
+        air.clique_of_view = vec![u32::MAX; air.listeners.view_count()];
+        let mut out = Vec::new();
+        for v in views {
+            let members = air.listeners.members(v).to_vec();
+            let phantom = NodeId(air.radios.len() as u32);
+            air.radios.push(Radio::default());
+            air.clique_of_view[v as usize] = air.cliques.len() as u32;
+            air.cliques.push(Clique {
+                phantom,
+                view: v,
+                lazy: vec![false; members.len()],
+                count: 0,
+                individuals: members.clone(),
+                busy_off: vec![0; members.len()],
+            });
+            out.push((members, phantom));
+        }
+        out
+    }
+
+    /// `node`'s clique and its position there, if it is in one.
+    #[inline(always)]
+    fn clique_of(&self, node: NodeId) -> Option<(usize, usize)> {
+        let (v, pos) = *self.air.listeners.place.get(node.idx())?;
+        let c = *self.air.clique_of_view.get(v as usize)?;
+        (c != u32::MAX).then_some((c as usize, pos as usize))
+    }
+
+    /// Whether `node` is a lazy member (its radio is its clique's phantom's).
+    #[inline(always)]
+    pub fn is_lazy(&self, node: NodeId) -> bool {
+        self.clique_of(node).is_some_and(|(c, pos)| self.air.cliques[c].lazy[pos])
+    }
+
+    /// The clique of `src` if it has lazy members: its transmissions go to the phantom once.
+    #[inline(always)]
+    pub fn lazy_clique_of(&self, src: NodeId) -> Option<usize> {
+        let (v, _) = *self.air.listeners.place.get(src.idx())?;
+        self.air.lazy_clique(v)
+    }
+
+    /// Clique `c`'s phantom radio.
+    pub fn phantom(&self, c: usize) -> NodeId {
+        self.air.cliques[c].phantom
+    }
+
+    /// How many members of `src`'s clique are lazy (0 outside cliques).
+    pub fn lazy_count(&self, src: NodeId) -> u32 {
+        self.clique_of(src).map_or(0, |(c, _)| self.air.cliques[c].count)
+    }
+
+    /// The receivers of a transmission from `src` whose clique `c` has lazy members: the
+    /// phantom first, then the other members that are not lazy, in node order.
+    pub fn clique_receivers(&self, c: usize, src: NodeId, out: &mut Vec<NodeId>) {
+        let cl = &self.air.cliques[c];
+        out.clear();
+        out.push(cl.phantom);
+        out.extend(cl.individuals.iter().copied().filter(|&j| j != src));
+    }
+
+    /// The lazy member `node` leaves the shared state: its radio is the phantom's, its busy
+    /// meter its own plus what the phantom's counted since it joined.
+    pub fn materialize(&mut self, node: NodeId) {
+        let (c, pos) = self.clique_of(node).expect("a clique member");
+        let cl = &mut self.air.cliques[c];
+        debug_assert!(cl.lazy[pos], "materializing a member that is not lazy");
+        cl.lazy[pos] = false;
+        cl.count -= 1;
+        let at = cl.individuals.partition_point(|&j| j < node);
+        cl.individuals.insert(at, node);
+        let p = self.air.radios[cl.phantom.idx()];
+        let own = &mut self.air.radios[node.idx()];
+        *own = Radio {
+            busy_ns: p.busy_ns.wrapping_add(cl.busy_off[pos]),
+            tx_ns: own.tx_ns,
+            busy_at_start_ns: own.busy_at_start_ns,
+            tx_at_start_ns: own.tx_at_start_ns,
+            ..p
+        };
+    }
+
+    /// The idle member `node` joins its clique's shared state (its MAC's state was found equal
+    /// to the phantom's, or there were no lazy members and its state becomes the phantom's:
+    /// `define`).
+    pub fn rejoin(&mut self, node: NodeId, define: bool) {
+        let (c, pos) = self.clique_of(node).expect("a clique member");
+        let own = self.air.radios[node.idx()];
+        debug_assert!(!own.active() && own.lock.is_none(), "a member joins with an idle radio");
+        let cl = &mut self.air.cliques[c];
+        if define {
+            debug_assert_eq!(cl.count, 0);
+            self.air.radios[cl.phantom.idx()] = Radio { busy_ns: own.busy_ns, ..Radio::default() };
+        }
+        let p = &self.air.radios[cl.phantom.idx()];
+        debug_assert!(!p.active() && p.lock.is_none(), "the phantom is idle when a member joins");
+        cl.busy_off[pos] = own.busy_ns.wrapping_sub(p.busy_ns);
+        cl.lazy[pos] = true;
+        cl.count += 1;
+        let at = cl.individuals.partition_point(|&j| j < node);
+        debug_assert_eq!(cl.individuals.get(at), Some(&node));
+        cl.individuals.remove(at);
+    }
+
+    /// Every lazy member of every clique, materialized (before the meters are read or reset).
+    pub fn lazy_members(&self, out: &mut Vec<NodeId>) {
+        out.clear();
+        for cl in &self.air.cliques {
+            let members = self.air.listeners.members(cl.view);
+            out.extend(members.iter().zip(&cl.lazy).filter(|(_, &l)| l).map(|(&j, _)| j));
+        }
+    }
+}
+
+impl Air {
+    /// [`Medium::release`] of a transmission from `src`, whose clique `c` has lazy members,
+    /// but for the source: the phantom first (`Idle(phantom)` if its medium turns idle), then
+    /// the members that are not lazy as the listener loop would. Before each member's `Idle`,
+    /// and after the last, `Gap(from, to)` hands the lazy members' positions in `[from, to)`
+    /// their turn (the sequence numbers their grants take, in member order), when the phantom
+    /// turned idle.
+    fn release_clique(
+        &mut self,
+        c: usize,
+        src: NodeId,
+        now: SimTime,
+        responder: Option<NodeId>,
+        ev: &mut impl FnMut(Released),
+    ) {
+        let cl = &self.cliques[c];
+        let place = &self.listeners.place;
+        let r = &mut self.radios[cl.phantom.idx()];
+        r.busy -= 1;
+        let mut phantom_idle = false;
+        if !r.active() {
+            r.busy_ns += now.since(r.active_since).ns();
+            // Every member senses a responder among them, and none one outside.
+            if responder.is_none_or(|x| place[x.idx()].0 != cl.view) {
+                phantom_idle = true;
+                ev(Released::Idle(cl.phantom, r.cca()));
+            }
+        }
+        let mut next = 0;
+        for &j in cl.individuals.iter().filter(|&&j| j != src) {
+            let r = &mut self.radios[j.idx()];
+            r.busy -= 1;
+            if r.active() {
+                continue;
+            }
+            r.busy_ns += now.since(r.active_since).ns();
+            match responder {
+                Some(resp) if resp != j && self.reach.senses(resp.idx(), j.idx()) => {}
+                _ => {
+                    let pos = place[j.idx()].1;
+                    if phantom_idle && pos > next {
+                        ev(Released::Gap(next, pos));
+                    }
+                    next = pos + 1;
+                    ev(Released::Idle(j, r.cca()));
+                }
+            }
+        }
+        let len = cl.lazy.len() as u32;
+        if phantom_idle && next < len {
+            ev(Released::Gap(next, len));
+        }
+    }
+}
+
+impl Medium {
+    /// [`Medium::release`] for a transmission `id` from `src` whose clique `c` has lazy members
+    /// ([`Medium::lazy_clique_of`]), range model, told to `ev` as [`Air::release_clique`] does.
+    pub fn release_clique(
+        &mut self,
+        c: usize,
+        id: TxId,
+        now: SimTime,
+        responder: Option<NodeId>,
+        mut ev: impl FnMut(Released),
+    ) {
+        let src = self.air.txs[id.idx()].frame.src;
+        self.air.release_clique(c, src, now, responder, &mut ev);
+        self.air.release_source(id, src, |j, cca| ev(Released::Idle(j, cca)));
+    }
+}

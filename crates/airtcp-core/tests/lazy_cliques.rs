@@ -1,0 +1,63 @@
+//! Lazy members of isolated cliques (`medium::clique`, `mac::lazy`): the listeners of a clique
+//! share one state while they only listen, and results stay those of per-member loops.
+
+mod common;
+use airtcp_core::ids::NodeId;
+use airtcp_core::time::SimTime;
+use airtcp_core::world::World;
+use airtcp_core::WorldSpec;
+use common::*;
+
+fn world(spec: &serde_json::Value) -> World {
+    let spec: WorldSpec = serde_json::from_value(spec.clone()).expect("spec parses");
+    World::build(&spec, 1).expect("builds")
+}
+
+#[test]
+fn most_listeners_of_a_saturated_clique_are_lazy_between_transmissions() {
+    let mut w = world(&bss(30, "80211a", 54.0, 6.0, 1500, 1.0));
+    let mut lazy_seen = 0;
+    for k in 1..=50 {
+        w.advance(SimTime(k * 2_000_000)); // every 2 ms
+        lazy_seen = lazy_seen.max(w.medium.lazy_count(NodeId(1)));
+    }
+    // Between transmissions all but the last ones to transmit (and the AP, which waits on
+    // nothing) are lazy: in 30 stations at least 20 at some instant.
+    assert!(lazy_seen >= 20, "at most {lazy_seen} lazy members");
+    w.finish();
+    assert_eq!(w.medium.lazy_count(NodeId(1)), 0, "the report reads every member materialized");
+}
+
+#[test]
+fn a_clique_gives_the_results_of_per_station_grants() {
+    let spec = bss(12, "80211b", 11.0, 1.0, 1500, 1.5);
+    let mut per_station = spec.clone();
+    per_station["wifi"]["per_station_grants"] = true.into();
+    for seed in 1..=3 {
+        let (a, b) = (run_value(&spec, seed), run_value(&per_station, seed));
+        let strip = |o: &airtcp_core::Output| {
+            let mut v = serde_json::to_value(&o.summary).expect("serializes");
+            v.as_object_mut().expect("an object").remove("events");
+            v
+        };
+        assert_eq!(strip(&a), strip(&b), "seed {seed}");
+        assert!(a.summary.events < b.summary.events);
+    }
+}
+
+#[test]
+fn large_saturated_cliques_give_the_results_of_per_station_grants() {
+    // Collisions of several stations at once, retry-limit drops, colliders joining after their
+    // ACK timeouts (debug assertions check the shared countdown on the way).
+    for (n, standard, data, basic) in [(60, "80211a", 54.0, 6.0), (120, "80211b", 11.0, 1.0)] {
+        let spec = bss(n, standard, data, basic, 1500, 0.8);
+        let mut per_station = spec.clone();
+        per_station["wifi"]["per_station_grants"] = true.into();
+        let strip = |o: &airtcp_core::Output| {
+            let mut v = serde_json::to_value(&o.summary).expect("serializes");
+            v.as_object_mut().expect("an object").remove("events");
+            v
+        };
+        assert_eq!(strip(&run_value(&spec, 7)), strip(&run_value(&per_station, 7)), "{n} on {standard}");
+    }
+}
