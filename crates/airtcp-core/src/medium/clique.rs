@@ -199,6 +199,8 @@ impl Air {
             if responder.is_none_or(|x| place[x.idx()].0 != cl.view) {
                 phantom_idle = true;
                 ev(Released::Idle(cl.phantom, r.cca()));
+            } else {
+                ev(Released::Idle(cl.phantom, super::response_follows(r)));
             }
         }
         let mut next = 0;
@@ -210,7 +212,9 @@ impl Air {
             }
             r.busy_ns += now.since(r.active_since).ns();
             match responder {
-                Some(resp) if resp != j && self.reach.senses(resp.idx(), j.idx()) => {}
+                Some(resp) if resp != j && self.reach.senses(resp.idx(), j.idx()) => {
+                    ev(Released::Idle(j, super::response_follows(r)))
+                }
                 _ => {
                     let pos = place[j.idx()].1;
                     if phantom_idle && pos > next {

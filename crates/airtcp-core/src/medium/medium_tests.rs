@@ -37,6 +37,8 @@ const SIFS_US: u64 = 16;
 const BEACON_US: u64 = 160;
 
 const IDLE: Cca = Cca { busy: false, transmitting: false, receiving: false };
+/// What a listener that will sense the response after SIFS is told (`medium::response_follows`).
+const RESPONSE_FOLLOWS: Cca = Cca { busy: true, transmitting: false, receiving: false };
 const SENSING: Cca = Cca { busy: true, transmitting: false, receiving: false };
 const RECEIVING: Cca = Cca { busy: true, transmitting: false, receiving: true };
 const SENDING: Cca = Cca { busy: true, transmitting: true, receiving: false };
@@ -421,8 +423,8 @@ fn hidden_terminals_have_no_contention_domain_in_common_a_clique_has_one() {
 
 // ---------------------------------------------------------------------------------------------
 // Range model: busy/idle edges with a responder. "A listener that will sense responder's
-// response after SIFS is left out (its countdown would only be frozen again at the response's
-// start)"; idle is told "in listener order, the transmitter last" (Medium::release).
+// response after SIFS is handed over as busy (its countdown would only be frozen again at the
+// response's start)"; idle is told "in listener order, the transmitter last" (Medium::release).
 
 #[test]
 fn busy_idle_edges_with_a_responder_data_then_ack_after_sifs() {
@@ -431,11 +433,11 @@ fn busy_idle_edges_with_a_responder_data_then_ack_after_sifs() {
     let e = n(3);
     let (a, ev) = begin(&mut m, data(A, B), us(0));
     assert_eq!(ev, vec![busy(A), busy(B), busy(C), busy(e)]); // transmitter first, node order
-                                                              // The data frame ends at 1360 us; B answers SIFS later. C will sense B's ACK: left out.
+                                                              // The data frame ends at 1360 us; B answers SIFS later. C will sense B's ACK: told busy.
     let (rx, idle) = end(&mut m, a, us(DATA_US), Some(B));
     assert_eq!(rx, vec![(B, Outcome::Ok), (C, Outcome::Ok)]); // C overhears it
-    assert_eq!(idle, vec![(B, IDLE), (e, IDLE), (A, IDLE)]);
-    // Left out of the callback, C's medium is idle all the same (the SIFS gap).
+    assert_eq!(idle, vec![(B, IDLE), (C, RESPONSE_FOLLOWS), (e, IDLE), (A, IDLE)]);
+    // Told as busy (its NAV covers the gap), C's radio is idle all the same (the SIFS gap).
     assert_eq!(m.cca(C), IDLE);
     let (ack, ev) = begin(&mut m, frame(FrameKind::Ack, B, A, ACK_BYTES), us(DATA_US + SIFS_US));
     assert_eq!(ev, vec![busy(B), busy(A), busy(C)]);
@@ -978,13 +980,13 @@ fn radio_half_duplex_a_frame_arriving_while_sending_is_not_received() {
 }
 
 #[test]
-fn radio_release_leaves_out_the_listeners_that_surely_sense_the_responder() {
+fn radio_release_tells_the_listeners_that_surely_sense_the_responder_busy() {
     // No fading, all static: C and D hear B at -70 dBm >= -82 at every mode, so they surely
-    // sense its ACK and are left out; B (the responder) and A (last) are told.
+    // sense its ACK and are told busy; B (the responder) and A (last) are told idle.
     let mut m = radio([0.0, 0.0, 0.0], None, false);
     let (a, _) = begin(&mut m, data(A, B), us(0));
     let (_, idle) = end(&mut m, a, us(DATA_US), Some(B));
-    assert_eq!(idle, vec![(B, IDLE), (A, IDLE)]);
+    assert_eq!(idle, vec![(B, IDLE), (C, RESPONSE_FOLLOWS), (D, RESPONSE_FOLLOWS), (A, IDLE)]);
     assert_eq!((m.cca(C), m.cca(D)), (IDLE, IDLE));
 }
 

@@ -136,6 +136,15 @@ pub struct Transmission {
     pub interfered: bool,
 }
 
+/// What the MAC of a listener whose medium just turned idle senses when it will sense a
+/// response after SIFS (`Medium::release` leaves it out of the countdown: it would be frozen
+/// again at the response's start): busy, as its NAV says (10.3.2.1), so its MAC only notes
+/// where the idle period starts (`Wifi::medium_idle`) and does not contend.
+#[inline(always)]
+fn response_follows(r: &Radio) -> Cca {
+    Cca { busy: true, ..r.cca() }
+}
+
 /// How long a receiver needs to detect a preamble (ns-3 `WifiPhy::GetPreambleDetectionDuration`).
 pub const PREAMBLE_DETECTION: Dur = Dur::from_us(4);
 
@@ -390,8 +399,9 @@ impl Medium {
     /// The transmission `id` leaves the air: every listener's busy count drops, and each node
     /// whose medium turns idle is handed to `idle` with its carrier sense, in listener order,
     /// the transmitter last. A listener that will sense `responder`'s response after SIFS is
-    /// left out (its countdown would only be frozen again at the response's start). Frees the
-    /// transmission's slot.
+    /// handed over as busy ([`response_follows`]): its countdown would only be frozen again
+    /// at the response's start, so it only notes the idle start. Frees the transmission's
+    /// slot.
     #[inline(always)]
     pub fn release(
         &mut self,

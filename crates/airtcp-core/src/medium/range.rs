@@ -498,7 +498,9 @@ impl RangeModel {
             }
             r.busy_ns += now.since(r.active_since).ns();
             match responder {
-                Some(resp) if resp != j && air.reach.senses(resp.idx(), j.idx()) => {}
+                Some(resp) if resp != j && air.reach.senses(resp.idx(), j.idx()) => {
+                    idle(j, super::response_follows(r))
+                }
                 _ => idle(j, r.cca()),
             }
         }

@@ -1137,7 +1137,9 @@ impl Snr {
             if !r.active() {
                 r.busy_ns += now.since(r.active_since).ns();
                 match responder {
-                    Some(resp) if resp != h.node && self.surely_senses(resp, h.node) => {}
+                    Some(resp) if resp != h.node && self.surely_senses(resp, h.node) => {
+                        idle(h.node, super::response_follows(r))
+                    }
                     _ => idle(h.node, r.cca()),
                 }
             }

@@ -419,7 +419,9 @@ impl World {
         let mut on = |ev: Released| match ev {
             Released::Idle(j, cca) => {
                 wifi.medium_idle(j, cca, sched, now);
-                if j == phantom {
+                if cca.busy {
+                    // A response follows in SIFS: the idle start noted, no countdown.
+                } else if j == phantom {
                     wifi.lazy_idle(c);
                 } else if j != src && wifi.lazy_candidate(c, j) {
                     joins.push(j);
