@@ -395,7 +395,8 @@ const LAZY_MIN: usize = crate::mac::contention::MIN_GROUP;
 /// its MAC and radio: the range model with no frame errors (each receiver would draw its
 /// own), contention domains on, no mesh, no scheme, no per-receiver trace (receptions,
 /// frames), the standard backoff rule, no corrupt frames passed up. True if some clique may
-/// have lazy members.
+/// have lazy members. The mesh's paths (`enqueue_mgmt` from `world::mesh`, `Wifi::rx_group`)
+/// do not materialize a member first: lifting the mesh condition needs them to.
 pub(super) fn lazy_cliques(
     spec: &WorldSpec,
     medium: &mut Medium,
