@@ -88,12 +88,6 @@ impl Medium {
         (c != u32::MAX).then_some((c as usize, pos as usize))
     }
 
-    /// Whether `node` is a lazy member (its radio is its clique's phantom's).
-    #[inline(always)]
-    pub fn is_lazy(&self, node: NodeId) -> bool {
-        self.clique_of(node).is_some_and(|(c, pos)| self.air.cliques[c].lazy[pos])
-    }
-
     /// The clique of `src` if it has lazy members: its transmissions go to the phantom once.
     #[inline(always)]
     pub fn lazy_clique_of(&self, src: NodeId) -> Option<usize> {

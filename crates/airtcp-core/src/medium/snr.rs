@@ -1114,9 +1114,9 @@ impl Snr {
     }
 
     /// [`super::Medium::release`] under the radio model, but for the source: every node that
-    /// saw the frame loses its power; those that sensed it may turn idle, unless they surely
-    /// sense `responder`'s response (with fading or motion that is not sure, and they are
-    /// told).
+    /// saw the frame loses its power; those that sensed it may turn idle, and those that surely
+    /// sense `responder`'s response are told so as busy (`super::response_follows`; with
+    /// fading or motion that is not sure, and they are told idle).
     #[inline(never)]
     pub(super) fn release(
         &mut self,
