@@ -3,6 +3,8 @@
 from typing import Any, final
 
 __all__ = [
+    "CWND_FACTORS",
+    "CWND_MAX",
     "Sim",
     "__version__",
     "check_world_spec",
@@ -10,6 +12,7 @@ __all__ = [
     "chunk_success_tabulated",
     "connectivity",
     "connectivity_bytes",
+    "cwnd_steps",
     "link_budgets",
     "run",
     "summary_schema",
@@ -59,8 +62,35 @@ class Sim:
         """Set the flow's congestion window (its cc must be "agent")."""
     def delivered_bytes(self, flow: int) -> int:
         """Bytes the flow's destination application received so far."""
+    def cwnd_agent(self, flow: int, step_ns: int, delay_weight: float) -> None:
+        """Make the congestion environment's agent on ``flow`` (its cc "agent"), stepping
+        ``step_ns`` from now; its reward weighs queueing delay [ms] by ``delay_weight``."""
+    def cwnd_observe(self, obs: Any, row: int) -> tuple[float, bool, int, float, float]:
+        """The agent's first observation written into row ``row`` of ``obs`` (a writable
+        float32 array); ``(reward, ended, cwnd, srtt_ms, goodput_mbps)``."""
+    def cwnd_step(self, action: int, obs: Any, row: int) -> tuple[float, bool, int, float, float]:
+        """One step of the agent with ``action`` (an index into :data:`CWND_FACTORS`): the
+        observation written into row ``row`` of ``obs``; ``(reward, ended, cwnd, srtt_ms,
+        goodput_mbps)``."""
     def summary_json(self) -> str:
         """Run to the end, close the run and return its summary as JSON."""
+
+CWND_FACTORS: list[float]
+CWND_MAX: int
+
+def cwnd_steps(
+    sims: list[Sim],
+    actions: Any,
+    obs: Any,
+    rewards: Any,
+    ended: Any,
+    cwnd: Any,
+    srtt_ms: Any,
+    goodput_mbps: Any,
+) -> None:
+    """One step of K worlds' congestion agents at once: world k takes ``actions[k]`` (int64)
+    and writes its observation into row k of ``obs`` (float32, K x 6), its reward, end (uint8),
+    cwnd (int64), smoothed RTT and goodput (float64) into element k of the others."""
 
 def connectivity(topology_json: str) -> str:
     """Neighbours and computed routes of a topology (``nodes``, ``channel``, ``wired_links``,

@@ -56,14 +56,17 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 
+from airtcp import _core
 from airtcp.config.limits import MAX_TIME_S
 from airtcp.run import to_scenario
 
 __all__ = ["CWND_FACTORS", "MIN_STEP_MS", "CongestionControlEnv", "RateControlEnv", "VectorEnv"]
 
-# The congestion environment's actions: cwnd is multiplied by one of these [segments].
-CWND_FACTORS = (0.5, 0.8, 1.0, 1.25, 2.0)
-_CWND_MAX = 2000
+# The congestion environment's actions: cwnd is multiplied by one of these [segments]. The
+# core steps the environment (airtcp-core world::agent::CwndAgent) and owns both constants.
+CWND_FACTORS: tuple[float, ...] = tuple(_core.CWND_FACTORS)
+_CWND_MAX: int = _core.CWND_MAX
+_CWND_OBS = 6
 # The shortest step [ms]: 1 us, i.e. 1000 of the core's integer nanoseconds. Finer than any
 # 802.11 timing of these worlds (OFDM aSlotTime 9 us, aSIFSTime 16 us; IEEE 802.11-2020
 # Table 17-21), so a shorter step only adds calls; it keeps the step's goodput (bytes / step
@@ -333,8 +336,6 @@ class _AirtcpEnv(gymnasium.Env[np.ndarray, np.int64]):
         self._delivered = 0
 
     def _new_sim(self, seed: Any, options: Any) -> None:
-        from airtcp import _core
-
         _check_options(options)
         super().reset(seed=_seed(seed))
         world_seed = int(self.np_random.integers(0, 2**63))
@@ -404,8 +405,6 @@ class RateControlEnv(_AirtcpEnv):
                 "(allowed: a list or tuple of names, e.g. ['sta1'])"
             )
         super().__init__(base, step_ms, sender, receivers)
-        from airtcp import _core
-
         modes = _core.Sim(self._spec_json, 0).agent_modes(self.sender)
         if not modes:
             raise ValueError(f'mac.rate_control: node {sender!r} must use "agent"')
@@ -511,49 +510,23 @@ class CongestionControlEnv(_AirtcpEnv):
             np.array([_CWND_MAX / 100, 100.0, 100.0, 100.0, 1e4, 1e3], dtype=np.float32),
             dtype=np.float32,
         )
-        self._counts = (0, 0)
-        self._cwnd = 0
-
-    def _observe(self, mbps: float) -> tuple[np.ndarray, dict[str, Any], float]:
-        cwnd, srtt_ns, min_rtt_ns, rtx, timeouts = self.sim.tcp_counts(0)
-        self._cwnd = cwnd
-        srtt_ms, min_ms = srtt_ns / 1e6, min_rtt_ns / 1e6
-        d_rtx = rtx - self._counts[0]
-        d_to = timeouts - self._counts[1]
-        self._counts = (rtx, timeouts)
-        obs = np.array(
-            [
-                min(cwnd, _CWND_MAX) / 100,
-                min(srtt_ms / 100, 100.0),
-                min(min_ms / 100, 100.0),
-                min(mbps / 50, 100.0),
-                min(d_rtx, 1e4),
-                min(d_to, 1e3),
-            ],
-            dtype=np.float32,
-        )
-        queueing_ms = max(0.0, srtt_ms - min_ms)
-        info = {"cwnd": cwnd, "srtt_ms": srtt_ms, "goodput_mbps": mbps}
-        return obs, info, mbps - self.delay_weight * queueing_ms
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
         self._new_sim(seed, options)
-        self._counts = (0, 0)
-        obs, info, _ = self._observe(0.0)
-        return obs, info
+        self.sim.cwnd_agent(0, self.step_ns, self.delay_weight)
+        obs = np.empty(_CWND_OBS, dtype=np.float32)
+        _, _, cwnd, srtt_ms, mbps = self.sim.cwnd_observe(obs, 0)
+        return obs, {"cwnd": cwnd, "srtt_ms": srtt_ms, "goodput_mbps": mbps}
 
     def _step(self, checked: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        a = int(checked)
-        cwnd = self._cwnd  # as the last observation read it: nothing ran since
-        new = min(max(round(cwnd * CWND_FACTORS[a]), 1), _CWND_MAX)
-        if new == cwnd and CWND_FACTORS[a] != 1.0:
-            new = min(max(cwnd + (1 if CWND_FACTORS[a] > 1 else -1), 1), _CWND_MAX)
-        self.sim.set_cwnd(0, new)
-        mbps, done = self._advance()
-        obs, info, reward = self._observe(mbps)
-        return obs, float(reward), False, done, info
+        # The core applies the factor to the window the last observation read, advances one
+        # step and writes the observation (airtcp-core world::agent::CwndAgent::step).
+        obs = np.empty(_CWND_OBS, dtype=np.float32)
+        reward, done, cwnd, srtt_ms, mbps = self.sim.cwnd_step(int(checked), obs, 0)
+        self._ended = done
+        return obs, reward, False, done, {"cwnd": cwnd, "srtt_ms": srtt_ms, "goodput_mbps": mbps}
 
 
 class VectorEnv(gymnasium.vector.VectorEnv):
@@ -563,12 +536,16 @@ class VectorEnv(gymnasium.vector.VectorEnv):
     spaces. Episodes that end are reset at the next step (Gymnasium's ``NEXT_STEP`` autoreset:
     that step returns the new episode's first observation, reward 0). ``reset(seed=s)`` seeds
     world k with ``s + k``. A batch of actions is checked as a whole against ``action_space``
-    (the single environments' checks, batched) before any world steps.
+    (the single environments' checks, batched) before any world steps. Worlds of
+    :class:`CongestionControlEnv` step in one call to the core, which writes their
+    observations, rewards and infos into arrays kept from step to step; with ``copy=False``
+    those arrays themselves are returned (Gymnasium's ``SyncVectorEnv`` convention: the next
+    step overwrites them), by default copies.
     """
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP}
 
-    def __init__(self, env_fns: Sequence[Callable[[], _AirtcpEnv]]) -> None:
+    def __init__(self, env_fns: Sequence[Callable[[], _AirtcpEnv]], copy: bool = True) -> None:
         allowed = "a non-empty list of callables returning environments, e.g. [RateControlEnv] * 8"
         if (
             callable(env_fns)
@@ -608,6 +585,23 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         )
         self._done = np.zeros(self.num_envs, dtype=bool)
         self._started = False
+        self.copy = bool(copy)
+        # Every world a CongestionControlEnv: one core call a step, into these arrays.
+        self._batched = all(type(e) is CongestionControlEnv for e in self.envs)
+        n = self.num_envs
+        self._sims: list[Any] = []
+        self._obs = np.zeros((n, *self.single_observation_space.shape), dtype=np.float32)
+        self._rewards = np.zeros(n, dtype=np.float64)
+        self._ended = np.zeros(n, dtype=np.uint8)
+        self._terminated = np.zeros(n, dtype=bool)  # these worlds never terminate
+        self._info = {
+            "cwnd": np.zeros(n, dtype=np.int64),
+            "_cwnd": np.ones(n, dtype=bool),
+            "goodput_mbps": np.zeros(n, dtype=np.float64),
+            "_goodput_mbps": np.ones(n, dtype=bool),
+            "srtt_ms": np.zeros(n, dtype=np.float64),
+            "_srtt_ms": np.ones(n, dtype=bool),
+        }
 
     def reset(
         self,
@@ -639,6 +633,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
             infos.append(i)
         self._done[:] = False
         self._started = True
+        self._sims = [e.sim for e in self.envs]
         return np.stack(obs), _batch_infos(infos)
 
     def step(
@@ -647,6 +642,8 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         if not self._started:
             raise gymnasium.error.ResetNeeded("VectorEnv.step(): call reset() first")
         actions = _check_action(self.action_space, actions, "actions")
+        if self._batched and not self._done.any():
+            return self._step_batched(actions)
         n = self.num_envs
         obs, infos = [], []
         rewards = np.zeros(n, dtype=np.float64)
@@ -662,7 +659,38 @@ class VectorEnv(gymnasium.vector.VectorEnv):
             obs.append(o)
             infos.append(i)
         self._done = terminated | truncated
+        self._sims = [e.sim for e in self.envs]
         return np.stack(obs), rewards, terminated, truncated, _batch_infos(infos)
+
+    def _step_batched(
+        self, actions: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """Every world's step in one call to the core (no world's episode has ended)."""
+        info = self._info
+        _core.cwnd_steps(
+            self._sims,
+            np.ascontiguousarray(actions, dtype=np.int64),
+            self._obs,
+            self._rewards,
+            self._ended,
+            info["cwnd"],
+            info["srtt_ms"],
+            info["goodput_mbps"],
+        )
+        truncated = self._ended.view(bool)
+        if truncated.any():
+            self._done = truncated.copy()
+            for k in np.flatnonzero(truncated):
+                self.envs[k]._ended = True
+        if not self.copy:
+            return self._obs, self._rewards, self._terminated, truncated, info
+        return (
+            self._obs.copy(),
+            self._rewards.copy(),
+            self._terminated.copy(),
+            truncated.copy(),
+            {k: v.copy() for k, v in info.items()},
+        )
 
 
 # gymnasium.make("airtcp/RateControl-v0") and "airtcp/CongestionControl-v0"; from a string

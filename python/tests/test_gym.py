@@ -441,3 +441,122 @@ def test_the_vector_env_checks_its_arguments_and_seeds() -> None:
             venv.reset(seed=seed)
     with pytest.raises(ValueError, match="seed: 3 seeds for 2"):
         venv.reset(seed=[1, 2, 3])
+
+
+def _reference_cwnd_episode(seed: int, actions: list[int], step_ms: float, weight: float) -> list:
+    """The congestion environment's step as it was written in Python before the core took it
+    over (issue 37): the same world, driven through the Sim's primitive calls."""
+    env = ag.CongestionControlEnv(episode_s=2.0, step_ms=step_ms, delay_weight=weight)
+    env.reset(seed=seed)  # only for the world's seed, drawn as reset draws it
+    world_seed = int(gymnasium.utils.seeding.np_random(seed)[0].integers(0, 2**63))
+    sim = airtcp._core.Sim(env._spec_json, world_seed)
+    step_ns = round(step_ms * 1e6)
+    t_ns, delivered, counts = 0, 0, (0, 0)
+
+    def observe(mbps: float) -> tuple:
+        nonlocal counts
+        cwnd, srtt_ns, min_rtt_ns, rtx, timeouts = sim.tcp_counts(0)
+        srtt_ms, min_ms = srtt_ns / 1e6, min_rtt_ns / 1e6
+        d_rtx, d_to = rtx - counts[0], timeouts - counts[1]
+        counts = (rtx, timeouts)
+        obs = np.array(
+            [
+                min(cwnd, 2000) / 100,
+                min(srtt_ms / 100, 100.0),
+                min(min_ms / 100, 100.0),
+                min(mbps / 50, 100.0),
+                min(d_rtx, 1e4),
+                min(d_to, 1e3),
+            ],
+            dtype=np.float32,
+        )
+        reward = mbps - weight * max(0.0, srtt_ms - min_ms)
+        return obs.tobytes(), reward, cwnd, srtt_ms, mbps
+
+    out = [observe(0.0)]
+    for a in actions:
+        cwnd = out[-1][2]
+        f = ag.CWND_FACTORS[a]
+        new = min(max(round(cwnd * f), 1), 2000)
+        if new == cwnd and f != 1.0:
+            new = min(max(cwnd + (1 if f > 1 else -1), 1), 2000)
+        sim.set_cwnd(0, new)
+        t_ns += step_ns
+        _, total = sim.advance_delivered(t_ns)
+        mbps = (total - delivered) * 8 / (step_ns / 1e9) / 1e6
+        delivered = total
+        out.append(observe(mbps))
+    return out
+
+
+@pytest.mark.parametrize(("step_ms", "weight"), [(20.0, 0.1), (3.0, 0.0), (0.7, 2.5)])
+def test_the_core_steps_the_congestion_environment_as_python_did(
+    step_ms: float, weight: float
+) -> None:
+    # Observations bit for bit, rewards and infos equal: the formulas of docs/gym.md, once in
+    # Python over the core's counters (the reference above), once in the core.
+    rng = np.random.default_rng(7)
+    steps = int(1500 / step_ms) if step_ms > 1 else 800
+    actions = [int(a) for a in rng.integers(0, 5, size=steps)]
+    env = ag.CongestionControlEnv(episode_s=2.0, step_ms=step_ms, delay_weight=weight)
+    obs, info = env.reset(seed=9)
+    got = [(obs.tobytes(), 0.0, info["cwnd"], info["srtt_ms"], info["goodput_mbps"])]
+    for a in actions:
+        obs, r, _, _, info = env.step(a)
+        got.append((obs.tobytes(), r, info["cwnd"], info["srtt_ms"], info["goodput_mbps"]))
+    ref = _reference_cwnd_episode(9, actions, step_ms, weight)
+    assert got[0][0] == ref[0][0] and got[0][2:] == ref[0][2:]
+    assert got[1:] == ref[1:]
+    assert len({g[2] for g in got}) > 5, "the actions moved the window"
+    assert any(g[4] > 0 for g in got), "data was delivered"
+
+
+@pytest.mark.parametrize("copy", [True, False])
+def test_the_batched_congestion_worlds_step_as_single_envs(copy: bool) -> None:
+    # The VectorEnv's one core call for K worlds against K single environments, through an
+    # episode's end and the autoreset after it.
+    k, steps = 4, 13  # 100-ms episodes of 20-ms steps: ends at steps 5 and 11
+    venv = ag.VectorEnv(
+        [lambda: ag.CongestionControlEnv(episode_s=0.1, step_ms=20.0)] * k, copy=copy
+    )
+    assert venv._batched
+    obs0, _ = venv.reset(seed=30)
+    rng = np.random.default_rng(2)
+    acts = rng.integers(0, 5, size=(steps, k))
+    singles = [ag.CongestionControlEnv(episode_s=0.1, step_ms=20.0) for _ in range(k)]
+    want_obs = [np.stack([s.reset(seed=30 + j)[0] for j, s in enumerate(singles)])]
+    assert np.array_equal(obs0, want_obs[0])
+    seen = []
+    for t in range(steps):
+        obs, r, term, trunc, info = venv.step(acts[t])
+        seen.append((obs.copy(), r.copy(), trunc.copy(), {x: v.copy() for x, v in info.items()}))
+    if not copy:
+        assert seen[-1][0] is not None and obs is venv._obs, "copy=False returns the buffers"
+    done = [False] * k
+    for t in range(steps):
+        obs, r, trunc, info = seen[t]
+        for j, s in enumerate(singles):
+            if done[j]:
+                o, i = s.reset()
+                rr, tr = 0.0, False
+            else:
+                o, rr, _, tr, i = s.step(int(acts[t, j]))
+            assert obs[j].tobytes() == o.tobytes(), (t, j)
+            assert r[j] == rr and trunc[j] == tr and not term[j]
+            assert info["cwnd"][j] == i["cwnd"] and info["srtt_ms"][j] == i["srtt_ms"]
+            assert info["goodput_mbps"][j] == i["goodput_mbps"] and info["_cwnd"][j]
+            done[j] = tr
+    assert [bool(s[2].all()) for s in seen].count(True) == 2, "two episode ends"
+
+
+def test_the_batched_step_names_a_bad_buffer() -> None:
+    env = ag.CongestionControlEnv(episode_s=1.0)
+    env.reset(seed=1)
+    with pytest.raises(ValueError, match="obs: 3 values, too few for row 0"):
+        env.sim.cwnd_step(2, np.zeros(3, dtype=np.float32), 0)
+    with pytest.raises(ValueError, match="not a writable"):
+        ro = np.zeros(6, dtype=np.float32)
+        ro.flags.writeable = False
+        env.sim.cwnd_step(2, ro, 0)
+    with pytest.raises(ValueError, match=r"action: 5 \(allowed: 0 to 4\)"):
+        env.sim.cwnd_step(5, np.zeros(6, dtype=np.float32), 0)

@@ -4,6 +4,9 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
+use pyo3::buffer::PyBuffer;
+
+use airtcp_core::world::agent::{CwndAgent, CWND_FACTORS, CWND_OBS};
 use airtcp_core::Column;
 
 /// Run a JSON world spec with `seed`; returns (summary JSON, {trace: {column: list}}).
@@ -242,6 +245,61 @@ fn link_budgets<'py>(
 struct Sim {
     world: airtcp_core::world::World,
     finished: bool,
+    /// The congestion environment's agent, once `cwnd_agent` made it.
+    cwnd_agent: Option<CwndAgent>,
+}
+
+/// A step's results beside its observation: (reward, ended, cwnd, srtt_ms, goodput_mbps).
+type CwndResult = (f64, bool, u32, f64, f64);
+
+/// Row `row` of `obs` (a writable, C-contiguous float32 buffer of rows of `CWND_OBS`), checked
+/// before the step that fills it.
+fn obs_row<'a>(py: Python<'a>, obs: &'a PyBuffer<f32>, row: usize) -> PyResult<&'a [std::cell::Cell<f32>]> {
+    let cells = obs
+        .as_mut_slice(py)
+        .ok_or_else(|| PyValueError::new_err("obs: not a writable C-contiguous float32 array"))?;
+    let start = row * CWND_OBS;
+    cells.get(start..start + CWND_OBS).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "obs: {} values, too few for row {row} of {CWND_OBS} (allowed: an array of at least {} float32)",
+            cells.len(),
+            start + CWND_OBS
+        ))
+    })
+}
+
+fn write_row(dst: &[std::cell::Cell<f32>], values: &[f32; CWND_OBS]) {
+    for (d, &v) in dst.iter().zip(values) {
+        d.set(v);
+    }
+}
+
+impl Sim {
+    /// The agent and the world it drives, if `cwnd_agent` made one and the run is open.
+    fn agent(&mut self) -> PyResult<(&mut CwndAgent, &mut airtcp_core::world::World)> {
+        if self.finished {
+            return Err(PyValueError::new_err("cwnd_step: the run has ended (summary_json was read)"));
+        }
+        let agent = self
+            .cwnd_agent
+            .as_mut()
+            .ok_or_else(|| PyValueError::new_err("cwnd_step: call cwnd_agent first"))?;
+        Ok((agent, &mut self.world))
+    }
+
+    fn cwnd_step_into(
+        &mut self,
+        py: Python<'_>,
+        action: usize,
+        obs: &PyBuffer<f32>,
+        row: usize,
+    ) -> PyResult<CwndResult> {
+        let dst = obs_row(py, obs, row)?;
+        let (agent, world) = self.agent()?;
+        let r = agent.step(world, action).map_err(PyValueError::new_err)?;
+        write_row(dst, &r.obs);
+        Ok((r.reward, r.ended, r.cwnd, r.srtt_ms, r.goodput_mbps))
+    }
 }
 
 fn node(i: u32) -> airtcp_core::ids::NodeId {
@@ -254,7 +312,7 @@ impl Sim {
     fn new(spec_json: &str, seed: u64) -> PyResult<Sim> {
         let spec = airtcp_core::WorldSpec::from_json(spec_json).map_err(|e| PyValueError::new_err(e.0))?;
         let world = airtcp_core::world::World::build(&spec, seed).map_err(|e| PyValueError::new_err(e.0))?;
-        Ok(Sim { world, finished: false })
+        Ok(Sim { world, finished: false, cwnd_agent: None })
     }
 
     /// Run every event up to `until_ns` (at most the run's end); true once the end is reached.
@@ -359,6 +417,36 @@ impl Sim {
             .ok_or_else(|| PyValueError::new_err(format!("flow: {flow} (no such flow)")))
     }
 
+    /// The congestion environment's agent on `flow` (its cc "agent"), stepping `step_ns` from
+    /// now, its reward weighing queueing delay by `delay_weight` (docs/gym.md).
+    fn cwnd_agent(&mut self, flow: u32, step_ns: u64, delay_weight: f64) -> PyResult<()> {
+        let agent = CwndAgent::new(&self.world, airtcp_core::ids::FlowId(flow), step_ns, delay_weight)
+            .map_err(PyValueError::new_err)?;
+        self.cwnd_agent = Some(agent);
+        Ok(())
+    }
+
+    /// The agent's first observation, written into row `row` of `obs`.
+    fn cwnd_observe(&mut self, py: Python<'_>, obs: PyBuffer<f32>, row: usize) -> PyResult<CwndResult> {
+        let dst = obs_row(py, &obs, row)?;
+        let (agent, world) = self.agent()?;
+        let r = agent.observe(world);
+        write_row(dst, &r.obs);
+        Ok((r.reward, r.ended, r.cwnd, r.srtt_ms, r.goodput_mbps))
+    }
+
+    /// One step of the agent with action `action`; the observation written into row `row` of
+    /// `obs`.
+    fn cwnd_step(
+        &mut self,
+        py: Python<'_>,
+        action: usize,
+        obs: PyBuffer<f32>,
+        row: usize,
+    ) -> PyResult<CwndResult> {
+        self.cwnd_step_into(py, action, &obs, row)
+    }
+
     /// Run to the end and close the run; its summary as JSON. The world cannot advance after.
     fn summary_json(&mut self) -> PyResult<String> {
         if !self.finished {
@@ -371,10 +459,80 @@ impl Sim {
     }
 }
 
+/// One step of K worlds' congestion agents at once: world k takes `actions[k]` and writes its
+/// observation into row k of `obs`, its reward, end, cwnd, smoothed RTT and goodput into
+/// element k of the others (each a writable C-contiguous array of K, `obs` of K x 6).
+#[pyfunction]
+#[allow(clippy::too_many_arguments)] // the batch's arrays, one per result
+fn cwnd_steps(
+    py: Python<'_>,
+    sims: Vec<PyRefMut<'_, Sim>>,
+    actions: PyBuffer<i64>,
+    obs: PyBuffer<f32>,
+    rewards: PyBuffer<f64>,
+    ended: PyBuffer<u8>,
+    cwnd: PyBuffer<i64>,
+    srtt_ms: PyBuffer<f64>,
+    goodput_mbps: PyBuffer<f64>,
+) -> PyResult<()> {
+    let k = sims.len();
+    let acts = actions.to_vec(py)?;
+    if acts.len() != k {
+        return Err(PyValueError::new_err(format!("actions: {} for {k} worlds (allowed: {k})", acts.len())));
+    }
+    let column = |name: &str, len: usize| {
+        if len == k {
+            Ok(())
+        } else {
+            Err(PyValueError::new_err(format!("{name}: {len} values for {k} worlds (allowed: {k})")))
+        }
+    };
+    let cells = |b: &'_ PyBuffer<f64>, name: &str| -> PyResult<()> {
+        column(name, b.item_count())?;
+        b.as_mut_slice(py).map(|_| ()).ok_or_else(|| PyValueError::new_err(format!("{name}: not writable")))
+    };
+    cells(&rewards, "rewards")?;
+    cells(&srtt_ms, "srtt_ms")?;
+    cells(&goodput_mbps, "goodput_mbps")?;
+    column("ended", ended.item_count())?;
+    column("cwnd", cwnd.item_count())?;
+    column("obs", obs.item_count() / CWND_OBS)?;
+    let (rw, sr, gp) = (
+        rewards.as_mut_slice(py).expect("checked"),
+        srtt_ms.as_mut_slice(py).expect("checked"),
+        goodput_mbps.as_mut_slice(py).expect("checked"),
+    );
+    let en = ended.as_mut_slice(py).ok_or_else(|| PyValueError::new_err("ended: not writable"))?;
+    let cw = cwnd.as_mut_slice(py).ok_or_else(|| PyValueError::new_err("cwnd: not writable"))?;
+    // Every input checked before any world steps.
+    let mut checked = Vec::with_capacity(k);
+    for (i, &a) in acts.iter().enumerate() {
+        let last = CWND_FACTORS.len() - 1;
+        let action = usize::try_from(a)
+            .ok()
+            .filter(|&a| a <= last)
+            .ok_or_else(|| PyValueError::new_err(format!("actions[{i}]: {a} (allowed: 0 to {last})")))?;
+        checked.push(action);
+    }
+    obs_row(py, &obs, k.saturating_sub(1))?;
+    for (i, (mut sim, &action)) in sims.into_iter().zip(&checked).enumerate() {
+        let (r, e, c, s, g) = sim.cwnd_step_into(py, action, &obs, i)?;
+        rw[i].set(r);
+        en[i].set(u8::from(e));
+        cw[i].set(i64::from(c));
+        sr[i].set(s);
+        gp[i].set(g);
+    }
+    Ok(())
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Sim>()?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
+    m.add_function(wrap_pyfunction!(cwnd_steps, m)?)?;
+    m.add("CWND_FACTORS", CWND_FACTORS.to_vec())?;
+    m.add("CWND_MAX", airtcp_core::world::agent::CWND_MAX)?;
     m.add_function(wrap_pyfunction!(connectivity_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(tables, m)?)?;
     m.add_function(wrap_pyfunction!(world_spec_schema, m)?)?;

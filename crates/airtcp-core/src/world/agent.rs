@@ -145,3 +145,128 @@ impl World {
         self.sched.now()
     }
 }
+
+/// The congestion environment's agent (`airtcp.gym.CongestionControlEnv`, docs/gym.md): each
+/// step scales flow `flow`'s window by one of [`CWND_FACTORS`], advances the world by
+/// `step_ns` and reads the observation, all in the core, so an agent's step is one call.
+#[derive(Clone, Debug)]
+pub struct CwndAgent {
+    flow: FlowId,
+    step_ns: u64,
+    delay_weight: f64,
+    /// The end of the last step, and what the last observation read.
+    t_ns: u64,
+    delivered_bytes: u64,
+    retransmissions: u64,
+    timeouts: u64,
+    cwnd: u32,
+}
+
+/// The congestion environment's actions: cwnd is multiplied by one of these [segments].
+pub const CWND_FACTORS: [f64; 5] = [0.5, 0.8, 1.0, 1.25, 2.0];
+/// The largest window the congestion environment sets or observes [segments].
+pub const CWND_MAX: u32 = 2000;
+/// Values in the congestion environment's observation.
+pub const CWND_OBS: usize = 6;
+
+/// What one step (or the reset) of a [`CwndAgent`] observed.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CwndStep {
+    /// `[cwnd / 100, smoothed RTT ms / 100, lowest RTT ms / 100, goodput / 50 Mbit/s,
+    /// retransmissions in the step, timeouts in the step]`, each capped (docs/gym.md).
+    pub obs: [f32; CWND_OBS],
+    /// Goodput [Mbit/s] - delay_weight x queueing delay (smoothed - lowest RTT) [ms].
+    pub reward: f64,
+    /// The episode's end was reached.
+    pub ended: bool,
+    pub cwnd: u32,
+    pub srtt_ms: f64,
+    /// Every flow's delivered bytes in the step, as Mbit/s.
+    pub goodput_mbps: f64,
+}
+
+impl CwndAgent {
+    /// An agent driving `flow` (a TCP flow whose cc is "agent") every `step_ns`; the world is at
+    /// its start.
+    pub fn new(world: &World, flow: FlowId, step_ns: u64, delay_weight: f64) -> Result<Self, String> {
+        if world.tcp_view(flow).is_none() {
+            return Err(format!("flow {}: not a TCP flow", flow.0));
+        }
+        if step_ns == 0 {
+            return Err("step_ns: 0 (allowed: 1 ns or more)".into());
+        }
+        if !(delay_weight.is_finite() && delay_weight >= 0.0) {
+            return Err(format!("delay_weight: {delay_weight} (allowed: a finite number >= 0)"));
+        }
+        let t_ns = world.now().ns();
+        Ok(CwndAgent {
+            flow,
+            step_ns,
+            delay_weight,
+            t_ns,
+            delivered_bytes: 0,
+            retransmissions: 0,
+            timeouts: 0,
+            cwnd: 0,
+        })
+    }
+
+    /// The reset's observation (goodput 0; the counters since the run's start).
+    pub fn observe(&mut self, world: &World) -> CwndStep {
+        self.read(world, 0.0, false)
+    }
+
+    /// Apply action `action` (an index into [`CWND_FACTORS`]) to the window the last
+    /// observation read, advance one step and observe.
+    pub fn step(&mut self, world: &mut World, action: usize) -> Result<CwndStep, String> {
+        let Some(&factor) = CWND_FACTORS.get(action) else {
+            return Err(format!("action: {action} (allowed: 0 to {})", CWND_FACTORS.len() - 1));
+        };
+        // Python's round() (half to even), as the environment first did it in Python.
+        let scaled = (f64::from(self.cwnd) * factor).round_ties_even();
+        let mut new = (scaled.max(1.0) as u32).min(CWND_MAX);
+        if new == self.cwnd && factor != 1.0 {
+            // A factor that rounds back to the same window moves it by one segment.
+            let moved = if factor > 1.0 { self.cwnd + 1 } else { self.cwnd.saturating_sub(1) };
+            new = moved.clamp(1, CWND_MAX);
+        }
+        world.agent_set_cwnd(self.flow, new)?;
+        self.t_ns += self.step_ns;
+        let ended = world.advance(SimTime(self.t_ns));
+        let delivered: u64 =
+            (0..world.flows.len() as u32).filter_map(|f| world.flow_delivered_bytes(FlowId(f))).sum();
+        // Signed: a counter reset at the warm-up's end gives a negative step, as it did in Python.
+        let bytes = delivered as i64 - self.delivered_bytes as i64;
+        self.delivered_bytes = delivered;
+        let mbps = (bytes * 8) as f64 / (self.step_ns as f64 / 1e9) / 1e6;
+        Ok(self.read(world, mbps, ended))
+    }
+
+    fn read(&mut self, world: &World, mbps: f64, ended: bool) -> CwndStep {
+        let v = world.tcp_view(self.flow).expect("checked at construction");
+        self.cwnd = v.cwnd;
+        let srtt_ms = v.srtt_ns as f64 / 1e6;
+        let min_ms = v.min_rtt_ns as f64 / 1e6;
+        let d_rtx = v.retransmissions as i64 - self.retransmissions as i64;
+        let d_to = v.timeouts as i64 - self.timeouts as i64;
+        (self.retransmissions, self.timeouts) = (v.retransmissions, v.timeouts);
+        let obs = [
+            f64::from(v.cwnd.min(CWND_MAX)) / 100.0,
+            (srtt_ms / 100.0).min(100.0),
+            (min_ms / 100.0).min(100.0),
+            (mbps / 50.0).min(100.0),
+            (d_rtx as f64).min(1e4),
+            (d_to as f64).min(1e3),
+        ]
+        .map(|x| x as f32);
+        let queueing_ms = (srtt_ms - min_ms).max(0.0);
+        CwndStep {
+            obs,
+            reward: mbps - self.delay_weight * queueing_ms,
+            ended,
+            cwnd: v.cwnd,
+            srtt_ms,
+            goodput_mbps: mbps,
+        }
+    }
+}
