@@ -147,17 +147,29 @@ pub(super) struct Listeners {
 impl Listeners {
     pub fn of(reach: &Reach) -> Listeners {
         let n = reach.len();
-        let (mut views, mut place) = (Vec::new(), Vec::with_capacity(n));
-        let mut index: std::collections::HashMap<Vec<NodeId>, u32> = std::collections::HashMap::new();
+        let (mut views, mut place): (Vec<Vec<NodeId>>, _) = (Vec::new(), Vec::with_capacity(n));
+        // Views by a fingerprint of their members (a multiply-xor fold, as rustc's FxHasher),
+        // each candidate compared in full: hashing every N-long view with SipHash was most of
+        // the build of a 5000-station cell.
+        let mut index: std::collections::HashMap<u64, Vec<u32>> = std::collections::HashMap::new();
         let mut view = Vec::new();
         for i in 0..n {
             view.clear();
-            view.extend((0..n).filter(|&j| j == i || reach.senses(i, j)).map(|j| NodeId(j as u32)));
+            let mut print = 0u64;
+            for j in (0..n).filter(|&j| j == i || reach.senses(i, j)) {
+                view.push(NodeId(j as u32));
+                print = (print.rotate_left(5) ^ j as u64).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+            }
             let own = view.iter().position(|&j| j.idx() == i).expect("a node is in its own view") as u32;
-            let v = *index.entry(view.clone()).or_insert_with(|| {
-                views.push(view.clone());
-                (views.len() - 1) as u32
-            });
+            let same = index.entry(print).or_default();
+            let v = match same.iter().find(|&&v| views[v as usize] == view) {
+                Some(&v) => v,
+                None => {
+                    views.push(view.clone());
+                    same.push((views.len() - 1) as u32);
+                    (views.len() - 1) as u32
+                }
+            };
             place.push((v, own));
         }
         Listeners { views, place }

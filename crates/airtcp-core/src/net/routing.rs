@@ -221,9 +221,35 @@ impl Connectivity {
             l.sort_unstable();
         }
         let mut neighbours = vec![Vec::new(); if with_neighbours { n } else { 0 }];
+        // The nodes of each role, in node order: without the neighbour lists, node i's radio
+        // test is asked only of the roles it may talk to (a station of a 5000-station cell asks
+        // the access point, not the 4999 other stations).
+        let mut by_role: Vec<(Role, Vec<u32>)> = Vec::new();
+        for (j, node) in t.nodes.iter().enumerate() {
+            match by_role.iter_mut().find(|(r, _)| *r == node.role) {
+                Some((_, members)) => members.push(j as u32),
+                None => by_role.push((node.role, vec![j as u32])),
+            }
+        }
         let mut adj: Vec<Vec<u32>> = vec![Vec::new(); n];
+        let mut candidates: Vec<u32> = Vec::new();
         for i in 0..n {
-            for j in 0..n {
+            candidates.clear();
+            if with_neighbours {
+                candidates.extend(0..n as u32);
+            } else {
+                let role = t.nodes[i].role;
+                for (r, members) in &by_role {
+                    if roles_talk(role, *r) {
+                        candidates.extend_from_slice(members);
+                    }
+                }
+                candidates.extend_from_slice(&wired[i]);
+                candidates.sort_unstable();
+                candidates.dedup();
+            }
+            for &j in &candidates {
+                let j = j as usize;
                 if i == j {
                     continue;
                 }
@@ -244,26 +270,37 @@ impl Connectivity {
             }
         }
         // Breadth-first search from each destination; each node's next hop is its lowest-index
-        // neighbour one hop closer (adjacency lists are in node order).
+        // neighbour one hop closer. The adjacency is symmetric, so that neighbour is the least
+        // node of the previous ring that reaches it, kept as the search goes (`parent`): no
+        // scan of a hub's long list per node.
         let mut rows = vec![RouteRow::default(); n];
         let mut dist = vec![u32::MAX; n];
+        let mut parent = vec![u32::MAX; n];
         let mut queue = std::collections::VecDeque::with_capacity(n);
         for d in 0..n {
             dist.fill(u32::MAX);
             dist[d] = 0;
             queue.push_back(d);
             while let Some(u) = queue.pop_front() {
+                let next = dist[u] + 1;
                 for &v in &adj[u] {
-                    if dist[v as usize] == u32::MAX {
-                        dist[v as usize] = dist[u] + 1;
-                        queue.push_back(v as usize);
+                    let v = v as usize;
+                    if dist[v] == u32::MAX {
+                        (dist[v], parent[v]) = (next, u as u32);
+                        queue.push_back(v);
+                    } else if dist[v] == next && (u as u32) < parent[v] {
+                        parent[v] = u as u32;
                     }
                 }
             }
             for (u, row) in rows.iter_mut().enumerate() {
                 let hop = if dist[u] != u32::MAX && dist[u] > 0 {
-                    let v = adj[u].iter().find(|&&v| dist[v as usize] == dist[u] - 1);
-                    let v = *v.expect("a node at distance k has a neighbour at k - 1");
+                    let v = parent[u];
+                    debug_assert_eq!(
+                        Some(&v),
+                        adj[u].iter().find(|&&v| dist[v as usize] == dist[u] - 1),
+                        "the lowest-index neighbour one hop closer"
+                    );
                     if v as usize == d {
                         DIRECT
                     } else {
@@ -461,6 +498,98 @@ mod tests {
         assert_eq!(c.trace(0, 2), Err(PathBreak::NoRoute { at: NodeId(0) }));
         c.apply(&[RouteSpec { node: 0, dst: 2, next_hop: 1 }, RouteSpec { node: 1, dst: 2, next_hop: 0 }]);
         assert!(matches!(c.trace(0, 2), Err(PathBreak::Loop { .. })));
+    }
+
+    /// The routing rule written plainly: a breadth-first search over every pair, each node's
+    /// next hop its lowest-index usable neighbour one hop closer, found by scanning.
+    fn plain_next_hops(t: &Topology) -> Vec<Vec<u32>> {
+        let n = t.nodes.len();
+        let usable = |i: usize, j: usize| {
+            let wired = t
+                .wired_links
+                .iter()
+                .any(|l| (l.a as usize, l.b as usize) == (i, j) || (l.a as usize, l.b as usize) == (j, i));
+            let blocked = t
+                .blocked_radio_links
+                .iter()
+                .any(|&[a, b]| (a as usize, b as usize) == (i, j) || (a as usize, b as usize) == (j, i));
+            i != j
+                && (wired
+                    || (radio_neighbours(t, i, j)
+                        && roles_talk(t.nodes[i].role, t.nodes[j].role)
+                        && !blocked))
+        };
+        let adj: Vec<Vec<usize>> = (0..n).map(|i| (0..n).filter(|&j| usable(i, j)).collect()).collect();
+        let mut hops = vec![vec![NO_ROUTE; n]; n];
+        for d in 0..n {
+            let mut dist = vec![u32::MAX; n];
+            dist[d] = 0;
+            let mut queue = std::collections::VecDeque::from([d]);
+            while let Some(u) = queue.pop_front() {
+                for &v in &adj[u] {
+                    if dist[v] == u32::MAX {
+                        dist[v] = dist[u] + 1;
+                        queue.push_back(v);
+                    }
+                }
+            }
+            for u in 0..n {
+                if dist[u] != u32::MAX && dist[u] > 0 {
+                    let v = *adj[u].iter().find(|&&v| dist[v] == dist[u] - 1).unwrap();
+                    hops[u][d] = v as u32;
+                }
+            }
+        }
+        hops
+    }
+
+    #[test]
+    fn the_routes_are_the_plain_rules_on_random_topologies() {
+        // Random positions, roles, wires and blocked pairs (the build's candidate lists and
+        // its parent-keeping search against the scan of every pair): equal next hops.
+        let roles = [Role::Ap, Role::Sta, Role::Adhoc, Role::Host, Role::Mesh];
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut rnd = |m: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % m
+        };
+        for case in 0..60 {
+            let n = 3 + rnd(40) as usize;
+            let nodes: Vec<NodeSpec> = (0..n)
+                .map(|i| {
+                    let mut s = node(
+                        &format!("n{i}"),
+                        rnd(200) as f64,
+                        roles[rnd(if case % 2 == 0 { 3 } else { 5 }) as usize],
+                    );
+                    s.position_m[1] = rnd(60) as f64;
+                    s
+                })
+                .collect();
+            let ch = reach(&nodes, 25.0 + rnd(40) as f64);
+            let wired: Vec<WiredLinkSpec> = (0..rnd(4))
+                .map(|_| {
+                    serde_json::from_value(serde_json::json!({"a": rnd(n as u64), "b": rnd(n as u64), "rate_bps": 100_000_000u64, "delay_ns": 1_000_000u64}))
+                        .unwrap()
+                })
+                .filter(|l: &WiredLinkSpec| l.a != l.b)
+                .collect();
+            let blocked: Vec<[u32; 2]> =
+                (0..rnd(6)).map(|_| [rnd(n as u64) as u32, rnd(n as u64) as u32]).collect();
+            let t =
+                Topology { nodes: &nodes, reach: &ch, wired_links: &wired, blocked_radio_links: &blocked };
+            let plain = plain_next_hops(&t);
+            for c in [Connectivity::routes(&t), Connectivity::compute(&t)] {
+                for (u, row) in plain.iter().enumerate() {
+                    for (d, &hop) in row.iter().enumerate() {
+                        let want = (hop != NO_ROUTE).then_some(hop);
+                        assert_eq!(c.next_hop(u, d), want, "case {case}: {u} -> {d}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]
