@@ -394,7 +394,9 @@ pub struct RouteBytes {
 pub fn connectivity_bytes(text: &str) -> Result<(usize, RouteBytes, Vec<u8>), crate::spec::SpecError> {
     let t = TopologySpec::from_json(text)?;
     let reach = section_reach(&t);
-    let c = Connectivity::compute(&Topology::of_section(&t, &reach));
+    let topology = Topology::of_section(&t, &reach);
+    // The routes without neighbour lists (N x N entries in a cell), the neighbours as bits.
+    let c = Connectivity::routes(&topology);
     let n = c.n;
     let mut r = RouteBytes { offsets: Vec::with_capacity(4 * (n + 1)), starts: Vec::new(), hops: Vec::new() };
     let mut runs = 0u32;
@@ -414,10 +416,15 @@ pub fn connectivity_bytes(text: &str) -> Result<(usize, RouteBytes, Vec<u8>), cr
     }
     let row = n.div_ceil(8);
     let mut bits = vec![0u8; row * n];
-    for (u, vs) in c.neighbours.iter().enumerate() {
-        for &v in vs {
-            bits[u * row + v as usize / 8] |= 1 << (v % 8);
+    for u in 0..n {
+        for v in (0..n).filter(|&v| v != u && radio_neighbours(&topology, u, v)) {
+            bits[u * row + v / 8] |= 1 << (v % 8);
         }
+    }
+    for l in topology.wired_links {
+        let (a, b) = (l.a as usize, l.b as usize);
+        bits[a * row + b / 8] |= 1 << (b % 8);
+        bits[b * row + a / 8] |= 1 << (a % 8);
     }
     Ok((n, r, bits))
 }
