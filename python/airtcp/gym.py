@@ -538,9 +538,9 @@ class VectorEnv(gymnasium.vector.VectorEnv):
     world k with ``s + k``. A batch of actions is checked as a whole against ``action_space``
     (the single environments' checks, batched) before any world steps. Worlds of
     :class:`CongestionControlEnv` step in one call to the core, which writes their
-    observations, rewards and infos into arrays kept from step to step; with ``copy=False``
-    those arrays themselves are returned (Gymnasium's ``SyncVectorEnv`` convention: the next
-    step overwrites them), by default copies.
+    observations, rewards and infos into arrays kept from step to step and returned as copies;
+    with ``copy=False`` the observations' array itself is returned (Gymnasium's
+    ``SyncVectorEnv(copy=False)``: the next step overwrites it).
     """
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP}
@@ -589,7 +589,6 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         # Every world a CongestionControlEnv: one core call a step, into these arrays.
         self._batched = all(type(e) is CongestionControlEnv for e in self.envs)
         n = self.num_envs
-        self._sims: list[Any] = []
         self._obs = np.zeros((n, *self.single_observation_space.shape), dtype=np.float32)
         self._rewards = np.zeros(n, dtype=np.float64)
         self._ended = np.zeros(n, dtype=np.uint8)
@@ -633,7 +632,6 @@ class VectorEnv(gymnasium.vector.VectorEnv):
             infos.append(i)
         self._done[:] = False
         self._started = True
-        self._sims = [e.sim for e in self.envs]
         return np.stack(obs), _batch_infos(infos)
 
     def step(
@@ -659,7 +657,6 @@ class VectorEnv(gymnasium.vector.VectorEnv):
             obs.append(o)
             infos.append(i)
         self._done = terminated | truncated
-        self._sims = [e.sim for e in self.envs]
         return np.stack(obs), rewards, terminated, truncated, _batch_infos(infos)
 
     def _step_batched(
@@ -668,7 +665,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         """Every world's step in one call to the core (no world's episode has ended)."""
         info = self._info
         _core.cwnd_steps(
-            self._sims,
+            [e.sim for e in self.envs],  # each world's current one (an env may be reset apart)
             np.ascontiguousarray(actions, dtype=np.int64),
             self._obs,
             self._rewards,
@@ -682,10 +679,8 @@ class VectorEnv(gymnasium.vector.VectorEnv):
             self._done = truncated.copy()
             for k in np.flatnonzero(truncated):
                 self.envs[k]._ended = True
-        if not self.copy:
-            return self._obs, self._rewards, self._terminated, truncated, info
         return (
-            self._obs.copy(),
+            self._obs.copy() if self.copy else self._obs,
             self._rewards.copy(),
             self._terminated.copy(),
             truncated.copy(),

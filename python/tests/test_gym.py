@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, cast
 
 import gymnasium
@@ -511,30 +512,43 @@ def test_the_core_steps_the_congestion_environment_as_python_did(
     assert any(g[4] > 0 for g in got), "data was delivered"
 
 
+def _cc_env(episode_s: float) -> Callable[[], ag.CongestionControlEnv]:
+    return lambda: ag.CongestionControlEnv(episode_s=episode_s, step_ms=20.0)
+
+
 @pytest.mark.parametrize("copy", [True, False])
 def test_the_batched_congestion_worlds_step_as_single_envs(copy: bool) -> None:
-    # The VectorEnv's one core call for K worlds against K single environments, through an
-    # episode's end and the autoreset after it.
-    k, steps = 4, 13  # 100-ms episodes of 20-ms steps: ends at steps 5 and 11
-    venv = ag.VectorEnv(
-        [lambda: ag.CongestionControlEnv(episode_s=0.1, step_ms=20.0)] * k, copy=copy
-    )
+    # The VectorEnv's one core call for K worlds against K single environments, through
+    # episode ends and the autoresets after them. The worlds' episodes differ in length, so
+    # some steps mix worlds that reset with worlds that step (the general path).
+    lengths = [0.1, 0.14, 0.1, 0.18]  # 5, 7, 5 and 9 steps of 20 ms
+    k, steps = len(lengths), 23
+    venv = ag.VectorEnv([_cc_env(e) for e in lengths], copy=copy)
     assert venv._batched
     obs0, _ = venv.reset(seed=30)
     rng = np.random.default_rng(2)
     acts = rng.integers(0, 5, size=(steps, k))
-    singles = [ag.CongestionControlEnv(episode_s=0.1, step_ms=20.0) for _ in range(k)]
-    want_obs = [np.stack([s.reset(seed=30 + j)[0] for j, s in enumerate(singles)])]
-    assert np.array_equal(obs0, want_obs[0])
-    seen = []
+    singles = [_cc_env(e)() for e in lengths]
+    assert np.array_equal(obs0, np.stack([s.reset(seed=30 + j)[0] for j, s in enumerate(singles)]))
+    done = [False] * k
+    ends = 0
     for t in range(steps):
         obs, r, term, trunc, info = venv.step(acts[t])
-        seen.append((obs.copy(), r.copy(), trunc.copy(), {x: v.copy() for x, v in info.items()}))
-    if not copy:
-        assert seen[-1][0] is not None and obs is venv._obs, "copy=False returns the buffers"
-    done = [False] * k
-    for t in range(steps):
-        obs, r, trunc, info = seen[t]
+        assert (obs.dtype, r.dtype, term.dtype, trunc.dtype) == (
+            np.float32,
+            np.float64,
+            np.bool_,
+            np.bool_,
+        )
+        assert list(info) == [
+            "cwnd",
+            "_cwnd",
+            "goodput_mbps",
+            "_goodput_mbps",
+            "srtt_ms",
+            "_srtt_ms",
+        ]
+        assert info["cwnd"].dtype == np.int64 and info["_cwnd"].all()
         for j, s in enumerate(singles):
             if done[j]:
                 o, i = s.reset()
@@ -542,11 +556,78 @@ def test_the_batched_congestion_worlds_step_as_single_envs(copy: bool) -> None:
             else:
                 o, rr, _, tr, i = s.step(int(acts[t, j]))
             assert obs[j].tobytes() == o.tobytes(), (t, j)
-            assert r[j] == rr and trunc[j] == tr and not term[j]
+            assert r[j] == rr and trunc[j] == tr and not term[j], (t, j)
             assert info["cwnd"][j] == i["cwnd"] and info["srtt_ms"][j] == i["srtt_ms"]
-            assert info["goodput_mbps"][j] == i["goodput_mbps"] and info["_cwnd"][j]
+            assert info["goodput_mbps"][j] == i["goodput_mbps"]
             done[j] = tr
-    assert [bool(s[2].all()) for s in seen].count(True) == 2, "two episode ends"
+            ends += tr
+    assert ends == 13, "episode ends: 4 + 3 + 4 + 2 in 23 steps"
+    if not copy:
+        # Only the observations are the kept array, which the next step overwrites (after the
+        # step that resets the worlds ended at step 23).
+        venv.step(acts[0])
+        o1, r1, _, _, _ = venv.step(acts[0])
+        o2, r2, _, _, _ = venv.step(acts[1])
+        assert o1 is o2 and r1 is not r2
+
+
+def test_the_batched_path_steps_the_world_an_env_was_reset_to() -> None:
+    venv = ag.VectorEnv([_cc_env(1.0)] * 2)
+    venv.reset(seed=1)
+    for _ in range(3):
+        venv.step(np.array([4, 4]))
+    o, _ = venv.envs[0].reset(seed=99)  # apart from the VectorEnv
+    obs, *_ = venv.step(np.array([2, 2]))
+    alone = ag.CongestionControlEnv(episode_s=1.0, step_ms=20.0)
+    alone.reset(seed=99)
+    assert obs[0].tobytes() == alone.step(2)[0].tobytes()
+
+
+def test_a_batch_with_a_closed_world_steps_none() -> None:
+    envs = [_cc_env(1.0)() for _ in range(2)]
+    for e in envs:
+        e.reset(seed=3)
+    envs[1].sim.summary_json()  # closes world 1's run
+    before = envs[0].sim.now_ns
+    arrays = [
+        np.zeros(2 * 6, np.float32),
+        np.zeros(2),
+        np.zeros(2, np.uint8),
+        np.zeros(2, np.int64),
+    ]
+    with pytest.raises(ValueError, match=r"sims\[1\]: the run has ended"):
+        airtcp._core.cwnd_steps(
+            [e.sim for e in envs],
+            np.array([2, 2], dtype=np.int64),
+            arrays[0],
+            arrays[1],
+            arrays[2],
+            arrays[3],
+            np.zeros(2),
+            np.zeros(2),
+        )
+    assert envs[0].sim.now_ns == before, "world 0 did not step"
+
+
+def test_the_core_agent_refuses_what_it_cannot_drive() -> None:
+    env = ag.CongestionControlEnv(episode_s=0.04, step_ms=20.0)
+    env.reset(seed=1)
+    obs = np.zeros(6, np.float32)
+    env.sim.cwnd_step(2, obs, 0)
+    env.sim.cwnd_step(2, obs, 0)
+    with pytest.raises(ValueError, match="the episode ended"):
+        env.sim.cwnd_step(2, obs, 0)
+    cfg = ag.congestion_scenario(1.0)
+    cfg["tcp"] = {**cfg["tcp"], "cc": "cubic"}
+    sim = airtcp._core.Sim(_spec_json(cfg), 1)
+    with pytest.raises(ValueError, match='its cc is not "agent"'):
+        sim.cwnd_agent(0, 20_000_000, 0.1)
+
+
+def _spec_json(cfg: dict) -> str:
+    from airtcp.run import to_scenario
+
+    return to_scenario(cfg).spec_json()
 
 
 def test_the_batched_step_names_a_bad_buffer() -> None:

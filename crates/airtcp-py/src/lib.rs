@@ -275,15 +275,16 @@ fn write_row(dst: &[std::cell::Cell<f32>], values: &[f32; CWND_OBS]) {
 }
 
 impl Sim {
-    /// The agent and the world it drives, if `cwnd_agent` made one and the run is open.
-    fn agent(&mut self) -> PyResult<(&mut CwndAgent, &mut airtcp_core::world::World)> {
+    /// The agent and the world it drives, if `cwnd_agent` made one and the run is open
+    /// (`what`: the call asking, for the message).
+    fn agent(&mut self, what: &str) -> PyResult<(&mut CwndAgent, &mut airtcp_core::world::World)> {
         if self.finished {
-            return Err(PyValueError::new_err("cwnd_step: the run has ended (summary_json was read)"));
+            return Err(PyValueError::new_err(format!("{what}: the run has ended (summary_json was read)")));
         }
         let agent = self
             .cwnd_agent
             .as_mut()
-            .ok_or_else(|| PyValueError::new_err("cwnd_step: call cwnd_agent first"))?;
+            .ok_or_else(|| PyValueError::new_err(format!("{what}: no agent (call cwnd_agent first)")))?;
         Ok((agent, &mut self.world))
     }
 
@@ -295,7 +296,7 @@ impl Sim {
         row: usize,
     ) -> PyResult<CwndResult> {
         let dst = obs_row(py, obs, row)?;
-        let (agent, world) = self.agent()?;
+        let (agent, world) = self.agent("cwnd_step")?;
         let r = agent.step(world, action).map_err(PyValueError::new_err)?;
         write_row(dst, &r.obs);
         Ok((r.reward, r.ended, r.cwnd, r.srtt_ms, r.goodput_mbps))
@@ -429,7 +430,7 @@ impl Sim {
     /// The agent's first observation, written into row `row` of `obs`.
     fn cwnd_observe(&mut self, py: Python<'_>, obs: PyBuffer<f32>, row: usize) -> PyResult<CwndResult> {
         let dst = obs_row(py, &obs, row)?;
-        let (agent, world) = self.agent()?;
+        let (agent, world) = self.agent("cwnd_observe")?;
         let r = agent.observe(world);
         write_row(dst, &r.obs);
         Ok((r.reward, r.ended, r.cwnd, r.srtt_ms, r.goodput_mbps))
@@ -496,7 +497,15 @@ fn cwnd_steps(
     cells(&goodput_mbps, "goodput_mbps")?;
     column("ended", ended.item_count())?;
     column("cwnd", cwnd.item_count())?;
-    column("obs", obs.item_count() / CWND_OBS)?;
+    if k == 0 {
+        return Err(PyValueError::new_err("sims: no world (allowed: one or more)"));
+    }
+    if obs.item_count() != k * CWND_OBS {
+        return Err(PyValueError::new_err(format!(
+            "obs: {} values for {k} worlds (allowed: {k} x {CWND_OBS})",
+            obs.item_count()
+        )));
+    }
     let (rw, sr, gp) = (
         rewards.as_mut_slice(py).expect("checked"),
         srtt_ms.as_mut_slice(py).expect("checked"),
@@ -514,7 +523,15 @@ fn cwnd_steps(
             .ok_or_else(|| PyValueError::new_err(format!("actions[{i}]: {a} (allowed: 0 to {last})")))?;
         checked.push(action);
     }
-    obs_row(py, &obs, k.saturating_sub(1))?;
+    let mut sims = sims;
+    for (i, sim) in sims.iter_mut().enumerate() {
+        let ready = match (sim.finished, sim.cwnd_agent.as_ref()) {
+            (true, _) => Err("the run has ended (summary_json was read)".to_owned()),
+            (false, None) => Err("no agent (call cwnd_agent first)".to_owned()),
+            (false, Some(agent)) => agent.can_step(&sim.world),
+        };
+        ready.map_err(|e| PyValueError::new_err(format!("sims[{i}]: {e}")))?;
+    }
     for (i, (mut sim, &action)) in sims.into_iter().zip(&checked).enumerate() {
         let (r, e, c, s, g) = sim.cwnd_step_into(py, action, &obs, i)?;
         rw[i].set(r);

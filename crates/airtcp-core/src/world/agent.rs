@@ -189,8 +189,10 @@ impl CwndAgent {
     /// An agent driving `flow` (a TCP flow whose cc is "agent") every `step_ns`; the world is at
     /// its start.
     pub fn new(world: &World, flow: FlowId, step_ns: u64, delay_weight: f64) -> Result<Self, String> {
-        if world.tcp_view(flow).is_none() {
-            return Err(format!("flow {}: not a TCP flow", flow.0));
+        match world.tcps.get(flow.idx()) {
+            Some(Some(t)) if matches!(t.snd.cc, crate::tcp::cc::Algorithm::Agent(_)) => {}
+            Some(Some(_)) => return Err(format!("flow {}: its cc is not \"agent\"", flow.0)),
+            _ => return Err(format!("flow {}: not a TCP flow", flow.0)),
         }
         if step_ns == 0 {
             return Err("step_ns: 0 (allowed: 1 ns or more)".into());
@@ -216,12 +218,21 @@ impl CwndAgent {
         self.read(world, 0.0, false)
     }
 
+    /// Whether another step may run: the episode has not reached its end.
+    pub fn can_step(&self, world: &World) -> Result<(), String> {
+        if self.t_ns >= world.period.end.ns() {
+            return Err("step: the episode ended (allowed: a step before its end)".into());
+        }
+        Ok(())
+    }
+
     /// Apply action `action` (an index into [`CWND_FACTORS`]) to the window the last
     /// observation read, advance one step and observe.
     pub fn step(&mut self, world: &mut World, action: usize) -> Result<CwndStep, String> {
         let Some(&factor) = CWND_FACTORS.get(action) else {
             return Err(format!("action: {action} (allowed: 0 to {})", CWND_FACTORS.len() - 1));
         };
+        self.can_step(world)?;
         // Python's round() (half to even), as the environment first did it in Python.
         let scaled = (f64::from(self.cwnd) * factor).round_ties_even();
         let mut new = (scaled.max(1.0) as u32).min(CWND_MAX);
