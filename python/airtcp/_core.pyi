@@ -5,6 +5,7 @@ from typing import Any, final
 __all__ = [
     "CWND_FACTORS",
     "CWND_MAX",
+    "CWND_OBS",
     "Sim",
     "__version__",
     "check_world_spec",
@@ -77,6 +78,7 @@ class Sim:
 
 CWND_FACTORS: list[float]
 CWND_MAX: int
+CWND_OBS: int
 
 def cwnd_steps(
     sims: list[Sim],

@@ -63,10 +63,10 @@ from airtcp.run import to_scenario
 __all__ = ["CWND_FACTORS", "MIN_STEP_MS", "CongestionControlEnv", "RateControlEnv", "VectorEnv"]
 
 # The congestion environment's actions: cwnd is multiplied by one of these [segments]. The
-# core steps the environment (airtcp-core world::agent::CwndAgent) and owns both constants.
+# core steps the environment (airtcp-core world::agent::CwndAgent) and owns the constants.
 CWND_FACTORS: tuple[float, ...] = tuple(_core.CWND_FACTORS)
 _CWND_MAX: int = _core.CWND_MAX
-_CWND_OBS = 6
+_CWND_OBS: int = _core.CWND_OBS
 # The shortest step [ms]: 1 us, i.e. 1000 of the core's integer nanoseconds. Finer than any
 # 802.11 timing of these worlds (OFDM aSlotTime 9 us, aSIFSTime 16 us; IEEE 802.11-2020
 # Table 17-21), so a shorter step only adds calls; it keeps the step's goodput (bytes / step

@@ -448,7 +448,7 @@ def _reference_cwnd_episode(seed: int, actions: list[int], step_ms: float, weigh
     """The congestion environment's step as it was written in Python before the core took it
     over (issue 37): the same world, driven through the Sim's primitive calls."""
     env = ag.CongestionControlEnv(episode_s=2.0, step_ms=step_ms, delay_weight=weight)
-    env.reset(seed=seed)  # only for the world's seed, drawn as reset draws it
+    # The world's seed, as reset(seed=seed) draws it from the environment's generator.
     world_seed = int(gymnasium.utils.seeding.np_random(seed)[0].integers(0, 2**63))
     sim = airtcp._core.Sim(env._spec_json, world_seed)
     step_ns = round(step_ms * 1e6)
@@ -641,3 +641,30 @@ def test_the_batched_step_names_a_bad_buffer() -> None:
         env.sim.cwnd_step(2, ro, 0)
     with pytest.raises(ValueError, match=r"action: 5 \(allowed: 0 to 4\)"):
         env.sim.cwnd_step(5, np.zeros(6, dtype=np.float32), 0)
+
+
+def test_a_bad_batch_names_the_array_and_steps_no_world() -> None:
+    envs = [_cc_env(1.0)() for _ in range(2)]
+    for e in envs:
+        e.reset(seed=4)
+    sims = [e.sim for e in envs]
+
+    def call(actions: Any, rewards: Any) -> None:
+        airtcp._core.cwnd_steps(
+            sims,
+            actions,
+            np.zeros(12, np.float32),
+            rewards,
+            np.zeros(2, np.uint8),
+            np.zeros(2, np.int64),
+            np.zeros(2),
+            np.zeros(2),
+        )
+
+    with pytest.raises(ValueError, match=r"actions\[1\]: 5 \(allowed: 0 to 4\)"):
+        call(np.array([2, 5], np.int64), np.zeros(2))
+    with pytest.raises(ValueError, match="rewards: not a writable C-contiguous array of 2"):
+        call(np.array([2, 2], np.int64), np.zeros(3))
+    assert [s.now_ns for s in sims] == [0, 0], "no world stepped"
+    call(np.array([2, 2], np.int64), np.zeros(2))
+    assert [s.now_ns for s in sims] == [20_000_000] * 2

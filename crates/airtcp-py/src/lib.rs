@@ -268,6 +268,21 @@ fn obs_row<'a>(py: Python<'a>, obs: &'a PyBuffer<f32>, row: usize) -> PyResult<&
     })
 }
 
+/// `b` as `k` writable cells (a writable C-contiguous array of `k`), or an error naming it.
+fn column<'a, T: pyo3::buffer::Element>(
+    py: Python<'a>,
+    b: &'a PyBuffer<T>,
+    name: &str,
+    k: usize,
+) -> PyResult<&'a [std::cell::Cell<T>]> {
+    b.as_mut_slice(py).filter(|c| c.len() == k).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "{name}: not a writable C-contiguous array of {k} ({} values)",
+            b.item_count()
+        ))
+    })
+}
+
 fn write_row(dst: &[std::cell::Cell<f32>], values: &[f32; CWND_OBS]) {
     for (d, &v) in dst.iter().zip(values) {
         d.set(v);
@@ -328,10 +343,7 @@ impl Sim {
     /// agent's step): `(ended, delivered_bytes)`.
     fn advance_delivered(&mut self, until_ns: u64) -> PyResult<(bool, u64)> {
         let done = self.advance(until_ns)?;
-        let delivered = (0..self.world.flows.len() as u32)
-            .filter_map(|f| self.world.flow_delivered_bytes(airtcp_core::ids::FlowId(f)))
-            .sum();
-        Ok((done, delivered))
+        Ok((done, self.world.delivered_bytes_all()))
     }
 
     #[getter]
@@ -477,28 +489,19 @@ fn cwnd_steps(
     goodput_mbps: PyBuffer<f64>,
 ) -> PyResult<()> {
     let k = sims.len();
-    let acts = actions.to_vec(py)?;
-    if acts.len() != k {
-        return Err(PyValueError::new_err(format!("actions: {} for {k} worlds (allowed: {k})", acts.len())));
-    }
-    let column = |name: &str, len: usize| {
-        if len == k {
-            Ok(())
-        } else {
-            Err(PyValueError::new_err(format!("{name}: {len} values for {k} worlds (allowed: {k})")))
-        }
-    };
-    let cells = |b: &'_ PyBuffer<f64>, name: &str| -> PyResult<()> {
-        column(name, b.item_count())?;
-        b.as_mut_slice(py).map(|_| ()).ok_or_else(|| PyValueError::new_err(format!("{name}: not writable")))
-    };
-    cells(&rewards, "rewards")?;
-    cells(&srtt_ms, "srtt_ms")?;
-    cells(&goodput_mbps, "goodput_mbps")?;
-    column("ended", ended.item_count())?;
-    column("cwnd", cwnd.item_count())?;
     if k == 0 {
         return Err(PyValueError::new_err("sims: no world (allowed: one or more)"));
+    }
+    // Every input checked before any world steps; no copy of the arrays.
+    let acts = actions
+        .as_slice(py)
+        .filter(|a| a.len() == k)
+        .ok_or_else(|| PyValueError::new_err(format!("actions: not a C-contiguous int64 array of {k}")))?;
+    let last = CWND_FACTORS.len() - 1;
+    if let Some((i, a)) =
+        acts.iter().map(|a| a.get()).enumerate().find(|&(_, a)| !(0..=last as i64).contains(&a))
+    {
+        return Err(PyValueError::new_err(format!("actions[{i}]: {a} (allowed: 0 to {last})")));
     }
     if obs.item_count() != k * CWND_OBS {
         return Err(PyValueError::new_err(format!(
@@ -506,23 +509,10 @@ fn cwnd_steps(
             obs.item_count()
         )));
     }
-    let (rw, sr, gp) = (
-        rewards.as_mut_slice(py).expect("checked"),
-        srtt_ms.as_mut_slice(py).expect("checked"),
-        goodput_mbps.as_mut_slice(py).expect("checked"),
-    );
-    let en = ended.as_mut_slice(py).ok_or_else(|| PyValueError::new_err("ended: not writable"))?;
-    let cw = cwnd.as_mut_slice(py).ok_or_else(|| PyValueError::new_err("cwnd: not writable"))?;
-    // Every input checked before any world steps.
-    let mut checked = Vec::with_capacity(k);
-    for (i, &a) in acts.iter().enumerate() {
-        let last = CWND_FACTORS.len() - 1;
-        let action = usize::try_from(a)
-            .ok()
-            .filter(|&a| a <= last)
-            .ok_or_else(|| PyValueError::new_err(format!("actions[{i}]: {a} (allowed: 0 to {last})")))?;
-        checked.push(action);
-    }
+    obs_row(py, &obs, k - 1)?;
+    let (rw, en, cw) =
+        (column(py, &rewards, "rewards", k)?, column(py, &ended, "ended", k)?, column(py, &cwnd, "cwnd", k)?);
+    let (sr, gp) = (column(py, &srtt_ms, "srtt_ms", k)?, column(py, &goodput_mbps, "goodput_mbps", k)?);
     let mut sims = sims;
     for (i, sim) in sims.iter_mut().enumerate() {
         let ready = match (sim.finished, sim.cwnd_agent.as_ref()) {
@@ -532,8 +522,8 @@ fn cwnd_steps(
         };
         ready.map_err(|e| PyValueError::new_err(format!("sims[{i}]: {e}")))?;
     }
-    for (i, (mut sim, &action)) in sims.into_iter().zip(&checked).enumerate() {
-        let (r, e, c, s, g) = sim.cwnd_step_into(py, action, &obs, i)?;
+    for (i, (mut sim, action)) in sims.into_iter().zip(acts).enumerate() {
+        let (r, e, c, s, g) = sim.cwnd_step_into(py, action.get() as usize, &obs, i)?;
         rw[i].set(r);
         en[i].set(u8::from(e));
         cw[i].set(i64::from(c));
@@ -550,6 +540,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(cwnd_steps, m)?)?;
     m.add("CWND_FACTORS", CWND_FACTORS.to_vec())?;
     m.add("CWND_MAX", airtcp_core::world::agent::CWND_MAX)?;
+    m.add("CWND_OBS", CWND_OBS)?;
     m.add_function(wrap_pyfunction!(connectivity_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(tables, m)?)?;
     m.add_function(wrap_pyfunction!(world_spec_schema, m)?)?;

@@ -232,12 +232,11 @@ impl Connectivity {
             }
         }
         let mut adj: Vec<Vec<u32>> = vec![Vec::new(); n];
+        let all: Vec<u32> = if with_neighbours { (0..n as u32).collect() } else { Vec::new() };
         let mut candidates: Vec<u32> = Vec::new();
         for i in 0..n {
-            candidates.clear();
-            if with_neighbours {
-                candidates.extend(0..n as u32);
-            } else {
+            if !with_neighbours {
+                candidates.clear();
                 let role = t.nodes[i].role;
                 for (r, members) in &by_role {
                     if roles_talk(role, *r) {
@@ -248,7 +247,7 @@ impl Connectivity {
                 candidates.sort_unstable();
                 candidates.dedup();
             }
-            for &j in &candidates {
+            for &j in if with_neighbours { &all } else { &candidates } {
                 let j = j as usize;
                 if i == j {
                     continue;
@@ -414,6 +413,8 @@ pub fn connectivity_bytes(text: &str) -> Result<(usize, RouteBytes, Vec<u8>), cr
         runs += row.runs() as u32;
         r.offsets.extend_from_slice(&runs.to_le_bytes());
     }
+    // The neighbours of [`are_neighbours`] as bits: radio pairs from the reach, then the wires
+    // (one pass over them, not one per pair).
     let row = n.div_ceil(8);
     let mut bits = vec![0u8; row * n];
     for u in 0..n {

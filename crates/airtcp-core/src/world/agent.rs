@@ -121,18 +121,26 @@ impl World {
     /// Set `flow`'s congestion window to `segments` (`cc = "agent"`) and send what it allows.
     pub fn agent_set_cwnd(&mut self, flow: FlowId, segments: u32) -> Result<(), String> {
         let now = self.sched.now();
-        let t = match self.tcps.get(flow.idx()) {
-            Some(Some(t)) => t,
-            _ => return Err(format!("flow {}: not a TCP flow", flow.0)),
-        };
-        if !matches!(t.snd.cc, crate::tcp::cc::Algorithm::Agent(_)) {
-            return Err(format!("flow {}: its cc is not \"agent\"", flow.0));
-        }
+        self.agent_flow(flow)?;
         if segments == 0 {
             return Err("cwnd: 0 (allowed: 1 segment or more)".into());
         }
         self.agent_cwnd(flow, segments, now);
         Ok(())
+    }
+
+    /// `flow` is a TCP flow whose cc is "agent" (one an agent may drive), else why not.
+    pub fn agent_flow(&self, flow: FlowId) -> Result<(), String> {
+        match self.tcps.get(flow.idx()) {
+            Some(Some(t)) if matches!(t.snd.cc, crate::tcp::cc::Algorithm::Agent(_)) => Ok(()),
+            Some(Some(_)) => Err(format!("flow {}: its cc is not \"agent\"", flow.0)),
+            _ => Err(format!("flow {}: not a TCP flow", flow.0)),
+        }
+    }
+
+    /// Bytes every flow's destination application received, summed (an agent's goodput).
+    pub fn delivered_bytes_all(&self) -> u64 {
+        self.flows.iter().map(|f| f.delivered_bytes).sum()
     }
 
     /// Bytes the application at `flow`'s destination received (since the warm-up's end).
@@ -189,11 +197,7 @@ impl CwndAgent {
     /// An agent driving `flow` (a TCP flow whose cc is "agent") every `step_ns`; the world is at
     /// its start.
     pub fn new(world: &World, flow: FlowId, step_ns: u64, delay_weight: f64) -> Result<Self, String> {
-        match world.tcps.get(flow.idx()) {
-            Some(Some(t)) if matches!(t.snd.cc, crate::tcp::cc::Algorithm::Agent(_)) => {}
-            Some(Some(_)) => return Err(format!("flow {}: its cc is not \"agent\"", flow.0)),
-            _ => return Err(format!("flow {}: not a TCP flow", flow.0)),
-        }
+        world.agent_flow(flow)?;
         if step_ns == 0 {
             return Err("step_ns: 0 (allowed: 1 ns or more)".into());
         }
@@ -244,8 +248,7 @@ impl CwndAgent {
         world.agent_set_cwnd(self.flow, new)?;
         self.t_ns += self.step_ns;
         let ended = world.advance(SimTime(self.t_ns));
-        let delivered: u64 =
-            (0..world.flows.len() as u32).filter_map(|f| world.flow_delivered_bytes(FlowId(f))).sum();
+        let delivered = world.delivered_bytes_all();
         // Signed: a counter reset at the warm-up's end gives a negative step, as it did in Python.
         let bytes = delivered as i64 - self.delivered_bytes as i64;
         self.delivered_bytes = delivered;
