@@ -29,31 +29,36 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
-import typer
-
 # Start-up time (bench/bench_startup.py): rich, pydantic (airtcp.config), pyarrow and the rest
-# are imported inside the commands that use them; python/tests/test_startup.py checks it.
+# are imported inside the commands that use them; python/tests/test_startup.py checks it. The
+# commands are declared with airtcp.cliparse (argparse), which builds the invoked one alone.
+from airtcp.cliparse import USAGE_ERROR, App, Arg, Opt
 from airtcp.runprint import MAX_ROWS  # light: rich is imported when a table is printed
 
 if TYPE_CHECKING:
     from airtcp.result import RunSummary
 
-__all__ = ["app", "main"]
+__all__ = ["USAGE_ERROR", "app", "main"]
 
-USAGE_ERROR = 2
 
-app = typer.Typer(
-    name="airtcp",
-    help="Simulate TCP and UDP over IEEE 802.11 WiFi.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_show_locals=False,
+def _version() -> str:
+    from airtcp import __version__
+
+    return f"airtcp {__version__}"
+
+
+app = App("airtcp: simulate TCP and UDP over IEEE 802.11 WiFi.", version=_version)
+analytic_app = App(
+    "Closed-form models: Bianchi saturation throughput, theoretical maximum throughput."
 )
-analytic_app = typer.Typer(
-    help="Closed-form models: Bianchi saturation throughput, theoretical maximum throughput.",
-    no_args_is_help=True,
-)
-app.add_typer(analytic_app, name="analytic")
+app.add_group(analytic_app, "analytic")
+
+
+def _echo(text: str, err: bool = False, nl: bool = True) -> None:
+    """Write ``text`` (and a newline) to stdout, or to stderr with ``err``."""
+    stream = sys.stderr if err else sys.stdout
+    stream.write(text + "\n" if nl else text)
+    stream.flush()
 
 
 def _json_safe(value: Any) -> Any:
@@ -79,36 +84,18 @@ def _core_missing(exc: ModuleNotFoundError) -> NoReturn:
     a bug and goes on up."""
     if exc.name != "airtcp._core":
         raise exc
-    typer.echo(
+    _echo(
         "error: the native core airtcp._core is not built (run `maturin develop --release`)",
         err=True,
     )
-    raise typer.Exit(1) from None
+    raise SystemExit(1) from None
 
 
 def _fail(message: str) -> NoReturn:
     """Print each line of ``message`` as ``error: ...`` on stderr and exit 2."""
     for line in str(message).splitlines() or ["unknown error"]:
-        typer.echo(f"error: {line}", err=True)
-    raise typer.Exit(USAGE_ERROR)
-
-
-def _version(value: bool) -> None:
-    if value:
-        from airtcp import __version__
-
-        typer.echo(f"airtcp {__version__}")
-        raise typer.Exit()
-
-
-@app.callback()
-def _root(
-    version: Annotated[
-        bool,
-        typer.Option("--version", callback=_version, is_eager=True, help="Show the version."),
-    ] = False,
-) -> None:
-    """airtcp: a fast, faithful simulator of TCP over IEEE 802.11."""
+        _echo(f"error: {line}", err=True)
+    raise SystemExit(USAGE_ERROR)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -117,14 +104,14 @@ def _root(
 
 @app.command("run")
 def run_command(
-    scenario: Annotated[Path, typer.Argument(help="Scenario TOML file.", show_default=False)],
+    scenario: Annotated[Path, Arg(help="Scenario TOML file.", show_default=False)],
     seed: Annotated[
         int | None,
-        typer.Option(help="Random seed; a run is a pure function of it.", show_default="1"),
+        Opt(help="Random seed; a run is a pure function of it.", show_default="1"),
     ] = None,
     seeds: Annotated[
         str | None,
-        typer.Option(
+        Opt(
             "--seeds",
             help="Run each of these seeds and print each flow's mean and 95 % Student-t "
             "interval: 1-5, 1,3,7, 1-3,10, or N for 1 to N (not with --seed).",
@@ -133,11 +120,11 @@ def run_command(
     ] = None,
     workers: Annotated[
         int,
-        typer.Option(help="With --seeds: worker processes (0: all cores).", min=0),
+        Opt(help="With --seeds: worker processes (0: all cores).", min=0),
     ] = 1,
     set_: Annotated[
         list[str] | None,
-        typer.Option(
+        Opt(
             "--set",
             help="Override a field: dotted.key=value, value in TOML syntax; dotted.key=null removes it (repeatable).",
             show_default=False,
@@ -145,7 +132,7 @@ def run_command(
     ] = None,
     as_json: Annotated[
         bool,
-        typer.Option(
+        Opt(
             "--json",
             help="Print the summary as one JSON line (with --seeds: every seed's summary and "
             "the aggregate).",
@@ -153,7 +140,7 @@ def run_command(
     ] = False,
     out: Annotated[
         Path | None,
-        typer.Option(
+        Opt(
             help="Write summary.json, Parquet tables, the scenario as given and "
             "provenance.json into this new directory (with --seeds: seed-S/ per seed and "
             "aggregate.json)."
@@ -161,14 +148,14 @@ def run_command(
     ] = None,
     pcap: Annotated[
         Path | None,
-        typer.Option(
+        Opt(
             help="Write one pcap file per node and interface into this new directory "
             "(docs/pcap.md); switches on the frames trace."
         ),
     ] = None,
     force: Annotated[
         bool,
-        typer.Option(
+        Opt(
             "--force",
             help="Replace the --out (and --pcap) directory of an earlier airtcp run; never a "
             "directory holding anything airtcp did not write.",
@@ -176,13 +163,11 @@ def run_command(
     ] = False,
     quiet: Annotated[
         bool,
-        typer.Option("--quiet", "-q", help="Print only the one-line total (not the tables)."),
+        Opt("--quiet", "-q", help="Print only the one-line total (not the tables)."),
     ] = False,
     show_all: Annotated[
         bool,
-        typer.Option(
-            "--all", help=f"Print every row of the tables (default: the first {MAX_ROWS})."
-        ),
+        Opt("--all", help=f"Print every row of the tables (default: the first {MAX_ROWS})."),
     ] = False,
 ) -> None:
     """Run one scenario and print its flows and nodes; with --seeds, each flow's mean and
@@ -325,7 +310,7 @@ def _run_seeds(
         sys.stdout.flush()
         return
     if quiet:
-        typer.echo(sd.aggregate_line(agg))
+        _echo(sd.aggregate_line(agg))
         return
     console = Console()
     sd.print_aggregate(agg, console, max_rows=None if show_all else MAX_ROWS)
@@ -353,7 +338,7 @@ def _print_result(
     from airtcp.runprint import print_tables, total_line
 
     if quiet:
-        typer.echo(total_line(summary))
+        _echo(total_line(summary))
         return
     from rich.console import Console
 
@@ -394,35 +379,33 @@ def _print_model(title: str, rows: dict[str, Any]) -> None:
     Console().print(table)
 
 
-StandardOpt = Annotated[str, typer.Option(help="80211a, 80211b or 80211g.")]
+StandardOpt = Annotated[str, Opt(help="80211a, 80211b or 80211g.")]
 DataRateOpt = Annotated[
-    float | None, typer.Option(help="Data rate, Mbit/s [default: the standard's highest].")
+    float | None, Opt(help="Data rate, Mbit/s [default: the standard's highest].")
 ]
 BasicRateOpt = Annotated[
     float | None,
-    typer.Option(help="Control-frame rate, Mbit/s [default: 6 for a/g, 1 for b and mixed g]."),
+    Opt(help="Control-frame rate, Mbit/s [default: 6 for a/g, 1 for b and mixed g]."),
 ]
-PayloadOpt = Annotated[int, typer.Option(help="UDP payload, bytes.")]
-PreambleOpt = Annotated[str, typer.Option(help="long or short (DSSS rates).")]
-ErpMixedOpt = Annotated[bool, typer.Option("--erp-mixed", help="802.11g b/g mixed mode.")]
-AccessOpt = Annotated[str, typer.Option(help="dcf or edca.")]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON line.")]
+PayloadOpt = Annotated[int, Opt(help="UDP payload, bytes.")]
+PreambleOpt = Annotated[str, Opt(help="long or short (DSSS rates).")]
+ErpMixedOpt = Annotated[bool, Opt("--erp-mixed", help="802.11g b/g mixed mode.")]
+AccessOpt = Annotated[str, Opt(help="dcf or edca.")]
+JsonOpt = Annotated[bool, Opt("--json", help="Print one JSON line.")]
 
 
 @analytic_app.command("bianchi")
 def bianchi_command(
-    stations: Annotated[int, typer.Option(help="Number of saturated stations.")],
+    stations: Annotated[int, Opt(help="Number of saturated stations.")],
     standard: StandardOpt,
     data_rate_mbps: DataRateOpt = None,
     basic_rate_mbps: BasicRateOpt = None,
     payload_bytes: PayloadOpt = 1500,
-    retry_limit: Annotated[int, typer.Option(help="Retransmissions before a drop.")] = 6,
+    retry_limit: Annotated[int, Opt(help="Retransmissions before a drop.")] = 6,
     preamble: PreambleOpt = "long",
     erp_mixed: ErpMixedOpt = False,
     access: AccessOpt = "dcf",
-    collision: Annotated[
-        str, typer.Option(help="eifs or difs: what follows a collision.")
-    ] = "eifs",
+    collision: Annotated[str, Opt(help="eifs or difs: what follows a collision.")] = "eifs",
     as_json: JsonOpt = False,
 ) -> None:
     """Saturation throughput of N stations (Bianchi 2000, finite retry limit)."""
@@ -479,7 +462,7 @@ def tmt_command(
     preamble: PreambleOpt = "long",
     erp_mixed: ErpMixedOpt = False,
     access: AccessOpt = "dcf",
-    rts_cts: Annotated[bool, typer.Option("--rts-cts", help="Use RTS/CTS.")] = False,
+    rts_cts: Annotated[bool, Opt("--rts-cts", help="Use RTS/CTS.")] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Theoretical maximum throughput of one station (Jun et al. 2003)."""
@@ -523,27 +506,27 @@ def tmt_command(
 def sweep_command(
     sweep_file: Annotated[
         Path,
-        typer.Argument(
+        Arg(
             help="Sweep TOML file, or a scenario file (one replication, seed 1) swept by --grid.",
             show_default=False,
         ),
     ],
-    out: Annotated[
-        Path, typer.Option(help="Results directory (reused: stored runs are skipped).")
-    ] = Path("results/sweep"),
+    out: Annotated[Path, Opt(help="Results directory (reused: stored runs are skipped).")] = Path(
+        "results/sweep"
+    ),
     grid: Annotated[
         list[str] | None,
-        typer.Option(
+        Opt(
             "--grid",
             help="Sweep a key over values: KEY=V1,V2,... (each in TOML syntax, as --set; "
             "repeatable). Adds an axis to the file's grid or replaces the axis of that key.",
             show_default=False,
         ),
     ] = None,
-    workers: Annotated[int, typer.Option(help="Worker processes (default: all cores).", min=0)] = 0,
+    workers: Annotated[int, Opt(help="Worker processes (default: all cores).", min=0)] = 0,
     dask: Annotated[
         str | None,
-        typer.Option(
+        Opt(
             "--dask",
             help="Run on a Dask scheduler at this address (e.g. tcp://host:8786).",
             show_default=False,
@@ -551,7 +534,7 @@ def sweep_command(
     ] = None,
     dask_local: Annotated[
         int | None,
-        typer.Option(
+        Opt(
             "--dask-local",
             help="Run on a Dask LocalCluster of N worker processes started for the sweep.",
             min=1,
@@ -609,7 +592,7 @@ def sweep_command(
         except sweep.SweepError as exc:
             progress.stop()
             _fail(str(exc))
-    typer.echo(f"{ran} runs done ({failures} failed), {skipped} already stored: {out}")
+    _echo(f"{ran} runs done ({failures} failed), {skipped} already stored: {out}")
 
 
 # Rows `airtcp query` prints as a terminal table; --json streams every row.
@@ -617,7 +600,7 @@ QUERY_TABLE_ROWS = 1000
 
 AllowExternalOpt = Annotated[
     bool,
-    typer.Option(
+    Opt(
         "--allow-external-access",
         help="Let the SQL read and write files (DuckDB's read_csv, COPY ... TO, ATTACH, "
         "INSTALL); off by default: the SQL sees the store's views only.",
@@ -627,13 +610,11 @@ AllowExternalOpt = Annotated[
 
 @app.command("query")
 def query_command(
-    out: Annotated[Path, typer.Argument(help="Results directory of a sweep.", show_default=False)],
-    sql: Annotated[
-        str, typer.Argument(help='SQL over the view runs, e.g. "SELECT count(*) FROM runs".')
-    ],
+    out: Annotated[Path, Arg(help="Results directory of a sweep.", show_default=False)],
+    sql: Annotated[str, Arg(help='SQL over the view runs, e.g. "SELECT count(*) FROM runs".')],
     as_json: Annotated[
         bool,
-        typer.Option(
+        Opt(
             "--json",
             help="One JSON object per row (every row, streamed; NaN and infinities as null).",
         ),
@@ -666,7 +647,7 @@ def query_command(
         table.add_row(*(f"{v:.6g}" if isinstance(v, float) else str(v) for v in r))
     Console().print(table)
     if more:
-        typer.echo(
+        _echo(
             f"(the first {QUERY_TABLE_ROWS} rows; add LIMIT/OFFSET to the SQL, or --json for "
             "every row)",
             err=True,
@@ -675,15 +656,15 @@ def query_command(
 
 @app.command("reproduce")
 def reproduce_command(
-    paper: Annotated[str, typer.Argument(help="Paper id, e.g. 001.", show_default=False)],
+    paper: Annotated[str, Arg(help="Paper id, e.g. 001.", show_default=False)],
     out: Annotated[
         Path | None,
-        typer.Option(help="Output directory (default results/paper-ID); its store is resumed."),
+        Opt(help="Output directory (default results/paper-ID); its store is resumed."),
     ] = None,
     quick: Annotated[
-        bool, typer.Option("--quick", help="Fewer replications (minutes instead of more).")
+        bool, Opt("--quick", help="Fewer replications (minutes instead of more).")
     ] = False,
-    workers: Annotated[int, typer.Option(help="Worker processes (default: all cores).", min=0)] = 0,
+    workers: Annotated[int, Opt(help="Worker processes (default: all cores).", min=0)] = 0,
 ) -> None:
     """Reproduce a paper: run its sweeps, draw its figures, write report.md and report.html."""
     from rich.console import Console
@@ -709,18 +690,18 @@ def reproduce_command(
         except rep.ReproduceError as exc:
             progress.stop()
             _fail(str(exc))
-    typer.echo(f"report: {report}")
+    _echo(f"report: {report}")
 
 
 @app.command("validate")
 def validate_command(
     out: Annotated[
-        Path, typer.Option(help="Directory for validation.json and validation.md (replaced).")
+        Path, Opt(help="Directory for validation.json and validation.md (replaced).")
     ] = Path("results/validation"),
     duration_s: Annotated[
-        float, typer.Option(help="Measured seconds per run (after a 1 s warm-up).")
+        float, Opt(help="Measured seconds per run (after a 1 s warm-up).")
     ] = 30.0,
-    seeds: Annotated[int, typer.Option(help="Replications per multi-station case.")] = 3,
+    seeds: Annotated[int, Opt(help="Replications per multi-station case.")] = 3,
 ) -> None:
     """Run airtcp against TMT and Bianchi's model and write the comparison table."""
     from rich.console import Console
@@ -753,41 +734,38 @@ def validate_command(
         path = v.write_report(out, tmt, bianchi)
     except OutputExistsError as exc:
         _fail(str(exc))
-    typer.echo((path / "validation.md").read_text())
-    typer.echo(f"written: {path}/validation.md, {path}/validation.json")
+    _echo((path / "validation.md").read_text())
+    _echo(f"written: {path}/validation.md, {path}/validation.json")
 
 
 # ---------------------------------------------------------------------------------------------
 # airtcp plot (figures through matplotlib)
 
-plot_app = typer.Typer(
-    help="Figures (PNG, SVG or PDF by the --out suffix): a metric over a swept parameter "
-    "with confidence intervals, time series of runs' traces, a run's topology.",
-    no_args_is_help=True,
+plot_app = App(
+    "Figures (PNG, SVG or PDF by the --out suffix): a metric over a swept parameter "
+    "with confidence intervals, time series of runs' traces, a run's topology."
 )
-app.add_typer(plot_app, name="plot")
+app.add_group(plot_app, "plot")
 
 PlotOutOpt = Annotated[
     Path,
-    typer.Option("--out", help="The figure file: .png, .svg or .pdf.", show_default=False),
+    Opt("--out", help="The figure file: .png, .svg or .pdf.", show_default=False),
 ]
-PlotTitleOpt = Annotated[
-    str | None, typer.Option("--title", help="Figure title (default: y over x).")
-]
+PlotTitleOpt = Annotated[str | None, Opt("--title", help="Figure title (default: y over x).")]
 FigureOutOpt = Annotated[
     Path | None,
-    typer.Option(
+    Opt(
         "--out",
         help="The figure file: .png, .svg or .pdf (may be left out with --show).",
         show_default=False,
     ),
 ]
 ShowOpt = Annotated[
-    bool, typer.Option("--show", help="Open the figure in a window (pan, zoom) after any --out.")
+    bool, Opt("--show", help="Open the figure in a window (pan, zoom) after any --out.")
 ]
 RunHashOpt = Annotated[
     str | None,
-    typer.Option("--run", help="Run hash or unique prefix (sweep store).", show_default=False),
+    Opt("--run", help="Run hash or unique prefix (sweep store).", show_default=False),
 ]
 
 
@@ -804,13 +782,11 @@ def _save_figure(fig: Any, out: Path) -> None:
 
 @plot_app.command("metric")
 def plot_metric_command(
-    store_dir: Annotated[
-        Path, typer.Argument(help="Results directory of a sweep.", show_default=False)
-    ],
-    x: Annotated[str, typer.Option("--x", help="x axis: a column of runs, e.g. param.hops.")],
+    store_dir: Annotated[Path, Arg(help="Results directory of a sweep.", show_default=False)],
+    x: Annotated[str, Opt("--x", help="x axis: a column of runs, e.g. param.hops.")],
     y: Annotated[
         str,
-        typer.Option(
+        Opt(
             "--y",
             help="The metric: a column of runs (totals.goodput_bps) or a summary path "
             "(flows.0.tcp.retransmissions).",
@@ -819,18 +795,18 @@ def plot_metric_command(
     out: PlotOutOpt,
     group: Annotated[
         list[str] | None,
-        typer.Option("--group", help="One line per value of this column (repeatable)."),
+        Opt("--group", help="One line per value of this column (repeatable)."),
     ] = None,
     where: Annotated[
         str | None,
-        typer.Option(
+        Opt(
             "--where", help="SQL condition on runs, e.g. '\"param.hops\" = 3'.", show_default=False
         ),
     ] = None,
-    ci: Annotated[float, typer.Option("--ci", help="Confidence level of the intervals.")] = 0.95,
+    ci: Annotated[float, Opt("--ci", help="Confidence level of the intervals.")] = 0.95,
     pool: Annotated[
         bool,
-        typer.Option("--pool", help="Average over swept parameters not in --x or --group."),
+        Opt("--pool", help="Average over swept parameters not in --x or --group."),
     ] = False,
     title: PlotTitleOpt = None,
     allow_external_access: AllowExternalOpt = False,
@@ -857,7 +833,7 @@ def plot_metric_command(
     _save_figure(fig, out)
     lines = table.groupby(group, dropna=False).ngroups if group else 1
     notes = "; ".join(table.attrs.get("notes", []))
-    typer.echo(f"written {out}: {lines} line(s), {len(table)} points ({notes})")
+    _echo(f"written {out}: {lines} line(s), {len(table)} points ({notes})")
 
 
 def _check_destination(out: Path | None, show: bool) -> None:
@@ -884,14 +860,14 @@ def _show_figure(fig: Any, out: Path | None) -> None:
     except plot.PlotError as exc:
         if out is None:
             _fail(str(exc))
-        typer.echo(f"warning: {exc}", err=True)
+        _echo(f"warning: {exc}", err=True)
 
 
 @plot_app.command("trace")
 def plot_trace_command(
     sources: Annotated[
         list[Path],
-        typer.Argument(
+        Arg(
             help="Run directories (airtcp run --out) or sweep stores (with --run or --where); "
             "several are overlaid, one legend entry per run.",
             show_default=False,
@@ -900,7 +876,7 @@ def plot_trace_command(
     out: FigureOutOpt = None,
     kind: Annotated[
         str,
-        typer.Option(
+        Opt(
             "--kind",
             help="tcp, tcp_segments, packets, mac_tx, rates, receptions, positions, or interval "
             "(summary goodput).",
@@ -908,7 +884,7 @@ def plot_trace_command(
     ] = "tcp",
     y: Annotated[
         str | None,
-        typer.Option(
+        Opt(
             "--y",
             help="What to draw; per kind: tcp cwnd|ssthresh|rtt|rto|in_flight_bytes, "
             "tcp_segments goodput|sent|retransmit|dupack|timeout, packets goodput|delay, "
@@ -919,27 +895,25 @@ def plot_trace_command(
     run: RunHashOpt = None,
     where: Annotated[
         str | None,
-        typer.Option(
+        Opt(
             "--where",
             help="Overlay the runs of a sweep store that match this SQL condition on the "
             "view runs, e.g. 'replication = 0'.",
             show_default=False,
         ),
     ] = None,
-    flow: Annotated[
-        int | None, typer.Option("--flow", help="Only this flow.", show_default=False)
-    ] = None,
+    flow: Annotated[int | None, Opt("--flow", help="Only this flow.", show_default=False)] = None,
     t0_s: Annotated[
         float | None,
-        typer.Option("--from", help="Window start, s (default: 0).", show_default=False),
+        Opt("--from", help="Window start, s (default: 0).", show_default=False),
     ] = None,
     t1_s: Annotated[
         float | None,
-        typer.Option("--to", help="Window end, s (default: the end).", show_default=False),
+        Opt("--to", help="Window end, s (default: the end).", show_default=False),
     ] = None,
     bin_s: Annotated[
         float | None,
-        typer.Option(
+        Opt(
             "--bin-s",
             help="Time bin of rates, s (default: about 100 bins over the run or window).",
             show_default=False,
@@ -973,7 +947,7 @@ def plot_trace_command(
     what = f"{data['line'].nunique()} line(s){runs}, {len(data)} points"
     if out is not None:
         _save_figure(fig, out)
-        typer.echo(f"written {out}: {what}")
+        _echo(f"written {out}: {what}")
     if show:
         _show_figure(fig, out)
 
@@ -982,17 +956,17 @@ def plot_trace_command(
 def plot_sequence_command(
     source: Annotated[
         Path,
-        typer.Argument(
+        Arg(
             help="A run directory (airtcp run --out) or a sweep store (with --run), with the "
             "tcp_segments and mac_tx traces.",
             show_default=False,
         ),
     ],
     out: PlotOutOpt,
-    t0_s: Annotated[float, typer.Option("--from", help="Window start, s.", show_default=False)],
-    t1_s: Annotated[float, typer.Option("--to", help="Window end, s.", show_default=False)],
+    t0_s: Annotated[float, Opt("--from", help="Window start, s.", show_default=False)],
+    t1_s: Annotated[float, Opt("--to", help="Window end, s.", show_default=False)],
     run: RunHashOpt = None,
-    flow: Annotated[int, typer.Option("--flow", help="The TCP flow to draw.")] = 0,
+    flow: Annotated[int, Opt("--flow", help="The TCP flow to draw.")] = 0,
     title: PlotTitleOpt = None,
 ) -> None:
     """The TCP/MAC sequence diagram (paper 001): both TCPs and both MACs in one picture."""
@@ -1009,16 +983,14 @@ def plot_sequence_command(
         _fail(f"{source}: cannot read ({exc})")
     _save_figure(fig, out)
     lost = int((data.frames["outcome"] != "ok").sum())
-    typer.echo(
-        f"written {out}: {len(data.frames)} frames ({lost} lost), {len(data.tcp)} TCP events"
-    )
+    _echo(f"written {out}: {len(data.frames)} frames ({lost} lost), {len(data.tcp)} TCP events")
 
 
 @plot_app.command("topology")
 def plot_topology_command(
     source: Annotated[
         Path,
-        typer.Argument(
+        Arg(
             help="A run directory (airtcp run --out) or a sweep store (with --run).",
             show_default=False,
         ),
@@ -1045,7 +1017,7 @@ def plot_topology_command(
         words = {"wired": "wired links", "mesh-peer": "mesh peer links", "flow": "flow hops"}
         kinds = data.links["kind"].value_counts(sort=False).to_dict()
         links = ", ".join(f"{n} {words[k]}" for k, n in kinds.items()) or "no links"
-        typer.echo(f"written {out}: {len(data.nodes)} nodes, {links}")
+        _echo(f"written {out}: {len(data.nodes)} nodes, {links}")
     if show:
         _show_figure(fig, out)
 
@@ -1058,9 +1030,9 @@ def plot_topology_command(
 def templates_command(
     name: Annotated[
         str | None,
-        typer.Argument(help="A template: list its knobs (default: list the templates)."),
+        Arg(help="A template: list its knobs (default: list the templates)."),
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    as_json: Annotated[bool, Opt("--json", help="Print JSON.")] = False,
 ) -> None:
     """The templates a scenario file can name (template = "NAME"), or one template's knobs:
     each with its default, allowed values and what it does."""
@@ -1074,7 +1046,7 @@ def templates_command(
     if name is None:
         rows = [{"template": t, "builds": template_summary(t)} for t in TEMPLATES]
         if as_json:
-            typer.echo(json.dumps(rows, indent=1))
+            _echo(json.dumps(rows, indent=1))
             return
         from rich.console import Console
         from rich.table import Table
@@ -1091,7 +1063,7 @@ def templates_command(
         )
     knobs = template_knobs(name)
     if as_json:
-        typer.echo(json.dumps({"template": name, "knobs": knobs}, indent=1))
+        _echo(json.dumps({"template": name, "knobs": knobs}, indent=1))
         return
     from rich.console import Console
     from rich.table import Table
@@ -1102,7 +1074,7 @@ def templates_command(
     for k in knobs:
         table.add_row(k["knob"], shown_default(k), k["allowed"], k["doc"])
     Console().print(table)
-    typer.echo(
+    _echo(
         "Set a knob as a field of the file or with --set KNOB=VALUE; a knob given a value the "
         "template does not use, or a field it sets from a knob, is refused by name; the file's "
         "other fields are merged over what it builds (docs/scenarios.md, Templates)."
@@ -1111,14 +1083,10 @@ def templates_command(
 
 @app.command("schema")
 def schema_command(
-    sweep: Annotated[
-        bool, typer.Option("--sweep", help="The schema of sweep files instead.")
-    ] = False,
+    sweep: Annotated[bool, Opt("--sweep", help="The schema of sweep files instead.")] = False,
     out: Annotated[
         Path | None,
-        typer.Option(
-            "--out", help="Write it to this file (default: print it).", show_default=False
-        ),
+        Opt("--out", help="Write it to this file (default: print it).", show_default=False),
     ] = None,
 ) -> None:
     """The JSON Schema of scenario files (or sweep files), for an editor's completion and
@@ -1127,7 +1095,7 @@ def schema_command(
 
     text = json.dumps(sweep_schema() if sweep else scenario_schema(), indent=1) + "\n"
     if out is None:
-        typer.echo(text, nl=False)
+        _echo(text, nl=False)
         return
     from airtcp.outpath import atomic_file
 
@@ -1136,25 +1104,25 @@ def schema_command(
             tmp.write_text(text)
     except OSError as exc:
         _fail(f"{out}: cannot write ({exc.strerror or exc})")
-    typer.echo(f"written {out}")
+    _echo(f"written {out}")
 
 
 @app.command("report")
 def report_command(
     source: Annotated[
         Path,
-        typer.Argument(
+        Arg(
             help="A run directory (airtcp run --out) or a sweep store (with --run).",
             show_default=False,
         ),
     ],
     out: Annotated[
         Path,
-        typer.Option("--out", help="The page to write: an .html file.", show_default=False),
+        Opt("--out", help="The page to write: an .html file.", show_default=False),
     ],
     run: RunHashOpt = None,
     title: Annotated[
-        str | None, typer.Option("--title", help="Page title (default: the run's name).")
+        str | None, Opt("--title", help="Page title (default: the run's name).")
     ] = None,
 ) -> None:
     """One run as a self-contained HTML page: tables, time series, topology (opens offline)."""
@@ -1169,7 +1137,7 @@ def report_command(
     except OSError as exc:
         _fail(f"{out}: cannot write ({exc.strerror or exc})")
     size = path.stat().st_size
-    typer.echo(f"written {path}: {size / 1e3:.0f} kB, open it in a browser")
+    _echo(f"written {path}: {size / 1e3:.0f} kB, open it in a browser")
 
 
 # Exit status of a failure that is airtcp's fault, not the input's (sysexits.h EX_SOFTWARE).
@@ -1186,7 +1154,7 @@ def main() -> None:
     import os
 
     try:
-        app(prog_name="airtcp")
+        app(prog="airtcp")
     except KeyboardInterrupt:
         sys.stderr.write("error: interrupted\n")
         sys.exit(130)

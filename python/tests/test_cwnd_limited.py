@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
+from cli_runner import CliRunner
 
 from airtcp.cli import app
 from airtcp.config import Scenario, ScenarioError, apply_value_overrides, load_toml

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
+from cli_runner import CliRunner
 
 import airtcp
 from airtcp.cli import app

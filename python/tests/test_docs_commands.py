@@ -52,7 +52,6 @@ How commands run
 
 from __future__ import annotations
 
-import functools
 import json
 import os
 import re
@@ -68,9 +67,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import typer.main
 
 from airtcp import cli, sweep
+from airtcp.cliparse import App, UsageError
 from airtcp.reproduce import PAPERS
 
 REPO = Path(__file__).resolve().parents[2]
@@ -286,37 +285,31 @@ def _placeholders(args: list[str]) -> list[str]:
     return found
 
 
-@functools.cache
-def _root_command() -> Any:
-    return typer.main.get_command(cli.app)
-
-
 def parse(args: list[str]) -> tuple[str, str]:
     """Parse ``args`` as the command line does, without running anything: ("ok", ""),
     ("missing", why) when a required argument or a subcommand is missing, or ("error", why)."""
-    cmd = _root_command()
-    ctx = cmd.make_context("airtcp", ["--help"], resilient_parsing=True)
     rest = list(args)
     if rest and rest[0] in ("--version", "--help"):
         return "ok", ""
-    while hasattr(cmd, "get_command"):  # a group: the next word names its subcommand
+    node: Any = cli.app
+    prog = "airtcp"
+    while isinstance(node, App):  # a group: the next word names its subcommand
         if not rest or rest[0].startswith("-"):
             return "missing", "no command"
-        sub = cmd.get_command(ctx, rest[0])
+        sub = node.commands.get(rest[0])
         if sub is None:
             return "error", f"no such command {rest[0]!r}"
-        ctx = type(ctx)(sub, info_name=rest[0], parent=ctx)  # typer's click.Context
-        cmd, rest = sub, rest[1:]
+        node, prog, rest = sub, f"{prog} {rest[0]}", rest[1:]
     try:
-        cmd.parse_args(ctx, list(rest))  # it consumes the list it is given
-    except Exception as exc:  # typer's own click: its UsageError and subclasses
-        if not hasattr(exc, "format_message"):
-            raise
+        node.parse(rest, prog)
+    except UsageError as exc:
         # A missing argument, or an option named without its value (`airtcp run --out`).
-        missing = type(exc).__name__ in ("MissingParameter", "NoArgsIsHelpError") or (
-            "requires an argument" in exc.format_message() and rest[-1].startswith("-")
+        missing = exc.what.startswith("missing") or (
+            exc.what.startswith("a value is missing") and rest[-1].startswith("-")
         )
-        return ("missing" if missing else "error"), exc.format_message()
+        return ("missing" if missing else "error"), str(exc)
+    except SystemExit:  # --help printed the usage
+        return "ok", ""
     return "ok", ""
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pyarrow.parquet as pq
 import pytest
-from typer.testing import CliRunner
+from cli_runner import CliRunner
 
 from airtcp.cli import app
 from airtcp.config import Scenario, load_toml

@@ -26,6 +26,7 @@ from fuzz_harness import ERROR_LINE
 import airtcp
 
 PYTHON_DIR = str(Path(airtcp.__file__).parents[1])
+TESTS_DIR = str(Path(__file__).resolve().parent)  # cli_runner
 SECONDS = 1.0  # the bound on the case's own time (the child's start-up is not counted)
 MEGABYTES = 100  # the bound on how far the case raises the child's peak RSS
 TIMEOUT_S = 30
@@ -43,7 +44,7 @@ extra = sys.argv[4:]
 import airtcp
 from airtcp import sweep
 from airtcp.cli import app
-from typer.testing import CliRunner
+from cli_runner import CliRunner
 
 runner = CliRunner()
 assert runner.invoke(app, ["run", tiny]).exit_code == 0
@@ -93,7 +94,7 @@ def _child(mode: str, target: str, tiny: Path, *extra: str) -> dict:
             text=True,
             timeout=TIMEOUT_S,
             preexec_fn=limit,
-            env={**os.environ, "PYTHONPATH": PYTHON_DIR},
+            env={**os.environ, "PYTHONPATH": os.pathsep.join([PYTHON_DIR, TESTS_DIR])},
         )
     except subprocess.TimeoutExpired:
         pytest.fail(f"{mode} {target[:100]}: still running after {TIMEOUT_S} s")

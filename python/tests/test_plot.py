@@ -8,8 +8,8 @@ import math
 from pathlib import Path
 
 import pytest
+from cli_runner import CliRunner
 from matplotlib.collections import LineCollection
-from typer.testing import CliRunner
 
 import airtcp
 from airtcp import plot, sweep

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
-from typer.testing import CliRunner
+from cli_runner import CliRunner
 
 import airtcp
 from airtcp.cli import app

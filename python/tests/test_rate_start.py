@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
-from typer.testing import CliRunner
+from cli_runner import CliRunner
 
 from airtcp import _core, analytic
 from airtcp.cli import app

@@ -20,7 +20,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from cli_runner import CliRunner
 
 from airtcp import report
 from airtcp.cli import app

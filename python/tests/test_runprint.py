@@ -10,10 +10,10 @@ import re
 from typing import Any
 
 import pytest
+from cli_runner import CliRunner
 from rich.cells import cell_len
 from rich.console import Console
 from rich.text import Text
-from typer.testing import CliRunner
 
 from airtcp import runprint
 from airtcp.cli import app

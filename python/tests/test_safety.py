@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pyarrow as pa
 import pytest
-from typer.testing import CliRunner
+from cli_runner import CliRunner
 
 import airtcp
 from airtcp import sweep

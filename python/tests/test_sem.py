@@ -10,9 +10,9 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from cli_runner import CliRunner
 from rich.cells import cell_len
 from scipy import stats
-from typer.testing import CliRunner
 
 import airtcp
 import airtcp.store

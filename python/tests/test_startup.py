@@ -22,8 +22,9 @@ PYTHON_DIR = Path(airtcp.__file__).resolve().parents[1]
 # Never on the start-up path of `import airtcp` or a command that does not use them.
 HEAVY = {"pyarrow", "numpy", "pandas", "duckdb", "matplotlib", "scipy", "dask", "distributed"}
 # Imported only by the commands that need them: rich (tables, progress bars), pydantic
-# (airtcp.config, scenario validation), typer (the command line).
-LAZY = {"rich", "pydantic", "typer"}
+# (airtcp.config, scenario validation). No command imports typer or click (the command line is
+# argparse's: airtcp.cliparse).
+LAZY = {"rich", "pydantic", "typer", "click"}
 
 REPORT = """
 import json, sys
@@ -63,15 +64,20 @@ def test_import_airtcp_loads_nothing_heavy():
     assert loaded("import airtcp") & (HEAVY | LAZY) == set()
 
 
-def test_import_cli_loads_only_typer():
+def test_import_cli_loads_none_of_them():
     modules = loaded("import airtcp.cli")
-    assert "typer" in modules
-    assert modules & (HEAVY | LAZY - {"typer"}) == set()
+    assert "argparse" not in modules  # built for the invoked command only
+    assert modules & (HEAVY | LAZY) == set()
 
 
 def test_version_loads_none_of_them():
-    # answered by airtcp.__main__ before the commands are built: not even typer
+    # answered by airtcp.__main__ before the commands are built: not even argparse
     modules = loaded(cli("--version"))
+    assert modules & (HEAVY | LAZY | {"argparse"}) == set()
+
+
+def test_help_loads_none_of_them():
+    modules = loaded(cli("--help")) | loaded(cli("run", "--help"))
     assert modules & (HEAVY | LAZY) == set()
 
 
@@ -80,7 +86,7 @@ def test_run_json_without_traces_needs_no_pyarrow(repo_root):
     example = repo_root / "examples" / "bss-udp-saturation.toml"
     modules = loaded(cli("run", str(example), "--json", "--set", "duration_s=1.1"))
     assert "pydantic" in modules  # the scenario was validated
-    assert modules & (HEAVY | {"rich"}) == set()
+    assert modules & (HEAVY | {"rich", "typer", "click"}) == set()
 
 
 def test_run_quiet_needs_neither_rich_nor_pyarrow(repo_root):

@@ -7,7 +7,7 @@ import math
 import shutil
 
 import pytest
-from typer.testing import CliRunner
+from cli_runner import CliRunner
 
 from airtcp import plot, sweep
 from airtcp.cli import app
