@@ -52,9 +52,9 @@ def custom(
 def two_bsss() -> dict[str, Any]:
     nodes = [("ap1", "ap", 0.0, 0.0), ("ap2", "ap", 500.0, 0.0)]
     nodes += [(f"a{i}", "sta", 5.0 * i, 5.0) for i in range(8)]
-    nodes += [(f"b{i}", "sta", 500.0 + 5.0 * i, 5.0) for i in range(6)]
+    nodes += [(f"b{i}", "sta", 500.0 + 5.0 * i, 5.0) for i in range(7)]
     flows = [{"kind": "udp_saturating", "src": f"a{i}", "dst": "ap1"} for i in range(8)]
-    flows += [{"kind": "tcp_bulk", "src": "ap2", "dst": f"b{i}"} for i in range(6)]
+    flows += [{"kind": "tcp_bulk", "src": "ap2", "dst": f"b{i}"} for i in range(7)]
     return custom(nodes, flows)
 
 
@@ -72,7 +72,8 @@ def flows_to(n: int, kind: str, **extra: Any) -> list[dict[str, Any]]:
 
 
 CASES: dict[str, dict[str, Any]] = {
-    "a-udp-6": bss(6),
+    "a-udp-7": bss(7),  # 8 nodes: the smallest clique with lazy members (LAZY_MIN)
+    "a-udp-5": bss(5),  # 6 nodes: none
     "a-udp-40": bss(40),
     "b-udp-60": bss(60, "80211b"),
     "g-rts": bss(20, "80211g", mac={"rts_threshold_bytes": 500}),

@@ -388,8 +388,13 @@ pub(super) fn wifi(
 }
 
 /// The smallest isolated clique whose listeners share one state (`medium::clique`,
-/// `mac::lazy`): below it the per-member loops cost less than the bookkeeping.
-const LAZY_MIN: usize = crate::mac::contention::MIN_GROUP;
+/// `mac::lazy`): below it the per-member loops cost less than the bookkeeping. Measured in
+/// instructions (docs/validation.md section 27): saturated UDP cells gain from 7 nodes (-4 %;
+/// 8 nodes -12 %, 11 nodes -29 %) and lose at 5-6 (+18 %, +7 %); TCP, whose members' queues
+/// fill and empty with the ACK clock, loses below about 13 nodes (a 6-node chain +33 %, a
+/// 7-node cell +19 %). At 8 the 6- and 7-node chains and cells run without it, for 4 % on a
+/// saturated 7-node cell.
+pub(crate) const LAZY_MIN: usize = 8;
 
 /// Let the members of isolated cliques be lazy where nothing looks at a listener apart from
 /// its MAC and radio: the range model with no frame errors (each receiver would draw its
@@ -453,6 +458,37 @@ mod tests {
             ],
         });
         World::build(&serde_json::from_value(spec).expect("spec parses"), 1).expect("builds")
+    }
+
+    /// A BSS of `stations` saturated uploads (one isolated clique of stations + 1 nodes).
+    fn bss(stations: usize) -> World {
+        let mut nodes = vec![
+            serde_json::json!({"name": "ap", "position_m": [0.0, 0.0, 0.0], "wifi": true, "role": "ap"}),
+        ];
+        let mut flows = Vec::new();
+        for i in 0..stations {
+            let name = format!("s{i}");
+            nodes.push(serde_json::json!({"name": name, "position_m": [1.0 + i as f64, 0.0, 0.0], "wifi": true, "role": "sta"}));
+            flows.push(
+                serde_json::json!({"kind": "udp_saturating", "src": i + 1, "dst": 0, "payload_bytes": 1500}),
+            );
+        }
+        let spec = serde_json::json!({
+            "duration_ns": 1_000_000u64,
+            "wifi": {"standard": "80211a", "data_rate_mbps": 54.0, "basic_rate_mbps": 6.0},
+            "channel": {"rx_range_m": 100.0, "cs_range_m": 100.0},
+            "nodes": nodes,
+            "flows": flows,
+        });
+        World::build(&serde_json::from_value(spec).expect("spec parses"), 1).expect("builds")
+    }
+
+    #[test]
+    fn cliques_of_lazy_min_nodes_and_more_have_lazy_members_and_smaller_ones_none() {
+        assert_eq!(super::LAZY_MIN, 8);
+        assert!(!bss(super::LAZY_MIN - 2).lazy_on); // a 7-node cell: every station on its own
+        assert!(bss(super::LAZY_MIN - 1).lazy_on); // 8 nodes
+        assert!(bss(40).lazy_on);
     }
 
     #[test]
