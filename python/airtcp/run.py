@@ -98,6 +98,7 @@ def run(
     # What the run measured that its scenario may not have meant (docs/scenarios.md "Warnings").
     from airtcp.diagnose import diagnose
 
-    if warnings := diagnose(scenario, summary, given or as_given):
+    spec = json.loads(spec_json)  # the Result's, read by the checks too (no second copy)
+    if warnings := diagnose(scenario, summary, given or as_given, spec):
         summary["warnings"] = warnings
-    return Result(summary, traces, spec=json.loads(spec_json), given=given or as_given)
+    return Result(summary, traces, spec=spec, given=given or as_given)
