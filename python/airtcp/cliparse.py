@@ -293,7 +293,8 @@ class Command:
         for word in args:  # an unknown option is named before anything it leaves missing
             if word == "--":
                 break
-            if word.startswith("-") and not _NEGATIVE.fullmatch(word):
+            # argparse's rule: a word with a space is a value, never an option ("-- x" as SQL)
+            if word.startswith("-") and " " not in word and not _NEGATIVE.fullmatch(word):
                 if word.partition("=")[0] not in known:
                     raise UsageError(_word(word), "no such option")
         ns, extra = parser.parse_known_args(list(args))

@@ -940,7 +940,7 @@ def _run_frame(r: _Run, kind: str, flow: int | None) -> pd.DataFrame:
     if frame is None:
         present = ", ".join(r.present) or "none"
         hint = r.hint or f"traces present: {present}; rerun with --set traces.{kind}=true"
-        raise PlotError(f"no {kind} trace for {r.label} ({hint})")
+        raise PlotError(f"--kind {kind}: no {kind} trace for {r.label} ({hint})")
     if flow is not None and "flow" in frame.columns:
         flows = sorted(frame["flow"].dropna().unique().tolist())
         frame = frame[frame["flow"] == flow]

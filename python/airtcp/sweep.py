@@ -400,7 +400,10 @@ def expand(spec: SweepSpec) -> list[RunSpec]:
                     else Scenario.from_dict(apply_value_overrides(spec.base, seeding)).spec_json()
                 )
         except ScenarioError as exc:
-            raise SweepError(f"run {_short(params, 200)}: {exc}") from None
+            label = _short(params, 200)  # a cut one keeps its closing brace: "run {...}: "
+            raise SweepError(
+                f"run {label if label.endswith('}') else label + '}'}: {exc}"
+            ) from None
         for rep in range(len(spec.seeds) or spec.replications):
             # The seed: from the sweep seed, the canonical spec of the run with its paired keys
             # at their first values, and the replication; or the explicit seed as given.

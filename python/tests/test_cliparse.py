@@ -78,6 +78,14 @@ def test_values_of_every_kind():
     assert got["t0_s"] == -2.5
 
 
+def test_a_word_with_a_space_is_a_value_even_if_it_starts_with_a_dash():
+    # argparse's rule (a SQL text "-- note\nSELECT 1" is an argument, not an option)
+    assert invoke("go", "--count", "1", "-- a b").exit_code == 0
+    assert got["source"] == Path("-- a b")
+    assert invoke("go", "x", "--count", "1", "--name", "-a b").exit_code == 0
+    assert got["name"] == "-a b"
+
+
 def test_a_group_and_a_list_argument():
     assert invoke("sub", "many", "a", "b").exit_code == 0
     assert got == {"sources": [Path("a"), Path("b")], "maybe": None}
