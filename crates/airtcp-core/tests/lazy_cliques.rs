@@ -61,3 +61,45 @@ fn large_saturated_cliques_give_the_results_of_per_station_grants() {
         assert_eq!(strip(&run_value(&spec, 7)), strip(&run_value(&per_station, 7)), "{n} on {standard}");
     }
 }
+
+/// A cell of `stations` TCP uploads to the AP (`bss` with its flows replaced).
+fn tcp_cell(stations: usize, secs: f64) -> serde_json::Value {
+    let mut spec = bss(stations, "80211a", 54.0, 6.0, 1460, secs);
+    let flows: Vec<serde_json::Value> = (1..=stations)
+        .map(|i| serde_json::json!({"kind": "tcp_bulk", "src": i, "dst": 0, "payload_bytes": 1460}))
+        .collect();
+    spec["flows"] = flows.into();
+    spec
+}
+
+#[test]
+fn a_tcp_cell_gives_up_its_lazy_members_and_a_saturated_one_keeps_them() {
+    // Counted by hand over windows of 1024 releases (mac::lazy::LAZY_TRIAL): a saturated cell
+    // of 30 stations keeps about 28 of 31 lazy; 8 TCP uploads keep 0.4-5.4 of 9, below half.
+    let mut sat = world(&bss(30, "80211a", 54.0, 6.0, 1500, 1.0));
+    let mut tcp = world(&tcp_cell(8, 1.0));
+    assert_eq!(tcp.wifi.lazy_set_of(NodeId(1)), Some(0), "8 stations and the AP: a lazy clique");
+    sat.advance(SimTime(1_000_000_000));
+    tcp.advance(SimTime(1_000_000_000));
+    assert_eq!(sat.wifi.lazy_set_of(NodeId(1)), Some(0));
+    assert_eq!(tcp.wifi.lazy_set_of(NodeId(1)), None, "given up");
+    assert_eq!(tcp.medium.lazy_count(NodeId(1)), 0);
+}
+
+#[test]
+fn a_tcp_cell_that_gives_up_its_lazy_members_gives_the_results_of_per_station_grants() {
+    for stations in [8, 20] {
+        let spec = tcp_cell(stations, 1.5);
+        let mut per_station = spec.clone();
+        per_station["wifi"]["per_station_grants"] = true.into();
+        let strip = |o: &airtcp_core::Output| {
+            let mut v = serde_json::to_value(&o.summary).expect("serializes");
+            v.as_object_mut().expect("an object").remove("events");
+            v
+        };
+        for seed in [1, 2] {
+            let (a, b) = (run_value(&spec, seed), run_value(&per_station, seed));
+            assert_eq!(strip(&a), strip(&b), "{stations} stations, seed {seed}");
+        }
+    }
+}

@@ -210,6 +210,11 @@ impl Domains {
         self.domains[d as usize].lazy = Some(c as u32);
     }
 
+    /// Domain `d`'s members are lazy no more (`super::lazy`'s judgement gave its set up).
+    pub fn unset_lazy(&mut self, d: u32) {
+        self.domains[d as usize].lazy = None;
+    }
+
     /// The members of domain `d`, in node order.
     pub fn members(&self, d: u32) -> &[NodeId] {
         &self.domains[d as usize].members

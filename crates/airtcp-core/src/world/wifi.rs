@@ -411,6 +411,7 @@ impl World {
     /// and members whose medium turned idle with a state equal to the phantom's join it.
     #[inline(never)]
     fn release_lazy(&mut self, c: usize, id: TxId, src: NodeId, responder: Option<NodeId>, now: SimTime) {
+        let give_up = self.wifi.lazy_tally(c);
         self.wifi.lazy_release_start(c, &self.sched);
         let mut joins = std::mem::take(&mut self.join_scratch);
         joins.clear();
@@ -441,6 +442,23 @@ impl World {
         }
         self.join_scratch = joins;
         self.wifi.lazy_release_end(c, now, &mut self.sched);
+        if give_up {
+            self.give_up_lazy(c);
+        }
+    }
+
+    /// Clique `c` keeps no lazy members for the rest of the run (`Wifi::lazy_tally` judged
+    /// them worth less than they cost): each is materialized, as before a report.
+    #[inline(never)]
+    fn give_up_lazy(&mut self, c: usize) {
+        let mut all = Vec::new();
+        self.medium.lazy_members(&mut all);
+        for j in all {
+            if self.wifi.lazy_set_of(j) == Some(c) {
+                self.materialize(j);
+            }
+        }
+        self.wifi.give_up_lazy(c);
     }
 
     /// Tap, a transmission ended: the mac_tx trace.
