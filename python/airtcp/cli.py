@@ -113,6 +113,7 @@ def run_command(
         str | None,
         Opt(
             "--seeds",
+            metavar="SEEDS",
             help="Run each of these seeds and print each flow's mean and 95 % Student-t "
             "interval: 1-5, 1,3,7, 1-3,10, or N for 1 to N (not with --seed).",
             show_default=False,
@@ -126,6 +127,7 @@ def run_command(
         list[str] | None,
         Opt(
             "--set",
+            metavar="KEY=VALUE",
             help="Override a field: dotted.key=value, value in TOML syntax; dotted.key=null removes it (repeatable).",
             show_default=False,
         ),
@@ -518,6 +520,7 @@ def sweep_command(
         list[str] | None,
         Opt(
             "--grid",
+            metavar="KEY=V1,V2,...",
             help="Sweep a key over values: KEY=V1,V2,... (each in TOML syntax, as --set; "
             "repeatable). Adds an axis to the file's grid or replaces the axis of that key.",
             show_default=False,
@@ -528,6 +531,7 @@ def sweep_command(
         str | None,
         Opt(
             "--dask",
+            metavar="ADDRESS",
             help="Run on a Dask scheduler at this address (e.g. tcp://host:8786).",
             show_default=False,
         ),
@@ -765,7 +769,9 @@ ShowOpt = Annotated[
 ]
 RunHashOpt = Annotated[
     str | None,
-    Opt("--run", help="Run hash or unique prefix (sweep store).", show_default=False),
+    Opt(
+        "--run", metavar="HASH", help="Run hash or unique prefix (sweep store).", show_default=False
+    ),
 ]
 
 
@@ -800,7 +806,10 @@ def plot_metric_command(
     where: Annotated[
         str | None,
         Opt(
-            "--where", help="SQL condition on runs, e.g. '\"param.hops\" = 3'.", show_default=False
+            "--where",
+            metavar="SQL",
+            help="SQL condition on runs, e.g. '\"param.hops\" = 3'.",
+            show_default=False,
         ),
     ] = None,
     ci: Annotated[float, Opt("--ci", help="Confidence level of the intervals.")] = 0.95,
@@ -897,6 +906,7 @@ def plot_trace_command(
         str | None,
         Opt(
             "--where",
+            metavar="SQL",
             help="Overlay the runs of a sweep store that match this SQL condition on the "
             "view runs, e.g. 'replication = 0'.",
             show_default=False,

@@ -46,9 +46,10 @@ USAGE_ERROR = 2
 
 class Opt:
     """An option: ``names`` (default ``--param-name``), its help, whether its default is
-    shown in the help (or the text shown), and for a number its least allowed value."""
+    shown in the help (or the text shown), for a number its least allowed value, and the
+    name of its value in the help (default: its type's, ``N``, ``NUM``, ``TEXT``, ``PATH``)."""
 
-    __slots__ = ("names", "help", "show_default", "min")
+    __slots__ = ("names", "help", "show_default", "min", "metavar")
 
     def __init__(
         self,
@@ -56,11 +57,13 @@ class Opt:
         help: str = "",  # noqa: A002 - the word every CLI library uses
         show_default: bool | str = True,
         min: float | None = None,  # noqa: A002
+        metavar: str | None = None,
     ) -> None:
         self.names = names
         self.help = help
         self.show_default = show_default
         self.min = min
+        self.metavar = metavar
 
 
 class Arg:
@@ -104,6 +107,9 @@ def _word(text: str) -> str:
 
 # A word that is a negative number, not an option (argparse's own rule, and infinities).
 _NEGATIVE = re.compile(r"-\d+|-\d*\.\d+(?:[eE][-+]?\d+)?|-inf(?:inity)?", re.I)
+
+# An option's value in the usage and help, by its type (unless the option names it).
+_METAVAR = {int: "N", float: "NUM", str: "TEXT", Path: "PATH"}
 
 # What a value's type allows, as the errors say it.
 _ALLOWED = {int: "an integer", float: "a number", str: "text", Path: "a path"}
@@ -279,7 +285,7 @@ class Command:
                 action: Any = "store_true" if p.decl.names else argparse.BooleanOptionalAction
                 parser.add_argument(*p.flags, dest=p.name, action=action, default=p.default, **kw)
                 continue
-            kw.update(type=_converter(p), metavar=p.flags[0].lstrip("-").replace("-", "_").upper())
+            kw.update(type=_converter(p), metavar=p.decl.metavar or _METAVAR[p.base])
             if p.many:
                 kw["action"] = "append"
             parser.add_argument(*p.flags, dest=p.name, required=p.required, default=p.default, **kw)

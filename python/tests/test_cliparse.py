@@ -26,7 +26,9 @@ def go_command(
     source: Annotated[Path, Arg(help="The source.")],
     count: Annotated[int, Opt(help="How many.", min=1)],
     rate_mbps: Annotated[float | None, Opt(help="A rate.")] = None,
-    set_: Annotated[list[str] | None, Opt("--set", help="A key (repeatable).")] = None,
+    set_: Annotated[
+        list[str] | None, Opt("--set", metavar="KEY=VALUE", help="A key (repeatable).")
+    ] = None,
     loud: Annotated[bool, Opt("--loud", "-l", help="Louder.")] = False,
     colour: Annotated[bool, Opt(help="Colour or not.")] = True,
     name: Annotated[str, Opt(help="A name, 100 % text.")] = "x",
@@ -130,6 +132,9 @@ def test_help_shows_paragraphs_defaults_and_required():
     assert "A name, 100 % text. [default: x]" in text
     assert "Start. [default: the start]" in text
     assert "--colour, --no-colour" in text
+    # a value named by its type, or by the option
+    assert "--count N" in text and "--rate-mbps NUM" in text and "--name TEXT" in text
+    assert "--set KEY=VALUE" in text and "SOURCE" in text
     assert "[default: None]" not in text and "Louder. [default" not in text
 
 
