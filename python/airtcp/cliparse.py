@@ -77,12 +77,15 @@ class Arg:
 
 
 class UsageError(Exception):
-    """A command line that does not parse: ``where`` (an option or argument) and ``what``."""
+    """A command line that does not parse: ``where`` (an option or argument) and ``what``;
+    ``usage``: the message points to the command's ``--help`` (a name or word it does not
+    know, something missing), where a bad value already says what is allowed."""
 
-    def __init__(self, where: str, what: str) -> None:
+    def __init__(self, where: str, what: str, usage: bool = False) -> None:
         super().__init__(where, what)
         self.where = where
         self.what = what
+        self.usage = usage
 
     def __str__(self) -> str:
         return f"{self.where}: {self.what}"
@@ -229,14 +232,14 @@ def _usage_error(message: str) -> UsageError:
     if m := re.fullmatch(r"argument ([^:]+?)(?:/\S+)?: (.*)", message, re.S):
         where, what = m[1], m[2]
         if what in ("expected one argument", "expected at least one argument"):
-            what = "a value is missing"
-        elif e := re.fullmatch(r"ignored explicit argument (.*)", what, re.S):
+            return UsageError(where, "a value is missing", usage=True)
+        if e := re.fullmatch(r"ignored explicit argument (.*)", what, re.S):
             what = f"takes no value (got {_word(e[1].strip(chr(39)))})"
         return UsageError(where, what)
     if m := re.fullmatch(r"the following arguments are required: (.*)", message, re.S):
         names = m[1].split(", ")
         more = f" (and {', '.join(names[1:])})" if len(names) > 1 else ""
-        return UsageError(names[0], "missing" + more)
+        return UsageError(names[0], "missing" + more, usage=True)
     return UsageError("command line", message)
 
 
@@ -256,7 +259,6 @@ def _help_text(p: _Param) -> str:
 class Command:
     """A command: its function, built into a parser when it is invoked."""
 
-    name: str
     fn: Callable[..., Any]
 
     @property
@@ -274,7 +276,7 @@ class Command:
         for p in params:
             kw: dict[str, Any] = {"help": _help_text(p)}
             if isinstance(p.decl, Arg):
-                kw.update(type=_converter(p), metavar=p.name.upper())
+                kw.update(type=_converter(p), metavar=p.label)
                 if p.many:
                     kw["nargs"] = "+" if p.required else "*"
                 elif not p.required:
@@ -302,21 +304,19 @@ class Command:
             # argparse's rule: a word with a space is a value, never an option ("-- x" as SQL)
             if word.startswith("-") and " " not in word and not _NEGATIVE.fullmatch(word):
                 if word.partition("=")[0] not in known:
-                    raise UsageError(_word(word), "no such option")
+                    raise UsageError(_word(word), "no such option", usage=True)
         ns, extra = parser.parse_known_args(list(args))
         if extra:  # argparse's own message joins the words with spaces: name the first alone
             word = extra[0]
             what = "no such option" if word.startswith("-") else "unexpected argument"
-            raise UsageError(_word(word), what)
+            raise UsageError(_word(word), what, usage=True)
         return {p.name: getattr(ns, p.name) for p in params}
 
     def __call__(self, args: Sequence[str], prog: str) -> None:
         try:
             kwargs = self.parse(args, prog)
         except UsageError as exc:
-            if exc.what in ("no such option", "unexpected argument", "a value is missing") or (
-                exc.what.startswith("missing")
-            ):
+            if exc.usage:
                 exc.what += f" ({prog} --help shows the usage)"
             raise
         self.fn(**kwargs)
@@ -334,7 +334,7 @@ class App:
         """Register the decorated function as the command ``name``."""
 
         def register(fn: Callable[..., Any]) -> Callable[..., Any]:
-            self.commands[name] = Command(name, fn)
+            self.commands[name] = Command(fn)
             return fn
 
         return register

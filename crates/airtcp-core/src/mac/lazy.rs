@@ -60,10 +60,9 @@ pub struct LazySet {
     edge_idle: bool,
     edge_defined: bool,
     /// The releases of the current window and the lazy members summed over them
-    /// ([`Wifi::lazy_tally`]); `judged` once the set was given up.
+    /// ([`Wifi::lazy_tally`]).
     trial_releases: u32,
     trial_lazy: u64,
-    judged: bool,
 }
 
 /// The window of a clique's releases over which its lazy members are averaged
@@ -142,7 +141,6 @@ impl Wifi {
                 edge_defined: false,
                 trial_releases: 0,
                 trial_lazy: 0,
-                judged: false,
             });
         }
     }
@@ -319,16 +317,13 @@ impl Wifi {
     #[inline]
     pub fn lazy_tally(&mut self, c: usize) -> bool {
         let set = &mut self.lazy[c];
-        if set.judged {
-            return false;
-        }
         set.trial_releases += 1;
         set.trial_lazy += u64::from(set.count);
         if set.trial_releases < LAZY_TRIAL {
             return false;
         }
         let few = 2 * set.trial_lazy < u64::from(LAZY_TRIAL) * set.lazy.len() as u64;
-        (set.trial_releases, set.trial_lazy, set.judged) = (0, 0, few);
+        (set.trial_releases, set.trial_lazy) = (0, 0);
         few
     }
 

@@ -393,7 +393,8 @@ pub(super) fn wifi(
 /// 8 nodes -12 %, 11 nodes -29 %) and lose at 5-6 (+18 %, +7 %); TCP, whose members' queues
 /// fill and empty with the ACK clock, loses below about 13 nodes (a 6-node chain +33 %, a
 /// 7-node cell +19 %). At 8 the 6- and 7-node chains and cells run without it, for 4 % on a
-/// saturated 7-node cell.
+/// saturated 7-node cell; larger cells where few members stay lazy give them up as they run
+/// (`Wifi::lazy_tally`).
 pub(crate) const LAZY_MIN: usize = 8;
 
 /// Let the members of isolated cliques be lazy where nothing looks at a listener apart from
