@@ -174,8 +174,9 @@ def run_command(
 ) -> None:
     """Run one scenario and print its flows and nodes; with --seeds, each flow's mean and
     interval over the seeds."""
-    from airtcp.config import Scenario, ScenarioError, apply_overrides, apply_value_overrides
+    from airtcp.config import ScenarioError, apply_overrides, apply_value_overrides
     from airtcp.config.load import loads_toml, read_toml_text
+    from airtcp.config.plain import validate
     from airtcp.outpath import OutputExistsError, check_out_dir
     from airtcp.provenance import Given
     from airtcp.run import run
@@ -206,7 +207,7 @@ def run_command(
         if pcap is not None:
             data = apply_value_overrides(data, {"traces.frames": True})
             overrides.append("traces.frames=true")  # as --set would say it
-        config = Scenario.from_dict(data)
+        config = validate(data)  # without pydantic unless it words a problem
         if out is not None:
             check_out_dir(out, replace=force)
         if pcap is not None:

@@ -5,7 +5,8 @@ generated from where they are declared (issue 33).
     .venv/bin/python -m airtcp.docgen --check    # exit 1 naming what is stale
 
 It writes python/airtcp/world_spec.schema.json (the core's JSON Schema, which the canonical
-form reads), the field reference of docs/world-spec.md, and in docs/scenarios.md the field table
+form reads), python/airtcp/config/table.json (the models' fields as data, which the plain
+validator reads: ``airtcp.config.tablegen``), the field reference of docs/world-spec.md, and in docs/scenarios.md the field table
 of each section of the scenario (from its model in ``config.models``, ``field_table``), the fields
 each section passes to the core as written (``_PassThrough``) and each template's knob table
 (from its knob model, ``templates.template_knobs``). Each generated part of a page sits between
@@ -24,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from airtcp.config.canonical import bounds_text
+from airtcp.config.checks import RADIO_FIELDS
 from airtcp.tables import family_names
 
 __all__ = [
@@ -237,8 +239,8 @@ def field_tables() -> dict[str, tuple[Any, list[str]]]:
         "fields.mac": whole(m.MacConfig),
         "fields.tcp": whole(m.TcpConfig),
         "fields.clap": whole(m.ClapConfig),
-        "fields.channel": (m.ChannelConfig, [f for f in channel if f not in m.RADIO_FIELDS]),
-        "fields.channel.radio": (m.ChannelConfig, [f for f in channel if f in m.RADIO_FIELDS]),
+        "fields.channel": (m.ChannelConfig, [f for f in channel if f not in RADIO_FIELDS]),
+        "fields.channel.radio": (m.ChannelConfig, [f for f in channel if f in RADIO_FIELDS]),
         "fields.channel.matrix": whole(m.MatrixConfig),
         **variants(m._ErrorModel, "fields.channel.error"),
         "fields.nodes": whole(m.NodeConfig),
@@ -334,9 +336,10 @@ _PAGES = (WORLD_SPEC_MD, SCENARIOS_MD)
 
 def generated() -> dict[Path, str]:
     """Every generated file as it should read."""
+    from airtcp.config import tablegen
     from airtcp.config.canonical import SCHEMA_FILE, schema_text
 
-    out = {SCHEMA_FILE: schema_text()}
+    out = {SCHEMA_FILE: schema_text(), tablegen.TARGET: tablegen.current()}
     blocks = _blocks()
     for page in _PAGES:
         text = page.read_text(encoding="utf-8")

@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import json
+import sys
 import time
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from airtcp.config import Scenario, ScenarioError, apply_value_overrides
+from airtcp.config import ScenarioError, apply_value_overrides, plain
 from airtcp.config.load import loads_toml, read_toml_text
 from airtcp.provenance import Given
 from airtcp.result import Result, load_summary
+
+if TYPE_CHECKING:
+    from airtcp.config import Scenario
 
 __all__ = ["run", "to_scenario"]
 
@@ -24,22 +28,36 @@ def to_scenario(
 ) -> Scenario:
     """Validate ``config`` (a Scenario, a dict, or the path of a TOML file) with ``overrides``
     (dotted keys, Python values: ``{"stations": 20, "mac.short_retry_limit": 3}``)."""
-    return _load(config, overrides, keep=False)[0]
+    scenario: Scenario = _load(config, overrides, keep=False, pydantic=True)[0]
+    return scenario
+
+
+def _is_scenario(config: object) -> bool:
+    """A validated scenario: pydantic's (which exists only once its module was imported) or
+    the plain validator's."""
+    models = sys.modules.get("airtcp.config.models")
+    if models is not None and isinstance(config, models.Scenario):
+        return True
+    return isinstance(config, plain.Section) and config.MODEL == "Scenario"
 
 
 def _load(
     config: Scenario | Mapping[str, Any] | str | Path,
     overrides: Mapping[str, object] | None = None,
     keep: bool = True,
-) -> tuple[Scenario, Given | None]:
+    pydantic: bool = False,
+) -> tuple[Any, Given | None]:
     """:func:`to_scenario`, and, with ``keep``, what it was given (a file's text as read, a
-    copy of a dict), taken once it is valid."""
+    copy of a dict), taken once it is valid. The scenario is pydantic's with ``pydantic``, else
+    the plain validator's where it vouches for it (:mod:`airtcp.config.plain`): either has a
+    Scenario's attributes."""
     text = None
-    if isinstance(config, Scenario):
-        if not overrides:
-            return config, Given.of(config) if keep else None
+    if _is_scenario(config):
+        valid: Any = config  # pydantic's Scenario, or the plain validator's with its attributes
+        if not overrides and not (pydantic and isinstance(valid, plain.Section)):
+            return valid, Given.of(valid) if keep else None
         # What the user set, not the defaults: re-validated, it gives the same scenario.
-        data: Mapping[str, Any] = config.model_dump(mode="python", exclude_unset=True)
+        data: Mapping[str, Any] = valid.model_dump(mode="python", exclude_unset=True)
     elif isinstance(config, str | Path):
         text = read_toml_text(config)
         data = loads_toml(text, str(config))
@@ -51,7 +69,12 @@ def _load(
         )
     if overrides:
         data = apply_value_overrides(data, overrides)
-    scenario = Scenario.from_dict(data)
+    if pydantic:
+        from airtcp.config.models import Scenario
+
+        scenario = Scenario.from_dict(data)
+    else:
+        scenario = plain.validate(data)
     if not keep:
         return scenario, None
     if isinstance(config, str | Path):

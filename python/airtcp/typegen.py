@@ -16,7 +16,6 @@ A schema shape it does not know is an error, not a guess.
 from __future__ import annotations
 
 import json
-import sys
 import textwrap
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -252,23 +251,9 @@ def current() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
-    if args not in ([], ["--check"]):
-        print(f"usage: {COMMAND} [--check]", file=sys.stderr)
-        return 2
-    text = current()
-    old = TARGET.read_text(encoding="utf-8") if TARGET.exists() else None
-    if args == ["--check"]:
-        if old != text:
-            print(f"{TARGET} is stale: run {COMMAND}", file=sys.stderr)
-            return 1
-        return 0
-    if old != text:
-        TARGET.write_text(text, encoding="utf-8")
-        print(f"wrote {TARGET}")
-    else:
-        print(f"{TARGET} is up to date")
-    return 0
+    from airtcp import genfile
+
+    return genfile.main(argv, TARGET, current, COMMAND)
 
 
 if __name__ == "__main__":

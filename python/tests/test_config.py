@@ -19,8 +19,8 @@ from airtcp.config import (
     load,
     load_toml,
 )
+from airtcp.config.checks import _PACED_KINDS
 from airtcp.config.limits import _FILE_KINDS, _TCP_KINDS
-from airtcp.config.models import _PACED_KINDS
 from airtcp.config.routes import connectivity
 from airtcp.tables import flow_kinds
 

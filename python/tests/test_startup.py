@@ -22,7 +22,7 @@ PYTHON_DIR = Path(airtcp.__file__).resolve().parents[1]
 # Never on the start-up path of `import airtcp` or a command that does not use them.
 HEAVY = {"pyarrow", "numpy", "pandas", "duckdb", "matplotlib", "scipy", "dask", "distributed"}
 # Imported only by the commands that need them: rich (tables, progress bars), pydantic
-# (airtcp.config, scenario validation). No command imports typer or click (the command line is
+# (airtcp.config.models: a scenario to word a problem of, a template, a sweep). No command imports typer or click (the command line is
 # argparse's: airtcp.cliparse).
 LAZY = {"rich", "pydantic", "typer", "click"}
 
@@ -81,12 +81,34 @@ def test_help_loads_none_of_them():
     assert modules & (HEAVY | LAZY) == set()
 
 
-def test_run_json_without_traces_needs_no_pyarrow(repo_root):
+def test_run_json_without_traces_needs_no_pyarrow_nor_pydantic(repo_root):
     pytest.importorskip("airtcp._core")
     example = repo_root / "examples" / "bss-udp-saturation.toml"
     modules = loaded(cli("run", str(example), "--json", "--set", "duration_s=1.1"))
-    assert "pydantic" in modules  # the scenario was validated
-    assert modules & (HEAVY | {"rich", "typer", "click"}) == set()
+    # The scenario was validated without pydantic (airtcp.config.plain).
+    assert modules & (HEAVY | {"rich", "typer", "click", "pydantic", "pydantic_core"}) == set()
+
+
+def test_an_invalid_scenario_is_worded_by_pydantic(repo_root):
+    # The plain validator leaves a problem to pydantic, which words it as ever.
+    pytest.importorskip("airtcp._core")
+    example = repo_root / "examples" / "bss-udp-saturation.toml"
+    code = (
+        "import sys\n"
+        "from airtcp.cli import main\n"
+        f"sys.argv = ['airtcp', 'run', {str(example)!r}, '--json', '--set', 'stations=0']\n"
+        "try:\n"
+        "    main()\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print(' '.join(sorted(sys.modules)))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(PYTHON_DIR)}
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
+    )
+    assert "stations: must be >= 1" in out.stderr
+    assert "pydantic" in out.stdout.split()
 
 
 def test_run_quiet_needs_neither_rich_nor_pyarrow(repo_root):

@@ -22,6 +22,8 @@ this package.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from airtcp.config.errors import ScenarioError
 from airtcp.config.expand import default_basic_rate_mbps, default_data_rate_mbps
 from airtcp.config.limits import (
@@ -56,28 +58,68 @@ from airtcp.config.load import (
 from airtcp.config.load import apply_value_overrides as apply_value_overrides
 from airtcp.config.load import check_plain as check_plain
 from airtcp.config.load import parse_override_value as parse_override_value
-from airtcp.config.models import (
-    ChannelConfig,
-    ErrorBer,
-    ErrorFer,
-    ErrorGilbert,
-    ErrorInterferer,
-    ErrorNone,
-    FlowConfig,
-    HtConfig,
-    LinkConfig,
-    MacConfig,
-    MatrixConfig,
-    MeshConfig,
-    NodeConfig,
-    RouteConfig,
-    Scenario,
-    TcpConfig,
-    TracesConfig,
+
+# The models are pydantic's: imported on first use of one of their names (PEP 562), so that a
+# run validated by airtcp.config.plain never imports pydantic.
+_MODEL_NAMES = frozenset(
+    {
+        "ChannelConfig",
+        "ClapConfig",
+        "ErrorBer",
+        "ErrorFer",
+        "ErrorGilbert",
+        "ErrorInterferer",
+        "ErrorNone",
+        "FlowConfig",
+        "FlowKind",
+        "HtConfig",
+        "LinkConfig",
+        "MacConfig",
+        "MatrixConfig",
+        "MeshConfig",
+        "NodeConfig",
+        "RouteConfig",
+        "Scenario",
+        "Standard",
+        "TcpConfig",
+        "TracesConfig",
+    }
 )
-from airtcp.config.models import ClapConfig as ClapConfig
-from airtcp.config.models import FlowKind as FlowKind
-from airtcp.config.models import Standard as Standard
+
+if TYPE_CHECKING:
+    from airtcp.config.models import (
+        ChannelConfig,
+        ErrorBer,
+        ErrorFer,
+        ErrorGilbert,
+        ErrorInterferer,
+        ErrorNone,
+        FlowConfig,
+        HtConfig,
+        LinkConfig,
+        MacConfig,
+        MatrixConfig,
+        MeshConfig,
+        NodeConfig,
+        RouteConfig,
+        Scenario,
+        TcpConfig,
+        TracesConfig,
+    )
+    from airtcp.config.models import ClapConfig as ClapConfig
+    from airtcp.config.models import FlowKind as FlowKind
+    from airtcp.config.models import Standard as Standard
+
+
+def __getattr__(name: str) -> Any:
+    if name in _MODEL_NAMES:
+        from airtcp.config import models
+
+        value = getattr(models, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 # The same names as when this package was a single module; the redundant aliases above
 # re-export the other public names it had (limits, ClapConfig, check_plain ...).

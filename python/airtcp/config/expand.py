@@ -393,11 +393,11 @@ def _non_ht(s: Scenario) -> str:
 
 def _phy_ht(b: _Build) -> None:
     """802.11n: the MCS within the streams, control frames at a non-HT rate of the band."""
-    from airtcp.config.models import HtConfig
+    from airtcp.config.plain import default_section
     from airtcp.tables import rates_mbps  # the core's table (airtcp.analytic is heavier)
 
     s, issues = b.s, b.issues
-    ht = s.ht or HtConfig()
+    ht = s.ht or default_section("HtConfig")
     if ht.mcs > 8 * ht.streams - 1:
         issues.append(
             _Issue(

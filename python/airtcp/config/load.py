@@ -14,7 +14,7 @@ import stat
 import tomllib
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any, Literal, get_args, get_origin
+from typing import TYPE_CHECKING, Any
 
 from airtcp.config.errors import (
     ScenarioError,
@@ -23,12 +23,12 @@ from airtcp.config.errors import (
     _line,
     _Raw,
     _segment,
-    _strip_optional,
-    _walk,
 )
 from airtcp.config.limits import MAX_DEPTH, MAX_TOML_BYTES
-from airtcp.config.models import Scenario
 from airtcp.config.scan import check_toml_text
+
+if TYPE_CHECKING:
+    from airtcp.config.models import Scenario
 
 _TOML_POS = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
 
@@ -165,6 +165,8 @@ def loads_toml(text: str, source: str = "scenario") -> dict[str, Any]:
 
 def load(path: str | Path) -> Scenario:
     """Read and validate a scenario TOML file."""
+    from airtcp.config.models import Scenario  # pydantic's, imported when asked for
+
     return Scenario.from_dict(load_toml(path))
 
 
@@ -248,12 +250,11 @@ def unset_dotted(data: dict[str, Any], key: str) -> None:
         raise ScenarioError(
             _line(key, "an array entry cannot be unset", UNSET, "unset the whole array")
         )
-    try:
-        _, owner, field = _walk(tuple(parts), Scenario)
-    except ScenarioError:
-        owner, field = None, None
+    from airtcp.config.plain import core_only, walk
+
+    owner, field = walk(tuple(parts))
     # A field of the core's that the section passes through (models._PassThrough) is known too.
-    known = field is not None or str(last) in getattr(owner, "core_only", list)()
+    known = field is not None or (owner is not None and str(last) in core_only(owner))
     if not known and "template" not in data:
         raise ScenarioError(
             _line(
@@ -270,13 +271,9 @@ def _expects_string(key: str) -> bool:
         loc = tuple(_split_key(key))
     except ScenarioError:
         return False
-    _, _, field = _walk(loc, Scenario)
-    if field is None:
-        return False
-    tp = _strip_optional(field.annotation)
-    if tp is str:
-        return True
-    return get_origin(tp) is Literal and all(isinstance(a, str) for a in get_args(tp))
+    from airtcp.config.plain import expects_string
+
+    return expects_string(loc)
 
 
 def parse_override_value(key: str, raw: str) -> object:

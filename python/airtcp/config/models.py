@@ -3,17 +3,17 @@
 
 Each field carries its ``allowed`` text (shown in error messages) and its doc, the one place
 both are written: docs/scenarios.md's field tables are generated from them (``python -m
-airtcp.docgen``; a test fails while one is stale). A model's own validator checks what its
-fields cannot check alone; :class:`Scenario` then checks the rest while expanding itself into
-the world spec (:mod:`airtcp.config.expand`).
+airtcp.docgen``; a test fails while one is stale), and so is ``table.json``, from which a
+run validates without pydantic (:mod:`airtcp.config.plain`). A model's own validator checks
+what its fields cannot check alone (in :mod:`airtcp.config.checks`, which the plain validator
+runs too); :class:`Scenario` then checks the rest while expanding itself into the world spec
+(:mod:`airtcp.config.expand`).
 """
 
 from __future__ import annotations
 
 import copy
-import json
-import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, Union
 
 from pydantic import (
@@ -27,27 +27,24 @@ from pydantic import (
     model_validator,
 )
 
+from airtcp.config import checks
+from airtcp.config.checks import (
+    FlowShape,
+    PassThroughShape,
+    ScenarioShape,
+)
+from airtcp.config.convert import _convert_validation_error
 from airtcp.config.errors import (
     ScenarioError,
-    _check_choice,
-    _convert_validation_error,
-    _Issue,
-    _Issues,
     _line,
-    _num,
-    _Raw,
 )
-from airtcp.config.expand import build_world_spec
 from airtcp.config.limits import (
     _CC_ALLOWED,
-    _FILE_KINDS,
     _MSS_ALLOWED,
     _PAYLOAD_ALLOWED,
     _RATE_CONTROL_ALLOWED,
     _RECOVERY_ALLOWED,
-    _TCP_KINDS,
     _U32_MAX,
-    CC_NAMES,
     FLOW_KINDS,
     MAX_CBR_RATE_MBPS,
     MAX_CHAIN_HOPS,
@@ -59,12 +56,9 @@ from airtcp.config.limits import (
     MAX_LINK_RATE_MBPS,
     MAX_MSS_BYTES,
     MAX_NODES,
-    MAX_PAYLOAD_BYTES,
     MAX_QUEUE_PACKETS,
     MAX_TIME_MS,
     MAX_TIME_S,
-    RATE_CONTROL_NAMES,
-    RECOVERY_NAMES,
 )
 from airtcp.outpath import NAME_ALLOWED
 
@@ -74,11 +68,23 @@ def _field(default: Any, allowed: str, doc: str, **kw: Any) -> Any:
     return Field(default, description=doc, json_schema_extra={"allowed": allowed}, **kw)
 
 
+def _after(check: Callable[[Any], None]) -> Any:
+    """A model validator (mode "after") that runs ``check``, one of :mod:`airtcp.config.checks`
+    (which the plain validator runs too)."""
+
+    def _check(self: Any) -> Any:
+        check(self)
+        return self
+
+    _check.__wrapped__ = check  # type: ignore[attr-defined]  # read by tablegen
+    return model_validator(mode="after")(_check)
+
+
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
 
 
-class _PassThrough(_Model):
+class _PassThrough(PassThroughShape, _Model):
     """A section that feeds one table of the core's world spec (``CORE``, a ``$defs`` name of
     its schema). A key of the section that is not a field here but is one of that table's goes
     to the world spec as written and is checked by the core (Scenario.from_dict maps its errors
@@ -120,24 +126,6 @@ class _PassThrough(_Model):
         out: dict[str, Any] = handler(self)
         out.update(copy.deepcopy(self._core))
         return out
-
-    def core_fields(self) -> dict[str, Any]:
-        """The section's keys that go to the core as written (a copy)."""
-        return copy.deepcopy(self._core)
-
-    def core_problems(self, section: str) -> list[_Issue]:
-        """What the core's schema says is wrong with each passed-through value (its type, its
-        names, its bounds), in the scenario's words: checked here whether or not the section's
-        table reaches the world spec (``[tcp]`` without a TCP flow)."""
-        from airtcp.config.canonical import check_value, core_table
-
-        props = core_table(self.CORE)["properties"]
-        issues = []
-        for key, value in self._core.items():
-            problem = check_value(value, props[key])
-            if problem is not None:
-                issues.append(_Issue((section, key), problem[0], value, problem[1]))
-        return issues
 
 
 class MacConfig(_PassThrough):
@@ -457,54 +445,7 @@ class MacConfig(_PassThrough):
         "not notified. Summary: lnmac_notifications per node",
     )
 
-    @model_validator(mode="after")
-    def _check(self) -> MacConfig:
-        issues: list[_Issue] = []
-        _check_choice(
-            issues, ("rate_control",), self.rate_control, RATE_CONTROL_NAMES, "rate control"
-        )
-        if self.data_header_bytes is not None:
-            pair = (26, 32, 38) if self.access == "edca" else (24, 30)
-            if self.data_header_bytes not in pair:
-                mesh = " or 38 (mesh)" if self.access == "edca" else ""
-                issues.append(
-                    _Issue(
-                        ("data_header_bytes",),
-                        f"not a data header of {self.access} access",
-                        self.data_header_bytes,
-                        f"{pair[0]} (three addresses) or {pair[1]} (four){mesh}, or unset",
-                    )
-                )
-        if self.txq != "none" and self.qdisc != "none":
-            issues.append(
-                _Issue(
-                    ("txq",),
-                    f'not with qdisc = "{self.qdisc}" (Linux today runs noqueue above them)',
-                    self.txq,
-                    '"none", or qdisc = "none"',
-                )
-            )
-        if self.aql_high_us < self.aql_low_us:
-            issues.append(
-                _Issue(
-                    ("aql_high_us",),
-                    f"must be >= mac.aql_low_us = {self.aql_low_us}",
-                    self.aql_high_us,
-                    f"integer {self.aql_low_us}..10^6 us",
-                )
-            )
-        if self.cw_min is not None and self.cw_max is not None and self.cw_max < self.cw_min:
-            issues.append(
-                _Issue(
-                    ("cw_max",),
-                    f"must be >= mac.cw_min = {self.cw_min}",
-                    self.cw_max,
-                    f"integer {self.cw_min}..32767 slots",
-                )
-            )
-        if issues:
-            raise _Issues(issues)
-        return self
+    _check = _after(checks.mac)
 
 
 class TcpConfig(_PassThrough):
@@ -655,25 +596,7 @@ class TcpConfig(_PassThrough):
         "Summary: tcp.corruption per flow",
     )
 
-    @model_validator(mode="after")
-    def _check(self) -> TcpConfig:
-        issues: list[_Issue] = []
-        _check_choice(issues, ("cc",), self.cc, CC_NAMES, "congestion control")
-        _check_choice(issues, ("recovery",), self.recovery, RECOVERY_NAMES, "loss recovery")
-        for name in ("rcv_buf_bytes", "snd_buf_bytes"):
-            value = getattr(self, name)
-            if value < self.mss_bytes:
-                issues.append(
-                    _Issue(
-                        (name,),
-                        f"must be >= tcp.mss_bytes = {self.mss_bytes}",
-                        value,
-                        f"integer {self.mss_bytes}..{_U32_MAX} bytes",
-                    )
-                )
-        if issues:
-            raise _Issues(issues)
-        return self
+    _check = _after(checks.tcp)
 
 
 class MatrixConfig(_Model):
@@ -775,38 +698,6 @@ _ErrorModel = Annotated[  # noqa: UP007
     Field(discriminator="kind"),
 ]
 
-
-# The radio model's fields of [channel]: set only with model = "radio".
-RADIO_FIELDS = (
-    "path_loss",
-    "path_loss_exponent",
-    "reference_distance_m",
-    "reference_loss_db",
-    "frequency_ghz",
-    "system_loss_db",
-    "tx_power_dbm",
-    "tx_power_by_rate_dbm",
-    "noise_figure_db",
-    "rx_sensitivity_dbm",
-    "rx_sensitivity_by_rate_dbm",
-    "cca_threshold_dbm",
-    "error_model",
-    "exact",
-    "fading",
-    "nakagami_m",
-    "coherence_ms",
-    "doppler_hz",
-    "estimation",
-    "preamble_detection_snr_db",
-    "preamble_detection_min_rssi_dbm",
-    "capture",
-    "capture_margin_db",
-    "capture_window_us",
-    "shadowing_db",
-    "fading_seed",
-)
-# The range model's fields: set only with model = "range".
-RANGE_FIELDS = ("rx_range_m", "cs_range_m", "matrix", "error")
 
 _RATE_TABLE = "[[rate_mbps, dbm], ...]: rates of the standard, dbm {}"
 
@@ -1055,86 +946,7 @@ class ChannelConfig(_Model):
         le=1e6,
     )
 
-    @model_validator(mode="after")
-    def _check(self) -> ChannelConfig:
-        other = RANGE_FIELDS if self.model == "radio" else RADIO_FIELDS
-        for name, lo, hi in (
-            ("tx_power_by_rate_dbm", -50.0, 60.0),
-            ("rx_sensitivity_by_rate_dbm", -200.0, 0.0),
-        ):
-            for k, pair in enumerate(getattr(self, name)):
-                if len(pair) != 2 or not lo <= pair[1] <= hi:
-                    raise _Issues(
-                        [
-                            _Issue(
-                                (name, k),
-                                "not a [rate_mbps, dbm] pair in range",
-                                _Raw(str(pair)),
-                                f"[rate_mbps, dbm] with dbm {_num(lo)}..{_num(hi)}",
-                            )
-                        ]
-                    )
-        stray = [f for f in other if f in self.model_fields_set]
-        if stray:
-            want = "range" if self.model == "radio" else "radio"
-            raise _Issues(
-                [
-                    _Issue(
-                        (f,),
-                        f'only with channel.model = "{want}" (the model is "{self.model}")',
-                        getattr(self, f) if f != "matrix" and f != "error" else _Raw("a table"),
-                        f'unset, or channel.model = "{want}"',
-                    )
-                    for f in stray
-                ]
-            )
-        if self.fading == "doppler" and self.doppler_hz is None:
-            raise _Issues(
-                [
-                    _Issue(
-                        ("doppler_hz",),
-                        'required with fading = "doppler"',
-                        _Raw("unset"),
-                        "number 0..1e5 Hz",
-                    )
-                ]
-            )
-        if self.fading not in ("doppler", "tgn-b", "tgn-d") and self.doppler_hz is not None:
-            raise _Issues(
-                [
-                    _Issue(
-                        ("doppler_hz",),
-                        'only with channel.fading = "doppler", "tgn-b" or "tgn-d" (the fading is '
-                        f'"{self.fading}")',
-                        self.doppler_hz,
-                        'unset, or channel.fading = "doppler", "tgn-b" or "tgn-d"',
-                    )
-                ]
-            )
-        if self.fading in ("doppler", "tgn-b", "tgn-d") and self.coherence_ms is not None:
-            raise _Issues(
-                [
-                    _Issue(
-                        ("coherence_ms",),
-                        f'not with channel.fading = "{self.fading}" (its channel changes '
-                        "continuously)",
-                        self.coherence_ms,
-                        'unset, or channel.fading = "rayleigh" or "nakagami"',
-                    )
-                ]
-            )
-        if self.cs_range_m is not None and self.cs_range_m < self.rx_range_m:
-            raise _Issues(
-                [
-                    _Issue(
-                        ("cs_range_m",),
-                        f"must be >= channel.rx_range_m = {_num(self.rx_range_m)}",
-                        self.cs_range_m,
-                        f"number >= {_num(self.rx_range_m)} metres, or unset",
-                    )
-                ]
-            )
-        return self
+    _check = _after(checks.channel)
 
 
 _MOBILITY_KINDS = '"constant-velocity", "circle", "waypoints" or "random-waypoint"'
@@ -1171,20 +983,7 @@ class MobilityConstantVelocity(_Model):
         0.0, "number >= 0 s", "the node stands still until then", ge=0.0, le=MAX_TIME_S
     )
 
-    @model_validator(mode="after")
-    def _check(self) -> MobilityConstantVelocity:
-        if (self.direction is None) == (self.heading_deg is None):
-            raise _Issues(
-                [
-                    _Issue(
-                        ("direction",),
-                        "give exactly one of direction and heading_deg",
-                        _Raw(f"direction = {self.direction!r}, heading_deg = {self.heading_deg!r}"),
-                        '"away" or "toward", or heading_deg alone',
-                    )
-                ]
-            )
-        return self
+    _check = _after(checks.mobility_constant_velocity)
 
 
 class MobilityCircle(_Model):
@@ -1220,34 +1019,7 @@ class MobilityWaypoints(_Model):
         min_length=1,
     )
 
-    @model_validator(mode="after")
-    def _check(self) -> MobilityWaypoints:
-        for k, p in enumerate(self.points):
-            if len(p) != 4:
-                raise _Issues(
-                    [_Issue(("points", k), "not a point", _Raw(str(p)), "[t_s, x_m, y_m, z_m]")]
-                )
-            bad = not (0.0 <= p[0] <= MAX_TIME_S) or (k > 0 and p[0] <= self.points[k - 1][0])
-            # The core holds the times in whole nanoseconds: they must differ there too.
-            same_ns = k > 0 and not bad and round(p[0] * 1e9) <= round(self.points[k - 1][0] * 1e9)
-            far = any(abs(c) > MAX_DISTANCE_M for c in p[1:])
-            if bad or same_ns or far:
-                raise _Issues(
-                    [
-                        _Issue(
-                            ("points", k),
-                            "time not after the previous point's"
-                            if bad
-                            else "time less than 1 ns after the previous point's (the core "
-                            "counts whole nanoseconds)"
-                            if same_ns
-                            else "coordinate beyond 1e6 m",
-                            _Raw(str(list(p))),
-                            "t_s >= 0 and increasing by at least 1e-9, |x|, |y|, |z| <= 1e6 m",
-                        )
-                    ]
-                )
-        return self
+    _check = _after(checks.mobility_waypoints)
 
 
 class MobilityRandomWaypoint(_Model):
@@ -1284,45 +1056,7 @@ class MobilityRandomWaypoint(_Model):
         "needs speed_min_mps > 0 and an area of positive width and height)",
     )
 
-    @model_validator(mode="after")
-    def _check(self) -> MobilityRandomWaypoint:
-        x0, y0, x1, y1 = self.area_m
-        issues: list[_Issue] = []
-        if not (x0 <= x1 and y0 <= y1) or max(map(abs, self.area_m)) > MAX_DISTANCE_M:
-            issues.append(
-                _Issue(("area_m",), "not a rectangle", _Raw(str(list(self.area_m))), "min <= max")
-            )
-        if self.speed_min_mps > self.speed_max_mps:
-            issues.append(
-                _Issue(
-                    ("speed_min_mps",),
-                    f"must be <= speed_max_mps = {_num(self.speed_max_mps)}",
-                    self.speed_min_mps,
-                    f"0..{_num(self.speed_max_mps)} m/s",
-                )
-            )
-        if self.steady_state and self.speed_min_mps < 1e-6:
-            issues.append(
-                _Issue(
-                    ("speed_min_mps",),
-                    "a steady-state start needs a positive minimum speed",
-                    self.speed_min_mps,
-                    ">= 1e-6 m/s",
-                )
-            )
-        if self.steady_state and not issues and (x1 <= x0 or y1 <= y0):
-            # ns-3's steady-state model draws from the area's distance distribution.
-            issues.append(
-                _Issue(
-                    ("area_m",),
-                    "a steady-state start needs an area of positive width and height",
-                    _Raw(str(list(self.area_m))),
-                    "x_min < x_max and y_min < y_max, or steady_state = false",
-                )
-            )
-        if issues:
-            raise _Issues(issues)
-        return self
+    _check = _after(checks.mobility_random_waypoint)
 
 
 _Mobility = Annotated[  # noqa: UP007
@@ -1376,22 +1110,7 @@ class NodeConfig(_Model):
         json_schema_extra={"allowed": _MOBILITY_ALLOWED},
     )
 
-    @model_validator(mode="after")
-    def _check(self) -> NodeConfig:
-        issues: list[_Issue] = []
-        _check_choice(
-            issues, ("rate_control",), self.rate_control, RATE_CONTROL_NAMES, "rate control"
-        )
-        if self.rate_control is not None and self.role == "host":
-            issues.append(
-                _Issue(("rate_control",), "a host has no WiFi", self.rate_control, "unset")
-            )
-        for f in ("tx_power_dbm", "mobility"):
-            if getattr(self, f) is not None and self.role == "host":
-                issues.append(_Issue((f,), "a host has no WiFi", _Raw("set"), "unset"))
-        if issues:
-            raise _Issues(issues)
-        return self
+    _check = _after(checks.node)
 
 
 class LinkConfig(_Model):
@@ -1456,10 +1175,9 @@ else:
     FlowKind = Literal[FLOW_KINDS]
 _FLOW_KIND_ALLOWED = ", ".join(f'"{k}"' for k in FLOW_KINDS[:-1]) + f' or "{FLOW_KINDS[-1]}"'
 # UDP sources paced by rate_mbps: constant gaps, exponential gaps, or on/off periods.
-_PACED_KINDS = ("udp_cbr", "udp_poisson", "udp_onoff")
 
 
-class FlowConfig(_Model):
+class FlowConfig(FlowShape, _Model):
     """``[[flows]]``: a traffic source; a glob ``src`` gives one flow per matching node."""
 
     kind: FlowKind = _field(
@@ -1586,159 +1304,9 @@ class FlowConfig(_Model):
     @field_validator("kind", mode="before")
     @classmethod
     def _underscores(cls, value: object) -> object:
-        """A kind spelled with hyphens (``tcp-bulk``: scenarios spelled them so before they
-        took the world spec's names) is refused with the name to write."""
-        if isinstance(value, str) and value not in FLOW_KINDS:
-            name = value.replace("-", "_")
-            if name in FLOW_KINDS:
-                raise _Issues(
-                    [
-                        _Issue(
-                            (),
-                            "not an allowed value: flow kinds are spelled with underscores, as "
-                            f'in the world spec and the summary; did you mean "{name}"?',
-                            value,
-                        )
-                    ]
-                )
-        return value
+        return checks.flow_kind(value)
 
-    @property
-    def is_tcp(self) -> bool:
-        return self.kind in _TCP_KINDS
-
-    @model_validator(mode="after")
-    def _check(self) -> FlowConfig:
-        issues: list[_Issue] = []
-        kind = f'kind = "{self.kind}"'
-        if self.payload_bytes is not None and self.is_tcp:
-            issues.append(
-                _Issue(
-                    ("payload_bytes",),
-                    f"not allowed for {kind} (TCP segments carry tcp.mss_bytes of payload)",
-                    self.payload_bytes,
-                    "unset; set tcp.mss_bytes instead",
-                )
-            )
-        elif self.payload_bytes is not None and self.kind == "clap_file":
-            issues.append(
-                _Issue(
-                    ("payload_bytes",),
-                    f"not allowed for {kind} (CLAP segments carry clap.mss_bytes of payload)",
-                    self.payload_bytes,
-                    "unset; set clap.mss_bytes instead",
-                )
-            )
-        elif self.payload_bytes is not None and self.payload_bytes > MAX_PAYLOAD_BYTES:
-            issues.append(
-                _Issue(
-                    ("payload_bytes",),
-                    f"must be <= {MAX_PAYLOAD_BYTES}",
-                    self.payload_bytes,
-                    _PAYLOAD_ALLOWED,
-                )
-            )
-        if self.kind in _PACED_KINDS and self.rate_mbps is None:
-            issues.append(
-                _Issue(("rate_mbps",), f"required for {kind}", allowed="number > 0 Mbit/s")
-            )
-        if self.kind == "udp_onoff":
-            for name in ("on_ms", "off_ms"):
-                if getattr(self, name) is None:
-                    issues.append(_Issue((name,), f"required for {kind}", allowed="number > 0 ms"))
-        else:
-            for name in ("on_ms", "off_ms", "periods", "pareto_shape"):
-                if name in self.model_fields_set and getattr(self, name) is not None:
-                    issues.append(
-                        _Issue(
-                            (name,),
-                            f"not allowed for {kind} (only on/off sources have periods)",
-                            getattr(self, name),
-                            'unset, or kind = "udp_onoff"',
-                        )
-                    )
-        if self.kind not in _PACED_KINDS and self.rate_mbps is not None:
-            why = (
-                "TCP sends as fast as its window allows"
-                if self.is_tcp
-                else "CLAP's rate comes from its sender's MAC"
-                if self.kind == "clap_file"
-                else "it sends as fast as it can"
-            )
-            issues.append(
-                _Issue(
-                    ("rate_mbps",),
-                    f"not allowed for {kind} ({why})",
-                    self.rate_mbps,
-                    'unset, or kind = "udp_cbr", "udp_poisson" or "udp_onoff"',
-                )
-            )
-        if self.kind in _FILE_KINDS and self.file_bytes is None:
-            issues.append(
-                _Issue(
-                    ("file_bytes",),
-                    f"required for {kind}",
-                    allowed="integer >= 1 bytes",
-                )
-            )
-        if self.kind not in _FILE_KINDS and self.file_bytes is not None:
-            issues.append(
-                _Issue(
-                    ("file_bytes",),
-                    f"not allowed for {kind} (only tcp_file and clap_file flows have a file)",
-                    self.file_bytes,
-                    'unset, or kind = "tcp_file" or "clap_file"',
-                )
-            )
-        if self.kind in _FILE_KINDS and self.stop_s is not None:
-            issues.append(
-                _Issue(
-                    ("stop_s",),
-                    f"not allowed for {kind} (it ends when the file is delivered)",
-                    self.stop_s,
-                    'unset, or kind = "tcp_bulk"',
-                )
-            )
-        if self.is_tcp:
-            _check_choice(issues, ("cc",), self.cc, CC_NAMES, "congestion control")
-            _check_choice(issues, ("recovery",), self.recovery, RECOVERY_NAMES, "loss recovery")
-        else:
-            for name in ("cc", "recovery"):
-                value = getattr(self, name)
-                if value is not None:
-                    issues.append(
-                        _Issue(
-                            (name,),
-                            f"only used by TCP flows, not {kind}",
-                            value,
-                            'unset, or kind = "tcp_bulk" or "tcp_file"',
-                        )
-                    )
-        if (
-            self.stop_s is not None
-            and self.start_jitter_s > 0
-            and (self.start_s + self.start_jitter_s >= self.stop_s)
-        ):
-            issues.append(
-                _Issue(
-                    ("start_jitter_s",),
-                    f"start_s + start_jitter_s must be < stop_s = {_num(self.stop_s)}",
-                    self.start_jitter_s,
-                    f"number >= 0 and < {_num(self.stop_s - self.start_s)} seconds",
-                )
-            )
-        if self.stop_s is not None and self.stop_s <= self.start_s:
-            issues.append(
-                _Issue(
-                    ("stop_s",),
-                    f"must be > start_s = {_num(self.start_s)}",
-                    self.stop_s,
-                    f"number > {_num(self.start_s)} seconds, or unset",
-                )
-            )
-        if issues:
-            raise _Issues(issues)
-        return self
+    _check = _after(checks.flow)
 
 
 class ClapConfig(_PassThrough):
@@ -1935,14 +1503,7 @@ class MeshConfig(_PassThrough):
     @field_validator("alm_travel_us_per_metric")
     @classmethod
     def _map(cls, v: list[float] | None) -> list[float] | None:
-        if v is None:
-            return v
-        if len(v) != 32:
-            raise ValueError(f"{len(v)} values; allowed: 32 (retry limits 0..31)")
-        bad = [x for x in v if not (math.isfinite(x) and x >= 0.0)]
-        if bad:
-            raise ValueError(f"{bad[0]!r} is out of range; allowed: finite numbers >= 0 us")
-        return v
+        return checks.alm_map(v)
 
 
 class HtConfig(_PassThrough):
@@ -2016,7 +1577,7 @@ class HtConfig(_PassThrough):
     )
 
 
-class Scenario(_Model):
+class Scenario(ScenarioShape, _Model):
     """A validated scenario. Build one with :func:`load`, :meth:`from_dict` or ``Scenario(...)``."""
 
     name: str = _field(
@@ -2217,67 +1778,7 @@ class Scenario(_Model):
         except ValidationError as exc:
             raise ScenarioError(_convert_validation_error(exc, Scenario)) from None
 
-    @model_validator(mode="after")
-    def _expand(self) -> Scenario:
-        issues: list[_Issue] = []
-        if self.payload_bytes > MAX_PAYLOAD_BYTES:
-            issues.append(
-                _Issue(
-                    ("payload_bytes",),
-                    f"must be <= {MAX_PAYLOAD_BYTES}",
-                    self.payload_bytes,
-                    _PAYLOAD_ALLOWED,
-                )
-            )
-        _check_choice(issues, ("cc",), self.cc, CC_NAMES, "congestion control")
-        _check_choice(issues, ("recovery",), self.recovery, RECOVERY_NAMES, "loss recovery")
-        spec = build_world_spec(self, issues)
-        if issues:
-            raise _Issues(issues)
-        from airtcp.config.canonical import canonical
-
-        self._spec = canonical(spec)  # its fields at their defaults dropped (canonical.py)
-        self._check_core_fields()
-        return self
-
-    # Where each section's passed-through keys land in the world spec (_PassThrough).
-    _CORE_PLACES: ClassVar[dict[str, str]] = {
-        "mac": r"wifi",
-        "ht": r"wifi\.ht",
-        "tcp": r"flows\.\d+\.tcp",
-        "clap": r"flows\.\d+\.clap",
-        "traces": r"traces",
-        "mesh": r"mesh",
-    }
-
-    def _check_core_fields(self) -> None:
-        """The keys the sections passed through unread: each value checked against the core's
-        schema (type, names, bounds), then the spec read by the core as a run would, its error
-        given back in the scenario's words (``mac.x`` for ``wifi.x``, ``tcp.x`` for
-        ``flows.0.tcp.x``). Skipped when no section has one (Python checked everything else)."""
-        import re
-
-        given = {
-            name: section
-            for name in self._CORE_PLACES
-            if isinstance(section := getattr(self, name), _PassThrough) and section._core
-        }
-        if not given:
-            return
-        issues = [i for name, section in given.items() for i in section.core_problems(name)]
-        if issues:
-            raise _Issues(issues)
-        from airtcp import _core
-
-        try:
-            _core.check_world_spec(self.spec_json())
-        except ValueError as exc:
-            text = str(exc)
-            for name, place in self._CORE_PLACES.items():
-                m = re.match(rf"{place}\.(\w+)\b(.*)", text, re.S)
-                if m:
-                    raise ScenarioError(f"{name}.{m.group(1)}{m.group(2)}") from None
-            raise ScenarioError(f"world spec rejected by the core: {text}") from None
+    _check = _after(checks.scenario)
 
     # -- construction --------------------------------------------------------------------------
 
@@ -2286,9 +1787,14 @@ class Scenario(_Model):
         """Validate ``data`` (as parsed from TOML); raise :class:`ScenarioError` if invalid."""
         if not isinstance(data, Mapping):
             raise ScenarioError(_line("scenario", "expected a table", data, "a table of fields"))
-        from airtcp.config.load import check_plain  # load imports this module
+        from airtcp.config.load import check_plain
 
         check_plain(data)
+        return cls._from_checked(data)
+
+    @classmethod
+    def _from_checked(cls, data: Mapping[str, Any]) -> Scenario:
+        """:meth:`from_dict` of a mapping ``check_plain`` has passed."""
         if "template" not in data:  # the templates' module is imported only for a template
             return cls(**{str(k): v for k, v in data.items()})
         from airtcp.config.templates import (  # templates import this package
@@ -2303,18 +1809,3 @@ class Scenario(_Model):
             return cls(**{str(k): v for k, v in expanded.items()})
         except ScenarioError as exc:
             raise ScenarioError(mark_template_problems(exc.problems, data)) from None
-
-    # -- expansion -----------------------------------------------------------------------------
-
-    def to_world_spec(self) -> dict[str, Any]:
-        """The world spec (docs/world-spec.md) as a dict, in its canonical form: a field the
-        core defaults is left out unless the expander always wrote it (canonical.py); a fresh
-        copy each call."""
-        return copy.deepcopy(self._spec)
-
-    def spec_json(self) -> str:
-        """The world spec in its canonical form (:mod:`airtcp.config.canonical`: a field at its
-        default dropped unless the expander always wrote it) as JSON with sorted keys and no
-        whitespace: what the core runs, what a run stores, and what seeds and hashes derive
-        from."""
-        return json.dumps(self._spec, sort_keys=True, separators=(",", ":"))

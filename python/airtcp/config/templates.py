@@ -18,9 +18,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from airtcp.config.convert import _convert_validation_error
 from airtcp.config.errors import (
     ScenarioError,
-    _convert_validation_error,
     _line,
     _names,
     _Raw,
