@@ -23,7 +23,6 @@ from __future__ import annotations
 import copy
 import json
 import math
-import warnings
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -231,25 +230,23 @@ def scenario(data: Mapping[str, Any], checked: bool = False) -> Section | None:
     """``data`` (a scenario as parsed from TOML) validated without pydantic, as
     ``Scenario.from_dict`` would validate it; ``None`` where pydantic must decide (a problem
     to word, a template, a type the plain validator does not know). ``checked``: ``data`` has
-    passed ``load.check_plain`` already. A warning the expansion gives is given once, when the
-    scenario is vouched for."""
+    passed ``load.check_plain`` already."""
     if not isinstance(data, Mapping) or "template" in data:
         return None
     from airtcp.config.load import check_plain
 
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        try:
-            if not checked:
-                check_plain(data)
-            if not all(isinstance(k, str) for k in data):
-                return None
-            out = _section("Scenario", dict(data))
-        except Exception:  # noqa: BLE001  # any doubt: pydantic validates, and words it
+    # The expansion's warnings (a random waypoint at speed 0) go out as it finds them: not
+    # recorded and replayed, which would change the process's warning filters under other
+    # threads. A scenario left to pydantic after one warned is invalid, and pydantic's
+    # expansion warns alike (the default filter shows it once per place).
+    try:
+        if not checked:
+            check_plain(data)
+        if not all(isinstance(k, str) for k in data):
             return None
-    for w in caught:
-        warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
-    return out
+        return _section("Scenario", dict(data))
+    except Exception:  # noqa: BLE001  # any doubt: pydantic validates, and words it
+        return None
 
 
 # -- the fields of a dotted key ---------------------------------------------------------------
