@@ -99,11 +99,11 @@ class _PassThrough(PassThroughShape, _Model):
     @classmethod
     def core_only(cls) -> list[str]:
         """The keys the section passes through to the core: its table's fields that are not
-        fields of this model and that the expander does not build."""
-        from airtcp.config.canonical import core_table
+        fields of this model and that the expander does not build (from the models' table,
+        which tablegen writes from this model's fields, CORE and BUILT)."""
+        from airtcp.config.plain import core_only
 
-        props = core_table(cls.CORE)["properties"]
-        return [k for k in props if k not in cls.model_fields and k not in cls.BUILT]
+        return core_only(cls.__name__)
 
     @model_validator(mode="wrap")
     @classmethod

@@ -108,18 +108,19 @@ _CLASSES = _make_classes()
 PlainScenario = _CLASSES["Scenario"]
 
 
-def core_only(model: str) -> frozenset[str]:
-    """The keys a passing-through section takes for the core (``_PassThrough.core_only``);
-    read from the core's schema each time (asked only of a key that is not a field)."""
+def core_only(model: str) -> list[str]:
+    """The keys a passing-through section takes for the core, in the core's schema's order:
+    its table's fields that are not fields of the model and that the expander does not build
+    (``models._PassThrough.core_only`` reads it here). Read from the core's schema each time:
+    asked only of a key that is not a field, and a test may stand in another schema."""
     from airtcp.config.canonical import core_table
 
     entry = _TABLE[model]
     if not entry["core"]:
-        return frozenset()
+        return []
     fields = {f[0] for f in entry["fields"]}
     built = set(entry["built"])
-    props = core_table(entry["core"])["properties"]
-    return frozenset(k for k in props if k not in fields and k not in built)
+    return [k for k in core_table(entry["core"])["properties"] if k not in fields | built]
 
 
 # -- validation ------------------------------------------------------------------------------
@@ -192,11 +193,13 @@ def _section(model: str, data: dict[str, Any]) -> Section:
     entry = _TABLE[model]
     names = {f[0] for f in entry["fields"]}
     core: dict[str, Any] = {}
+    passed: list[str] | None = None
     for key in data:
         if type(key) is not str:
             raise _Refused
         if key not in names:
-            if key not in core_only(model):  # unknown: pydantic words it
+            passed = core_only(model) if passed is None else passed
+            if key not in passed:  # unknown: pydantic words it
                 raise _Refused
             core[key] = data[key]
     values: dict[str, Any] = {}
