@@ -308,8 +308,9 @@ impl Wifi {
         self.lazy_slot(node).map(|(c, _)| c)
     }
 
-    /// Count a release in set `c` with the members lazy as it starts. At the end of each
-    /// window of [`LAZY_TRIAL`] releases, true if fewer than half its members were lazy on
+    /// Count a release in set `c` with the members lazy as it starts (in a clique that defers
+    /// a collision's edges, only the release that ends a busy period: `Medium::tallies_release`).
+    /// At the end of each window of [`LAZY_TRIAL`] releases, true if fewer than half its members were lazy on
     /// average and no more than in the window before: the caller then gives the set up for the
     /// rest of the run (materializes every member, then `give_up_lazy`). The shared state pays
     /// when most members share it, as in a saturated cell (5.4 of 8 and 8.3 of 11 in every

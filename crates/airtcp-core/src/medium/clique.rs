@@ -11,6 +11,17 @@
 //! *materializes* it: its radio becomes the phantom's, its meters its own plus what the phantom
 //! counted meanwhile. At an idle edge a member whose state equals the phantom's joins again.
 //! Results are those of per-member loops bit for bit; only the cost changes.
+//!
+//! *A collision's edges, deferred.* In a large cell most attempts collide, many frames at once,
+//! and the colliders are members that are not lazy: each frame's begin and release would walk
+//! all of them. But every such member's radio equals the phantom's but for its own frame and
+//! its lock, so two kinds of edge change it only by a count: a begin in the same instant as the
+//! busy period's first frame (colliding backoffs; without preamble detection every member is
+//! then busy, locked onto that first frame or sending, and the new frame only adds one sensed
+//! transmission and corrupts a held lock, 10.3.2.3.7: no PHY-RXSTART), and a release that
+//! leaves the phantom busy (one fewer sensed, no MAC told). A clique of at least
+//! `DEFER_NODES` members counts them once (`deferred_begins`, `deferred_ends`) and a member
+//! applies them when the medium next reads its radio (`Air::sync_at`): both cost O(1).
 
 use super::{Air, Medium, Radio};
 use crate::ids::{NodeId, TxId};
@@ -39,6 +50,35 @@ pub(super) struct Clique {
     pub individuals: Vec<NodeId>,
     /// By member position: its busy-time meter minus the phantom's when it joined (wrapping).
     pub busy_off: Vec<u64>,
+    /// Deferred edges (the module's last paragraph): the begins of transmissions that start in the same
+    /// instant as the busy period's first one, and the releases that leave the phantom busy,
+    /// are applied to the members that are not lazy only when one is read (`Air::sync`): each
+    /// counts here, and `seen[pos]` is what member `pos`'s radio has applied.
+    pub deferred_begins: u32,
+    pub deferred_ends: u32,
+    pub seen: Vec<(u32, u32)>,
+    /// Some edge was deferred in the current busy period (else every member is in sync).
+    pub deferred: bool,
+    /// The clique is large enough to defer edges at all (`DEFER_NODES`); a smaller one runs
+    /// as if deferral did not exist.
+    pub big: bool,
+}
+
+/// The members from which a clique may defer a collision's edges: in smaller ones collisions
+/// are of two or three frames and the members that are not lazy few, so the checks would cost
+/// more than they save.
+const DEFER_NODES: usize = 100;
+
+/// The members that are not lazy from which a clique defers a collision's edges: below, each
+/// edge applied at once costs less than the deferred edges' bookkeeping and syncs.
+const DEFER_MIN: usize = 16;
+
+impl Clique {
+    /// Whether the clique defers edges now (its members that are not lazy are many).
+    #[inline(always)]
+    pub(super) fn defers(&self) -> bool {
+        self.big && self.individuals.len() >= DEFER_MIN
+    }
 }
 
 impl Air {
@@ -49,7 +89,89 @@ impl Air {
             return None;
         }
         let c = self.clique_of_view[v as usize];
-        (c != u32::MAX && self.cliques[c as usize].count > 0).then_some(c as usize)
+        if c == u32::MAX {
+            return None;
+        }
+        let cl = &self.cliques[c as usize];
+        // With no lazy member and the phantom idle, the plain loops cost less: a member joins
+        // only at an idle edge, so no busy period mixes the two paths (the phantom is defined
+        // again at the join: `Medium::rejoin`).
+        (cl.count > 0 || (cl.big && self.radios[cl.phantom.idx()].busy > 0)).then_some(c as usize)
+    }
+
+    /// Member `j` (at `pos`) of clique `c`, not lazy, applies the deferred edges: one more
+    /// sensed transmission per deferred begin, one fewer per deferred release (it stays busy
+    /// throughout: they happen only while the phantom is busy), and a lock held through a
+    /// deferred begin is corrupted (no preamble detection: `RangeModel::listen_begin`).
+    #[inline(always)]
+    pub(super) fn sync_at(&mut self, c: usize, j: NodeId, pos: usize) {
+        let cl = &mut self.cliques[c];
+        if !cl.deferred {
+            return;
+        }
+        let (b, e) = cl.seen[pos];
+        if b == cl.deferred_begins && e == cl.deferred_ends {
+            return;
+        }
+        let db = cl.deferred_begins.wrapping_sub(b);
+        let de = cl.deferred_ends.wrapping_sub(e);
+        cl.seen[pos] = (cl.deferred_begins, cl.deferred_ends);
+        let r = &mut self.radios[j.idx()];
+        r.busy = r.busy + db - de;
+        if db > 0 && r.tx.is_none() && r.lock.is_some() {
+            r.lock_bad = true;
+        }
+        debug_assert!(r.active(), "deferred edges leave a member busy");
+    }
+
+    /// Clique `c` holds deferred edges (until its busy period's last release).
+    #[inline(always)]
+    pub(super) fn set_deferred(&mut self, c: usize) {
+        if !self.cliques[c].deferred {
+            self.cliques[c].deferred = true;
+            self.deferring += 1;
+        }
+    }
+
+    /// [`Air::sync_at`] for `j`, if it is a clique's member.
+    #[inline(always)]
+    pub(super) fn sync(&mut self, j: NodeId) {
+        if self.deferring != 0 {
+            self.sync_slow(j);
+        }
+    }
+
+    /// The rest of [`Air::sync`], out of line: at one station and in small cells no clique
+    /// defers, and the check above is all a transmission pays.
+    #[cold]
+    #[inline(never)]
+    fn sync_slow(&mut self, j: NodeId) {
+        let Some(&(v, pos)) = self.listeners.place.get(j.idx()) else { return };
+        let c = self.clique_of_view[v as usize];
+        if c != u32::MAX {
+            self.sync_at(c as usize, j, pos as usize);
+        }
+    }
+
+    /// [`Air::sync_at`] for every member of clique `c` that is not lazy, but `skip` (a
+    /// source, synced on its own): before a loop over them reads their radios.
+    #[inline(never)]
+    pub(super) fn sync_members(&mut self, c: usize, skip: NodeId) {
+        for k in 0..self.cliques[c].individuals.len() {
+            let j = self.cliques[c].individuals[k];
+            if j != skip {
+                let pos = self.listeners.place[j.idx()].1 as usize;
+                self.sync_at(c, j, pos);
+            }
+        }
+    }
+
+    /// `j` (at `pos` of clique `c`, synced) has applied one more deferred edge on its own (its
+    /// own transmission's begin or release, which it does not sense).
+    #[inline(always)]
+    pub(super) fn mark_seen(&mut self, c: usize, pos: usize) {
+        let cl = &mut self.cliques[c];
+        cl.seen[pos] = (cl.deferred_begins, cl.deferred_ends);
     }
 }
 
@@ -74,6 +196,11 @@ impl Medium {
                 count: 0,
                 individuals: members.clone(),
                 busy_off: vec![0; members.len()],
+                deferred_begins: 0,
+                deferred_ends: 0,
+                seen: vec![(0, 0); members.len()],
+                deferred: false,
+                big: members.len() >= DEFER_NODES,
             });
             out.push((members, phantom));
         }
@@ -88,11 +215,24 @@ impl Medium {
         (c != u32::MAX).then_some((c as usize, pos as usize))
     }
 
-    /// The clique of `src` if it has lazy members: its transmissions go to the phantom once.
+    /// Whether the release of `src`'s transmission ends its clique's busy period: `src`, in
+    /// sync since its `end_tx`, senses no other (every member senses all of the clique's).
+    /// A clique that cannot defer tallies every release.
+    pub fn tallies_release(&self, c: usize, src: NodeId) -> bool {
+        !self.air.cliques[c].big || !self.air.radios[src.idx()].active()
+    }
+
+    /// The clique of `src` if its transmissions go through the phantom.
     #[inline(always)]
     pub fn lazy_clique_of(&self, src: NodeId) -> Option<usize> {
         let (v, _) = *self.air.listeners.place.get(src.idx())?;
         self.air.lazy_clique(v)
+    }
+
+    /// The edges the cliques have deferred so far (begins and releases, modulo 2^32 each): for
+    /// tests that a case exercises the deferral.
+    pub fn deferred_edges(&self) -> u64 {
+        self.air.cliques.iter().map(|c| u64::from(c.deferred_begins) + u64::from(c.deferred_ends)).sum()
     }
 
     /// Clique `c`'s phantom radio.
@@ -107,11 +247,17 @@ impl Medium {
 
     /// The receivers of a transmission from `src` whose clique `c` has lazy members: the
     /// phantom first, then the other members that are not lazy, in node order.
-    pub fn clique_receivers(&self, c: usize, src: NodeId, out: &mut Vec<NodeId>) {
+    pub fn clique_receivers(&mut self, c: usize, id: TxId, src: NodeId, out: &mut Vec<NodeId>) {
         let cl = &self.air.cliques[c];
         out.clear();
+        if cl.deferred && self.air.radios[cl.phantom.idx()].lock != Some(id) {
+            return; // no member locked onto it: they lock only at the idle edge the phantom shares
+        }
         out.push(cl.phantom);
         out.extend(cl.individuals.iter().copied().filter(|&j| j != src));
+        if cl.deferred {
+            self.air.sync_members(c, src);
+        }
     }
 
     /// The lazy member `node` leaves the shared state: its radio is the phantom's, its busy
@@ -124,6 +270,9 @@ impl Medium {
         cl.count -= 1;
         let at = cl.individuals.partition_point(|&j| j < node);
         cl.individuals.insert(at, node);
+        if cl.big {
+            cl.seen[pos] = (cl.deferred_begins, cl.deferred_ends);
+        }
         let p = self.air.radios[cl.phantom.idx()];
         let own = &mut self.air.radios[node.idx()];
         *own = Radio {
@@ -140,6 +289,9 @@ impl Medium {
     /// `define`).
     pub fn rejoin(&mut self, node: NodeId, define: bool) {
         let (c, pos) = self.clique_of(node).expect("a clique member");
+        if self.air.deferring > 0 {
+            self.air.sync_at(c, node, pos);
+        }
         let own = self.air.radios[node.idx()];
         debug_assert!(!own.active() && own.lock.is_none(), "a member joins with an idle radio");
         let cl = &mut self.air.cliques[c];
@@ -182,10 +334,27 @@ impl Air {
         responder: Option<NodeId>,
         ev: &mut impl FnMut(Released),
     ) {
+        let r = &mut self.radios[self.cliques[c].phantom.idx()];
+        r.busy -= 1;
+        if r.active() && self.cliques[c].defers() {
+            // The busy period goes on: every member stays busy, and the release waits for
+            // each member's next read (`sync_at`), but for the source's, which senses none.
+            let pos = self.listeners.place[src.idx()].1 as usize;
+            self.sync_at(c, src, pos);
+            self.cliques[c].deferred_ends = self.cliques[c].deferred_ends.wrapping_add(1);
+            self.set_deferred(c);
+            self.mark_seen(c, pos);
+            return;
+        }
+        if self.cliques[c].deferred {
+            self.sync_members(c, src);
+            // Every member in sync (the source at its `end_tx`): the period's edges are done.
+            self.cliques[c].deferred = false;
+            self.deferring -= 1;
+        }
         let cl = &self.cliques[c];
         let place = &self.listeners.place;
         let r = &mut self.radios[cl.phantom.idx()];
-        r.busy -= 1;
         let mut phantom_idle = false;
         if !r.active() {
             r.busy_ns += now.since(r.active_since).ns();

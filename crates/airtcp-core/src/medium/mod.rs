@@ -161,6 +161,9 @@ pub(super) struct Air {
     /// The isolated cliques whose members may be lazy ([`clique`]), and each view's clique
     /// (`u32::MAX`: none); empty unless [`Medium::enable_cliques`] was called.
     cliques: Vec<clique::Clique>,
+    /// How many cliques hold deferred edges now (`Clique::deferred`): none, and every
+    /// member's radio is in sync (`Air::sync` costs one test).
+    deferring: u32,
     clique_of_view: Vec<u32>,
     /// How many real nodes there are (the phantom radios come after them).
     n: usize,
@@ -245,6 +248,7 @@ impl Medium {
                 reach,
                 listeners,
                 cliques: Vec::new(),
+                deferring: 0,
                 clique_of_view: Vec::new(),
                 n,
             },
@@ -347,6 +351,7 @@ impl Medium {
     /// the transmission; its slot stays readable until [`Medium::release`].
     pub fn end_tx(&mut self, id: TxId, now: SimTime) -> Transmission {
         let t = self.air.txs[id.idx()];
+        self.air.sync(t.frame.src);
         let r = &mut self.air.radios[t.frame.src.idx()];
         r.tx = None;
         r.tx_ns += now.since(t.start).ns();

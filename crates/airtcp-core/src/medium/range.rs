@@ -321,22 +321,47 @@ impl RangeModel {
                 r.lock_bad = true; // half duplex: a reception in progress is lost
             }
         }
+        // The source's radio applies the edges its clique deferred (its lock is settled above
+        // either way: taken, or lost to its own transmission) before it starts sending.
+        air.sync(node);
         air.start_tx(node, id, now, &mut mac);
         // The addressee's fate until it locks on: a unicast frame no radio of its addressee
         // locks onto was never received (no PHY-RXSTART); a group frame has no addressee.
         let mut dst_outcome = if frame.dst == NodeId::BROADCAST { Outcome::Ok } else { Outcome::Undetected };
         let (v, own) = air.listeners.place[i];
         let lazy = air.lazy_clique(v);
-        let (radios, txs, reach) = (&mut air.radios, &mut air.txs, &air.reach);
         if let Some(c) = lazy {
             // Its lazy members once, as the phantom (every member decodes every other).
-            let cl = &air.cliques[c];
-            self.listen_begin(radios, txs, id, frame, cl.phantom, true, now, &mut dst_outcome, &mut mac);
-            for &j in cl.individuals.iter().filter(|&&j| j != node) {
-                let decodable = reach.decodes(i, j.idx());
-                self.listen_begin(radios, txs, id, frame, j, decodable, now, &mut dst_outcome, &mut mac);
+            let ph = air.cliques[c].phantom;
+            let p = &air.radios[ph.idx()];
+            // A begin in the same instant as the busy period's first (colliding backoffs): every
+            // other member is busy, locked onto that first frame or sending its own, so its
+            // effect on them (one more sensed, a held lock corrupted, no MAC told) is deferred
+            // (`Air::sync_at`); with preamble detection it is applied at once.
+            let deferred =
+                !self.preamble_detection && p.active_since == now && p.active() && air.cliques[c].defers();
+            let (radios, txs) = (&mut air.radios, &mut air.txs);
+            self.listen_begin(radios, txs, id, frame, ph, true, now, &mut dst_outcome, &mut mac);
+            if deferred {
+                let dst = frame.dst;
+                if dst != NodeId::BROADCAST && dst != node && air.listeners.place[dst.idx()].0 == v {
+                    dst_outcome = Outcome::Collision;
+                }
+                air.cliques[c].deferred_begins = air.cliques[c].deferred_begins.wrapping_add(1);
+                air.set_deferred(c);
+                air.mark_seen(c, own as usize);
+            } else {
+                if air.cliques[c].deferred {
+                    air.sync_members(c, node);
+                }
+                let (radios, txs, reach) = (&mut air.radios, &mut air.txs, &air.reach);
+                for &j in air.cliques[c].individuals.iter().filter(|&&j| j != node) {
+                    let decodable = reach.decodes(i, j.idx());
+                    self.listen_begin(radios, txs, id, frame, j, decodable, now, &mut dst_outcome, &mut mac);
+                }
             }
         } else {
+            let (radios, txs, reach) = (&mut air.radios, &mut air.txs, &air.reach);
             let view = &air.listeners.views[v as usize];
             for k in 0..view.len() - 1 {
                 let j = view[k + usize::from(k >= own as usize)];

@@ -255,7 +255,7 @@ impl World {
             self.traces.receptions.is_some() || self.xlayer.reads_frames || self.xlayer.peer_snr.is_some();
         // In a clique with lazy members: the phantom stands for them, then the others in node
         // order (a list taken before the loop: a member may be materialized during it).
-        let lazy = self.lazy_on && self.lazy_receivers(src);
+        let lazy = self.lazy_on && self.lazy_receivers(src, id);
         let count = if lazy { self.rx_scratch.len() } else { self.medium.receiver_count(id, src) };
         for k in 0..count {
             let j = if lazy { self.rx_scratch[k] } else { self.medium.receiver(id, src, k) };
@@ -274,11 +274,11 @@ impl World {
 
     /// Whether `src`'s clique has lazy members; if so its receivers are in `rx_scratch`.
     #[inline(never)]
-    fn lazy_receivers(&mut self, src: NodeId) -> bool {
+    fn lazy_receivers(&mut self, src: NodeId, id: TxId) -> bool {
         let Some(c) = self.medium.lazy_clique_of(src) else {
             return false;
         };
-        self.medium.clique_receivers(c, src, &mut self.rx_scratch);
+        self.medium.clique_receivers(c, id, src, &mut self.rx_scratch);
         true
     }
 
@@ -411,7 +411,9 @@ impl World {
     /// and members whose medium turned idle with a state equal to the phantom's join it.
     #[inline(never)]
     fn release_lazy(&mut self, c: usize, id: TxId, src: NodeId, responder: Option<NodeId>, now: SimTime) {
-        let give_up = self.wifi.lazy_tally(c);
+        // A clique that defers tallies once per busy period (a collision of k frames, deferred,
+        // is one edge, not k); a smaller one every release, as before deferral.
+        let give_up = self.medium.tallies_release(c, src) && self.wifi.lazy_tally(c);
         self.wifi.lazy_release_start(c, &self.sched);
         let mut joins = std::mem::take(&mut self.join_scratch);
         joins.clear();
@@ -430,7 +432,7 @@ impl World {
             }
             Released::Gap(from, to) => wifi.lazy_gap(c, from, to, sched),
         };
-        if self.medium.lazy_count(src) > 0 {
+        if self.medium.lazy_clique_of(src).is_some() {
             self.medium.release_clique(c, id, now, responder, &mut on);
         } else {
             self.medium.release(id, now, responder, |j, cca| on(Released::Idle(j, cca)));
