@@ -15,6 +15,7 @@ from typing import Any, Literal, NotRequired, TypedDict
 __all__ = [
     "ClapSummary",
     "CorruptionSummary",
+    "EcnSummary",
     "FlowKind",
     "FlowSummary",
     "LinkSummary",
@@ -90,6 +91,21 @@ class CorruptionSummary(TypedDict):
     cno_retransmits: int
 
 
+class EcnSummary(TypedDict):
+    """A TCP flow's ECN (RFC 3168) from the end of the warm-up on (`tcp.ecn`)."""
+
+    # The handshake agreed on ECN (the receiver's SYN-ACK carried ECE).
+    negotiated: bool
+    # Data segments that reached the receiver CE-marked.
+    ce_received: int
+    # ACKs that reached the sender with ECE.
+    ece_received: int
+    # Window reductions the ECEs caused (at most one per window: `tcp_enter_cwr`).
+    reductions: int
+    # Data segments sent with CWR.
+    cwr_sent: int
+
+
 class TcpEffective(TypedDict):
     """A TCP profile as a flow ran it (the summary's `tcp.effective`)."""
 
@@ -122,8 +138,11 @@ class TcpSummary(TypedDict):
     completion_s: float | None
     # Paper 004's CDO/CNO counters; absent when the options are off.
     corruption: NotRequired[CorruptionSummary]
-    # Entries into CWR (Linux `tcp_enter_cwr`) after a local drop; absent when none.
+    # Entries into CWR (Linux `tcp_enter_cwr`) after a local drop or an ECE (`ecn.reductions`
+    # of them); absent when none.
     cwr_events: NotRequired[int]
+    # ECN's counters (`tcp.ecn`); absent when it is off.
+    ecn: NotRequired[EcnSummary]
     # The flow's TCP profile and the fields written against it; absent under "rfc".
     effective: NotRequired[TcpEffective]
     # `tcp.local_congestion = "cwr"`: segments the sender's own interface refused (kept
@@ -221,6 +240,9 @@ class MacSummary(TypedDict):
     drops_codel: NotRequired[int]
     # Packets refused by a full qdisc or intermediate queue (absent when zero).
     drops_qdisc: NotRequired[int]
+    # Packets CoDel CE-marked instead of dropping (`wifi.qdisc.ecn`, `wifi.txq.ecn`, with
+    # `tcp.ecn`; absent when zero).
+    ecn_marks_codel: NotRequired[int]
     # Paper 004: LN-MAC notifications injected (absent when zero).
     lnmac_notifications: NotRequired[int]
     # The mean data rate its data frames found toward their receiver as they were queued [Mbit/s]

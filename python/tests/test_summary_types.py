@@ -38,6 +38,7 @@ def test_the_schema_is_valid_and_keys_left_out_when_empty_are_not_required():
         "lnmac_notifications",
         "drops_qdisc",
         "drops_codel",
+        "ecn_marks_codel",
         "mean_data_rate_mbps",
     }
     assert Summary.__required_keys__ == set(schema["required"]) == set(schema["properties"])
@@ -112,8 +113,8 @@ def test_the_checker_finds_a_missing_an_unknown_and_a_mistyped_key():
 
 # Short runs that between them write every kind of object and every key left out when empty:
 # a TCP BSS, an 802.11s mesh (peers, paths, set-ups; the ALM remedy's retry limits), 802.11n
-# with A-MPDUs and Block Ack, CLAP, paper 004's CDO/CNO and LN-MAC, CoDel and pfifo qdiscs, a
-# wired link, a run with warnings.
+# with A-MPDUs and Block Ack, CLAP, paper 004's CDO/CNO and LN-MAC, CoDel (marking ECN too)
+# and pfifo qdiscs, a wired link, a run with warnings.
 RUNS = {
     "bss-tcp-bulk": ("examples/bss-tcp-bulk.toml", {"duration_s": 3.0}),
     "mesh-chain": ("examples/mesh-chain.toml", {"duration_s": 8.0}),
@@ -127,6 +128,18 @@ RUNS = {
     "codel": (
         "examples/bss-udp-saturation.toml",
         {"duration_s": 2.0, "stations": 4, "mac.qdisc": "codel"},
+    ),
+    # ECN through a marking CoDel (tcp.ecn, ecn_marks_codel).
+    "ecn": (
+        "examples/bss-tcp-bulk.toml",
+        {
+            "duration_s": 4.0,
+            "stations": 1,
+            "tcp.ecn": True,
+            "mac.qdisc": "codel",
+            "mac.codel_ecn": True,
+            "mac.queue_limit_packets": 50,
+        },
     ),
     "pfifo": (
         "examples/bss-tcp-bulk.toml",

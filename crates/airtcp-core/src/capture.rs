@@ -463,8 +463,9 @@ pub fn ip_headers(buf: &mut Vec<u8>, p: &Packet, tcp: Option<TcpWire>, from_send
     let ip_len = p.ip_bytes.min(0xffff) as u16;
     let proto: u8 = if p.tcp.is_some() { 6 } else { 17 };
     let (src, dst) = (crate::net::ipv4_address(p.src), crate::net::ipv4_address(p.dst));
-    // RFC 791 3.1: version 4, IHL 5, TOS 0, total length, ID 0, DF (RFC 6864), TTL 64
-    buf.extend_from_slice(&[0x45, 0]);
+    // RFC 791 3.1: version 4, IHL 5, TOS (DSCP 0 and RFC 3168 5's ECN field in its two low
+    // bits), total length, ID 0, DF (RFC 6864), TTL 64
+    buf.extend_from_slice(&[0x45, p.tcp.map_or(0, |s| s.ecn & 3)]);
     buf.extend_from_slice(&ip_len.to_be_bytes());
     buf.extend_from_slice(&[0, 0, 0x40, 0, 64, proto, 0, 0]);
     buf.extend_from_slice(&src);
@@ -491,8 +492,12 @@ pub fn ip_headers(buf: &mut Vec<u8>, p: &Packet, tcp: Option<TcpWire>, from_send
             buf.extend_from_slice(&(seq as u32).to_be_bytes());
             buf.extend_from_slice(&(if acking { ack as u32 } else { 0 }).to_be_bytes());
             let off_at = buf.len();
-            let flags =
-                u8::from(seg.flags & FIN != 0) | u8::from(seg.flags & SYN != 0) << 1 | u8::from(acking) << 4;
+            // RFC 9293 3.1 and RFC 3168 6.1: FIN 0x01, SYN 0x02, ACK 0x10, ECE 0x40, CWR 0x80
+            let flags = u8::from(seg.flags & FIN != 0)
+                | u8::from(seg.flags & SYN != 0) << 1
+                | u8::from(acking) << 4
+                | u8::from(seg.flags & crate::tcp::conn::ECE != 0) << 6
+                | u8::from(seg.flags & crate::tcp::conn::CWR != 0) << 7;
             buf.extend_from_slice(&[0, flags]);
             let wnd = if from_sender { w.sender_window } else { seg.wnd };
             // RFC 7323 2.2: the window of a SYN is never scaled
@@ -670,6 +675,7 @@ mod tests {
             corruption: crate::tcp::conn::Corruption::Off,
             cno_once_per_rtt: false,
             rules: crate::tcp::conn::Rules::default(),
+            ecn: false,
         };
         for (ts, recovery) in
             [(true, Recovery::Sack), (false, Recovery::Sack), (true, Recovery::Reno), (false, Recovery::Reno)]

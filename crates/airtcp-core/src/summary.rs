@@ -156,7 +156,8 @@ pub struct TcpSummary {
     /// unsent and sent again later, no loss); absent when none.
     #[serde(skip_serializing_if = "is_zero")]
     pub local_drops: u64,
-    /// Entries into CWR (Linux `tcp_enter_cwr`) after a local drop; absent when none.
+    /// Entries into CWR (Linux `tcp_enter_cwr`) after a local drop or an ECE (`ecn.reductions`
+    /// of them); absent when none.
     #[serde(skip_serializing_if = "is_zero")]
     pub cwr_events: u64,
     /// `tcp.tlp`: tail loss probes sent (new data or the last segment again); absent when
@@ -184,6 +185,10 @@ pub struct TcpSummary {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(with = "CorruptionSummary")]
     pub corruption: Option<CorruptionSummary>,
+    /// ECN's counters (`tcp.ecn`); absent when it is off.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "EcnSummary")]
+    pub ecn: Option<EcnSummary>,
     /// The flow's TCP profile and the fields written against it; absent under "rfc".
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(with = "TcpEffective")]
@@ -209,6 +214,9 @@ fn tcp_summary(t: &crate::world::tcp::TcpFlow, measured_ns: f64) -> TcpSummary {
         cwr_events: t.snd.stats.cwr_events - base.cwr_events,
         tlp_probes: t.snd.stats.tlp_probes - base.tlp_probes,
         spurious_rtos: t.snd.stats.spurious_rtos - base.spurious_rtos,
+        ece_received: t.snd.stats.ece_received - base.ece_received,
+        ecn_reductions: t.snd.stats.ecn_reductions - base.ecn_reductions,
+        cwr_sent: t.snd.stats.cwr_sent - base.cwr_sent,
     };
     let rb = t.rcv_at_warmup;
     let corruption = (t.snd.p.corruption != crate::tcp::conn::Corruption::Off).then(|| CorruptionSummary {
@@ -216,6 +224,13 @@ fn tcp_summary(t: &crate::world::tcp::TcpFlow, measured_ns: f64) -> TcpSummary {
         corrupt_ignored: t.rcv.stats.corrupt_ignored - rb.corrupt_ignored,
         cno_received: st.cno_received,
         cno_retransmits: st.cno_retransmits,
+    });
+    let ecn = t.snd.p.ecn.then(|| EcnSummary {
+        negotiated: t.snd.ecn_ok,
+        ce_received: t.rcv.stats.ce_received - rb.ce_received,
+        ece_received: st.ece_received,
+        reductions: st.ecn_reductions,
+        cwr_sent: st.cwr_sent,
     });
     TcpSummary {
         segments_sent: st.segments_sent,
@@ -235,8 +250,24 @@ fn tcp_summary(t: &crate::world::tcp::TcpFlow, measured_ns: f64) -> TcpSummary {
         mean_cwnd_segments: ratio(t.cwnd_area, measured_ns),
         completion_s: t.completed.map(|c| c.as_secs_f64()),
         corruption,
+        ecn,
         effective: t.effective.clone(),
     }
+}
+
+/// A TCP flow's ECN (RFC 3168) from the end of the warm-up on (`tcp.ecn`).
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct EcnSummary {
+    /// The handshake agreed on ECN (the receiver's SYN-ACK carried ECE).
+    pub negotiated: bool,
+    /// Data segments that reached the receiver CE-marked.
+    pub ce_received: u64,
+    /// ACKs that reached the sender with ECE.
+    pub ece_received: u64,
+    /// Window reductions the ECEs caused (at most one per window: `tcp_enter_cwr`).
+    pub reductions: u64,
+    /// Data segments sent with CWR.
+    pub cwr_sent: u64,
 }
 
 /// Paper 004's corruption options at work on one connection (present when they are on).
@@ -458,6 +489,10 @@ pub struct MacSummary {
     /// Packets dropped by CoDel (absent when zero).
     #[serde(skip_serializing_if = "is_zero")]
     pub drops_codel: u64,
+    /// Packets CoDel CE-marked instead of dropping (`wifi.qdisc.ecn`, `wifi.txq.ecn`, with
+    /// `tcp.ecn`; absent when zero).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub ecn_marks_codel: u64,
     /// The mean data rate its data frames found toward their receiver as they were queued [Mbit/s]
     /// (paper 002's "average data rate"; absent if it sent none).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -564,6 +599,7 @@ impl Summary {
                         lnmac_notifications: c.lnmac_notifications,
                         drops_qdisc: c.drops_qdisc,
                         drops_codel: c.drops_codel,
+                        ecn_marks_codel: c.ecn_marks_codel,
                         mean_data_rate_mbps: (c.data_requests > 0)
                             .then(|| c.data_rate_kbps_sum as f64 / c.data_requests as f64 / 1e3),
                         busy_air_fraction: ratio(busy_ns as f64, measured_ns),
@@ -700,12 +736,14 @@ mod tests {
             ("TcpSummary", "tlp_probes"),
             ("TcpSummary", "spurious_rtos"),
             ("TcpSummary", "corruption"),
+            ("TcpSummary", "ecn"),
             ("TcpSummary", "effective"),
             ("TcpEffective", "overrides"),
             ("NodeSummary", "mesh"),
             ("MeshSummary", "retry_limits"),
             ("MacSummary", "bar_attempts"),
             ("MacSummary", "drops_codel"),
+            ("MacSummary", "ecn_marks_codel"),
             ("MacSummary", "mean_data_rate_mbps"),
         ] {
             assert!(!required(def).iter().any(|k| k == key), "{def}.{key}");

@@ -128,6 +128,15 @@ def mac(m: Any) -> None:
                 '"none", or qdisc = "none"',
             )
         )
+    if m.codel_ecn and m.qdisc != "codel":
+        issues.append(
+            _Issue(
+                ("codel_ecn",),
+                f'true with qdisc = "{m.qdisc}" (only CoDel marks)',
+                m.codel_ecn,
+                'false, or qdisc = "codel"',
+            )
+        )
     if m.aql_high_us < m.aql_low_us:
         issues.append(
             _Issue(

@@ -1518,6 +1518,7 @@ def _wifi_spec(b: _Build) -> dict[str, Any]:
                     "limit_packets": mac.qdisc_limit_packets,
                     "codel_target_ms": float(mac.codel_target_ms),
                     "codel_interval_ms": float(mac.codel_interval_ms),
+                    **({"ecn": True} if mac.codel_ecn else {}),
                 }
             }
             if mac.qdisc != "none"
@@ -1535,6 +1536,7 @@ def _wifi_spec(b: _Build) -> dict[str, Any]:
                     "aql_low_us": mac.aql_low_us,
                     "aql_high_us": mac.aql_high_us,
                     "aql_threshold_us": mac.aql_threshold_us,
+                    **({} if mac.txq_ecn else {"ecn": False}),
                 }
             }
             if mac.txq != "none"

@@ -349,6 +349,13 @@ class MacConfig(_PassThrough):
     codel_interval_ms: float = _field(
         100.0, "number > 0 ms", "CoDel's interval (RFC 8289, Linux)", gt=0.0, le=1e6
     )
+    codel_ecn: bool = _field(
+        False,
+        'true or false (true needs qdisc = "codel")',
+        "CoDel CE-marks an ECN-capable packet (the data of a tcp.ecn flow) instead of dropping "
+        "it (RFC 3168, RFC 8289 5.2; sch_codel's ecn, off by default in Linux). Summary "
+        "counter ecn_marks_codel",
+    )
     txq: Literal["none", "fq-codel"] = _field(
         "none",
         '"none" or "fq-codel" (with qdisc = "none")',
@@ -377,6 +384,13 @@ class MacConfig(_PassThrough):
     )
     txq_limit_packets: int = _field(
         8192, "integer 1..10^5 packets", "packets one station's queue holds", ge=1, le=100_000
+    )
+    txq_ecn: bool = _field(
+        True,
+        "true or false",
+        "txq: CoDel CE-marks an ECN-capable packet (the data of a tcp.ecn flow) instead of "
+        "dropping it (mac80211's cparams.ecn = true); the overflow drop ignores ECN. Summary "
+        "counter ecn_marks_codel",
     )
     airtime_fairness: bool = _field(
         True,

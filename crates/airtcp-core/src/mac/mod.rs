@@ -488,6 +488,8 @@ pub struct MacCounters {
     /// The qdisc above this interface dropped: at a full child (tail drop), and by CoDel.
     pub drops_qdisc: u64,
     pub drops_codel: u64,
+    /// Packets CoDel CE-marked instead of dropping (ECN on).
+    pub ecn_marks_codel: u64,
     /// Data transfer requests (frames queued) and the sum of the data rate each found toward
     /// its receiver (`Station::first_mode`, the rate control's choice for a first attempt): the driver's average data rate, paper 002's
     /// x-axis (IV-A), the rate its remedy averages (III-C).
@@ -739,6 +741,11 @@ impl Wifi {
         let c = &mut self.macs[node.idx()].counters;
         c.drops_qdisc += qdisc;
         c.drops_codel += codel;
+    }
+
+    /// CoDel above `node`'s interface CE-marked `n` packets instead of dropping them.
+    pub fn count_ecn_marks(&mut self, node: NodeId, n: u64) {
+        self.macs[node.idx()].counters.ecn_marks_codel += n;
     }
 
     /// `node` sent an LN-MAC notification (paper 004).

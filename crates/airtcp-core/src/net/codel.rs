@@ -9,8 +9,9 @@
 //! `t + interval x 1/sqrt(count)` by a 32-bit reciprocal multiply (`codel_control_law`), the
 //! backlog test against the largest packet seen (`maxpacket`), and 3.5's restart of the drop
 //! count, `(count - lastcount) | 1`, when the queue went bad again within 16 intervals of the
-//! last drop. ECN marking is not modelled (Linux 3.5's `codel` qdisc leaves it off by
-//! default).
+//! last drop. With `ecn` (`codel_params.ecn`: off in `sch_codel`, on in `sch_fq_codel` and
+//! mac80211) a packet the law would drop is CE-marked instead when it is ECN-capable
+//! (`INET_ECN_set_ce`): the same schedule, the packet sent (`codel_dequeue`, 3.5 to 6.x).
 
 use crate::time::{Dur, SimTime};
 
@@ -51,11 +52,14 @@ impl CodelTime {
 pub struct CodelParams {
     pub target: Dur,
     pub interval: Dur,
+    /// CE-mark ECN-capable packets instead of dropping them (`ecn`; RFC 8289 section 5.2).
+    pub ecn: bool,
 }
 
 impl CodelParams {
     /// RFC 8289 and Linux's defaults: target 5 ms, interval 100 ms (`codel_params_init`).
-    pub const DEFAULT: CodelParams = CodelParams { target: Dur::from_ms(5), interval: Dur::from_ms(100) };
+    pub const DEFAULT: CodelParams =
+        CodelParams { target: Dur::from_ms(5), interval: Dur::from_ms(100), ecn: false };
 }
 
 /// What CoDel needs of the queue it controls.
@@ -83,9 +87,13 @@ pub struct Codel {
     pub drop_next: CodelTime,
     /// The last sojourn time [1024 ns units].
     pub ldelay: u32,
-    /// Largest packet seen [bytes] (`maxpacket`), and the packets dropped.
+    /// Largest packet seen [bytes] (`maxpacket`), the packets dropped, and those CE-marked
+    /// instead (`ecn_mark`).
     pub maxpacket: u32,
     pub drop_count: u64,
+    pub ecn_mark: u64,
+    /// Mark ECN-capable packets instead of dropping them (`params->ecn`).
+    pub params_ecn: bool,
 }
 
 impl Codel {
@@ -93,6 +101,7 @@ impl Codel {
         Codel {
             params_target: CodelTime::of_dur(p.target),
             params_interval: CodelTime::of_dur(p.interval),
+            params_ecn: p.ecn,
             // 1/sqrt(1): a first entry into the dropping state soon after the start reuses the
             // count as Linux 3.5 does, and must not start from 0 (a clock of time since boot
             // hides this in Linux; a simulation starts at 0).
@@ -144,11 +153,14 @@ impl Codel {
 
     /// `codel_dequeue`: dequeue from `q`, dropping as the control law says (`drop(item)` is
     /// called for each packet dropped, oldest first); returns the packet to send, if any.
+    /// With ECN on, `mark(item)` is asked first: true if the packet was ECN-capable and is now
+    /// CE-marked (the caller sets the bits), and then it is sent instead of dropped.
     pub fn dequeue<Q: CodelQueue>(
         &mut self,
         q: &mut Q,
         now: SimTime,
         mut drop: impl FnMut(Q::Item),
+        mut mark: impl FnMut(&Q::Item) -> bool,
     ) -> Option<Q::Item> {
         let now_c = CodelTime::of(now);
         let Some((mut item, mut enq, mut bytes)) = q.dequeue() else {
@@ -164,6 +176,11 @@ impl Codel {
                 while self.dropping && now_c.after_eq(self.drop_next) {
                     self.count = self.count.wrapping_add(1);
                     self.newton_step();
+                    if self.params_ecn && mark(&item) {
+                        self.ecn_mark += 1;
+                        self.drop_next = self.control_law(self.drop_next);
+                        return Some(item);
+                    }
                     drop(item);
                     self.drop_count += 1;
                     match q.dequeue() {
@@ -184,11 +201,17 @@ impl Codel {
                 }
             }
         } else if should {
-            drop(item);
-            self.drop_count += 1;
-            let next = q.dequeue();
-            let backlog = q.backlog_bytes();
-            self.should_drop(next.as_ref().map(|&(_, e, b)| (e, b)), backlog, now_c);
+            let next = if self.params_ecn && mark(&item) {
+                self.ecn_mark += 1;
+                Some((item, enq, bytes))
+            } else {
+                drop(item);
+                self.drop_count += 1;
+                let next = q.dequeue();
+                let backlog = q.backlog_bytes();
+                self.should_drop(next.as_ref().map(|&(_, e, b)| (e, b)), backlog, now_c);
+                next
+            };
             self.dropping = true;
             // Linux 3.5: if the queue went bad again soon after the last drop, the drop rate
             // that controlled it then is a good start now.
@@ -264,7 +287,7 @@ mod tests {
         let mut sent = 0;
         for k in 0..400u64 {
             let now = ms(20 + k);
-            if c.dequeue(&mut q, now, |i| drops.push((k, i))).is_some() {
+            if c.dequeue(&mut q, now, |i| drops.push((k, i)), |_| false).is_some() {
                 sent += 1;
             }
         }
@@ -289,13 +312,62 @@ mod tests {
         // Packets that waited 2 ms: never dropped.
         let mut q = Fifo((0..500).map(|i| (i, ms(u64::from(i)), 1500)).collect());
         for k in 0..400u64 {
-            c.dequeue(&mut q, ms(2 + k), |_| panic!("dropped below target"));
+            c.dequeue(&mut q, ms(2 + k), |_| panic!("dropped below target"), |_| false);
         }
         // One packet left, however old: the backlog test (not more than a packet) keeps it.
         let mut c = Codel::new(CodelParams::DEFAULT);
         let mut q = Fifo(VecDeque::from([(1, ms(0), 1500)]));
         c.maxpacket = 1500;
-        assert_eq!(c.dequeue(&mut q, ms(500), |_| panic!("the last packet dropped")), Some(1));
+        assert_eq!(c.dequeue(&mut q, ms(500), |_| panic!("the last packet dropped"), |_| false), Some(1));
         assert!(!c.dropping);
+    }
+
+    #[test]
+    fn with_ecn_the_law_marks_capable_packets_on_the_drop_schedule_and_drops_the_others() {
+        // The queue of the test above: with ECN and every packet ECN-capable, the packets the
+        // law would drop are CE-marked and sent (codel_dequeue's INET_ECN_set_ce) on the same
+        // schedule: the first after an interval, then 50, 56, 49 ms apart (the Newton steps
+        // of the count, which grows per mark as per drop), and nothing is dropped.
+        let run = |ect: fn(u32) -> bool| {
+            let mut c = Codel::new(CodelParams { ecn: true, ..CodelParams::DEFAULT });
+            let mut q = Fifo((0..2000).map(|i| (i, ms(u64::from(i)), 1500)).collect());
+            let (mut drops, mut marks) = (Vec::new(), Vec::new());
+            for k in 0..400u64 {
+                let got = c.dequeue(
+                    &mut q,
+                    ms(20 + k),
+                    |i| drops.push((k, i)),
+                    |&i| {
+                        let capable = ect(i);
+                        if capable {
+                            marks.push((k, i));
+                        }
+                        capable
+                    },
+                );
+                assert!(got.is_some());
+            }
+            assert_eq!((c.ecn_mark as usize, c.drop_count as usize), (marks.len(), drops.len()));
+            (drops, marks)
+        };
+        let (drops, marks) = run(|_| true);
+        assert!(drops.is_empty(), "{drops:?}");
+        let at: Vec<u64> = marks.iter().map(|&(k, _)| k).collect();
+        assert!(at[0] > 100, "{at:?}");
+        let gaps: Vec<u64> = at.windows(2).map(|w| w[1] - w[0]).collect();
+        for (g, want) in gaps.iter().zip([100i64, 50, 56, 49]) {
+            assert!((*g as i64 - want).abs() <= 1, "{gaps:?}");
+        }
+        // Packets that are not ECN-capable are dropped as without ECN (odd ids here): both.
+        let (drops, marks) = run(|i| i % 2 == 0);
+        assert!(!drops.is_empty() && !marks.is_empty());
+        assert!(drops.iter().all(|&(_, i)| i % 2 == 1) && marks.iter().all(|&(_, i)| i % 2 == 0));
+        // ECN off: the mark is never asked.
+        let mut c = Codel::new(CodelParams::DEFAULT);
+        let mut q = Fifo((0..2000).map(|i| (i, ms(u64::from(i)), 1500)).collect());
+        for k in 0..400u64 {
+            c.dequeue(&mut q, ms(20 + k), |_| {}, |_| panic!("asked to mark with ECN off"));
+        }
+        assert!(c.drop_count > 0 && c.ecn_mark == 0);
     }
 }

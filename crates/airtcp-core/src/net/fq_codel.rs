@@ -65,6 +65,8 @@ pub struct FqCodel<T> {
     len: usize,
     pub overflow_drops: u64,
     pub codel_drops: u64,
+    /// Packets CoDel CE-marked instead of dropping (with `codel.ecn`).
+    pub ecn_marks: u64,
 }
 
 impl<T> FqCodel<T> {
@@ -81,6 +83,7 @@ impl<T> FqCodel<T> {
             len: 0,
             overflow_drops: 0,
             codel_drops: 0,
+            ecn_marks: 0,
         }
     }
 
@@ -126,8 +129,14 @@ impl<T> FqCodel<T> {
     /// else of the old list; a flow out of deficit gets a quantum more and goes to the old
     /// list's tail; each flow's CoDel may drop on the way (to `dropped`); an emptied new flow
     /// moves to the old list once (so it cannot starve the old ones), an emptied old flow
-    /// leaves the lists.
-    pub fn dequeue(&mut self, now: SimTime, dropped: &mut Vec<T>) -> Option<T> {
+    /// leaves the lists. With ECN on, `mark` CE-marks what CoDel would drop if it can
+    /// ([`Codel::dequeue`]); the overflow drop above ignores ECN (`fq_codel_drop`).
+    pub fn dequeue(
+        &mut self,
+        now: SimTime,
+        dropped: &mut Vec<T>,
+        mark: &mut impl FnMut(&T) -> bool,
+    ) -> Option<T> {
         loop {
             let (k, from_new) = match self.new_flows.front() {
                 Some(&k) => (k, true),
@@ -144,7 +153,9 @@ impl<T> FqCodel<T> {
                 continue;
             }
             let before = dropped.len();
-            let out = self.codels[k].dequeue(&mut self.flows[k], now, |item| dropped.push(item));
+            let marks_before = self.codels[k].ecn_mark;
+            let out = self.codels[k].dequeue(&mut self.flows[k], now, |item| dropped.push(item), &mut *mark);
+            self.ecn_marks += self.codels[k].ecn_mark - marks_before;
             let n_dropped = dropped.len() - before;
             self.codel_drops += n_dropped as u64;
             self.len -= n_dropped;
@@ -201,9 +212,9 @@ mod tests {
         for i in 0..500u32 {
             fq.enqueue(1, i, 1500, ms(0), &mut d);
         }
-        assert_eq!(fq.dequeue(ms(1), &mut d), Some(0));
+        assert_eq!(fq.dequeue(ms(1), &mut d, &mut |_| false), Some(0));
         fq.enqueue(2, 9999, 100, ms(1), &mut d);
-        let order: Vec<u32> = (0..3).filter_map(|_| fq.dequeue(ms(1), &mut d)).collect();
+        let order: Vec<u32> = (0..3).filter_map(|_| fq.dequeue(ms(1), &mut d, &mut |_| false)).collect();
         assert_eq!(order, [1, 9999, 2]);
         assert!(d.is_empty());
     }
@@ -220,7 +231,7 @@ mod tests {
         }
         let (mut big, mut small) = (0u32, 0u32);
         for _ in 0..120 {
-            match fq.dequeue(ms(0), &mut d) {
+            match fq.dequeue(ms(0), &mut d, &mut |_| false) {
                 Some(i) if i < 1000 => big += 1500,
                 Some(_) => small += 300,
                 None => break,
@@ -241,7 +252,7 @@ mod tests {
             if t % 10 == 0 {
                 fq.enqueue(2, 100_000 + t as u32, 200, ms(t), &mut d);
             }
-            fq.dequeue(ms(t), &mut d);
+            fq.dequeue(ms(t), &mut d, &mut |_| false);
         }
         assert!(fq.codel_drops > 20, "{}", fq.codel_drops);
         assert!(d.iter().all(|&i| i < 100_000), "the sparse flow lost nothing");

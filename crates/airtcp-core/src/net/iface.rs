@@ -46,6 +46,8 @@ pub struct Interfaces {
     pending: Vec<(u32, u32)>,
     /// Scratch for the packets the tier drops (reused: no allocation per packet).
     pub scratch: Vec<PacketId>,
+    /// Scratch for the packets CoDel CE-marks instead (ECN).
+    pub marked: Vec<PacketId>,
 }
 
 impl Interfaces {
@@ -57,7 +59,7 @@ impl Interfaces {
     fn of(tiers: Vec<Tier>) -> Interfaces {
         let has_qdisc = tiers.iter().any(|t| matches!(t, Tier::Qdisc(_)));
         let has_txq = tiers.iter().any(|t| matches!(t, Tier::Txq(_)));
-        Interfaces { tiers, has_qdisc, has_txq, pending: Vec::new(), scratch: Vec::new() }
+        Interfaces { tiers, has_qdisc, has_txq, pending: Vec::new(), scratch: Vec::new(), marked: Vec::new() }
     }
 
     /// The tiers `spec.wifi` sets (`qdisc` or `txq`, never both) on every WiFi node.
@@ -70,8 +72,11 @@ impl Interfaces {
             }
             if let Some(q) = &w.qdisc {
                 let kind = if q.kind == crate::spec::QdiscKind::Codel {
-                    let params =
-                        CodelParams { target: ms(q.codel_target_ms), interval: ms(q.codel_interval_ms) };
+                    let params = CodelParams {
+                        target: ms(q.codel_target_ms),
+                        interval: ms(q.codel_interval_ms),
+                        ecn: q.ecn,
+                    };
                     QdiscKind::Codel(params)
                 } else {
                     QdiscKind::Pfifo
@@ -82,6 +87,7 @@ impl Interfaces {
                 let mut fq = TxqParams::MAC80211_FQ;
                 fq.codel.target = ms(t.target_ms);
                 fq.codel.interval = ms(t.interval_ms);
+                fq.codel.ecn = t.ecn;
                 fq.quantum = t.quantum_bytes;
                 fq.limit = t.limit_packets as usize;
                 let aql = t.aql.then_some(AqlParams {
@@ -179,20 +185,22 @@ impl Interfaces {
     /// estimated airtime at the peer's rate (`kbps(peer)`, `ieee80211_calc_expected_tx_airtime`)
     /// as pending until [`Interfaces::done`].
     #[inline]
+    #[allow(clippy::too_many_arguments)]
     pub fn dequeue(
         &mut self,
         node: NodeId,
         ac: usize,
         now: SimTime,
         dropped: &mut Vec<PacketId>,
+        mut mark: impl FnMut(PacketId) -> bool,
         bytes_of: impl FnOnce(PacketId) -> u32,
         kbps: impl FnOnce(NodeId) -> u32,
     ) -> Option<(PacketId, NodeId)> {
         match &mut self.tiers[node.idx()] {
             Tier::Mac => None,
-            Tier::Qdisc(q) => q.pop(ac, now, dropped),
+            Tier::Qdisc(q) => q.pop(ac, now, dropped, &mut mark),
             Tier::Txq(q) => {
-                let (id, peer) = q.pop(ac, now, dropped)?;
+                let (id, peer) = q.pop(ac, now, dropped, &mut |&id| mark(id))?;
                 let est_us =
                     (u64::from(bytes_of(id)) * 8 * 1000).div_ceil(u64::from(kbps(peer).max(1))) as u32;
                 let i = id.0 as usize;
@@ -264,7 +272,7 @@ mod tests {
 
     fn take(i: &mut Interfaces, dropped: &mut Vec<PacketId>) -> Option<(PacketId, NodeId)> {
         // 1500 bytes at 6.5 Mbit/s: ceil(1500 x 8 x 1000 / 6500) = 1847 us (hand computed).
-        i.dequeue(A, BE, NOW, dropped, |_| 1500, |_| 6500)
+        i.dequeue(A, BE, NOW, dropped, |_| false, |_| 1500, |_| 6500)
     }
 
     #[test]

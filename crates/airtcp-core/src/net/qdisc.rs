@@ -109,12 +109,18 @@ impl Qdisc {
         ac: usize,
         now: SimTime,
         dropped: &mut Vec<PacketId>,
+        mark: &mut impl FnMut(PacketId) -> bool,
     ) -> Option<(PacketId, NodeId)> {
         match self.kind {
             QdiscKind::Pfifo => self.bands[ac].dequeue().map(|(item, _, _)| item),
             QdiscKind::Codel(_) => {
                 let before = dropped.len();
-                let out = self.codel[ac].dequeue(&mut self.bands[ac], now, |(p, _)| dropped.push(p));
+                let out = self.codel[ac].dequeue(
+                    &mut self.bands[ac],
+                    now,
+                    |(p, _)| dropped.push(p),
+                    |&(p, _)| mark(p),
+                );
                 self.codel_drops += (dropped.len() - before) as u64;
                 out
             }
@@ -141,7 +147,8 @@ mod tests {
         assert!(q.push(3, PacketId(9), NodeId(0), 100, ms(0)), "another AC has its own child");
         assert_eq!(q.tail_drops, 1);
         let mut d = Vec::new();
-        let order: Vec<u32> = (0..3).filter_map(|_| q.pop(1, ms(500), &mut d)).map(|(p, _)| p.0).collect();
+        let order: Vec<u32> =
+            (0..3).filter_map(|_| q.pop(1, ms(500), &mut d, &mut |_| false)).map(|(p, _)| p.0).collect();
         assert_eq!(order, [0, 1, 2]);
         assert!(d.is_empty() && q.is_empty(1) && !q.is_empty(3));
     }
@@ -157,7 +164,7 @@ mod tests {
             for t in 0..2000u64 {
                 assert!(q.push(1, PacketId(t as u32), NodeId(0), 1500, ms(t)));
                 if t % 2 == 0 {
-                    if let Some((p, _)) = q.pop(1, ms(t), &mut d) {
+                    if let Some((p, _)) = q.pop(1, ms(t), &mut d, &mut |_| false) {
                         worst = worst.max(ms(t).since(ms(u64::from(p.0))));
                     }
                 }

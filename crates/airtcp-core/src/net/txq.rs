@@ -51,7 +51,7 @@ impl TxqParams {
     /// mac80211's FQ-CoDel (`ieee80211_txq_setup_flows`: `cparams` target 20 ms, interval
     /// 100 ms; `fq_init` quantum 300, limit 8192), 64 flows per queue.
     pub const MAC80211_FQ: FqCodelParams = FqCodelParams {
-        codel: CodelParams { target: Dur::from_ms(20), interval: Dur::from_ms(100) },
+        codel: CodelParams { target: Dur::from_ms(20), interval: Dur::from_ms(100), ecn: true },
         quantum: 300,
         limit: 8192,
         flows: 64,
@@ -159,6 +159,7 @@ impl Txqs {
         ac: usize,
         now: SimTime,
         dropped: &mut Vec<PacketId>,
+        mark: &mut impl FnMut(&PacketId) -> bool,
     ) -> Option<(PacketId, NodeId)> {
         let n = if self.params.airtime_fairness { self.rounds[ac].len() } else { self.rr[ac].len() };
         // Each station gets at most one look per call (and one more for a deficit refill).
@@ -176,7 +177,7 @@ impl Txqs {
             }
             let q = self.index[peer.idx()][ac] as usize;
             let before = dropped.len();
-            let out = self.queues[q].fq.dequeue(now, dropped);
+            let out = self.queues[q].fq.dequeue(now, dropped, mark);
             self.codel_drops += (dropped.len() - before) as u64;
             if self.queues[q].fq.is_empty() {
                 self.leave(ac, peer);
@@ -244,9 +245,9 @@ mod tests {
             q.push(A, 0, 1, PacketId(k), 1500, t(0), &mut d);
             q.push(B, 0, 2, PacketId(100 + k), 1500, t(0), &mut d);
         }
-        let order: Vec<u32> = (0..8).map(|_| q.pop(0, t(1), &mut d).unwrap().1 .0).collect();
+        let order: Vec<u32> = (0..8).map(|_| q.pop(0, t(1), &mut d, &mut |_| false).unwrap().1 .0).collect();
         assert_eq!(order, [1, 2, 1, 2, 1, 2, 1, 2]);
-        assert!(q.pop(0, t(1), &mut d).is_none() && d.is_empty());
+        assert!(q.pop(0, t(1), &mut d, &mut |_| false).is_none() && d.is_empty());
     }
 
     #[test]
@@ -259,10 +260,10 @@ mod tests {
         q.push(B, 0, 2, PacketId(2), 1500, t(0), &mut d);
         q.add_pending(A, 12_000);
         assert!(!q.aql_allows(A) && q.aql_allows(B));
-        assert_eq!(q.pop(0, t(1), &mut d), Some((PacketId(2), B)));
-        assert_eq!(q.pop(0, t(1), &mut d), None);
+        assert_eq!(q.pop(0, t(1), &mut d, &mut |_| false), Some((PacketId(2), B)));
+        assert_eq!(q.pop(0, t(1), &mut d, &mut |_| false), None);
         q.add_pending(A, -8000);
-        assert_eq!(q.pop(0, t(1), &mut d), Some((PacketId(1), A)));
+        assert_eq!(q.pop(0, t(1), &mut d, &mut |_| false), Some((PacketId(1), A)));
         // Between 5 and 12 ms a station goes only while the interface holds under 24 ms.
         q.add_pending(A, 2000); // 6 ms
         q.add_pending(B, 18_000); // total 24 ms
@@ -283,7 +284,7 @@ mod tests {
             }
             // Dequeue one frame per ms from 0 + wait_ms on: each waited wait_ms.
             for k in 0..300u64 {
-                q.pop(0, t(k + wait_ms), &mut d);
+                q.pop(0, t(k + wait_ms), &mut d, &mut |_| false);
             }
             assert_eq!(!d.is_empty(), drops, "wait {wait_ms} ms");
             assert_eq!(q.codel_drops > 0, drops);

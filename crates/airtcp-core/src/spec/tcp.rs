@@ -246,6 +246,14 @@ pub struct TcpSpec {
     /// `clock_hz` or, for that allowance, a `min_rto_ms` other than 200.
     #[serde(default)]
     pub timer_rounding: TimerRounding,
+    /// RFC 3168 ECN: the sender asks for it in its SYN (Linux `net.ipv4.tcp_ecn` = 1) and the
+    /// receiver accepts, as Linux does by default (`tcp_ecn` = 2). Then new data segments
+    /// are ECN-capable (ECT(0)), a queue with ECN on (`wifi.qdisc.ecn`, `wifi.txq.ecn`) marks
+    /// them CE instead of dropping them, the receiver echoes ECE until the sender's CWR, and
+    /// the sender cuts its window once per window as for a loss (`tcp_enter_cwr`, the
+    /// congestion control's ssthresh), without retransmitting.
+    #[serde(default)]
+    pub ecn: bool,
 }
 
 impl Default for TcpSpec {
@@ -294,6 +302,7 @@ impl Default for TcpSpec {
             clock_hz: None,
             rtt_clock: RttClock::Jiffies,
             timer_rounding: TimerRounding::Linux414,
+            ecn: false,
         }
     }
 }

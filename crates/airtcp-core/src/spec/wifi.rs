@@ -227,6 +227,14 @@ pub struct TxqSpec {
     /// 24000 us).
     #[schemars(range(min = 1, max = 1_000_000))]
     pub aql_threshold_us: u32,
+    /// CoDel CE-marks an ECN-capable packet instead of dropping it (mac80211
+    /// `ieee80211_txq_setup_flows`: `cparams.ecn = true`); the overflow drop ignores ECN.
+    #[serde(default = "yes")]
+    pub ecn: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// The `wifi.qdisc` table.
@@ -247,6 +255,10 @@ pub struct QdiscSpec {
     #[serde(default = "codel_interval")]
     #[schemars(range(max = 1e6), extend("exclusiveMinimum" = 0))]
     pub codel_interval_ms: f64,
+    /// "codel" only: CE-mark an ECN-capable packet (a `tcp.ecn` flow's data) instead of
+    /// dropping it (`sch_codel`'s `ecn`, off by default in Linux).
+    #[serde(default)]
+    pub ecn: bool,
 }
 
 fn codel_target() -> f64 {
@@ -496,6 +508,15 @@ impl WifiSpec {
         };
         rate_kbps(standard, w.basic_rate_mbps, "wifi.basic_rate_mbps")?;
         if let Some(q) = &w.qdisc {
+            if q.ecn && q.kind != QdiscKind::Codel {
+                return err(
+                    "wifi.qdisc.ecn",
+                    format!(
+                        "true with kind {}; allowed: only with \"codel\" (pfifo drops, it never marks)",
+                        quoted(q.kind.name())
+                    ),
+                );
+            }
             if !(1..=MAX_QUEUE_PACKETS).contains(&q.limit_packets) {
                 return err(
                     "wifi.qdisc.limit_packets",

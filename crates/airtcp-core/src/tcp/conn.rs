@@ -46,6 +46,15 @@ pub const OPT_CNO: u8 = 2;
 pub const SYN: u8 = 1;
 pub const ACK: u8 = 2;
 pub const FIN: u8 = 4;
+/// RFC 3168 section 6.1: ECN-Echo (the receiver saw CE, until a CWR), and Congestion Window
+/// Reduced (the sender cut its window). Internal bits; the pcap writes the header's.
+pub const ECE: u8 = 8;
+pub const CWR: u8 = 16;
+
+/// The ECN field of the IP header carrying a segment (RFC 3168 section 5).
+pub const NOT_ECT: u8 = 0;
+pub const ECT0: u8 = 2;
+pub const CE: u8 = 3;
 
 /// A TCP segment as the two ends see it; sizes are accounted, payload bytes are not carried.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -74,6 +83,10 @@ pub struct Segment {
     /// nothing: the ACK carrying it does, by echoing the corrupt segment's TSval; the model
     /// carries the name itself, so that it needs no timestamps.
     pub cno_seq: u64,
+    /// The ECN field of the IP packet carrying it ([`NOT_ECT`], [`ECT0`], [`CE`]): ECT(0) on
+    /// new data of a connection that negotiated ECN, CE once a queue marked it instead of
+    /// dropping it (RFC 3168 section 5).
+    pub ecn: u8,
 }
 
 impl Segment {
@@ -413,6 +426,9 @@ pub struct TcpParams {
     pub per_ack_growth: bool,
     /// Linux's sender and receiver rules, each switch at its default the behaviour before it.
     pub rules: Rules,
+    /// RFC 3168 ECN: the sender asks for it in its SYN (Linux `tcp_ecn` = 1); the receiver
+    /// accepts as Linux does by default (`tcp_ecn` = 2: when asked).
+    pub ecn: bool,
 }
 
 /// Linux's sender and receiver rules (issue 34): each a switch whose default is the behaviour
@@ -515,6 +531,11 @@ pub struct SenderStats {
     pub tlp_probes: u64,
     /// RTOs F-RTO found spurious and undid (Linux `LINUX_MIB_TCPSPURIOUSRTOS`).
     pub spurious_rtos: u64,
+    /// ECN: ACKs carrying ECE, the window reductions they caused (`tcp_enter_cwr` from
+    /// `tcp_try_to_open`, at most one per window), and data segments sent with CWR.
+    pub ece_received: u64,
+    pub ecn_reductions: u64,
+    pub cwr_sent: u64,
 }
 
 /// Sender connection state.
@@ -607,6 +628,12 @@ pub struct Sender {
     undo_cwnd: u32,
     undo_ssthresh: u32,
     orig_acked: bool,
+    /// RFC 3168: ECN was negotiated (`TCP_ECN_OK`), and a CWR waits for the next new data
+    /// segment (`TCP_ECN_QUEUE_CWR`).
+    pub ecn_ok: bool,
+    ecn_queue_cwr: bool,
+    /// The ACK being processed carries ECE (`FLAG_ECE`).
+    ece_now: bool,
 }
 
 /// What the sender's one retransmission timer runs as (Linux's `icsk_pending` on
@@ -670,6 +697,9 @@ impl Sender {
             undo_cwnd: 0,
             undo_ssthresh: 0,
             orig_acked: false,
+            ecn_ok: false,
+            ecn_queue_cwr: false,
+            ece_now: false,
         }
     }
 
@@ -699,6 +729,7 @@ impl Sender {
             sack_n: 0,
             opts: 0,
             cno_seq: 0,
+            ecn: NOT_ECT,
         }
     }
 
@@ -719,6 +750,15 @@ impl Sender {
             }
         } else if self.timed.is_none() && !self.p.timestamps {
             self.timed = Some((seg.seq, now));
+        }
+        if self.ecn_ok && seg.len > 0 && !seg.retransmit {
+            // tcp_ecn_send: a data segment not sent before is ECN-capable and carries a queued
+            // CWR; ACKs and retransmissions are not (RFC 3168 6.1.5).
+            seg.ecn = ECT0;
+            if std::mem::take(&mut self.ecn_queue_cwr) {
+                seg.flags |= CWR;
+                self.stats.cwr_sent += 1;
+            }
         }
         self.snd_max = self.snd_max.max(end);
         if self.p.small_queues && seg.holds_send_memory() {
@@ -799,7 +839,8 @@ impl Sender {
     pub fn start(&mut self, now: SimTime, out: &mut Vec<Segment>) -> TimerCmd {
         self.state = SendState::SynSent;
         self.s.now = now;
-        let syn = self.seg(0, 0, SYN, now);
+        // tcp_ecn_send_syn: an ECN-setup SYN carries ECE and CWR (RFC 3168 6.1.1).
+        let syn = self.seg(0, 0, if self.p.ecn { SYN | ECE | CWR } else { SYN }, now);
         self.emit(syn, now, out);
         self.snd_nxt = 1;
         TimerCmd::Arm(now + self.rto.rto())
@@ -1012,6 +1053,27 @@ impl Sender {
         self.s.cwnd_cnt = 0;
         self.cwr_high = self.snd_max;
         self.set_ca(CaState::Cwr);
+        self.queue_cwr();
+    }
+
+    /// `tcp_ecn_queue_cwr` (from `tcp_init_cwnd_reduction` and `tcp_enter_loss`): the next new
+    /// data segment tells the receiver the window was cut.
+    fn queue_cwr(&mut self) {
+        if self.ecn_ok {
+            self.ecn_queue_cwr = true;
+        }
+    }
+
+    /// An ACK with ECE (`FLAG_ECE`) that started no recovery: from Open or Disorder the window
+    /// is cut once (`tcp_try_to_open` -> `tcp_enter_cwr`), and this ACK already reduces it
+    /// (`tcp_cong_control` in CWR: `tcp_cwnd_reduction`, or 3.2's `tcp_cwnd_down`); in CWR,
+    /// Recovery or Loss it does nothing more (RFC 3168 6.1.2: once per window).
+    fn ecn_echo(&mut self, now: SimTime) {
+        if matches!(self.ca, CaState::Open | CaState::Disorder) {
+            self.stats.ecn_reductions += 1;
+            self.enter_cwr(now);
+            self.cwr_ack();
+        }
     }
 
     /// Whether the sender is in a reduction PRR paces.
@@ -1221,6 +1283,8 @@ impl Sender {
                 self.state = SendState::Established;
                 self.snd_una = 1;
                 self.peer_wnd = seg.wnd;
+                // tcp_ecn_rcv_synack: an ECN-setup SYN-ACK has ECE without CWR.
+                self.ecn_ok = self.p.ecn && seg.flags & ECE != 0 && seg.flags & CWR == 0;
                 self.take_rtt_sample(seg, 1, now);
                 self.cc.init(&mut self.s);
                 // Complete the handshake with a pure ACK, then send data.
@@ -1243,6 +1307,9 @@ impl Sender {
             return self.on_cno(seg, now, out);
         }
         self.peer_wnd = seg.wnd;
+        // tcp_ecn_rcv_ecn_echo: ECE counts on a connection that negotiated ECN.
+        self.ece_now = self.ecn_ok && seg.flags & ECE != 0;
+        self.stats.ece_received += u64::from(self.ece_now);
         let sacked_before = self.sb.total();
         self.orig_acked = self.frto_on && self.orig_data_acked(seg);
         if self.p.recovery == Recovery::Sack {
@@ -1265,7 +1332,15 @@ impl Sender {
         let prior_una = self.snd_una;
         self.head_resent = false;
         let mut cmd = if seg.ack == self.snd_una {
-            self.on_dupack(seg, now, out)
+            let outstanding = self.snd_max > self.snd_una;
+            let cmd = self.on_dupack(seg, now, out);
+            // An ECE on an ACK that acknowledges nothing new, with data out (tcp_ack's
+            // `no_queue` path skips it otherwise): after the duplicate ACK's own handling,
+            // which did not start a recovery if the state is still Open or Disorder.
+            if self.ece_now && outstanding {
+                self.ecn_echo(now);
+            }
+            cmd
         } else {
             self.on_new_ack(seg, now, out)
         };
@@ -1620,6 +1695,7 @@ impl Sender {
     fn cut_ssthresh_for_recovery(&mut self) {
         if self.ca != CaState::Cwr {
             self.s.ssthresh = self.cc.ssthresh(&self.s).max(2);
+            self.queue_cwr(); // tcp_init_cwnd_reduction
         }
     }
 
@@ -1958,8 +2034,12 @@ impl Sender {
                 self.s.cwnd_cnt = 0;
                 self.set_ca(CaState::Open);
                 self.cc.cwnd_event(&mut self.s, CwndEvent::CompleteCwr);
+                if self.ece_now {
+                    self.ecn_echo(now); // tcp_try_to_open after the state's exit
+                }
             }
             CaState::Cwr => self.cwr_ack(),
+            CaState::Open | CaState::Disorder if self.ece_now => self.ecn_echo(now),
             CaState::Open | CaState::Disorder => {
                 self.set_ca(CaState::Open);
                 self.grow(acked);
@@ -2000,6 +2080,8 @@ impl Sender {
             SendState::SynSent => {
                 self.stats.timeouts += 1;
                 self.rto.back_off();
+                // tcp_ecn_clear_syn (`tcp_ecn_fallback`, RFC 3168 6.1.1.1): a SYN sent again
+                // asks for no ECN, in case a middlebox dropped the first for its bits.
                 let syn = self.seg(0, 0, SYN, now);
                 self.emit(syn, now, out);
                 return TimerCmd::Arm(now + self.rto.rto());
@@ -2043,6 +2125,7 @@ impl Sender {
         if cut {
             self.cc.cwnd_event(&mut self.s, CwndEvent::Loss);
         }
+        self.queue_cwr(); // tcp_enter_loss
         self.set_ca(CaState::Loss);
         self.rto_streak += 1;
         self.recover = self.snd_max;
@@ -2087,6 +2170,8 @@ pub struct ReceiverStats {
     pub corrupt_ignored: u64,
     pub dupacks_sent: u64,
     pub out_of_order: u64,
+    /// ECN: data segments that arrived CE-marked.
+    pub ce_received: u64,
 }
 
 pub struct Receiver {
@@ -2127,6 +2212,12 @@ pub struct Receiver {
     comp_dupacks: u32,
     /// The advertised window under Linux's rules ([`RcvWindow`]).
     rwin: RcvWin,
+    /// RFC 3168: ECN was negotiated (`TCP_ECN_OK`); a CE was seen and ECE goes on every ACK
+    /// until a CWR arrives (`TCP_ECN_DEMAND_CWR`); an ECN-capable segment has arrived
+    /// (`TCP_ECN_SEEN`).
+    pub ecn_ok: bool,
+    demand_cwr: bool,
+    ecn_seen: bool,
 }
 
 /// Linux's receive window ([`RcvWindow`]): `tcp_select_initial_window`, `tcp_grow_window`,
@@ -2241,6 +2332,47 @@ impl Receiver {
             comp_dupacks: 0,
             rwin: RcvWin::new(p.rules.rcv_window, p.mss, p.rcv_buf),
             p,
+            ecn_ok: false,
+            demand_cwr: false,
+            ecn_seen: false,
+        }
+    }
+
+    /// `tcp_enter_quickack_mode(sk, max)` as `__tcp_ecn_check_ce` calls it: quick-ack mode
+    /// for at most `max` ACKs (Linux 4.18+; nothing without [`QuickAck`]).
+    fn enter_quickack_max(&mut self, max: u32) {
+        if self.p.rules.quickack == QuickAck::Off {
+            return;
+        }
+        let n = match self.window() / (2 * self.p.mss.max(1)) {
+            0 => 2,
+            n => n,
+        };
+        self.quick = self.quick.max(n.min(max));
+    }
+
+    /// `__tcp_ecn_check_ce` on a data segment (in order or not): a CE asks for ECE until the
+    /// sender's CWR and makes the next two ACKs go at once; a segment that is not
+    /// ECN-capable after ECN-capable ones is probably a retransmission: quick ACKs too.
+    fn ecn_check_ce(&mut self, seg: &Segment) {
+        if !self.ecn_ok {
+            return;
+        }
+        match seg.ecn {
+            CE => {
+                self.stats.ce_received += 1;
+                if !self.demand_cwr {
+                    self.enter_quickack_max(2);
+                    self.demand_cwr = true;
+                }
+                self.ecn_seen = true;
+            }
+            NOT_ECT => {
+                if self.ecn_seen {
+                    self.enter_quickack_max(2);
+                }
+            }
+            _ => self.ecn_seen = true,
         }
     }
 
@@ -2356,11 +2488,14 @@ impl Receiver {
             wnd = wnd.max(u32::try_from(offered).unwrap_or(u32::MAX));
             self.rwin.right_edge = self.rcv_nxt + u64::from(wnd);
         }
+        // tcp_ecn_send: ECE on every segment while a CE waits for its CWR; the SYN-ACK of an
+        // ECN-setup SYN carries ECE alone (tcp_ecn_make_synack, RFC 3168 6.1.1).
+        let ece = if self.ecn_ok && (self.demand_cwr || flags & SYN != 0) { ECE } else { 0 };
         let mut seg = Segment {
             seq: 1,
             ack: self.rcv_nxt,
             len: 0,
-            flags: flags | ACK,
+            flags: flags | ACK | ece,
             wnd,
             // RFC 7323 3.2: the receiver's own clock, the simulated time like the sender's.
             ts_val: if self.p.timestamps { now.ns() + 1 } else { 0 },
@@ -2370,6 +2505,7 @@ impl Receiver {
             sack_n: 0,
             opts: 0,
             cno_seq: 0,
+            ecn: NOT_ECT,
         };
         if self.p.recovery == Recovery::Sack && !self.ooo.is_empty() {
             // RFC 2018 section 4: the block holding the latest segment first, then the others
@@ -2401,8 +2537,11 @@ impl Receiver {
     /// counter, immune to when a hole happens to be filled.
     pub fn on_segment(&mut self, seg: &Segment, now: SimTime, out: &mut Vec<Segment>) -> (TimerCmd, u64) {
         if seg.flags & SYN != 0 {
-            // Passive open (also answers a retransmitted SYN): SYN-ACK.
+            // Passive open (also answers a retransmitted SYN): SYN-ACK. An ECN-setup SYN (ECE
+            // and CWR) is accepted, as Linux's default `tcp_ecn` = 2 does
+            // (tcp_ecn_create_request); a SYN sent again without them withdraws it.
             self.syn_seen = true;
+            self.ecn_ok = seg.flags & (ECE | CWR) == ECE | CWR;
             self.rcv_nxt = self.rcv_nxt.max(1);
             self.ts_recent = seg.ts_val;
             self.ack(SYN, false, now, out);
@@ -2422,6 +2561,12 @@ impl Receiver {
             self.ts_recent = seg.ts_val;
         }
         self.measure_rcv_rtt(seg, now);
+        // tcp_ecn_accept_cwr (from tcp_ack in 6.x, before the data): the sender cut its
+        // window, ECE stops; a CWR on data is acknowledged at once (ICSK_ACK_NOW).
+        let cwr_now = self.ecn_ok && seg.flags & CWR != 0;
+        if cwr_now {
+            self.demand_cwr = false;
+        }
         let end = seg.seq + u64::from(seg.len) + u64::from(seg.flags & FIN != 0);
         if seg.len == 0 && seg.flags & FIN == 0 {
             if seg.opts & OPT_CDO != 0 && self.on_corrupt(seg, now, out) {
@@ -2447,6 +2592,7 @@ impl Receiver {
             self.insert_ooo(seg.seq, end);
             self.last_block = seg.seq;
             self.stats.out_of_order += 1;
+            self.ecn_check_ce(seg); // tcp_data_queue_ofo
             if self.p.rules.quickack == QuickAck::FirstDataAndOutOfOrder {
                 self.incr_quickack(); // Linux 3.x tcp_data_queue: tcp_enter_quickack_mode
             }
@@ -2467,6 +2613,9 @@ impl Receiver {
         }
         let fin_in_order = self.fin_received();
         self.pending += 1;
+        if seg.len > 0 {
+            self.ecn_check_ce(seg); // tcp_event_data_recv
+        }
         if seg.len > 0 && !self.data_seen {
             // tcp_event_data_recv: "The _first_ data packet received, initialize delayed ACK
             // engine" with tcp_incr_quickack.
@@ -2483,7 +2632,9 @@ impl Receiver {
         // RFC 5681 4.2: ACK at once when a hole is filled, at the FIN, or every ack_every
         // segments; otherwise wait for the delayed-ACK timer. In quick-ack mode, at once
         // (__tcp_ack_snd_check: tcp_in_quickack_mode).
-        if filled_hole || fin_in_order || self.pending >= self.p.ack_every.max(1) || self.quick > 0 {
+        let ack_now = cwr_now && seg.len > 0;
+        if filled_hole || fin_in_order || self.pending >= self.p.ack_every.max(1) || self.quick > 0 || ack_now
+        {
             self.ack(0, false, now, out);
             return (TimerCmd::Stop, fresh);
         }
@@ -2638,6 +2789,7 @@ mod clock_tests {
             corruption: Corruption::Off,
             cno_once_per_rtt: false,
             rules: Rules::default(),
+            ecn: false,
         }
     }
 

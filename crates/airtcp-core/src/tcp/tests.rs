@@ -5,7 +5,7 @@
 use super::cc::{Algorithm, CaState, CwndLimited};
 use super::conn::{
     Corruption, CwndCredit, LocalCongestion, LostRetransmit, Prr, QuickAck, Receiver, Recovery, RtoRearm,
-    RtoRecovery, Rules, Segment, Sender, TcpParams, TimerCmd, ACK, FIN, SYN,
+    RtoRecovery, Rules, Segment, Sender, TcpParams, TimerCmd, ACK, CE, CWR, ECE, ECT0, FIN, NOT_ECT, SYN,
 };
 use super::rto::RtoConfig;
 use crate::engine::{Scheduler, Timer};
@@ -63,6 +63,11 @@ struct Pipe {
     local: Option<LocalQueue>,
     /// The acknowledgment number of every ACK the sender received, in order.
     acks: Vec<u64>,
+    /// Data segment indices whose first transmission a queue CE-marks on the way (if it is
+    /// ECN-capable), and every segment the sender sent and every ACK it received, whole.
+    ce_first: Vec<u64>,
+    segs: Vec<Segment>,
+    ack_segs: Vec<Segment>,
 }
 
 /// Paper 001's setting: NS-2's default minimum RTO of 1 s.
@@ -85,6 +90,7 @@ fn params(recovery: Recovery) -> TcpParams {
         corruption: Corruption::Off,
         cno_once_per_rtt: false,
         rules: Rules::default(),
+        ecn: false,
     }
 }
 
@@ -117,6 +123,9 @@ impl Pipe {
             out: Vec::new(),
             local: None,
             acks: Vec::new(),
+            ce_first: Vec::new(),
+            segs: Vec::new(),
+            ack_segs: Vec::new(),
         }
     }
 
@@ -144,6 +153,11 @@ impl Pipe {
     fn flush_sender(&mut self, now: SimTime) {
         let segs = std::mem::take(&mut self.out);
         for (k, &seg) in segs.iter().enumerate() {
+            self.segs.push(seg);
+            let mut seg = seg;
+            if seg.len > 0 && !seg.retransmit && seg.ecn == ECT0 && self.ce_first.contains(&index(seg.seq)) {
+                seg.ecn = CE;
+            }
             if let Some(l) = &mut self.local {
                 if l.queue.len() >= l.cap {
                     // Refused by the sender's own interface: lost, or taken back whole.
@@ -204,6 +218,7 @@ impl Pipe {
                 Ev::ToSender(seg) => {
                     self.ack_windows.push(seg.wnd);
                     self.acks.push(seg.ack);
+                    self.ack_segs.push(seg);
                     let samples = self.snd.stats.rtt_samples;
                     let cmd = self.snd.on_ack(&seg, now, &mut out);
                     if self.snd.stats.rtt_samples > samples {
@@ -1922,4 +1937,92 @@ fn ns2_newreno_sends_at_most_two_new_segments_an_ack_in_recovery() {
     };
     assert_eq!(burst(NewRenoRule::Rfc6582), (40..54).collect::<Vec<_>>());
     assert_eq!(burst(NewRenoRule::Ns2), vec![40, 41]);
+}
+
+/// `params` with ECN asked for (RFC 3168) and Linux's quick-ack mode.
+fn ecn_params(recovery: Recovery) -> TcpParams {
+    let mut p = params(recovery);
+    p.ecn = true;
+    p.rules.quickack = QuickAck::FirstData;
+    p
+}
+
+#[test]
+fn ecn_is_negotiated_in_the_handshake_and_only_new_data_is_ecn_capable() {
+    // RFC 3168 6.1.1: an ECN-setup SYN (ECE and CWR), an ECN-setup SYN-ACK (ECE alone);
+    // 6.1.5 and Linux tcp_ecn_send: ECT(0) on new data, never on a retransmission or an ACK.
+    let mut p = Pipe::new(ecn_params(Recovery::Sack), 40 * u64::from(MSS), 100, &[5]);
+    p.run(10);
+    assert_eq!(p.segs[0].flags, SYN | ECE | CWR);
+    assert_eq!(p.ack_segs[0].flags & (SYN | ECE | CWR), SYN | ECE);
+    assert!(p.snd.ecn_ok && p.rcv.ecn_ok);
+    let data: Vec<&Segment> = p.segs.iter().filter(|s| s.len > 0).collect();
+    assert!(data.iter().filter(|s| !s.retransmit).all(|s| s.ecn == ECT0));
+    assert!(data.iter().filter(|s| s.retransmit).all(|s| s.ecn == NOT_ECT));
+    assert!(data.iter().any(|s| s.retransmit), "segment 5 was lost and sent again");
+    assert!(p.ack_segs.iter().all(|a| a.ecn == NOT_ECT));
+    // The loss's recovery queues a CWR (tcp_init_cwnd_reduction): the first new data after it.
+    let first_new_after_loss = data.iter().position(|s| s.retransmit).unwrap();
+    let cwr = data.iter().position(|s| s.flags & CWR != 0).expect("a CWR");
+    assert!(cwr > first_new_after_loss && !data[cwr].retransmit);
+    assert_eq!(p.snd.stats.cwr_sent, 1);
+    // Without ECN asked: a plain SYN, no ECT, no ECE anywhere.
+    let mut q = Pipe::new(params(Recovery::Sack), 40 * u64::from(MSS), 100, &[5]);
+    q.run(10);
+    assert_eq!(q.segs[0].flags, SYN);
+    assert!(q.segs.iter().all(|s| s.ecn == NOT_ECT && s.flags & (ECE | CWR) == 0));
+    assert!(q.ack_segs.iter().all(|a| a.flags & ECE == 0));
+}
+
+#[test]
+fn a_ce_mark_is_echoed_until_the_cwr_and_cuts_the_window_once_per_window() {
+    // Two CE marks in one window (segments 12 and 15) and one two windows later (60): the
+    // receiver sets ECE on every ACK from the first CE until the CWR arrives (RFC 3168 6.1.3),
+    // the sender cuts once per window (6.1.2: tcp_enter_cwr only below CWR), retransmits
+    // nothing, and its ssthresh is Reno's half of the window (the congestion control's).
+    let mut p = Pipe::new(ecn_params(Recovery::Sack), 120 * u64::from(MSS), 100, &[]);
+    p.ce_first = vec![12, 15, 60];
+    p.run(20);
+    assert_eq!(p.delivered, 120 * u64::from(MSS));
+    assert!(p.retransmitted().is_empty(), "no retransmission for a mark");
+    assert_eq!(p.rcv.stats.ce_received, 3);
+    assert_eq!(p.snd.stats.ecn_reductions, 2, "{:?}", p.snd.stats);
+    assert_eq!(p.snd.stats.cwr_sent, 2);
+    assert!(p.snd.stats.ece_received >= 2);
+    // The first ECE: ssthresh = cwnd / 2 (Reno) and CWR; cwnd never grows while in CWR.
+    let echo = |a: &Segment| a.flags & (ECE | SYN) == ECE; // the SYN-ACK's ECE is the setup
+    let k = p.ack_segs.iter().position(echo).unwrap();
+    let before = if k > 0 { p.windows[k - 1].1 } else { 10 };
+    assert_eq!(p.windows[k].3, CaState::Cwr);
+    assert_eq!(p.windows[k].2, (before / 2).max(2));
+    // ECE stops once the CWR reached the receiver: after the last ECE, none until the next CE.
+    let eces: Vec<usize> = (0..p.ack_segs.len()).filter(|&i| echo(&p.ack_segs[i])).collect();
+    let runs = eces.windows(2).filter(|w| w[1] != w[0] + 1).count() + 1;
+    assert_eq!(runs, 2, "two runs of ECE ACKs, one per reduction: {eces:?}");
+}
+
+#[test]
+fn a_ce_mark_makes_the_next_acks_go_at_once() {
+    // __tcp_ecn_check_ce: a CE enters quick-ack mode for two ACKs (delayed ACKs otherwise,
+    // ack_every = 2): the marked segment is acknowledged alone.
+    let mut p = Pipe::new(ecn_params(Recovery::Sack), 200 * u64::from(MSS), 100, &[]);
+    p.ce_first = vec![101];
+    p.run(20);
+    let acked_alone = p.acks.windows(2).any(|w| w[1] - w[0] == u64::from(MSS) && index(w[1] - 1) == 101);
+    assert!(acked_alone, "the CE segment's ACK went at once");
+}
+
+#[test]
+fn ecn_reduces_the_window_with_every_congestion_control() {
+    // A mark cuts as each control's ssthresh says, once, and never makes a retransmission.
+    for cc in ["reno", "cubic", "bic", "westwood", "illinois", "vegas", "veno", "newreno"] {
+        let mut p = Pipe::with_cc(ecn_params(Recovery::Sack), cc, 80 * u64::from(MSS), 100, &[]);
+        p.ce_first = vec![30];
+        p.run(20);
+        assert_eq!(p.delivered, 80 * u64::from(MSS), "{cc}");
+        assert!(p.retransmitted().is_empty(), "{cc}");
+        assert_eq!(p.snd.stats.ecn_reductions, 1, "{cc}");
+        let k = p.windows.iter().position(|w| w.3 == CaState::Cwr).expect("CWR");
+        assert!(p.windows[k].2 < p.windows[k - 1].1, "{cc}: ssthresh below the window before");
+    }
 }

@@ -127,6 +127,7 @@ fn params(t: &TcpSpec) -> TcpParams {
             early_retransmit: t.early_retransmit,
             frto: t.frto,
         },
+        ecn: t.ecn,
     }
 }
 

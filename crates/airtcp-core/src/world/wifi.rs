@@ -89,14 +89,24 @@ impl World {
     #[inline(never)]
     fn drain_iface(&mut self, node: NodeId, now: SimTime) {
         let mut dropped = std::mem::take(&mut self.ifaces.scratch);
+        let mut marked = std::mem::take(&mut self.ifaces.marked);
         for ac in 0..crate::mac::AC_COUNT {
             while self.wifi.has_room(node, ac) {
                 let (packets, wifi) = (&self.packets, &self.wifi);
+                // INET_ECN_set_ce: an ECN-capable packet (ECT or CE already) takes the mark.
+                let mark = |id: PacketId| {
+                    let ect = packets.get(id).tcp.is_some_and(|s| s.ecn != crate::tcp::conn::NOT_ECT);
+                    if ect {
+                        marked.push(id);
+                    }
+                    ect
+                };
                 let Some((id, peer)) = self.ifaces.dequeue(
                     node,
                     ac,
                     now,
                     &mut dropped,
+                    mark,
                     |id| packets.get(id).ip_bytes,
                     |peer| wifi.first_mode(node, peer).rate_kbps(),
                 ) else {
@@ -113,6 +123,22 @@ impl World {
             self.drop_packet(id);
         }
         self.ifaces.scratch = dropped;
+        if !marked.is_empty() {
+            self.mark_ce(node, &marked);
+            marked.clear();
+        }
+        self.ifaces.marked = marked;
+    }
+
+    /// CoDel at `node` CE-marked `packets` instead of dropping them (RFC 3168 section 5).
+    #[cold]
+    fn mark_ce(&mut self, node: NodeId, packets: &[PacketId]) {
+        for &id in packets {
+            if let Some(seg) = self.packets.get_mut(id).tcp.as_mut() {
+                seg.ecn = crate::tcp::conn::CE;
+            }
+        }
+        self.wifi.count_ecn_marks(node, packets.len() as u64);
     }
 
     /// `node`'s driver is done with `packet` (acknowledged or given up): AQL and the airtime
