@@ -32,8 +32,8 @@ def upload(ecn: bool, mac: dict[str, Any], **over: Any) -> dict[str, Any]:
 
 @pytest.mark.parametrize(
     "mac",
-    [{"qdisc": "codel", "codel_ecn": True}, {"txq": "fq-codel"}],
-    ids=["sch_codel", "mac80211"],
+    [{"qdisc": "codel", "codel_ecn": True}, {"qdisc": "fq-codel"}, {"txq": "fq-codel"}],
+    ids=["sch_codel", "sch_fq_codel", "mac80211"],
 )
 def test_a_marked_flow_loses_nothing_to_codel_and_keeps_its_rtt(mac: dict[str, Any]) -> None:
     # The same CoDel with a flow that drops (no tcp.ecn) and one that is marked: the marked
@@ -57,7 +57,11 @@ def test_a_marked_flow_loses_nothing_to_codel_and_keeps_its_rtt(mac: dict[str, A
 def test_a_queue_that_does_not_mark_drops_an_ecn_flow_as_any_other() -> None:
     # Marking needs both ends: CoDel without ecn drops the ECN-capable flow's packets (and the
     # losses' recoveries send CWRs), mac80211's queues with txq_ecn = false too.
-    for mac in ({"qdisc": "codel"}, {"txq": "fq-codel", "txq_ecn": False}):
+    for mac in (
+        {"qdisc": "codel"},
+        {"qdisc": "fq-codel", "codel_ecn": False},
+        {"txq": "fq-codel", "txq_ecn": False},
+    ):
         s = upload(True, mac)
         f, node = s["flows"][0], s["nodes"][1]["mac"]
         assert node["drops_codel"] > 0 and "ecn_marks_codel" not in node, mac
@@ -77,7 +81,7 @@ def test_codel_ecn_without_codel_is_refused_naming_the_field() -> None:
     with pytest.raises(ScenarioError, match=r"mac\.codel_ecn"):
         airtcp.Scenario.from_dict({"mac": {"qdisc": "pfifo", "codel_ecn": True}})
     with pytest.raises(ScenarioError, match=r"mac\.codel_ecn"):
-        airtcp.Scenario.from_dict({"mac": {"codel_ecn": True}})
+        airtcp.Scenario.from_dict({"mac": {"codel_ecn": False}})
     with pytest.raises(ScenarioError, match=r"tcp\.ecn"):
         airtcp.Scenario.from_dict({"tcp": {"ecn": "yes"}})
 

@@ -128,13 +128,13 @@ def mac(m: Any) -> None:
                 '"none", or qdisc = "none"',
             )
         )
-    if m.codel_ecn and m.qdisc != "codel":
+    if m.codel_ecn is not None and m.qdisc not in ("codel", "fq-codel"):
         issues.append(
             _Issue(
                 ("codel_ecn",),
-                f'true with qdisc = "{m.qdisc}" (only CoDel marks)',
+                f'set with qdisc = "{m.qdisc}" (only CoDel marks)',
                 m.codel_ecn,
-                'false, or qdisc = "codel"',
+                'unset, or qdisc = "codel" or "fq-codel"',
             )
         )
     if m.aql_high_us < m.aql_low_us:

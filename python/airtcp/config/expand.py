@@ -1515,10 +1515,13 @@ def _wifi_spec(b: _Build) -> dict[str, Any]:
             {
                 "qdisc": {
                     "kind": mac.qdisc,
-                    "limit_packets": mac.qdisc_limit_packets,
+                    # sch_fq_codel's own limit (10,240 packets) unless one is written.
+                    "limit_packets": 10_240
+                    if mac.qdisc == "fq-codel" and "qdisc_limit_packets" not in mac.model_fields_set
+                    else mac.qdisc_limit_packets,
                     "codel_target_ms": float(mac.codel_target_ms),
                     "codel_interval_ms": float(mac.codel_interval_ms),
-                    **({"ecn": True} if mac.codel_ecn else {}),
+                    **({"ecn": mac.codel_ecn} if mac.codel_ecn is not None else {}),
                 }
             }
             if mac.qdisc != "none"

@@ -329,19 +329,25 @@ class MacConfig(_PassThrough):
         "current rate (Eq. 13 with Delta- = 0: the slot's unoccupied time shared out), not "
         "only on a rate change (the paper's)",
     )
-    qdisc: Literal["none", "pfifo", "codel"] = _field(
+    qdisc: Literal["none", "pfifo", "codel", "fq-codel"] = _field(
         "none",
-        '"none", "pfifo" or "codel"',
+        '"none", "pfifo", "codel" or "fq-codel"',
         "a queueing discipline above every WiFi interface (net::qdisc; Linux's mq root with one "
         "child per access category): a packet goes straight to the MAC if nothing waits and "
         "the MAC's queue of its access category (queue_limit_packets) has room, else it waits "
         "here and moves down as that queue drains (ath9k stops mac80211's queue at 123 frames "
         "per AC in Linux 3.2: set queue_limit_packets = 123); pfifo drops at a full child "
-        "(pfifo_fast, txqueuelen), codel is Linux 3.5's CoDel (net::codel). Summary counters "
-        "drops_qdisc and drops_codel",
+        "(pfifo_fast, txqueuelen), codel is Linux 3.5's CoDel (net::codel), fq-codel is "
+        "sch_fq_codel at its defaults (net::fq_codel: flows by flow, 1024 buckets, quantum "
+        "1514, ECN on; never refuses a packet, drops the fattest flow's head over its limit). "
+        "Summary counters drops_qdisc and drops_codel",
     )
     qdisc_limit_packets: int = _field(
-        1000, "integer 1..10^6 packets", "each child's limit (txqueuelen 1000)", ge=1, le=1_000_000
+        1000,
+        "integer 1..10^6 packets",
+        "each child's limit (txqueuelen 1000; unset with fq-codel: its own limit, 10240)",
+        ge=1,
+        le=1_000_000,
     )
     codel_target_ms: float = _field(
         5.0, "number > 0 ms", "CoDel's target (RFC 8289, Linux)", gt=0.0, le=1e6
@@ -349,12 +355,12 @@ class MacConfig(_PassThrough):
     codel_interval_ms: float = _field(
         100.0, "number > 0 ms", "CoDel's interval (RFC 8289, Linux)", gt=0.0, le=1e6
     )
-    codel_ecn: bool = _field(
-        False,
-        'true or false (true needs qdisc = "codel")',
+    codel_ecn: bool | None = _field(
+        None,
+        'true or false (with qdisc = "codel" or "fq-codel"), or unset',
         "CoDel CE-marks an ECN-capable packet (the data of a tcp.ecn flow) instead of dropping "
-        "it (RFC 3168, RFC 8289 5.2; sch_codel's ecn, off by default in Linux). Summary "
-        "counter ecn_marks_codel",
+        "it (RFC 3168, RFC 8289 5.2); unset: Linux's default, off in sch_codel, on in "
+        "sch_fq_codel. Summary counter ecn_marks_codel",
     )
     txq: Literal["none", "fq-codel"] = _field(
         "none",

@@ -8,6 +8,7 @@
 
 use crate::ids::{NodeId, PacketId};
 use crate::net::codel::CodelParams;
+use crate::net::fq_codel::FqCodelParams;
 use crate::net::qdisc::{Qdisc, QdiscKind};
 use crate::net::txq::{AqlParams, TxqParams, Txqs};
 use crate::spec::WorldSpec;
@@ -71,15 +72,17 @@ impl Interfaces {
                 return Tier::Mac;
             }
             if let Some(q) = &w.qdisc {
-                let kind = if q.kind == crate::spec::QdiscKind::Codel {
-                    let params = CodelParams {
-                        target: ms(q.codel_target_ms),
-                        interval: ms(q.codel_interval_ms),
-                        ecn: q.ecn,
-                    };
-                    QdiscKind::Codel(params)
-                } else {
-                    QdiscKind::Pfifo
+                let codel = CodelParams {
+                    target: ms(q.codel_target_ms),
+                    interval: ms(q.codel_interval_ms),
+                    ecn: q.ecn.unwrap_or(q.kind == crate::spec::QdiscKind::FqCodel),
+                };
+                let kind = match q.kind {
+                    crate::spec::QdiscKind::Codel => QdiscKind::Codel(codel),
+                    crate::spec::QdiscKind::FqCodel => {
+                        QdiscKind::FqCodel(FqCodelParams { codel, ..FqCodelParams::LINUX_QDISC })
+                    }
+                    crate::spec::QdiscKind::Pfifo => QdiscKind::Pfifo,
                 };
                 return Tier::Qdisc(Box::new(Qdisc::new(kind, q.limit_packets as usize)));
             }
@@ -139,7 +142,7 @@ impl Interfaces {
             Tier::Qdisc(q) => {
                 if q.is_empty(ac) && mac_room() {
                     Enqueued::ToMac
-                } else if q.push(ac, id, next_hop, ip_bytes, now) {
+                } else if q.push(ac, flow, id, next_hop, ip_bytes, now, dropped) {
                     Enqueued::InQdisc
                 } else {
                     Enqueued::QdiscFull

@@ -2,12 +2,17 @@
 //! hardware queue, i.e. per access category): packets wait here while the driver's queue for
 //! their access category is full (ath9k stops mac80211's queue at `ATH_MAX_QDEPTH` = 123
 //! frames per AC and wakes it below, Linux 3.2 `ath_tx_start`), and move down as it drains.
-//! Two children: `pfifo` (pfifo_fast with one band in use: a tail-drop FIFO of `txqueuelen`
-//! 1000 packets) and `codel` (Linux 3.5's CoDel qdisc, `net/codel.rs`, with the same limit).
+//! Three children: `pfifo` (pfifo_fast with one band in use: a tail-drop FIFO of `txqueuelen`
+//! 1000 packets), `codel` (Linux 3.5's CoDel qdisc, `net/codel.rs`, with the same limit) and
+//! `fq_codel` (`sch_fq_codel`, `net/fq_codel.rs`: flows by airtcp's flow id, 1024 buckets,
+//! quantum 1514, 10,240 packets, ECN on; what systemd makes Linux's default qdisc). An
+//! fq_codel child never refuses a packet: over its limit it drops from its fattest flow
+//! (`fq_codel_drop`), so a sender's own qdisc never pushes back on TCP.
 
 use std::collections::VecDeque;
 
 use super::codel::{Codel, CodelParams, CodelQueue};
+use super::fq_codel::{FqCodel, FqCodelParams};
 use crate::ids::{NodeId, PacketId};
 use crate::mac::AC_COUNT;
 use crate::time::SimTime;
@@ -17,6 +22,7 @@ use crate::time::SimTime;
 pub enum QdiscKind {
     Pfifo,
     Codel(CodelParams),
+    FqCodel(FqCodelParams),
 }
 
 /// A packet waiting: its id, next hop, enqueue time and size [bytes].
@@ -48,6 +54,9 @@ impl CodelQueue for Band {
     }
 }
 
+/// The fq_codel children of one interface, one per access category.
+type FqChildren = [FqCodel<(PacketId, NodeId)>; AC_COUNT];
+
 /// One interface's qdisc: a child per access category.
 #[derive(Clone, Debug)]
 pub struct Qdisc {
@@ -56,6 +65,8 @@ pub struct Qdisc {
     pub limit: usize,
     bands: [Band; AC_COUNT],
     codel: [Codel; AC_COUNT],
+    /// The fq_codel children, if that is the kind.
+    fq: Option<Box<FqChildren>>,
     /// Packets dropped at a full child (tail drop) and by CoDel.
     pub tail_drops: u64,
     pub codel_drops: u64,
@@ -65,33 +76,66 @@ impl Qdisc {
     pub fn new(kind: QdiscKind, limit: usize) -> Qdisc {
         let params = match kind {
             QdiscKind::Codel(p) => p,
+            QdiscKind::FqCodel(p) => p.codel,
             QdiscKind::Pfifo => CodelParams::DEFAULT,
+        };
+        let fq = match kind {
+            QdiscKind::FqCodel(p) => {
+                Some(Box::new(std::array::from_fn(|_| FqCodel::new(FqCodelParams { limit, ..p }))))
+            }
+            _ => None,
         };
         Qdisc {
             kind,
             limit,
             bands: Default::default(),
             codel: [Codel::new(params); AC_COUNT],
+            fq,
             tail_drops: 0,
             codel_drops: 0,
         }
     }
 
     pub fn is_empty(&self, ac: usize) -> bool {
-        self.bands[ac].q.is_empty()
+        match &self.fq {
+            Some(fq) => fq[ac].is_empty(),
+            None => self.bands[ac].q.is_empty(),
+        }
     }
 
+    /// Whether the child of `ac` takes another packet (fq_codel's always does).
     pub fn has_room(&self, ac: usize) -> bool {
-        self.bands[ac].q.len() < self.limit
+        self.fq.is_some() || self.bands[ac].q.len() < self.limit
     }
 
     pub fn len(&self, ac: usize) -> usize {
-        self.bands[ac].q.len()
+        match &self.fq {
+            Some(fq) => fq[ac].len(),
+            None => self.bands[ac].q.len(),
+        }
     }
 
-    /// Queue `packet` (for `next_hop`, `bytes` long) at `now`; false: the child is full and
-    /// the packet is dropped (tail drop; counted).
-    pub fn push(&mut self, ac: usize, packet: PacketId, next_hop: NodeId, bytes: u32, now: SimTime) -> bool {
+    /// Queue `packet` of `flow` (for `next_hop`, `bytes` long) at `now`; false: the child is
+    /// full and the packet is dropped (tail drop; counted). An fq_codel child takes it and,
+    /// over its limit, drops the head of its fattest flow into `dropped`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn push(
+        &mut self,
+        ac: usize,
+        flow: u32,
+        packet: PacketId,
+        next_hop: NodeId,
+        bytes: u32,
+        now: SimTime,
+        dropped: &mut Vec<PacketId>,
+    ) -> bool {
+        if let Some(fq) = &mut self.fq {
+            let mut out = Vec::new();
+            fq[ac].enqueue(flow, (packet, next_hop), bytes, now, &mut out);
+            self.tail_drops += out.len() as u64;
+            dropped.extend(out.into_iter().map(|(p, _)| p));
+            return true;
+        }
         if !self.has_room(ac) {
             self.tail_drops += 1;
             return false;
@@ -113,6 +157,14 @@ impl Qdisc {
     ) -> Option<(PacketId, NodeId)> {
         match self.kind {
             QdiscKind::Pfifo => self.bands[ac].dequeue().map(|(item, _, _)| item),
+            QdiscKind::FqCodel(_) => {
+                let fq = &mut self.fq.as_mut().expect("fq_codel children")[ac];
+                let mut out = Vec::new();
+                let got = fq.dequeue(now, &mut out, &mut |&(p, _)| mark(p));
+                self.codel_drops += out.len() as u64;
+                dropped.extend(out.into_iter().map(|(p, _)| p));
+                got
+            }
             QdiscKind::Codel(_) => {
                 let before = dropped.len();
                 let out = self.codel[ac].dequeue(
@@ -141,10 +193,13 @@ mod tests {
     fn pfifo_is_a_tail_drop_fifo_per_access_category() {
         let mut q = Qdisc::new(QdiscKind::Pfifo, 3);
         for p in 0..4 {
-            let ok = q.push(1, PacketId(p), NodeId(0), 1500, ms(0));
+            let ok = q.push(1, 0, PacketId(p), NodeId(0), 1500, ms(0), &mut Vec::new());
             assert_eq!(ok, p < 3);
         }
-        assert!(q.push(3, PacketId(9), NodeId(0), 100, ms(0)), "another AC has its own child");
+        assert!(
+            q.push(3, 0, PacketId(9), NodeId(0), 100, ms(0), &mut Vec::new()),
+            "another AC has its own child"
+        );
         assert_eq!(q.tail_drops, 1);
         let mut d = Vec::new();
         let order: Vec<u32> =
@@ -162,7 +217,7 @@ mod tests {
             let mut q = Qdisc::new(kind, 1000);
             let (mut d, mut worst) = (Vec::new(), Dur::ZERO);
             for t in 0..2000u64 {
-                assert!(q.push(1, PacketId(t as u32), NodeId(0), 1500, ms(t)));
+                assert!(q.push(1, 0, PacketId(t as u32), NodeId(0), 1500, ms(t), &mut Vec::new()));
                 if t % 2 == 0 {
                     if let Some((p, _)) = q.pop(1, ms(t), &mut d, &mut |_| false) {
                         worst = worst.max(ms(t).since(ms(u64::from(p.0))));
@@ -175,5 +230,31 @@ mod tests {
         let (codel_drops, codel_worst) = run(QdiscKind::Codel(CodelParams::DEFAULT));
         assert_eq!(fifo_drops, 0);
         assert!(codel_drops > 50 && codel_worst < fifo_worst, "{codel_drops} {codel_worst:?} {fifo_worst:?}");
+    }
+
+    #[test]
+    fn fq_codel_serves_a_sparse_flow_first_and_drops_from_the_fattest() {
+        // RFC 8290 1.2 and sch_fq_codel: flow 1 has 20 packets waiting when flow 2's one
+        // packet arrives; flow 2 is new, so it goes next (after the packet flow 1 is being
+        // served: its quantum of 1514 bytes covers one). Over the limit (here 21) the head of
+        // the fattest flow is dropped, never refused: the qdisc always has room.
+        let kind = QdiscKind::FqCodel(FqCodelParams { flows: 64, ..FqCodelParams::LINUX_QDISC });
+        let mut q = Qdisc::new(kind, 21);
+        let mut dropped = Vec::new();
+        for p in 0..20 {
+            assert!(q.push(1, 1, PacketId(p), NodeId(0), 1500, ms(0), &mut dropped));
+        }
+        let mut d = Vec::new();
+        assert_eq!(q.pop(1, ms(1), &mut d, &mut |_| false), Some((PacketId(0), NodeId(0))));
+        assert!(q.push(1, 2, PacketId(100), NodeId(0), 1500, ms(1), &mut dropped));
+        assert_eq!(q.pop(1, ms(1), &mut d, &mut |_| false), Some((PacketId(1), NodeId(0))));
+        assert_eq!(q.pop(1, ms(1), &mut d, &mut |_| false), Some((PacketId(100), NodeId(0))));
+        for p in 200..203 {
+            assert!(q.has_room(1) && q.push(1, 2, PacketId(p), NodeId(0), 1500, ms(2), &mut dropped));
+        }
+        // 18 of flow 1 and 3 of flow 2: at the limit; one more drops flow 1's head (packet 2).
+        assert!(dropped.is_empty() && q.len(1) == 21);
+        assert!(q.push(1, 2, PacketId(203), NodeId(0), 1500, ms(2), &mut dropped));
+        assert_eq!((dropped, q.len(1), q.tail_drops), (vec![PacketId(2)], 21, 1));
     }
 }

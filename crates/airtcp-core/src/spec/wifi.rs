@@ -16,6 +16,8 @@ crate::names::names! {
         Pfifo = "pfifo",
         /// CoDel (RFC 8289, `sch_codel`).
         Codel = "codel",
+        /// FQ-CoDel (RFC 8290, `sch_fq_codel` at its defaults: 1024 flows, quantum 1514).
+        FqCodel = "fq-codel",
     }
 }
 
@@ -241,9 +243,9 @@ fn yes() -> bool {
 #[derive(Clone, Debug, Deserialize, serde::Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct QdiscSpec {
-    /// "pfifo" (tail drop) or "codel".
+    /// "pfifo" (tail drop), "codel" or "fq-codel".
     pub kind: QdiscKind,
-    /// Packets per access category (`txqueuelen`).
+    /// Packets per access category (`txqueuelen`; fq_codel's `limit`, 10,240 in Linux).
     #[schemars(range(min = 1, max = MAX_QUEUE_PACKETS))]
     pub limit_packets: u32,
     /// CoDel's target, the sojourn time it tolerates (RFC 8289; Linux 3.5's `sch_codel`).
@@ -255,10 +257,11 @@ pub struct QdiscSpec {
     #[serde(default = "codel_interval")]
     #[schemars(range(max = 1e6), extend("exclusiveMinimum" = 0))]
     pub codel_interval_ms: f64,
-    /// "codel" only: CE-mark an ECN-capable packet (a `tcp.ecn` flow's data) instead of
-    /// dropping it (`sch_codel`'s `ecn`, off by default in Linux).
+    /// "codel" and "fq-codel": CE-mark an ECN-capable packet (a `tcp.ecn` flow's data)
+    /// instead of dropping it; unset: Linux's default, off in `sch_codel`, on in
+    /// `sch_fq_codel`.
     #[serde(default)]
-    pub ecn: bool,
+    pub ecn: Option<bool>,
 }
 
 fn codel_target() -> f64 {
@@ -508,11 +511,11 @@ impl WifiSpec {
         };
         rate_kbps(standard, w.basic_rate_mbps, "wifi.basic_rate_mbps")?;
         if let Some(q) = &w.qdisc {
-            if q.ecn && q.kind != QdiscKind::Codel {
+            if q.ecn.is_some() && q.kind == QdiscKind::Pfifo {
                 return err(
                     "wifi.qdisc.ecn",
                     format!(
-                        "true with kind {}; allowed: only with \"codel\" (pfifo drops, it never marks)",
+                        "set with kind {}; allowed: only with \"codel\" or \"fq-codel\" (pfifo drops, it never marks)",
                         quoted(q.kind.name())
                     ),
                 );

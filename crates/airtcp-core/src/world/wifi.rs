@@ -41,7 +41,7 @@ impl World {
             || wifi.has_room(node, ac),
             &mut dropped,
         );
-        let lost_self = dropped.contains(&id); // pushed out of the intermediate queues
+        let lost_self = dropped.contains(&id); // pushed out of an fq_codel's fattest flow
         if !dropped.is_empty() || what == Enqueued::QdiscFull {
             self.wifi.count_iface_drops(
                 node,
@@ -59,7 +59,7 @@ impl World {
                 self.drop_packet(id);
                 false
             }
-            Enqueued::InQdisc => true,
+            Enqueued::InQdisc => !lost_self, // an fq_codel child over its limit
             Enqueued::InTxq => {
                 self.drain_iface(node, now);
                 !lost_self
