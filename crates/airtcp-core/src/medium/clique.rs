@@ -286,7 +286,7 @@ impl Medium {
 
     /// The idle member `node` joins its clique's shared state (its MAC's state was found equal
     /// to the phantom's, or there were no lazy members and its state becomes the phantom's:
-    /// `define`).
+    /// `define`). It leaves the list of members that are not lazy at [`Medium::rejoined`].
     pub fn rejoin(&mut self, node: NodeId, define: bool) {
         let (c, pos) = self.clique_of(node).expect("a clique member");
         if self.air.deferring > 0 {
@@ -304,9 +304,14 @@ impl Medium {
         cl.busy_off[pos] = own.busy_ns.wrapping_sub(p.busy_ns);
         cl.lazy[pos] = true;
         cl.count += 1;
-        let at = cl.individuals.partition_point(|&j| j < node);
-        debug_assert_eq!(cl.individuals.get(at), Some(&node));
-        cl.individuals.remove(at);
+    }
+
+    /// The members of clique `c` that joined in this release ([`Medium::rejoin`]) leave its
+    /// list of members that are not lazy, in one pass: a release at which thousands join (a
+    /// large cell's first idle edges) would otherwise move the list once per member.
+    pub fn rejoined(&mut self, c: usize) {
+        let (cl, place) = (&mut self.air.cliques[c], &self.air.listeners.place);
+        cl.individuals.retain(|&j| !cl.lazy[place[j.idx()].1 as usize]);
     }
 
     /// Every lazy member of every clique, materialized (before the meters are read or reset).

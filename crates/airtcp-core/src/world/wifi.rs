@@ -463,10 +463,15 @@ impl World {
         } else {
             self.medium.release(id, now, responder, |j, cca| on(Released::Idle(j, cca)));
         }
+        let mut joined = false;
         for &j in &joins {
             if let Some(define) = self.wifi.lazy_join(c, j, now) {
                 self.medium.rejoin(j, define);
+                joined = true;
             }
+        }
+        if joined {
+            self.medium.rejoined(c);
         }
         self.join_scratch = joins;
         self.wifi.lazy_release_end(c, now, &mut self.sched);
