@@ -33,6 +33,7 @@ SEEDS: dict[str, str] = {
     "chain-tcp.toml": "733344078178518125 0acfd3bc5571c3b0",
     "chain-udp.toml": "275232064785963759 a1a0e33dd4feb8e1",
     "distance-udp.toml": "1020431911429308920 34ee72974ea2d446",
+    "ecn-codel.toml": "885137065187325829 27794c2d9e23f73c",
     "ht-upload.toml": "351268735586320859 cf7a74a6d6fb1961",
     "mesh-chain.toml": "611212671023946685 53a81b3a93069123",
     "mobile-tcp.toml": "126105233853670390 f6f1bba1319897ed",
