@@ -8,6 +8,13 @@ use airtcp_core::world::World;
 use airtcp_core::WorldSpec;
 use common::*;
 
+/// A run's summary without `events` (the cost, which laziness changes; the rest must not).
+fn strip(o: &airtcp_core::Output) -> serde_json::Value {
+    let mut v = serde_json::to_value(&o.summary).expect("serializes");
+    v.as_object_mut().expect("an object").remove("events");
+    v
+}
+
 fn world(spec: &serde_json::Value) -> World {
     let spec: WorldSpec = serde_json::from_value(spec.clone()).expect("spec parses");
     World::build(&spec, 1).expect("builds")
@@ -35,11 +42,6 @@ fn a_clique_gives_the_results_of_per_station_grants() {
     per_station["wifi"]["per_station_grants"] = true.into();
     for seed in 1..=3 {
         let (a, b) = (run_value(&spec, seed), run_value(&per_station, seed));
-        let strip = |o: &airtcp_core::Output| {
-            let mut v = serde_json::to_value(&o.summary).expect("serializes");
-            v.as_object_mut().expect("an object").remove("events");
-            v
-        };
         assert_eq!(strip(&a), strip(&b), "seed {seed}");
         assert!(a.summary.events < b.summary.events);
     }
@@ -53,11 +55,6 @@ fn large_saturated_cliques_give_the_results_of_per_station_grants() {
         let spec = bss(n, standard, data, basic, 1500, 0.8);
         let mut per_station = spec.clone();
         per_station["wifi"]["per_station_grants"] = true.into();
-        let strip = |o: &airtcp_core::Output| {
-            let mut v = serde_json::to_value(&o.summary).expect("serializes");
-            v.as_object_mut().expect("an object").remove("events");
-            v
-        };
         assert_eq!(strip(&run_value(&spec, 7)), strip(&run_value(&per_station, 7)), "{n} on {standard}");
     }
 }
@@ -105,11 +102,6 @@ fn a_tcp_cell_that_gives_up_its_lazy_members_gives_the_results_of_per_station_gr
         let spec = tcp_cell(stations, 1.5);
         let mut per_station = spec.clone();
         per_station["wifi"]["per_station_grants"] = true.into();
-        let strip = |o: &airtcp_core::Output| {
-            let mut v = serde_json::to_value(&o.summary).expect("serializes");
-            v.as_object_mut().expect("an object").remove("events");
-            v
-        };
         for seed in [1, 2] {
             let (a, b) = (run_value(&spec, seed), run_value(&per_station, seed));
             assert_eq!(strip(&a), strip(&b), "{stations} stations, seed {seed}");
@@ -142,11 +134,6 @@ fn a_collisions_deferred_edges_give_the_results_of_per_station_grants() {
         assert!(w.medium.deferred_edges() > 300, "{name}: {} edges deferred", w.medium.deferred_edges());
         let mut per_station = spec.clone();
         per_station["wifi"]["per_station_grants"] = true.into();
-        let strip = |o: &airtcp_core::Output| {
-            let mut v = serde_json::to_value(&o.summary).expect("serializes");
-            v.as_object_mut().expect("an object").remove("events");
-            v
-        };
         assert_eq!(strip(&run_value(&spec, 1)), strip(&run_value(&per_station, 1)), "{name}");
     }
 }

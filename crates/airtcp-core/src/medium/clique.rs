@@ -59,9 +59,6 @@ pub(super) struct Clique {
     pub seen: Vec<(u32, u32)>,
     /// Some edge was deferred in the current busy period (else every member is in sync).
     pub deferred: bool,
-    /// The clique is large enough to defer edges at all (`DEFER_NODES`); a smaller one runs
-    /// as if deferral did not exist.
-    pub big: bool,
 }
 
 /// The members from which a clique may defer a collision's edges: in smaller ones collisions
@@ -74,10 +71,17 @@ const DEFER_NODES: usize = 100;
 const DEFER_MIN: usize = 16;
 
 impl Clique {
+    /// The clique is large enough to defer edges at all (`DEFER_NODES`); a smaller one runs
+    /// as if deferral did not exist.
+    #[inline(always)]
+    pub(super) fn big(&self) -> bool {
+        self.lazy.len() >= DEFER_NODES
+    }
+
     /// Whether the clique defers edges now (its members that are not lazy are many).
     #[inline(always)]
     pub(super) fn defers(&self) -> bool {
-        self.big && self.individuals.len() >= DEFER_MIN
+        self.big() && self.individuals.len() >= DEFER_MIN
     }
 }
 
@@ -96,7 +100,7 @@ impl Air {
         // With no lazy member and the phantom idle, the plain loops cost less: a member joins
         // only at an idle edge, so no busy period mixes the two paths (the phantom is defined
         // again at the join: `Medium::rejoin`).
-        (cl.count > 0 || (cl.big && self.radios[cl.phantom.idx()].busy > 0)).then_some(c as usize)
+        (cl.count > 0 || (cl.big() && self.radios[cl.phantom.idx()].busy > 0)).then_some(c as usize)
     }
 
     /// Member `j` (at `pos`) of clique `c`, not lazy, applies the deferred edges: one more
@@ -200,7 +204,6 @@ impl Medium {
                 deferred_ends: 0,
                 seen: vec![(0, 0); members.len()],
                 deferred: false,
-                big: members.len() >= DEFER_NODES,
             });
             out.push((members, phantom));
         }
@@ -219,7 +222,7 @@ impl Medium {
     /// sync since its `end_tx`, senses no other (every member senses all of the clique's).
     /// A clique that cannot defer tallies every release.
     pub fn tallies_release(&self, c: usize, src: NodeId) -> bool {
-        !self.air.cliques[c].big || !self.air.radios[src.idx()].active()
+        !self.air.cliques[c].big() || !self.air.radios[src.idx()].active()
     }
 
     /// The clique of `src` if its transmissions go through the phantom.
@@ -270,7 +273,7 @@ impl Medium {
         cl.count -= 1;
         let at = cl.individuals.partition_point(|&j| j < node);
         cl.individuals.insert(at, node);
-        if cl.big {
+        if cl.big() {
             cl.seen[pos] = (cl.deferred_begins, cl.deferred_ends);
         }
         let p = self.air.radios[cl.phantom.idx()];

@@ -67,6 +67,8 @@ pub struct Qdisc {
     codel: [Codel; AC_COUNT],
     /// The fq_codel children, if that is the kind.
     fq: Option<Box<FqChildren>>,
+    /// What an fq_codel child dropped, with next hops (reused: no allocation per drop).
+    fq_dropped: Vec<(PacketId, NodeId)>,
     /// Packets dropped at a full child (tail drop) and by CoDel.
     pub tail_drops: u64,
     pub codel_drops: u64,
@@ -91,6 +93,7 @@ impl Qdisc {
             bands: Default::default(),
             codel: [Codel::new(params); AC_COUNT],
             fq,
+            fq_dropped: Vec::new(),
             tail_drops: 0,
             codel_drops: 0,
         }
@@ -130,10 +133,9 @@ impl Qdisc {
         dropped: &mut Vec<PacketId>,
     ) -> bool {
         if let Some(fq) = &mut self.fq {
-            let mut out = Vec::new();
-            fq[ac].enqueue(flow, (packet, next_hop), bytes, now, &mut out);
-            self.tail_drops += out.len() as u64;
-            dropped.extend(out.into_iter().map(|(p, _)| p));
+            fq[ac].enqueue(flow, (packet, next_hop), bytes, now, &mut self.fq_dropped);
+            self.tail_drops += self.fq_dropped.len() as u64;
+            dropped.extend(self.fq_dropped.drain(..).map(|(p, _)| p));
             return true;
         }
         if !self.has_room(ac) {
@@ -159,10 +161,9 @@ impl Qdisc {
             QdiscKind::Pfifo => self.bands[ac].dequeue().map(|(item, _, _)| item),
             QdiscKind::FqCodel(_) => {
                 let fq = &mut self.fq.as_mut().expect("fq_codel children")[ac];
-                let mut out = Vec::new();
-                let got = fq.dequeue(now, &mut out, &mut |&(p, _)| mark(p));
-                self.codel_drops += out.len() as u64;
-                dropped.extend(out.into_iter().map(|(p, _)| p));
+                let got = fq.dequeue(now, &mut self.fq_dropped, &mut |&(p, _)| mark(p));
+                self.codel_drops += self.fq_dropped.len() as u64;
+                dropped.extend(self.fq_dropped.drain(..).map(|(p, _)| p));
                 got
             }
             QdiscKind::Codel(_) => {

@@ -2338,19 +2338,6 @@ impl Receiver {
         }
     }
 
-    /// `tcp_enter_quickack_mode(sk, max)` as `__tcp_ecn_check_ce` calls it: quick-ack mode
-    /// for at most `max` ACKs (Linux 4.18+; nothing without [`QuickAck`]).
-    fn enter_quickack_max(&mut self, max: u32) {
-        if self.p.rules.quickack == QuickAck::Off {
-            return;
-        }
-        let n = match self.window() / (2 * self.p.mss.max(1)) {
-            0 => 2,
-            n => n,
-        };
-        self.quick = self.quick.max(n.min(max));
-    }
-
     /// `__tcp_ecn_check_ce` on a data segment (in order or not): a CE asks for ECE until the
     /// sender's CWR and makes the next two ACKs go at once; a segment that is not
     /// ECN-capable after ECN-capable ones is probably a retransmission: quick ACKs too.
@@ -2362,14 +2349,14 @@ impl Receiver {
             CE => {
                 self.stats.ce_received += 1;
                 if !self.demand_cwr {
-                    self.enter_quickack_max(2);
+                    self.incr_quickack_max(2);
                     self.demand_cwr = true;
                 }
                 self.ecn_seen = true;
             }
             NOT_ECT => {
                 if self.ecn_seen {
-                    self.enter_quickack_max(2);
+                    self.incr_quickack_max(2);
                 }
             }
             _ => self.ecn_seen = true,
@@ -2382,14 +2369,20 @@ impl Receiver {
     /// for a bulk receiver (it also leaves pingpong mode, which a receiver that sends no data
     /// never enters). Nothing without [`QuickAck`].
     fn incr_quickack(&mut self) {
+        self.incr_quickack_max(MAX_QUICKACKS);
+    }
+
+    /// `tcp_incr_quickack(sk, max)` (4.18+): the same, at most `max` ACKs
+    /// (`__tcp_ecn_check_ce` asks for 2).
+    fn incr_quickack_max(&mut self, max: u32) {
         if self.p.rules.quickack == QuickAck::Off {
             return;
         }
         let n = match self.window() / (2 * self.p.mss.max(1)) {
             0 => 2,
-            n => n.min(MAX_QUICKACKS),
+            n => n,
         };
-        self.quick = self.quick.max(n);
+        self.quick = self.quick.max(n.min(max));
     }
 
     /// ACKs the receiver will still send at once, one per data segment (quick-ack mode).
