@@ -749,16 +749,23 @@ def run_wired_tcp(
     extra_args: Sequence[str] = (),
     timeout: float | None = None,
     python: str = sys.executable,
+    series_ms: float = 0.0,
 ) -> dict[str, Any]:
     """One bulk TCP flow over a wired dumbbell (wired_tcp.cc; NOTES.md "Wired bottleneck").
 
     sender --1000 Mbit/s, 0 ms, 1000 packets-- router --``rate_mbps``, ``delay_ms`` one way,
     ``queue_packets`` waiting at each end-- receiver, as airtcp's
     examples/wired-bottleneck.toml. ``loss`` is an independent per-packet loss on the router ->
-    receiver direction. ``cc``: cubic, linuxreno, newreno (or an ns-3 TypeId name);
-    ``recovery``: "prr" (TcpPrrRecovery, ns-3's default) or "classic" (TcpClassicRecovery).
-    The result has ``goodput_bps``, ``retransmissions``, ``timeouts``, ``fast_retransmits``,
-    ``mean_cwnd_segments``, ``rtt_mean_s``, ``events``, ``wall_seconds`` at the top level.
+    receiver direction. ``cc``: cubic, linuxreno, newreno, bbr (TcpBbr, paced; or an ns-3
+    TypeId name); ``recovery``: "prr" (TcpPrrRecovery, ns-3's default) or "classic"
+    (TcpClassicRecovery). The result has ``goodput_bps``, ``retransmissions``, ``timeouts``,
+    ``fast_retransmits``, ``mean_cwnd_segments``, ``rtt_mean_s``, ``events``, ``wall_seconds``
+    at the top level. ``series_ms`` > 0 passes ``--seriesMs``: the result then also has
+    ``series`` (lists ``t_s``, ``cwnd_bytes``, ``pacing_rate_bps``, ``rtt_ms``, ``rx_bytes``,
+    for BBR ``bbr_state``: 0 STARTUP, 1 DRAIN, 2 PROBE_BW, 3 PROBE_RTT), ``cwnd_dips_s``,
+    ``min_cwnd_bytes_after_5s``, ``bbr_probe_rtt_s``, ``pacing_rate_mean_bps`` and
+    ``rtt_median_s`` (NOTES.md "BBR on the wired bottleneck"). The default (0) adds no argument,
+    so existing command lines and outputs are unchanged.
     """
     binary = _binary(python, "wired_tcp")
     args = [
@@ -782,6 +789,8 @@ def run_wired_tcp(
         f"--sndBuf={snd_buf}",
         f"--rcvBuf={rcv_buf}",
     ]
+    if series_ms > 0:
+        args.append(f"--seriesMs={series_ms:g}")
     return _run(binary, [*args, *extra_args], timeout)
 
 
@@ -872,6 +881,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--duration-s", type=float, default=30.0)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--run", type=int, default=1)
+    p.add_argument("--warmup-s", type=float, default=0.0)
+    p.add_argument("--series-ms", type=float, default=0.0, help="--seriesMs (0 = off)")
     p.add_argument("--extra-arg", action="append", default=[])
     p = sub.add_parser("ht-table")
     p.add_argument("--seed", type=int, default=1)
@@ -951,7 +962,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             duration_s=args.duration_s,
             seed=args.seed,
             run=args.run,
+            warmup_s=args.warmup_s,
             extra_args=args.extra_arg,
+            series_ms=args.series_ms,
         )
         print(json.dumps(res))
     elif args.command == "ht-table":

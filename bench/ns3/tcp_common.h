@@ -30,6 +30,8 @@ using namespace ns3;
 ///    ACKs. "reno" is therefore mapped to TcpLinuxReno; see NOTES.md "TCP".
 ///  * westwood -> TcpWestwoodPlus (ns-3 3.44 renamed TcpWestwood; airtcp's westwood is
 ///    Linux's tcp_westwood.c, which is Westwood+).
+///  * bbr -> TcpBbr (BBR v1, a port of Linux 5.4's tcp_bbr.c). TcpArgs::Apply turns pacing on
+///    for it; see TcpArgs::paceInitialWindow and NOTES.md "BBR on the wired bottleneck".
 inline const std::vector<std::pair<std::string, std::string>> kCcTable{
     {"newreno", "ns3::TcpNewReno"},
     {"reno", "ns3::TcpLinuxReno"},
@@ -40,6 +42,7 @@ inline const std::vector<std::pair<std::string, std::string>> kCcTable{
     {"veno", "ns3::TcpVeno"},
     {"westwood", "ns3::TcpWestwoodPlus"},
     {"illinois", "ns3::TcpIllinois"},
+    {"bbr", "ns3::TcpBbr"},
 };
 
 inline std::string
@@ -78,12 +81,31 @@ struct TcpArgs
     uint32_t sndBuf{0};              ///< TcpSocket::SndBufSize if > 0 (else sndRcvBuf)
     uint32_t rcvBuf{0};              ///< TcpSocket::RcvBufSize if > 0 (else sndRcvBuf)
     uint32_t dataRetries{1000};      ///< TcpSocket::DataRetries (ns-3 default 6)
+    /// TcpSocketState::PaceInitialWindow: -1 = automatic (1 for bbr, ns-3's default 0 left
+    /// untouched otherwise), 0 or 1 = set it (with pacing on for bbr only).
+    int paceInitialWindow{-1};
+
+    bool IsBbr() const
+    {
+        return CcTypeIdName(cc) == "ns3::TcpBbr";
+    }
+
+    /// Pacing is switched on (TcpSocketState::EnablePacing) for BBR only.
+    bool Pacing() const
+    {
+        return IsBbr();
+    }
+
+    bool PaceInitialWindow() const
+    {
+        return paceInitialWindow < 0 ? IsBbr() : paceInitialWindow > 0;
+    }
 
     void Register(CommandLine& cmd)
     {
         cmd.AddValue("cc",
-                     "congestion control: newreno|reno|cubic|bic|vegas|veno|westwood|illinois "
-                     "or an ns-3 TypeId name (TcpLinuxReno, ...)",
+                     "congestion control: newreno|reno|cubic|bic|vegas|veno|westwood|illinois|"
+                     "bbr or an ns-3 TypeId name (TcpLinuxReno, ...)",
                      cc);
         cmd.AddValue("recovery", "loss recovery: classic (TcpClassicRecovery) | prr", recovery);
         cmd.AddValue("mss", "TCP segment size (payload bytes)", mss);
@@ -102,6 +124,10 @@ struct TcpArgs
         cmd.AddValue("rcvBuf", "receive buffer (bytes), overrides --sndRcvBuf if > 0", rcvBuf);
         cmd.AddValue("dataRetries", "RTOs of one segment before the socket gives up",
                      dataRetries);
+        cmd.AddValue("paceInitialWindow",
+                     "pace the initial window too (TcpSocketState::PaceInitialWindow): "
+                     "-1 = 1 for bbr, else ns-3's default (0)",
+                     paceInitialWindow);
     }
 
     void Validate() const
@@ -112,6 +138,8 @@ struct TcpArgs
         NS_ABORT_MSG_IF(delAckCount < 1, "--delAckCount must be >= 1");
         NS_ABORT_MSG_IF(initialCwnd < 1, "--initialCwnd must be >= 1");
         NS_ABORT_MSG_IF(SndBuf() < mss || RcvBuf() < mss, "socket buffers must be >= --mss");
+        NS_ABORT_MSG_IF(paceInitialWindow < -1 || paceInitialWindow > 1,
+                        "--paceInitialWindow must be -1, 0 or 1");
         (void)CcTypeIdName(cc);
     }
 
@@ -151,6 +179,29 @@ struct TcpArgs
         Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(sack));
         Config::SetDefault("ns3::TcpSocketBase::WindowScaling", BooleanValue(windowScaling));
         Config::SetDefault("ns3::TcpSocketBase::LimitedTransmit", BooleanValue(limitedTransmit));
+        // BBR paces (ns-3.44 src/internet/model/tcp-bbr.cc:172-176: TcpBbr::InitPacingRate
+        // turns TcpSocketState::m_pacing on itself, with a "BBR must use pacing" warning, when
+        // the connection opens; examples/tcp/tcp-bbr-example.cc:142-153 relies on that and sets
+        // no pacing attribute). Set explicitly here so that it does not hinge on that fallback.
+        // The TcpSocketState is created in the TcpSocketBase constructor
+        // (tcp-socket-base.cc:304), so these defaults reach every socket. PaceInitialWindow: ns-3
+        // sends the initial window unpaced by default (tcp-socket-base.cc:4701-4719,
+        // IsPacingEnabled: pacing only once HighTxMark > InitialCwnd x MSS; tcp-socket-state.cc:
+        // 41-45), whereas Linux paces from the first segment once bbr_init() has set
+        // sk_pacing_rate = high_gain x cwnd / srtt (tcp_bbr.c bbr_init_pacing_rate_from_rtt):
+        // 1 for bbr. ns-3's BBR sets the pacing rate itself (TcpSocketBase::UpdatePacingRate
+        // returns early for a congestion control with CongControl, tcp-socket-base.cc:4739),
+        // so PacingSsRatio/PacingCaRatio do not apply. SACK is not required by TcpBbr (it reads
+        // TcpRateLinux's samples either way); --sack keeps its meaning. Other ccs: untouched.
+        if (Pacing())
+        {
+            Config::SetDefault("ns3::TcpSocketState::EnablePacing", BooleanValue(true));
+        }
+        if (paceInitialWindow >= 0 || IsBbr())
+        {
+            Config::SetDefault("ns3::TcpSocketState::PaceInitialWindow",
+                               BooleanValue(PaceInitialWindow()));
+        }
     }
 
     std::string Json() const
@@ -166,7 +217,13 @@ struct TcpArgs
            << ", \"sack\": " << sack << ", \"window_scaling\": " << windowScaling
            << ", \"limited_transmit\": " << limitedTransmit << ", \"snd_buf\": " << SndBuf()
            << ", \"rcv_buf\": " << RcvBuf()
-           << ", \"data_retries\": " << dataRetries << "}";
+           << ", \"data_retries\": " << dataRetries;
+        if (paceInitialWindow >= 0 || IsBbr()) // absent otherwise: older outputs unchanged
+        {
+            os << ", \"pacing\": " << Pacing()
+               << ", \"pace_initial_window\": " << PaceInitialWindow();
+        }
+        os << "}";
         return os.str();
     }
 };

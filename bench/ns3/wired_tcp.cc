@@ -26,6 +26,18 @@
 //    MinRto 200 ms, InitialCwnd 10, DelAckCount 2, DelAckTimeout 40 ms, send buffer 4 MiB,
 //    receive buffer 6 MiB.
 //
+//  * --seriesMs=N (0 = off, the default): every N ms of simulated time, a sample of the
+//    sender's cwnd (bytes), pacing rate (bit/s), last RTT sample (ms), the bytes the sink has
+//    received so far and, for TcpBbr, its state (TcpBbr::GetBbrState() is public, reached
+//    through the socket's "CongestionOps" attribute), as the JSON key "series". With it come
+//    figures taken from the trace sources, not the sampling: "min_cwnd_bytes_after_5s",
+//    "cwnd_dips_s" (the times cwnd fell from above 4 segments to 4 or below, after 5 s: BBR's
+//    ProbeRTT dips; a fall less than 1 s after cwnd was last that low belongs to the same
+//    dip), "bbr_probe_rtt_s" (entries into PROBE_RTT, BBR only),
+//    "pacing_rate_mean_bps" (time-weighted over [--warmupS, --durationS]) and
+//    "rtt_median_s" (of the per-ACK samples that "rtt_mean_s" averages). Without --seriesMs the
+//    output is unchanged. NOTES.md, section "BBR on the wired bottleneck".
+//
 // Output: one JSON line (keys in NOTES.md).
 //
 // Example:
@@ -65,7 +77,51 @@ class WiredFlowStats
     void Finish()
     {
         Accumulate(Simulator::Now(), m_cwnd);
+        AccumulatePacing(Simulator::Now());
         FlushBurst();
+    }
+
+    /// Switch on the series (one sample every `interval`) and the figures that come with it.
+    void EnableSeries(Time interval)
+    {
+        m_seriesInterval = interval;
+        Simulator::Schedule(interval, &WiredFlowStats::Sample, this);
+        Simulator::Schedule(DipsAfter(), &WiredFlowStats::StartDipWatch, this);
+    }
+
+    bool SeriesEnabled() const
+    {
+        return m_seriesInterval.IsStrictlyPositive();
+    }
+
+    /// The keys that come with --seriesMs (a string of `, "key": value` pairs).
+    std::string SeriesJson() const
+    {
+        const double measured = (m_end - m_warmup).GetSeconds();
+        std::ostringstream os;
+        os << std::setprecision(10);
+        os << ", \"min_cwnd_bytes_after_5s\": ";
+        if (m_dipWatch)
+        {
+            os << m_minCwndAfter;
+        }
+        else
+        {
+            os << "null";
+        }
+        os << ", \"cwnd_dips_s\": " << JsonArray(m_dips)
+           << ", \"bbr_probe_rtt_s\": " << JsonArray(m_probeRttEntries)
+           << ", \"pacing_rate_mean_bps\": " << (measured > 0 ? m_pacingArea / measured : 0.0)
+           << ", \"rtt_median_s\": " << Median(m_rttValues) << ", \"series\": {\"t_s\": "
+           << JsonArray(m_sT) << ", \"cwnd_bytes\": " << JsonArray(m_sCwnd)
+           << ", \"pacing_rate_bps\": " << JsonArray(m_sPacing)
+           << ", \"rtt_ms\": " << JsonArray(m_sRtt) << ", \"rx_bytes\": " << JsonArray(m_sRx);
+        if (m_bbr)
+        {
+            os << ", \"bbr_state\": " << JsonArray(m_sState);
+        }
+        os << "}";
+        return os.str();
     }
 
     std::string Json() const
@@ -104,6 +160,117 @@ class WiredFlowStats
     }
 
   private:
+    /// BBR's ProbeRTT holds cwnd at 4 segments (tcp-bbr.cc:725, m_minPipeCwnd): a dip is cwnd
+    /// falling to that or below, counted from this time on.
+    static constexpr uint32_t kDipSegments = 4;
+    static Time DipsAfter()
+    {
+        return Seconds(5);
+    }
+
+    static Time DipMerge()
+    {
+        return Seconds(1);
+    }
+
+    template <typename T>
+    static std::string JsonArray(const std::vector<T>& v)
+    {
+        std::ostringstream os;
+        os << std::setprecision(10) << "[";
+        for (size_t i = 0; i < v.size(); ++i)
+        {
+            os << (i ? ", " : "") << v[i];
+        }
+        os << "]";
+        return os.str();
+    }
+
+    static double Median(std::vector<double> v)
+    {
+        if (v.empty())
+        {
+            return 0.0;
+        }
+        const size_t mid = v.size() / 2;
+        std::nth_element(v.begin(), v.begin() + mid, v.end());
+        const double hi = v[mid];
+        if (v.size() % 2)
+        {
+            return hi;
+        }
+        return (*std::max_element(v.begin(), v.begin() + mid) + hi) / 2;
+    }
+
+    void Sample()
+    {
+        const Time now = Simulator::Now();
+        if (now >= m_end)
+        {
+            return;
+        }
+        CheckBbrState();
+        m_sT.push_back(now.GetSeconds());
+        m_sCwnd.push_back(m_cwnd);
+        m_sPacing.push_back(m_pacingBps);
+        m_sRtt.push_back(m_lastRtt.GetSeconds() * 1e3);
+        m_sRx.push_back(m_rxBytesTotal);
+        if (m_bbr)
+        {
+            m_sState.push_back(m_bbr->GetBbrState());
+        }
+        Simulator::Schedule(m_seriesInterval, &WiredFlowStats::Sample, this);
+    }
+
+    void StartDipWatch()
+    {
+        if (m_socket && !m_dipWatch)
+        {
+            m_dipWatch = true;
+            m_minCwndAfter = m_cwnd;
+            if (m_cwnd <= kDipSegments * m_mss) // a dip under way at 5 s is not a new one
+            {
+                m_wasLow = true;
+                m_lastLow = Simulator::Now();
+            }
+        }
+    }
+
+    /// Entries into PROBE_RTT, seen at the socket's next cwnd change, send or sample.
+    void CheckBbrState()
+    {
+        if (!m_bbr)
+        {
+            return;
+        }
+        const uint32_t state = m_bbr->GetBbrState();
+        if (state != m_bbrState && state == TcpBbr::BBR_PROBE_RTT)
+        {
+            m_probeRttEntries.push_back(Simulator::Now().GetSeconds());
+        }
+        m_bbrState = state;
+    }
+
+    void AccumulatePacing(Time now)
+    {
+        const Time from = std::max(m_pacingSince, m_warmup);
+        if (now > from)
+        {
+            m_pacingArea += (now - from).GetSeconds() * m_pacingBps;
+        }
+        m_pacingSince = now;
+    }
+
+    void OnPacingRate(DataRate, DataRate rate)
+    {
+        if (!SeriesEnabled())
+        {
+            return;
+        }
+        AccumulatePacing(Simulator::Now());
+        m_pacingBps = static_cast<double>(rate.GetBitRate());
+    }
+
     void FlushBurst()
     {
         if (m_burst > 0)
@@ -136,6 +303,19 @@ class WiredFlowStats
         s->TraceConnectWithoutContext("SlowStartThreshold",
                                       MakeCallback(&WiredFlowStats::OnSsthresh, this));
         m_cwndSince = Simulator::Now();
+        if (SeriesEnabled())
+        {
+            s->TraceConnectWithoutContext("PacingRate",
+                                          MakeCallback(&WiredFlowStats::OnPacingRate, this));
+            m_pacingSince = Simulator::Now();
+            PointerValue cc;
+            s->GetAttribute("CongestionOps", cc);
+            m_bbr = DynamicCast<TcpBbr>(cc.Get<TcpCongestionOps>());
+            if (m_bbr)
+            {
+                m_bbrState = m_bbr->GetBbrState();
+            }
+        }
     }
 
     /// TcpTxItem::IsRetrans(): every resend of a byte range already sent (fast retransmit,
@@ -196,6 +376,7 @@ class WiredFlowStats
             }
         }
         m_highEnd = std::max(m_highEnd, end);
+        CheckBbrState();
     }
 
     /// ns-3's own RTT sample, replicated: with timestamps, TcpSocketBase::CalculateRttSample
@@ -225,6 +406,10 @@ class WiredFlowStats
         }
         m_rttSamples++;
         m_rttSumS += rtt.GetSeconds();
+        if (SeriesEnabled())
+        {
+            m_rttValues.push_back(rtt.GetSeconds());
+        }
     }
 
     /// One ReTxTimeout() with data outstanding doubles m_rto (RFC 6298 5.5, capped at 60 s);
@@ -258,6 +443,7 @@ class WiredFlowStats
 
     void OnLastRtt(Time, Time rtt)
     {
+        m_lastRtt = rtt;
         if (Measuring() && rtt.IsStrictlyPositive())
         {
             m_lastRttEvents++;
@@ -279,6 +465,34 @@ class WiredFlowStats
     {
         Accumulate(Simulator::Now(), oldCwnd);
         m_cwnd = cwnd;
+        if (!SeriesEnabled())
+        {
+            return;
+        }
+        CheckBbrState();
+        if (Simulator::Now() >= DipsAfter())
+        {
+            if (!m_dipWatch) // the socket was hooked after DipsAfter()
+            {
+                m_dipWatch = true;
+                m_minCwndAfter = oldCwnd;
+            }
+            m_minCwndAfter = std::min(m_minCwndAfter, cwnd);
+            // One dip per episode: in ProbeRTT each ACK raises cwnd (TcpBbr::SetCwnd) and
+            // caps it again at 4 segments (ModulateCwndForProbeRTT), two trace events per ACK.
+            // A fall within DipMerge() of the last time cwnd was that low is the same dip.
+            const uint32_t dip = kDipSegments * m_mss;
+            const Time now = Simulator::Now();
+            if (oldCwnd > dip && cwnd <= dip && (!m_wasLow || now - m_lastLow > DipMerge()))
+            {
+                m_dips.push_back(now.GetSeconds());
+            }
+            if (oldCwnd <= dip || cwnd <= dip)
+            {
+                m_wasLow = true;
+                m_lastLow = now;
+            }
+        }
     }
 
     void OnSsthresh(uint32_t, uint32_t ssthresh)
@@ -327,6 +541,27 @@ class WiredFlowStats
     uint32_t m_ssthresh{0};
     Time m_cwndSince;
     double m_cwndArea{0};
+    // --seriesMs
+    Time m_seriesInterval;
+    Time m_lastRtt;
+    double m_pacingBps{0};
+    Time m_pacingSince;
+    double m_pacingArea{0};
+    std::vector<double> m_rttValues;
+    Ptr<TcpBbr> m_bbr;
+    uint32_t m_bbrState{0};
+    bool m_dipWatch{false};
+    bool m_wasLow{false};
+    Time m_lastLow;
+    uint32_t m_minCwndAfter{0};
+    std::vector<double> m_dips;
+    std::vector<double> m_probeRttEntries;
+    std::vector<double> m_sT;
+    std::vector<uint32_t> m_sCwnd;
+    std::vector<double> m_sPacing;
+    std::vector<double> m_sRtt;
+    std::vector<uint64_t> m_sRx;
+    std::vector<uint32_t> m_sState;
 };
 
 /// Drops of one device: its DropTailQueue "Drop" (full queue) and its PhyRxDrop (error model).
@@ -388,6 +623,7 @@ main(int argc, char* argv[])
     double startS = 0;
     uint32_t seed = 1;
     uint32_t run = 1;
+    double seriesMs = 0;
 
     TcpArgs t;
     // airtcp's [tcp] defaults and examples/wired-bottleneck.toml, not tcp_common.h's.
@@ -413,6 +649,10 @@ main(int argc, char* argv[])
     cmd.AddValue("startS", "time the bulk sender opens its connection (s)", startS);
     cmd.AddValue("seed", "RngSeedManager seed", seed);
     cmd.AddValue("run", "RngSeedManager run number", run);
+    cmd.AddValue("seriesMs",
+                 "sample cwnd, pacing rate, last RTT and received bytes every N ms of simulated "
+                 "time into the JSON key \"series\" (0 = off)",
+                 seriesMs);
     t.Register(cmd);
     cmd.Parse(argc, argv);
     t.Validate();
@@ -423,6 +663,7 @@ main(int argc, char* argv[])
                     "--loss and --reverseLoss must be in [0, 1)");
     NS_ABORT_MSG_IF(warmupS < 0 || warmupS >= durationS, "--warmupS must be in [0, durationS)");
     NS_ABORT_MSG_IF(startS < 0 || startS >= durationS, "--startS out of range");
+    NS_ABORT_MSG_IF(seriesMs < 0, "--seriesMs must be >= 0");
 
     RngSeedManager::SetSeed(seed);
     RngSeedManager::SetRun(run);
@@ -511,12 +752,20 @@ main(int argc, char* argv[])
                                         Seconds(durationS));
     WiredFlowStats flow;
     flow.Attach(bulk, sink, t.mss, start, warmup, Seconds(durationS));
+    if (seriesMs > 0)
+    {
+        flow.EnableSeries(MicroSeconds(std::llround(seriesMs * 1e3)));
+    }
 
+    std::ostringstream seriesEcho;
+    seriesEcho << seriesMs;
     const double wall = TimedRun(durationS);
     const uint64_t events = Simulator::GetEventCount();
     flow.Finish();
 
-    std::cout << std::setprecision(10) << "{" << flow.Json() << ", \"events\": " << events
+    std::cout << std::setprecision(10) << "{" << flow.Json()
+              << (flow.SeriesEnabled() ? flow.SeriesJson() : std::string())
+              << ", \"events\": " << events
               << ", \"wall_seconds\": " << wall << ", \"queue_drops\": {\"bottleneck_fwd\": "
               << routerBottleneck.queue << ", \"bottleneck_rev\": " << receiverBottleneck.queue
               << ", \"access_fwd\": " << senderAccess.queue
@@ -530,6 +779,7 @@ main(int argc, char* argv[])
               << ", \"access_queue_packets\": " << accessQueuePackets << ", \"mtu\": " << mtu
               << ", \"duration_s\": " << durationS << ", \"warmup_s\": " << warmupS
               << ", \"start_s\": " << startS << ", \"seed\": " << seed << ", \"run\": " << run
+              << (seriesMs > 0 ? ", \"series_ms\": " + seriesEcho.str() : std::string())
               << "}, \"tcp_config\": " << t.Json() << "}" << std::endl;
 
     Simulator::Destroy();

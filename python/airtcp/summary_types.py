@@ -13,6 +13,7 @@ core's doc comments.
 from typing import Any, Literal, NotRequired, TypedDict
 
 __all__ = [
+    "BbrSummary",
     "ClapSummary",
     "CorruptionSummary",
     "EcnSummary",
@@ -78,6 +79,21 @@ class ClapSummary(TypedDict):
     sender_completion_s: float | None
 
 
+class BbrSummary(TypedDict):
+    """BBR's path model at the end of the run and its ProbeRTT visits (Linux `bbr_get_info`)."""
+
+    # The mode at the end: "startup", "drain", "probe_bw" or "probe_rtt".
+    mode: str
+    # Bottleneck bandwidth estimate [bit/s of payload] (`bbr_bw`).
+    bw_bps: int
+    # Min RTT estimate [s] (`min_rtt_us`); null before any sample.
+    min_rtt_s: float | None
+    # The pacing rate [bit/s of payload] at the end (`sk_pacing_rate`).
+    pacing_rate_bps: int
+    # Entries into ProbeRTT after the warm-up.
+    probe_rtt_entries: int
+
+
 class CorruptionSummary(TypedDict):
     """Paper 004's corruption options at work on one connection (present when they are on)."""
 
@@ -136,6 +152,8 @@ class TcpSummary(TypedDict):
     # tcp_file: when the receiver had every byte [s since the start]; null otherwise or if
     # the transfer did not finish.
     completion_s: float | None
+    # BBR's model at the end of the run (`tcp.cc = "bbr"`); absent for other algorithms.
+    bbr: NotRequired[BbrSummary]
     # Paper 004's CDO/CNO counters; absent when the options are off.
     corruption: NotRequired[CorruptionSummary]
     # Entries into CWR (Linux `tcp_enter_cwr`) after a local drop or an ECE (`ecn.reductions`

@@ -834,15 +834,16 @@ def test_payload_too_large_explains_the_limit():
 
 
 def test_unknown_congestion_control():
-    allowed = "reno, newreno, cubic, bic, vegas, veno, westwood, illinois, agent"
+    allowed = "reno, newreno, cubic, bic, vegas, veno, westwood, illinois, agent, bbr"
     msg = one_problem({"traffic": "tcp", "tcp": {"cc": "foo"}})
     assert msg == f'tcp.cc: unknown congestion control (got "foo"; allowed: {allowed})'
     msg = one_problem({"traffic": "tcp", "cc": "cubc"})
     assert msg == (
         f'cc: unknown congestion control; did you mean "cubic"? (got "cubc"; allowed: {allowed})'
     )
-    msg = one_problem({"flows": [tcp_flow(cc="bbr")]})
-    assert msg == f'flows.0.cc: unknown congestion control (got "bbr"; allowed: {allowed})'
+    msg = one_problem({"flows": [tcp_flow(cc="bbr2")]})
+    assert msg.startswith("flows.0.cc: unknown congestion control")
+    assert f'(got "bbr2"; allowed: {allowed})' in msg
 
 
 def test_unknown_recovery():

@@ -146,6 +146,11 @@ RUNS = {
         {"duration_s": 3.0, "mac.qdisc": "pfifo", "mac.qdisc_limit_packets": 2},
     ),
     "wired": ("examples/wired-server-tcp.toml", {"duration_s": 3.0}),
+    # BBR's model (tcp.bbr).
+    "bbr": (
+        "examples/wired-bottleneck.toml",
+        {"duration_s": 3.0, "tcp.cc": "bbr", "tcp.profile": "linux-6"},
+    ),
     # The sender's own link as the bottleneck, its refusals kept unsent (local_drops).
     "local-cwr": (
         "examples/wired-bottleneck.toml",

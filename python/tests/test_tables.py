@@ -59,6 +59,7 @@ def test_name_tables_and_limits_match_the_core() -> None:
         "westwood",
         "illinois",
         "agent",
+        "bbr",
     )
     assert tables.recoveries() == ("tahoe", "reno", "newreno", "sack")
     assert "constant" in tables.rate_controls()

@@ -671,6 +671,7 @@ mod tests {
             small_queues: false,
             tsq_limit_bytes: crate::tcp::conn::TSQ_LIMIT_OUTPUT_BYTES,
             tsq_rule: crate::tcp::conn::TsqRule::Linux319,
+            pacing_shift: 10,
             per_ack_growth: false,
             corruption: crate::tcp::conn::Corruption::Off,
             cno_once_per_rtt: false,

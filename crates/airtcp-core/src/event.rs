@@ -54,6 +54,10 @@ pub enum Event {
     TcpTsq {
         flow: FlowId,
     },
+    /// A paced TCP sender's next departure time (`tcp_pace_kick`, BBR).
+    TcpPace {
+        flow: FlowId,
+    },
     /// A CLAP sender's timer (pacing slot or probe).
     ClapSender {
         flow: FlowId,

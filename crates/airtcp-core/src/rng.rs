@@ -79,6 +79,7 @@ pub(crate) const TAG_JITTER: u64 = 0x4a49_5454_4552_0004; // "JITTER": flows' st
 pub(crate) const TAG_SHADOWING: u64 = 0x5348_4144_4f57_0005; // "SHADOW": log-normal per pair
 pub(crate) const TAG_DOPPLER: u64 = 0x444f_5050_4c45_0006; // "DOPPLE": sum-of-sinusoids phases
 pub(crate) const TAG_TGN: u64 = 0x5447_4e54_4150_0007; // "TGNTAP": TGn taps' Doppler sinusoids
+pub(crate) const TAG_BBR: u64 = 0x4242_5243_5943_0008; // "BBRCYC": BBR's gain-cycle phases
 
 /// The uniforms of one key: a SplitMix64 generator (a `Copy` counter, no allocation).
 #[derive(Clone, Copy, Debug)]

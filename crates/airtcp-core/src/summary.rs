@@ -189,10 +189,29 @@ pub struct TcpSummary {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(with = "EcnSummary")]
     pub ecn: Option<EcnSummary>,
+    /// BBR's model at the end of the run (`tcp.cc = "bbr"`); absent for other algorithms.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "BbrSummary")]
+    pub bbr: Option<BbrSummary>,
     /// The flow's TCP profile and the fields written against it; absent under "rfc".
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(with = "TcpEffective")]
     pub effective: Option<TcpEffective>,
+}
+
+/// BBR's path model at the end of the run and its ProbeRTT visits (Linux `bbr_get_info`).
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct BbrSummary {
+    /// The mode at the end: "startup", "drain", "probe_bw" or "probe_rtt".
+    pub mode: &'static str,
+    /// Bottleneck bandwidth estimate [bit/s of payload] (`bbr_bw`).
+    pub bw_bps: u64,
+    /// Min RTT estimate [s] (`min_rtt_us`); null before any sample.
+    pub min_rtt_s: Option<f64>,
+    /// The pacing rate [bit/s of payload] at the end (`sk_pacing_rate`).
+    pub pacing_rate_bps: u64,
+    /// Entries into ProbeRTT after the warm-up.
+    pub probe_rtt_entries: u64,
 }
 
 pub use crate::spec::profiles::TcpEffective;
@@ -232,6 +251,13 @@ fn tcp_summary(t: &crate::world::tcp::TcpFlow, measured_ns: f64) -> TcpSummary {
         reductions: st.ecn_reductions,
         cwr_sent: st.cwr_sent,
     });
+    let bbr = t.snd.bbr().map(|b| BbrSummary {
+        mode: b.mode.name(),
+        bw_bps: b.bw_bps(t.snd.p.mss),
+        min_rtt_s: (b.min_rtt_us() != u32::MAX).then(|| f64::from(b.min_rtt_us()) * 1e-6),
+        pacing_rate_bps: t.snd.s.pacing_rate.saturating_mul(8),
+        probe_rtt_entries: b.probe_rtt_rounds - t.bbr_probe_rtt_at_warmup,
+    });
     TcpSummary {
         segments_sent: st.segments_sent,
         retransmissions: st.retransmissions,
@@ -251,6 +277,7 @@ fn tcp_summary(t: &crate::world::tcp::TcpFlow, measured_ns: f64) -> TcpSummary {
         completion_s: t.completed.map(|c| c.as_secs_f64()),
         corruption,
         ecn,
+        bbr,
         effective: t.effective.clone(),
     }
 }
@@ -737,6 +764,7 @@ mod tests {
             ("TcpSummary", "spurious_rtos"),
             ("TcpSummary", "corruption"),
             ("TcpSummary", "ecn"),
+            ("TcpSummary", "bbr"),
             ("TcpSummary", "effective"),
             ("TcpEffective", "overrides"),
             ("NodeSummary", "mesh"),

@@ -151,6 +151,8 @@ pub struct TcpStateRow {
     pub rto_ns: u64,
     pub in_flight_bytes: u64,
     pub ca_state: &'static str,
+    /// The pacing rate [bit/s] of a paced sender (BBR), 0 when it is not paced.
+    pub pacing_rate_bps: u64,
 }
 
 #[derive(Default)]
@@ -416,6 +418,7 @@ impl Traces {
                     ("srtt_ns", Column::U64(r.iter().map(|x| x.srtt_ns).collect())),
                     ("rto_ns", Column::U64(r.iter().map(|x| x.rto_ns).collect())),
                     ("in_flight_bytes", Column::U64(r.iter().map(|x| x.in_flight_bytes).collect())),
+                    ("pacing_rate_bps", Column::U64(r.iter().map(|x| x.pacing_rate_bps).collect())),
                     ("ca_state", Column::Str(r.iter().map(|x| x.ca_state).collect())),
                 ],
             ));

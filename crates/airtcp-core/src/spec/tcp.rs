@@ -94,6 +94,13 @@ pub struct TcpSpec {
     /// below TCP) or "linux-3.6" (the limit alone: 3.6-3.11); with `small_queues` only.
     #[serde(default)]
     pub tsq_rule: TsqRule,
+    /// `sk_pacing_shift` of a sender whose first hop is 802.11: the pacing rate >> this is
+    /// "about 1 ms" of data, TSQ's limit under "linux-3.19" and BBR's TSO goal. 10 (1/1024 s)
+    /// is TCP's own; mac80211 sets 8 from Linux 4.16 and 7 (~8 ms) from 4.20 on its local TCP
+    /// sockets (`tx_sk_pacing_shift`, `sk_pacing_shift_update`) so that aggregates fill. A
+    /// wired first hop keeps 10.
+    #[schemars(range(min = 1, max = MAX_PACING_SHIFT))]
+    pub wifi_pacing_shift: u8,
     /// How the window grows on an ACK: "segments" (by the segments it acknowledges, Linux
     /// 4.1+) or "acks" (one step per ACK, stretch ACKs included: Linux up to 3.17).
     pub ack_counting: AckCounting,
@@ -281,6 +288,7 @@ impl Default for TcpSpec {
             small_queues: false,
             limit_output_bytes: 131_072,
             tsq_rule: TsqRule::Linux319,
+            wifi_pacing_shift: 10,
             ack_counting: AckCounting::Segments,
             rto_estimator: RtoRule::Rfc6298,
             cwnd_limited: CwndLimited::Always,
@@ -311,6 +319,8 @@ impl Default for TcpSpec {
 /// as Linux does (cwnd times a 10-bit factor), far from any real initial window (10).
 pub const MAX_INITIAL_CWND: u32 = 1_000_000;
 
+/// Largest `wifi_pacing_shift` (a shift of one second in bytes: 2^-16 s at most).
+pub const MAX_PACING_SHIFT: u8 = 16;
 /// Largest `limit_output_bytes` [bytes]: Linux's sysctl is an int.
 pub const MAX_LIMIT_OUTPUT_BYTES: u32 = i32::MAX as u32;
 
@@ -378,6 +388,21 @@ pub(super) fn validate_tcp(i: usize, f: &FlowSpec) -> Result<(), SpecError> {
             ),
         );
     }
+    if t.cc == Cc::Bbr && (t.recovery != Recovery::Sack || !t.rack) {
+        // BBR's cwnd takes the segments each ACK marks lost (rs->losses), which Linux 4.18+
+        // finds with RACK only, and its sampler reads SACKed segments (tcp_rate.c).
+        let (field, got) = if t.recovery != Recovery::Sack {
+            ("tcp.recovery", quoted(t.recovery.name()))
+        } else {
+            ("tcp.rack", "false".to_string())
+        };
+        return err(
+            &path(field),
+            format!(
+                "{got} does not carry cc \"bbr\": BBR needs recovery \"sack\" with rack = true, as Linux 4.18+ runs it; allowed: set tcp.profile = \"linux-6\" (or recovery = \"sack\" and rack = true)"
+            ),
+        );
+    }
     if t.cno_once_per_rtt && t.corruption == Corruption::Off {
         return err(
             &path("tcp.cno_once_per_rtt"),
@@ -417,6 +442,12 @@ pub(super) fn validate_tcp(i: usize, f: &FlowSpec) -> Result<(), SpecError> {
         return err(
             &path("tcp.limit_output_bytes"),
             format!("{} is out of range; allowed: 0..={MAX_LIMIT_OUTPUT_BYTES} bytes", t.limit_output_bytes),
+        );
+    }
+    if !(1..=MAX_PACING_SHIFT).contains(&t.wifi_pacing_shift) {
+        return err(
+            &path("tcp.wifi_pacing_shift"),
+            format!("{} is out of range; allowed: 1..={MAX_PACING_SHIFT} (10: TCP's own, 7: mac80211 since Linux 4.20)", t.wifi_pacing_shift),
         );
     }
     if t.ack_every == 0 {

@@ -8,6 +8,7 @@
 
 use super::cc::{Algorithm, CaState, CcState, CongestionOps, CwndEvent, CwndLimited};
 use super::rack::Rack;
+use super::rate::RateSampler;
 use super::rto::{RtoConfig, RtoEstimator};
 use super::sack::{self, Grid, Scoreboard};
 use crate::time::{Dur, SimTime};
@@ -420,6 +421,9 @@ pub struct TcpParams {
     pub tsq_limit_bytes: u64,
     /// How TSQ combines that cap with the pacing rate: see [`TsqRule`].
     pub tsq_rule: TsqRule,
+    /// `sk_pacing_shift`: "about 1 ms" of data is the pacing rate >> this (10; mac80211 sets
+    /// 7 on its local TCP sockets, `tcp.wifi_pacing_shift`).
+    pub pacing_shift: u8,
     /// Window growth counts ACKs, not the segments they acknowledge: Linux before 3.18 (slow
     /// start) and 4.1 (congestion avoidance), whose `tcp_slow_start(tp)` and
     /// `tcp_cong_avoid_ai(tp, w)` take one step per ACK, a stretch ACK included.
@@ -634,6 +638,21 @@ pub struct Sender {
     ecn_queue_cwr: bool,
     /// The ACK being processed carries ECE (`FLAG_ECE`).
     ece_now: bool,
+    /// The delivery-rate sampler (`tcp_rate.c`), for a congestion control that reads it
+    /// (BBR, which also paces: [`CcState::pacing_rate`]).
+    rate: Option<Box<RateSampler>>,
+    /// Data segments sent (`tp->data_segs_out`): pacing starts after the first 10.
+    data_segs_out: u64,
+    /// The pacing timer is armed (`hrtimer_is_queued(&tp->pacing_timer)`), and when the world
+    /// should fire it next (taken by [`Sender::take_pacing_timer`]).
+    pace_armed: bool,
+    pace_request: Option<SimTime>,
+    /// The ACK being processed: BBR's `cong_control` ran; `tp->lost` before it; what
+    /// `FLAG_ACK_MAYBE_DELAYED` and the timestamp fallback of its RTT read.
+    bbr_done: bool,
+    lost_at_ack: u64,
+    ack_ts_ecr_ns: Option<u64>,
+    ack_maybe_delayed: bool,
 }
 
 /// What the sender's one retransmission timer runs as (Linux's `icsk_pending` on
@@ -651,8 +670,10 @@ impl Sender {
     pub fn new(p: TcpParams, cc: Algorithm, app_bytes: Option<u64>) -> Sender {
         let mut s = CcState::new(p.mss, p.initial_cwnd.max(1), u32::MAX / 2);
         s.usage.rule = p.rules.cwnd_limited;
+        s.pacing_shift = p.pacing_shift;
         let rto = RtoEstimator::new(p.rto);
         let (p_rack, mss) = (p.rules.rack && p.recovery == Recovery::Sack, p.mss);
+        let rate = matches!(cc, Algorithm::Bbr(_)).then(|| Box::new(RateSampler::new(mss)));
         Sender {
             p,
             state: SendState::Closed,
@@ -700,6 +721,14 @@ impl Sender {
             ecn_ok: false,
             ecn_queue_cwr: false,
             ece_now: false,
+            rate,
+            data_segs_out: 0,
+            pace_armed: false,
+            pace_request: None,
+            bbr_done: false,
+            lost_at_ack: 0,
+            ack_ts_ecr_ns: None,
+            ack_maybe_delayed: false,
         }
     }
 
@@ -760,7 +789,6 @@ impl Sender {
                 self.stats.cwr_sent += 1;
             }
         }
-        self.snd_max = self.snd_max.max(end);
         if self.p.small_queues && seg.holds_send_memory() {
             self.tsq_below += 1;
         }
@@ -772,7 +800,91 @@ impl Sender {
                 r.on_send(seg.seq, now.ns(), seg.retransmit);
             }
         }
+        if seg.len > 0 && self.rate.is_some() {
+            self.paced_send(&seg, now);
+        }
+        self.snd_max = self.snd_max.max(end);
         out.push(seg);
+    }
+
+    /// A data segment leaves a paced connection: its delivery-rate record
+    /// (`tcp_rate_skb_sent`, with the segments out before it) and the next departure time
+    /// (`__tcp_transmit_skb` then `tcp_update_skb_after_send`: from the first 10 data segments
+    /// on, len / rate later, less up to half of it as credit for time spent idle).
+    #[cold]
+    fn paced_send(&mut self, seg: &Segment, now: SimTime) {
+        let mss = u64::from(self.p.mss);
+        let packets_out = self.snd_max.saturating_sub(self.snd_una).div_ceil(mss);
+        let now_us = (now.ns() / 1000).max(1);
+        if let Some(r) = self.rate.as_deref_mut() {
+            r.on_send(&mut self.s, seg.seq, now_us, packets_out, seg.retransmit);
+        }
+        let prior_ns = self.s.wstamp_ns;
+        self.s.wstamp_ns = self.s.wstamp_ns.max(now.ns());
+        self.data_segs_out += 1;
+        let rate = self.s.pacing_rate;
+        if rate > 0 && self.data_segs_out >= 10 {
+            let len_ns = (u128::from(seg.len) * 1_000_000_000 / u128::from(rate)) as u64;
+            let credit = self.s.wstamp_ns - prior_ns;
+            self.s.wstamp_ns += len_ns - (len_ns / 2).min(credit);
+        }
+    }
+
+    /// `tcp_pacing_check`: a paced connection may not send before its departure time; the
+    /// first refusal arms the pacing timer for it.
+    fn pacing_blocked(&mut self) -> bool {
+        if self.s.pacing_rate == 0 || self.s.wstamp_ns <= self.s.now.ns() {
+            return false;
+        }
+        if !self.pace_armed {
+            self.pace_armed = true;
+            self.pace_request = Some(SimTime(self.s.wstamp_ns));
+        }
+        true
+    }
+
+    /// When the pacing timer should fire, if it was just armed (the world schedules it).
+    pub fn take_pacing_timer(&mut self) -> Option<SimTime> {
+        self.pace_request.take()
+    }
+
+    /// The pacing timer fired (`tcp_pace_kick`); [`Sender::on_tsq_wake`] then sends what may go.
+    pub fn pacing_timer_fired(&mut self) {
+        self.pace_armed = false;
+    }
+
+    /// The BBR state, if the connection runs BBR.
+    pub fn bbr(&self) -> Option<&super::cc::Bbr> {
+        match &self.cc {
+            Algorithm::Bbr(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    /// Linux `tcp_cong_control` with a `cong_control` algorithm (BBR), once per ACK where the
+    /// sender would otherwise grow or reduce cwnd: the rate sample of the ACK (`tcp_rate_gen`,
+    /// with the segments newly marked lost), then the algorithm's model, pacing rate and cwnd.
+    /// False for every other algorithm, whose window rules run instead.
+    fn cong_control(&mut self) -> bool {
+        if self.rate.is_none() {
+            return false;
+        }
+        if std::mem::replace(&mut self.bbr_done, true) {
+            return true;
+        }
+        let now_ns = self.s.now.ns();
+        let now_us = (now_ns / 1000).max(1);
+        let min_rtt_us = if self.s.min_rtt.ns() > 0 { self.s.min_rtt.ns() / 1000 } else { u64::MAX };
+        let r = self.rate.as_deref_mut().expect("a rate sampler");
+        let mut rs = r.gen(&mut self.s, now_us, min_rtt_us);
+        rs.rtt_us = r.ack_rtt_us(now_us, self.ack_ts_ecr_ns, now_ns);
+        rs.losses = (self.s.lost - self.lost_at_ack) as u32;
+        rs.is_ack_delayed = self.ack_maybe_delayed;
+        self.s.in_flight = self.pipe_now();
+        if let Algorithm::Bbr(b) = &mut self.cc {
+            b.control(&mut self.s, &rs);
+        }
+        true
     }
 
     /// TCP Small Queues' test (`tcp_small_queue_check`, 3.19+): new data may go down while the
@@ -785,6 +897,8 @@ impl Sender {
             return true;
         }
         let pacing_bytes_per_s = match self.rto.srtt() {
+            // A pacing algorithm's own rate (BBR's `sk_pacing_rate`).
+            _ if self.s.pacing_rate > 0 => self.s.pacing_rate,
             Some(srtt) if srtt.ns() > 0 => {
                 // In 128 bits: an agent's cwnd of 2^32 - 1 segments overflows 64.
                 let bps = 2 * u128::from(self.p.mss) * u128::from(self.s.cwnd) * 1_000_000_000
@@ -795,9 +909,9 @@ impl Sender {
         };
         let limit = match self.p.tsq_rule {
             // tcp_small_queue_check: max(2 truesizes, ~1 ms at the pacing rate), capped by the sysctl.
-            TsqRule::Linux319 => {
-                (2 * TSQ_TRUESIZE_BYTES).max(pacing_bytes_per_s >> 10).min(self.p.tsq_limit_bytes)
-            }
+            TsqRule::Linux319 => (2 * TSQ_TRUESIZE_BYTES)
+                .max(pacing_bytes_per_s >> self.p.pacing_shift)
+                .min(self.p.tsq_limit_bytes),
             // tcp_write_xmit 3.12-3.18: limit = max_t(sysctl_tcp_limit_output_bytes, sk_pacing_rate >> 10).
             TsqRule::Linux312 => self.p.tsq_limit_bytes.max(pacing_bytes_per_s >> 10),
             // tcp_write_xmit 3.6-3.11: sk_wmem_alloc >= sysctl_tcp_limit_output_bytes throttles.
@@ -890,6 +1004,7 @@ impl Sender {
     fn set_ca(&mut self, new: CaState) {
         if self.ca != new {
             self.ca = new;
+            self.s.ca = new;
             self.cc.set_state(&mut self.s, new);
         }
     }
@@ -947,6 +1062,9 @@ impl Sender {
             None => u64::MAX,
         };
         if self.snd_nxt < end {
+            if self.pacing_blocked() {
+                return false; // tcp_write_xmit: tcp_pacing_check first
+            }
             let len = mss.min(end - self.snd_nxt);
             if self.snd_nxt + len > limit && self.snd_nxt + len > self.snd_una + mss {
                 return false; // only whole segments, but always one if nothing is in flight
@@ -1047,7 +1165,7 @@ impl Sender {
         self.s.ssthresh = self.cc.ssthresh(&self.s).max(2);
         if self.p.rules.prr == Prr::RecoveryAndCwr {
             self.prr_start(); // tcp_init_cwnd_reduction; cwnd follows the ACKs
-        } else {
+        } else if self.rate.is_none() {
             self.s.cwnd = self.s.cwnd.min(self.s.in_flight + 1);
         }
         self.s.cwnd_cnt = 0;
@@ -1127,6 +1245,9 @@ impl Sender {
     /// segment down every second ACK while above ssthresh, never above the flight + 1), or
     /// PRR on the flight where it is on.
     fn cwr_ack(&mut self) {
+        if self.cong_control() {
+            return;
+        }
         if self.p.rules.prr == Prr::RecoveryAndCwr {
             self.prr_ack(self.s.in_flight);
             return;
@@ -1312,17 +1433,26 @@ impl Sender {
         self.stats.ece_received += u64::from(self.ece_now);
         let sacked_before = self.sb.total();
         self.orig_acked = self.frto_on && self.orig_data_acked(seg);
+        if self.rate.is_some() {
+            self.rate_begin_ack(seg);
+        }
         if self.p.recovery == Recovery::Sack {
             let min_rtt_ns = self.s.min_rtt.ns();
             for &(a, b) in &seg.sack[..usize::from(seg.sack_n)] {
                 if let Some(r) = self.rack.as_deref_mut() {
                     r.on_sacked(&self.sb, a.max(seg.ack), b.min(self.snd_max), now.ns(), min_rtt_ns);
                 }
+                if let Some(r) = self.rate.as_deref_mut() {
+                    r.on_sacked(&self.sb, a.max(seg.ack), b.min(self.snd_max));
+                }
                 self.sb.add(a, b.min(self.snd_max), seg.ack);
             }
             if let Some(r) = self.rack.as_deref_mut() {
                 r.on_cumulative(seg.ack, now.ns(), min_rtt_ns);
             }
+        }
+        if let Some(r) = self.rate.as_deref_mut() {
+            r.on_cumulative(seg.ack);
         }
         // Linux tcp_ack's delivered count: newly SACKed bytes (all above seg.ack) plus the
         // cumulatively acknowledged ones that were not SACKed before.
@@ -1353,7 +1483,44 @@ impl Sender {
             cmd = TimerCmd::Arm(now + self.rto.rto());
         }
         self.process_tlp_ack(seg.ack, prior_una);
+        if self.rate.is_some() && !self.bbr_done && prior_una < self.snd_max {
+            self.cong_control(); // an ACK no window rule above looked at
+            if self.state == SendState::Established {
+                self.sack_send_or_push(now, out);
+            }
+        }
         self.with_reo_timer(cmd, now)
+    }
+
+    /// What the windows allow after an ACK: the scoreboard's order in recovery, else new data.
+    fn sack_send_or_push(&mut self, now: SimTime, out: &mut Vec<Segment>) {
+        if self.sack_driven() {
+            self.sack_send(now, out);
+        } else {
+            self.push(now, out);
+        }
+    }
+
+    /// The start of an ACK on a connection with a rate sampler: the flight before it
+    /// (`prior_in_flight`), `tp->lost` before it, the timestamp echo for its RTT fallback,
+    /// and Linux's guess that it is a delayed ACK of a lone runt segment
+    /// (`FLAG_ACK_MAYBE_DELAYED` in `tcp_clean_rtx_queue`).
+    #[cold]
+    fn rate_begin_ack(&mut self, seg: &Segment) {
+        let prior_in_flight = self.pipe_now();
+        self.bbr_done = false;
+        self.lost_at_ack = self.s.lost;
+        let advanced = seg.ack > self.snd_una;
+        self.ack_ts_ecr_ns = (self.p.timestamps && seg.ts_ecr > 0 && advanced).then(|| seg.ts_ecr - 1);
+        let acked = seg.ack.saturating_sub(self.snd_una);
+        self.ack_maybe_delayed = advanced
+            && acked < u64::from(self.p.mss)
+            && seg.ack >= self.snd_max
+            && self.sb.total() == 0
+            && seg.sack_n == 0;
+        if let Some(r) = self.rate.as_deref_mut() {
+            r.begin_ack(prior_in_flight);
+        }
     }
 
     /// The retransmission timer runs as RACK's reordering timer while a segment may be lost
@@ -1526,8 +1693,9 @@ impl Sender {
         let Some(r) = self.rack.as_deref_mut() else { return false };
         let d = r.detect(&self.sb, self.snd_max, now.ns(), reo_wnd_ns);
         self.stats.lost_retransmits += u64::from(d.lost_retransmits);
-        // tcp_rack_mark_lost arms the timer for the time left to the deadline, rounded up to
-        // jiffies, plus TCP_TIMEOUT_MIN (2 jiffies; 6.6+: 2 ms added before rounding).
+        self.s.lost += u64::from(d.lost); // tp->lost (tcp_mark_skb_lost)
+                                          // tcp_rack_mark_lost arms the timer for the time left to the deadline, rounded up to
+                                          // jiffies, plus TCP_TIMEOUT_MIN (2 jiffies; 6.6+: 2 ms added before rounding).
         let rto = &self.p.rto;
         let rounding = self.p.rules.timer_rounding;
         self.reo_at = d.reo_at_ns.map(|at| {
@@ -1579,8 +1747,12 @@ impl Sender {
     fn undo_spurious_rto(&mut self) {
         self.stats.spurious_rtos += 1;
         self.frto_on = false;
-        self.s.cwnd = self.s.cwnd.max(self.undo_cwnd);
-        self.s.ssthresh = self.s.ssthresh.max(self.undo_ssthresh);
+        if self.rate.is_some() {
+            self.s.cwnd = self.cc.undo_cwnd(&self.s); // bbr_undo_cwnd: cwnd as it is
+        } else {
+            self.s.cwnd = self.s.cwnd.max(self.undo_cwnd);
+            self.s.ssthresh = self.s.ssthresh.max(self.undo_ssthresh);
+        }
         self.s.cwnd_cnt = 0;
         self.loss_mark = 0;
         self.high_rxt = self.snd_una;
@@ -1648,8 +1820,8 @@ impl Sender {
         // Bounded: each pass sends one segment or stops.
         for _ in 0..(self.s.cwnd as usize + 2) {
             let grid = self.grid();
-            if self.pipe_now() >= self.s.cwnd {
-                break;
+            if self.pipe_now() >= self.s.cwnd || self.pacing_blocked() {
+                break; // tcp_xmit_retransmit_queue's tests, pacing first
             }
             let end = self.send_end();
             let wnd_end = self.snd_una + self.flow_window();
@@ -1701,6 +1873,9 @@ impl Sender {
 
     /// PRR's step on an ACK in SACK recovery, where it is on.
     fn prr_in_recovery(&mut self) {
+        if self.cong_control() {
+            return;
+        }
         if self.p.rules.prr != Prr::Off {
             let pipe = self.pipe_now();
             self.prr_ack(pipe);
@@ -1727,21 +1902,23 @@ impl Sender {
             if !from_cwr || self.p.rules.prr == Prr::Recovery {
                 self.prr_start(); // a reduction under way in CWR goes on (tcp_enter_recovery)
             }
-        } else {
+        } else if self.rate.is_none() {
             self.s.cwnd = self.s.ssthresh;
         }
         self.s.cwnd_cnt = 0;
         self.recover = self.snd_max; // RecoveryPoint = HighData
         self.rxt_marks.clear();
         self.set_ca(CaState::Recovery);
-        if self.p.rules.prr != Prr::Off {
+        if !self.cong_control() && self.p.rules.prr != Prr::Off {
             let pipe = self.pipe_now();
             self.prr_ack(pipe);
         }
         if let Some(r) = self.rack.as_deref() {
             // The fast retransmit: the first segment RACK marked lost, if not resent already.
             if let Some(first) = r.next_lost(&self.sb, self.snd_max) {
-                self.retransmit_at(first, now, out);
+                if !self.pacing_blocked() {
+                    self.retransmit_at(first, now, out);
+                }
             }
             self.sack_send(now, out);
             return;
@@ -1786,6 +1963,9 @@ impl Sender {
     /// Slow start or congestion avoidance for an ACK that acknowledged `acked` segments
     /// cumulatively, as [`CwndCredit`] and [`TcpParams::per_ack_growth`] count them.
     fn grow(&mut self, acked: u32) {
+        if self.cong_control() {
+            return;
+        }
         let credit = match self.p.rules.cwnd_credit {
             CwndCredit::Acked => acked,
             CwndCredit::Delivered => self.delivered_now,
@@ -1814,6 +1994,7 @@ impl Sender {
                 CaState::Loss if self.sack_driven() => {
                     if self.orig_acked {
                         self.undo_spurious_rto();
+                        self.cong_control();
                         self.push(now, out);
                         return TimerCmd::Keep;
                     }
@@ -1821,6 +2002,7 @@ impl Sender {
                         self.frto_on = false; // step 3.a: a duplicate ACK after new data, real loss
                     }
                     self.rack_detect(now);
+                    self.cong_control();
                     self.sack_send(now, out)
                 }
                 CaState::Loss => {}
@@ -1844,6 +2026,9 @@ impl Sender {
                                 && (past || self.recover == 0)
                         }
                     };
+                    if !lost {
+                        self.cong_control(); // before tcp_data_snd_check's new data
+                    }
                     if lost {
                         self.sack_enter(now, out);
                     } else if !self.er_pending && self.early_retransmit_due() {
@@ -1966,8 +2151,11 @@ impl Sender {
         if self.p.recovery == Recovery::Sack && self.ca == CaState::Recovery {
             self.high_rxt = self.high_rxt.max(self.snd_una);
             if self.snd_una >= self.recover {
-                // Recovery ends when the cumulative ACK covers RecoveryPoint (RFC 6675 section 5).
-                self.s.cwnd = self.s.ssthresh;
+                // Recovery ends when the cumulative ACK covers RecoveryPoint (RFC 6675 section 5);
+                // tcp_end_cwnd_reduction leaves a `cong_control` algorithm's cwnd alone.
+                if self.rate.is_none() {
+                    self.s.cwnd = self.s.ssthresh;
+                }
                 self.s.cwnd_cnt = 0;
                 self.set_ca(CaState::Open);
                 self.cc.cwnd_event(&mut self.s, CwndEvent::CompleteCwr);
@@ -2008,7 +2196,10 @@ impl Sender {
                     };
                 }
             }
-            CaState::Loss if self.orig_acked => self.undo_spurious_rto(),
+            CaState::Loss if self.orig_acked => {
+                self.undo_spurious_rto();
+                self.cong_control();
+            }
             CaState::Loss => {
                 self.grow(acked);
                 self.high_rxt = self.high_rxt.max(self.snd_una);
@@ -2029,8 +2220,11 @@ impl Sender {
             CaState::Cwr if self.snd_una > self.cwr_high => {
                 // Linux 3.2 tcp_fastretrans_alert (E): CWR holds until something above
                 // high_seq is acknowledged; tcp_complete_cwr: cwnd = min(cwnd, ssthresh). No
-                // growth on this ACK (tcp_may_raise_cwnd is false in CWR).
-                self.s.cwnd = self.s.cwnd.min(self.s.ssthresh);
+                // growth on this ACK (tcp_may_raise_cwnd is false in CWR); not for BBR
+                // (tcp_end_cwnd_reduction), whose cong_control runs on this ACK.
+                if !self.cong_control() {
+                    self.s.cwnd = self.s.cwnd.min(self.s.ssthresh);
+                }
                 self.s.cwnd_cnt = 0;
                 self.set_ca(CaState::Open);
                 self.cc.cwnd_event(&mut self.s, CwndEvent::CompleteCwr);
@@ -2140,7 +2334,7 @@ impl Sender {
             // in order from snd_una, SACKed ones skipped, new data after them.
             self.loss_mark = self.snd_max;
             if let Some(r) = self.rack.as_deref_mut() {
-                r.mark_all_lost(&self.sb, self.snd_max);
+                self.s.lost += u64::from(r.mark_all_lost(&self.sb, self.snd_max));
             }
             self.sync_cc(now);
             self.sack_send(now, out);
@@ -2153,6 +2347,9 @@ impl Sender {
                                          // RFC 6675 section 5.1 / RFC 2018 section 8: after a timeout, SACK information is
                                          // not relied on (the receiver may have reneged).
             self.sb.clear();
+            if let Some(r) = self.rate.as_deref_mut() {
+                r.clear_sacks();
+            }
             self.sync_cc(now);
             self.push(now, out);
         }
@@ -2778,6 +2975,7 @@ mod clock_tests {
             small_queues: false,
             tsq_limit_bytes: TSQ_LIMIT_OUTPUT_BYTES,
             tsq_rule: TsqRule::Linux319,
+            pacing_shift: 10,
             per_ack_growth: false,
             corruption: Corruption::Off,
             cno_once_per_rtt: false,

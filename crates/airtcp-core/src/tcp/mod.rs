@@ -4,6 +4,7 @@
 pub mod cc;
 pub mod conn;
 pub mod rack;
+pub mod rate;
 pub mod rto;
 pub mod rtt_hist;
 pub mod sack;

@@ -170,14 +170,18 @@ impl Rack {
     }
 
     /// Linux `tcp_enter_loss`: every segment not SACKed is lost, no retransmission in flight.
-    pub fn mark_all_lost(&mut self, sb: &Scoreboard, high_data: u64) {
+    /// Returns how many were not marked lost before (what `tp->lost` counts).
+    pub fn mark_all_lost(&mut self, sb: &Scoreboard, high_data: u64) -> u32 {
+        let mut newly = 0;
         for i in 0..self.recs.len() {
             let s = self.seq_of(i);
             let e = (s + self.mss).min(high_data);
             if s < high_data && !sb.is_sacked(s, e) {
+                newly += u32::from(self.recs[i].marks & LOST == 0);
                 self.recs[i].marks = (self.recs[i].marks | LOST) & !RETRANS;
             }
         }
+        newly
     }
 
     /// Forget every mark (an RTO under RFC 6675 5.1, which drops the scoreboard too).

@@ -86,6 +86,7 @@ fn params(recovery: Recovery) -> TcpParams {
         small_queues: false,
         tsq_limit_bytes: super::conn::TSQ_LIMIT_OUTPUT_BYTES,
         tsq_rule: super::conn::TsqRule::Linux319,
+        pacing_shift: 10,
         per_ack_growth: false,
         corruption: Corruption::Off,
         cno_once_per_rtt: false,

@@ -241,7 +241,8 @@ pub(super) fn flows(
         }
         let start = flow.start;
         flows.push(flow);
-        tcps.push(f.kind.is_tcp().then(|| super::tcp::TcpFlow::new(f)));
+        let draws = crate::rng::Draws::new(crate::rng::TAG_BBR, seed, stream, 0);
+        tcps.push(f.kind.is_tcp().then(|| super::tcp::TcpFlow::new(f, draws)));
         claps.push(if f.kind == FlowKind::ClapFile {
             xlayer.install(NodeId(f.src), crate::xlayer::Installed::ClapLink(Default::default())); // its MAC feeds the rate law
             Some(super::clap::ClapFlow::new(f, wifi, spec.wifi.erp_mixed)?)

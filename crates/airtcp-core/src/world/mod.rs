@@ -286,6 +286,7 @@ impl World {
                 Event::TcpRto { flow, gen } => self.on_tcp_rto(flow, gen, now),
                 Event::TcpDelack { flow, gen } => self.on_tcp_delack(flow, gen, now),
                 Event::TcpTsq { flow } => self.on_tcp_tsq(flow, now),
+                Event::TcpPace { flow } => self.on_tcp_pace(flow, now),
                 Event::ClapSender { flow, gen } => self.on_clap_sender_timer(flow, gen, now),
                 Event::ClapReceiver { flow, gen } => self.on_clap_receiver_timer(flow, gen, now),
                 Event::Beacon(node) => self.on_beacon(node, now),

@@ -37,19 +37,26 @@ pub struct TcpFlow {
     /// they counted after.
     pub stats_at_warmup: crate::tcp::conn::SenderStats,
     pub rcv_at_warmup: crate::tcp::conn::ReceiverStats,
+    /// BBR's ProbeRTT entries when the measured period started.
+    pub bbr_probe_rtt_at_warmup: u64,
+    /// `tcp.wifi_pacing_shift`, the sender's `sk_pacing_shift` if its first hop is 802.11.
+    wifi_pacing_shift: u8,
     /// The flow's TCP profile and the fields written against it ("rfc": None).
     pub effective: Option<crate::spec::profiles::TcpEffective>,
     out: Vec<Segment>,
 }
 
 impl TcpFlow {
-    /// Build from a validated flow spec.
-    pub fn new(f: &FlowSpec) -> TcpFlow {
+    /// Build from a validated flow spec; `draws` are the flow's own random draws (BBR's
+    /// gain-cycle phases).
+    pub(crate) fn new(f: &FlowSpec, draws: crate::rng::Draws) -> TcpFlow {
         let t = f.tcp.clone().unwrap_or_default();
         let p = params(&t);
         let mut cc = Algorithm::new(t.cc);
-        if let Algorithm::Cubic(c) = &mut cc {
-            c.hystart = t.hystart;
+        match &mut cc {
+            Algorithm::Cubic(c) => c.hystart = t.hystart,
+            Algorithm::Bbr(b) => b.reseed(draws),
+            _ => {}
         }
         let app = match f.kind {
             FlowKind::TcpFile => f.file_bytes,
@@ -71,6 +78,8 @@ impl TcpFlow {
             completed: None,
             stats_at_warmup: Default::default(),
             rcv_at_warmup: Default::default(),
+            bbr_probe_rtt_at_warmup: 0,
+            wifi_pacing_shift: t.wifi_pacing_shift,
             effective: (t.profile != crate::spec::profiles::TcpProfile::Rfc).then(|| {
                 crate::spec::profiles::TcpEffective {
                     profile: t.profile.to_string(),
@@ -107,6 +116,7 @@ fn params(t: &TcpSpec) -> TcpParams {
         small_queues: t.small_queues,
         tsq_limit_bytes: u64::from(t.limit_output_bytes),
         tsq_rule: t.tsq_rule,
+        pacing_shift: 10, // the first hop's: set at the start (World::tcp_start)
         per_ack_growth: t.ack_counting == AckCounting::Acks,
         rules: Rules {
             cwnd_limited: t.cwnd_limited,
@@ -159,10 +169,23 @@ impl World {
             t.rtt = RttHistogram::default();
             t.stats_at_warmup = t.snd.stats;
             t.rcv_at_warmup = t.rcv.stats;
+            t.bbr_probe_rtt_at_warmup = t.snd.bbr().map_or(0, |b| b.probe_rtt_rounds);
         }
     }
 
     pub(crate) fn tcp_start(&mut self, f: FlowId, now: SimTime) {
+        // mac80211 sets sk_pacing_shift on the sockets whose packets it takes
+        // (ieee80211_subif_start_xmit); a wired first hop keeps TCP's own.
+        let (src, dst) = (self.flows[f.idx()].src, self.flows[f.idx()].dst);
+        let wifi = match self.next_hop(src, dst) {
+            Some(Hop::Wifi(_)) => true,
+            Some(Hop::Wired(..)) => false,
+            None => self.mesh.is_some() && self.is_mesh_route(src, dst),
+        };
+        let shift = if wifi { self.tcp(f).wifi_pacing_shift } else { 10 };
+        let snd = &mut self.tcp(f).snd;
+        snd.p.pacing_shift = shift;
+        snd.s.pacing_shift = shift;
         let t = self.tcp(f);
         let mut out = std::mem::take(&mut t.out);
         let cmd = t.snd.start(now, &mut out);
@@ -231,6 +254,11 @@ impl World {
         }
         out.clear();
         self.tcp(f).out = out;
+        if from_sender {
+            if let Some(at) = self.tcp(f).snd.take_pacing_timer() {
+                self.sched.at(at, Event::TcpPace { flow: f }); // tcp_pacing_check's hrtimer
+            }
+        }
     }
 
     /// Whether `node`'s own interface would refuse a packet to `dst` on `ac` now: the queue it
@@ -301,6 +329,12 @@ impl World {
         self.tcp_rto_cmd(f, cmd);
         self.tcp_emit(f, true, now);
         self.tcp_trace_state(f, now);
+    }
+
+    /// A paced sender's departure time came (`tcp_pace_kick`, which runs the TSQ handler).
+    pub(crate) fn on_tcp_pace(&mut self, f: FlowId, now: SimTime) {
+        self.tcp(f).snd.pacing_timer_fired();
+        self.on_tcp_tsq(f, now);
     }
 
     /// A TCP segment reached `node`, one end of its connection.
@@ -411,6 +445,7 @@ impl World {
             rto_ns: s.rto.rto().ns(),
             in_flight_bytes: s.snd_nxt.saturating_sub(s.snd_una),
             ca_state: s.ca.name(),
+            pacing_rate_bps: s.s.pacing_rate.saturating_mul(8),
         };
         self.traces.tcp_state(row);
     }

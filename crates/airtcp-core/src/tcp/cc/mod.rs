@@ -6,6 +6,7 @@
 //! new slow-start threshold; the connection applies it (Linux `icsk_ca_ops->ssthresh`).
 
 mod agent;
+mod bbr;
 mod bic;
 mod cubic;
 mod illinois;
@@ -15,6 +16,7 @@ mod veno;
 mod westwood;
 
 pub use agent::Agent;
+pub use bbr::{Bbr, Mode as BbrMode};
 pub use bic::Bic;
 pub use cubic::Cubic;
 pub use illinois::Illinois;
@@ -51,6 +53,23 @@ pub struct CcState {
     pub now: SimTime,
     /// Whether the flight uses the window, by the connection's rule (`tcp.cwnd_limited`).
     pub usage: CwndUse,
+    /// The connection's congestion state (Linux `icsk_ca_state`).
+    pub ca: CaState,
+    /// Pacing rate [bytes/s] an algorithm that paces set (Linux `sk_pacing_rate` under
+    /// `SK_PACING_NEEDED`, only BBR here); 0: the connection is not paced.
+    pub pacing_rate: u64,
+    /// `sk_pacing_shift`: about 1 ms of data is `pacing_rate >> pacing_shift` (10; 7 on a
+    /// mac80211 interface).
+    pub pacing_shift: u8,
+    /// When the next segment may leave under pacing [ns] (Linux `tcp_wstamp_ns`).
+    pub wstamp_ns: u64,
+    /// The delivery-rate sampler's counters (`tcp_rate.c`, read by BBR): segments delivered
+    /// (`tp->delivered`), when the last were [us] (`delivered_mstamp`), segments marked lost
+    /// (`tp->lost`), and the app-limited bubble's end (`tp->app_limited`, 0: none).
+    pub delivered: u64,
+    pub delivered_mstamp_us: u64,
+    pub lost: u64,
+    pub app_limited: u64,
 }
 
 impl CcState {
@@ -68,6 +87,14 @@ impl CcState {
             snd_nxt: 0,
             now: SimTime::ZERO,
             usage: CwndUse::default(),
+            ca: CaState::Open,
+            pacing_rate: 0,
+            pacing_shift: 10,
+            wstamp_ns: 0,
+            delivered: 0,
+            delivered_mstamp_us: 0,
+            lost: 0,
+            app_limited: 0,
         }
     }
 
@@ -249,6 +276,8 @@ pub enum Algorithm {
     Illinois(Illinois),
     /// cwnd set from outside (`airtcp.gym`).
     Agent(Agent),
+    /// BBR v1: sets cwnd and a pacing rate itself on every ACK (Linux `cong_control`).
+    Bbr(Box<Bbr>),
 }
 
 crate::names::names! {
@@ -264,6 +293,7 @@ crate::names::names! {
         Westwood = "westwood",
         Illinois = "illinois",
         Agent = "agent",
+        Bbr = "bbr",
     }
 }
 
@@ -282,6 +312,10 @@ impl Algorithm {
             Cc::Westwood => Algorithm::Westwood(Westwood::new()),
             Cc::Illinois => Algorithm::Illinois(Illinois::new()),
             Cc::Agent => Algorithm::Agent(Agent),
+            // The cycle's random phases come from the flow's own draws (`TcpFlow::new`).
+            Cc::Bbr => {
+                Algorithm::Bbr(Box::new(Bbr::new(crate::rng::Draws::new(crate::rng::TAG_BBR, 0, 0, 0))))
+            }
         }
     }
 
@@ -300,6 +334,7 @@ impl Algorithm {
             Algorithm::Westwood(a) => a,
             Algorithm::Illinois(a) => a,
             Algorithm::Agent(a) => a,
+            Algorithm::Bbr(a) => a.as_mut(),
         }
     }
 }
