@@ -896,7 +896,7 @@ def plot_trace_command(
         str | None,
         Opt(
             "--y",
-            help="What to draw; per kind: tcp cwnd|ssthresh|rtt|rto|in_flight_bytes, "
+            help="What to draw; per kind: tcp cwnd|ssthresh|rtt|rto|in_flight_bytes|pacing, "
             "tcp_segments goodput|sent|retransmit|dupack|timeout, packets goodput|delay, "
             "mac_tx airtime|throughput, interval goodput (default: the first).",
             show_default=False,

@@ -68,6 +68,10 @@ TRACE_KINDS: dict[str, dict[str, tuple[str, str]]] = {
         "srtt_ns": ("smoothed RTT [ms]", "smoothed round-trip time (alias rtt, srtt)"),
         "rto_ns": ("RTO [ms]", "retransmission timeout (alias rto)"),
         "in_flight_bytes": ("in flight [kB]", "bytes sent and not yet acknowledged"),
+        "pacing_rate_bps": (
+            "pacing rate [Mbit/s]",
+            "BBR's pacing rate (0: not paced; alias pacing)",
+        ),
     },
     "tcp_segments": {
         "goodput": ("goodput [Mbit/s]", "bytes newly acknowledged per time bin"),
@@ -111,7 +115,13 @@ TRACE_KINDS: dict[str, dict[str, tuple[str, str]]] = {
         "y": ("y [m]", "each moving node's y at its frames"),
     },
 }
-_ALIASES = {"rtt": "srtt_ns", "srtt": "srtt_ns", "rto": "rto_ns", "in_flight": "in_flight_bytes"}
+_ALIASES = {
+    "rtt": "srtt_ns",
+    "srtt": "srtt_ns",
+    "rto": "rto_ns",
+    "in_flight": "in_flight_bytes",
+    "pacing": "pacing_rate_bps",
+}
 _TIME_COLUMN = {
     "tcp": "time_ns",
     "tcp_segments": "time_ns",
@@ -1278,6 +1288,8 @@ def _trace_series(
                 values = values * 1e-6
             elif y == "in_flight_bytes":
                 values = values * 1e-3
+            elif y == "pacing_rate_bps":
+                values = values * 1e-6
             add(label, t, values)
         elif kind == "tcp_segments" and y == "goodput":
             acked = sub[sub["event"] == "acked"]

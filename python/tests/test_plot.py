@@ -332,11 +332,15 @@ def test_tcp_trace_units_and_infinite_ssthresh():
         "srtt_ns": [20_000_000, 30_000_000],
         "rto_ns": [200_000_000, 200_000_000],
         "in_flight_bytes": [14600, 7300],
+        "pacing_rate_bps": [19_093_472, 0],
         "ca_state": ["open", "recovery"],
     }
     result = _result({"tcp": tcp})
     assert plot.trace(result, "tcp", "rtt")[1]["value"].tolist() == [20.0, 30.0]
     assert plot.trace(result, "tcp", "in_flight_bytes")[1]["value"].tolist() == [14.6, 7.3]
+    fig, data = plot.trace(result, "tcp", "pacing")
+    assert data["value"].tolist() == [19.093472, 0.0]
+    assert fig.axes[0].get_ylabel() == "pacing rate [Mbit/s]"
     ssthresh = plot.trace(result, "tcp", "ssthresh")[1]["value"].tolist()
     assert math.isnan(ssthresh[0]) and ssthresh[1] == 5.0
     fig, _ = plot.trace(result, "tcp")

@@ -1388,7 +1388,7 @@ class TracesConfig(_PassThrough):
         False,
         "true or false",
         "TCP sender state after every ACK and timeout: time_ns, flow, cwnd, ssthresh, srtt_ns, "
-        "rto_ns, in_flight_bytes, ca_state",
+        "rto_ns, in_flight_bytes, pacing_rate_bps (BBR's; 0 when not paced), ca_state",
     )
     tcp_segments: bool = _field(
         False,
