@@ -45,7 +45,12 @@
 // airtcp/Linux-style TCP defaults as bss_tcp) with MSS --mss default 1448 (1500-byte IP packets
 // with the timestamp option) and --cc default cubic.
 //
-// Output: one JSON line. Counters are after --warmupS unless named *_total.
+// Output: one JSON line. Counters are after --warmupS unless named *_total. TCP runs add
+// "ack_rtt" (SenderProbe below: one RTT sample per ACK that advances SND.UNA, from the first
+// send time of the oldest segment it acknowledges, at the simulator's clock; TcpFlowStats'
+// rtt_mean_s averages the changes of the socket's "LastRTT", which with timestamps are whole
+// milliseconds, 0 ms counted as 1 us) and, with --cc=bbr, "bbr" (TcpBbr's state, its "MinRtt"
+// estimate, the socket's "PacingRate": NOTES.md "BBR on an 802.11n upload").
 //
 // Example:
 //   ./ht_upload --mcs=7 --traffic=udp --durationS=10 --warmupS=2 --seed=1
@@ -201,6 +206,226 @@ struct NodeTx
 
 NodeTx g_tx[2]; // 0 = AP, 1 = STA
 
+/// What TcpFlowStats (tcp_common.h) does not give: per-ACK RTT samples at the simulator's clock
+/// and, for TcpBbr, its pacing rate, min-RTT estimate and state. Trace sinks only: nothing is
+/// scheduled but the hook, so the simulation (and its event count) is unchanged.
+class SenderProbe
+{
+  public:
+    void Attach(Ptr<BulkSendApplication> bulk, Time start)
+    {
+        m_bulk = bulk;
+        // After TcpFlowStats::HookSocket (scheduled first for the same time).
+        Simulator::Schedule(start + NanoSeconds(1), &SenderProbe::HookSocket, this);
+    }
+
+    void Finish()
+    {
+        AccumulatePacing();
+    }
+
+    /// {"samples", "mean_s", "p50_s", "min_s", "max_s"} after the warm-up.
+    std::string JsonAckRtt() const
+    {
+        std::vector<double> v = m_rtts;
+        std::sort(v.begin(), v.end());
+        double sum = 0;
+        for (double x : v)
+        {
+            sum += x;
+        }
+        std::ostringstream os;
+        os << std::setprecision(10) << "{\"samples\": " << v.size()
+           << ", \"mean_s\": " << (v.empty() ? 0.0 : sum / v.size())
+           << ", \"p50_s\": " << (v.empty() ? 0.0 : v[v.size() / 2])
+           << ", \"min_s\": " << (v.empty() ? 0.0 : v.front())
+           << ", \"max_s\": " << (v.empty() ? 0.0 : v.back()) << "}";
+        return os.str();
+    }
+
+    bool IsBbr() const
+    {
+        return m_bbr != nullptr;
+    }
+
+    std::string JsonBbr() const
+    {
+        static const char* names[] = {"STARTUP", "DRAIN", "PROBE_BW", "PROBE_RTT"};
+        const uint32_t state = m_bbr->GetBbrState();
+        const double window = (Simulator::Now() - g_stats.warmup).GetSeconds();
+        std::ostringstream os;
+        os << std::setprecision(10) << "{\"state\": \"" << (state < 4 ? names[state] : "OTHER")
+           << "\", \"min_rtt_s\": " << m_minRtt.GetSeconds()
+           << ", \"min_rtt_changes\": " << m_minRttChanges << ", \"min_rtt_1us_at_s\": ";
+        if (m_minRtt1usAt.IsNegative())
+        {
+            os << "null";
+        }
+        else
+        {
+            os << m_minRtt1usAt.GetSeconds();
+        }
+        os << ", \"pacing_rate_bps\": " << m_pacingBps
+           << ", \"pacing_rate_mean_bps\": " << (window > 0 ? m_pacingArea / window : 0.0)
+           << ", \"cwnd_gain\": " << m_bbr->GetCwndGain()
+           << ", \"pacing_gain\": " << m_bbr->GetPacingGain()
+           << ", \"probe_rtt_entries\": " << m_probeRttEntries
+           << ", \"probe_rtt_entries_total\": " << m_probeRttEntriesTotal << "}";
+        return os.str();
+    }
+
+  private:
+    struct Sent
+    {
+        uint32_t end;
+        Time sent;
+        bool retransmitted;
+    };
+
+    void HookSocket()
+    {
+        auto s = DynamicCast<TcpSocketBase>(m_bulk->GetSocket());
+        NS_ABORT_MSG_IF(!s, "BulkSendApplication has no TcpSocketBase");
+        s->TraceConnectWithoutContext("Tx", MakeCallback(&SenderProbe::OnTx, this));
+        s->TraceConnectWithoutContext("Rx", MakeCallback(&SenderProbe::OnRx, this));
+        PointerValue cc;
+        s->GetAttribute("CongestionOps", cc);
+        m_bbr = DynamicCast<TcpBbr>(cc.Get<TcpCongestionOps>());
+        if (m_bbr)
+        {
+            s->TraceConnectWithoutContext("PacingRate",
+                                          MakeCallback(&SenderProbe::OnPacingRate, this));
+            m_bbr->TraceConnectWithoutContext("MinRtt", MakeCallback(&SenderProbe::OnMinRtt, this));
+            m_bbrState = m_bbr->GetBbrState();
+            m_pacingSince = Simulator::Now();
+        }
+    }
+
+    /// Entries into PROBE_RTT, seen at the socket's next send or receipt.
+    void CheckBbrState()
+    {
+        if (!m_bbr)
+        {
+            return;
+        }
+        const uint32_t state = m_bbr->GetBbrState();
+        if (state != m_bbrState && state == TcpBbr::BBR_PROBE_RTT)
+        {
+            m_probeRttEntriesTotal++;
+            if (InWindow())
+            {
+                m_probeRttEntries++;
+            }
+        }
+        m_bbrState = state;
+    }
+
+    /// Data segments by first sequence number; a send below the highest sent is a
+    /// retransmission and marks every segment it overlaps (Karn: no sample from those).
+    void OnTx(Ptr<const Packet> p, const TcpHeader& h, Ptr<const TcpSocketBase>)
+    {
+        CheckBbrState();
+        const uint32_t len = p->GetSize();
+        if (len == 0)
+        {
+            return;
+        }
+        const uint32_t seq = h.GetSequenceNumber().GetValue();
+        const uint32_t end = seq + len; // a 10-s run stays far below 2^32 bytes
+        if (seq < m_highTx)
+        {
+            auto it = m_sent.upper_bound(seq);
+            if (it != m_sent.begin())
+            {
+                --it;
+            }
+            for (; it != m_sent.end() && it->first < end; ++it)
+            {
+                if (it->second.end > seq)
+                {
+                    it->second.retransmitted = true;
+                }
+            }
+            return;
+        }
+        m_sent.emplace(seq, Sent{end, Simulator::Now(), false});
+        m_highTx = end;
+    }
+
+    /// An ACK that advances SND.UNA gives one sample: now - the first send time of the oldest
+    /// segment it acknowledges (the segment whose timestamp an RFC 7323 receiver echoes).
+    void OnRx(Ptr<const Packet>, const TcpHeader& h, Ptr<const TcpSocketBase>)
+    {
+        CheckBbrState();
+        if (!(h.GetFlags() & TcpHeader::ACK))
+        {
+            return;
+        }
+        const uint32_t ack = h.GetAckNumber().GetValue();
+        if (ack <= m_una)
+        {
+            return;
+        }
+        m_una = ack;
+        auto it = m_sent.begin();
+        if (it == m_sent.end() || it->first >= ack)
+        {
+            return;
+        }
+        if (!it->second.retransmitted && InWindow())
+        {
+            m_rtts.push_back((Simulator::Now() - it->second.sent).GetSeconds());
+        }
+        while (it != m_sent.end() && it->second.end <= ack)
+        {
+            it = m_sent.erase(it);
+        }
+    }
+
+    void AccumulatePacing()
+    {
+        const Time now = Simulator::Now();
+        const Time from = std::max(m_pacingSince, g_stats.warmup);
+        if (now > from)
+        {
+            m_pacingArea += (now - from).GetSeconds() * m_pacingBps;
+        }
+        m_pacingSince = now;
+    }
+
+    void OnPacingRate(DataRate, DataRate rate)
+    {
+        AccumulatePacing();
+        m_pacingBps = static_cast<double>(rate.GetBitRate());
+    }
+
+    void OnMinRtt(Time, Time rtt)
+    {
+        m_minRtt = rtt;
+        m_minRttChanges++;
+        if (rtt <= MicroSeconds(1) && m_minRtt1usAt.IsNegative())
+        {
+            m_minRtt1usAt = Simulator::Now();
+        }
+    }
+
+    Ptr<BulkSendApplication> m_bulk;
+    Ptr<TcpBbr> m_bbr;
+    std::map<uint32_t, Sent> m_sent;
+    uint32_t m_highTx{0};
+    uint32_t m_una{0};
+    std::vector<double> m_rtts;
+    uint32_t m_bbrState{0};
+    uint64_t m_probeRttEntries{0};
+    uint64_t m_probeRttEntriesTotal{0};
+    double m_pacingBps{0};
+    double m_pacingArea{0};
+    Time m_pacingSince;
+    Time m_minRtt;
+    uint64_t m_minRttChanges{0};
+    Time m_minRtt1usAt{Seconds(-1)};
+};
+
 struct FlowState
 {
     HtArgs a;
@@ -209,6 +434,7 @@ struct FlowState
     Ipv4InterfaceContainer ifs;
     NetDeviceContainer devices; // 0 = AP, 1 = STA
     TcpFlowStats flow;
+    SenderProbe probe;
     Ptr<SaturatingSender> udpApp;
     double assocS{-1};
     double flowStartS{-1};
@@ -369,6 +595,7 @@ StartFlow()
                                             Seconds(0),
                                             stop);
         fs.flow.Attach(bulk, sink, fs.t.mss, Seconds(0));
+        fs.probe.Attach(bulk, Seconds(0));
     }
 }
 
@@ -626,6 +853,7 @@ main(int argc, char* argv[])
     if (a.traffic == "tcp")
     {
         g_fs.flow.Finish();
+        g_fs.probe.Finish();
     }
 
     const double window = a.durationS - a.warmupS;
@@ -674,7 +902,11 @@ main(int argc, char* argv[])
        << ", \"measured_s\": " << window;
     if (a.traffic == "tcp")
     {
-        os << JsonTcp(t, g_fs.flow, window);
+        os << JsonTcp(t, g_fs.flow, window) << ", \"ack_rtt\": " << g_fs.probe.JsonAckRtt();
+        if (g_fs.probe.IsBbr())
+        {
+            os << ", \"bbr\": " << g_fs.probe.JsonBbr();
+        }
     }
     os << ", \"config\": {\"traffic\": \"" << a.traffic << "\", \"rate_manager\": \""
        << a.rateManager << "\", \"mcs\": " << a.mcs << ", \"data_mode\": \"" << dataMode

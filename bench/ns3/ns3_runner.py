@@ -480,9 +480,12 @@ def run_ht(
     tcp_common.h's defaults (airtcp-like, SACK off); pass e.g. ``["--sack=1"]`` in
     ``extra_args``. Station counters: ``ppdus``, ``mpdus``, ``mean_mpdus_per_ppdu``,
     ``mpdus_per_ppdu_hist``, ``retransmitted_mpdus``, ``dropped_mpdus``; details in
-    ``result["sta"]`` and ``result["ap"]``.
+    ``result["sta"]`` and ``result["ap"]``. TCP runs also give ``result["ack_rtt"]`` (per-ACK
+    RTT at the simulator's clock) and, with ``cc="bbr"``, ``result["bbr"]`` (TcpBbr's state,
+    min-RTT estimate and pacing rate; NOTES.md "BBR on an 802.11n upload"). Builds
+    ``ht_upload`` alone on first use.
     """
-    binary = _binaries(python)["ht_upload"]
+    binary = _binary(python, "ht_upload")
     args = [
         f"--mcs={mcs}",
         f"--traffic={traffic}",
@@ -860,7 +863,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--duration-s", type=float, default=10.0)
     p.add_argument("--warmup-s", type=float, default=2.0)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--run", type=int, default=1)
     p.add_argument("--queue-packets", type=int, default=100)
+    p.add_argument(
+        "--extra-arg", action="append", default=[], help="e.g. --extra-arg=--timestamps=0"
+    )
     p = sub.add_parser("mesh")
     p.add_argument("--traffic", default="cbr", choices=("cbr", "saturating", "tcp"))
     p.add_argument("--hops", type=int, default=3)
@@ -935,7 +942,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             duration_s=args.duration_s,
             warmup_s=args.warmup_s,
             seed=args.seed,
+            run=args.run,
             queue_packets=args.queue_packets,
+            extra_args=args.extra_arg,
         )
         print(json.dumps(res))
     elif args.command == "mesh":
