@@ -5,7 +5,8 @@
 # Usage: bench/ns3/build.sh [PROGRAM...]  (PYTHON=/path/to/python to choose the interpreter;
 #        PROGRAMs from the list PROGS below, default all of them)
 # Output: bench/ns3/build/{bss_saturation,chain_udp,bss_tcp,chain_tcp,error_models,
-#         distance_udp,ht_upload,mesh_chain,wired_tcp} (paths printed on stdout, one per line).
+#         distance_udp,ht_upload,mesh_chain,wired_tcp,phy_txtime} (paths printed on stdout, one
+#         per line).
 #         Idempotent: installs the wheel only if missing, recompiles only when a source is newer
 #         than its binary.
 set -euo pipefail
@@ -79,7 +80,7 @@ LIBS=()
 for m in "${MODS[@]}"; do LIBS+=("-lns3.44-$m"); done
 
 PROGS=(bss_saturation chain_udp bss_tcp chain_tcp error_models distance_udp ht_upload mesh_chain
-       wired_tcp)
+       wired_tcp phy_txtime)
 
 # Rebuild everything if the ns-3 prefix changed since the last build (rpath points to it).
 STAMP="$OUT/.ns3-prefix"

@@ -8,6 +8,7 @@
 pub mod error;
 pub mod modes;
 pub mod success_table;
+pub mod vht;
 
 pub use modes::{ModeId, ModeInfo, MODES};
 
