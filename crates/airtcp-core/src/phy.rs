@@ -6,6 +6,7 @@
 //! Minstrel-HT tabulate them); the number of spatial streams follows from the MCS.
 
 pub mod error;
+pub mod he;
 pub mod modes;
 pub mod success_table;
 pub mod vht;
