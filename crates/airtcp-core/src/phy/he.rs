@@ -45,7 +45,8 @@ const MCS_TABLE: [(u32, u32, u32); 12] = [
 ];
 
 /// Data subcarriers of the full-band RU (Table 27-13: 242, 484, 996 and 2x996 tones) and of
-/// the short symbol the pre-FEC padding counts in (N_SD,short, Table 27-33).
+/// the short symbol the pre-FEC padding counts in (N_SD,short, Table 27-33, as MathWorks' WLAN
+/// Toolbox `heNSDShort` implements it).
 fn n_sd(width_mhz: u16) -> u32 {
     match width_mhz {
         20 => 234,
