@@ -1280,7 +1280,9 @@ impl Sender {
         if !matches!(self.ca, CaState::Recovery | CaState::Loss) {
             self.stats.fast_retransmits += 1; // a window cut as fast retransmit's
             self.s.ssthresh = self.cc.ssthresh(&self.s).max(2);
-            self.s.cwnd = self.s.ssthresh;
+            if self.rate.is_none() {
+                self.s.cwnd = self.s.ssthresh; // BBR's next ACK sets cwnd (packet conservation)
+            }
             self.recover = self.snd_max;
             self.set_ca(CaState::Recovery);
         }
@@ -1309,10 +1311,19 @@ impl Sender {
         let named = seg.cno_seq;
         // What any ACK tells: the window, SACK blocks.
         self.peer_wnd = seg.wnd;
+        if self.rate.is_some() {
+            self.rate_begin_ack(seg);
+        }
         if self.p.recovery == Recovery::Sack {
             for &(a, b) in &seg.sack[..usize::from(seg.sack_n)] {
+                if let Some(r) = self.rate.as_deref_mut() {
+                    r.on_sacked(&self.sb, a.max(seg.ack), b.min(self.snd_max));
+                }
                 self.sb.add(a, b.min(self.snd_max), seg.ack);
             }
+        }
+        if let Some(r) = self.rate.as_deref_mut() {
+            r.on_cumulative(seg.ack);
         }
         let mut timer = TimerCmd::Keep;
         let before = out.len();
@@ -1666,7 +1677,10 @@ impl Sender {
         } else if ack > self.tlp_high_seq {
             self.tlp_high_seq = 0;
             self.s.ssthresh = self.cc.ssthresh(&self.s).max(2);
-            self.s.cwnd = self.s.ssthresh;
+            if self.rate.is_none() {
+                // tcp_end_cwnd_reduction leaves a `cong_control` algorithm's cwnd alone.
+                self.s.cwnd = self.s.ssthresh;
+            }
             self.s.cwnd_cnt = 0;
             self.cc.cwnd_event(&mut self.s, CwndEvent::CompleteCwr);
         } else if ack == prior_una && self.delivered_now == 0 {
@@ -2200,6 +2214,15 @@ impl Sender {
                 self.undo_spurious_rto();
                 self.cong_control();
             }
+            CaState::Loss if self.rate.is_some() && self.snd_una >= self.recover => {
+                // tcp_process_loss -> tcp_try_undo_recovery: Open before cong_control, so the
+                // ACK that ends the episode restores BBR's saved cwnd.
+                self.set_ca(CaState::Open);
+                self.loss_mark = 0;
+                self.frto_on = false;
+                self.high_rxt = self.high_rxt.max(self.snd_una);
+                self.grow(acked);
+            }
             CaState::Loss => {
                 self.grow(acked);
                 self.high_rxt = self.high_rxt.max(self.snd_una);
@@ -2320,6 +2343,17 @@ impl Sender {
             self.cc.cwnd_event(&mut self.s, CwndEvent::Loss);
         }
         self.queue_cwr(); // tcp_enter_loss
+        if linux && self.p.recovery == Recovery::Sack {
+            // tcp_timeout_mark_lost before tcp_set_ca_state: the algorithm sees tp->lost.
+            if let Some(r) = self.rack.as_deref_mut() {
+                self.s.lost += u64::from(r.mark_all_lost(&self.sb, self.snd_max));
+            }
+        }
+        if self.ca == CaState::Loss && self.rate.is_some() {
+            // tcp_set_ca_state calls set_state on every RTO, a repeated one too (BBR's RTO
+            // round; the other algorithms keep airtcp's once-per-episode call for now).
+            self.cc.set_state(&mut self.s, CaState::Loss);
+        }
         self.set_ca(CaState::Loss);
         self.rto_streak += 1;
         self.recover = self.snd_max;
@@ -2332,10 +2366,7 @@ impl Sender {
         if linux && self.p.recovery == Recovery::Sack {
             // The scoreboard stays; every unSACKed segment sent so far is lost and goes again
             // in order from snd_una, SACKed ones skipped, new data after them.
-            self.loss_mark = self.snd_max;
-            if let Some(r) = self.rack.as_deref_mut() {
-                self.s.lost += u64::from(r.mark_all_lost(&self.sb, self.snd_max));
-            }
+            self.loss_mark = self.snd_max; // RACK's marks were set above
             self.sync_cc(now);
             self.sack_send(now, out);
         } else {

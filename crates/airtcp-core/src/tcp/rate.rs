@@ -153,6 +153,9 @@ impl RateSampler {
     /// `tcp_rate_skb_delivered` for record `i`, delivered by this ACK.
     fn skb_delivered(&mut self, i: usize, sacked: bool) {
         let r = self.recs[i];
+        // tcp_clean_rtx_queue: a retransmitted segment acknowledged now voids the ACK's RTT
+        // (FLAG_RETRANS_DATA_ACKED), SACKed before or not.
+        self.retrans_acked |= r.live && r.retrans && !sacked;
         if !r.live || r.sacked {
             return;
         }
@@ -171,11 +174,9 @@ impl RateSampler {
             // send phase
         }
         self.delivered_now += 1;
-        if r.retrans {
-            self.retrans_acked |= !sacked;
-        } else if sacked {
+        if !r.retrans && sacked {
             self.last_sackt_us = r.sent_us; // tcp_sacktag_one, in sequence order
-        } else {
+        } else if !r.retrans {
             self.last_ackt_us = r.sent_us; // tcp_clean_rtx_queue
         }
         if sacked {
