@@ -173,3 +173,14 @@ def test_mac80211s_pacing_shift_lets_8_ms_below_tcp_on_a_station_and_nothing_cha
     )
     a["tcp"].pop("effective"), b["tcp"].pop("effective")  # which fields were written
     assert a == b
+
+
+def test_the_bbr_vs_cubic_example_runs_one_bbr_and_two_cubic_uploads() -> None:
+    # examples/bbr-vs-cubic.toml, shortened: each flow moves data, only the BBR flow reports
+    # a model, and BBR keeps less queued than either CUBIC flow (docs/validation.md 29).
+    ex = Path(__file__).resolve().parents[2] / "examples" / "bbr-vs-cubic.toml"
+    flows = run(ex, overrides={"duration_s": 10.0, "warmup_s": 3.0}).summary["flows"]
+    assert [("bbr" in f["tcp"]) for f in flows] == [True, False, False]
+    assert all(f["goodput_bps"] > 10e6 for f in flows), [f["goodput_bps"] for f in flows]
+    rtt = [f["tcp"]["rtt_mean_s"] for f in flows]
+    assert rtt[0] < min(rtt[1:]), rtt
