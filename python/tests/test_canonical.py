@@ -28,6 +28,7 @@ EXAMPLES = sorted((REPO / "examples").glob("*.toml"))
 # commit of its own that says why.
 SEEDS: dict[str, str] = {
     "ampdu-aging.toml": "434598981498664807 f0e06e2bf79fef07",
+    "bbr-vs-cubic.toml": "63447613484989137 a3d14d69608ec661",
     "bss-tcp-bulk.toml": "1033494536232936178 55f11c7408cb4679",
     "bss-udp-saturation.toml": "974349323846422374 ac3f277a3d559bc0",
     "chain-tcp.toml": "733344078178518125 0acfd3bc5571c3b0",
