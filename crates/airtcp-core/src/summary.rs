@@ -256,7 +256,7 @@ fn tcp_summary(t: &crate::world::tcp::TcpFlow, measured_ns: f64) -> TcpSummary {
         bw_bps: b.bw_bps(t.snd.p.mss),
         min_rtt_s: (b.min_rtt_us() != u32::MAX).then(|| f64::from(b.min_rtt_us()) * 1e-6),
         pacing_rate_bps: t.snd.s.pacing_rate.saturating_mul(8),
-        probe_rtt_entries: b.probe_rtt_rounds - t.bbr_probe_rtt_at_warmup,
+        probe_rtt_entries: b.probe_rtt_entries - t.bbr_probe_rtt_at_warmup,
     });
     TcpSummary {
         segments_sent: st.segments_sent,

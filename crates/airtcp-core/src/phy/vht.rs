@@ -26,18 +26,21 @@ pub struct VhtMode {
 }
 
 /// Bits per subcarrier per stream (N_BPSCS) and the coding rate as (numerator, denominator)
-/// of MCS 0-9 (Table 21-30 and the following MCS tables).
-const MCS_TABLE: [(u32, u32, u32); 10] = [
-    (1, 1, 2), // BPSK 1/2
-    (2, 1, 2), // QPSK 1/2
-    (2, 3, 4), // QPSK 3/4
-    (4, 1, 2), // 16-QAM 1/2
-    (4, 3, 4), // 16-QAM 3/4
-    (6, 2, 3), // 64-QAM 2/3
-    (6, 3, 4), // 64-QAM 3/4
-    (6, 5, 6), // 64-QAM 5/6
-    (8, 3, 4), // 256-QAM 3/4
-    (8, 5, 6), // 256-QAM 5/6
+/// of MCS 0-9 (Table 21-30 and the following MCS tables) and HE's MCS 10-11, 1024-QAM (Tables
+/// 27-64 onward); HE's MCS 0-9 are VHT's.
+pub(crate) const MCS_TABLE: [(u32, u32, u32); 12] = [
+    (1, 1, 2),  // BPSK 1/2
+    (2, 1, 2),  // QPSK 1/2
+    (2, 3, 4),  // QPSK 3/4
+    (4, 1, 2),  // 16-QAM 1/2
+    (4, 3, 4),  // 16-QAM 3/4
+    (6, 2, 3),  // 64-QAM 2/3
+    (6, 3, 4),  // 64-QAM 3/4
+    (6, 5, 6),  // 64-QAM 5/6
+    (8, 3, 4),  // 256-QAM 3/4
+    (8, 5, 6),  // 256-QAM 5/6
+    (10, 3, 4), // 1024-QAM 3/4 (HE)
+    (10, 5, 6), // 1024-QAM 5/6 (HE)
 ];
 
 /// Data subcarriers (N_SD) per width (Table 21-5: 52, 108, 234, 468).
@@ -50,8 +53,9 @@ fn n_sd(width_mhz: u16) -> u32 {
     }
 }
 
-/// VHT-LTF symbols for 1-4 space-time streams (Table 21-13: 1, 2, 4, 4).
-fn n_ltf(nss: u8) -> u64 {
+/// Training symbols for 1-4 space-time streams: VHT-LTFs (Table 21-13) and HE-LTFs (Table
+/// 27-16) alike, 1, 2, 4, 4.
+pub(crate) fn n_ltf(nss: u8) -> u64 {
     match nss {
         1 => 1,
         2 => 2,
@@ -145,10 +149,18 @@ impl VhtMode {
     /// The non-HT reference rate [bit/s] of the MCS (Table 10-10 for VHT, 10.6.6.5.2): the
     /// OFDM rate of the same modulation and coding, which picks a control response's rate.
     pub fn nonht_reference_bps(&self) -> u64 {
-        const REF_MBPS: [u64; 10] = [6, 12, 18, 24, 36, 48, 54, 54, 54, 54];
-        REF_MBPS[usize::from(self.mcs)] * 1_000_000
+        nonht_reference_bps(self.mcs)
     }
 }
+
+/// The non-HT reference rate [bit/s] of a VHT or HE MCS: 6-48 Mbit/s for BPSK 1/2 to 64-QAM
+/// 2/3, 54 from 64-QAM 3/4 up, 256- and 1024-QAM included.
+pub(crate) fn nonht_reference_bps(mcs: u8) -> u64 {
+    const REF_MBPS: [u64; 12] = [6, 12, 18, 24, 36, 48, 54, 54, 54, 54, 54, 54];
+    REF_MBPS[usize::from(mcs)] * 1_000_000
+}
+
+impl VhtMode {}
 
 #[cfg(test)]
 mod tests {

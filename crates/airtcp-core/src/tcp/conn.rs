@@ -861,12 +861,18 @@ impl Sender {
         }
     }
 
+    /// The congestion control sets cwnd itself on every ACK (Linux's `cong_control`, BBR): the
+    /// window rules (PRR, `cong_avoid`, cwnd = ssthresh at a reduction's end) stand aside.
+    fn cc_sets_cwnd(&self) -> bool {
+        self.rate.is_some()
+    }
+
     /// Linux `tcp_cong_control` with a `cong_control` algorithm (BBR), once per ACK where the
     /// sender would otherwise grow or reduce cwnd: the rate sample of the ACK (`tcp_rate_gen`,
     /// with the segments newly marked lost), then the algorithm's model, pacing rate and cwnd.
     /// False for every other algorithm, whose window rules run instead.
     fn cong_control(&mut self) -> bool {
-        if self.rate.is_none() {
+        if !self.cc_sets_cwnd() {
             return false;
         }
         if std::mem::replace(&mut self.bbr_done, true) {
@@ -937,11 +943,7 @@ impl Sender {
         }
         self.sync_cc(now);
         let idle = self.snd_una >= self.snd_max;
-        if self.sack_driven() {
-            self.sack_send(now, out);
-        } else {
-            self.push(now, out);
-        }
+        self.sack_send_or_push(now, out);
         if idle && self.snd_una < self.snd_max {
             TimerCmd::Arm(now + self.rto.rto())
         } else {
@@ -1165,7 +1167,7 @@ impl Sender {
         self.s.ssthresh = self.cc.ssthresh(&self.s).max(2);
         if self.p.rules.prr == Prr::RecoveryAndCwr {
             self.prr_start(); // tcp_init_cwnd_reduction; cwnd follows the ACKs
-        } else if self.rate.is_none() {
+        } else if !self.cc_sets_cwnd() {
             self.s.cwnd = self.s.cwnd.min(self.s.in_flight + 1);
         }
         self.s.cwnd_cnt = 0;
@@ -1280,7 +1282,7 @@ impl Sender {
         if !matches!(self.ca, CaState::Recovery | CaState::Loss) {
             self.stats.fast_retransmits += 1; // a window cut as fast retransmit's
             self.s.ssthresh = self.cc.ssthresh(&self.s).max(2);
-            if self.rate.is_none() {
+            if !self.cc_sets_cwnd() {
                 self.s.cwnd = self.s.ssthresh; // BBR's next ACK sets cwnd (packet conservation)
             }
             self.recover = self.snd_max;
@@ -1677,7 +1679,7 @@ impl Sender {
         } else if ack > self.tlp_high_seq {
             self.tlp_high_seq = 0;
             self.s.ssthresh = self.cc.ssthresh(&self.s).max(2);
-            if self.rate.is_none() {
+            if !self.cc_sets_cwnd() {
                 // tcp_end_cwnd_reduction leaves a `cong_control` algorithm's cwnd alone.
                 self.s.cwnd = self.s.ssthresh;
             }
@@ -1707,9 +1709,10 @@ impl Sender {
         let Some(r) = self.rack.as_deref_mut() else { return false };
         let d = r.detect(&self.sb, self.snd_max, now.ns(), reo_wnd_ns);
         self.stats.lost_retransmits += u64::from(d.lost_retransmits);
-        self.s.lost += u64::from(d.lost); // tp->lost (tcp_mark_skb_lost)
-                                          // tcp_rack_mark_lost arms the timer for the time left to the deadline, rounded up to
-                                          // jiffies, plus TCP_TIMEOUT_MIN (2 jiffies; 6.6+: 2 ms added before rounding).
+        // tp->lost (tcp_mark_skb_lost), which BBR reads.
+        self.s.lost += u64::from(d.lost);
+        // tcp_rack_mark_lost arms the timer for the time left to the deadline, rounded up to
+        // jiffies, plus TCP_TIMEOUT_MIN (2 jiffies; 6.6+: 2 ms added before rounding).
         let rto = &self.p.rto;
         let rounding = self.p.rules.timer_rounding;
         self.reo_at = d.reo_at_ns.map(|at| {
@@ -1761,7 +1764,7 @@ impl Sender {
     fn undo_spurious_rto(&mut self) {
         self.stats.spurious_rtos += 1;
         self.frto_on = false;
-        if self.rate.is_some() {
+        if self.cc_sets_cwnd() {
             self.s.cwnd = self.cc.undo_cwnd(&self.s); // bbr_undo_cwnd: cwnd as it is
         } else {
             self.s.cwnd = self.s.cwnd.max(self.undo_cwnd);
@@ -1916,7 +1919,7 @@ impl Sender {
             if !from_cwr || self.p.rules.prr == Prr::Recovery {
                 self.prr_start(); // a reduction under way in CWR goes on (tcp_enter_recovery)
             }
-        } else if self.rate.is_none() {
+        } else if !self.cc_sets_cwnd() {
             self.s.cwnd = self.s.ssthresh;
         }
         self.s.cwnd_cnt = 0;
@@ -2167,7 +2170,7 @@ impl Sender {
             if self.snd_una >= self.recover {
                 // Recovery ends when the cumulative ACK covers RecoveryPoint (RFC 6675 section 5);
                 // tcp_end_cwnd_reduction leaves a `cong_control` algorithm's cwnd alone.
-                if self.rate.is_none() {
+                if !self.cc_sets_cwnd() {
                     self.s.cwnd = self.s.ssthresh;
                 }
                 self.s.cwnd_cnt = 0;
@@ -2214,7 +2217,7 @@ impl Sender {
                 self.undo_spurious_rto();
                 self.cong_control();
             }
-            CaState::Loss if self.rate.is_some() && self.snd_una >= self.recover => {
+            CaState::Loss if self.cc_sets_cwnd() && self.snd_una >= self.recover => {
                 // tcp_process_loss -> tcp_try_undo_recovery: Open before cong_control, so the
                 // ACK that ends the episode restores BBR's saved cwnd.
                 self.set_ca(CaState::Open);
@@ -2269,10 +2272,9 @@ impl Sender {
         self.sync_cc(now);
         if send_new {
             self.push(now, out); // F-RTO step 2.b (REXMIT_NEW)
-        } else if self.sack_driven() {
-            self.sack_send(now, out); // Linux's Loss state: what the RTO marked lost first
         } else {
-            self.push(now, out);
+            // Linux's Loss state: what the RTO marked lost first.
+            self.sack_send_or_push(now, out);
         }
         if let TimerCmd::Stop = timer {
             if self.snd_max > self.snd_una {
@@ -2349,7 +2351,7 @@ impl Sender {
                 self.s.lost += u64::from(r.mark_all_lost(&self.sb, self.snd_max));
             }
         }
-        if self.ca == CaState::Loss && self.rate.is_some() {
+        if self.ca == CaState::Loss && self.cc_sets_cwnd() {
             // tcp_set_ca_state calls set_state on every RTO, a repeated one too (BBR's RTO
             // round; the other algorithms keep airtcp's once-per-episode call for now).
             self.cc.set_state(&mut self.s, CaState::Loss);

@@ -94,11 +94,6 @@ pub struct RateSampler {
     last_sackt_us: u64,
     retrans_acked: bool,
     delivered_now: u32,
-    /// `tp->rate_delivered`, `rate_interval_us`, `rate_app_limited`: the last sample that was
-    /// not app-limited, or the highest app-limited one (what `tcp_get_info` reports).
-    pub rate_delivered: u64,
-    pub rate_interval_us: i64,
-    pub rate_app_limited: bool,
 }
 
 impl RateSampler {
@@ -215,11 +210,6 @@ impl RateSampler {
         }
     }
 
-    /// Segments this ACK delivered so far.
-    pub fn delivered_now(&self) -> u32 {
-        self.delivered_now
-    }
-
     /// The RTT this ACK gave (`tcp_clean_rtx_queue`'s `ca_rtt_us`, `rs->rtt_us`): from the
     /// last segment SACKed, else the last acknowledged (none if a retransmission was
     /// acknowledged), never retransmitted; else from the echoed timestamp in whole
@@ -266,14 +256,6 @@ impl RateSampler {
         if rs.interval_us < min_rtt_us.min(i64::MAX as u64) as i64 {
             rs.interval_us = -1;
             return rs;
-        }
-        if !rs.is_app_limited
-            || (rs.delivered as u128) * (self.rate_interval_us.max(0) as u128)
-                >= u128::from(self.rate_delivered) * (rs.interval_us as u128)
-        {
-            self.rate_delivered = rs.delivered as u64;
-            self.rate_interval_us = rs.interval_us;
-            self.rate_app_limited = rs.is_app_limited;
         }
         rs
     }

@@ -169,7 +169,7 @@ impl World {
             t.rtt = RttHistogram::default();
             t.stats_at_warmup = t.snd.stats;
             t.rcv_at_warmup = t.rcv.stats;
-            t.bbr_probe_rtt_at_warmup = t.snd.bbr().map_or(0, |b| b.probe_rtt_rounds);
+            t.bbr_probe_rtt_at_warmup = t.snd.bbr().map_or(0, |b| b.probe_rtt_entries);
         }
     }
 

@@ -172,7 +172,7 @@ pub struct Bbr {
     /// The random start of each ProbeBW cycle (`prandom_u32_max`): the flow's own seeded draws.
     draws: Draws,
     /// ProbeRTT entries, for the summary.
-    pub probe_rtt_rounds: u64,
+    pub probe_rtt_entries: u64,
 }
 
 impl Bbr {
@@ -233,7 +233,7 @@ impl Bbr {
             extra_acked_win_rtts: 0,
             extra_acked_win_idx: 0,
             draws,
-            probe_rtt_rounds: 0,
+            probe_rtt_entries: 0,
         }
     }
 
@@ -640,7 +640,7 @@ impl Bbr {
         }
         if expired && !self.idle_restart && self.mode != Mode::ProbeRtt {
             self.mode = Mode::ProbeRtt;
-            self.probe_rtt_rounds += 1;
+            self.probe_rtt_entries += 1;
             self.save_cwnd(s);
             self.probe_rtt_done_stamp = 0;
         }
@@ -919,7 +919,7 @@ mod tests {
         assert_eq!(b.mode, Mode::ProbeRtt, "10 s after the 40 ms sample");
         assert_eq!(b.min_rtt_us(), 45_000, "the expired filter takes the new sample");
         assert_eq!(s.cwnd, CWND_MIN_TARGET);
-        assert_eq!(b.probe_rtt_rounds, 1);
+        assert_eq!(b.probe_rtt_entries, 1);
         // The flight falls to 4: 200 ms from then, and a round after, ProbeRTT ends.
         ack(&mut b, &mut s, 11_080, 4, 40_000, 40_000, 4);
         ack(&mut b, &mut s, 11_200, 4, 40_000, 40_000, 4);
