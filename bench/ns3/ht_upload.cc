@@ -52,13 +52,29 @@
 // milliseconds, 0 ms counted as 1 us) and, with --cc=bbr, "bbr" (TcpBbr's state, its "MinRtt"
 // estimate, the socket's "PacingRate": NOTES.md "BBR on an 802.11n upload").
 //
+// 802.11ac / 802.11ax single user (--standard=80211ac|80211ax; NOTES.md "802.11ac (VHT) and
+// 802.11ax (HE)"): WIFI_STANDARD_80211ac / _80211ax, 5 GHz only, --widthMhz 20|40|80|160
+// (ChannelSettings "{0, W, BAND_5GHZ, 0}": channels 36/38/42/50), --nss 1-4 (Antennas and
+// MaxSupportedTx/RxSpatialStreams on both nodes), constant DataMode "VhtMcs<--mcs>" (0-9) or
+// "HeMcs<--mcs>" (0-11), ControlMode the MCS's non-HT reference rate as for HT. Guard interval:
+// --sgi (HtConfiguration::ShortGuardIntervalSupported, VHT) or --giNs (HeConfiguration::
+// GuardInterval, HE; ns-3's default is 3200 ns). --maxAmpduBytes unset (-1) leaves ns-3's
+// BE_MaxAmpduSize default (65535, also for VHT and HE); up to 1048575 (VHT) / 6500631 (HE).
+// VHT combinations that 802.11ac forbids (e.g. MCS 9 at 20 MHz with 1 or 2 streams) are
+// refused before the simulation. The same channel, PHY and MAC settings as for HT otherwise;
+// the output adds "sta_data_ppdu"/"ap_data_ppdu" (exact mean and most frequent data PPDU) and
+// config keys "standard", "nss", "gi_ns", "max_ampdu_bytes_default", "he_gi_from_config".
+// With --standard=80211n (the default) the output is the same as before these options.
+//
 // Example:
 //   ./ht_upload --mcs=7 --traffic=udp --durationS=10 --warmupS=2 --seed=1
 //   ./ht_upload --mcs=0 --traffic=tcp --cc=cubic --maxAmpduBytes=0
+//   ./ht_upload --standard=80211ax --mcs=11 --widthMhz=80 --nss=1 --giNs=800
 
 #include "tcp_common.h"
 
 #include <algorithm>
+#include <tuple>
 
 using namespace ns3;
 using namespace airtcp_bench;
@@ -68,15 +84,21 @@ namespace
 
 struct HtArgs
 {
+    std::string standard{"80211n"};      ///< 80211n (HT) | 80211ac (VHT) | 80211ax (HE), SU only
     std::string traffic{"udp"};          ///< udp | tcp
     std::string rateManager{"constant"}; ///< constant | minstrel-ht | ideal
-    uint32_t mcs{7};                     ///< HT MCS for --rateManager=constant
+    uint32_t mcs{7};                     ///< HT 0-15 / VHT 0-9 / HE 0-11 MCS (constant rate)
     uint32_t channelWidth{20};           ///< MHz: 20 | 40
+    uint32_t widthMhz{0};                ///< 0 = --channelWidth; else 20|40 (n), 20-160 (ac/ax)
     bool shortGi{false};
-    std::string band{"5"};      ///< 5 | 2.4 (GHz)
-    uint32_t antennas{0};       ///< 0 = auto (2 for a constant MCS >= 8, else 1)
-    uint32_t maxAmpduBytes{65535};  ///< station's BE_MaxAmpduSize (0 = no A-MPDU)
-    int64_t apMaxAmpduBytes{-1};    ///< AP's BE_MaxAmpduSize (-1 = --maxAmpduBytes)
+    int32_t sgi{-1};            ///< -1 = --shortGi; else 0/1 (HtConfiguration, n and ac)
+    uint32_t giNs{0};           ///< HE GI 800|1600|3200 ns; 0 = ns-3 default (3200 ns)
+    bool heGiFromConfig{false}; ///< data GI = own HeConfiguration GI (LocalGiConstantRate...)
+    std::string band{"5"};      ///< 5 | 2.4 (GHz); ac/ax: 5 only
+    uint32_t antennas{0};       ///< 0 = auto (2 for a constant HT MCS >= 8, else 1)
+    uint32_t nss{0};            ///< 0 = --antennas; else antennas = max spatial streams (1-4)
+    int64_t maxAmpduBytes{-1};   ///< station's BE_MaxAmpduSize (0 = no A-MPDU; -1 = ns-3 default)
+    int64_t apMaxAmpduBytes{-1}; ///< AP's BE_MaxAmpduSize (-1 = --maxAmpduBytes)
     uint32_t payloadBytes{1472};    ///< UDP payload
     double distanceM{1};
     double exponent{3};
@@ -94,17 +116,42 @@ struct HtArgs
 
     void Register(CommandLine& cmd)
     {
+        cmd.AddValue("standard",
+                     "80211n (HT) | 80211ac (VHT) | 80211ax (HE), single user",
+                     standard);
         cmd.AddValue("traffic", "udp (saturating) | tcp (one bulk flow)", traffic);
         cmd.AddValue("rateManager", "constant | minstrel-ht | ideal", rateManager);
-        cmd.AddValue("mcs", "HT MCS 0..15 for --rateManager=constant", mcs);
+        cmd.AddValue("mcs",
+                     "MCS for --rateManager=constant: HT 0..15, VHT 0..9, HE 0..11",
+                     mcs);
         cmd.AddValue("channelWidth", "channel width (MHz): 20 | 40", channelWidth);
+        cmd.AddValue("widthMhz",
+                     "channel width (MHz): 20|40 (n), 20|40|80|160 (ac, ax); 0 = --channelWidth",
+                     widthMhz);
         cmd.AddValue("shortGi", "short guard interval 400 ns (0/1)", shortGi);
-        cmd.AddValue("band", "5 | 2.4 (GHz)", band);
+        cmd.AddValue("sgi",
+                     "n/ac: HtConfiguration::ShortGuardIntervalSupported (0/1); -1 = --shortGi",
+                     sgi);
+        cmd.AddValue("giNs",
+                     "ax: HeConfiguration::GuardInterval 800|1600|3200 (ns); 0 = ns-3 default",
+                     giNs);
+        cmd.AddValue("heGiFromConfig",
+                     "ax, constant rate: send data with the station's own "
+                     "HeConfiguration::GuardInterval (ns3::AirtcpLocalGiConstantRateWifiManager) "
+                     "instead of the GI ns-3 derives from the peer's HE capabilities (800 or "
+                     "3200 ns only) (0/1)",
+                     heGiFromConfig);
+        cmd.AddValue("band", "5 | 2.4 (GHz); 80211ac/80211ax: 5 only", band);
         cmd.AddValue("antennas",
                      "antennas = max spatial streams at both ends; 0 = auto (2 for MCS 8-15)",
                      antennas);
+        cmd.AddValue("nss",
+                     "spatial streams 1..4: Antennas and MaxSupportedTx/RxSpatialStreams at both "
+                     "ends; 0 = --antennas",
+                     nss);
         cmd.AddValue("maxAmpduBytes",
-                     "station's BE_MaxAmpduSize (bytes, <= 65535; 0 disables A-MPDU)",
+                     "station's BE_MaxAmpduSize (bytes, <= 65535 (n), 1048575 (ac), 6500631 (ax); "
+                     "0 disables A-MPDU; -1 = ns-3's default, 65535)",
                      maxAmpduBytes);
         cmd.AddValue("apMaxAmpduBytes",
                      "AP's BE_MaxAmpduSize (bytes; -1 = same as --maxAmpduBytes)",
@@ -133,19 +180,39 @@ struct HtArgs
 
     void Validate() const
     {
+        NS_ABORT_MSG_IF(standard != "80211n" && standard != "80211ac" && standard != "80211ax",
+                        "--standard must be 80211n, 80211ac or 80211ax");
         NS_ABORT_MSG_IF(traffic != "udp" && traffic != "tcp", "--traffic must be udp or tcp");
         NS_ABORT_MSG_IF(rateManager != "constant" && rateManager != "minstrel-ht" &&
                             rateManager != "ideal",
                         "--rateManager must be constant, minstrel-ht or ideal");
-        NS_ABORT_MSG_IF(mcs > 15, "--mcs must be 0..15");
+        NS_ABORT_MSG_IF(mcs > MaxMcs(),
+                        "--mcs must be 0.." << MaxMcs() << " for --standard=" << standard);
         NS_ABORT_MSG_IF(channelWidth != 20 && channelWidth != 40, "--channelWidth must be 20|40");
+        NS_ABORT_MSG_IF(widthMhz != 0 && widthMhz != 20 && widthMhz != 40 &&
+                            (IsHt() || (widthMhz != 80 && widthMhz != 160)),
+                        "--widthMhz must be 0 (= --channelWidth), 20, 40, or (80211ac/80211ax "
+                        "only) 80 or 160");
+        NS_ABORT_MSG_IF(sgi < -1 || sgi > 1, "--sgi must be -1, 0 or 1");
+        NS_ABORT_MSG_IF(giNs != 0 && giNs != 800 && giNs != 1600 && giNs != 3200,
+                        "--giNs must be 0 (ns-3 default), 800, 1600 or 3200");
+        NS_ABORT_MSG_IF(giNs != 0 && standard != "80211ax", "--giNs is for --standard=80211ax");
+        NS_ABORT_MSG_IF(heGiFromConfig && (standard != "80211ax" || rateManager != "constant"),
+                        "--heGiFromConfig is for --standard=80211ax --rateManager=constant");
         NS_ABORT_MSG_IF(band != "5" && band != "2.4", "--band must be 5 or 2.4");
+        NS_ABORT_MSG_IF(!IsHt() && band != "5", "--standard=" << standard << " needs --band=5");
         NS_ABORT_MSG_IF(antennas > 4, "--antennas must be 0..4");
+        NS_ABORT_MSG_IF(nss > 4, "--nss must be 0..4");
         NS_ABORT_MSG_IF(rateManager == "constant" && mcs >= 8 && antennas == 1,
                         "MCS 8-15 need --antennas >= 2");
-        NS_ABORT_MSG_IF(maxAmpduBytes > 65535, "--maxAmpduBytes must be <= 65535 (HT)");
-        NS_ABORT_MSG_IF(apMaxAmpduBytes < -1 || apMaxAmpduBytes > 65535,
-                        "--apMaxAmpduBytes must be -1..65535");
+        NS_ABORT_MSG_IF(IsHt() && rateManager == "constant" && mcs >= 8 && nss == 1,
+                        "HT MCS 8-15 need --nss >= 2");
+        NS_ABORT_MSG_IF(maxAmpduBytes < -1 || maxAmpduBytes > MaxAmpduLimit(),
+                        (IsHt() ? std::string("--maxAmpduBytes must be <= 65535 (HT)")
+                                : "--maxAmpduBytes must be -1.." +
+                                      std::to_string(MaxAmpduLimit())));
+        NS_ABORT_MSG_IF(apMaxAmpduBytes < -1 || apMaxAmpduBytes > MaxAmpduLimit(),
+                        "--apMaxAmpduBytes must be -1.." << MaxAmpduLimit());
         NS_ABORT_MSG_IF(payloadBytes < 1 || payloadBytes > 2200, "--payloadBytes out of range");
         NS_ABORT_MSG_IF(!(distanceM > 0), "--distanceM must be > 0");
         NS_ABORT_MSG_IF(errorModel != "table" && errorModel != "nist" && errorModel != "yans",
@@ -155,18 +222,49 @@ struct HtArgs
         NS_ABORT_MSG_IF(queueMaxDelayMs < 0, "--queueMaxDelayMs must be >= 0");
     }
 
+    bool IsHt() const
+    {
+        return standard == "80211n";
+    }
+
+    uint32_t MaxMcs() const
+    {
+        return standard == "80211n" ? 15 : (standard == "80211ac" ? 9 : 11);
+    }
+
+    /// The standard's maximum A-MPDU length (the caps in WifiMac's *_MaxAmpduSize doc).
+    int64_t MaxAmpduLimit() const
+    {
+        return standard == "80211n" ? 65535 : (standard == "80211ac" ? 1048575 : 6500631);
+    }
+
+    uint32_t Width() const
+    {
+        return widthMhz ? widthMhz : channelWidth;
+    }
+
+    bool ShortGi() const
+    {
+        return sgi < 0 ? shortGi : sgi == 1;
+    }
+
     uint32_t Antennas() const
     {
+        if (nss > 0)
+        {
+            return nss;
+        }
         if (antennas > 0)
         {
             return antennas;
         }
-        return (rateManager == "constant" && mcs >= 8) ? 2 : 1;
+        return (IsHt() && rateManager == "constant" && mcs >= 8) ? 2 : 1;
     }
 
-    uint32_t ApMaxAmpdu() const
+    /// AP's BE_MaxAmpduSize to set; -1 = leave ns-3's default.
+    int64_t ApMaxAmpdu() const
     {
-        return apMaxAmpduBytes < 0 ? maxAmpduBytes : static_cast<uint32_t>(apMaxAmpduBytes);
+        return apMaxAmpduBytes < 0 ? maxAmpduBytes : apMaxAmpduBytes;
     }
 
     double ReferenceLoss() const
@@ -179,6 +277,53 @@ struct HtArgs
     }
 };
 
+/// ConstantRateWifiManager whose data TXVECTOR takes the guard interval from this device's own
+/// HeConfiguration (--heGiFromConfig=1). ns-3's ConstantRateWifiManager::DoGetDataTxVector
+/// (constant-rate-wifi-manager.cc:116-136) uses GetGuardInterval(station), which
+/// AddStationHeCapabilities sets to 800 ns if the peer's HE capabilities announce
+/// "HE SU PPDU with 1x HE-LTF and 0.8 us GI", else to 3200 ns (wifi-remote-station-manager.cc:
+/// 1642-1650); WifiMac::GetHeCapabilities announces it only for a GI of 800 ns (wifi-mac.cc:
+/// 2367-2373). A 1600-ns configuration is therefore sent with 3200 ns. This class is the same
+/// code as ns-3's, with the GI of GetGuardIntervalForMode(mode, device) (the GI used for
+/// management frames).
+class LocalGiConstantRateWifiManager : public ConstantRateWifiManager
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::AirtcpLocalGiConstantRateWifiManager")
+                                .SetParent<ConstantRateWifiManager>()
+                                .SetGroupName("Wifi")
+                                .AddConstructor<LocalGiConstantRateWifiManager>();
+        return tid;
+    }
+
+  private:
+    WifiTxVector DoGetDataTxVector(WifiRemoteStation* st, MHz_u allowedWidth) override
+    {
+        WifiModeValue mode;
+        GetAttribute("DataMode", mode);
+        const WifiMode dataMode = mode.Get();
+        uint8_t nss = std::min(GetMaxNumberOfTransmitStreams(), GetNumberOfSupportedStreams(st));
+        if (dataMode.GetModulationClass() == WIFI_MOD_CLASS_HT)
+        {
+            nss = 1 + (dataMode.GetMcsValue() / 8);
+        }
+        return WifiTxVector(
+            dataMode,
+            GetDefaultTxPowerLevel(),
+            GetPreambleForTransmission(dataMode.GetModulationClass(), GetShortPreambleEnabled()),
+            GetGuardIntervalForMode(dataMode, GetPhy()->GetDevice()),
+            GetNumberOfAntennas(),
+            nss,
+            0,
+            GetPhy()->GetTxBandwidth(dataMode, std::min(allowedWidth, GetChannelWidth(st))),
+            GetAggregation(st));
+    }
+};
+
+NS_OBJECT_ENSURE_REGISTERED(LocalGiConstantRateWifiManager);
+
 /// What one node put on the air (PhyTxPsduBegin), after warmup.
 struct NodeTx
 {
@@ -189,6 +334,9 @@ struct NodeTx
     uint64_t dataPsduBytes{0};
     double dataAirtimeS{0};   ///< sum of the data PPDU durations
     double maxDataPpduUs{0};
+    uint64_t dataAirtimeNs{0}; ///< sum of the data PPDU durations, exact (ns)
+    /// (MPDUs, PSDU bytes, PPDU duration ns) of a data PPDU -> count
+    std::map<std::tuple<uint64_t, uint64_t, int64_t>, uint64_t> shapes;
     std::map<uint64_t, uint64_t> hist; ///< MPDUs per data PPDU -> count
     std::map<std::string, uint64_t> dataModes; ///< "HtMcs7/20MHz/800ns/1ss" -> data PPDUs
     std::map<std::string, uint64_t> frames;    ///< "<type>@<mode>" -> PPDUs (all frames)
@@ -480,7 +628,11 @@ OnTx(uint32_t node, WifiConstPsduMap psduMap, WifiTxVector txv, double /*w*/)
             }
         }
         s.dataPsduBytes += psdu->GetSize();
-        const double us = WifiPhy::CalculateTxDuration(psduMap, txv, g_band).GetMicroSeconds();
+        const Time duration = WifiPhy::CalculateTxDuration(psduMap, txv, g_band);
+        s.dataAirtimeNs += duration.GetNanoSeconds();
+        s.shapes[{n, psdu->GetSize(), duration.GetNanoSeconds()}]++;
+        // whole microseconds (truncated), as this program has always reported them
+        const double us = duration.GetMicroSeconds();
         s.dataAirtimeS += us * 1e-6;
         s.maxDataPpduUs = std::max(s.maxDataPpduUs, us);
         std::ostringstream key;
@@ -690,6 +842,41 @@ JsonNode(uint32_t node)
     return os.str();
 }
 
+/// VHT/HE only (not printed for 80211n, whose output is unchanged): exact means and the most
+/// frequent data PPDU (MPDUs, PSDU bytes, duration) of `node` after the warm-up.
+std::string
+JsonPpduShape(uint32_t node)
+{
+    const NodeTx& s = g_tx[node];
+    std::ostringstream os;
+    os << std::setprecision(10) << "{\"mean_psdu_bytes\": "
+       << (s.dataPpdus ? static_cast<double>(s.dataPsduBytes) / s.dataPpdus : 0.0)
+       << ", \"mean_ppdu_us\": "
+       << (s.dataPpdus ? s.dataAirtimeNs / 1e3 / s.dataPpdus : 0.0) << ", \"typical\": ";
+    const std::tuple<uint64_t, uint64_t, int64_t>* best = nullptr;
+    uint64_t bestCount = 0;
+    for (const auto& [shape, count] : s.shapes)
+    {
+        if (count > bestCount)
+        {
+            best = &shape;
+            bestCount = count;
+        }
+    }
+    if (!best)
+    {
+        os << "null";
+    }
+    else
+    {
+        os << "{\"mpdus\": " << std::get<0>(*best) << ", \"psdu_bytes\": " << std::get<1>(*best)
+           << ", \"ppdu_us\": " << std::get<2>(*best) / 1e3 << ", \"count\": " << bestCount
+           << ", \"share\": " << static_cast<double>(bestCount) / s.dataPpdus << "}";
+    }
+    os << ", \"distinct_shapes\": " << s.shapes.size() << "}";
+    return os.str();
+}
+
 } // namespace
 
 int
@@ -736,16 +923,55 @@ main(int argc, char* argv[])
                                                        : Seconds(1e6)));
 
     WifiHelper wifi;
-    wifi.SetStandard(WIFI_STANDARD_80211n);
+    wifi.SetStandard(a.IsHt() ? WIFI_STANDARD_80211n
+                              : (a.standard == "80211ac" ? WIFI_STANDARD_80211ac
+                                                         : WIFI_STANDARD_80211ax));
     std::string dataMode;
     std::string controlMode;
     if (a.rateManager == "constant")
     {
-        dataMode = "HtMcs" + std::to_string(a.mcs);
-        const auto refMbps = HtPhy::GetNonHtReferenceRate(a.mcs) / 1000000;
+        uint64_t refBps = 0;
+        if (a.IsHt())
+        {
+            dataMode = "HtMcs" + std::to_string(a.mcs);
+            refBps = HtPhy::GetNonHtReferenceRate(a.mcs);
+        }
+        else if (a.standard == "80211ac")
+        {
+            dataMode = "VhtMcs" + std::to_string(a.mcs);
+            refBps = VhtPhy::GetNonHtReferenceRate(a.mcs);
+            // VhtPhy::GetDataRate asserts on the combinations 802.11ac forbids
+            // (VhtPhy::IsCombinationAllowed); WifiPhy::Send aborts on an invalid TXVECTOR.
+            NS_ABORT_MSG_IF(!VhtPhy::GetVhtMcs(a.mcs).IsAllowed(MHz_u{double(a.Width())},
+                                                               a.Antennas()),
+                            "VHT MCS " << a.mcs << " is not allowed at " << a.Width()
+                                       << " MHz with " << a.Antennas()
+                                       << " spatial stream(s) (VhtPhy::IsCombinationAllowed)");
+            WifiTxVector probe(VhtPhy::GetVhtMcs(a.mcs),
+                               0,
+                               WIFI_PREAMBLE_VHT_SU,
+                               NanoSeconds(a.ShortGi() ? 400 : 800),
+                               a.Antennas(),
+                               a.Antennas(),
+                               0,
+                               MHz_u{double(a.Width())},
+                               true);
+            NS_ABORT_MSG_IF(!probe.IsValid(WIFI_PHY_BAND_5GHZ),
+                            "VHT MCS " << a.mcs << " at " << a.Width() << " MHz with "
+                                       << a.Antennas()
+                                       << " spatial stream(s): invalid TXVECTOR "
+                                          "(WifiTxVector::IsValid)");
+        }
+        else
+        {
+            dataMode = "HeMcs" + std::to_string(a.mcs);
+            refBps = HePhy::GetNonHtReferenceRate(a.mcs);
+        }
+        const auto refMbps = refBps / 1000000;
         controlMode = (a.band == "5" ? "OfdmRate" : "ErpOfdmRate") + std::to_string(refMbps) +
                       "Mbps";
-        wifi.SetRemoteStationManager("ns3::ConstantRateWifiManager",
+        wifi.SetRemoteStationManager(a.heGiFromConfig ? "ns3::AirtcpLocalGiConstantRateWifiManager"
+                                                      : "ns3::ConstantRateWifiManager",
                                      "DataMode",
                                      StringValue(dataMode),
                                      "ControlMode",
@@ -759,7 +985,11 @@ main(int argc, char* argv[])
     {
         wifi.SetRemoteStationManager("ns3::IdealWifiManager");
     }
-    wifi.ConfigHtOptions("ShortGuardIntervalSupported", BooleanValue(a.shortGi));
+    wifi.ConfigHtOptions("ShortGuardIntervalSupported", BooleanValue(a.ShortGi()));
+    if (a.standard == "80211ax" && a.giNs > 0)
+    {
+        wifi.ConfigHeOptions("GuardInterval", TimeValue(NanoSeconds(a.giNs)));
+    }
 
     auto loss = CreateObject<LogDistancePropagationLossModel>();
     loss->SetAttribute("Exponent", DoubleValue(a.exponent));
@@ -771,7 +1001,7 @@ main(int argc, char* argv[])
 
     YansWifiPhyHelper phy; // default error model: TableBasedErrorRateModel
     phy.SetChannel(channel);
-    const std::string channelSettings = "{0, " + std::to_string(a.channelWidth) + ", " +
+    const std::string channelSettings = "{0, " + std::to_string(a.Width()) + ", " +
                                         (a.band == "5" ? "BAND_5GHZ" : "BAND_2_4GHZ") + ", 0}";
     phy.Set("ChannelSettings", StringValue(channelSettings));
     phy.Set("TxPowerStart", DoubleValue(a.txPowerDbm));
@@ -795,19 +1025,37 @@ main(int argc, char* argv[])
     mac.SetType("ns3::ApWifiMac",
                 "Ssid",
                 SsidValue(ssid),
-                "BE_MaxAmpduSize",
-                UintegerValue(a.ApMaxAmpdu()),
                 "FrameRetryLimit",
                 UintegerValue(frameRetryLimit));
+    if (a.ApMaxAmpdu() >= 0) // else ns-3's default (WifiMac BE_MaxAmpduSize)
+    {
+        mac.SetType("ns3::ApWifiMac", "BE_MaxAmpduSize", UintegerValue(a.ApMaxAmpdu()));
+    }
     NetDeviceContainer apDev = wifi.Install(phy, mac, nodes.Get(0));
-    mac.SetType("ns3::StaWifiMac",
-                "Ssid",
-                SsidValue(ssid),
-                "BE_MaxAmpduSize",
-                UintegerValue(a.maxAmpduBytes),
-                "FrameRetryLimit",
-                UintegerValue(frameRetryLimit));
-    NetDeviceContainer staDev = wifi.Install(phy, mac, nodes.Get(1));
+    // a fresh helper: ObjectFactory::SetTypeId keeps the attributes already set (the AP's)
+    WifiMacHelper staMacHelper;
+    staMacHelper.SetType("ns3::StaWifiMac",
+                         "Ssid",
+                         SsidValue(ssid),
+                         "FrameRetryLimit",
+                         UintegerValue(frameRetryLimit));
+    if (a.maxAmpduBytes >= 0)
+    {
+        staMacHelper.SetType("ns3::StaWifiMac",
+                             "BE_MaxAmpduSize",
+                             UintegerValue(a.maxAmpduBytes));
+    }
+    NetDeviceContainer staDev = wifi.Install(phy, staMacHelper, nodes.Get(1));
+    // the BE_MaxAmpduSize values in effect (the default when not set above)
+    uint32_t staMaxAmpdu = 0;
+    uint32_t apMaxAmpdu = 0;
+    {
+        UintegerValue v;
+        DynamicCast<WifiNetDevice>(staDev.Get(0))->GetMac()->GetAttribute("BE_MaxAmpduSize", v);
+        staMaxAmpdu = v.Get();
+        DynamicCast<WifiNetDevice>(apDev.Get(0))->GetMac()->GetAttribute("BE_MaxAmpduSize", v);
+        apMaxAmpdu = v.Get();
+    }
     NetDeviceContainer& devices = g_fs.devices;
     devices.Add(apDev);
     devices.Add(staDev);
@@ -900,6 +1148,12 @@ main(int argc, char* argv[])
        << ", \"slot_us\": " << staPhy->GetSlot().GetMicroSeconds()
        << ", \"sifs_us\": " << staPhy->GetSifs().GetMicroSeconds()
        << ", \"measured_s\": " << window;
+    if (!a.IsHt())
+    {
+        // VHT/HE only: 80211n's output stays as it was
+        os << ", \"sta_data_ppdu\": " << JsonPpduShape(1)
+           << ", \"ap_data_ppdu\": " << JsonPpduShape(0);
+    }
     if (a.traffic == "tcp")
     {
         os << JsonTcp(t, g_fs.flow, window) << ", \"ack_rtt\": " << g_fs.probe.JsonAckRtt();
@@ -911,10 +1165,10 @@ main(int argc, char* argv[])
     os << ", \"config\": {\"traffic\": \"" << a.traffic << "\", \"rate_manager\": \""
        << a.rateManager << "\", \"mcs\": " << a.mcs << ", \"data_mode\": \"" << dataMode
        << "\", \"control_mode\": \"" << controlMode
-       << "\", \"channel_width_mhz\": " << a.channelWidth << ", \"short_gi\": " << a.shortGi
+       << "\", \"channel_width_mhz\": " << a.Width() << ", \"short_gi\": " << a.ShortGi()
        << ", \"band\": \"" << a.band << "\", \"channel_settings\": \"" << channelSettings
-       << "\", \"antennas\": " << a.Antennas() << ", \"max_ampdu_bytes\": " << a.maxAmpduBytes
-       << ", \"ap_max_ampdu_bytes\": " << a.ApMaxAmpdu()
+       << "\", \"antennas\": " << a.Antennas() << ", \"max_ampdu_bytes\": " << staMaxAmpdu
+       << ", \"ap_max_ampdu_bytes\": " << apMaxAmpdu
        << ", \"payload_bytes\": " << (a.traffic == "udp" ? a.payloadBytes : t.mss)
        << ", \"distance_m\": " << a.distanceM << ", \"exponent\": " << a.exponent
        << ", \"reference_loss_db\": " << a.ReferenceLoss()
@@ -923,7 +1177,22 @@ main(int argc, char* argv[])
        << ", \"warmup_s\": " << a.warmupS << ", \"seed\": " << a.seed << ", \"run\": " << a.run
        << ", \"retry_limit\": " << a.retryLimit << ", \"frame_retry_limit\": " << frameRetryLimit
        << ", \"queue_packets\": " << a.queuePackets
-       << ", \"queue_max_delay_ms\": " << a.queueMaxDelayMs << "}}";
+       << ", \"queue_max_delay_ms\": " << a.queueMaxDelayMs;
+    if (!a.IsHt())
+    {
+        const auto staDevice = DynamicCast<WifiNetDevice>(staDev.Get(0));
+        // the guard interval the STA is configured with (HE: HeConfiguration::GuardInterval);
+        // what is used on air is in sta.data_modes
+        const int64_t giNs =
+            a.standard == "80211ax"
+                ? staDevice->GetHeConfiguration()->GetGuardInterval().GetNanoSeconds()
+                : (a.ShortGi() ? 400 : 800);
+        os << ", \"standard\": \"" << a.standard << "\", \"nss\": " << a.Antennas()
+           << ", \"gi_ns\": " << giNs << ", \"max_ampdu_bytes_default\": "
+           << (a.maxAmpduBytes < 0 ? "true" : "false")
+           << ", \"he_gi_from_config\": " << (a.heGiFromConfig ? "true" : "false");
+    }
+    os << "}}";
     std::cout << os.str() << std::endl;
 
     Simulator::Destroy();

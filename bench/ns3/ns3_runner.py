@@ -20,6 +20,8 @@ Command line (writes a Markdown table of the reference matrix of NOTES.md)::
     python bench/ns3/ns3_runner.py distance --distance-m 40 --rate-manager minstrel
     python bench/ns3/ns3_runner.py ht --mcs 7 --traffic tcp --max-ampdu-bytes 0
     python bench/ns3/ns3_runner.py ht-table   # the 802.11n cases of NOTES.md "802.11n (HT)"
+    python bench/ns3/ns3_runner.py ht --standard 80211ax --mcs 11 --width-mhz 80 --gi-ns 800
+    python bench/ns3/ns3_runner.py vht-he-table   # NOTES.md "802.11ac (VHT) and 802.11ax (HE)"
     python bench/ns3/ns3_runner.py mesh --traffic cbr --rate-mbps 2   # 802.11s chain
     python bench/ns3/ns3_runner.py wired-tcp --rate-mbps 5 --delay-ms 10 --queue-packets 2
 """
@@ -33,6 +35,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -453,7 +456,7 @@ def run_ht(
     channel_width: int = 20,
     short_gi: bool = False,
     band: str = "5",
-    max_ampdu_bytes: int = 65535,
+    max_ampdu_bytes: int | None = 65535,
     ap_max_ampdu_bytes: int | None = None,
     cc: str = "cubic",
     mss: int = 1448,
@@ -469,9 +472,21 @@ def run_ht(
     extra_args: Sequence[str] = (),
     timeout: float | None = None,
     python: str = sys.executable,
+    standard: str = "80211n",
+    width_mhz: int | None = None,
+    nss: int | None = None,
+    gi_ns: int | None = None,
+    he_gi_from_config: bool = False,
 ) -> dict[str, Any]:
     """One 802.11n station uploading to an AP (infrastructure BSS) over a log-distance channel
     (ht_upload.cc; NOTES.md "802.11n (HT)").
+
+    ``standard`` "80211n" | "80211ac" | "80211ax" (single user; NOTES.md "802.11ac (VHT) and
+    802.11ax (HE)"): ``mcs`` is then a VHT (0-9) / HE (0-11) MCS, ``width_mhz`` (None =
+    ``channel_width``) 20/40/80/160, ``nss`` (None = auto) the spatial streams at both ends,
+    ``short_gi`` the HT/VHT short GI and ``gi_ns`` (None = ns-3's default, 3200) the HE guard
+    interval; ``he_gi_from_config`` sends HE data with the configured GI (``--heGiFromConfig``).
+    ``max_ampdu_bytes=None`` leaves ns-3's default BE_MaxAmpduSize (65535).
 
     ``traffic`` udp (saturating, ``payload_bytes``) | tcp (one bulk flow, ``cc``, ``mss``);
     ``rate_manager`` constant (HT MCS ``mcs``) | minstrel-ht | ideal; ``band`` "5" | "2.4";
@@ -493,7 +508,7 @@ def run_ht(
         f"--channelWidth={channel_width}",
         f"--shortGi={_bool(short_gi)}",
         f"--band={band}",
-        f"--maxAmpduBytes={max_ampdu_bytes}",
+        f"--maxAmpduBytes={-1 if max_ampdu_bytes is None else max_ampdu_bytes}",
         f"--apMaxAmpduBytes={-1 if ap_max_ampdu_bytes is None else ap_max_ampdu_bytes}",
         f"--cc={cc}",
         f"--mss={mss}",
@@ -507,6 +522,17 @@ def run_ht(
         f"--queuePackets={queue_packets}",
         f"--errorModel={error_model}",
     ]
+    # only when used, so that 80211n command lines stay as they were
+    if standard != "80211n":
+        args.append(f"--standard={standard}")
+    if width_mhz is not None:
+        args.append(f"--widthMhz={width_mhz}")
+    if nss is not None:
+        args.append(f"--nss={nss}")
+    if gi_ns is not None:
+        args.append(f"--giNs={gi_ns}")
+    if he_gi_from_config:
+        args.append("--heGiFromConfig=1")
     return _run(binary, [*args, *extra_args], timeout)
 
 
@@ -646,6 +672,162 @@ def _ht_markdown(rows: list[dict[str, Any]]) -> str:
             f"| {r['ppdus']} | {r['mpdus']} | {r['retransmitted_mpdus']} "
             f"| {r['tcp_retransmissions']} | {r['events']} | {r['run_wall_s']:.2f} "
             f"| {r['process_wall_s']:.2f} |"
+        )
+    return "\n".join(lines)
+
+
+# ----------------------------------------------------------------------------------------------
+# 802.11ac (VHT) / 802.11ax (HE) single-user upload (NOTES.md "802.11ac (VHT) and 802.11ax (HE)")
+# ----------------------------------------------------------------------------------------------
+
+#: (label, standard, MCS, width MHz, NSS, short GI (VHT) | GI ns (HE), heGiFromConfig)
+VHT_HE_CASES: tuple[tuple[str, str, int, int, int, int, bool], ...] = (
+    ("VHT MCS 9, 80 MHz, 1 ss, long GI", "80211ac", 9, 80, 1, 0, False),
+    ("VHT MCS 7, 80 MHz, 2 ss, short GI", "80211ac", 7, 80, 2, 1, False),
+    ("VHT MCS 4, 40 MHz, 1 ss, long GI", "80211ac", 4, 40, 1, 0, False),
+    ("VHT MCS 8, 20 MHz, 1 ss, long GI", "80211ac", 8, 20, 1, 0, False),
+    ("VHT MCS 9, 160 MHz, 1 ss, long GI", "80211ac", 9, 160, 1, 0, False),
+    ("HE MCS 11, 80 MHz, 1 ss, GI 800", "80211ax", 11, 80, 1, 800, False),
+    ("HE MCS 7, 80 MHz, 2 ss, GI 800", "80211ax", 7, 80, 2, 800, False),
+    ("HE MCS 5, 40 MHz, 1 ss, GI 1600", "80211ax", 5, 40, 1, 1600, False),
+    ("HE MCS 5, 40 MHz, 1 ss, GI 1600 (--heGiFromConfig=1)", "80211ax", 5, 40, 1, 1600, True),
+    ("HE MCS 9, 20 MHz, 1 ss, GI 3200", "80211ax", 9, 20, 1, 3200, False),
+    ("HE MCS 11, 160 MHz, 1 ss, GI 800", "80211ax", 11, 160, 1, 800, False),
+)
+
+#: the standard's A-MPDU maximum, the cap of WifiMac's BE_MaxAmpduSize (wifi-mac.cc:203-211)
+STANDARD_MAX_AMPDU = {"80211ac": 1048575, "80211ax": 6500631}
+
+#: WifiMacQueue size for vht_he_matrix: above HE's 256-MPDU Block Ack window, so the queue
+#: never limits an A-MPDU (ns-3 keeps in-flight MPDUs queued until they are acknowledged)
+VHT_HE_QUEUE_PACKETS = 1024
+
+
+def vht_he_matrix(
+    seeds: Sequence[int] = (1, 2, 3),
+    jobs: int = 2,
+    duration_s: float = 10.0,
+    warmup_s: float = 2.0,
+    extra_args: Sequence[str] = (),
+    python: str = sys.executable,
+) -> list[dict[str, Any]]:
+    """VHT_HE_CASES x A-MPDU limit (None = ns-3's default BE_MaxAmpduSize, 65535; the
+    standard's maximum) x ``seeds``: saturated UDP (payload 1472), ``duration_s`` with a
+    ``warmup_s`` warm-up, queue VHT_HE_QUEUE_PACKETS. One row per case and limit, with the
+    per-seed goodputs; runs ``jobs`` processes at a time."""
+    _binary(python, "ht_upload")  # build once, before the threads
+    runs: list[tuple[tuple[str, str, int, int, int, int, bool], int | None, int]] = [
+        (case, limit, seed)
+        for case in VHT_HE_CASES
+        for limit in (None, STANDARD_MAX_AMPDU[case[1]])
+        for seed in seeds
+    ]
+
+    def one(run: tuple[tuple[str, str, int, int, int, int, bool], int | None, int]) -> dict:
+        (label, standard, mcs, width, nss, gi, from_config), limit, seed = run
+        res = run_ht(
+            mcs=mcs,
+            traffic="udp",
+            standard=standard,
+            width_mhz=width,
+            nss=nss,
+            short_gi=bool(gi) if standard == "80211ac" else False,
+            gi_ns=gi if standard == "80211ax" else None,
+            he_gi_from_config=from_config,
+            max_ampdu_bytes=limit,
+            payload_bytes=1472,
+            duration_s=duration_s,
+            warmup_s=warmup_s,
+            seed=seed,
+            queue_packets=VHT_HE_QUEUE_PACKETS,
+            extra_args=extra_args,
+            python=python,
+        )
+        sta = res["sta"]
+        shape = res["sta_data_ppdu"]
+        print(
+            json.dumps(
+                {
+                    "case": label,
+                    "limit": limit,
+                    "seed": seed,
+                    "goodput_mbps": res["goodput_bps"] / 1e6,
+                    "run_wall_s": res["wall_seconds"],
+                }
+            ),
+            file=sys.stderr,
+            flush=True,
+        )
+        return {
+            "goodput_mbps": res["goodput_bps"] / 1e6,
+            "ppdus": sta["data_ppdus"],
+            "mpdus": sta["data_mpdus"],
+            "psdu_bytes": sta["data_psdu_bytes"],
+            "airtime_us": shape["mean_ppdu_us"] * sta["data_ppdus"],
+            "typical": shape["typical"],
+            "retx": sta["retransmitted_mpdus"],
+            "modes": sta["data_modes"],
+            "ba_buffer": (res["block_ack_sta_to_ap"]["final"] or {}).get("buffer_size"),
+            "max_ampdu_bytes": res["config"]["max_ampdu_bytes"],
+            "cmd": res["cmd"],
+        }
+
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        results = list(pool.map(one, runs))
+
+    rows: list[dict[str, Any]] = []
+    for i in range(0, len(runs), len(seeds)):
+        group = results[i : i + len(seeds)]
+        case, limit, _ = runs[i]
+        ppdus = sum(r["ppdus"] for r in group)
+        typical = {json.dumps(r["typical"], sort_keys=True) for r in group}
+        modes = sorted({m for r in group for m in r["modes"]})
+        rows.append(
+            {
+                "case": case[0],
+                "standard": case[1],
+                "limit": "default" if limit is None else str(limit),
+                "max_ampdu_bytes": group[0]["max_ampdu_bytes"],
+                "modes": modes,
+                "goodput_mbps": [r["goodput_mbps"] for r in group],
+                "mean_goodput_mbps": sum(r["goodput_mbps"] for r in group) / len(group),
+                "mean_mpdus": sum(r["mpdus"] for r in group) / ppdus if ppdus else 0.0,
+                "mean_psdu_bytes": sum(r["psdu_bytes"] for r in group) / ppdus if ppdus else 0.0,
+                "mean_ppdu_us": sum(r["airtime_us"] for r in group) / ppdus if ppdus else 0.0,
+                # the most frequent (MPDUs, bytes, duration) of seed 1's run
+                "typical": group[0]["typical"],
+                "typical_same_all_seeds": len(typical) == 1,
+                "ba_buffer": sorted({r["ba_buffer"] for r in group}, key=str),
+                "retx": [r["retx"] for r in group],
+                "cmd": group[0]["cmd"],
+            }
+        )
+    return rows
+
+
+def _vht_he_markdown(rows: list[dict[str, Any]], seeds: Sequence[int]) -> str:
+    head = (
+        "| case | BE_MaxAmpduSize | data TXVECTOR on air | goodput mean (Mbit/s) "
+        f"| per seed {'/'.join(str(s) for s in seeds)} (Mbit/s) | MPDUs/PPDU | PSDU bytes/PPDU "
+        "| mean PPDU (µs) | typical PPDU: MPDUs, bytes, µs (share) | BA window "
+        "| MPDU retx per seed |"
+    )
+    lines = [head, "|" + "---|" * 11]
+    for r in rows:
+        t = r["typical"]
+        typical = (
+            f"{t['mpdus']}, {t['psdu_bytes']}, {t['ppdu_us']:g} ({100 * t['share']:.1f} %)"
+            if t
+            else ""
+        )
+        limit = f"{r['max_ampdu_bytes']} (default)" if r["limit"] == "default" else r["limit"]
+        lines.append(
+            f"| {r['case']} | {limit} | {', '.join(m.split('/', 1)[1] for m in r['modes'])} "
+            f"| {r['mean_goodput_mbps']:.3f} "
+            f"| {' / '.join(f'{g:.3f}' for g in r['goodput_mbps'])} | {r['mean_mpdus']:.3f} "
+            f"| {r['mean_psdu_bytes']:.1f} | {r['mean_ppdu_us']:.1f} | {typical} "
+            f"| {', '.join(str(b) for b in r['ba_buffer'])} "
+            f"| {' / '.join(str(x) for x in r['retx'])} |"
         )
     return "\n".join(lines)
 
@@ -849,12 +1031,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--retry-limit", type=int, default=6)
     p = sub.add_parser("ht")
+    p.add_argument("--standard", default="80211n", choices=("80211n", "80211ac", "80211ax"))
     p.add_argument("--mcs", type=int, default=7)
     p.add_argument("--traffic", default="udp", choices=("udp", "tcp"))
     p.add_argument(
         "--rate-manager", default="constant", choices=("constant", "minstrel-ht", "ideal")
     )
     p.add_argument("--channel-width", type=int, default=20, choices=(20, 40))
+    p.add_argument("--width-mhz", type=int, choices=(20, 40, 80, 160), help="--widthMhz")
+    p.add_argument("--nss", type=int, choices=(1, 2, 3, 4), help="--nss")
+    p.add_argument("--gi-ns", type=int, choices=(800, 1600, 3200), help="--giNs (HE)")
+    p.add_argument("--he-gi-from-config", action="store_true", help="--heGiFromConfig=1")
     p.add_argument("--short-gi", action="store_true")
     p.add_argument("--band", default="5", choices=("5", "2.4"))
     p.add_argument("--max-ampdu-bytes", type=int, default=65535)
@@ -894,6 +1081,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = sub.add_parser("ht-table")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--extra-arg", action="append", default=[])
+    p = sub.add_parser("vht-he-table")
+    p.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3])
+    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    p.add_argument("--duration-s", type=float, default=10.0)
+    p.add_argument("--warmup-s", type=float, default=2.0)
+    p.add_argument("--extra-arg", action="append", default=[])
     args = parser.parse_args(argv)
 
     if args.command in ("bss-tcp", "chain-tcp"):
@@ -930,6 +1123,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(json.dumps(res))
     elif args.command == "ht":
         res = run_ht(
+            standard=args.standard,
+            width_mhz=args.width_mhz,
+            nss=args.nss,
+            gi_ns=args.gi_ns,
+            he_gi_from_config=args.he_gi_from_config,
             mcs=args.mcs,
             traffic=args.traffic,
             rate_manager=args.rate_manager,
@@ -978,6 +1176,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(json.dumps(res))
     elif args.command == "ht-table":
         print(_ht_markdown(ht_matrix(args.seed, args.extra_arg)))
+    elif args.command == "vht-he-table":
+        rows = vht_he_matrix(args.seeds, args.jobs, args.duration_s, args.warmup_s, args.extra_arg)
+        print(_vht_he_markdown(rows, args.seeds))
     elif args.command == "build":
         for name, path in build().items():
             print(f"{name}: {path}")

@@ -30,9 +30,10 @@ __all__ = [
 
 @dataclass(frozen=True)
 class PhyMode:
-    """One PHY mode: its index in the core's mode table, its ns-3 name, its modulation
-    (``dsss``, ``ofdm``, ``erp-ofdm`` or ``ht``) and its data rate (an HT mode: at its own
-    width and guard interval)."""
+    """One PHY mode: its index in the core's mode table, its name (ns-3's, and for VHT and HE
+    the width, streams and guard interval too), its modulation (``dsss``, ``ofdm``,
+    ``erp-ofdm``, ``ht``, ``vht`` or ``he``) and its data rate (an HT, VHT or HE mode: at its
+    own width, streams and guard interval)."""
 
     index: int
     name: str
@@ -63,8 +64,20 @@ def standard_modes(standard: str) -> tuple[PhyMode, ...]:
 
     Raises KeyError for another name.
     """
-    modes = phy_modes()
-    return tuple(modes[i] for i in _tables()["standard_modes"][standard])
+    by_index = {m.index: m for m in phy_modes()}
+    return tuple(by_index[i] for i in _tables()["standard_modes"][standard])
+
+
+@cache
+def mcs_modes() -> dict[tuple[str, int, int, int, bool | int], PhyMode]:
+    """The VHT and HE modes by (modulation, MCS, width MHz, streams, short GI (VHT) or guard
+    interval ns (HE)); the VHT formats the standard leaves out are not there."""
+    out: dict[tuple[str, int, int, int, bool | int], PhyMode] = {}
+    for m, raw in zip(phy_modes(), _tables()["phy_modes"], strict=True):
+        if m.modulation in ("vht", "he"):
+            gi = raw["short_gi"] if m.modulation == "vht" else raw["gi_ns"]
+            out[(m.modulation, raw["mcs"], raw["channel_width_mhz"], raw["streams"], gi)] = m
+    return out
 
 
 def standards() -> tuple[str, ...]:

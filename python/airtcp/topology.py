@@ -130,7 +130,7 @@ def radio_ranges(spec: Mapping[str, Any], node: int) -> tuple[float, float]:
     radio = spec["channel"]["radio"]
     standard = spec["wifi"]["standard"]
     # 802.11n's lowest mode as the core parses the name (5 GHz): 802.11a's.
-    mode = standard_modes("80211a" if standard == "80211n" else standard)[0]
+    mode = standard_modes("80211a" if standard in ("80211n", "80211ac", "80211ax") else standard)[0]
     n = spec["nodes"][node]
     tx = n.get("tx_power_dbm")
     if tx is None:

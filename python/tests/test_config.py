@@ -747,10 +747,10 @@ def test_zero_link_rate():
 
 
 def test_unknown_standard():
-    msg = one_problem({"standard": "80211ac"})
+    msg = one_problem({"standard": "80211be"})
     assert msg == (
-        'standard: not an allowed value (got "80211ac"; allowed: "80211a", "80211b", "80211g" or '
-        '"80211n")'
+        'standard: not an allowed value (got "80211be"; allowed: "80211a", "80211b", "80211g", '
+        '"80211n", "80211ac" or "80211ax")'
     )
 
 

@@ -30,7 +30,7 @@ def test_every_standard_lists_its_modes_by_index_ascending() -> None:
 
 
 def test_analytic_ofdm_table_covers_exactly_the_cores_ofdm_modes() -> None:
-    ofdm = {m.rate_mbps for m in tables.phy_modes() if m.modulation not in ("dsss", "ht")}
+    ofdm = {m.rate_mbps for m in tables.phy_modes() if m.modulation in ("ofdm", "erp-ofdm")}
     assert set(analytic._OFDM_NDBPS) == ofdm
 
 

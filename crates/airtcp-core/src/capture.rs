@@ -39,8 +39,12 @@ pub fn mac_address(node: NodeId) -> [u8; 6] {
 /// an HT PPDU has MCS in place of Rate (17 bytes), and a subframe of an A-MPDU (`ampdu`: its
 /// reference number and whether it is the last) the A-MPDU status too (28 bytes).
 pub fn radiotap(buf: &mut Vec<u8>, standard: Standard, txv: &TxVector, ampdu: Option<(u32, bool)>) {
-    if let Modulation::Ht { mcs, width40, sgi } = txv.mode.modulation() {
-        return radiotap_ht(buf, standard, (mcs, width40, sgi), ampdu);
+    match txv.mode.modulation() {
+        Modulation::Ht { mcs, width40, sgi } => {
+            return radiotap_ht(buf, standard, (mcs, width40, sgi), ampdu)
+        }
+        m @ (Modulation::Vht(_) | Modulation::He(_)) => return radiotap_vht_he(buf, standard, m, ampdu),
+        _ => {}
     }
     // radiotap: https://www.radiotap.org/ : it_version 0, it_pad, it_len, it_present
     buf.extend_from_slice(&[0, 0]);
@@ -70,6 +74,80 @@ fn channel(standard: Standard) -> (u16, u16) {
         Standard::G => (2412, 0x0080 | 0x0400),
         Standard::N(c) if c.band == crate::phy::Band::Ghz5 => (5180, 0x0100 | 0x0040),
         Standard::N(_) => (2412, 0x0080 | 0x0040),
+        Standard::Ac(_) => (5180, 0x0100 | 0x0040),
+        Standard::Ax(c) if c.band == crate::phy::Band::Ghz5 => (5180, 0x0100 | 0x0040),
+        Standard::Ax(_) => (2412, 0x0080 | 0x0040),
+    }
+}
+
+/// Radiotap length of a VHT or HE PPDU's header: 8 + Flags 1 + pad 1 + Channel 4 + VHT or HE
+/// 12; with the A-MPDU status: + pad 2 (to its 4-byte alignment) + 8.
+pub const RADIOTAP_VHT_HE_BYTES: u16 = 26;
+pub const RADIOTAP_VHT_HE_AMPDU_BYTES: u16 = 36;
+
+/// Radiotap header of a VHT or HE single-user PPDU: Flags, Channel, the A-MPDU status of a
+/// subframe, and the VHT field (https://www.radiotap.org/fields/VHT: known = STBC 0x0001
+/// (none), guard interval 0x0004 and bandwidth 0x0040; flags bit 2 short GI; bandwidth 0, 1,
+/// 4, 11 for 20-160 MHz; per user MCS << 4 | NSS; coding 0 = BCC) or the HE field
+/// (https://www.radiotap.org/fields/HE: data1 = HE_SU format with data MCS, coding and
+/// bandwidth known; data2 = GI known; data3 = MCS << 8 and LDPC 0x2000; data5 = bandwidth
+/// 0-3 and GI 0-2 << 4; data6 = NSTS).
+fn radiotap_vht_he(buf: &mut Vec<u8>, standard: Standard, m: Modulation, ampdu: Option<(u32, bool)>) {
+    buf.extend_from_slice(&[0, 0]);
+    let len = if ampdu.is_some() { RADIOTAP_VHT_HE_AMPDU_BYTES } else { RADIOTAP_VHT_HE_BYTES };
+    buf.extend_from_slice(&len.to_le_bytes());
+    // present bits 1 Flags, 3 Channel (20 A-MPDU status), 21 VHT or 23 HE
+    let field = if matches!(m, Modulation::Vht(_)) { 0x0020_0000_u32 } else { 0x0080_0000 };
+    let present = 0x0000_000a_u32 | field | if ampdu.is_some() { 0x0010_0000 } else { 0 };
+    buf.extend_from_slice(&present.to_le_bytes());
+    buf.extend_from_slice(&[0x10, 0]); // Flags: FCS at end; pad to Channel's 2-byte alignment
+    let (freq, flags) = channel(standard);
+    buf.extend_from_slice(&freq.to_le_bytes());
+    buf.extend_from_slice(&flags.to_le_bytes());
+    if let Some((reference, last)) = ampdu {
+        buf.extend_from_slice(&[0, 0]); // to the A-MPDU status's 4-byte alignment
+        buf.extend_from_slice(&reference.to_le_bytes());
+        buf.extend_from_slice(&(0x0004_u16 | if last { 0x0008 } else { 0 }).to_le_bytes());
+        buf.extend_from_slice(&[0, 0]);
+    }
+    let width_code = |w: u16| match w {
+        20 => 0u16,
+        40 => 1,
+        80 => 2,
+        _ => 3,
+    };
+    match m {
+        Modulation::Vht(v) => {
+            buf.extend_from_slice(&0x0045_u16.to_le_bytes()); // STBC (none), GI, bandwidth known
+            buf.push(if v.sgi { 0x04 } else { 0 });
+            buf.push(match v.width_mhz {
+                20 => 0,
+                40 => 1,
+                80 => 4,
+                _ => 11,
+            });
+            buf.extend_from_slice(&[v.mcs << 4 | v.nss, 0, 0, 0]);
+            buf.extend_from_slice(&[0, 0, 0, 0]); // coding (BCC), group id, partial AID
+        }
+        Modulation::He(h) => {
+            let gi = match h.gi_ns {
+                800 => 0u16,
+                1600 => 1,
+                _ => 2,
+            };
+            let data = [
+                0x0020_u16 | 0x0080 | 0x4000,   // format HE_SU (0); data MCS, coding, BW known
+                0x0002,                         // GI known
+                u16::from(h.mcs) << 8 | 0x2000, // MCS; LDPC
+                0,
+                width_code(h.width_mhz) | gi << 4,
+                u16::from(h.nss),
+            ];
+            for d in data {
+                buf.extend_from_slice(&d.to_le_bytes());
+            }
+        }
+        _ => unreachable!("VHT or HE"),
     }
 }
 
@@ -541,6 +619,8 @@ pub fn timestamp_offset(txv: &crate::phy::TxVector) -> crate::time::Dur {
         Modulation::Dsss { rate_kbps } => (header_bits * 1_000_000).div_ceil(u64::from(rate_kbps)),
         Modulation::Ofdm { rate_kbps, .. } => (16 + header_bits) / (u64::from(rate_kbps) * 4 / 1000) * 4000,
         m @ Modulation::Ht { .. } => (16 + header_bits) / u64::from(m.ht_ndbps()) * 4000,
+        Modulation::Vht(v) => (16 + header_bits) / u64::from(v.n_dbps()) * 4000,
+        Modulation::He(h) => (16 + header_bits) / u64::from(h.n_dbps()) * h.symbol_ns(),
     };
     txv.preamble_and_header() + crate::time::Dur(after)
 }

@@ -1,9 +1,11 @@
-//! PHY tables and airtime: 802.11b DSSS/HR-DSSS, 802.11a OFDM, 802.11g ERP, 802.11n HT.
+//! PHY tables and airtime: 802.11b DSSS/HR-DSSS, 802.11a OFDM, 802.11g ERP, 802.11n HT,
+//! 802.11ac VHT and 802.11ax HE (single-user).
 //!
 //! Airtime is a pure function of the PSDU size and a [`TxVector`]. Clause numbers are those
-//! of IEEE Std 802.11-2020 (Clause 15 DSSS, 16 HR/DSSS, 17 OFDM, 18 ERP, 19 HT). An HT mode
-//! carries its MCS, channel width and guard interval (one mode per rate, as ath9k and
-//! Minstrel-HT tabulate them); the number of spatial streams follows from the MCS.
+//! of IEEE Std 802.11-2020 (Clause 15 DSSS, 16 HR/DSSS, 17 OFDM, 18 ERP, 19 HT, 21 VHT) and
+//! 802.11ax-2021 (Clause 27 HE). An HT mode carries its MCS, channel width and guard interval
+//! (one mode per rate, as ath9k and Minstrel-HT tabulate them); the number of spatial streams
+//! follows from the MCS. A VHT or HE mode carries its MCS, width, streams and guard interval.
 
 pub mod error;
 pub mod he;
@@ -28,6 +30,30 @@ pub enum Standard {
     /// band's non-HT modes (802.11a's in 5 GHz, 802.11g's in 2.4 GHz) carry control frames
     /// and beacons.
     N(HtConfig),
+    /// 802.11ac, Clause 21 VHT single-user, in 5 GHz (802.11a's modes carry control frames).
+    Ac(VhtConfig),
+    /// 802.11ax, Clause 27 HE single-user, in either band.
+    Ax(HeConfig),
+}
+
+/// What every station of an 802.11ac BSS supports: the channel width (20, 40, 80 or 160 MHz),
+/// the short guard interval, and the spatial streams (1-4) data frames use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct VhtConfig {
+    pub width_mhz: u16,
+    pub sgi: bool,
+    pub streams: u8,
+}
+
+/// What every station of an 802.11ax BSS supports: the band, the channel width (20-160 MHz;
+/// 2.4 GHz: 20 or 40), the guard interval of data frames (800, 1600 or 3200 ns) and the
+/// spatial streams (1-4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct HeConfig {
+    pub band: Band,
+    pub width_mhz: u16,
+    pub gi_ns: u16,
+    pub streams: u8,
 }
 
 /// The frequency band of an HT channel.
@@ -61,6 +87,8 @@ crate::names::names! {
         B = "80211b",
         G = "80211g",
         N = "80211n",
+        Ac = "80211ac",
+        Ax = "80211ax",
     }
 }
 
@@ -72,6 +100,10 @@ impl StandardName {
             StandardName::B => Standard::B,
             StandardName::G => Standard::G,
             StandardName::N => Standard::N(ht.unwrap_or_default()),
+            StandardName::Ac => Standard::Ac(VhtConfig { width_mhz: 80, sgi: false, streams: 1 }),
+            StandardName::Ax => {
+                Standard::Ax(HeConfig { band: Band::Ghz5, width_mhz: 80, gi_ns: 800, streams: 1 })
+            }
         }
     }
 }
@@ -88,16 +120,37 @@ impl Standard {
             Standard::B => "80211b",
             Standard::G => "80211g",
             Standard::N(_) => "80211n",
+            Standard::Ac(_) => "80211ac",
+            Standard::Ax(_) => "80211ax",
         }
     }
 
-    /// The non-HT standard of the band: itself, or for 802.11n 802.11a (5 GHz) or 802.11g
-    /// (2.4 GHz, an all-ERP BSS).
+    /// The non-HT standard of the band: itself, or for 802.11n and 802.11ax 802.11a (5 GHz)
+    /// or 802.11g (2.4 GHz, an all-ERP BSS), for 802.11ac 802.11a.
     pub fn legacy(self) -> Standard {
         match self {
             Standard::N(HtConfig { band: Band::Ghz5, .. }) => Standard::A,
             Standard::N(HtConfig { band: Band::Ghz2_4, .. }) => Standard::G,
+            Standard::Ac(_) => Standard::A,
+            Standard::Ax(HeConfig { band: Band::Ghz5, .. }) => Standard::A,
+            Standard::Ax(HeConfig { band: Band::Ghz2_4, .. }) => Standard::G,
             s => s,
+        }
+    }
+
+    /// 802.11n, 802.11ac or 802.11ax: QoS data at an MCS, A-MPDU under Block Ack, control
+    /// frames at the band's non-HT rates.
+    pub fn high_throughput(self) -> bool {
+        matches!(self, Standard::N(_) | Standard::Ac(_) | Standard::Ax(_))
+    }
+
+    /// Whether PPDUs of this standard's MCS modes end with the 6 us signal extension: HT and
+    /// HE in 2.4 GHz (19.3.2, 27.4.3 aSignalExtension).
+    pub fn signal_extension(self) -> bool {
+        match self {
+            Standard::N(c) => c.band == Band::Ghz2_4,
+            Standard::Ax(c) => c.band == Band::Ghz2_4,
+            _ => false,
         }
     }
 
@@ -127,6 +180,10 @@ pub enum Modulation {
     /// HT MCS 0-15 (BCC, one encoder: every rate up to 300 Mbit/s) at 40 MHz or 20, with the
     /// 400 ns guard interval (`sgi`) or 800 ns; MCS 8-15 send two spatial streams.
     Ht { mcs: u8, width40: bool, sgi: bool },
+    /// VHT single-user (Clause 21): MCS 0-9, 20-160 MHz, 1-4 streams, 400 or 800 ns GI.
+    Vht(vht::VhtMode),
+    /// HE single-user (Clause 27): MCS 0-11, 20-160 MHz, 1-4 streams, 0.8/1.6/3.2 us GI.
+    He(he::HeMode),
 }
 
 /// Data bits per OFDM symbol of HT MCS 0-7 in 20 and 40 MHz (Tables 19-27 and 19-28);
@@ -142,6 +199,17 @@ impl Modulation {
             Modulation::Dsss { rate_kbps } | Modulation::Ofdm { rate_kbps, .. } => rate_kbps,
             Modulation::Ht { sgi: false, .. } => self.ht_ndbps() * 250,
             Modulation::Ht { sgi: true, .. } => self.ht_ndbps() * 10_000 / 36,
+            Modulation::Vht(_) | Modulation::He(_) => self.mcs_rate_kbps(),
+        }
+    }
+
+    /// The rate of a VHT or HE mode [kbit/s] (out of line, off the legacy modes' path).
+    #[inline(never)]
+    fn mcs_rate_kbps(self) -> u32 {
+        match self {
+            Modulation::Vht(v) => (v.rate_bps() / 1000) as u32,
+            Modulation::He(h) => (h.rate_bps() / 1000) as u32,
+            _ => 0,
         }
     }
 
@@ -155,20 +223,34 @@ impl Modulation {
         }
     }
 
-    /// Spatial streams: 2 for HT MCS 8-15, else 1.
+    /// Spatial streams: 2 for HT MCS 8-15, a VHT or HE mode's own, else 1.
     pub fn streams(self) -> u8 {
         match self {
             Modulation::Ht { mcs, .. } => 1 + mcs / 8,
+            Modulation::Vht(v) => v.nss,
+            Modulation::He(h) => h.nss,
             _ => 1,
         }
     }
 
-    /// The width [MHz] an OFDM or HT PPDU occupies: 40 for HT40, else 20 (the medium
-    /// measures noise over 22 MHz for DSSS on an 802.11b channel).
+    /// The width [MHz] an OFDM, HT, VHT or HE PPDU occupies: 40 for HT40, a VHT or HE mode's
+    /// own, else 20 (the medium measures noise over 22 MHz for DSSS on an 802.11b channel).
     pub fn width_mhz(self) -> u32 {
         match self {
             Modulation::Ht { width40: true, .. } => 40,
+            Modulation::Vht(v) => u32::from(v.width_mhz),
+            Modulation::He(h) => u32::from(h.width_mhz),
             _ => 20,
+        }
+    }
+
+    /// The MCS of an HT, VHT or HE mode.
+    pub fn mcs(self) -> Option<u8> {
+        match self {
+            Modulation::Ht { mcs, .. } => Some(mcs),
+            Modulation::Vht(v) => Some(v.mcs),
+            Modulation::He(h) => Some(h.mcs),
+            _ => None,
         }
     }
 }
@@ -194,6 +276,7 @@ impl TxVector {
     }
 
     /// Duration of the PHY preamble and header: the time until PHY-RXSTART.indication.
+    #[inline]
     pub fn preamble_and_header(&self) -> Dur {
         match (self.mode.modulation(), self.preamble) {
             // 16.2.2.2 long PPDU: 144 us SYNC+SFD, 48 us PHY header, both at 1 Mbit/s.
@@ -205,10 +288,12 @@ impl TxVector {
             (Modulation::Ofdm { .. }, _) => Dur::from_us(20),
             // HT-mixed: 36 us with one stream, 40 with two.
             (m @ Modulation::Ht { .. }, _) => Dur::from_us(HT_MF_FIXED_US + 4 * u64::from(m.streams())),
+            (m @ (Modulation::Vht(_) | Modulation::He(_)), _) => mcs_preamble(m),
         }
     }
 
     /// Airtime of a PPDU carrying `bytes` of MPDU.
+    #[inline]
     pub fn duration(&self, bytes: u32) -> Dur {
         let bits = u64::from(bytes) * 8;
         match self.mode.modulation() {
@@ -236,7 +321,33 @@ impl TxVector {
                 let ext = if self.signal_extension { Dur::from_us(6) } else { Dur::ZERO };
                 self.preamble_and_header() + Dur::from_us(data_us) + ext
             }
+            m @ (Modulation::Vht(_) | Modulation::He(_)) => self.mcs_duration(m, bytes),
         }
+    }
+
+    /// Airtime of a VHT or HE PPDU (out of line, off the legacy modes' path).
+    #[inline(never)]
+    fn mcs_duration(&self, m: Modulation, bytes: u32) -> Dur {
+        match m {
+            // 21.4.3 Eq. 21-106 (BCC, no STBC; VHT is 5 GHz only, no signal extension).
+            Modulation::Vht(v) => Dur(v.txtime_ns(bytes)),
+            // 27.4.3 Eq. 27-135 (LDPC; the receiver's nominal packet padding 0 us, so T_PE 0,
+            // as ns-3 3.44 sends), + 6 us in 2.4 GHz.
+            Modulation::He(h) => Dur(h.txtime_ns(bytes, 0, self.signal_extension)),
+            _ => Dur::ZERO,
+        }
+    }
+}
+
+/// The preamble and headers of a VHT or HE PPDU (out of line, off the legacy modes' path).
+#[inline(never)]
+fn mcs_preamble(m: Modulation) -> Dur {
+    match m {
+        // 21.4.3: L-STF, L-LTF, L-SIG, VHT-SIG-A, VHT-STF, the VHT-LTFs and VHT-SIG-B.
+        Modulation::Vht(v) => Dur::from_us(v.preamble_us()),
+        // 27.4.3: the 20 us legacy preamble, RL-SIG, HE-SIG-A, HE-STF and the HE-LTFs.
+        Modulation::He(h) => Dur(20_000 + h.he_preamble_ns()),
+        _ => Dur::ZERO,
     }
 }
 
@@ -284,9 +395,9 @@ impl PhyTiming {
                 cw_max: 1023,
                 eifs_ack: if erp_mixed { ack(modes::DSSS_1) } else { ack(modes::ERP_OFDM_6) },
             },
-            // 19.4.4 Table 19-25: the band's OFDM timing (5 GHz: 802.11a's; 2.4 GHz: an
-            // all-ERP BSS's, short slot).
-            Standard::N(_) => PhyTiming::of(standard.legacy(), false),
+            // 19.4.4 Table 19-25, 21.4.4 Table 21-29, 27.4.4 Table 27-54: the band's OFDM
+            // timing (5 GHz: 802.11a's; 2.4 GHz: an all-ERP BSS's, short slot).
+            Standard::N(_) | Standard::Ac(_) | Standard::Ax(_) => PhyTiming::of(standard.legacy(), false),
         }
     }
 }
@@ -430,6 +541,114 @@ mod tests {
         assert_eq!(PhyTiming::of(n24, false), PhyTiming::of(Standard::G, false));
         let has = |m| n5.ht_modes().contains(&m);
         assert!(has(ModeId::ht(7, false, false).unwrap()) && !has(ModeId::ht(7, true, false).unwrap()));
+    }
+
+    // VHT and HE modes through the mode table: the index decodes to the format it was made
+    // from, the standard's holes are no mode, and TxVector's airtime is vht.rs's and he.rs's.
+    #[test]
+    fn vht_and_he_modes_round_trip_through_the_table() {
+        use crate::phy::he::HeMode;
+        use crate::phy::vht::VhtMode;
+        let (mut vht, mut he) = (0, 0);
+        for i in modes::VHT_BASE..modes::MODE_COUNT as u16 {
+            match ModeId(i).modulation() {
+                Modulation::Vht(v) => match ModeId::vht(v) {
+                    Some(m) => {
+                        assert_eq!(m, ModeId(i));
+                        vht += 1;
+                    }
+                    None => assert!(v.check().is_err(), "{v:?}"),
+                },
+                Modulation::He(h) => {
+                    assert_eq!(ModeId::he(h), Some(ModeId(i)));
+                    he += 1;
+                }
+                m => panic!("{i}: {m:?}"),
+            }
+        }
+        // 10 MCS x 4 widths x 4 streams x 2 GIs less the 10 holes of 21.5 (MCS 9 at 20 MHz
+        // with 1, 2, 4 streams, MCS 6 at 80 MHz with 3, MCS 9 at 160 MHz with 3, both GIs);
+        // 12 x 4 x 4 x 3 HE formats.
+        assert_eq!((vht, he), (310, 576));
+        assert_eq!(ModeId::vht(VhtMode { mcs: 9, width_mhz: 20, nss: 1, sgi: false }), None);
+        let m = ModeId::vht(VhtMode { mcs: 9, width_mhz: 80, nss: 2, sgi: true }).unwrap();
+        assert_eq!(m.name(), "VhtMcs9W80Nss2Sgi");
+        assert_eq!(ModeId::by_name("VhtMcs9W80Nss2Sgi"), Some(m));
+        let h = ModeId::he(HeMode { mcs: 11, width_mhz: 80, nss: 1, gi_ns: 800 }).unwrap();
+        assert_eq!(h.name(), "HeMcs11W80Nss1Gi800");
+        assert_eq!(ModeId::he(HeMode { mcs: 12, width_mhz: 80, nss: 1, gi_ns: 800 }), None);
+        assert_eq!(ModeId::he(HeMode { mcs: 0, width_mhz: 80, nss: 1, gi_ns: 400 }), None);
+    }
+
+    // Hand computations from 21.4.3 (VHT) and 27.4.3 (HE) through TxVector::duration.
+    #[test]
+    fn vht_and_he_airtime_through_the_tx_vector() {
+        use crate::phy::he::HeMode;
+        use crate::phy::vht::VhtMode;
+        let vht = |mcs, width_mhz, nss, sgi| ModeId::vht(VhtMode { mcs, width_mhz, nss, sgi }).unwrap();
+        let us =
+            |m: ModeId, bytes: u32| TxVector::new(m, Preamble::Long).duration(bytes).ns() as f64 / 1000.0;
+        // VHT MCS 9, 80 MHz, 1 stream (390 Mbit/s, Table 21-38): N_DBPS 234 x 8 x 5/6 = 1560,
+        // N_ES 1; 1538 bytes: ceil((12304 + 16 + 6) / 1560) = 8 symbols; preamble 8 + 8 + 4 +
+        // 8 + 4 + 4 (one VHT-LTF) + 4 (VHT-SIG-B) = 40 us: 72 us.
+        assert_eq!(vht(9, 80, 1, false).rate_kbps(), 390_000);
+        assert_eq!(us(vht(9, 80, 1, false), 1538), 72.0);
+        // The short GI: 8 x 3.6 = 28.8 us, to the 4 us boundary: 32 us, the same 72 us.
+        assert_eq!(us(vht(9, 80, 1, true), 1538), 72.0);
+        // MCS 0, 20 MHz, 1 stream (6.5 Mbit/s): ceil(12326 / 26) = 475 symbols: 40 + 1900.
+        assert_eq!(us(vht(0, 20, 1, false), 1538), 1940.0);
+        // 2 streams: two VHT-LTFs (44 us of preamble); MCS 7 at 40 MHz is 2 x 108 x 6 x 5/6 =
+        // 1080 bits a symbol: ceil(12326 / 1080) = 12 symbols: 44 + 48 = 92 us.
+        assert_eq!(us(vht(7, 40, 2, false), 1538), 92.0);
+        // HE MCS 11, 80 MHz, 1 stream, 0.8 us GI (600.5 Mbit/s: the HE-MCS table of a
+        // 996-tone RU, 1024-QAM 5/6 over 980 data tones): N_DBPS 8166; 1538 bytes are 12,320
+        // bits with SERVICE: 2 symbols of 13.6 us; preamble 20 + RL-SIG 4 + HE-SIG-A 8 +
+        // HE-STF 4 + one 2x HE-LTF of 7.2 us = 43.2 us; T_PE 0 (nominal padding 0 us): 70.4 us.
+        let he = |mcs, width_mhz, nss, gi_ns| ModeId::he(HeMode { mcs, width_mhz, nss, gi_ns }).unwrap();
+        assert_eq!(he(11, 80, 1, 800).rate_kbps(), 600_490);
+        assert_eq!(us(he(11, 80, 1, 800), 1538), 70.4);
+        // 3.2 us GI: 16 us symbols and a 4x HE-LTF of 16 us: 20 + 16 + 16 + 2 x 16 = 84 us.
+        assert_eq!(us(he(11, 80, 1, 3200), 1538), 84.0);
+        // In 2.4 GHz the PPDU ends with the 6 us signal extension.
+        let mut t = TxVector::new(he(11, 40, 1, 800), Preamble::Long);
+        let five = t.duration(1538);
+        t.signal_extension = true;
+        assert_eq!(t.duration(1538).ns() - five.ns(), 6_000);
+        // The duration is vht.rs's and he.rs's TXTIME.
+        let v = VhtMode { mcs: 5, width_mhz: 160, nss: 3, sgi: true };
+        assert_eq!(
+            TxVector::new(ModeId::vht(v).unwrap(), Preamble::Long).duration(65_000).ns(),
+            v.txtime_ns(65_000)
+        );
+        let h = HeMode { mcs: 7, width_mhz: 40, nss: 4, gi_ns: 1600 };
+        assert_eq!(
+            TxVector::new(ModeId::he(h).unwrap(), Preamble::Long).duration(65_000).ns(),
+            h.txtime_ns(65_000, 0, false)
+        );
+    }
+
+    // 10.6.6.5.2 with Table 10-10's reference rates: a VHT or HE frame is answered at the
+    // highest basic rate not above its MCS's non-HT reference rate.
+    #[test]
+    fn vht_and_he_frames_are_answered_at_their_reference_rate() {
+        use crate::phy::he::HeMode;
+        use crate::phy::vht::VhtMode;
+        let ac = Standard::Ac(VhtConfig { width_mhz: 80, sgi: false, streams: 1 });
+        let a = |k: u32| Standard::A.mode(k).unwrap();
+        let v9 = ModeId::vht(VhtMode { mcs: 9, width_mhz: 80, nss: 1, sgi: false }).unwrap();
+        let v1 = ModeId::vht(VhtMode { mcs: 1, width_mhz: 80, nss: 1, sgi: false }).unwrap();
+        assert_eq!(modes::control_answer(ac, v9, a(24_000)), a(24_000)); // 54 >= 24
+        assert_eq!(modes::control_answer(ac, v1, a(24_000)), a(12_000)); // QPSK 1/2: 12
+        let ax = Standard::Ax(HeConfig { band: Band::Ghz5, width_mhz: 80, gi_ns: 800, streams: 1 });
+        let h0 = ModeId::he(HeMode { mcs: 0, width_mhz: 80, nss: 1, gi_ns: 800 }).unwrap();
+        assert_eq!(modes::control_answer(ax, h0, a(24_000)), a(6_000));
+        assert_eq!(ac.modes(), Standard::A.modes());
+        assert_eq!(PhyTiming::of(ax, false), PhyTiming::of(Standard::A, false));
+        // The ARF ladder: MCS 0-9 less the holes, ascending by rate.
+        let ladder = Standard::Ac(VhtConfig { width_mhz: 20, sgi: false, streams: 1 }).ht_ladder();
+        assert_eq!(ladder.len(), 9); // MCS 9 at 20 MHz with one stream does not exist
+        assert!(ladder.windows(2).all(|w| w[0].rate_kbps() < w[1].rate_kbps()));
+        assert_eq!(ax.ht_ladder().len(), 12);
     }
 
     #[test]

@@ -15,6 +15,8 @@ pub fn tables() -> Value {
                 Modulation::Ofdm { erp: false, .. } => "ofdm",
                 Modulation::Ofdm { erp: true, .. } => "erp-ofdm",
                 Modulation::Ht { .. } => "ht",
+                Modulation::Vht(_) => "vht",
+                Modulation::He(_) => "he",
             };
             let mut v = json!({
                 "index": m.0,
@@ -26,6 +28,18 @@ pub fn tables() -> Value {
                 v["mcs"] = json!(mcs);
                 v["channel_width_mhz"] = json!(if width40 { 40 } else { 20 });
                 v["short_gi"] = json!(sgi);
+            }
+            if let Modulation::Vht(x) = m.modulation() {
+                v["mcs"] = json!(x.mcs);
+                v["channel_width_mhz"] = json!(x.width_mhz);
+                v["streams"] = json!(x.nss);
+                v["short_gi"] = json!(x.sgi);
+            }
+            if let Modulation::He(x) = m.modulation() {
+                v["mcs"] = json!(x.mcs);
+                v["channel_width_mhz"] = json!(x.width_mhz);
+                v["streams"] = json!(x.nss);
+                v["gi_ns"] = json!(x.gi_ns);
             }
             v
         })
@@ -60,7 +74,9 @@ mod tests {
     fn tables_name_every_mode_once_and_every_standard_by_index() {
         let t = tables();
         let modes = t["phy_modes"].as_array().unwrap();
-        assert_eq!(modes.len(), crate::phy::MODES.len());
+        // 84 non-HT and HT modes, 310 VHT (320 less the standard's 10 holes), 576 HE.
+        assert_eq!(modes.len(), 84 + 310 + 576);
+        assert_eq!(modes.len(), ModeId::all().count());
         assert_eq!(modes[3]["name"], "DsssRate11Mbps");
         assert_eq!(t["standard_modes"]["80211b"], json!([0, 1, 2, 3]));
         assert_eq!(t["recoveries"], json!(["tahoe", "reno", "newreno", "sack"]));

@@ -127,7 +127,9 @@ def decode_test_mode(standard: str) -> str:
     the name, 5 GHz, so 802.11a's)."""
     from airtcp.tables import standard_modes
 
-    return standard_modes("80211a" if standard == "80211n" else standard)[0].name
+    return standard_modes("80211a" if standard in ("80211n", "80211ac", "80211ax") else standard)[
+        0
+    ].name
 
 
 def nearest_peer(topology: Mapping[str, Any], k: int) -> str:

@@ -308,16 +308,16 @@ def _phy(b: _Build) -> None:
                 'false, or standard = "80211g"',
             )
         )
-    if s.ht is not None and s.standard != "80211n":
+    if s.ht is not None and s.standard not in HT_STANDARDS:
         issues.append(
             _Issue(
                 ("ht",),
-                f'[ht] is for 802.11n, not standard = "{s.standard}"',
+                f'[ht] is for 802.11n, 802.11ac and 802.11ax, not standard = "{s.standard}"',
                 "a table",
-                'no [ht], or standard = "80211n"',
+                'no [ht], or standard = "80211n", "80211ac" or "80211ax"',
             )  # fmt: skip
         )
-    if s.standard == "80211n":
+    if s.standard in HT_STANDARDS:
         return _phy_ht(b)
     rates = rates_mbps(s.standard)
     data_rate = s.data_rate_mbps if s.data_rate_mbps is not None else max(rates)
@@ -344,9 +344,13 @@ def _phy(b: _Build) -> None:
     b.access = s.mac.access
 
 
-# The rate controls that run on 802.11n's HT modes only; the core refuses them on 802.11a/b/g
-# (crates/airtcp-core/src/spec/wifi.rs, check_rate_control).
+# The rate controls that run on 802.11n's HT modes only; the core refuses them elsewhere
+# (crates/airtcp-core/src/spec/wifi.rs, check_rate_control): their VHT and HE groups are not
+# modelled.
 _HT_ONLY_RATE_CONTROLS = ("minstrel-ht", "ath9k")
+
+# The standards of the [ht] table: MCS modes, A-MPDU under Block Ack.
+HT_STANDARDS = ("80211n", "80211ac", "80211ax")
 
 
 def _check_ht_only(
@@ -384,11 +388,76 @@ def _mesh_access(b: _Build) -> None:
 
 
 def _non_ht(s: Scenario) -> str:
-    """The non-HT standard of the scenario's band: itself, or for 802.11n 802.11a (5 GHz) or
-    802.11g (2.4 GHz)."""
-    if s.standard != "80211n":
+    """The non-HT standard of the scenario's band: itself, or for 802.11n and 802.11ax
+    802.11a (5 GHz) or 802.11g (2.4 GHz), for 802.11ac 802.11a."""
+    if s.standard not in HT_STANDARDS:
         return s.standard
     return "80211a" if s.ht is None or s.ht.band_ghz == 5.0 else "80211g"
+
+
+def _phy_vht_he(b: _Build, ht: HtConfig) -> None:
+    """802.11ac and 802.11ax: the band, width, streams, guard interval and MCS of a mode the
+    core's table has (the VHT formats the standard leaves out are not there)."""
+    from airtcp.tables import mcs_modes
+
+    s, issues = b.s, b.issues
+    ax = s.standard == "80211ax"
+    name = "802.11ax" if ax else "802.11ac"
+    _check_ht_only(issues, ("mac", "rate_control"), s.mac.rate_control, s.standard)
+    if not ax and ht.band_ghz != 5.0:
+        issues.append(_Issue(("ht", "band_ghz"), "802.11ac is a 5 GHz PHY", ht.band_ghz, "5"))
+    if ht.band_ghz == 2.4 and ht.channel_width_mhz > 40:
+        issues.append(
+            _Issue(
+                ("ht", "channel_width_mhz"),
+                f"{name} in 2.4 GHz has 20 and 40 MHz channels",
+                ht.channel_width_mhz,
+                "20 or 40, or ht.band_ghz = 5",
+            )
+        )
+    if ax and ht.short_gi:
+        issues.append(
+            _Issue(
+                ("ht", "short_gi"),
+                "802.11ax names its guard interval in ht.gi_ns",
+                True,
+                "false, and ht.gi_ns = 800, 1600 or 3200",
+            )
+        )
+    if not ax and ht.gi_ns is not None:
+        issues.append(
+            _Issue(
+                ("ht", "gi_ns"),
+                f"is for 802.11ax; {name} takes ht.short_gi",
+                ht.gi_ns,
+                "unset, and ht.short_gi = true or false",
+            )
+        )
+    top = 11 if ax else 9
+    if ht.mcs > top:
+        issues.append(_Issue(("ht", "mcs"), f"is not an {name} MCS", ht.mcs, f"0..{top}"))
+    elif not ax:
+        if ("vht", ht.mcs, ht.channel_width_mhz, ht.streams, ht.short_gi) not in mcs_modes():
+            issues.append(
+                _Issue(
+                    ("ht", "mcs"),
+                    f"VHT MCS {ht.mcs} at {ht.channel_width_mhz} MHz with {ht.streams} spatial "
+                    "stream(s) is not in the standard's MCS tables (802.11-2020 21.5: its bits "
+                    "per symbol do not divide among the encoders)",
+                    ht.mcs,
+                    "another MCS, width or number of streams",
+                )
+            )
+    top_bytes = 1_048_575 if not ax else 6_500_631
+    if ht.max_ampdu_bytes is not None and ht.max_ampdu_bytes > top_bytes:
+        issues.append(
+            _Issue(
+                ("ht", "max_ampdu_bytes"),
+                f"exceeds {name}'s largest A-MPDU (aPSDUMaxLength)",
+                ht.max_ampdu_bytes,
+                f"1..{top_bytes}",
+            )
+        )
 
 
 def _phy_ht(b: _Build) -> None:
@@ -398,7 +467,40 @@ def _phy_ht(b: _Build) -> None:
 
     s, issues = b.s, b.issues
     ht = s.ht or default_section("HtConfig")
-    if ht.mcs > 8 * ht.streams - 1:
+    if s.standard != "80211n":
+        _phy_vht_he(b, ht)
+    elif ht.streams > 2:
+        issues.append(
+            _Issue(("ht", "streams"), "802.11n models 1 or 2 spatial streams", ht.streams, "1 or 2")
+        )
+    elif ht.channel_width_mhz > 40:
+        issues.append(
+            _Issue(
+                ("ht", "channel_width_mhz"),
+                "802.11n has 20 and 40 MHz channels",
+                ht.channel_width_mhz,
+                '20 or 40, or standard = "80211ac" or "80211ax"',
+            )
+        )
+    elif ht.gi_ns is not None:
+        issues.append(
+            _Issue(
+                ("ht", "gi_ns"),
+                "is for 802.11ax; 802.11n takes ht.short_gi",
+                ht.gi_ns,
+                "unset, and ht.short_gi = true or false",
+            )
+        )
+    elif ht.max_ampdu_bytes is not None and ht.max_ampdu_bytes > 65_535:
+        issues.append(
+            _Issue(
+                ("ht", "max_ampdu_bytes"),
+                "exceeds 802.11n's largest A-MPDU (aPSDUMaxLength)",
+                ht.max_ampdu_bytes,
+                "1..65535",
+            )
+        )
+    elif ht.mcs > 8 * ht.streams - 1:
         issues.append(
             _Issue(
                 ("ht", "mcs"),
@@ -411,7 +513,7 @@ def _phy_ht(b: _Build) -> None:
         issues.append(
             _Issue(
                 ("data_rate_mbps",),
-                "802.11n names its data rate by MCS",
+                f"802.11{s.standard[5:]} names its data rate by MCS",
                 s.data_rate_mbps,
                 "unset, and ht.mcs",
             )  # fmt: skip
@@ -428,12 +530,12 @@ def _phy_ht(b: _Build) -> None:
                 ("mac", "access"),
                 "A-MPDU under Block Ack needs QoS data (EDCA)",
                 s.mac.access,
-                '"edca" (802.11n\'s default), or ht.ampdu = false',
+                '"edca" (the default with [ht]), or ht.ampdu = false',
             )  # fmt: skip
         )
     b.data_rate = 0.0
     b.ht = ht
-    # 802.11n sends QoS data (EDCA) unless the scenario says otherwise.
+    # 802.11n, ac and ax send QoS data (EDCA) unless the scenario says otherwise.
     b.access = s.mac.access if "access" in s.mac.model_fields_set else "edca"
 
 
@@ -770,6 +872,15 @@ def _mesh_checks(b: _Build) -> None:
                 )
             )
     _mesh_access(b)
+    if s.standard in ("80211ac", "80211ax"):
+        issues.append(
+            _Issue(
+                ("standard",),
+                "802.11s over VHT and HE (their capability elements) is not modelled yet",
+                s.standard,
+                '"80211a", "80211b", "80211g" or "80211n", or no [mesh]',
+            )
+        )
     if s.mac.beacon_interval_tu is not None:
         issues.append(
             _Issue(
@@ -785,6 +896,16 @@ def _scenario_checks(b: _Build) -> None:
     """The report interval, and a scenario without traffic or without nodes."""
     s, issues = b.s, b.issues
     _mesh_checks(b)
+    if s.channel.fading in ("tgn-b", "tgn-d") and s.standard in ("80211ac", "80211ax"):
+        issues.append(
+            _Issue(
+                ("channel", "fading"),
+                f"the TGn channel is not modelled on {s.standard} (its 80 and 160 MHz "
+                "subcarriers are not)",
+                s.channel.fading,
+                '"none", "rayleigh", "nakagami" or "doppler"',
+            )
+        )
     for name in ("receptions", "positions"):
         if getattr(s.traces, name) and s.channel.model != "radio":
             issues.append(
@@ -795,13 +916,14 @@ def _scenario_checks(b: _Build) -> None:
                     'false, or channel.model = "radio"',
                 )
             )
-    if s.mac.ba_retry_remedy and not (s.standard == "80211n" and (s.ht is None or s.ht.ampdu)):
+    aggregates = s.standard in HT_STANDARDS and (s.ht is None or s.ht.ampdu)
+    if s.mac.ba_retry_remedy and not aggregates:
         issues.append(
             _Issue(
                 ("mac", "ba_retry_remedy"),
-                "needs A-MPDUs under Block Ack (802.11n with ht.ampdu)",
+                "needs A-MPDUs under Block Ack (802.11n, ac or ax with ht.ampdu)",
                 True,
-                'false, or standard = "80211n" with ht.ampdu = true',
+                'false, or standard = "80211n", "80211ac" or "80211ax" with ht.ampdu = true',
             )
         )
     node_controls = [n.rate_control for n in s.nodes or [] if n.rate_control]
@@ -837,13 +959,13 @@ def _scenario_checks(b: _Build) -> None:
                 "false, or mac.arf_window_slot_ms set",
             )
         )
-    if s.traces.mpdus and not (s.standard == "80211n" and (s.ht is None or s.ht.ampdu)):
+    if s.traces.mpdus and not aggregates:
         issues.append(
             _Issue(
                 ("traces", "mpdus"),
-                "needs A-MPDUs (802.11n with ht.ampdu)",
+                "needs A-MPDUs (802.11n, ac or ax with ht.ampdu)",
                 True,
-                'false, or standard = "80211n" with ht.ampdu = true',
+                'false, or standard = "80211n", "80211ac" or "80211ax" with ht.ampdu = true',
             )
         )
     _check_intervals(issues, ("report_interval_s",), s.report_interval_s, s)
@@ -1472,11 +1594,17 @@ def _wifi_spec(b: _Build) -> dict[str, Any]:
                     "band_ghz": float(ht.band_ghz),
                     "channel_width_mhz": ht.channel_width_mhz,
                     "short_gi": ht.short_gi,
+                    **({"gi_ns": ht.gi_ns} if ht.gi_ns is not None else {}),
                     "streams": ht.streams,
                     "mcs": ht.mcs,
                     "ampdu": ht.ampdu,
                     "aggregation": ht.aggregation,
                     "max_ampdu_time_us": ht.max_ampdu_time_us,
+                    **(
+                        {"max_ampdu_bytes": ht.max_ampdu_bytes}
+                        if ht.max_ampdu_bytes is not None
+                        else {}
+                    ),
                     "ampdu_adaptation": ht.ampdu_adaptation,
                     "ppdu_attempts": ht.ppdu_attempts,
                     "mpdu_retries": ht.mpdu_retries,

@@ -435,7 +435,7 @@ class MacConfig(_PassThrough):
     )
     ba_retry_remedy: bool = _field(
         False,
-        'true or false (standard = "80211n" with ht.ampdu)',
+        'true or false (standard = "80211n", "80211ac" or "80211ax" with ht.ampdu)',
         "paper 002's remedy at every station (xlayer::ba_retry): at each frame queued, its "
         "averaged data rate moves to 0.75 x itself + 0.25 x the rate the frame would go at "
         "now, and a TCP frame's Block-Ack retry limit (its software retries) is 10, 8, 5 or 2 "
@@ -1439,7 +1439,7 @@ class TracesConfig(_PassThrough):
     )
     mpdus: bool = _field(
         False,
-        'true or false (standard = "80211n" with ht.ampdu)',
+        'true or false (standard = "80211n", "80211ac" or "80211ax" with ht.ampdu)',
         "every MPDU of an A-MPDU as its PPDU ends (time_ns, node, peer, ac, seq, flow): fate "
         "(acked, retry, dropped), its sw_retries, its position in the PPDU (0: first) and "
         "offset_ns (its start after the PPDU's), and its PPDU's ppdu_attempts, subframes and "
@@ -1449,7 +1449,7 @@ class TracesConfig(_PassThrough):
     )
 
 
-Standard = Literal["80211a", "80211b", "80211g", "80211n"]
+Standard = Literal["80211a", "80211b", "80211g", "80211n", "80211ac", "80211ax"]
 
 
 class MeshConfig(_PassThrough):
@@ -1527,27 +1527,42 @@ class MeshConfig(_PassThrough):
 
 
 class HtConfig(_PassThrough):
-    """``[ht]``: 802.11n's PHY (``standard = "80211n"`` only); defaults as ns-3's."""
+    """``[ht]``: the PHY of 802.11n (HT), 802.11ac (VHT) and 802.11ax (HE single-user), for
+    ``standard = "80211n"``, ``"80211ac"`` or ``"80211ax"``; defaults as ns-3's."""
 
     CORE: ClassVar[str] = "HtSpec"
 
-    band_ghz: Literal[2.4, 5.0] = _field(5.0, "2.4 or 5", "the frequency band [GHz]")
-    channel_width_mhz: Literal[20, 40] = _field(
-        20, "20 or 40", "the channel width [MHz]; 40 lets data frames use 40 MHz"
+    band_ghz: Literal[2.4, 5.0] = _field(5.0, "2.4 or 5 (802.11ac: 5)", "the frequency band [GHz]")
+    channel_width_mhz: Literal[20, 40, 80, 160] = _field(
+        20,
+        "20 or 40 (802.11n, and 802.11ax in 2.4 GHz); 20, 40, 80 or 160 (802.11ac, 802.11ax)",
+        "the channel width [MHz]; data frames use it",
     )
     short_gi: bool = _field(
-        False, "true or false", "the 400 ns guard interval for data frames (else 800 ns)"
+        False,
+        "true or false (802.11n, 802.11ac)",
+        "the 400 ns guard interval for data frames (else 800 ns)",
     )
-    streams: Literal[1, 2] = _field(
-        1, "1 or 2", "spatial streams every station supports; 2 allows MCS 8-15"
+    gi_ns: Literal[800, 1600, 3200] | None = _field(
+        None,
+        "800, 1600 or 3200 (802.11ax only), or unset (800)",
+        "802.11ax: the data frames' guard interval [ns], with the HE-LTF it pairs with (2x, "
+        "2x, 4x)",
+    )
+    streams: Literal[1, 2, 3, 4] = _field(
+        1,
+        "1 or 2 (802.11n); 1..4 (802.11ac, 802.11ax)",
+        "spatial streams: on 802.11n those every station supports (2 allows MCS 8-15); on "
+        "802.11ac and 802.11ax those every data frame uses",
     )
     mcs: int = _field(
         7,
-        "integer 0..7 (one stream) or 0..15 (two)",
-        "the data frames' MCS at the channel's width and guard interval (mac.rate_control = "
-        '"constant"); an adaptive rate control does not read it (the ARF family and legacy '
-        "Minstrel start at the HT ladder's lowest rung, Minstrel-HT and ath9k from their "
-        "tables)",
+        "integer 0..7 (802.11n, one stream) or 0..15 (two); 0..9 (802.11ac, less the "
+        "standard's holes); 0..11 (802.11ax)",
+        "the data frames' MCS at the channel's width, streams and guard interval "
+        '(mac.rate_control = "constant"); an adaptive rate control does not read it (the ARF '
+        "family and legacy Minstrel start at the ladder's lowest rung, Minstrel-HT and ath9k "
+        "from their tables)",
         ge=0,
         le=15,
     )
@@ -1570,6 +1585,16 @@ class HtConfig(_PassThrough):
         "aPPDUMaxTime of an HT-mixed PPDU (MoFA's mobility-aware lengths are shorter ones)",
         ge=1,
         le=5484,
+    )
+    max_ampdu_bytes: int | None = _field(
+        None,
+        "integer 1..65535 (802.11n), 1..1048575 (802.11ac), 1..6500631 (802.11ax), or unset "
+        "(65535)",
+        "the aggregate's largest PSDU in place of the preset's 65,535 bytes (ns-3 3.44's "
+        "default on every standard), up to the standard's aPSDUMaxLength; the 64-MPDU Block Ack "
+        "window bounds the aggregate too",
+        ge=1,
+        le=6_500_631,
     )
     ampdu_adaptation: Literal["none", "mofa"] = _field(
         "none",
@@ -1635,12 +1660,15 @@ class Scenario(ScenarioShape, _Model):
         le=MAX_DISTANCE_M,
     )
     standard: Standard = _field(
-        "80211a", '"80211a", "80211b", "80211g" or "80211n"', "PHY standard (802.11n with [ht])"
+        "80211a",
+        '"80211a", "80211b", "80211g", "80211n", "80211ac" or "80211ax"',
+        "PHY standard (802.11n HT, 802.11ac VHT and 802.11ax HE single-user with [ht])",
     )
     ht: HtConfig | None = Field(
         default=None,
-        json_schema_extra={"allowed": 'a table (standard = "80211n" only)'},
-        description="[ht]: 802.11n's band, width, guard interval, streams and MCS",
+        json_schema_extra={"allowed": 'a table (standard = "80211n", "80211ac" or "80211ax")'},
+        description="[ht]: the band, width, guard interval, streams and MCS of 802.11n, "
+        "802.11ac or 802.11ax, and their A-MPDU",
     )
     erp_mixed: bool = _field(
         False,

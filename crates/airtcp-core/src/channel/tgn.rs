@@ -153,6 +153,9 @@ pub fn data_subcarriers(mode: ModeId) -> Option<&'static [i32]> {
         Modulation::Ofdm { .. } => Some(&sets[0]),
         Modulation::Ht { width40: false, .. } => Some(&sets[1]),
         Modulation::Ht { width40: true, .. } => Some(&sets[2]),
+        // The TGn channel is refused on 802.11ac and 802.11ax (spec::channel): their 80 and
+        // 160 MHz subcarrier sets are not modelled.
+        Modulation::Vht(_) | Modulation::He(_) => None,
     }
 }
 

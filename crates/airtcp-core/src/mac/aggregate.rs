@@ -97,7 +97,7 @@ impl Wifi {
         let w = &self.cfg;
         let mac = &mut self.macs[i];
         mac.counters.accesses += 1;
-        if data.bytes > w.rts_threshold_bytes {
+        if w.wants_rts(data.bytes) {
             // 10.3.2.5: the RTS covers CTS, the PPDU, its response (the data frame's Duration:
             // SIFS and the BlockAck or ACK) and two more SIFS.
             mac.exchange = Exchange::TxRts { ac: ac as u8 };

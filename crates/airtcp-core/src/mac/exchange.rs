@@ -98,7 +98,7 @@ impl Wifi {
         let w = &self.cfg;
         let mac = &mut self.macs[node.idx()];
         mac.counters.accesses += 1;
-        let frame = if data.bytes > w.rts_threshold_bytes {
+        let frame = if w.wants_rts(data.bytes) {
             // 10.3.2.5: RTS Duration covers CTS, data, ACK and three SIFS.
             let data_dur = data.txv.duration(data.bytes);
             mac.exchange = Exchange::TxRts { ac: ac as u8 };
@@ -126,7 +126,7 @@ impl Wifi {
     pub fn own_tx_end(&mut self, node: NodeId, frame: &Frame, sched: &mut Scheduler<Event>, now: SimTime) {
         // 10.3.2.11: the response's PHY-RXSTART delay is that of the mode it comes at.
         let timeout = match frame.kind {
-            FrameKind::Data | FrameKind::Action => self.cfg.answer[usize::from(frame.txv.mode.0)].2,
+            FrameKind::Data | FrameKind::Action => self.cfg.answer(frame.txv.mode).2,
             _ => self.cfg.response_timeout,
         };
         let mac = &mut self.macs[node.idx()];

@@ -164,6 +164,10 @@ impl Default for Agg {
     }
 }
 
+/// The RTS threshold that means "never" (`wifi.rts_threshold_bytes`' largest value,
+/// dot11RTSThreshold's range 0..65535).
+pub const RTS_NEVER: u32 = 65_535;
+
 /// Wifi settings shared by every node of the channel.
 #[derive(Clone, Copy, Debug)]
 pub struct WifiConfig {
@@ -193,9 +197,12 @@ pub struct WifiConfig {
     pub response_timeout: Dur,
     pub ack_duration: Dur,
     pub cts_duration: Dur,
-    /// Per data mode (by index): the mode of the ACK that answers it (10.6.6.5.2), that ACK's
-    /// airtime and the ACK timeout after it.
-    pub answer: [(crate::phy::ModeId, Dur, Dur); crate::phy::MODES.len()],
+    /// Per non-HT and HT data mode (by index): the mode of the ACK that answers it
+    /// (10.6.6.5.2), that ACK's airtime and the ACK timeout after it ([`Self::answer`]).
+    answer_modes: [(crate::phy::ModeId, Dur, Dur); crate::phy::modes::VHT_BASE as usize],
+    /// The same per VHT and HE MCS 0-11: their answer follows from the MCS's non-HT reference
+    /// rate alone (Table 10-10, 10.6.6.5.2).
+    answer_mcs: [(crate::phy::ModeId, Dur, Dur); 12],
     /// Beacons of every AP (11.1.3.2): none when unset.
     pub beacon: Option<BeaconConfig>,
     /// 802.11n A-MPDU under Block Ack: none when unset.
@@ -224,7 +231,8 @@ impl WifiConfig {
         control_txv: TxVector,
         qos: bool,
     ) -> WifiConfig {
-        WifiConfig {
+        let answer = |req| answer_of(standard, timing, control_txv, req);
+        return WifiConfig {
             standard,
             timing,
             data_txv,
@@ -242,25 +250,52 @@ impl WifiConfig {
             cts_duration: control_txv.duration(frame::CTS_BYTES),
             beacon: None,
             ampdu: None,
-            answer: std::array::from_fn(|i| {
-                let req = crate::phy::ModeId(i as u8);
-                let mode = crate::phy::modes::control_answer(standard, req, control_txv.mode);
-                let txv = TxVector { mode, ..control_txv };
-                (mode, txv.duration(frame::ACK_BYTES), timing.sifs + timing.slot + txv.preamble_and_header())
+            answer_modes: std::array::from_fn(|i| answer(crate::phy::ModeId(i as u16))),
+            answer_mcs: std::array::from_fn(|mcs| {
+                let he = crate::phy::he::HeMode { mcs: mcs as u8, width_mhz: 20, nss: 1, gi_ns: 800 };
+                answer(crate::phy::ModeId::he(he).expect("HE MCS 0-11 at 20 MHz"))
             }),
+        };
+        fn answer_of(
+            standard: Standard,
+            timing: PhyTiming,
+            control_txv: TxVector,
+            req: crate::phy::ModeId,
+        ) -> (crate::phy::ModeId, Dur, Dur) {
+            let mode = crate::phy::modes::control_answer(standard, req, control_txv.mode);
+            let txv = TxVector { mode, ..control_txv };
+            (mode, txv.duration(frame::ACK_BYTES), timing.sifs + timing.slot + txv.preamble_and_header())
         }
+    }
+
+    /// The ACK that answers a data frame sent at `data`: its mode, airtime and the ACK
+    /// timeout after it (10.6.6.5.2).
+    #[inline]
+    pub fn answer(&self, data: crate::phy::ModeId) -> &(crate::phy::ModeId, Dur, Dur) {
+        match self.answer_modes.get(usize::from(data.0)) {
+            Some(a) => a,
+            None => &self.answer_mcs[usize::from(data.modulation().mcs().unwrap_or(0))],
+        }
+    }
+
+    /// Whether a PSDU of `bytes` goes after an RTS/CTS exchange (10.3.2.5): longer than the
+    /// threshold, which at [`RTS_NEVER`] means never, as ns-3's (4,692,480) and Linux's (off)
+    /// defaults do for the A-MPDUs of VHT and HE, longer than 65,535 bytes.
+    #[inline]
+    pub fn wants_rts(&self, bytes: u32) -> bool {
+        self.rts_threshold_bytes < RTS_NEVER && bytes > self.rts_threshold_bytes
     }
 
     /// The TX vector of the ACK that answers a data frame sent at `data` (10.6.6.5.2).
     #[inline]
     pub fn ack_txv(&self, data: crate::phy::ModeId) -> TxVector {
-        TxVector { mode: self.answer[usize::from(data.0)].0, ..self.control_txv }
+        TxVector { mode: self.answer(data).0, ..self.control_txv }
     }
 
     /// Airtime of the ACK that answers a data frame sent at `data`.
     #[inline]
     pub fn ack_duration_for(&self, data: crate::phy::ModeId) -> Dur {
-        self.answer[usize::from(data.0)].1
+        self.answer(data).1
     }
 }
 
@@ -978,13 +1013,13 @@ mod tests {
         assert_eq!(cfg.ack_duration_for(m(54_000).mode), Dur::from_us(28));
         assert_eq!(cfg.ack_txv(m(9_000).mode), m(6_000));
         assert_eq!(cfg.ack_duration_for(m(9_000).mode), Dur::from_us(44));
-        assert_eq!(cfg.answer[usize::from(m(9_000).mode.0)].2, Dur::from_us(45));
+        assert_eq!(cfg.answer(m(9_000).mode).2, Dur::from_us(45));
         // 802.11g b/g with a 1 Mbit/s basic rate: an ERP-OFDM frame is answered at 1 Mbit/s
         // DSSS, whose long PLCP preamble and header take 192 us: the timeout is 10 + 20 + 192.
         let t = PhyTiming::of(Standard::G, true);
         let g = |k| TxVector::new(Standard::G.mode(k).unwrap(), crate::phy::Preamble::Long);
         let cfg = WifiConfig::new(Standard::G, t, g(54_000), g(1_000), false);
-        assert_eq!(cfg.answer[usize::from(g(54_000).mode.0)].2, Dur::from_us(222));
+        assert_eq!(cfg.answer(g(54_000).mode).2, Dur::from_us(222));
     }
 
     #[test]

@@ -27,8 +27,22 @@ use crate::channel::{db_to_ratio, dbm_to_mw, link_key, noise_mw, Fading, Mobilit
 use crate::ids::{NodeId, TxId};
 use crate::mac::frame::{Frame, FrameKind};
 use crate::phy::error::{plcp_header, ErrorRateModel, UnitSuccess};
+use crate::phy::modes::MODE_COUNT;
 use crate::phy::success_table::{self, bounded};
-use crate::phy::{ModeId, Modulation, Preamble, Standard, MODES};
+use crate::phy::{ModeId, Modulation, Preamble, Standard};
+
+/// A per-mode table of dBm turned into mW in place; a run of equal values (most of the
+/// table: a standard sends few of the 970 modes) costs one conversion.
+fn per_mode_mw(mut dbm: Box<[f64; MODE_COUNT]>) -> Box<[f64; MODE_COUNT]> {
+    let mut last = (f64::NAN, f64::NAN);
+    for x in dbm.iter_mut() {
+        if x.to_bits() != last.0.to_bits() {
+            last = (*x, dbm_to_mw(*x));
+        }
+        *x = last.1;
+    }
+    dbm
+}
 use crate::spec::{NodeSpec, RadioSpec};
 use crate::time::{Dur, SimTime};
 
@@ -51,7 +65,10 @@ fn bandwidth_hz(mode: ModeId, standard: Standard) -> f64 {
 fn sensitivity_scale_db(mode: ModeId) -> f64 {
     match mode.modulation() {
         Modulation::Dsss { .. } => 10.0 * (22.0f64 / 20.0).log10(),
-        m => 10.0 * (f64::from(m.width_mhz()) / 20.0).log10(),
+        m => match m.width_mhz() {
+            20 => 0.0, // 10 log10(1), without the call
+            w => 10.0 * (f64::from(w) / 20.0).log10(),
+        },
     }
 }
 
@@ -106,7 +123,7 @@ struct RxState {
 /// the same SNR frame after frame, and the CCK symbol error integral costs microseconds.
 /// Direct-mapped; a hit returns exactly what [`ErrorRateModel::unit_success`] would.
 struct UnitCache {
-    slots: Vec<(u64, u8, UnitSuccess)>,
+    slots: Vec<(u64, u16, UnitSuccess)>,
 }
 
 impl UnitCache {
@@ -115,7 +132,7 @@ impl UnitCache {
     fn new() -> UnitCache {
         UnitCache {
             slots: vec![
-                (u64::MAX, u8::MAX, UnitSuccess { p: 1.0, bits_per_unit: 1.0, cap: false });
+                (u64::MAX, u16::MAX, UnitSuccess { p: 1.0, bits_per_unit: 1.0, cap: false });
                 Self::SLOTS
             ],
         }
@@ -245,10 +262,10 @@ pub(super) struct Snr {
     // needs, and the noise floor.
     /// A node's own transmit power, if it has one.
     tx_mw: Vec<Option<f64>>,
-    mode_tx_mw: [f64; MODES.len()],
-    mode_hear_mw: [f64; MODES.len()],
-    mode_lock_mw: [f64; MODES.len()],
-    mode_noise_mw: [f64; MODES.len()],
+    mode_tx_mw: Box<[f64; MODE_COUNT]>,
+    mode_hear_mw: Box<[f64; MODE_COUNT]>,
+    mode_lock_mw: Box<[f64; MODE_COUNT]>,
+    mode_noise_mw: Box<[f64; MODE_COUNT]>,
     /// `gain[i * n + j]`: the path gain 10^(−L/10) from i to j when both stand still, NaN
     /// where one of them moves (computed per frame then).
     gain: Vec<f64>,
@@ -330,20 +347,30 @@ impl Snr {
             mobility: nodes.iter().map(|ns| ns.mobility(seed)).collect(),
             moves: nodes.iter().map(|ns| ns.mobility.is_some()).collect(),
             tx_mw: nodes.iter().map(|ns| ns.tx_power_dbm.map(dbm_to_mw)).collect(),
-            mode_tx_mw: RadioSpec::per_mode(&radio.tx_power_by_rate_dbm, standard, radio.tx_power_dbm)
-                .map(dbm_to_mw),
-            mode_hear_mw: std::array::from_fn(|m| {
-                dbm_to_mw(radio.rx_sensitivity_dbm + sensitivity_scale_db(ModeId(m as u8)))
-            }),
-            mode_lock_mw: RadioSpec::per_mode(
+            mode_tx_mw: per_mode_mw(RadioSpec::per_mode(
+                &radio.tx_power_by_rate_dbm,
+                standard,
+                radio.tx_power_dbm,
+            )),
+            mode_hear_mw: per_mode_mw(Box::new(std::array::from_fn(|m| {
+                radio.rx_sensitivity_dbm + sensitivity_scale_db(ModeId(m as u16))
+            }))),
+            mode_lock_mw: per_mode_mw(RadioSpec::per_mode(
                 &radio.rx_sensitivity_by_rate_dbm,
                 standard,
                 radio.rx_sensitivity_dbm,
-            )
-            .map(dbm_to_mw),
-            mode_noise_mw: std::array::from_fn(|m| {
-                noise_mw(bandwidth_hz(ModeId(m as u8), standard), radio.noise_figure_db)
-            }),
+            )),
+            mode_noise_mw: {
+                // One noise power per bandwidth (six of them), not per mode.
+                let mut last = (f64::NAN, f64::NAN);
+                Box::new(std::array::from_fn(|m| {
+                    let hz = bandwidth_hz(ModeId(m as u16), standard);
+                    if hz != last.0 {
+                        last = (hz, noise_mw(hz, radio.noise_figure_db));
+                    }
+                    last.1
+                }))
+            },
             gain: Vec::new(),
             path_loss: radio.path_loss(),
             shadowing_db: radio.shadowing_db,
@@ -1167,7 +1194,9 @@ fn parts(frame: &Frame, start: SimTime, data_header_bytes: u32) -> [Part; 4] {
     let rate_kbps = u64::from(txv.mode.rate_kbps());
     let (service_bits, ext) = match txv.mode.modulation() {
         Modulation::Ofdm { erp, .. } => (16, if erp { Dur::from_us(6) } else { Dur::ZERO }),
-        Modulation::Ht { .. } => (16, if txv.signal_extension { Dur::from_us(6) } else { Dur::ZERO }),
+        Modulation::Ht { .. } | Modulation::Vht(_) | Modulation::He(_) => {
+            (16, if txv.signal_extension { Dur::from_us(6) } else { Dur::ZERO })
+        }
         Modulation::Dsss { .. } => (0, Dur::ZERO),
     };
     let (header_bytes, upper_bytes) = match frame.kind {

@@ -73,6 +73,17 @@ impl ErrorRateModel {
                     ErrorRateModel::Yans => yans_unit_success(m, code, phy_bps, ht.width_mhz(), snr),
                 }
             }
+            // ns-3 3.44 {Nist,Yans}ErrorRateModel on VhtPhy and HePhy modes: the same bounds at
+            // the MCS's constellation (256-QAM, 1024-QAM included) and code rate, YANS's Eb/N0
+            // over the PPDU's width and PHY rate.
+            m @ (Modulation::Vht(_) | Modulation::He(_)) => {
+                let (c, code) = mcs_params(m.mcs().unwrap_or(0));
+                let phy_bps = (f64::from(m.rate_kbps()) * 1000.0 / code.ratio()) as u64;
+                match self {
+                    ErrorRateModel::Nist => nist_unit_success(c, code, snr),
+                    ErrorRateModel::Yans => yans_unit_success(c, code, phy_bps, m.width_mhz(), snr),
+                }
+            }
         }
     }
 
@@ -145,16 +156,36 @@ pub fn plcp_header(mode: ModeId, short_preamble: bool) -> (ModeId, u64) {
         // 6 Mbit/s in 20 MHz (19.3.9.3.5, 19.3.9.4.3; ns-3 `HtPhy::GetLSigMode`,
         // `GetHtSigMode`); the training fields carry no bits.
         Modulation::Ht { .. } => (OFDM_6, 72),
+        // VHT: L-SIG (24 bits) and VHT-SIG-A (48 bits in two BPSK 1/2 symbols, 21.3.8.3.3);
+        // HE SU: L-SIG, RL-SIG (a repeat, no new bits) and HE-SIG-A (52 bits, 27.3.11.7):
+        // BPSK rate 1/2 at 6 Mbit/s in 20 MHz.
+        Modulation::Vht(_) => (OFDM_6, 72),
+        Modulation::He(_) => (OFDM_6, 76),
     }
 }
 
 /// Constellation size and code rate of an OFDM or HT mode (Table 17-4; Tables 19-27 to 19-30,
 /// per stream); `None` for DSSS/CCK.
+#[inline]
 pub fn constellation(mode: ModeId) -> Option<(u32, CodeRate)> {
     match mode.modulation() {
         Modulation::Dsss { .. } => None,
         Modulation::Ofdm { rate_kbps, .. } => Some(ofdm_params(rate_kbps)),
         Modulation::Ht { mcs, .. } => Some(HT_PARAMS[usize::from(mcs % 8)]),
+        m @ (Modulation::Vht(_) | Modulation::He(_)) => Some(mcs_params(m.mcs().unwrap_or(0))),
+    }
+}
+
+/// Constellation size and code rate of VHT MCS 0-9 and HE MCS 0-11, per stream (Table 21-30
+/// onward, Table 27-64 onward; ns-3 `VhtPhy::GetVhtMcs`, `HePhy::GetHeMcs`).
+#[inline(never)]
+fn mcs_params(mcs: u8) -> (u32, CodeRate) {
+    match mcs {
+        0..=7 => HT_PARAMS[usize::from(mcs)],
+        8 => (256, CodeRate::R3_4),
+        9 => (256, CodeRate::R5_6),
+        10 => (1024, CodeRate::R3_4),
+        _ => (1024, CodeRate::R5_6),
     }
 }
 
@@ -616,14 +647,16 @@ pub(crate) fn nist_table_index(m: u32, code: CodeRate) -> usize {
         2 => 0,
         4 => 1,
         16 => 2,
-        _ => 3,
+        64 => 3,
+        256 => 4,
+        _ => 5,
     };
     4 * k + c
 }
 
 fn nist_table(m: u32, code: CodeRate) -> &'static [f64] {
     use std::sync::OnceLock;
-    static TABLES: [OnceLock<Vec<f64>>; 16] = [const { OnceLock::new() }; 16];
+    static TABLES: [OnceLock<Vec<f64>>; 24] = [const { OnceLock::new() }; 24];
     TABLES[nist_table_index(m, code)].get_or_init(|| {
         (0..TABLE_POINTS)
             .map(|k| {
@@ -734,7 +767,8 @@ mod tests {
                 pairs.push(p);
             }
         }
-        assert_eq!(pairs.len(), 9); // BPSK and QPSK 1/2, 3/4; 16-QAM 1/2, 3/4; 64-QAM 2/3, 3/4, 5/6
+        // BPSK and QPSK 1/2, 3/4; 16-QAM 1/2, 3/4; 64-QAM 2/3, 3/4, 5/6; 256- and 1024-QAM 3/4, 5/6
+        assert_eq!(pairs.len(), 13);
         let mut worst = 0.0f64;
         let mut tabulated = 0u64;
         for (m, code) in pairs {
@@ -957,7 +991,9 @@ mod tests {
             for mode in ModeId::all() {
                 for bits in [48, 8000] {
                     let mut last = 0.0;
-                    for i in -100..=400 {
+                    // To 40 dB, 50 for VHT and HE (256- and 1024-QAM over up to 4 streams).
+                    let top = if mode.0 < crate::phy::modes::VHT_BASE { 400 } else { 500 };
+                    for i in -100..=top {
                         let s = model.chunk_success(db(0.1 * f64::from(i)), mode, bits);
                         assert!(
                             s >= last,
@@ -967,7 +1003,7 @@ mod tests {
                         );
                         last = s;
                     }
-                    assert!(last > 0.999_999, "{model:?} {} at 40 dB: {last}", mode.name());
+                    assert!(last > 0.999_999, "{model:?} {} at {} dB: {last}", mode.name(), top / 10);
                 }
             }
         }

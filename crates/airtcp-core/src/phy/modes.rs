@@ -2,14 +2,73 @@
 //! name a mode (802.11g sends 6 Mbit/s only as ERP-OFDM, and HT MCS 1 and MCS 8 both send
 //! 13 Mbit/s), so rate control and the spec pick modes by [`ModeId`]; Python reads this table
 //! (`airtcp._core.phy_modes`) instead of keeping a copy. Names follow ns-3's `WifiMode` names.
+//!
+//! The non-HT and HT modes are the static [`MODES`]; the VHT and HE modes follow them in the
+//! index space, computed from the index (MCS, width, streams, guard interval), so that a
+//! [`ModeId`] stays two bytes and the legacy modes cost no more to look up than before.
 
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
-use super::{Band, HtConfig, Modulation, Standard};
+use super::he::HeMode;
+use super::vht::VhtMode;
+use super::{Band, HeConfig, HtConfig, Modulation, Standard, VhtConfig};
 
-/// Index of a mode in [`MODES`].
+/// Index of a mode: in [`MODES`] below [`VHT_BASE`], then the VHT and HE modes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct ModeId(pub u8);
+pub struct ModeId(pub u16);
+
+/// The first VHT mode's index: VHT MCS `m` at width index `w` (20, 40, 80, 160 MHz), `nss`
+/// streams and the short GI or not is `VHT_BASE + ((4 m + w) 4 + nss - 1) 2 + sgi` (the
+/// standard's holes keep their index and are never a mode).
+pub const VHT_BASE: u16 = MODES.len() as u16;
+const VHT_COUNT: u16 = 10 * 4 * 4 * 2;
+/// The first HE mode's index: HE MCS `m`, width index `w`, `nss`, guard interval index `g`
+/// (0.8, 1.6, 3.2 us) at `HE_BASE + ((4 m + w) 4 + nss - 1) 3 + g`.
+pub const HE_BASE: u16 = VHT_BASE + VHT_COUNT;
+const HE_COUNT: u16 = 12 * 4 * 4 * 3;
+/// Size of the index space: per-mode tables are this long.
+pub const MODE_COUNT: usize = (HE_BASE + HE_COUNT) as usize;
+
+/// Every mode's format by index, made at compile time: [`MODES`]'s, then each VHT and HE
+/// index decoded (the standard's VHT holes included; [`ModeId::vht`] never names them).
+static MODULATIONS: [Modulation; MODE_COUNT] = modulations();
+
+const fn modulations() -> [Modulation; MODE_COUNT] {
+    let mut out = [Modulation::Dsss { rate_kbps: 0 }; MODE_COUNT];
+    let mut i = 0;
+    while i < MODE_COUNT {
+        out[i] = if i < MODES.len() { MODES[i].modulation } else { decode(i as u16) };
+        i += 1;
+    }
+    out
+}
+
+/// The VHT or HE format at index `i` (at least [`VHT_BASE`]).
+const fn decode(i: u16) -> Modulation {
+    let widths = super::vht::WIDTHS_MHZ;
+    if i < HE_BASE {
+        let i = i - VHT_BASE;
+        let (sgi, nss, w, mcs) = (i % 2 == 1, (i / 2) % 4 + 1, (i / 8) % 4, i / 32);
+        return Modulation::Vht(VhtMode {
+            mcs: mcs as u8,
+            width_mhz: widths[w as usize],
+            nss: nss as u8,
+            sgi,
+        });
+    }
+    let i = i - HE_BASE;
+    let (g, nss, w, mcs) = (i % 3, (i / 3) % 4 + 1, (i / 12) % 4, i / 48);
+    Modulation::He(HeMode {
+        mcs: mcs as u8,
+        width_mhz: widths[w as usize],
+        nss: nss as u8,
+        gi_ns: super::he::GUARD_INTERVALS_NS[g as usize],
+    })
+}
+
+fn width_index(width_mhz: u16) -> Option<u16> {
+    super::vht::WIDTHS_MHZ.iter().position(|&w| w == width_mhz).map(|i| i as u16)
+}
 
 /// One mode of the table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -169,6 +228,10 @@ pub enum ModClass {
     ErpOfdm,
     /// HT (Clause 19).
     Ht,
+    /// VHT (Clause 21).
+    Vht,
+    /// HE (Clause 27).
+    He,
 }
 
 impl ModClass {
@@ -184,7 +247,7 @@ impl ModClass {
             Ofdm => answer == Ofdm,
             // ns-3 3.44 wifi-phy-common.cc: any class answers an HT frame; the band's own
             // modes are the only candidates (`control_answer`).
-            Ht => true,
+            Ht | Vht | He => true,
         }
     }
 }
@@ -205,16 +268,60 @@ pub fn control_answer(standard: Standard, req: ModeId, basic: ModeId) -> ModeId 
 }
 
 impl ModeId {
-    pub fn info(self) -> &'static ModeInfo {
-        &MODES[usize::from(self.0)]
-    }
-
+    /// The mode's name: ns-3's for the non-HT and HT modes; for VHT and HE, ns-3's MCS name
+    /// with the width, streams and guard interval ns-3 keeps in its TXVECTOR
+    /// (`VhtMcs9W80Nss2Sgi`, `HeMcs11W80Nss1Gi800`).
     pub fn name(self) -> &'static str {
-        self.info().name
+        if self.0 < VHT_BASE {
+            return MODES[usize::from(self.0)].name;
+        }
+        static NAMES: OnceLock<Vec<&'static str>> = OnceLock::new();
+        let names = NAMES.get_or_init(|| {
+            (VHT_BASE..MODE_COUNT as u16)
+                .map(|i| {
+                    let name = match ModeId(i).modulation() {
+                        Modulation::Vht(v) => format!(
+                            "VhtMcs{}W{}Nss{}{}",
+                            v.mcs,
+                            v.width_mhz,
+                            v.nss,
+                            if v.sgi { "Sgi" } else { "" }
+                        ),
+                        Modulation::He(h) => {
+                            format!("HeMcs{}W{}Nss{}Gi{}", h.mcs, h.width_mhz, h.nss, h.gi_ns)
+                        }
+                        _ => unreachable!("indices past the table are VHT and HE"),
+                    };
+                    &*Box::leak(name.into_boxed_str()) // once per process, 896 names
+                })
+                .collect()
+        });
+        names[usize::from(self.0 - VHT_BASE)]
     }
 
+    /// The mode's format: one load from [`MODULATIONS`], whatever the mode.
+    #[inline(always)]
     pub fn modulation(self) -> Modulation {
-        self.info().modulation
+        MODULATIONS[usize::from(self.0)]
+    }
+
+    /// VHT MCS `mcs` at `width_mhz` with `nss` streams and the short GI or not; None for a
+    /// format the standard leaves out (21.5) or out of range.
+    pub fn vht(m: VhtMode) -> Option<ModeId> {
+        m.check().ok()?;
+        let w = width_index(m.width_mhz)?;
+        Some(ModeId(
+            VHT_BASE + ((4 * u16::from(m.mcs) + w) * 4 + u16::from(m.nss) - 1) * 2 + u16::from(m.sgi),
+        ))
+    }
+
+    /// HE MCS `mcs` at `width_mhz`, `nss` streams and a guard interval of `gi_ns`; None out of
+    /// range.
+    pub fn he(m: HeMode) -> Option<ModeId> {
+        m.check().ok()?;
+        let w = width_index(m.width_mhz)?;
+        let g = super::he::GUARD_INTERVALS_NS.iter().position(|&g| g == m.gi_ns)? as u16;
+        Some(ModeId(HE_BASE + ((4 * u16::from(m.mcs) + w) * 4 + u16::from(m.nss) - 1) * 3 + g))
     }
 
     pub fn rate_kbps(self) -> u32 {
@@ -228,6 +335,8 @@ impl ModeId {
             Modulation::Ofdm { erp: false, .. } => ModClass::Ofdm,
             Modulation::Ofdm { erp: true, .. } => ModClass::ErpOfdm,
             Modulation::Ht { .. } => ModClass::Ht,
+            Modulation::Vht(_) => ModClass::Vht,
+            Modulation::He(_) => ModClass::He,
         }
     }
 
@@ -240,13 +349,15 @@ impl ModeId {
             Modulation::Ht { mcs, .. } => {
                 [6000, 12000, 18000, 24000, 36000, 48000, 54000, 54000][usize::from(mcs % 8)]
             }
+            Modulation::Vht(v) => (v.nonht_reference_bps() / 1000) as u32,
+            Modulation::He(h) => (h.nonht_reference_bps() / 1000) as u32,
             m => m.rate_kbps(),
         }
     }
 
     /// HT MCS `mcs` (0-15) at 40 MHz (`width40`) or 20, with the short guard interval or not.
     pub fn ht(mcs: u8, width40: bool, sgi: bool) -> Option<ModeId> {
-        (mcs < 16).then(|| ModeId(HT_BASE + 4 * mcs + 2 * u8::from(width40) + u8::from(sgi)))
+        (mcs < 16).then(|| ModeId(u16::from(HT_BASE + 4 * mcs + 2 * u8::from(width40) + u8::from(sgi))))
     }
 
     /// A mandatory rate of its PHY: DSSS 1, 2 (15.1), HR/DSSS 5.5, 11 (16.1), OFDM and
@@ -255,19 +366,23 @@ impl ModeId {
         match self.class() {
             ModClass::Dsss | ModClass::HrDsss => true,
             ModClass::Ofdm | ModClass::ErpOfdm => matches!(self.rate_kbps(), 6000 | 12000 | 24000),
-            // HT MCS 0-7 are mandatory (19.1.1) but never a control response's rate here.
-            ModClass::Ht => false,
+            // HT MCS 0-7 are mandatory (19.1.1) but never a control response's rate here,
+            // nor is a VHT or HE MCS.
+            ModClass::Ht | ModClass::Vht | ModClass::He => false,
         }
     }
 
     /// The mode called `name` (ns-3's name, e.g. `OfdmRate54Mbps`).
     pub fn by_name(name: &str) -> Option<ModeId> {
-        MODES.iter().position(|m| m.name == name).map(|i| ModeId(i as u8))
+        ModeId::all().find(|m| m.name() == name)
     }
 
-    /// Every mode of the table, in index order.
+    /// Every mode, in index order (the VHT formats the standard leaves out skipped).
     pub fn all() -> impl Iterator<Item = ModeId> {
-        (0..MODES.len()).map(|i| ModeId(i as u8))
+        (0..MODE_COUNT as u16).map(ModeId).filter(|m| match m.modulation() {
+            Modulation::Vht(v) => v.check().is_ok(),
+            _ => true,
+        })
     }
 }
 
@@ -321,7 +436,7 @@ impl Standard {
     pub fn modes_by_class(self) -> &'static [ModeId] {
         match self {
             Standard::G => &MODES_G_BY_CLASS,
-            Standard::N(_) => self.legacy().modes_by_class(),
+            Standard::N(_) | Standard::Ac(_) | Standard::Ax(_) => self.legacy().modes_by_class(),
             s => s.modes(),
         }
     }
@@ -333,7 +448,7 @@ impl Standard {
             Standard::A => &MODES_A,
             Standard::B => &MODES_B,
             Standard::G => &MODES_G,
-            Standard::N(_) => self.legacy().modes(),
+            Standard::N(_) | Standard::Ac(_) | Standard::Ax(_) => self.legacy().modes(),
         }
     }
 
@@ -370,6 +485,11 @@ impl Standard {
     /// ascending by rate, a rate two MCS share taken once at its single-stream MCS (13 Mbit/s
     /// is MCS 1, not MCS 8).
     pub fn ht_ladder(self) -> &'static [ModeId] {
+        match self {
+            Standard::Ac(c) => return vht_ladder(c),
+            Standard::Ax(c) => return he_ladder(c),
+            _ => {}
+        }
         static SETS: OnceLock<Vec<(HtConfig, Vec<ModeId>)>> = OnceLock::new();
         per_ht_config(&SETS, self, |c| {
             let mut modes: Vec<ModeId> =
@@ -379,6 +499,48 @@ impl Standard {
             modes
         })
     }
+}
+
+/// A ladder made once per configuration and kept for the process's life (at most 32 VHT and
+/// 96 HE configurations exist).
+fn cached<C: PartialEq + Copy + Send + 'static>(
+    cache: &'static Mutex<Vec<(C, &'static [ModeId])>>,
+    cfg: C,
+    make: impl FnOnce() -> Vec<ModeId>,
+) -> &'static [ModeId] {
+    let mut all = cache.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, m)) = all.iter().find(|(c, _)| *c == cfg) {
+        return m;
+    }
+    let modes: &'static [ModeId] = Box::leak(make().into_boxed_slice());
+    all.push((cfg, modes));
+    modes
+}
+
+/// The VHT modes the ARF family climbs: MCS 0-9 at the channel's width, its streams and
+/// guard interval, ascending by rate, the standard's holes left out (21.5).
+fn vht_ladder(c: VhtConfig) -> &'static [ModeId] {
+    static CACHE: Mutex<Vec<(VhtConfig, &'static [ModeId])>> = Mutex::new(Vec::new());
+    cached(&CACHE, c, || {
+        (0..=super::vht::MAX_MCS)
+            .filter_map(|mcs| {
+                ModeId::vht(VhtMode { mcs, width_mhz: c.width_mhz, nss: c.streams, sgi: c.sgi })
+            })
+            .collect()
+    })
+}
+
+/// The HE modes the ARF family climbs: MCS 0-11 at the channel's width, streams and guard
+/// interval, ascending by rate.
+fn he_ladder(c: HeConfig) -> &'static [ModeId] {
+    static CACHE: Mutex<Vec<(HeConfig, &'static [ModeId])>> = Mutex::new(Vec::new());
+    cached(&CACHE, c, || {
+        (0..=super::he::MAX_MCS)
+            .filter_map(|mcs| {
+                ModeId::he(HeMode { mcs, width_mhz: c.width_mhz, nss: c.streams, gi_ns: c.gi_ns })
+            })
+            .collect()
+    })
 }
 
 #[cfg(test)]

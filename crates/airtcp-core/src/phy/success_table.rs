@@ -58,12 +58,12 @@ struct Table {
     bits_per_unit: f64,
 }
 
-/// Tables by key: DSSS/HR-DSSS by rate (4), NIST by constellation and code (16, shared by the
-/// OFDM and HT modes that have them), YANS by mode (its Eb/N0 depends on the PHY rate and
+/// Tables by key: DSSS/HR-DSSS by rate (4), NIST by constellation and code (24, shared by the
+/// OFDM, HT, VHT and HE modes that have them), YANS by mode (its Eb/N0 depends on the PHY rate and
 /// width).
 const DSSS_KEYS: usize = 4;
-const NIST_KEYS: usize = 16;
-const KEYS: usize = DSSS_KEYS + NIST_KEYS + 256;
+const NIST_KEYS: usize = 24;
+const KEYS: usize = DSSS_KEYS + NIST_KEYS + crate::phy::modes::MODE_COUNT;
 
 fn key(model: ErrorRateModel, mode: ModeId) -> usize {
     match (mode.modulation(), model) {
@@ -241,12 +241,19 @@ mod tests {
     use crate::phy::modes::ModeId;
     use crate::rng::{Purpose, Stream};
 
-    /// Every mode of every standard, once per table key.
+    /// Every non-HT and HT mode and the VHT and HE modes of one stream at 20 and 160 MHz
+    /// (every constellation and code, the narrowest and widest YANS Eb/N0), once per table key.
     fn keyed_modes() -> Vec<(ErrorRateModel, ModeId)> {
+        use crate::phy::Modulation;
         let mut seen = std::collections::BTreeSet::new();
         let mut out = Vec::new();
+        let sampled = |m: &ModeId| match m.modulation() {
+            Modulation::Vht(v) => v.nss == 1 && !v.sgi && matches!(v.width_mhz, 20 | 160),
+            Modulation::He(h) => h.nss == 1 && h.gi_ns == 800 && matches!(h.width_mhz, 20 | 160),
+            _ => true,
+        };
         for model in [ErrorRateModel::Nist, ErrorRateModel::Yans] {
-            for mode in ModeId::all() {
+            for mode in ModeId::all().filter(sampled) {
                 if seen.insert(key(model, mode)) {
                     out.push((model, mode));
                 }

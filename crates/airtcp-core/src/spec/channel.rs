@@ -215,8 +215,8 @@ impl RadioSpec {
         table: &[[f64; 2]],
         standard: crate::phy::Standard,
         fallback: f64,
-    ) -> [f64; crate::phy::MODES.len()] {
-        let mut out = [fallback; crate::phy::MODES.len()];
+    ) -> Box<[f64; crate::phy::modes::MODE_COUNT]> {
+        let mut out = Box::new([fallback; crate::phy::modes::MODE_COUNT]);
         for [mbps, dbm] in table {
             if let Some(mode) = standard.mode((mbps * 1000.0).round() as u32) {
                 out[usize::from(mode.0)] = *dbm;

@@ -180,6 +180,29 @@ impl WorldSpec {
         self.wifi.check_minstrel_status_used(self.nodes.iter().filter_map(|n| n.rate_control))?;
         if let Some(radio) = &self.channel.radio {
             radio.validate_rates(standard)?;
+            let tgn = matches!(radio.fading, channel::FadingSpec::Tgn { .. });
+            if tgn && matches!(standard, crate::phy::Standard::Ac(_) | crate::phy::Standard::Ax(_)) {
+                return err(
+                    "channel.radio.fading.kind",
+                    format!(
+                        "\"tgn\" is not modelled on {} (its 80 and 160 MHz subcarriers are not); allowed \
+                         there: \"rayleigh\", \"nakagami\", \"doppler\" or none",
+                        standard.name()
+                    ),
+                );
+            }
+        }
+        if self.mesh.is_some()
+            && matches!(standard, crate::phy::Standard::Ac(_) | crate::phy::Standard::Ax(_))
+        {
+            return err(
+                "mesh",
+                format!(
+                    "set with standard {}: 802.11s over VHT and HE (their capability elements) is not \
+                     modelled yet; allowed: 80211a, 80211b, 80211g, 80211n",
+                    standard.name()
+                ),
+            );
         }
         let n = net::validate_nodes(&self.nodes)?;
         net::validate_wired_links(&self.wired_links, n)?;

@@ -299,6 +299,21 @@ fn bases() -> Vec<(&'static str, Value)> {
             }),
         ),
         ("80211n", edit(&|v| v["wifi"] = ht.clone())),
+        (
+            "80211ac",
+            edit(&|v| {
+                v["wifi"] = json!({"standard": "80211ac", "basic_rate_mbps": 24.0, "ht": {"band_ghz": 5.0,
+                    "channel_width_mhz": 80, "streams": 2, "mcs": 9, "short_gi": true}})
+            }),
+        ),
+        (
+            "80211ax",
+            edit(&|v| {
+                v["wifi"] = json!({"standard": "80211ax", "basic_rate_mbps": 24.0, "ht": {"band_ghz": 5.0,
+                    "channel_width_mhz": 80, "streams": 2, "mcs": 11, "gi_ns": 800,
+                    "max_ampdu_bytes": 1_000_000}})
+            }),
+        ),
         ("qdisc", edit(&|v| v["wifi"]["qdisc"] = json!({"kind": "codel", "limit_packets": 100}))),
         ("txq", edit(&|v| v["wifi"]["txq"] = txq.clone())),
         (

@@ -6,7 +6,9 @@ use super::{default_queue, err, num, quoted, SpecError, MAX_QUEUE_PACKETS};
 pub use crate::mac::backoff::BackoffRule;
 pub use crate::mac::rate::minstrel::MinstrelStatus;
 use crate::mac::rate::RateName;
-use crate::phy::{Band, HtConfig, ModeId, Standard, StandardName};
+use crate::phy::he::HeMode;
+use crate::phy::vht::VhtMode;
+use crate::phy::{Band, HeConfig, HtConfig, ModeId, Standard, StandardName, VhtConfig};
 pub use crate::xlayer::arf_window::ArfWindowRtt;
 
 crate::names::names! {
@@ -271,27 +273,34 @@ fn codel_interval() -> f64 {
     100.0
 }
 
-/// The `wifi.ht` table: what an 802.11n BSS's stations share, and the data MCS.
+/// The `wifi.ht` table: what an 802.11n, 802.11ac or 802.11ax BSS's stations share, and the
+/// data MCS.
 #[derive(Clone, Debug, Deserialize, serde::Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct HtSpec {
     /// The frequency band, 2.4 or 5 [GHz].
     #[schemars(range(min = 2.4, max = 5))]
     pub band_ghz: f64,
-    /// The channel width, 20 or 40 [MHz]; 40 lets data frames use 40 MHz.
-    #[schemars(range(min = 20, max = 40))]
+    /// The channel width [MHz]: 20 or 40 on 802.11n (40 lets data frames use 40 MHz), 20,
+    /// 40, 80 or 160 on 802.11ac and 802.11ax (20 or 40 in 2.4 GHz); data frames use it.
+    #[schemars(range(min = 20, max = 160))]
     pub channel_width_mhz: u32,
-    /// The 400 ns short guard interval for data frames.
+    /// The 400 ns short guard interval for data frames (802.11n and 802.11ac).
     #[serde(default)]
     pub short_gi: bool,
-    /// Spatial streams, 1 or 2; 2 allows MCS 8-15.
+    /// 802.11ax: the data frames' guard interval, 800, 1600 or 3200 [ns] (unset: 800).
+    #[serde(default)]
+    #[schemars(range(min = 800, max = 3200))]
+    pub gi_ns: Option<u16>,
+    /// Spatial streams: 1 or 2 on 802.11n (2 allows MCS 8-15); 1-4 on 802.11ac and 802.11ax,
+    /// the streams every data frame uses.
     #[serde(default = "one")]
-    #[schemars(range(min = 1, max = 2))]
+    #[schemars(range(min = 1, max = 4))]
     pub streams: u8,
-    /// MCS 0-7 (0-15 with two streams) of every data frame under `rate_control = "constant"`;
-    /// an adaptive rate control starts from its own table (the ARF family, Minstrel and
-    /// `agent` at the HT ladder's lowest rung, Minstrel-HT and ath9k as Linux's do) whatever
-    /// this says.
+    /// The data frames' MCS under `rate_control = "constant"`: HT MCS 0-7 (0-15 with two
+    /// streams), VHT MCS 0-9 (the standard's holes refused), HE MCS 0-11; an adaptive rate
+    /// control starts from its own table (the ARF family, Minstrel and `agent` at the ladder's
+    /// lowest rung, Minstrel-HT and ath9k as Linux's do) whatever this says.
     #[schemars(range(max = 15))]
     pub mcs: u8,
     /// A-MPDU with HT-immediate Block Ack (an agreement per peer and TID, configured from the
@@ -308,6 +317,12 @@ pub struct HtSpec {
     #[serde(default)]
     #[schemars(range(min = 1, max = 5484))]
     pub max_ampdu_time_us: Option<u32>,
+    /// The aggregate's largest PSDU [bytes], in place of the preset's 65,535: at most the
+    /// standard's aPSDUMaxLength (65,535 HT, 1,048,575 VHT, 6,500,631 HE); the 64-MPDU Block
+    /// Ack window bounds it too.
+    #[serde(default)]
+    #[schemars(range(min = 1, max = 6_500_631))]
+    pub max_ampdu_bytes: Option<u32>,
     /// "none" (the limits alone) or "mofa" (MoFA's mobility-aware length per peer, within the
     /// limits: shorter when a BlockAck shows the second half's subframes lost 20 points more
     /// often than the first's or more than 10 % lost, longer otherwise).
@@ -347,13 +362,132 @@ impl HtSpec {
         }
     }
 
-    /// The data mode: `mcs` at the channel's width and guard interval.
-    pub fn data_mode(&self) -> ModeId {
-        let c = self.config();
-        ModeId::ht(self.mcs, c.width40, c.sgi).expect("validated MCS")
+    /// The 802.11ac configuration (the spec was validated).
+    pub fn vht_config(&self) -> VhtConfig {
+        VhtConfig { width_mhz: self.channel_width_mhz as u16, sgi: self.short_gi, streams: self.streams }
     }
 
-    fn validate(&self) -> Result<(), SpecError> {
+    /// The 802.11ax configuration (the spec was validated).
+    pub fn he_config(&self) -> HeConfig {
+        HeConfig {
+            band: if self.band_ghz == 5.0 { Band::Ghz5 } else { Band::Ghz2_4 },
+            width_mhz: self.channel_width_mhz as u16,
+            gi_ns: self.gi_ns.unwrap_or(800),
+            streams: self.streams,
+        }
+    }
+
+    /// The data mode on `standard`: `mcs` at the channel's width, streams and guard interval.
+    pub fn data_mode(&self, standard: Standard) -> ModeId {
+        match standard {
+            Standard::Ac(c) => {
+                ModeId::vht(VhtMode { mcs: self.mcs, width_mhz: c.width_mhz, nss: c.streams, sgi: c.sgi })
+            }
+            Standard::Ax(c) => {
+                ModeId::he(HeMode { mcs: self.mcs, width_mhz: c.width_mhz, nss: c.streams, gi_ns: c.gi_ns })
+            }
+            _ => {
+                let c = self.config();
+                ModeId::ht(self.mcs, c.width40, c.sgi)
+            }
+        }
+        .expect("validated MCS")
+    }
+
+    /// The largest A-MPDU [bytes] `standard` allows (aPSDUMaxLength: Tables 19-25, 21-29,
+    /// 27-54).
+    fn max_psdu_bytes(standard: Standard) -> u32 {
+        match standard {
+            Standard::Ac(_) => crate::phy::vht::MAX_PSDU_BYTES,
+            Standard::Ax(_) => crate::phy::he::MAX_PSDU_BYTES,
+            _ => crate::mac::ht::ampdu::MAX_AMPDU_BYTES,
+        }
+    }
+
+    /// Check the table for 802.11ac or 802.11ax (`standard`, from `wifi.standard`).
+    fn validate_vht_he(&self, standard: Standard) -> Result<(), SpecError> {
+        let name = standard.name();
+        let ax = matches!(standard, Standard::Ax(_));
+        if self.band_ghz != 5.0 && !(ax && self.band_ghz == 2.4) {
+            let allowed = if ax { "2.4, 5" } else { "5 (802.11ac is a 5 GHz PHY)" };
+            return err(
+                "wifi.ht.band_ghz",
+                format!("{} is not a {name} band; allowed: {allowed}", num(self.band_ghz)),
+            );
+        }
+        let widths: &[u32] = if self.band_ghz == 2.4 { &[20, 40] } else { &[20, 40, 80, 160] };
+        if !widths.contains(&self.channel_width_mhz) {
+            let allowed: Vec<String> = widths.iter().map(u32::to_string).collect();
+            return err(
+                "wifi.ht.channel_width_mhz",
+                format!(
+                    "{} is not a {name} channel width in {} GHz; allowed: {}",
+                    self.channel_width_mhz,
+                    num(self.band_ghz),
+                    allowed.join(", ")
+                ),
+            );
+        }
+        if !(1..=4).contains(&self.streams) {
+            return err("wifi.ht.streams", format!("{} is out of range; allowed: 1..=4", self.streams));
+        }
+        if ax && self.short_gi {
+            return err(
+                "wifi.ht.short_gi",
+                "true is not an 802.11ax guard interval; set wifi.ht.gi_ns (800, 1600 or 3200) instead"
+                    .to_string(),
+            );
+        }
+        if let (false, Some(gi)) = (ax, self.gi_ns) {
+            return err("wifi.ht.gi_ns", format!("{gi} is only for 80211ax; {name} takes wifi.ht.short_gi"));
+        }
+        if let Some(gi) = self.gi_ns.filter(|g| !crate::phy::he::GUARD_INTERVALS_NS.contains(g)) {
+            return err(
+                "wifi.ht.gi_ns",
+                format!("{gi} is not an HE guard interval; allowed: 800, 1600, 3200"),
+            );
+        }
+        let top = if ax { crate::phy::he::MAX_MCS } else { crate::phy::vht::MAX_MCS };
+        if self.mcs > top {
+            return err("wifi.ht.mcs", format!("{} is not a {name} MCS; allowed: 0..={top}", self.mcs));
+        }
+        if !ax {
+            let c = self.vht_config();
+            let m = VhtMode { mcs: self.mcs, width_mhz: c.width_mhz, nss: c.streams, sgi: c.sgi };
+            if let Err(why) = m.check() {
+                return err("wifi.ht.mcs", format!("{}: {why}", self.mcs));
+            }
+        }
+        Ok(())
+    }
+
+    fn validate(&self, standard: Standard) -> Result<(), SpecError> {
+        if let Some(b) = self.max_ampdu_bytes {
+            let top = Self::max_psdu_bytes(standard);
+            if !(1..=top).contains(&b) {
+                return err(
+                    "wifi.ht.max_ampdu_bytes",
+                    format!("{b} is out of range; allowed: 1..={top} ({}'s aPSDUMaxLength)", standard.name()),
+                );
+            }
+        }
+        if let Some(t) = self.max_ampdu_time_us {
+            if !(1..=5484).contains(&t) {
+                return err(
+                    "wifi.ht.max_ampdu_time_us",
+                    format!("{t} is out of range; allowed: 1..=5484 us (an HT-mixed PPDU's aPPDUMaxTime)"),
+                );
+            }
+        }
+        if self.ppdu_attempts == 0 {
+            return err("wifi.ht.ppdu_attempts", "0 is out of range; allowed: 1..=255".to_string());
+        }
+        if matches!(standard, Standard::Ac(_) | Standard::Ax(_)) {
+            return self.validate_vht_he(standard);
+        }
+        if let Some(gi) = self.gi_ns {
+            return err("wifi.ht.gi_ns", format!("{gi} is only for 80211ax; 80211n takes wifi.ht.short_gi"));
+        }
         if self.band_ghz != 2.4 && self.band_ghz != 5.0 {
             return err("wifi.ht.band_ghz", format!("{} is not a band; allowed: 2.4, 5", num(self.band_ghz)));
         }
@@ -365,17 +499,6 @@ impl HtSpec {
         }
         if !(1..=2).contains(&self.streams) {
             return err("wifi.ht.streams", format!("{} is out of range; allowed: 1, 2", self.streams));
-        }
-        if self.ppdu_attempts == 0 {
-            return err("wifi.ht.ppdu_attempts", "0 is out of range; allowed: 1..=255".to_string());
-        }
-        if let Some(t) = self.max_ampdu_time_us {
-            if !(1..=5484).contains(&t) {
-                return err(
-                    "wifi.ht.max_ampdu_time_us",
-                    format!("{t} is out of range; allowed: 1..=5484 us (an HT-mixed PPDU's aPPDUMaxTime)"),
-                );
-            }
         }
         let top = 8 * self.streams - 1;
         if self.mcs > top {
@@ -392,7 +515,8 @@ impl HtSpec {
 }
 
 /// Whether rate control `name` runs on `standard` (802.11n: all of them; the others: every
-/// one but Minstrel-HT and ath9k's, [`RateName::ht_only`]).
+/// one but Minstrel-HT and ath9k's, [`RateName::ht_only`], whose VHT and HE groups are not
+/// modelled).
 pub fn check_rate_control(standard: Standard, name: RateName, path: &str) -> Result<(), SpecError> {
     let ht = standard.ht().is_some();
     if !ht && name.ht_only() {
@@ -460,7 +584,11 @@ pub fn rate_kbps(standard: Standard, mbps: f64, path: &str) -> Result<u32, SpecE
 impl WifiSpec {
     /// The standard with its HT configuration.
     pub fn standard(&self) -> Standard {
-        self.standard.standard(self.ht.as_ref().map(HtSpec::config))
+        match (self.standard, &self.ht) {
+            (StandardName::Ac, Some(h)) => Standard::Ac(h.vht_config()),
+            (StandardName::Ax, Some(h)) => Standard::Ax(h.he_config()),
+            (name, ht) => name.standard(ht.as_ref().map(HtSpec::config)),
+        }
     }
 
     /// Check the `wifi` section.
@@ -474,30 +602,33 @@ impl WifiSpec {
             );
         }
         let standard = match (&w.ht, standard) {
-            (Some(ht), Standard::N(_)) => {
-                ht.validate()?;
+            (Some(ht), s) if s.high_throughput() => {
+                let name = s.name();
+                ht.validate(s)?;
                 if let Some(r) = w.data_rate_mbps {
                     return err(
                         "wifi.data_rate_mbps",
-                        format!("{} is not used on 80211n; name the data rate by wifi.ht.mcs", num(r)),
+                        format!("{} is not used on {name}; name the data rate by wifi.ht.mcs", num(r)),
                     );
                 }
                 if let Some(r) = w.initial_rate_mbps {
                     return err(
                         "wifi.initial_rate_mbps",
                         format!(
-                            "{} is not used on 80211n, whose adaptive rate controls start from their own \
+                            "{} is not used on {name}, whose adaptive rate controls start from their own \
                              tables; allowed: unset",
                             num(r)
                         ),
                     );
                 }
-                Standard::N(ht.config())
+                w.standard()
             }
-            (None, Standard::N(_)) => {
-                return err("wifi.ht", "missing; 80211n needs its band, channel width and MCS".to_string())
+            (None, s) if s.high_throughput() => {
+                return err("wifi.ht", format!("missing; {} needs its band, channel width and MCS", s.name()))
             }
-            (Some(_), s) => return err("wifi.ht", format!("is only for 80211n (got {})", s.name())),
+            (Some(_), s) => {
+                return err("wifi.ht", format!("is only for 80211n, 80211ac and 80211ax (got {})", s.name()))
+            }
             (None, s) => {
                 let Some(r) = w.data_rate_mbps else {
                     return err("wifi.data_rate_mbps", format!("missing; {} needs a data rate", s.name()));

@@ -49,13 +49,13 @@ impl Phy {
             standard.mode(kbps).ok_or_else(|| SpecError(format!("{path}: no mode for {kbps} kbit/s")))
         };
         let data_mode = match (&w.ht, w.data_rate_mbps) {
-            (Some(ht), _) => ht.data_mode(),
+            (Some(ht), _) => ht.data_mode(standard),
             (None, Some(r)) => mode(rate_kbps(standard, r, "wifi.data_rate_mbps")?, "wifi.data_rate_mbps")?,
             (None, None) => return Err(SpecError("wifi.data_rate_mbps: missing".into())),
         };
         let mut data_txv = TxVector::new(data_mode, preamble);
-        // An HT PPDU in 2.4 GHz ends with the signal extension (19.3.2).
-        data_txv.signal_extension = standard.ht().is_some_and(|c| c.band == crate::phy::Band::Ghz2_4);
+        // An HT or HE PPDU in 2.4 GHz ends with the signal extension (19.3.2, 27.4.3).
+        data_txv.signal_extension = standard.signal_extension();
         let control_txv = TxVector::new(
             mode(rate_kbps(standard, w.basic_rate_mbps, "wifi.basic_rate_mbps")?, "wifi.basic_rate_mbps")?,
             preamble,
@@ -97,6 +97,10 @@ pub(super) fn wifi_config(spec: &WorldSpec, phy: &Phy) -> Result<WifiConfig, Spe
                 let preset = match ht.aggregation {
                     crate::spec::Aggregation::Ath9k => AggLimits::ATH9K,
                     crate::spec::Aggregation::Ns3 => AggLimits::NS3,
+                };
+                let preset = match ht.max_ampdu_bytes {
+                    Some(max_bytes) => AggLimits { max_bytes, ..preset },
+                    None => preset,
                 };
                 match ht.max_ampdu_time_us {
                     Some(us) => AggLimits { max_time: crate::time::Dur::from_us(u64::from(us)), ..preset },

@@ -166,7 +166,7 @@ impl Minstrel {
     /// Minstrel over `standard`'s modes, with its MAC timing (`minstrel_rate_init`).
     pub fn new(standard: Standard, timing: &PhyTiming, params: MinstrelParams) -> Minstrel {
         // The band's rate table order; on 802.11n the channel's HT ladder (at most 12 rates).
-        let modes = if standard.ht().is_some() { standard.ht_ladder() } else { standard.modes_by_class() };
+        let modes = if standard.high_throughput() { standard.ht_ladder() } else { standard.modes_by_class() };
         let n = modes.len().min(MAX_MODES);
         let us = |d: Dur| (d.ns() / 1000) as u32;
         // ieee80211_frame_duration(band, len, rate, erp, short_preamble = 1): SIFS + the PPDU of

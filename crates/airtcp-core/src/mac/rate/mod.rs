@@ -236,6 +236,23 @@ impl RateAlgo {
         if let Some(cfg) = standard.ht() {
             return Some(Self::parse_ht(name, cfg, timing, data_mode, true));
         }
+        if standard.high_throughput() {
+            // 802.11ac and 802.11ax: the ARF family, Minstrel and the agent climb the VHT or
+            // HE ladder of the channel's width, streams and guard interval.
+            let ladder = standard.ht_ladder();
+            let arf = |params| RateAlgo::Arf(arf::Arf { ladder, params, start: 0 });
+            let minstrel = |params| RateAlgo::Minstrel(minstrel::Minstrel::new(standard, timing, params));
+            return match name {
+                RateName::Constant => Some(RateAlgo::Constant(constant::Constant { mode: data_mode })),
+                RateName::Arf => Some(arf(arf::ArfParams::QUALNET)),
+                RateName::ArfNs3 => Some(arf(arf::ArfParams::NS3)),
+                RateName::Aarf => Some(arf(arf::ArfParams::AARF_NS3)),
+                RateName::Minstrel => Some(minstrel(minstrel::MinstrelParams::MRR)),
+                RateName::MinstrelRt2800 => Some(minstrel(minstrel::MinstrelParams::RT2800)),
+                RateName::Agent => Some(RateAlgo::Agent(agent::Agent { ladder, start: 0 })),
+                RateName::MinstrelHt | RateName::Ath9k => None,
+            };
+        }
         // QualNet's ARF climbs by rate; ns-3's managers climb their station's mode list.
         let arf = |params| RateAlgo::Arf(arf::Arf { ladder: standard.modes(), params, start: 0 });
         let arf_ns3 =
