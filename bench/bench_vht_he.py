@@ -14,10 +14,10 @@ HE "GI 1600" case at 3.2 us (its rate manager takes the GI from the peer's capab
 bench/ns3/NOTES.md); airtcp's 1.6 us case is compared with ns-3's --heGiFromConfig=1 row.
 
 Prints per case and limit: both goodputs (means over the seeds) and the gap airtcp/ns-3 - 1,
-MPDUs per PPDU on both sides, airtcp's PPDU airtime and events per PPDU. The known differences
+MPDUs per PPDU on both sides and airtcp's events per PPDU. The known differences
 (bench/ns3/NOTES.md, docs/validation.md section 30): ns-3 leaves VHT-SIG-B out of an SU PPDU
 (4 us shorter) and its HE-LTF is 8 us whatever the GI (0.8 us longer at 0.8 us, 8 us shorter
-at 3.2 us), and its HE Block Ack carries a 256-bit bitmap (8 us longer at 24 Mbit/s).
+at 3.2 us). Both sides answer HE aggregates with a 256-bit BlockAck (a 256-MPDU window).
 """
 
 from __future__ import annotations

@@ -366,9 +366,16 @@ def _idle_stations(run: _Run) -> Iterable[dict[str, str]]:
 def _data_mode(wifi: Mapping[str, Any]) -> tuple[str, str] | None:
     """The data mode's name and its words (``54 Mbit/s``, ``MCS 7 (65 Mbit/s)``), or None."""
     from airtcp.config.budget import mode_name
-    from airtcp.tables import phy_modes
+    from airtcp.tables import mcs_modes, phy_modes
 
     ht = wifi.get("ht")
+    if ht and wifi.get("standard") in ("80211ac", "80211ax"):
+        # The VHT or HE mode of the MCS at the channel's width, streams and guard interval.
+        vht = wifi["standard"] == "80211ac"
+        gi: bool | int = bool(ht.get("short_gi")) if vht else int(ht.get("gi_ns") or 800)
+        key = ("vht" if vht else "he", ht["mcs"], ht["channel_width_mhz"], ht.get("streams", 1), gi)
+        mode = mcs_modes().get(key)
+        return None if mode is None else (mode.name, f"MCS {ht['mcs']} ({mode.rate_mbps:g} Mbit/s)")
     if ht:
         name = f"HtMcs{ht['mcs']}" + ("Ht40" if ht.get("channel_width_mhz") == 40 else "")
         name += "Sgi" if ht.get("short_gi") else ""

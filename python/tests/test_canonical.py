@@ -27,7 +27,9 @@ EXAMPLES = sorted((REPO / "examples").glob("*.toml"))
 # unchanged by it. A change here re-randomises every stored run of the example: only ever in a
 # commit of its own that says why.
 SEEDS: dict[str, str] = {
+    "ac-download.toml": "449964517723168316 ddac5006c292c661",
     "ampdu-aging.toml": "434598981498664807 f0e06e2bf79fef07",
+    "ax-bbr-vs-cubic.toml": "716928770130879802 fc9015ee0606df88",
     "bbr-vs-cubic.toml": "63447613484989137 a3d14d69608ec661",
     "bss-tcp-bulk.toml": "1033494536232936178 55f11c7408cb4679",
     "bss-udp-saturation.toml": "974349323846422374 ac3f277a3d559bc0",

@@ -65,7 +65,7 @@ def test_malformed_toml(write_toml, tmp_path):
         ("stationz = 3\n", [], 'stationz: unknown field; did you mean "stations"?'),
         ("stations = 0\n", [], "stations: must be >= 1 (got 0;"),
         ('stations = "ten"\n', [], "stations: wrong type: expected an integer"),
-        ('standard = "80211ac"\n', [], 'standard: not an allowed value (got "80211ac"'),
+        ('standard = "80211be"\n', [], 'standard: not an allowed value (got "80211be"'),
         ("data_rate_mbps = 11\n", [], "data_rate_mbps: not a rate of 80211a (got 11;"),
         ("data_rate_mbps = -1\n", [], "data_rate_mbps: must be > 0 (got -1;"),
         ("[mac]\nshort_retry_limit = 40\n", [], "mac.short_retry_limit: must be <= 31 (got 40;"),

@@ -198,7 +198,7 @@ pub fn ds_bits(src: (NodeId, Role), dst: (NodeId, Role), bss_ap: Option<NodeId>)
 
 /// The 802.11 MAC header of `frame` (no FCS). `ds` is (ToDS, FromDS, BSSID) for data frames;
 /// `four_address`: data frames use the four-address format (ToDS and FromDS set, Address 4).
-/// `ba_bitmap`: a BlockAck's bitmap (its sender's `Mac::block_ack_bitmap`). A QoS data
+/// `ba_bitmap`: a BlockAck's bitmap (its sender's `Wifi::block_ack_bitmap`). A QoS data
 /// header of [`MESH_DATA_HEADER_BYTES`] is a mesh data frame's: four addresses, QoS Control
 /// with Mesh Control Present, and the Mesh Control field.
 pub fn mac_header(
@@ -207,7 +207,7 @@ pub fn mac_header(
     qos: bool,
     ds: (bool, bool, [u8; 6]),
     four_address: bool,
-    ba_bitmap: u64,
+    ba_bitmap: crate::mac::ht::blockack::Bitmap,
 ) {
     mac_header_mesh(buf, frame, qos, ds, four_address, false, ba_bitmap)
 }
@@ -224,7 +224,7 @@ pub fn mac_header_mesh(
     ds: (bool, bool, [u8; 6]),
     four_address: bool,
     mesh: bool,
-    ba_bitmap: u64,
+    ba_bitmap: crate::mac::ht::blockack::Bitmap,
 ) {
     let four = (four_address || mesh) && frame.kind == FrameKind::Data;
     let mesh = mesh && qos && frame.kind == FrameKind::Data;
@@ -262,15 +262,19 @@ pub fn mac_header_mesh(
         }
         // IEEE 802.11-2016 9.3.1.8 / 9.3.1.9 compressed BlockAckReq and BlockAck: RA, TA,
         // BAR/BA Control (bit 2 Compressed Bitmap, bits 12-15 TID), Starting Sequence Control,
-        // and the BlockAck's 8-byte bitmap.
+        // and the BlockAck's 8-byte bitmap, or 32 bytes for a 256-MPDU window (802.11ax-2021
+        // 9.3.1.8.2: the Fragment Number subfield's B2 set).
         FrameKind::BlockAckReq | FrameKind::BlockAck => {
             buf.extend_from_slice(&ra);
             buf.extend_from_slice(&ta);
             let control = 0x0004_u16 | u16::from(crate::mac::ht::tid_of_ac(frame.ac)) << 12;
             buf.extend_from_slice(&control.to_le_bytes());
-            buf.extend_from_slice(&((frame.seq & 0x0fff) << 4).to_le_bytes());
+            let wide =
+                frame.kind == FrameKind::BlockAck && frame.bytes > crate::mac::ht::blockack::BLOCK_ACK_BYTES;
+            let fragment = if wide { 0b0100 } else { 0 };
+            buf.extend_from_slice(&((frame.seq & 0x0fff) << 4 | fragment).to_le_bytes());
             if frame.kind == FrameKind::BlockAck {
-                buf.extend_from_slice(&ba_bitmap.to_le_bytes());
+                buf.extend(ba_bitmap.octets(if wide { 256 } else { 64 }));
             }
         }
         // IEEE 802.11-2016 9.3.3.2 management frame: DA (broadcast), SA, BSSID (the AP itself;
@@ -663,7 +667,7 @@ mod tests {
     fn an_ack_header_is_10_bytes_plus_the_fcs() {
         // 9.3.1.3: FC d4 00, Duration 0, RA = node 0's MAC 02:00:00:00:00:01 (hand written).
         let mut buf = Vec::new();
-        mac_header(&mut buf, &ack(), false, (false, false, IBSS_BSSID), false, 0);
+        mac_header(&mut buf, &ack(), false, (false, false, IBSS_BSSID), false, Default::default());
         assert_eq!(buf, [0xd4, 0, 0, 0, 2, 0, 0, 0, 0, 1]);
         assert_eq!(buf.len() as u32 + 4, ACK_BYTES);
     }
@@ -682,7 +686,7 @@ mod tests {
         };
         let mut buf = Vec::new();
         let ds = ds_bits((f.src, Role::Sta), (f.dst, Role::Ap), Some(NodeId(0)));
-        mac_header(&mut buf, &f, true, ds, false, 0);
+        mac_header(&mut buf, &f, true, ds, false, Default::default());
         let ap = [2, 0, 0, 0, 0, 1];
         let sta = [2, 0, 0, 0, 0, 2];
         let mut want = vec![0x88, 0x09, 44, 0];
@@ -701,7 +705,7 @@ mod tests {
         // (bit 8: Mesh Control Present), Mesh Control 6 (flags 0, TTL 31, sequence number).
         let f = Frame { kind: FrameKind::Data, seq: 7, ..ack() };
         let mut buf = Vec::new();
-        mac_header_mesh(&mut buf, &f, true, (false, false, IBSS_BSSID), false, true, 0);
+        mac_header_mesh(&mut buf, &f, true, (false, false, IBSS_BSSID), false, true, Default::default());
         assert_eq!(buf.len() as u32, MESH_DATA_HEADER_BYTES);
         assert_eq!(buf[1] & 0x03, 0x03); // ToDS and FromDS
         assert_eq!(&buf[30..32], &[0, 1]); // TID 0 (BE), Mesh Control Present

@@ -17,7 +17,7 @@
 use super::backoff::next_cw;
 use super::frame::{mpdu_bytes, Carried, Frame, FrameKind};
 use super::ht::ampdu::len_with;
-use super::ht::blockack::{fate, Fate, Recipient, BLOCK_ACK_BYTES, BLOCK_ACK_REQ_BYTES, WINDOW};
+use super::ht::blockack::{block_ack_bytes, fate, Bitmap, Fate, Recipient, BLOCK_ACK_REQ_BYTES, WINDOW};
 use super::ht::seq::distance;
 use super::rate::TxReport;
 use super::{BaPeer, Exchange, HtTx, MacInd, Wifi, AC_COUNT};
@@ -45,9 +45,15 @@ impl Wifi {
         let st = &mut self.macs[node.idx()].peers[peer.idx()];
         if st.ba == u32::MAX {
             st.ba = self.ba_peers.len() as u32;
-            self.ba_peers.push(BaPeer::default());
+            self.ba_peers.push(BaPeer::new(self.cfg.ampdu.map_or(WINDOW, |a| a.ba_window)));
         }
         &mut self.ba_peers[st.ba as usize]
+    }
+
+    /// The agreements' buffer size: 64 MPDUs, 256 between HE stations.
+    #[inline]
+    fn ba_window(&self) -> u16 {
+        self.cfg.ampdu.map_or(WINDOW, |a| a.ba_window)
     }
 
     /// `node` won access for `ac` under aggregation: the BlockAckReq it owes, else its A-MPDU
@@ -64,13 +70,15 @@ impl Wifi {
             // (rate.c `rc_no_data_or_no_ack_use_min` -> `rate_control_send_low`), as a
             // management frame; its BlockAck comes at the control response rate for that.
             let txv = w.mgmt_txv;
-            let ba_air = w.ack_txv(txv.mode).duration(BLOCK_ACK_BYTES);
+            let ba_air = w.ack_txv(txv.mode).duration(block_ack_bytes(cfg.ba_window));
             let mac = &mut self.macs[i];
             mac.counters.accesses += 1;
             mac.counters.bar_attempts += 1;
             mac.exchange = Exchange::TxData { ac: ac as u8 };
             let nav = w.timing.sifs + ba_air;
-            return Some(block_ack_frame(FrameKind::BlockAckReq, (node, peer), txv, nav, ssn, ac));
+            let bar =
+                block_ack_frame(FrameKind::BlockAckReq, (node, peer), txv, nav, ssn, ac, BLOCK_ACK_REQ_BYTES);
+            return Some(bar);
         }
         let agg = self.ht_tx(node, ac).agg;
         if agg.n == 0 {
@@ -88,7 +96,7 @@ impl Wifi {
                 // MoFA's bound for this peer, within the configured limits.
                 limits.max_time = limits.max_time.min(self.ba_peer(node, peer).mofa[ac].max_time());
             }
-            self.build_ampdu(node, ac, peer, limits, if single { 1 } else { u32::from(WINDOW) });
+            self.build_ampdu(node, ac, peer, limits, if single { 1 } else { u32::from(cfg.ba_window) });
             self.ht_tx(node, ac).agg.limit = limit;
         } else {
             self.select_mode(node, ac, agg.peer, u32::from(agg.attempts), now);
@@ -169,7 +177,8 @@ impl Wifi {
         let header = self.cfg.data_header_bytes;
         let txv = TxVector { mode: self.macs[node.idx()].txops[ac].mode, ..self.cfg.data_txv };
         let mut win = self.ba_peer(node, peer).tx[ac];
-        let mut agg = self.ht_tx(node, ac).agg;
+        self.ht_tx(node, ac); // made, so that the aggregate is written in place (no copy)
+        let agg = &mut self.ht_tx[node.idx() * AC_COUNT + ac].agg;
         let (mut n, mut len) = (0u32, 0u32);
         for q in self.macs[node.idx()].txops[ac].queue.iter_mut().filter(|q| q.next_hop == peer && !q.mgmt) {
             let m = mpdu_bytes(q.ip_bytes, header);
@@ -182,12 +191,11 @@ impl Wifi {
             len = len_with(len, m);
             n += 1;
         }
-        agg.n = n as u8;
+        agg.n = n as u16;
         agg.peer = peer;
         agg.bytes = len;
         agg.attempts = 0;
         self.ba_peer(node, peer).tx[ac] = win;
-        self.ht_tx(node, ac).agg = agg;
     }
 
     /// The PPDU of `node`'s A-MPDU on `ac` as its current attempt sends it.
@@ -200,8 +208,9 @@ impl Wifi {
         let txop = &self.macs[node.idx()].txops[ac];
         let mut mpdus = in_flight(&txop.queue, agg.peer);
         let first = mpdus.next()?;
-        if agg.n == 1 && txop.mode.class() != ModClass::Ht {
-            // Not an HT PPDU, so no A-MPDU (10.12): the MPDU alone, acknowledged by an ACK.
+        if agg.n == 1 && !matches!(txop.mode.class(), ModClass::Ht | ModClass::Vht | ModClass::He) {
+            // Not an HT, VHT or HE PPDU, so no A-MPDU (10.12): the MPDU alone, acknowledged by
+            // an ACK.
             let w = &self.cfg;
             // Retry: counted as it goes on the air (`count_ampdu_sent`).
             let c = Carried {
@@ -222,7 +231,7 @@ impl Wifi {
         // The PPDU's own flag: some MPDU in it is a retransmission (each subframe's Retry
         // bit is its own, [`Subframe::retry`]).
         let retried = agg.attempts > 0 || first.sw_retries > 0 || mpdus.any(|q| q.sw_retries > 0);
-        let ba_air = self.cfg.ack_txv(txop.mode).duration(BLOCK_ACK_BYTES);
+        let ba_air = self.cfg.ack_txv(txop.mode).duration(block_ack_bytes(self.ba_window()));
         let c = Carried { packet: Some(first.packet), seq: first.seq, retry: retried, ac: ac as u8 };
         let txv = TxVector { mode: txop.mode, ..self.cfg.data_txv };
         let nav = self.cfg.timing.sifs + ba_air; // 10.3.2.5 (the BlockAck's airtime)
@@ -253,7 +262,7 @@ impl Wifi {
         let mac = &mut self.macs[node.idx()];
         mac.timeout.cancel();
         mac.exchange = Exchange::None;
-        let bitmap = self.macs[frame.src.idx()].block_ack_bitmap;
+        let bitmap = self.block_ack_bitmap(frame.src);
         let ht = self.ht_tx(node, ac);
         if ht.bar_sent {
             *ht = HtTx { agg: ht.agg, ..HtTx::default() };
@@ -279,7 +288,7 @@ impl Wifi {
         let agg = self.ht_tx(node, ac).agg;
         if agg.n > 0 {
             self.macs[node.idx()].counters.successes += 1;
-            self.settle(node, ac, Some((agg.seqs[0], 1)), now);
+            self.settle(node, ac, Some((agg.seqs[0], Bitmap::from_u64(1))), now);
         }
     }
 
@@ -332,7 +341,7 @@ impl Wifi {
     /// Sequence Number and bitmap; `None`: the hardware gave the PPDU up): acknowledged ones
     /// leave the queue, the others are queued again or given up (ath9k 3.2
     /// `ath_tx_complete_aggr`), the window moves, and a BlockAckReq is owed after a drop.
-    fn settle(&mut self, node: NodeId, ac: usize, ba: Option<(u16, u64)>, now: SimTime) {
+    fn settle(&mut self, node: NodeId, ac: usize, ba: Option<(u16, Bitmap)>, now: SimTime) {
         let i = node.idx();
         let agg = self.ht_tx(node, ac).agg;
         let peer = agg.peer;
@@ -345,10 +354,7 @@ impl Wifi {
         let (mut psdu_len, header) = (0u32, self.cfg.data_header_bytes);
         let txv = TxVector { mode: self.macs[i].txops[ac].mode, ..self.cfg.data_txv };
         for (position, &seq) in agg.seqs[..usize::from(agg.n)].iter().enumerate() {
-            let in_bitmap = ba.map(|(ssn, bitmap)| {
-                let d = distance(ssn, seq);
-                d < WINDOW && bitmap >> d & 1 == 1
-            });
+            let in_bitmap = ba.map(|(ssn, bitmap)| bitmap.bit(distance(ssn, seq)));
             if let Some(d) = delivered.get_mut(position) {
                 *d = in_bitmap == Some(true);
             }
@@ -369,7 +375,7 @@ impl Wifi {
                 psdu_len = len_with(psdu_len, mpdu_bytes(q.ip_bytes, header));
                 let offset = super::ht::ampdu::subframe_offset(&txv, from);
                 self.ind.push(MacInd::Mpdu {
-                    position: position as u8,
+                    position: position as u16,
                     offset_ns: u32::try_from(offset.ns()).unwrap_or(u32::MAX),
                     node,
                     peer,
@@ -428,8 +434,8 @@ impl Wifi {
             attempts: u32::from(agg.attempts) + u32::from(ba.is_some()),
             block_ack: ba.is_some(),
             mpdus: agg.n,
-            acked: acked as u8,
-            completed: completed as u8,
+            acked: acked as u16,
+            completed: completed as u16,
             first_acked,
         };
         rate.report(&mut mac.peers[peer.idx()].rate, &mut self.rate_arena, ac, report, now);
@@ -454,7 +460,7 @@ impl Wifi {
         let r = &self.ba_peers[k as usize].rx[ac];
         let (ssn, bitmap) = r.block_ack();
         let d = distance(ssn, seq);
-        (d < WINDOW && bitmap >> d & 1 == 1) || super::ht::seq::before(seq, r.next_expected())
+        bitmap.bit(d) || super::ht::seq::before(seq, r.next_expected())
     }
 
     /// MPDU `seq` of `src`'s A-MPDU on `ac` reached `j` intact, carrying `packet` (the world's
@@ -513,8 +519,13 @@ impl Wifi {
         now: SimTime,
     ) {
         let (ssn, bitmap) = self.ba_peer(j, src).rx[ac].block_ack();
-        self.macs[j.idx()].block_ack_bitmap = bitmap;
-        let ba = block_ack_frame(FrameKind::BlockAck, (j, src), self.cfg.ack_txv(req), Dur::ZERO, ssn, ac);
+        if self.block_ack_bitmaps.is_empty() {
+            self.block_ack_bitmaps = vec![Bitmap::default(); self.macs.len()];
+        }
+        self.block_ack_bitmaps[j.idx()] = bitmap;
+        let bytes = block_ack_bytes(self.ba_window());
+        let ba =
+            block_ack_frame(FrameKind::BlockAck, (j, src), self.cfg.ack_txv(req), Dur::ZERO, ssn, ac, bytes);
         self.respond(j, ba, sched, now);
     }
 
@@ -557,9 +568,9 @@ fn in_flight(
     queue.iter().filter(move |q| q.in_flight && q.next_hop == peer)
 }
 
-/// A compressed BlockAck or BlockAckReq (`kind`) from `src` to `dst` (9.3.1.8, 9.3.1.7):
-/// its Starting Sequence Number `ssn` and TID (of `ac`); a BlockAck's bitmap travels in its
-/// sender's `Mac::block_ack_bitmap`.
+/// A compressed BlockAck or BlockAckReq (`kind`) of `bytes` from `src` to `dst` (9.3.1.8,
+/// 9.3.1.7): its Starting Sequence Number `ssn` and TID (of `ac`); a BlockAck's bitmap travels
+/// in its sender's `Wifi::block_ack_bitmaps`.
 fn block_ack_frame(
     kind: FrameKind,
     (src, dst): (NodeId, NodeId),
@@ -567,8 +578,8 @@ fn block_ack_frame(
     nav: Dur,
     ssn: u16,
     ac: usize,
+    bytes: u32,
 ) -> Frame {
-    let bytes = if kind == FrameKind::BlockAck { BLOCK_ACK_BYTES } else { BLOCK_ACK_REQ_BYTES };
     Frame::mpdu(
         kind,
         (src, dst),

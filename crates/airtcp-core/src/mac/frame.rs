@@ -80,7 +80,7 @@ pub struct Frame {
     pub upper_bytes: u16,
     /// Subframes of the A-MPDU this PPDU carries (its MPDUs are the sender's aggregate,
     /// `HtTx::agg`; `bytes` is the PSDU's length); 0: a single MPDU, not aggregated.
-    pub subframes: u8,
+    pub subframes: u16,
 }
 
 /// What an MPDU carries beyond its addresses and PHY: the packet, its sequence number, the
@@ -153,7 +153,7 @@ impl Frame {
         txv: TxVector,
         nav: Dur,
         c: Carried,
-        n: u8,
+        n: u16,
     ) -> Frame {
         Frame { subframes: n, ..Frame::mpdu(FrameKind::Data, (src, dst), bytes, txv, nav, c) }
     }

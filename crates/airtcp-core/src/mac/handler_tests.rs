@@ -484,8 +484,12 @@ fn a_corrupt_frame_goes_up_only_under_the_policy_and_only_once_received_copies_a
 /// winning access: the A-MPDU it sends.
 fn a_sends_ampdu(w: &mut Wifi, s: &mut Scheduler<Event>) -> Frame {
     use super::ht::{ampdu::AggLimits, blockack::BaRetryLimits};
-    w.cfg.ampdu =
-        Some(super::AmpduConfig { limits: AggLimits::NS3, retry: BaRetryLimits::ATH9K_3_2, mofa: false });
+    w.cfg.ampdu = Some(super::AmpduConfig {
+        limits: AggLimits::NS3,
+        retry: BaRetryLimits::ATH9K_3_2,
+        mofa: false,
+        ba_window: 64,
+    });
     for p in 0..5 {
         assert!(w.enqueue(A, B, PacketId(p), 1528, BE, IDLE, s, us(0)));
     }
@@ -500,8 +504,12 @@ fn a_single_mpdu_at_a_non_ht_rate_goes_plain_and_its_ack_settles_it() {
     // Under Block Ack, one queued MPDU at 54 Mbit/s (OFDM, not HT): no A-MPDU (10.12), the
     // MPDU alone (1528 + 36 bytes, no delimiter) with Normal Ack, Duration SIFS + ACK (16 + 44).
     let (mut w, mut s) = (wifi(), Scheduler::new());
-    w.cfg.ampdu =
-        Some(super::AmpduConfig { limits: AggLimits::NS3, retry: BaRetryLimits::ATH9K_3_2, mofa: false });
+    w.cfg.ampdu = Some(super::AmpduConfig {
+        limits: AggLimits::NS3,
+        retry: BaRetryLimits::ATH9K_3_2,
+        mofa: false,
+        ba_window: 64,
+    });
     assert!(w.enqueue(A, B, PacketId(3), 1528, BE, IDLE, &mut s, us(0)));
     let Some(Event::Grant { gen, .. }) = s.pop_until(us(1_000_000)) else { panic!("no grant") };
     assert!(w.grant(A, BE, gen, IDLE));
@@ -545,8 +553,12 @@ fn aggregates_serve_the_peers_in_turn() {
     let data = TxVector::new(Standard::A.mode(54_000).unwrap(), Preamble::Long);
     let control = TxVector::new(Standard::A.mode(6_000).unwrap(), Preamble::Long);
     let mut cfg = WifiConfig::new(Standard::A, timing, data, control, true);
-    cfg.ampdu =
-        Some(super::AmpduConfig { limits: AggLimits::NS3, retry: BaRetryLimits::ATH9K_3_2, mofa: false });
+    cfg.ampdu = Some(super::AmpduConfig {
+        limits: AggLimits::NS3,
+        retry: BaRetryLimits::ATH9K_3_2,
+        mofa: false,
+        ba_window: 64,
+    });
     cfg.queue_limit = 100;
     let macs = (0..3)
         .map(|i| {
@@ -570,7 +582,7 @@ fn aggregates_serve_the_peers_in_turn() {
         let f = w.start_ampdu(A, BE, us(0)).expect("an A-MPDU");
         served.push((f.dst, f.subframes));
         w.own_tx_end(A, &f, &mut s, us(0));
-        w.macs[f.dst.idx()].block_ack_bitmap = u64::MAX >> (64 - u32::from(f.subframes));
+        set_bitmap(&mut w, f.dst, u64::MAX >> (64 - u32::from(f.subframes)));
         let ba = Frame { kind: FrameKind::BlockAck, src: f.dst, dst: A, bytes: 32, ..f };
         w.rx_ok(A, &ba, &mut s, us(0));
     }
@@ -589,7 +601,7 @@ fn the_retry_seam_sets_each_budget_per_peer_and_per_frame() {
     let t0 = s.now();
     w.own_tx_end(A, &f, &mut s, t0);
     // A BlockAck from B acknowledging 0, 1 and 3 (not 2, not 4).
-    w.macs[B.idx()].block_ack_bitmap = 0b01011;
+    set_bitmap(&mut w, B, 0b01011);
     let ba = Frame { kind: FrameKind::BlockAck, src: B, dst: A, bytes: 32, seq: 0, ..f };
     w.rx_ok(A, &ba, &mut s, t0);
     let inds: Vec<MacInd> = w.ind.drain(..).collect();
@@ -697,4 +709,12 @@ fn a_close_waits_for_no_ack() {
     assert_eq!(s.pending(), 0);
     w.unacked_sent(A, BE, end);
     assert_eq!(w.ind[0], MacInd::Acked { node: A, packet: PacketId(9) });
+}
+
+/// The bitmap of the BlockAck `node` sends next (as `respond_block_ack` would set it).
+fn set_bitmap(w: &mut Wifi, node: NodeId, bits: u64) {
+    if w.block_ack_bitmaps.is_empty() {
+        w.block_ack_bitmaps = vec![Default::default(); w.macs.len()];
+    }
+    w.block_ack_bitmaps[node.idx()] = crate::mac::ht::blockack::Bitmap::from_u64(bits);
 }

@@ -131,6 +131,9 @@ pub struct AmpduConfig {
     pub retry: ht::blockack::BaRetryLimits,
     /// MoFA bounds each peer's A-MPDU airtime ([`ht::mofa`]).
     pub mofa: bool,
+    /// The agreements' buffer size: 64 MPDUs (HT, VHT), 256 between HE stations
+    /// ([`ht::blockack::MAX_WINDOW`]).
+    pub ba_window: u16,
 }
 
 /// The A-MPDU an access category has on its way (sent, or about to be, and not yet
@@ -140,7 +143,7 @@ pub struct AmpduConfig {
 #[derive(Clone, Copy, Debug)]
 pub struct Agg {
     /// Subframes (0: none on its way).
-    pub n: u8,
+    pub n: u16,
     pub peer: NodeId,
     /// PSDU length [bytes].
     pub bytes: u32,
@@ -148,7 +151,7 @@ pub struct Agg {
     /// control's series, else the channel's `ppdu_attempts`).
     pub attempts: u8,
     pub limit: u8,
-    pub seqs: [u16; ht::blockack::WINDOW as usize],
+    pub seqs: [u16; ht::blockack::MAX_WINDOW as usize],
 }
 
 impl Default for Agg {
@@ -159,7 +162,7 @@ impl Default for Agg {
             bytes: 0,
             attempts: 0,
             limit: 1,
-            seqs: [0; ht::blockack::WINDOW as usize],
+            seqs: [0; ht::blockack::MAX_WINDOW as usize],
         }
     }
 }
@@ -342,11 +345,11 @@ pub enum MacInd {
         fate: ht::blockack::Fate,
         sw_retries: u8,
         attempts: u8,
-        subframes: u8,
+        subframes: u16,
         block_ack: bool,
         /// Its place in the PPDU (0: the first subframe) and when it began, from the PPDU's
         /// start [ns].
-        position: u8,
+        position: u16,
         offset_ns: u32,
     },
     /// An event for the cross-layer schemes (`xlayer`).
@@ -438,12 +441,13 @@ pub struct BaPeer {
     pub mofa: [ht::mofa::Mofa; AC_COUNT],
 }
 
-impl Default for BaPeer {
-    fn default() -> BaPeer {
+impl BaPeer {
+    /// Agreements on every access category with a buffer of `window` MPDUs.
+    pub fn new(window: u16) -> BaPeer {
         BaPeer {
             seq: [0; AC_COUNT],
-            tx: [ht::blockack::TxWindow::new(0); AC_COUNT],
-            rx: [ht::blockack::Recipient::new(0); AC_COUNT],
+            tx: [ht::blockack::TxWindow::new(0, window); AC_COUNT],
+            rx: [ht::blockack::Recipient::new(0, window); AC_COUNT],
             mofa: [ht::mofa::Mofa::default(); AC_COUNT],
         }
     }
@@ -601,9 +605,6 @@ pub struct Mac {
     pub wifi: bool,
     /// This node's rate control of data frames.
     pub rate: RateAlgo,
-    /// The bitmap of the last BlockAck this node sent (a frame carries only its Starting
-    /// Sequence Number, so that frames stay small).
-    pub block_ack_bitmap: u64,
     /// The kinds of [`MacEvent`] a cross-layer scheme wants from this node (`xlayer::TX_DONE`,
     /// ...); the others are never made, so a node without schemes pays one test per event.
     pub events: u8,
@@ -671,7 +672,6 @@ impl Mac {
             counters: MacCounters::default(),
             wifi: true,
             rate,
-            block_ack_bitmap: 0,
             events: 0,
             pass_corrupt: false,
             ns2_backoff: false,
@@ -731,6 +731,9 @@ pub struct Wifi {
     pub ht_tx: Vec<HtTx>,
     /// Block Ack state per (node, peer) pair that exchanged A-MPDUs (`Station::ba`).
     pub ba_peers: Vec<BaPeer>,
+    /// The bitmap of the last BlockAck each node sent (a frame carries only its Starting
+    /// Sequence Number, so that frames stay small); made at the first BlockAck.
+    pub block_ack_bitmaps: Vec<ht::blockack::Bitmap>,
     /// Scratch for the packets a recipient releases (reused: no allocation per frame).
     pub released: Vec<PacketId>,
     /// Scratch for an A-MPDU's subframes (reused: no allocation per PPDU).
@@ -819,9 +822,9 @@ impl Wifi {
         self.macs[node.idx()].txops[ac].granted
     }
 
-    /// The bitmap of the BlockAck `node` last sent.
-    pub fn block_ack_bitmap(&self, node: NodeId) -> u64 {
-        self.macs[node.idx()].block_ack_bitmap
+    /// The bitmap of the BlockAck `node` last sent (empty if it sent none).
+    pub fn block_ack_bitmap(&self, node: NodeId) -> ht::blockack::Bitmap {
+        self.block_ack_bitmaps.get(node.idx()).copied().unwrap_or_default()
     }
 
     /// `node`'s rate-control algorithm.
@@ -847,8 +850,9 @@ impl Wifi {
             upper_aware: false,
             ht_tx: Vec::new(),
             ba_peers: Vec::new(),
+            block_ack_bitmaps: Vec::new(),
             released: Vec::with_capacity(WINDOW_CAPACITY),
-            subframe_scratch: Vec::with_capacity(ht::blockack::WINDOW as usize),
+            subframe_scratch: Vec::with_capacity(ht::blockack::MAX_WINDOW as usize),
             bss_ap: None,
             trace_mpdus: false,
             domains: contention::Domains::default(),

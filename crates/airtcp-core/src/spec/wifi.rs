@@ -65,7 +65,8 @@ crate::names::names! {
 #[serde(deny_unknown_fields)]
 pub struct WifiSpec {
     /// The PHY: "80211a" (OFDM, Clause 17), "80211b" (DSSS/HR-DSSS, Clauses 15/16), "80211g"
-    /// (ERP, Clause 18) or "80211n" (HT, Clause 19, with `ht`).
+    /// (ERP, Clause 18), "80211n" (HT, Clause 19), "80211ac" (VHT, Clause 21) or "80211ax"
+    /// (HE single-user, Clause 27), the last three with `ht`.
     pub standard: StandardName,
     /// 802.11g b/g mixed mode (20 us slot, no protection); refused on the other standards.
     #[serde(default)]
@@ -79,7 +80,7 @@ pub struct WifiSpec {
     #[serde(default)]
     pub data_rate_mbps: Option<f64>,
     /// The rate every peer's adaptive rate control starts at [Mbit/s], a rate of the standard
-    /// (802.11a/b/g; refused on 80211n, and when every node runs `constant`): ARF and AARF at
+    /// (802.11a/b/g; refused with `ht`, and when every node runs `constant`): ARF and AARF at
     /// its rung of their ladder, Minstrel with it as its best throughput (the first stage of
     /// its retry chain until its first statistics update), `agent` at it until the agent sets
     /// another; a node at constant rate keeps `data_rate_mbps`. Unset: the ladder's lowest.
@@ -87,7 +88,8 @@ pub struct WifiSpec {
     pub initial_rate_mbps: Option<f64>,
     /// The rate of control frames (ACK, RTS, CTS) [Mbit/s], a rate of the standard.
     pub basic_rate_mbps: f64,
-    /// 802.11n's PHY: required with `standard = "80211n"`, refused otherwise.
+    /// The PHY of 802.11n, 802.11ac and 802.11ax: required with those standards, refused
+    /// otherwise.
     #[serde(default)]
     pub ht: Option<HtSpec>,
     /// Channel access: "dcf" (DIFS, non-QoS Data; 10.3) or "edca" (AIFS[AC], QoS Data;
@@ -707,7 +709,8 @@ impl WifiSpec {
         if w.ba_retry_remedy && !w.ht.as_ref().is_some_and(|h| h.ampdu) {
             return err(
                 "wifi.ba_retry_remedy",
-                "true needs A-MPDUs under Block Ack (standard 80211n, wifi.ht.ampdu)".to_string(),
+                "true needs A-MPDUs under Block Ack (standard 80211n, 80211ac or 80211ax with wifi.ht.ampdu)"
+                    .to_string(),
             );
         }
         if w.ht.as_ref().is_some_and(|h| h.ampdu) && w.access != Access::Edca {

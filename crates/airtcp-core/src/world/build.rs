@@ -70,6 +70,16 @@ impl Phy {
         Ok(Phy { standard, timing, data_txv, control_txv, qos, ampdu, start, minstrel_status })
     }
 
+    /// The Block Ack agreements' buffer size: 256 MPDUs between HE stations (802.11ax-2021
+    /// 10.25.2; ns-3 3.44 `WifiMac::GetMaxBaBufferSize`, Linux `IEEE80211_MAX_AMPDU_BUF_HE`),
+    /// 64 on HT and VHT.
+    fn ba_window(&self) -> u16 {
+        match self.standard {
+            Standard::Ax(_) => crate::mac::ht::blockack::MAX_WINDOW,
+            _ => crate::mac::ht::blockack::WINDOW,
+        }
+    }
+
     /// The rate-control algorithm called `name` on this PHY, starting at the starting mode if
     /// one is set, rt2800's tries reported as `wifi.minstrel_status` says.
     fn rate(&self, name: RateName) -> Option<RateAlgo> {
@@ -96,7 +106,10 @@ pub(super) fn wifi_config(spec: &WorldSpec, phy: &Phy) -> Result<WifiConfig, Spe
             limits: {
                 let preset = match ht.aggregation {
                     crate::spec::Aggregation::Ath9k => AggLimits::ATH9K,
-                    crate::spec::Aggregation::Ns3 => AggLimits::NS3,
+                    // ns-3 counts no subframes of its own beyond the Block Ack window.
+                    crate::spec::Aggregation::Ns3 => {
+                        AggLimits { max_subframes: u32::from(phy.ba_window()), ..AggLimits::NS3 }
+                    }
                 };
                 let preset = match ht.max_ampdu_bytes {
                     Some(max_bytes) => AggLimits { max_bytes, ..preset },
@@ -109,6 +122,7 @@ pub(super) fn wifi_config(spec: &WorldSpec, phy: &Phy) -> Result<WifiConfig, Spe
             },
             retry: BaRetryLimits { ppdu_attempts: ht.ppdu_attempts, mpdu_retries: ht.mpdu_retries },
             mofa: ht.ampdu_adaptation == crate::spec::AmpduAdaptation::Mofa,
+            ba_window: phy.ba_window(),
         });
     }
     wifi.retry = RetryLimits { short: w.short_retry_limit, long: w.long_retry_limit };

@@ -521,7 +521,7 @@ impl ArfWindow {
                 + crate::mac::frame::LLC_SNAP_BYTES
                 + cfg.data_header_bytes
                 + crate::mac::frame::FCS_BYTES;
-            let x = ExchangeTime::of(cfg, overhead, cfg.rts_threshold_bytes < overhead + conn.mss);
+            let x = ExchangeTime::of(cfg, overhead, cfg.wants_rts(overhead + conn.mss));
             let mut slot = obs.slot_for(node, conn.flow, 0.0);
             if slot.segment_bytes <= 0.0 {
                 // Not among the M_i connections active in T (a stalled slot): no lambda, no
@@ -606,7 +606,7 @@ impl Hooks for ArfWindow {
             air.ns() as f64
         } else {
             let n = self.meter.last().map_or(1, |o| o.ends.len().max(1) as u32);
-            ExchangeTime::of(cfg, 0, frame.bytes > cfg.rts_threshold_bytes).exchange_ns(air, frame.nav, n)
+            ExchangeTime::of(cfg, 0, cfg.wants_rts(frame.bytes)).exchange_ns(air, frame.nav, n)
         };
         let psdu_bits = f64::from(frame.bytes) * 8.0;
         let rolled = self.meter.observe(Heard { end, occupancy_ns, psdu_bits, segment }, c.now);

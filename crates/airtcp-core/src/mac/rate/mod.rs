@@ -40,7 +40,7 @@ pub enum TxReport {
     /// MPDUs `acked` were acknowledged, `completed` left the queue (acknowledged or given up),
     /// and `first_acked` says whether its first MPDU was acknowledged (ath9k's status rides on
     /// it).
-    Ppdu { attempts: u32, block_ack: bool, mpdus: u8, acked: u8, completed: u8, first_acked: bool },
+    Ppdu { attempts: u32, block_ack: bool, mpdus: u16, acked: u16, completed: u16, first_acked: bool },
 }
 
 /// A rate-control algorithm: `select` picks the mode of each attempt (so a multi-rate retry
@@ -495,6 +495,9 @@ impl RateAlgo {
                     return;
                 };
                 let Some(series) = s.series[queue] else { return };
+                // Minstrel-HT runs on HT only, whose window is 64: Linux's u8 status fields.
+                let (mpdus, acked) =
+                    (u8::try_from(mpdus).unwrap_or(u8::MAX), u8::try_from(acked).unwrap_or(u8::MAX));
                 let ampdu = (mpdus > 1 || !series.probe)
                     .then_some(minstrel_ht::AmpduStatus { len: mpdus, ack_len: acked });
                 let status = minstrel_ht::HtTxStatus::from_attempts(
@@ -520,6 +523,9 @@ impl RateAlgo {
                 if completed == 0 {
                     return;
                 }
+                // ath9k runs on HT only, whose window is 64: its u8 status fields.
+                let (mpdus, acked) =
+                    (u8::try_from(mpdus).unwrap_or(u8::MAX), u8::try_from(acked).unwrap_or(u8::MAX));
                 let status =
                     ath9k::Ath9kTxStatus::after_attempts(series, attempts, first_acked, mpdus, mpdus - acked);
                 let a = arena.tables.ath9k.as_ref().expect(NO_TABLE);
@@ -554,7 +560,7 @@ fn single_frame_end(report: TxReport, tries: Option<u32>) -> Option<TxReport> {
         attempts,
         block_ack: ok,
         mpdus: 1,
-        acked: u8::from(ok),
+        acked: u16::from(ok),
         completed: 1,
         first_acked: ok,
     };
