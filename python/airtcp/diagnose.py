@@ -170,6 +170,7 @@ class _Run:
         from airtcp.config.budget import (
             DECODE_TEST_BYTES,
             DECODE_TEST_SUCCESS,
+            band_standard,
             decode_test_mode,
             link_budgets,
             roles_talk,
@@ -193,7 +194,7 @@ class _Run:
             and not nodes[v].get("mobility")
             and roles_talk(nodes[u]["role"], nodes[v]["role"])
         )
-        mode = decode_test_mode(spec["wifi"]["standard"])
+        mode = decode_test_mode(band_standard(spec["wifi"]))
         links = [(a, b, mode, DECODE_TEST_BYTES) for u, v in todo for a, b in ((u, v), (v, u))]
         budgets = link_budgets(topology_of(spec), links, phy_header=False)
         for i, pair in enumerate(todo):

@@ -125,12 +125,12 @@ def radio_ranges(spec: Mapping[str, Any], node: int) -> tuple[float, float]:
     - carrier sense: ``cca_threshold_dbm`` (a frame at least that strong turns the medium
       busy), and never less than the decode range (a frame a node locks onto always does).
     """
+    from airtcp.config.budget import band_standard
     from airtcp.tables import standard_modes
 
     radio = spec["channel"]["radio"]
-    standard = spec["wifi"]["standard"]
-    # 802.11n's lowest mode as the core parses the name (5 GHz): 802.11a's.
-    mode = standard_modes("80211a" if standard in ("80211n", "80211ac", "80211ax") else standard)[0]
+    standard = band_standard(spec["wifi"])  # 802.11n, ac, ax: their band's non-HT standard
+    mode = standard_modes(standard)[0]
     n = spec["nodes"][node]
     tx = n.get("tx_power_dbm")
     if tx is None:

@@ -228,3 +228,18 @@ def test_the_link_check_names_the_vht_and_he_data_mode() -> None:
     assert _data_mode(he) == ("HeMcs11W40Nss1Gi3200", "MCS 11 (243.75 Mbit/s)")
     ht = {"standard": "80211n", "ht": {"mcs": 7}}
     assert _data_mode(ht) == ("HtMcs7", "MCS 7 (65 Mbit/s)")
+
+
+def test_routes_are_decided_at_the_bands_lowest_non_ht_rate() -> None:
+    # The Python route and budget checks read the band's non-HT standard, as the core's run
+    # does (Standard::legacy): 802.11g's DSSS 1 Mbit/s in 2.4 GHz, 802.11a's OFDM 6 in 5.
+    from airtcp.config.budget import band_standard, decode_test_mode, topology_of
+
+    spec = airtcp.Scenario.from_dict(
+        {"standard": "80211ax", "ht": {"band_ghz": 2.4, "channel_width_mhz": 40}}
+    ).to_world_spec()
+    assert band_standard(spec["wifi"]) == topology_of(spec)["standard"] == "80211g"
+    assert decode_test_mode(band_standard(spec["wifi"])) == "DsssRate1Mbps"
+    five = airtcp.Scenario.from_dict({"standard": "80211ac", "ht": {"mcs": 7}}).to_world_spec()
+    assert decode_test_mode(band_standard(five["wifi"])) == "OfdmRate6Mbps"
+    assert band_standard({"standard": "80211b"}) == "80211b"

@@ -19,6 +19,7 @@ from typing import Any
 __all__ = [
     "DECODE_TEST_BYTES",
     "LinkBudget",
+    "band_standard",
     "decode_test_mode",
     "describe",
     "link_budgets",
@@ -43,7 +44,7 @@ def topology_of(spec: Mapping[str, Any]) -> dict[str, Any]:
     """The topology of a world spec, as ``airtcp._core.connectivity`` and ``link_budgets``
     take it."""
     return {
-        "standard": spec["wifi"]["standard"],
+        "standard": band_standard(spec["wifi"]),
         "nodes": spec["nodes"],
         "channel": spec["channel"],
         "wired_links": spec.get("wired_links", []),
@@ -122,9 +123,20 @@ def roles_talk(a: str, b: str) -> bool:
     return not a == b == "ap"  # access points meet over wires
 
 
+def band_standard(wifi: Mapping[str, Any]) -> str:
+    """The non-HT standard whose modes carry a world spec's control frames and decide its
+    routes: the standard itself, or for 802.11n, 802.11ac and 802.11ax that of the band in
+    ``wifi.ht.band_ghz``, 802.11a (5 GHz) or 802.11g (2.4 GHz), as the core's
+    ``Standard::legacy`` gives it."""
+    standard = str(wifi["standard"])
+    if standard not in ("80211n", "80211ac", "80211ax"):
+        return standard
+    return "80211g" if float((wifi.get("ht") or {}).get("band_ghz", 5.0)) == 2.4 else "80211a"
+
+
 def decode_test_mode(standard: str) -> str:
-    """The mode of the routes' decode test: the standard's lowest (802.11n: as the core parses
-    the name, 5 GHz, so 802.11a's)."""
+    """The mode of the routes' decode test: the lowest of ``standard`` (a non-HT one,
+    [`band_standard`]; 802.11n, ac and ax by name alone: 5 GHz, so 802.11a's)."""
     from airtcp.tables import standard_modes
 
     return standard_modes("80211a" if standard in ("80211n", "80211ac", "80211ax") else standard)[

@@ -1091,7 +1091,7 @@ def _wireless_adjacency(b: _Build) -> None:
     if not b.matrix_ok:
         channel["matrix"] = None  # its problems are reported; the ranges decide meanwhile
     topology = {
-        "standard": s.standard,
+        "standard": _non_ht(s),  # the band's non-HT modes decide the routes
         "nodes": _nodes_spec(b),
         "channel": channel,
         "wired_links": b.links_spec,
@@ -1447,7 +1447,7 @@ def _reachable(
     if b.rx_range is None and len(b.issues) < _BUDGET_NOTES:  # the radio model: the numbers
         what += nearest_peer(
             {
-                "standard": b.s.standard,
+                "standard": _non_ht(b.s),
                 "nodes": _nodes_spec(b),
                 "channel": _channel_spec(b),
                 "blocked_radio_links": b.blocked,
