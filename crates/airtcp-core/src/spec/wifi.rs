@@ -516,28 +516,35 @@ impl HtSpec {
     }
 }
 
-/// Whether rate control `name` runs on `standard` (802.11n: all of them; the others: every
-/// one but Minstrel-HT and ath9k's, [`RateName::ht_only`], whose VHT and HE groups are not
-/// modelled).
+/// Whether rate control `name` runs on `standard` ([`RateName::runs_on`]): 802.11n all of
+/// them; 802.11ac every one but ath9k's (Minstrel-HT with its VHT groups); 802.11a/b/g and
+/// 802.11ax every one but Minstrel-HT and ath9k's (Linux's Minstrel-HT has no HE groups, and
+/// its CCK and OFDM groups for non-HT peers are not modelled).
 pub fn check_rate_control(standard: Standard, name: RateName, path: &str) -> Result<(), SpecError> {
-    let ht = standard.ht().is_some();
-    if !ht && name.ht_only() {
-        let allowed: Vec<&str> = RateName::NAMES
-            .iter()
-            .copied()
-            .filter(|n| !RateName::from_name(n).is_some_and(RateName::ht_only))
-            .collect();
-        return err(
-            path,
-            format!(
-                "{} does not run on {}; allowed there: {}",
-                quoted(name.name()),
-                standard.name(),
-                allowed.join(", ")
-            ),
-        );
+    if name.runs_on(standard) {
+        return Ok(());
     }
-    Ok(())
+    let allowed: Vec<&str> = RateName::NAMES
+        .iter()
+        .copied()
+        .filter(|n| RateName::from_name(n).is_some_and(|rc| rc.runs_on(standard)))
+        .collect();
+    let why = match (name, standard) {
+        (RateName::MinstrelHt, Standard::Ax(_)) => {
+            " (Linux's rc80211_minstrel_ht.c has HT and VHT groups, no HE groups)"
+        }
+        (RateName::MinstrelHt, _) => " (its HT and VHT groups only are modelled)",
+        _ => " (ath9k's rate tables are HT only)",
+    };
+    err(
+        path,
+        format!(
+            "{} does not run on {}{why}; allowed there: {}",
+            quoted(name.name()),
+            standard.name(),
+            allowed.join(", ")
+        ),
+    )
 }
 
 /// Largest retry limit [retransmissions] the spec accepts (airtcp's bound: 32 attempts keep a

@@ -74,9 +74,21 @@ crate::names::names! {
 }
 
 impl RateName {
-    /// Whether it runs only on 802.11n's HT modes (Minstrel-HT, ath9k's).
+    /// Whether it runs only on the MCS groups of its Linux source (Minstrel-HT: 802.11n and
+    /// 802.11ac; ath9k's: 802.11n).
     pub fn ht_only(self) -> bool {
         matches!(self, RateName::MinstrelHt | RateName::Ath9k)
+    }
+
+    /// Whether it runs on `standard`: every algorithm but Minstrel-HT and ath9k's everywhere;
+    /// Minstrel-HT on 802.11n and 802.11ac (Linux's `rc80211_minstrel_ht.c` has HT and VHT
+    /// groups, no HE group); ath9k's on 802.11n only.
+    pub fn runs_on(self, standard: Standard) -> bool {
+        match self {
+            RateName::MinstrelHt => matches!(standard, Standard::N(_) | Standard::Ac(_)),
+            RateName::Ath9k => matches!(standard, Standard::N(_)),
+            _ => true,
+        }
     }
 }
 
@@ -95,9 +107,9 @@ pub enum RateAlgo {
     Constant(constant::Constant),
     Arf(arf::Arf),
     Minstrel(minstrel::Minstrel),
-    /// Minstrel-HT on a BSS of this HT configuration (every peer alike); its table is made
-    /// once per world, in the [`RateArena`].
-    MinstrelHt(HtConfig),
+    /// Minstrel-HT on a BSS of this HT or VHT configuration (every peer alike); its table is
+    /// made once per world, in the [`RateArena`].
+    MinstrelHt(minstrel_ht::MinstrelPeers),
     /// ath9k's rate control: its peers' capabilities, and whether frames go in A-MPDUs (its
     /// series' last stage depends on it); the band's table is made once per world, in the
     /// [`RateArena`].
@@ -173,10 +185,12 @@ impl RateArena {
         let mut tables = RateTables::default();
         for algo in algos {
             match *algo {
-                RateAlgo::MinstrelHt(cfg) => {
-                    let t =
-                        tables.minstrel_ht.get_or_insert_with(|| minstrel_ht::MinstrelHt::new(cfg, timing));
-                    assert_eq!(t.cfg, cfg, "a channel has one HT configuration");
+                RateAlgo::MinstrelHt(peers) => {
+                    let t = tables.minstrel_ht.get_or_insert_with(|| match peers {
+                        minstrel_ht::MinstrelPeers::Ht(cfg) => minstrel_ht::MinstrelHt::new(cfg, timing),
+                        minstrel_ht::MinstrelPeers::Vht(cfg) => minstrel_ht::MinstrelHt::new_vht(cfg, timing),
+                    });
+                    assert_eq!(t.peers, peers, "a channel has one HT or VHT configuration");
                 }
                 RateAlgo::Ath9k(cfg, _) => {
                     let t = tables.ath9k.get_or_insert_with(|| ath9k::Ath9kRc::new(cfg.band));
@@ -226,7 +240,7 @@ const NO_TABLE: &str = "RateArena::new makes the table of every algorithm the MA
 impl RateAlgo {
     /// The algorithm called `name` on `standard`; `data_mode` is the configured data mode
     /// (the one `constant` uses). The adaptive algorithms climb the standard's modes.
-    /// None for an HT-only algorithm on another standard ([`RateName::ht_only`]).
+    /// None for an algorithm the standard does not run ([`RateName::runs_on`]).
     pub fn parse(
         name: RateName,
         standard: Standard,
@@ -238,7 +252,8 @@ impl RateAlgo {
         }
         if standard.high_throughput() {
             // 802.11ac and 802.11ax: the ARF family, Minstrel and the agent climb the VHT or
-            // HE ladder of the channel's width, streams and guard interval.
+            // HE ladder of the channel's width, streams and guard interval; Minstrel-HT runs
+            // its VHT groups on 802.11ac.
             let ladder = standard.ht_ladder();
             let arf = |params| RateAlgo::Arf(arf::Arf { ladder, params, start: 0 });
             let minstrel = |params| RateAlgo::Minstrel(minstrel::Minstrel::new(standard, timing, params));
@@ -250,7 +265,11 @@ impl RateAlgo {
                 RateName::Minstrel => Some(minstrel(minstrel::MinstrelParams::MRR)),
                 RateName::MinstrelRt2800 => Some(minstrel(minstrel::MinstrelParams::RT2800)),
                 RateName::Agent => Some(RateAlgo::Agent(agent::Agent { ladder, start: 0 })),
-                RateName::MinstrelHt | RateName::Ath9k => None,
+                RateName::MinstrelHt => match standard {
+                    Standard::Ac(cfg) => Some(RateAlgo::MinstrelHt(minstrel_ht::MinstrelPeers::Vht(cfg))),
+                    _ => None,
+                },
+                RateName::Ath9k => None,
             };
         }
         // QualNet's ARF climbs by rate; ns-3's managers climb their station's mode list.
@@ -295,7 +314,7 @@ impl RateAlgo {
                 timing,
                 minstrel::MinstrelParams::RT2800,
             )),
-            RateName::MinstrelHt => RateAlgo::MinstrelHt(cfg),
+            RateName::MinstrelHt => RateAlgo::MinstrelHt(minstrel_ht::MinstrelPeers::Ht(cfg)),
             RateName::Ath9k => RateAlgo::Ath9k(cfg, ampdu),
             RateName::Agent => RateAlgo::Agent(agent::Agent { ladder, start: 0 }),
         }
@@ -357,7 +376,7 @@ impl RateAlgo {
             RateAlgo::Arf(a) => a.ladder[usize::from(a.start)],
             RateAlgo::Agent(a) => a.ladder[usize::from(a.start)],
             RateAlgo::Minstrel(m) => m.start_mode(),
-            RateAlgo::MinstrelHt(_) => minstrel_ht::MinstrelHt::mode_of(0),
+            RateAlgo::MinstrelHt(peers) => minstrel_ht::MinstrelHt::mode_of(peers.first_rate()),
             RateAlgo::Ath9k(cfg, _) => {
                 // The table is a function of the band: made here for the first valid rate.
                 let a = ath9k::Ath9kRc::new(cfg.band);
@@ -424,7 +443,7 @@ impl RateAlgo {
                     }
                     left -= u32::from(e.tries);
                 }
-                series.stages().last().map_or(m.mode(0), |e| e.mode)
+                series.stages().last().map_or(m.mode(m.peers.first_rate()), |e| e.mode)
             }
             RateAlgo::Ath9k(cfg, ampdu) => {
                 let a = arena.tables.ath9k.as_ref().expect(NO_TABLE);
@@ -495,7 +514,7 @@ impl RateAlgo {
                     return;
                 };
                 let Some(series) = s.series[queue] else { return };
-                // Minstrel-HT runs on HT only, whose window is 64: Linux's u8 status fields.
+                // Minstrel-HT runs on HT and VHT, whose window is 64: Linux's u8 status fields.
                 let (mpdus, acked) =
                     (u8::try_from(mpdus).unwrap_or(u8::MAX), u8::try_from(acked).unwrap_or(u8::MAX));
                 let ampdu = (mpdus > 1 || !series.probe)
@@ -725,7 +744,8 @@ mod tests {
         // One process, two configurations: each world's tables are made for its own.
         let (m1, m2) =
             (w1.rate_arena.tables().minstrel_ht().unwrap(), w2.rate_arena.tables().minstrel_ht().unwrap());
-        assert_eq!((m1.cfg, m2.cfg), (narrow, wide));
+        use super::minstrel_ht::MinstrelPeers;
+        assert_eq!((m1.peers, m2.peers), (MinstrelPeers::Ht(narrow), MinstrelPeers::Ht(wide)));
         assert_eq!(
             (m1.rates().count(), m2.rates().count()),
             (8, 64),
