@@ -1287,7 +1287,7 @@ _CORE_REFUSALS = [
      "nodes.0.rate_control", "runs on 802.11n's HT modes only, not on 80211a",
      {**_BSS, "nodes": [_node(rate_control="minstrel")]}),
     ({**_BSS, "standard": "80211g", "nodes": [_node(rate_control="minstrel-ht")]},
-     "nodes.0.rate_control", "runs on 802.11n's HT modes only, not on 80211g",
+     "nodes.0.rate_control", "runs on 802.11n's HT and 802.11ac's VHT modes only, not on 80211g",
      {**_BSS, "standard": "80211n", "nodes": [_node(rate_control="minstrel-ht")]}),
     ({**_BSS, "flows": [{"kind": "udp_cbr", "src": "sta1", "dst": "ap", "rate_mbps": 1e-12}]},
      "flows.0.rate_mbps", "rounds to 0 in the core's units",

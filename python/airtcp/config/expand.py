@@ -344,10 +344,12 @@ def _phy(b: _Build) -> None:
     b.access = s.mac.access
 
 
-# The rate controls that run on 802.11n's HT modes only; the core refuses them elsewhere
-# (crates/airtcp-core/src/spec/wifi.rs, check_rate_control): their VHT and HE groups are not
-# modelled.
-_HT_ONLY_RATE_CONTROLS = ("minstrel-ht", "ath9k")
+# The rate controls that run on some standards only, and those standards; the core refuses
+# them elsewhere (crates/airtcp-core/src/spec/wifi.rs, check_rate_control): Minstrel-HT has
+# HT and VHT groups (Linux's rc80211_minstrel_ht.c has no HE groups, and its CCK and OFDM
+# groups for non-HT peers are not modelled), ath9k's rate tables are HT only.
+_RATE_CONTROL_STANDARDS = {"minstrel-ht": ("80211n", "80211ac"), "ath9k": ("80211n",)}
+_HT_ONLY_RATE_CONTROLS = tuple(_RATE_CONTROL_STANDARDS)
 
 # The standards of the [ht] table: MCS modes, A-MPDU under Block Ack.
 HT_STANDARDS = ("80211n", "80211ac", "80211ax")
@@ -356,18 +358,22 @@ HT_STANDARDS = ("80211n", "80211ac", "80211ax")
 def _check_ht_only(
     issues: list[_Issue], loc: tuple[str | int, ...], rate_control: str | None, standard: str
 ) -> None:
-    """An issue at ``loc`` if ``rate_control`` runs on HT modes only and ``standard`` has none."""
-    if standard == "80211n" or rate_control not in _HT_ONLY_RATE_CONTROLS:
+    """An issue at ``loc`` if ``rate_control`` runs on some standards only, not ``standard``."""
+    runs_on = _RATE_CONTROL_STANDARDS.get(rate_control or "")
+    if runs_on is None or standard in runs_on:
         return
-    others = ", ".join(n for n in RATE_CONTROL_NAMES if n not in _HT_ONLY_RATE_CONTROLS)
-    issues.append(
-        _Issue(
-            loc,
-            f"runs on 802.11n's HT modes only, not on {standard}",
-            rate_control,
-            f'standard = "80211n", or on {standard}: {others}',
-        )
+    others = ", ".join(
+        n for n in RATE_CONTROL_NAMES if standard in _RATE_CONTROL_STANDARDS.get(n, (standard,))
     )
+    if rate_control == "minstrel-ht":
+        what = f"runs on 802.11n's HT and 802.11ac's VHT modes only, not on {standard}"
+        if standard == "80211ax":
+            what += " (Linux's Minstrel-HT has no HE groups)"
+        fix = f'standard = "80211n" or "80211ac", or on {standard}: {others}'
+    else:
+        what = f"runs on 802.11n's HT modes only, not on {standard}"
+        fix = f'standard = "80211n", or on {standard}: {others}'
+    issues.append(_Issue(loc, what, rate_control, fix))
 
 
 def _mesh_access(b: _Build) -> None:

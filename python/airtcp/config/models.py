@@ -211,8 +211,8 @@ class MacConfig(_PassThrough):
         "constant",
         _RATE_CONTROL_ALLOWED,
         "rate control of data frames (the core's table, airtcp.tables.rate_controls(); "
-        "minstrel-ht and ath9k on 802.11n only, see [ht]): constant sends every data frame at "
-        "data_rate_mbps; arf is Kamerman and Monteban's ARF with QualNet's constants (up after "
+        "minstrel-ht on 802.11n and 802.11ac, ath9k on 802.11n only, see [ht]): constant "
+        "sends every data frame at data_rate_mbps; arf is Kamerman and Monteban's ARF with QualNet's constants (up after "
         "10 ACKs in a row or 60 ms, down after 2 failures in a row, straight back after a "
         "failed probe, after which two more failures step down again); arf-ns3 is ns-3's "
         "ArfWifiManager (its timer counts 15 attempts; after a failed probe it stays in "
@@ -1113,8 +1113,8 @@ class NodeConfig(_Model):
     rate_control: str | None = _field(
         None,
         _RATE_CONTROL_ALLOWED + ", or unset (= mac.rate_control)",
-        "this node's own rate control of data frames (minstrel-ht and ath9k on 802.11n only; "
-        "not for a host)",
+        "this node's own rate control of data frames (minstrel-ht on 802.11n and 802.11ac, "
+        "ath9k on 802.11n only; not for a host)",
     )
     tx_power_dbm: float | None = _field(
         None,
