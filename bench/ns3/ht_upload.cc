@@ -50,7 +50,15 @@
 // send time of the oldest segment it acknowledges, at the simulator's clock; TcpFlowStats'
 // rtt_mean_s averages the changes of the socket's "LastRTT", which with timestamps are whole
 // milliseconds, 0 ms counted as 1 us) and, with --cc=bbr, "bbr" (TcpBbr's state, its "MinRtt"
-// estimate, the socket's "PacingRate": NOTES.md "BBR on an 802.11n upload").
+// estimate, the socket's "PacingRate": NOTES.md "BBR on an 802.11n upload"; its "probe_rtt_s"
+// and "probe_rtt_end_s" are the times TcpBbr entered and left PROBE_RTT, "cwnd_dips_s" the times
+// after --warmupS its cwnd fell from above 4 segments to 4 or below, a fall within 1 s of the
+// last time it was that low counting as the same dip: NOTES.md "BBR on an 802.11ax upload").
+// TCP with --seriesMs=N (0 = off, the default): every N ms of simulated time a sample of the
+// sender's cwnd (bytes), pacing rate (bit/s) and, for TcpBbr, its state (0 STARTUP, 1 DRAIN,
+// 2 PROBE_BW, 3 PROBE_RTT; -1 before the flow starts), as the JSON key "series" {"t_s",
+// "cwnd_bytes", "pacing_rate_bps", "bbr_state"}; only the event count changes (the sampling
+// events), and config gains "series_ms".
 //
 // 802.11ac / 802.11ax single user (--standard=80211ac|80211ax; NOTES.md "802.11ac (VHT) and
 // 802.11ax (HE)"): WIFI_STANDARD_80211ac / _80211ax, 5 GHz only, --widthMhz 20|40|80|160
@@ -113,6 +121,7 @@ struct HtArgs
     uint32_t retryLimit{6}; ///< FrameRetryLimit = retryLimit + 1 = 7 (ns-3 default)
     uint32_t queuePackets{100};
     double queueMaxDelayMs{0}; ///< WifiMacQueue::MaxDelay; 0 = none (1e6 s)
+    double seriesMs{0};        ///< TCP: sample cwnd, pacing rate, BBR state every N ms; 0 = off
 
     void Register(CommandLine& cmd)
     {
@@ -176,6 +185,10 @@ struct HtArgs
         cmd.AddValue("queueMaxDelayMs",
                      "WifiMacQueue::MaxDelay (ms); 0 = no lifetime limit (ns-3 default 500)",
                      queueMaxDelayMs);
+        cmd.AddValue("seriesMs",
+                     "TCP: every N ms of simulated time, a sample of the sender's cwnd, pacing "
+                     "rate and (TcpBbr) state into the JSON key \"series\" (0 = off)",
+                     seriesMs);
     }
 
     void Validate() const
@@ -220,6 +233,8 @@ struct HtArgs
         NS_ABORT_MSG_IF(warmupS < 0 || warmupS >= durationS, "need 0 <= --warmupS < --durationS");
         NS_ABORT_MSG_IF(queuePackets < 1, "--queuePackets must be >= 1");
         NS_ABORT_MSG_IF(queueMaxDelayMs < 0, "--queueMaxDelayMs must be >= 0");
+        NS_ABORT_MSG_IF(seriesMs < 0, "--seriesMs must be >= 0");
+        NS_ABORT_MSG_IF(seriesMs > 0 && traffic != "tcp", "--seriesMs is for --traffic=tcp");
     }
 
     bool IsHt() const
@@ -418,7 +433,32 @@ class SenderProbe
            << ", \"cwnd_gain\": " << m_bbr->GetCwndGain()
            << ", \"pacing_gain\": " << m_bbr->GetPacingGain()
            << ", \"probe_rtt_entries\": " << m_probeRttEntries
-           << ", \"probe_rtt_entries_total\": " << m_probeRttEntriesTotal << "}";
+           << ", \"probe_rtt_entries_total\": " << m_probeRttEntriesTotal
+           << ", \"probe_rtt_s\": " << JsonArray(m_probeRttS)
+           << ", \"probe_rtt_end_s\": " << JsonArray(m_probeRttEndS)
+           << ", \"cwnd_dips_s\": " << JsonArray(m_dips) << "}";
+        return os.str();
+    }
+
+    /// --seriesMs: one sample every `interval` from `interval` on, up to `end` (exclusive).
+    void EnableSeries(Time interval, Time end)
+    {
+        m_seriesInterval = interval;
+        m_seriesEnd = end;
+        Simulator::Schedule(interval, &SenderProbe::Sample, this);
+    }
+
+    /// {"t_s", "cwnd_bytes", "pacing_rate_bps"[, "bbr_state"]}
+    std::string JsonSeries() const
+    {
+        std::ostringstream os;
+        os << "{\"t_s\": " << JsonArray(m_sT) << ", \"cwnd_bytes\": " << JsonArray(m_sCwnd)
+           << ", \"pacing_rate_bps\": " << JsonArray(m_sPacing);
+        if (m_bbr)
+        {
+            os << ", \"bbr_state\": " << JsonArray(m_sState);
+        }
+        os << "}";
         return os.str();
     }
 
@@ -436,6 +476,11 @@ class SenderProbe
         NS_ABORT_MSG_IF(!s, "BulkSendApplication has no TcpSocketBase");
         s->TraceConnectWithoutContext("Tx", MakeCallback(&SenderProbe::OnTx, this));
         s->TraceConnectWithoutContext("Rx", MakeCallback(&SenderProbe::OnRx, this));
+        s->TraceConnectWithoutContext("CongestionWindow",
+                                      MakeCallback(&SenderProbe::OnCwnd, this));
+        UintegerValue mss;
+        s->GetAttribute("SegmentSize", mss);
+        m_mss = static_cast<uint32_t>(mss.Get());
         PointerValue cc;
         s->GetAttribute("CongestionOps", cc);
         m_bbr = DynamicCast<TcpBbr>(cc.Get<TcpCongestionOps>());
@@ -460,12 +505,71 @@ class SenderProbe
         if (state != m_bbrState && state == TcpBbr::BBR_PROBE_RTT)
         {
             m_probeRttEntriesTotal++;
+            m_probeRttS.push_back(Simulator::Now().GetSeconds());
             if (InWindow())
             {
                 m_probeRttEntries++;
             }
         }
+        if (state != m_bbrState && m_bbrState == TcpBbr::BBR_PROBE_RTT)
+        {
+            m_probeRttEndS.push_back(Simulator::Now().GetSeconds());
+        }
         m_bbrState = state;
+    }
+
+    /// BBR's ProbeRTT holds cwnd at 4 segments (TcpBbr m_minPipeCwnd): a dip is cwnd falling
+    /// from above that to it or below after the warm-up. In ProbeRTT TcpBbr raises cwnd on each
+    /// ACK (SetCwnd) and caps it again (ModulateCwndForProbeRTT), so a fall within 1 s of the
+    /// last time cwnd was that low is the same dip (wired_tcp.cc's rule).
+    void OnCwnd(uint32_t oldCwnd, uint32_t cwnd)
+    {
+        m_cwnd = cwnd;
+        CheckBbrState();
+        if (!m_bbr || !InWindow())
+        {
+            return;
+        }
+        const uint32_t dip = 4 * m_mss;
+        const Time now = Simulator::Now();
+        if (oldCwnd > dip && cwnd <= dip && (!m_wasLow || now - m_lastLow > Seconds(1)))
+        {
+            m_dips.push_back(now.GetSeconds());
+        }
+        if (oldCwnd <= dip || cwnd <= dip)
+        {
+            m_wasLow = true;
+            m_lastLow = now;
+        }
+    }
+
+    void Sample()
+    {
+        const Time now = Simulator::Now();
+        if (now >= m_seriesEnd)
+        {
+            return;
+        }
+        CheckBbrState();
+        m_sT.push_back(now.GetSeconds());
+        m_sCwnd.push_back(m_cwnd);
+        m_sPacing.push_back(m_pacingBps);
+        // -1 before the socket is hooked (the flow starts after association)
+        m_sState.push_back(m_bbr ? static_cast<int>(m_bbr->GetBbrState()) : -1);
+        Simulator::Schedule(m_seriesInterval, &SenderProbe::Sample, this);
+    }
+
+    template <typename T>
+    static std::string JsonArray(const std::vector<T>& v)
+    {
+        std::ostringstream os;
+        os << std::setprecision(10) << "[";
+        for (size_t i = 0; i < v.size(); ++i)
+        {
+            os << (i ? ", " : "") << v[i];
+        }
+        os << "]";
+        return os.str();
     }
 
     /// Data segments by first sequence number; a send below the highest sent is a
@@ -572,6 +676,19 @@ class SenderProbe
     Time m_minRtt;
     uint64_t m_minRttChanges{0};
     Time m_minRtt1usAt{Seconds(-1)};
+    std::vector<double> m_probeRttS;    ///< PROBE_RTT entries (s), whole run
+    std::vector<double> m_probeRttEndS; ///< PROBE_RTT exits (s), whole run
+    uint32_t m_mss{0};
+    uint32_t m_cwnd{0};
+    std::vector<double> m_dips; ///< cwnd dips to <= 4 segments after the warm-up (s)
+    bool m_wasLow{false};
+    Time m_lastLow;
+    Time m_seriesInterval;
+    Time m_seriesEnd;
+    std::vector<double> m_sT;
+    std::vector<uint32_t> m_sCwnd;
+    std::vector<double> m_sPacing;
+    std::vector<int> m_sState;
 };
 
 struct FlowState
@@ -1096,6 +1213,11 @@ main(int argc, char* argv[])
         udpSink.Install(nodes.Get(0), 9);
     }
 
+    if (a.seriesMs > 0)
+    {
+        g_fs.probe.EnableSeries(MicroSeconds(std::llround(a.seriesMs * 1e3)),
+                                Seconds(a.durationS));
+    }
     const double wall = TimedRun(a.durationS);
     const uint64_t events = Simulator::GetEventCount();
     if (a.traffic == "tcp")
@@ -1161,6 +1283,10 @@ main(int argc, char* argv[])
         {
             os << ", \"bbr\": " << g_fs.probe.JsonBbr();
         }
+        if (a.seriesMs > 0)
+        {
+            os << ", \"series\": " << g_fs.probe.JsonSeries();
+        }
     }
     os << ", \"config\": {\"traffic\": \"" << a.traffic << "\", \"rate_manager\": \""
        << a.rateManager << "\", \"mcs\": " << a.mcs << ", \"data_mode\": \"" << dataMode
@@ -1178,6 +1304,10 @@ main(int argc, char* argv[])
        << ", \"retry_limit\": " << a.retryLimit << ", \"frame_retry_limit\": " << frameRetryLimit
        << ", \"queue_packets\": " << a.queuePackets
        << ", \"queue_max_delay_ms\": " << a.queueMaxDelayMs;
+    if (a.seriesMs > 0)
+    {
+        os << ", \"series_ms\": " << a.seriesMs;
+    }
     if (!a.IsHt())
     {
         const auto staDevice = DynamicCast<WifiNetDevice>(staDev.Get(0));

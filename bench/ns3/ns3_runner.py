@@ -477,6 +477,7 @@ def run_ht(
     nss: int | None = None,
     gi_ns: int | None = None,
     he_gi_from_config: bool = False,
+    series_ms: float = 0.0,
 ) -> dict[str, Any]:
     """One 802.11n station uploading to an AP (infrastructure BSS) over a log-distance channel
     (ht_upload.cc; NOTES.md "802.11n (HT)").
@@ -497,7 +498,10 @@ def run_ht(
     ``mpdus_per_ppdu_hist``, ``retransmitted_mpdus``, ``dropped_mpdus``; details in
     ``result["sta"]`` and ``result["ap"]``. TCP runs also give ``result["ack_rtt"]`` (per-ACK
     RTT at the simulator's clock) and, with ``cc="bbr"``, ``result["bbr"]`` (TcpBbr's state,
-    min-RTT estimate and pacing rate; NOTES.md "BBR on an 802.11n upload"). Builds
+    min-RTT estimate and pacing rate; NOTES.md "BBR on an 802.11n upload"; its ``probe_rtt_s``,
+    ``probe_rtt_end_s`` and ``cwnd_dips_s`` time the ProbeRTT spells, NOTES.md "BBR on an
+    802.11ax upload"). ``series_ms`` > 0 (TCP only, ``--seriesMs``) adds ``result["series"]``:
+    the sender's cwnd, pacing rate and BBR state every ``series_ms`` of simulated time. Builds
     ``ht_upload`` alone on first use.
     """
     binary = _binary(python, "ht_upload")
@@ -533,6 +537,8 @@ def run_ht(
         args.append(f"--giNs={gi_ns}")
     if he_gi_from_config:
         args.append("--heGiFromConfig=1")
+    if series_ms > 0:
+        args.append(f"--seriesMs={series_ms:g}")
     return _run(binary, [*args, *extra_args], timeout)
 
 
