@@ -19,12 +19,12 @@ from airtcp.config import ScenarioError
 from airtcp.pcap import write_pcaps
 
 
-def upload(standard: str, seed_s: float = 10.0, **ht: Any) -> dict[str, Any]:
+def upload(standard: str, duration_s: float = 10.0, **ht: Any) -> dict[str, Any]:
     """bench/bench_vht_he.py's case: one station 1 m from its AP in 5 GHz, saturated UDP of
     1472-byte payloads, EDCA, beacons every 100 TU, a 1024-packet queue, 10 s with 2 s of
     warm-up (ns-3's ht_upload --durationS=10 --warmupS=2)."""
     return {"standard": standard, "ht": ht, "stations": 1, "spacing_m": 1.0,
-            "duration_s": seed_s, "warmup_s": 2.0, "payload_bytes": 1472,
+            "duration_s": duration_s, "warmup_s": 2.0, "payload_bytes": 1472,
             "mac": {"access": "edca", "beacon_interval_tu": 100,
                     "queue_limit_packets": 1024}}  # fmt: skip
 
@@ -104,13 +104,14 @@ def test_saturated_udp_is_within_1_percent_of_ns3(
     sta = s["nodes"][1]["mac"]
     assert sta["mpdus_sent"] / sta["attempts"] == pytest.approx(mpdus, abs=0.05)
     got = s["flows"][0]["goodput_bps"] / 1e6
-    assert got == pytest.approx(ns3_mbps, rel=0.01), (got, ns3_mbps)
+    # bench_vht_he.py's largest gap over its 20 rows, 0.39 %, plus ns-3's seed spread, 0.17 %.
+    assert got == pytest.approx(ns3_mbps, rel=0.006), (got, ns3_mbps)
 
 
 def test_an_aggregate_above_65535_bytes_goes_without_rts_at_the_default_threshold() -> None:
     # rts_threshold_bytes = 65535 means never (ns-3's default 4,692,480, Linux's off): a
     # 98,814-byte A-MPDU goes unprotected; a threshold below it protects every PPDU.
-    cfg = upload("80211ac", seed_s=3.0, mcs=9, channel_width_mhz=80, max_ampdu_bytes=1_048_575)
+    cfg = upload("80211ac", duration_s=3.0, mcs=9, channel_width_mhz=80, max_ampdu_bytes=1_048_575)
     assert run(cfg)["nodes"][1]["mac"]["rts_attempts"] == 0
     cfg["mac"]["rts_threshold_bytes"] = 65_534
     sta = run(cfg)["nodes"][1]["mac"]
@@ -129,10 +130,12 @@ def test_rate_control_climbs_the_ladder_on_a_clean_link(
     # At 1 m nothing is lost: the ARF family ends at the ladder's top rung (MCS 9 or 11 at the
     # channel's width, streams and guard interval) for nearly every frame; Minstrel too, but it
     # samples one frame in ten at another rung (mac80211's lookaround), most of them lower.
-    cfg = upload(standard, seed_s=4.0, **ht)
+    cfg = upload(standard, duration_s=4.0, **ht)
     cfg["mac"]["rate_control"] = algo
     mean = run(cfg)["nodes"][1]["mac"]["mean_data_rate_mbps"]
-    floor = 0.85 if algo == "minstrel" else 0.97
+    # Measured (seed 1): ARF and AARF 0.9999-1.0 of the top rung, Minstrel 0.899 (ac) and
+    # 0.875 (ax): a tenth of its frames probe other rungs, most of them lower.
+    floor = 0.85 if algo == "minstrel" else 0.995
     assert floor * top_mbps < mean <= top_mbps + 0.01, (algo, mean)
 
 
@@ -140,10 +143,10 @@ def test_minstrel_ht_climbs_its_vht_groups_on_a_clean_link() -> None:
     # Linux's Minstrel-HT with its VHT groups (20, 40 and 80 MHz, 1-2 streams here): at 1 m
     # it settles on MCS 9 at 80 MHz with two streams; its probes (one PPDU in 20 ms at most)
     # and its first climb cost little.
-    cfg = upload("80211ac", seed_s=4.0, channel_width_mhz=80, streams=2)
+    cfg = upload("80211ac", duration_s=4.0, channel_width_mhz=80, streams=2)
     cfg["mac"]["rate_control"] = "minstrel-ht"
     mean = run(cfg)["nodes"][1]["mac"]["mean_data_rate_mbps"]
-    assert 0.95 * 780.0 < mean <= 780.01, mean
+    assert 0.99 * 780.0 < mean <= 780.01, mean  # measured 780.0: probes are single MPDUs
 
 
 TSHARK = shutil.which("tshark")
@@ -220,8 +223,8 @@ def test_the_ax_cell_example_runs_bbr_beside_cubic() -> None:
 
 
 def test_the_ac_download_example_shares_the_ap_between_its_stations() -> None:
-    # examples/ac-download.toml, 5 s: the AP's WiFi side is the bottleneck and mac80211's
-    # airtime fairness gives its two stations (same MCS) the same share, within 5 %.
+    # examples/ac-download.toml, 5 s: the AP's WiFi side is the bottleneck and its two
+    # stations (same MCS, so round robin would do it too) get the same share, within 5 %.
     s = airtcp.run(EXAMPLES / "ac-download.toml", seed=1,
                    overrides={"duration_s": 5.0, "warmup_s": 1.0}).summary  # fmt: skip
     a, b = (f["goodput_bps"] for f in s["flows"])

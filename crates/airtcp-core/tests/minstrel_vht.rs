@@ -23,10 +23,12 @@ fn an_ac_station_with_minstrel_ht_reaches_most_of_mcs_9s_throughput() {
     let fixed = goodput_bps(&run_value(&ac_uplink("constant"), 1));
     let out = run_value(&ac_uplink("minstrel-ht"), 1);
     let adaptive = goodput_bps(&out);
-    // Constant MCS 9 (866.7 Mbit/s) is the ceiling; Minstrel-HT pays for its probes (one
-    // PPDU of a single MPDU at most every 20 ms) and its first climb in the warm-up.
+    // Constant MCS 9 (866.7 Mbit/s PHY rate) is the ceiling; Minstrel-HT pays for its probes
+    // (one PPDU of a single MPDU at most every 20 ms, MINSTREL_SAMPLE_INTERVAL) and its first
+    // climb, in the warm-up. Measured 586.8 against 587.0 Mbit/s (seed 1): 3 % is room for
+    // the probes, not for a table stuck below MCS 9 (MCS 8 is 10 % slower).
     assert!(fixed > 400e6, "{fixed}");
-    assert!(adaptive > 0.85 * fixed && adaptive <= 1.01 * fixed, "{adaptive} vs {fixed}");
+    assert!(adaptive > 0.97 * fixed && adaptive <= 1.01 * fixed, "{adaptive} vs {fixed}");
 }
 
 #[test]
@@ -40,10 +42,8 @@ fn minstrel_ht_is_refused_on_ax_and_ath9k_on_ac() {
     };
     let ax = refused("80211ax", "minstrel-ht");
     assert!(ax.contains("does not run on 80211ax") && ax.contains("no HE groups"), "{ax}");
-    assert!(
-        !ax.contains("allowed there: constant, arf, arf-ns3, aarf, minstrel, minstrel-rt2800, minstrel-ht"),
-        "{ax}"
-    );
+    let allowed = ax.split("allowed there:").nth(1).unwrap_or_default();
+    assert!(allowed.contains("minstrel") && !allowed.contains("minstrel-ht"), "{ax}");
     let ath9k = refused("80211ac", "ath9k");
     assert!(ath9k.contains("does not run on 80211ac") && ath9k.contains("minstrel-ht"), "{ath9k}");
 }

@@ -135,13 +135,11 @@ def band_standard(wifi: Mapping[str, Any]) -> str:
 
 
 def decode_test_mode(standard: str) -> str:
-    """The mode of the routes' decode test: the lowest of ``standard`` (a non-HT one,
-    [`band_standard`]; 802.11n, ac and ax by name alone: 5 GHz, so 802.11a's)."""
+    """The mode of the routes' decode test: the lowest of ``standard``, a non-HT one (every
+    caller passes [`band_standard`]'s)."""
     from airtcp.tables import standard_modes
 
-    return standard_modes("80211a" if standard in ("80211n", "80211ac", "80211ax") else standard)[
-        0
-    ].name
+    return standard_modes(standard)[0].name
 
 
 def nearest_peer(topology: Mapping[str, Any], k: int) -> str:

@@ -349,7 +349,6 @@ def _phy(b: _Build) -> None:
 # HT and VHT groups (Linux's rc80211_minstrel_ht.c has no HE groups, and its CCK and OFDM
 # groups for non-HT peers are not modelled), ath9k's rate tables are HT only.
 _RATE_CONTROL_STANDARDS = {"minstrel-ht": ("80211n", "80211ac"), "ath9k": ("80211n",)}
-_HT_ONLY_RATE_CONTROLS = tuple(_RATE_CONTROL_STANDARDS)
 
 # The standards of the [ht] table: MCS modes, A-MPDU under Block Ack.
 HT_STANDARDS = ("80211n", "80211ac", "80211ax")

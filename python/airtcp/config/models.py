@@ -1592,8 +1592,8 @@ class HtConfig(_PassThrough):
         "integer 1..65535 (802.11n), 1..1048575 (802.11ac), 1..6500631 (802.11ax), or unset "
         "(65535)",
         "the aggregate's largest PSDU in place of the preset's 65,535 bytes (ns-3 3.44's "
-        "default on every standard), up to the standard's aPSDUMaxLength; the 64-MPDU Block Ack "
-        "window bounds the aggregate too",
+        "default on every standard), up to the standard's aPSDUMaxLength; the Block Ack window "
+        "(64 MPDUs, 256 between 802.11ax stations) bounds the aggregate too",
         ge=1,
         le=6_500_631,
     )

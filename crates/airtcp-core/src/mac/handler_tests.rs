@@ -488,7 +488,7 @@ fn a_sends_ampdu(w: &mut Wifi, s: &mut Scheduler<Event>) -> Frame {
         limits: AggLimits::NS3,
         retry: BaRetryLimits::ATH9K_3_2,
         mofa: false,
-        ba_window: 64,
+        ba_window: crate::mac::ht::blockack::WINDOW,
     });
     for p in 0..5 {
         assert!(w.enqueue(A, B, PacketId(p), 1528, BE, IDLE, s, us(0)));
@@ -508,7 +508,7 @@ fn a_single_mpdu_at_a_non_ht_rate_goes_plain_and_its_ack_settles_it() {
         limits: AggLimits::NS3,
         retry: BaRetryLimits::ATH9K_3_2,
         mofa: false,
-        ba_window: 64,
+        ba_window: crate::mac::ht::blockack::WINDOW,
     });
     assert!(w.enqueue(A, B, PacketId(3), 1528, BE, IDLE, &mut s, us(0)));
     let Some(Event::Grant { gen, .. }) = s.pop_until(us(1_000_000)) else { panic!("no grant") };
@@ -557,7 +557,7 @@ fn aggregates_serve_the_peers_in_turn() {
         limits: AggLimits::NS3,
         retry: BaRetryLimits::ATH9K_3_2,
         mofa: false,
-        ba_window: 64,
+        ba_window: crate::mac::ht::blockack::WINDOW,
     });
     cfg.queue_limit = 100;
     let macs = (0..3)

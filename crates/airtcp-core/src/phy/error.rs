@@ -180,13 +180,14 @@ pub fn constellation(mode: ModeId) -> Option<(u32, CodeRate)> {
 /// onward, Table 27-64 onward; ns-3 `VhtPhy::GetVhtMcs`, `HePhy::GetHeMcs`).
 #[inline(never)]
 fn mcs_params(mcs: u8) -> (u32, CodeRate) {
-    match mcs {
-        0..=7 => HT_PARAMS[usize::from(mcs)],
-        8 => (256, CodeRate::R3_4),
-        9 => (256, CodeRate::R5_6),
-        10 => (1024, CodeRate::R3_4),
-        _ => (1024, CodeRate::R5_6),
-    }
+    let (bits, num, den) = super::vht::MCS_TABLE[usize::from(mcs)];
+    let code = match (num, den) {
+        (1, 2) => CodeRate::R1_2,
+        (2, 3) => CodeRate::R2_3,
+        (3, 4) => CodeRate::R3_4,
+        _ => CodeRate::R5_6,
+    };
+    (1 << bits, code)
 }
 
 /// Constellation size and code rate of HT MCS 0-7 (and 8-15, per stream; Tables 19-27 to

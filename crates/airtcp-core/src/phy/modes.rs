@@ -11,7 +11,7 @@ use std::sync::{Mutex, OnceLock};
 
 use super::he::HeMode;
 use super::vht::VhtMode;
-use super::{Band, HeConfig, HtConfig, Modulation, Standard, VhtConfig};
+use super::{Band, HtConfig, Modulation, Standard};
 
 /// Index of a mode: in [`MODES`] below [`VHT_BASE`], then the VHT and HE modes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -374,7 +374,11 @@ impl ModeId {
 
     /// The mode called `name` (ns-3's name, e.g. `OfdmRate54Mbps`).
     pub fn by_name(name: &str) -> Option<ModeId> {
-        ModeId::all().find(|m| m.name() == name)
+        // The static table first: a legacy or HT name never builds the VHT and HE names.
+        match MODES.iter().position(|m| m.name == name) {
+            Some(i) => Some(ModeId(i as u16)),
+            None => ModeId::all().skip(MODES.len()).find(|m| m.name() == name),
+        }
     }
 
     /// Every mode, in index order (the VHT formats the standard leaves out skipped).
@@ -485,10 +489,8 @@ impl Standard {
     /// ascending by rate, a rate two MCS share taken once at its single-stream MCS (13 Mbit/s
     /// is MCS 1, not MCS 8).
     pub fn ht_ladder(self) -> &'static [ModeId] {
-        match self {
-            Standard::Ac(c) => return vht_ladder(c),
-            Standard::Ax(c) => return he_ladder(c),
-            _ => {}
+        if matches!(self, Standard::Ac(_) | Standard::Ax(_)) {
+            return mcs_ladder(self);
         }
         static SETS: OnceLock<Vec<(HtConfig, Vec<ModeId>)>> = OnceLock::new();
         per_ht_config(&SETS, self, |c| {
@@ -501,46 +503,32 @@ impl Standard {
     }
 }
 
-/// A ladder made once per configuration and kept for the process's life (at most 32 VHT and
-/// 96 HE configurations exist).
-fn cached<C: PartialEq + Copy + Send + 'static>(
-    cache: &'static Mutex<Vec<(C, &'static [ModeId])>>,
-    cfg: C,
-    make: impl FnOnce() -> Vec<ModeId>,
-) -> &'static [ModeId] {
-    let mut all = cache.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((_, m)) = all.iter().find(|(c, _)| *c == cfg) {
+/// The VHT or HE modes the ARF family climbs on an 802.11ac or 802.11ax channel (empty for
+/// the others): MCS 0-9 or 0-11 at its width, streams and guard interval, ascending by rate,
+/// the VHT holes of 21.5 left out. Made once per configuration (at most 32 VHT and 96 HE
+/// exist) and kept for the process's life.
+fn mcs_ladder(standard: Standard) -> &'static [ModeId] {
+    static CACHE: Mutex<Vec<(Standard, &'static [ModeId])>> = Mutex::new(Vec::new());
+    let mut all = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, m)) = all.iter().find(|(s, _)| *s == standard) {
         return m;
     }
-    let modes: &'static [ModeId] = Box::leak(make().into_boxed_slice());
-    all.push((cfg, modes));
-    modes
-}
-
-/// The VHT modes the ARF family climbs: MCS 0-9 at the channel's width, its streams and
-/// guard interval, ascending by rate, the standard's holes left out (21.5).
-fn vht_ladder(c: VhtConfig) -> &'static [ModeId] {
-    static CACHE: Mutex<Vec<(VhtConfig, &'static [ModeId])>> = Mutex::new(Vec::new());
-    cached(&CACHE, c, || {
-        (0..=super::vht::MAX_MCS)
+    let modes: Vec<ModeId> = match standard {
+        Standard::Ac(c) => (0..=super::vht::MAX_MCS)
             .filter_map(|mcs| {
                 ModeId::vht(VhtMode { mcs, width_mhz: c.width_mhz, nss: c.streams, sgi: c.sgi })
             })
-            .collect()
-    })
-}
-
-/// The HE modes the ARF family climbs: MCS 0-11 at the channel's width, streams and guard
-/// interval, ascending by rate.
-fn he_ladder(c: HeConfig) -> &'static [ModeId] {
-    static CACHE: Mutex<Vec<(HeConfig, &'static [ModeId])>> = Mutex::new(Vec::new());
-    cached(&CACHE, c, || {
-        (0..=super::he::MAX_MCS)
+            .collect(),
+        Standard::Ax(c) => (0..=super::he::MAX_MCS)
             .filter_map(|mcs| {
                 ModeId::he(HeMode { mcs, width_mhz: c.width_mhz, nss: c.streams, gi_ns: c.gi_ns })
             })
-            .collect()
-    })
+            .collect(),
+        _ => Vec::new(),
+    };
+    let modes: &'static [ModeId] = Box::leak(modes.into_boxed_slice());
+    all.push((standard, modes));
+    modes
 }
 
 #[cfg(test)]

@@ -160,8 +160,6 @@ pub(crate) fn nonht_reference_bps(mcs: u8) -> u64 {
     REF_MBPS[usize::from(mcs)] * 1_000_000
 }
 
-impl VhtMode {}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -320,8 +320,8 @@ pub struct HtSpec {
     #[schemars(range(min = 1, max = 5484))]
     pub max_ampdu_time_us: Option<u32>,
     /// The aggregate's largest PSDU [bytes], in place of the preset's 65,535: at most the
-    /// standard's aPSDUMaxLength (65,535 HT, 1,048,575 VHT, 6,500,631 HE); the 64-MPDU Block
-    /// Ack window bounds it too.
+    /// standard's aPSDUMaxLength (65,535 HT, 1,048,575 VHT, 6,500,631 HE); the Block Ack
+    /// window (64 MPDUs, 256 between HE stations) bounds it too.
     #[serde(default)]
     #[schemars(range(min = 1, max = 6_500_631))]
     pub max_ampdu_bytes: Option<u32>,
